@@ -1,0 +1,19 @@
+import { loadConfigOrExit } from '@risk/common';
+import { loadLocalSecrets } from './local-secrets';
+import { CliError, runCli } from './commands';
+
+// The CLI reuses the secrets `pnpm start` generated, so keys it mints work against the local stack.
+const config = loadConfigOrExit({ ...loadLocalSecrets(), ...process.env });
+runCli(process.argv.slice(2), config, {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+}).then(
+  () => process.exit(0),
+  (err: unknown) => {
+    if (err instanceof CliError) process.stderr.write(`error: ${err.message}\n`);
+    else if ((err as { code?: string }).code === 'ECONNREFUSED')
+      process.stderr.write(`error: cannot reach Postgres at ${config.DATABASE_URL} — is it running?\n`);
+    else process.stderr.write(`error: ${(err as Error).message}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,139 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import IORedis from 'ioredis';
+import { Client } from 'pg';
+import { ConfigError, loadConfig, type Config } from '@risk/common';
+import { ensureDatabase, migrate, withDatabase } from '@risk/db';
+import { ensureLocalSecrets, LOCAL_SECRETS_FILE } from './local-secrets';
+
+/**
+ * `pnpm start`: one command for the whole stack. Checks Postgres and Redis (one clear line when one
+ * is down), creates the database and applies migrations, then runs public-api, admin-api and worker
+ * with prefixed logs. SIGINT/SIGTERM stop all three gracefully; if one dies, the others are stopped.
+ */
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const SERVICES = [
+  { name: 'public-api', color: 36 },
+  { name: 'admin-api', color: 35 },
+  { name: 'worker', color: 33 },
+] as const;
+
+function say(line: string) {
+  process.stderr.write(`\x1b[1m[start]\x1b[0m ${line}\n`);
+}
+
+function fail(line: string): never {
+  process.stderr.write(`\x1b[31m[start] ${line}\x1b[0m\n`);
+  process.exit(1);
+}
+
+async function checkPostgres(cfg: Config) {
+  const client = new Client({ connectionString: withDatabase(cfg.DATABASE_URL, 'postgres'), connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } catch (err) {
+    const u = new URL(cfg.DATABASE_URL);
+    fail(
+      `Postgres is not reachable at ${u.host} (DATABASE_URL=${u.protocol}//${u.host}${u.pathname}; ${(err as Error).message || (err as { code?: string }).code}). ` +
+        `Start it (e.g. \`pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start\`, or \`docker compose up -d postgres\`) and retry.`,
+    );
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function checkRedis(cfg: Config) {
+  const redis = new IORedis(cfg.REDIS_URL, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 2000,
+    retryStrategy: () => null,
+  });
+  let cause: Error | undefined;
+  redis.on('error', (err: Error) => (cause ??= err));
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (err) {
+    fail(
+      `Redis is not reachable at ${cfg.REDIS_URL} (${(cause ?? (err as Error)).message}). ` +
+        `Start it (e.g. \`redis-server --daemonize yes\`, or \`docker compose up -d redis\`) and retry.`,
+    );
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function main() {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  if ((env.NODE_ENV ?? 'development') !== 'production') {
+    const { secrets, created } = ensureLocalSecrets(env);
+    Object.assign(env, secrets);
+    if (!process.env.ADMIN_API_TOKEN) {
+      say(`${created ? 'generated' : 'using'} local secrets in ${path.relative(ROOT, LOCAL_SECRETS_FILE)} (git-ignored)`);
+      say(`admin API token: ${secrets.ADMIN_API_TOKEN}`);
+    }
+  }
+  let cfg: Config;
+  try {
+    cfg = loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message);
+    throw err;
+  }
+  await checkPostgres(cfg);
+  await checkRedis(cfg);
+  if (await ensureDatabase(cfg.DATABASE_URL)) say(`created database ${new URL(cfg.DATABASE_URL).pathname.slice(1)}`);
+  const result = await migrate(cfg.DATABASE_URL, { log: say });
+  say(`migrations: ${result.applied.length} applied, ${result.alreadyApplied.length} already applied`);
+
+  const children = new Map<string, ChildProcess>();
+  let stopping = false;
+  let exitCode = 0;
+
+  const stopAll = (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    exitCode = code;
+    say('stopping services…');
+    for (const child of children.values()) child.kill('SIGTERM');
+    setTimeout(() => {
+      for (const child of children.values()) child.kill('SIGKILL');
+    }, 25_000).unref();
+  };
+
+  for (const svc of SERVICES) {
+    const entry = path.join(ROOT, 'services', svc.name, 'src', 'main.ts');
+    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+      cwd: path.join(ROOT, 'services', svc.name),
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.set(svc.name, child);
+    const prefix = `\x1b[${svc.color}m${svc.name.padEnd(10)}|\x1b[0m `;
+    for (const stream of [child.stdout!, child.stderr!]) {
+      readline.createInterface({ input: stream }).on('line', (line) => process.stdout.write(`${prefix}${line}\n`));
+    }
+    child.on('exit', (code, signal) => {
+      children.delete(svc.name);
+      if (!stopping) {
+        say(`${svc.name} exited (${signal ?? `code ${code}`}); stopping the others`);
+        stopAll(code || 1);
+      }
+      if (children.size === 0) {
+        say('all services stopped');
+        process.exit(exitCode);
+      }
+    });
+  }
+  say(
+    `public-api on :${cfg.PUBLIC_API_PORT}, admin-api on :${cfg.ADMIN_API_PORT}, worker health on :${cfg.WORKER_HEALTH_PORT} — Ctrl-C stops all`,
+  );
+  process.on('SIGINT', () => stopAll(0));
+  process.on('SIGTERM', () => stopAll(0));
+}
+
+main().catch((err: unknown) => fail((err as Error).message));

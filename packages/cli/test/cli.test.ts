@@ -1,0 +1,80 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { hashApiKey } from '@risk/common';
+import { createTestContext, type TestContext } from '@risk/testing';
+import { runCli, CliError } from '../src';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+
+describe('operator CLI', () => {
+  let ctx: TestContext;
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = { out: (l: string) => out.push(l), err: (l: string) => err.push(l) };
+
+  beforeAll(async () => {
+    ctx = await createTestContext('cli');
+  });
+  afterAll(async () => ctx.close());
+  beforeEach(() => {
+    out.length = 0;
+    err.length = 0;
+  });
+
+  it('api-keys create prints the key once as JSON and stores only its hash', async () => {
+    await runCli(['api-keys', 'create', '--org', 'org_cli', '--scopes', 'signals:write,assets:read', '--test', '--expires-in', '7'], ctx.config, io);
+    expect(out).toHaveLength(1);
+    const minted = JSON.parse(out[0]!);
+    expect(Object.keys(minted).sort()).toEqual(['expires_at', 'id', 'key', 'livemode', 'org_id', 'scopes']);
+    expect(minted.key).toMatch(/^rk_test_[A-Za-z0-9_-]{43}$/);
+    expect(minted.id).toMatch(/^key_[0-9a-z]{26}$/);
+    expect(minted).toMatchObject({ org_id: 'org_cli', scopes: ['signals:write', 'assets:read'], livemode: false });
+    const expiresIn = Date.parse(minted.expires_at) - Date.now();
+    expect(expiresIn).toBeGreaterThan(6.9 * 86_400_000);
+    expect(expiresIn).toBeLessThanOrEqual(7 * 86_400_000);
+    const row = await ctx.db.prisma.apiKey.findUniqueOrThrow({ where: { id: minted.id } });
+    expect(row.key_hash).toBe(hashApiKey(minted.key));
+    expect(JSON.stringify(row)).not.toContain(minted.key);
+  });
+
+  it('api-keys list never shows a key and revoke marks it revoked', async () => {
+    await runCli(['api-keys', 'create', '--org', 'org_list', '--scopes', 'assets:read'], ctx.config, io);
+    const minted = JSON.parse(out[0]!);
+    expect(minted.livemode).toBe(true);
+    expect(minted.key).toMatch(/^rk_live_/);
+    out.length = 0;
+    await runCli(['api-keys', 'list', '--org', 'org_list'], ctx.config, io);
+    expect(out[0]).not.toContain(minted.key);
+    const listed = JSON.parse(out[0]!);
+    expect(listed).toHaveLength(1);
+    expect(listed[0].id).toBe(minted.id);
+    out.length = 0;
+    await runCli(['api-keys', 'revoke', minted.id], ctx.config, io);
+    const row = await ctx.db.prisma.apiKey.findUniqueOrThrow({ where: { id: minted.id } });
+    expect(row.revoked_at).toBeInstanceOf(Date);
+    await expect(runCli(['api-keys', 'revoke', 'key_nope'], ctx.config, io)).rejects.toThrow(/no such API key/);
+  });
+
+  it('rejects unknown scopes, a missing org and an unconfirmed reset', async () => {
+    await expect(runCli(['api-keys', 'create', '--org', 'o', '--scopes', 'root'], ctx.config, io)).rejects.toThrow(CliError);
+    await expect(runCli(['api-keys', 'create', '--scopes', 'assets:read'], ctx.config, io)).rejects.toThrow(/--org is required/);
+    await expect(runCli(['db', 'reset'], ctx.config, io)).rejects.toThrow(/--yes/);
+  });
+
+  it('db migrate is idempotent', async () => {
+    await runCli(['db', 'migrate'], ctx.config, io);
+    expect(JSON.parse(out[0]!)).toEqual({ applied: [], already_applied: 1 });
+  });
+
+  it('`pnpm --silent cli api-keys create` prints only the JSON on stdout', () => {
+    const res = spawnSync('pnpm', ['--silent', 'cli', 'api-keys', 'create', '--org', 'org_proc', '--scopes', 'assets:read'], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: ctx.databaseUrl, LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+    });
+    expect(res.status).toBe(0);
+    const parsed = JSON.parse(res.stdout);
+    expect(parsed.org_id).toBe('org_proc');
+    expect(res.stdout.trim().split('\n')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,77 @@
+import type { PrismaClient } from '@risk/db';
+import { sha256Hex, randomToken } from './crypto';
+import { newId, ID_PREFIXES } from './ids';
+
+export const SCOPES = [
+  'signals:write',
+  'signals:read',
+  'assets:read',
+  'threats:read',
+  'threats:write',
+  'webhooks:write',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** What a deployment credential gets: enough to run a collector, nothing administrative. */
+export const DEPLOYMENT_KEY_SCOPES: Scope[] = ['signals:write', 'signals:read', 'assets:read', 'threats:read'];
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}
+
+export function hashApiKey(key: string): string {
+  return sha256Hex(key);
+}
+
+export interface MintedApiKey {
+  id: string;
+  key: string;
+  org_id: string;
+  scopes: Scope[];
+  livemode: boolean;
+  expires_at: string | null;
+}
+
+export interface MintApiKeyInput {
+  org_id: string;
+  scopes: Scope[];
+  livemode: boolean;
+  expires_at?: Date | null;
+  name?: string | null;
+  deployment_token_id?: string | null;
+}
+
+/** Builds a new key (`rk_live_…`/`rk_test_…`, 32 random bytes) and the row that stores only its hash. */
+export function buildApiKey(input: MintApiKeyInput) {
+  const key = `rk_${input.livemode ? 'live' : 'test'}_${randomToken(32)}`;
+  const row = {
+    id: newId(ID_PREFIXES.apiKey),
+    org_id: input.org_id,
+    livemode: input.livemode,
+    key_hash: hashApiKey(key),
+    key_prefix: key.slice(0, 12),
+    last4: key.slice(-4),
+    scopes: [...new Set(input.scopes)],
+    name: input.name ?? null,
+    deployment_token_id: input.deployment_token_id ?? null,
+    expires_at: input.expires_at ?? null,
+  };
+  const minted: MintedApiKey = {
+    id: row.id,
+    key,
+    org_id: row.org_id,
+    scopes: row.scopes,
+    livemode: row.livemode,
+    expires_at: row.expires_at ? row.expires_at.toISOString() : null,
+  };
+  return { key, row, minted };
+}
+
+type ApiKeyWriter = Pick<PrismaClient, 'apiKey'>;
+
+/** Creates and stores a key; the plaintext is returned once and never stored. */
+export async function mintApiKey(db: ApiKeyWriter, input: MintApiKeyInput): Promise<MintedApiKey> {
+  const { row, minted } = buildApiKey(input);
+  await db.apiKey.create({ data: row });
+  return minted;
+}

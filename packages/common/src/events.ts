@@ -1,0 +1,207 @@
+import { EVENT_TYPE_NAMES } from '@risk/contracts';
+import type { Prisma } from '@risk/db';
+import { newId, ID_PREFIXES } from './ids';
+import type { QueueProducer } from './queue';
+
+/**
+ * The event catalogue. Events are written in the same transaction as the change that causes them
+ * (recordEvents(tx, …)), and the same call fans them out to webhook endpoints: one
+ * webhook_deliveries row per (event, subscribed endpoint) plus an outbox row kind 'webhook_delivery'
+ * per delivery, so a committed event always reaches the delivery queue (fast path after commit, or the
+ * worker's outbox relay). Audience: an event with org_id goes to that org; with fingerprint, to the
+ * orgs that submitted signals for the asset (asset_orgs); with neither, to every org.
+ */
+// the catalogue itself is part of the API contract (packages/contracts/src/public/events.ts)
+export const EVENT_TYPES = EVENT_TYPE_NAMES;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export function isEventType(value: string): value is EventType {
+  return (EVENT_TYPES as readonly string[]).includes(value);
+}
+
+/** Events are kept (and listed by GET /v1/events) for this long. */
+export const EVENT_RETENTION_DAYS = 30;
+
+export interface NewEvent {
+  type: EventType;
+  livemode: boolean;
+  /** the resource as the API would render it */
+  object: unknown;
+  /** extra fields next to `object` in `data`, e.g. previous_attributes for asset.risk_changed */
+  extra?: Record<string, unknown>;
+  org_id?: string | null;
+  fingerprint?: string | null;
+}
+
+/** What recordEvents needs of a transaction client: the events table and raw SQL for the fan-out. */
+export type EventWriter = Pick<Prisma.TransactionClient, 'event' | '$queryRawUnsafe'>;
+
+export interface FannedOutDelivery {
+  delivery_id: string;
+  outbox_id: bigint;
+}
+
+export interface RecordedEvents {
+  event_ids: string[];
+  /** deliveries created for the events; enqueue them after commit with enqueueDeliveries() */
+  deliveries: FannedOutDelivery[];
+}
+
+/**
+ * Inserts the events and fans them out, set-based, in the caller's transaction. Returns the event ids.
+ * Use recordEventsWithDeliveries when the caller wants to enqueue the deliveries right after commit.
+ */
+export async function recordEvents(tx: EventWriter, events: NewEvent[]): Promise<string[]> {
+  return (await recordEventsWithDeliveries(tx, events)).event_ids;
+}
+
+export async function recordEventsWithDeliveries(tx: EventWriter, events: NewEvent[]): Promise<RecordedEvents> {
+  if (events.length === 0) return { event_ids: [], deliveries: [] };
+  const rows = events.map((e) => ({
+    id: newId(ID_PREFIXES.event),
+    type: e.type,
+    livemode: e.livemode,
+    org_id: e.org_id ?? null,
+    fingerprint: e.fingerprint ?? null,
+    data: { object: e.object, ...(e.extra ?? {}) } as Prisma.InputJsonValue,
+  }));
+  await tx.event.createMany({ data: rows });
+  const deliveries = await fanOutEvents(
+    tx,
+    rows.map((r) => r.id),
+  );
+  return { event_ids: rows.map((r) => r.id), deliveries };
+}
+
+/**
+ * One statement: every enabled endpoint in an event's audience whose `events` list holds the event's
+ * type (or '*') gets a webhook_deliveries row and an outbox row. Delivery ids are generated in SQL in
+ * the same shape as newId() (`whd_` + 10 base32 chars of epoch ms + 16 random chars), so they stay
+ * time-sortable. ON CONFLICT makes a second fan-out of the same event a no-op. $1 = text[] of event ids.
+ */
+export const FAN_OUT_EVENTS_SQL = `
+    WITH ev AS (
+      SELECT id, type, org_id, fingerprint FROM events WHERE id = ANY($1::text[])
+    ),
+    targets AS (
+      SELECT ev.id AS event_id, we.id AS endpoint_id
+      FROM ev
+      JOIN webhook_endpoints we
+        ON we.status = 'enabled'
+       AND (ev.type = ANY(we.events) OR '*' = ANY(we.events))
+       AND (
+            (ev.org_id IS NOT NULL AND we.org_id = ev.org_id)
+         OR (ev.org_id IS NULL AND ev.fingerprint IS NOT NULL AND EXISTS (
+               SELECT 1 FROM asset_orgs ao WHERE ao.fingerprint = ev.fingerprint AND ao.org_id = we.org_id))
+         OR (ev.org_id IS NULL AND ev.fingerprint IS NULL)
+       )
+    ),
+    clock AS (
+      SELECT (
+        SELECT string_agg(substr('0123456789abcdefghjkmnpqrstvwxyz', ((ms >> (5 * (9 - i))) & 31)::int + 1, 1), '' ORDER BY i)
+        FROM generate_series(0, 9) AS i
+      ) AS time_part
+      FROM (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms) m
+    ),
+    inserted AS (
+      INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, attempt_count, created, updated)
+      SELECT 'whd_' || clock.time_part || substr(replace(gen_random_uuid()::text, '-', ''), 1, 16),
+             t.event_id, t.endpoint_id, 'pending', 0, now(), now()
+      FROM targets t CROSS JOIN clock
+      ON CONFLICT (event_id, endpoint_id) DO NOTHING
+      RETURNING id
+    ),
+    queued AS (
+      INSERT INTO outbox (kind, payload)
+      SELECT 'webhook_delivery', jsonb_build_object('delivery_id', inserted.id) FROM inserted
+      RETURNING id, payload->>'delivery_id' AS delivery_id
+    )
+    SELECT delivery_id, id AS outbox_id FROM queued ORDER BY delivery_id`;
+
+/** Fan-out inside a Prisma transaction (recordEvents does this for you). */
+export async function fanOutEvents(
+  tx: Pick<Prisma.TransactionClient, '$queryRawUnsafe'>,
+  eventIds: string[],
+): Promise<FannedOutDelivery[]> {
+  if (eventIds.length === 0) return [];
+  const rows = await tx.$queryRawUnsafe<Array<{ delivery_id: string; outbox_id: bigint }>>(
+    FAN_OUT_EVENTS_SQL,
+    eventIds,
+  );
+  return rows.map((r) => ({ delivery_id: r.delivery_id, outbox_id: BigInt(r.outbox_id) }));
+}
+
+/**
+ * Fan-out on a raw pg client inside its transaction, for code that inserts events with plain SQL
+ * (bulk signal ingest): call it after the INSERT INTO events, before COMMIT.
+ */
+export async function fanOutEventsPg(
+  client: {
+    query: (
+      text: string,
+      values: unknown[],
+    ) => Promise<{ rows: Array<{ delivery_id: string; outbox_id: string | number | bigint }> }>;
+  },
+  eventIds: string[],
+): Promise<FannedOutDelivery[]> {
+  if (eventIds.length === 0) return [];
+  const { rows } = await client.query(FAN_OUT_EVENTS_SQL, [eventIds]);
+  return rows.map((r) => ({ delivery_id: r.delivery_id, outbox_id: BigInt(r.outbox_id) }));
+}
+
+/**
+ * Fast path after commit: puts the deliveries on the queue and marks their outbox rows processed.
+ * Failures are swallowed; the outbox relay enqueues whatever is left. Never throws.
+ */
+export async function enqueueDeliveries(
+  db: Pick<Prisma.TransactionClient, 'outboxMessage'>,
+  producer: Pick<QueueProducer, 'enqueueWebhookDelivery'> | null | undefined,
+  deliveries: FannedOutDelivery[],
+  timeoutMs = 1000,
+): Promise<boolean> {
+  if (!producer || deliveries.length === 0) return deliveries.length === 0;
+  try {
+    await Promise.all(
+      deliveries.map((d) => producer.enqueueWebhookDelivery({ delivery_id: d.delivery_id, attempt: 1, timeoutMs })),
+    );
+    await db.outboxMessage.updateMany({
+      where: { id: { in: deliveries.map((d) => d.outbox_id) } },
+      data: { processed_at: new Date() },
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * recordEventsWithDeliveries for raw pg callers on hot paths (signal ingest, the enrichment job):
+ * one multi-row INSERT of the events, then the set-based fan-out, both in the caller's transaction.
+ */
+export async function recordEventsPg(
+  client: { query: (text: string, values: unknown[]) => Promise<{ rows: Array<Record<string, unknown>> }> },
+  events: NewEvent[],
+  now = new Date(),
+): Promise<RecordedEvents> {
+  if (events.length === 0) return { event_ids: [], deliveries: [] };
+  const ids = events.map(() => newId(ID_PREFIXES.event, now.getTime()));
+  await client.query(
+    `INSERT INTO events (id, type, livemode, org_id, fingerprint, data, created)
+     SELECT t.id, t.type, t.livemode, t.org_id, t.fingerprint, t.data::jsonb, $1
+     FROM unnest($2::text[], $3::text[], $4::boolean[], $5::text[], $6::text[], $7::text[]) AS t(id, type, livemode, org_id, fingerprint, data)`,
+    [
+      now,
+      ids,
+      events.map((e) => e.type),
+      events.map((e) => e.livemode),
+      events.map((e) => e.org_id ?? null),
+      events.map((e) => e.fingerprint ?? null),
+      events.map((e) => JSON.stringify({ object: e.object, ...(e.extra ?? {}) })),
+    ],
+  );
+  const deliveries = await fanOutEventsPg(
+    client as Parameters<typeof fanOutEventsPg>[0],
+    ids,
+  );
+  return { event_ids: ids, deliveries };
+}

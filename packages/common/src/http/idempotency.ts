@@ -1,0 +1,176 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { canonicalJson, sha256Hex } from '../crypto';
+import { ApiError } from '../errors';
+import type { ApiKeyPrincipal } from './api-key-auth';
+import { requestIdOf } from './request';
+
+export const IDEMPOTENCY_RETENTION_MS = 24 * 3600 * 1000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** What the idempotency helpers need of a database handle: a pg Pool (or PoolClient). */
+export interface IdempotencyDb {
+  query(text: string, values?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>;
+}
+
+export interface IdempotencyScope {
+  org_id: string;
+  livemode: boolean;
+  method: string;
+  path: string;
+  key: string;
+}
+
+/** One POST's idempotency facts, computed once per request. */
+export interface IdempotencyRequest {
+  scope: IdempotencyScope;
+  /** sha256 of the canonical JSON of the body (key order does not matter) */
+  requestHash: string;
+  requestId: string;
+}
+
+/** A stored 2xx response, replayed with `Idempotent-Replayed: true`. */
+export interface StoredResponse {
+  status: number;
+  body: string;
+  originalRequestId: string;
+}
+
+/** Reads and checks the Idempotency-Key header of a POST and hashes its (already parsed) body. */
+export function idempotencyRequestOf(req: Request, res: Response): IdempotencyRequest {
+  const auth = res.locals.auth as ApiKeyPrincipal;
+  const header = req.headers['idempotency-key'];
+  const key = Array.isArray(header) ? header[0] : header;
+  if (!key) {
+    throw new ApiError('idempotency_key_missing', { message: "Every POST needs an 'Idempotency-Key: <uuid>' header." });
+  }
+  if (!UUID.test(key)) {
+    throw new ApiError('idempotency_key_invalid', { message: 'Idempotency-Key must be a UUID.' });
+  }
+  return {
+    scope: { org_id: auth.org_id, livemode: auth.livemode, method: req.method, path: req.path, key },
+    requestHash: sha256Hex(canonicalJson(req.body ?? null)),
+    requestId: requestIdOf(res),
+  };
+}
+
+const SCOPE_WHERE = 'org_id = $1 AND livemode = $2 AND method = $3 AND path = $4 AND key = $5';
+const scopeValues = (s: IdempotencyScope) => [s.org_id, s.livemode, s.method, s.path, s.key];
+
+/**
+ * The claim as one statement (`$1…$7`: org, livemode, method, path, key, request hash, request id).
+ * Callers that batch statements in one round trip build the same INSERT with literals; a plain INSERT
+ * (no ON CONFLICT) then aborts the batch with a unique violation on idempotency_keys when the key is taken.
+ */
+export const IDEMPOTENCY_CLAIM_SQL = `INSERT INTO idempotency_keys (org_id, livemode, method, path, key, request_hash, status, original_request_id)
+  VALUES ($1, $2, $3, $4, $5, $6, 'in_flight', $7) ON CONFLICT (org_id, livemode, method, path, key) DO NOTHING RETURNING id`;
+
+/** The unique index a taken key violates (Postgres error 23505). */
+export const IDEMPOTENCY_UNIQUE_CONSTRAINT = 'idempotency_keys_org_id_livemode_method_path_key_key';
+
+export function isIdempotencyConflict(err: unknown): boolean {
+  const e = err as { code?: string; table?: string; constraint?: string } | null;
+  return e?.code === '23505' && (e.table === 'idempotency_keys' || e.constraint === IDEMPOTENCY_UNIQUE_CONSTRAINT);
+}
+
+/**
+ * The key is taken: decides what the request gets. Returns the stored response to replay, `null` when
+ * the key was released (or expired and is now deleted) so the caller may claim again, or throws
+ * 400 idempotency_replay_mismatch / 409 idempotency_key_in_use.
+ */
+export async function resolveTakenKey(db: IdempotencyDb, r: IdempotencyRequest): Promise<StoredResponse | null> {
+  const { rows } = await db.query(
+    `SELECT id, request_hash, status, response_status, response_body, original_request_id, created
+     FROM idempotency_keys WHERE ${SCOPE_WHERE}`,
+    scopeValues(r.scope),
+  );
+  const existing = rows[0] as
+    | { id: string; request_hash: string; status: string; response_status: number | null; response_body: string | null; original_request_id: string; created: Date }
+    | undefined;
+  if (!existing) return null; // released between our insert and read: try to claim again
+  if (Date.now() - existing.created.getTime() > IDEMPOTENCY_RETENTION_MS) {
+    await db.query('DELETE FROM idempotency_keys WHERE id = $1', [existing.id]);
+    return null;
+  }
+  if (existing.request_hash !== r.requestHash) {
+    throw new ApiError('idempotency_replay_mismatch', {
+      message: 'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+    });
+  }
+  if (existing.status !== 'completed' || existing.response_status === null) {
+    throw new ApiError('idempotency_key_in_use', { message: 'A request with this Idempotency-Key is still being processed; retry later.' });
+  }
+  return { status: existing.response_status, body: existing.response_body ?? '', originalRequestId: existing.original_request_id };
+}
+
+/**
+ * Claims the key with one INSERT … ON CONFLICT DO NOTHING RETURNING (one round trip when free).
+ * Returns the claim's row id, or the stored response to replay; throws mismatch / in use.
+ */
+export async function claimIdempotencyKey(db: IdempotencyDb, r: IdempotencyRequest): Promise<{ id: string } | { replay: StoredResponse }> {
+  for (let tries = 0; tries < 2; tries++) {
+    const { rows } = await db.query(IDEMPOTENCY_CLAIM_SQL, [...scopeValues(r.scope), r.requestHash, r.requestId]);
+    if (rows[0]) return { id: String(rows[0].id) };
+    const replay = await resolveTakenKey(db, r);
+    if (replay) return { replay };
+  }
+  throw new ApiError('idempotency_key_in_use', { message: 'Could not claim the Idempotency-Key; retry.' });
+}
+
+/** Stores a 2xx response on the claimed row (`$1` id, `$2` status, `$3` body). */
+export const IDEMPOTENCY_COMPLETE_SQL = `UPDATE idempotency_keys SET status = 'completed', response_status = $2, response_body = $3, completed_at = now() WHERE id = $1`;
+
+/** Releases a claim that did not end in a 2xx, by scope and the claiming request's id. */
+export async function releaseIdempotencyKey(db: IdempotencyDb, r: IdempotencyRequest): Promise<void> {
+  await db.query(`DELETE FROM idempotency_keys WHERE ${SCOPE_WHERE} AND original_request_id = $6 AND status = 'in_flight'`, [
+    ...scopeValues(r.scope),
+    r.requestId,
+  ]);
+}
+
+/** Sends a stored response as a replay. */
+export function sendReplay(res: Response, stored: StoredResponse): void {
+  res.setHeader('Idempotent-Replayed', 'true');
+  res.setHeader('Original-Request', stored.originalRequestId);
+  res.status(stored.status).type('application/json').send(stored.body);
+}
+
+/**
+ * Idempotency-Key for POST (DESIGN.md §3). Scope: (org, livemode, method, path). The key row is
+ * claimed with an INSERT before the handler runs, so a concurrent duplicate gets 409
+ * idempotency_key_in_use; a 2xx response is stored before it is sent, so a retry after the response
+ * always replays; any other outcome releases the key. Body equality is by canonical JSON.
+ *
+ * Routes on a hot path can do better: claim in the same round trip as their own transaction and
+ * store the response in it (public-api's signal ingest does, with the helpers above).
+ */
+export function idempotencyMiddleware(db: IdempotencyDb): RequestHandler {
+  return async (req, res, next) => {
+    if (req.method !== 'POST') return next();
+    const r = idempotencyRequestOf(req, res);
+    const claim = await claimIdempotencyKey(db, r);
+    if ('replay' in claim) {
+      sendReplay(res, claim.replay);
+      return;
+    }
+    res.setHeader('Original-Request', r.requestId);
+    interceptJson(res, async (status, body) => {
+      if (status >= 200 && status < 300) await db.query(IDEMPOTENCY_COMPLETE_SQL, [claim.id, status, body]);
+      else await db.query('DELETE FROM idempotency_keys WHERE id = $1', [claim.id]);
+    });
+    next();
+  };
+}
+
+/** Runs `beforeSend` with the serialised body before a res.json() response leaves. */
+function interceptJson(res: Response, beforeSend: (status: number, body: string) => Promise<void>): void {
+  res.json = ((body: unknown) => {
+    const serialised = JSON.stringify(body);
+    beforeSend(res.statusCode, serialised)
+      .catch(() => undefined)
+      .finally(() => {
+        res.type('application/json');
+        res.send(serialised);
+      });
+    return res;
+  }) as typeof res.json;
+}

@@ -1,0 +1,71 @@
+import type { Server } from 'node:http';
+import type { Express } from 'express';
+import type { Logger } from '../logger';
+
+export interface ListenOptions {
+  port: number;
+  host?: string;
+  /** Node's 16 KiB default rejects 500-key look-up URLs; ours allows 64 KiB of headers */
+  maxHeaderSize?: number;
+}
+
+
+/** Starts an http server with a raised header limit (see ListenOptions.maxHeaderSize). */
+export async function listenWithLimits(app: Express, opts: ListenOptions): Promise<Server> {
+  const http = await import('node:http');
+  const server = http.createServer({ maxHeaderSize: opts.maxHeaderSize ?? 64 * 1024 }, app);
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve());
+  });
+  return server;
+}
+
+/**
+ * Graceful stop: refuse new connections, let in-flight requests finish (closing idle keep-alive
+ * sockets as they free up), force-close whatever remains after the deadline.
+ */
+export function closeServer(server: Server, deadlineMs = 10_000): Promise<void> {
+  return new Promise((resolve) => {
+    const sweep = setInterval(() => server.closeIdleConnections(), 250);
+    const force = setTimeout(() => server.closeAllConnections(), deadlineMs);
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+/**
+ * Runs `stop` once on SIGTERM/SIGINT, then exits. A second signal exits at once.
+ */
+export function onShutdown(logger: Logger, stop: () => Promise<void>, deadlineMs = 20_000): void {
+  let stopping = false;
+  const handler = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info('shutting down', { signal });
+    const timer = setTimeout(() => {
+      logger.error('shutdown deadline passed; exiting');
+      process.exit(1);
+    }, deadlineMs);
+    timer.unref();
+    stop()
+      .then(() => {
+        logger.info('stopped');
+        process.exit(0);
+      })
+      .catch((err: unknown) => {
+        logger.error('error during shutdown', { err });
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', handler);
+  process.on('SIGINT', handler);
+}

@@ -1,0 +1,66 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import winston from 'winston';
+
+/** Per-request context, so every log line written while serving a request carries its request_id. */
+export const requestContext = new AsyncLocalStorage<{ request_id: string }>();
+
+// Keys whose values never reach a log line, wherever they appear in the logged object.
+const SECRET_KEYS =
+  /^(authorization|api[_-]?token|api[_-]?key|key|token|secret|password|passwd|secret_ciphertext|api_token_ciphertext|cookie|set-cookie|x-api-key|webhook[_-]?secret|admin_api_token|secrets_key)$/i;
+// Values that look like our own credentials, wherever they appear (even inside messages).
+const SECRET_VALUES = /\b(rk_(?:live|test)_[A-Za-z0-9_-]{8,}|whsec_[A-Za-z0-9+/=_-]{8,}|dpl_[A-Za-z0-9_-]{8,}|Bearer\s+[A-Za-z0-9._~+/=-]{8,})/g;
+
+export const REDACTED = '[REDACTED]';
+
+export function redact(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return value.replace(SECRET_VALUES, REDACTED);
+  if (depth > 6 || value === null || typeof value !== 'object') return value;
+  if (value instanceof Error) return { name: value.name, message: redact(value.message), stack: value.stack };
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEYS.test(k) ? REDACTED : redact(v, depth + 1);
+  return out;
+}
+
+const redactFormat = winston.format((info) => {
+  const ctx = requestContext.getStore();
+  if (ctx && info.request_id === undefined) info.request_id = ctx.request_id;
+  for (const key of Object.keys(info)) {
+    if (SECRET_KEYS.test(key)) info[key] = REDACTED;
+    else info[key] = redact(info[key]);
+  }
+  return info;
+});
+
+export type Logger = winston.Logger;
+
+export interface LoggerOptions {
+  service: string;
+  level?: string;
+  /** extra transport (tests capture log lines through this) */
+  stream?: NodeJS.WritableStream;
+  /** write to stderr instead of stdout (the CLI keeps stdout for its JSON output) */
+  stderr?: boolean;
+}
+
+export function createLogger(opts: LoggerOptions): Logger {
+  const silent = opts.level === 'silent';
+  const transports: winston.transport[] = [
+    new winston.transports.Console({
+      stderrLevels: opts.stderr ? ['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly'] : ['error'],
+    }),
+  ];
+  if (opts.stream) transports.push(new winston.transports.Stream({ stream: opts.stream }));
+  return winston.createLogger({
+    level: silent ? 'error' : (opts.level ?? 'info'),
+    silent: silent && !opts.stream,
+    defaultMeta: { service: opts.service },
+    format: winston.format.combine(
+      winston.format.timestamp(),
+      winston.format.errors({ stack: true }),
+      redactFormat(),
+      winston.format.json(),
+    ),
+    transports,
+  });
+}

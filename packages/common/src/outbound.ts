@@ -1,0 +1,207 @@
+import { lookup } from 'node:dns/promises';
+import ipaddr from 'ipaddr.js';
+import { ApiError } from './errors';
+
+/**
+ * Outbound HTTP guard (DESIGN.md §3). Webhook URLs may not reach private, loopback, link-local or
+ * metadata addresses; firewall hosts may be private (management networks are) but never loopback,
+ * link-local or metadata. OUTBOUND_ALLOWED_HOSTS (hosts or CIDRs) lifts the guard for named
+ * targets. Callers connect to the address returned here, so DNS rebinding can't swap it afterwards.
+ */
+export type OutboundPurpose = 'webhook' | 'firewall';
+
+const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata', 'instance-data', 'instance-data.ec2.internal']);
+const METADATA_IPS = new Set(['169.254.169.254', 'fd00:ec2::254', '100.100.100.200', '169.254.170.2']);
+
+export interface AllowList {
+  hosts: Set<string>;
+  cidrs: Array<[ipaddr.IPv4 | ipaddr.IPv6, number]>;
+}
+
+export function parseAllowList(value: string): AllowList {
+  const hosts = new Set<string>();
+  const cidrs: AllowList['cidrs'] = [];
+  for (const raw of value.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) {
+    if (raw.includes('/')) {
+      try {
+        cidrs.push(ipaddr.parseCIDR(raw));
+        continue;
+      } catch {
+        /* not a CIDR: treat as a host name */
+      }
+    }
+    hosts.add(raw.replace(/^\[|\]$/g, ''));
+  }
+  return { hosts, cidrs };
+}
+
+function allowedByList(list: AllowList, host: string, ip?: string): boolean {
+  if (list.hosts.has(host.toLowerCase())) return true;
+  if (!ip) return false;
+  if (list.hosts.has(ip)) return true;
+  const addr = ipaddr.process(ip);
+  return list.cidrs.some(([range, bits]) => addr.kind() === range.kind() && addr.match([range, bits] as never));
+}
+
+/** Why an address is refused for the purpose, or null when it is fine. */
+export function addressProblem(ip: string, purpose: OutboundPurpose): string | null {
+  if (!ipaddr.isValid(ip)) return 'is not a valid IP address';
+  const addr = ipaddr.process(ip);
+  if (METADATA_IPS.has(addr.toString())) return 'is a cloud metadata address';
+  const range = addr.range();
+  if (range === 'loopback') return 'is a loopback address';
+  if (range === 'linkLocal') return 'is a link-local address';
+  if (range === 'unspecified' || range === 'broadcast' || range === 'multicast' || range === 'reserved')
+    return `is a ${range} address`;
+  if (purpose === 'webhook' && (range === 'private' || range === 'uniqueLocal' || range === 'carrierGradeNat'))
+    return 'is a private address';
+  return null;
+}
+
+export class OutboundGuard {
+  private readonly allow: AllowList;
+
+  constructor(allowedHosts: string) {
+    this.allow = parseAllowList(allowedHosts);
+  }
+
+  /** Resolves `host` and returns the address to connect to; throws ApiError url_not_allowed. */
+  async resolve(host: string, purpose: OutboundPurpose, param = 'url'): Promise<{ address: string; family: 4 | 6 }> {
+    const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+    if (METADATA_HOSTS.has(bare) && !this.allow.hosts.has(bare)) {
+      throw new ApiError('url_not_allowed', { param, message: `${host} is a cloud metadata host and cannot be reached.` });
+    }
+    let addresses: Array<{ address: string; family: number }>;
+    if (ipaddr.isValid(bare)) addresses = [{ address: bare, family: bare.includes(':') ? 6 : 4 }];
+    else {
+      try {
+        addresses = await lookup(bare, { all: true, verbatim: true });
+      } catch {
+        throw new ApiError('url_not_allowed', { param, message: `${host} does not resolve.` });
+      }
+    }
+    // every resolved address must pass, or a rebinding name could alternate between them
+    for (const { address } of addresses) {
+      if (allowedByList(this.allow, bare, address)) continue;
+      const problem = addressProblem(address, purpose);
+      if (problem) {
+        throw new ApiError('url_not_allowed', {
+          param,
+          message: `${host} resolves to ${address}, which ${problem}; add it to OUTBOUND_ALLOWED_HOSTS to allow it.`,
+        });
+      }
+    }
+    const first = addresses[0]!;
+    return { address: first.address, family: first.family === 6 ? 6 : 4 };
+  }
+}
+
+export interface GuardedRequest {
+  method?: 'POST' | 'GET' | 'PUT' | 'DELETE';
+  headers?: Record<string, string>;
+  body?: string;
+  /** whole-exchange deadline: connect, send, and read the response */
+  timeoutMs: number;
+  /** response bytes kept; the rest is read and dropped */
+  maxBodyBytes?: number;
+}
+
+export interface GuardedResponse {
+  status: number;
+  body: string;
+  /** true when the response body was longer than maxBodyBytes */
+  truncated: boolean;
+}
+
+/** A failed outbound exchange: refused by the guard, DNS, connect, timeout or a broken response. */
+export class OutboundRequestError extends Error {
+  constructor(
+    readonly reason: 'refused' | 'invalid_url' | 'timeout' | 'network',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'OutboundRequestError';
+  }
+}
+
+/**
+ * One HTTP(S) request through the guard: the host is resolved and checked here and the socket goes
+ * to that checked address (Host header and TLS servername keep the name), so a DNS answer that
+ * changes between check and connect cannot redirect the call. Redirects are never followed: a 3xx
+ * comes back as the response. Callers decide what counts as success.
+ */
+export async function guardedRequest(
+  guard: OutboundGuard,
+  purpose: OutboundPurpose,
+  rawUrl: string,
+  req: GuardedRequest,
+): Promise<GuardedResponse> {
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    throw new OutboundRequestError('invalid_url', `not a valid URL: ${rawUrl}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new OutboundRequestError('invalid_url', `unsupported scheme ${url.protocol}`);
+  }
+  const bareHost = url.hostname.replace(/^\[|\]$/g, '');
+  let address: string;
+  try {
+    ({ address } = await guard.resolve(bareHost, purpose));
+  } catch (err) {
+    throw new OutboundRequestError('refused', (err as Error).message);
+  }
+  const isHttps = url.protocol === 'https:';
+  const mod = isHttps ? await import('node:https') : await import('node:http');
+  const maxBody = req.maxBodyBytes ?? 64 * 1024;
+  const headers: Record<string, string> = { Host: url.host, ...(req.headers ?? {}) };
+  if (req.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(req.body));
+
+  return new Promise<GuardedResponse>((resolve, reject) => {
+    let settled = false;
+    const finish = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      fn();
+    };
+    const request = mod.request({
+      host: address,
+      port: url.port ? Number(url.port) : isHttps ? 443 : 80,
+      method: req.method ?? 'POST',
+      path: `${url.pathname}${url.search}`,
+      headers,
+      agent: false,
+      ...(isHttps && !ipaddr.isValid(bareHost) ? { servername: bareHost } : {}),
+    });
+    const timer = setTimeout(() => {
+      finish(() => reject(new OutboundRequestError('timeout', `no complete response within ${req.timeoutMs} ms`)));
+      request.destroy();
+    }, req.timeoutMs);
+    request.on('error', (err: NodeJS.ErrnoException) => {
+      finish(() => reject(new OutboundRequestError('network', `${err.code ?? 'error'}: ${err.message}`)));
+    });
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      let truncated = false;
+      response.on('data', (chunk: Buffer) => {
+        if (kept < maxBody) {
+          const part = chunk.subarray(0, maxBody - kept);
+          chunks.push(part);
+          kept += part.length;
+          if (part.length < chunk.length) truncated = true;
+        } else truncated = true;
+      });
+      response.on('end', () => {
+        finish(() => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), truncated }));
+      });
+      response.on('error', (err: NodeJS.ErrnoException) => {
+        finish(() => reject(new OutboundRequestError('network', `${err.code ?? 'error'}: ${err.message}`)));
+      });
+    });
+    if (req.body !== undefined) request.write(req.body);
+    request.end();
+  });
+}

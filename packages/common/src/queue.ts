@@ -1,0 +1,205 @@
+import { Queue, type JobsOptions } from 'bullmq';
+import IORedis, { type RedisOptions } from 'ioredis';
+import { z } from 'zod';
+import { sha256Hex } from './crypto';
+
+/**
+ * The job catalogue: queue names, payload schemas and retry policy live here, so producers (API,
+ * outbox relay) and consumers (worker) agree. Handlers parse their payload with these schemas first.
+ */
+export const QUEUES = {
+  enrichment: 'enrichment',
+  webhooks: 'webhook-delivery',
+  firewallSync: 'firewall-sync',
+  maintenance: 'maintenance',
+} as const;
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+export const JOBS = {
+  enrichment: {
+    queue: QUEUES.enrichment,
+    // reason distinguishes re-enrichment of unchanged content (a threat now matches, TTL expiry)
+    payload: z.object({ fingerprint: z.string().min(1), digest: z.string().min(1), reason: z.string().optional() }),
+    options: {
+      attempts: 5,
+      backoff: { type: 'exponential', delay: 2000 },
+      removeOnComplete: { age: 3600, count: 10000 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    } satisfies JobsOptions,
+    /** one job per fingerprint+digest: a second add with the same id is a no-op while the first is kept */
+    jobId: (p: { fingerprint: string; digest: string; reason?: string }) =>
+      `enr-${sha256Hex(`${p.fingerprint}\n${p.digest}\n${p.reason ?? ''}`).slice(0, 40)}`,
+  },
+  webhookDelivery: {
+    queue: QUEUES.webhooks,
+    // attempt: which delivery attempt the job performs (1 = first; absent means 1). Retries are new
+    // jobs with the next attempt number, so each attempt has its own job id and none dedupes another.
+    payload: z.object({ delivery_id: z.string().min(1), attempt: z.number().int().min(1).optional() }),
+    options: {
+      // retries are scheduled by the delivery handler itself (docs/webhooks.md); BullMQ only covers crashes
+      attempts: 3,
+      backoff: { type: 'exponential', delay: 1000 },
+      removeOnComplete: { age: 3600, count: 10000 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    } satisfies JobsOptions,
+    jobId: (p: { delivery_id: string; attempt?: number }) => `whd-${p.delivery_id}-${p.attempt ?? 1}`,
+  },
+  firewallSync: {
+    queue: QUEUES.firewallSync,
+    payload: z.object({ assignment_id: z.string().min(1), action: z.enum(['apply', 'remove']), version: z.number().int() }),
+    options: {
+      attempts: 5,
+      backoff: { type: 'exponential', delay: 5000 },
+      removeOnComplete: { age: 3600, count: 1000 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    } satisfies JobsOptions,
+    jobId: (p: { assignment_id: string; action: string; version: number }) => `fws-${p.assignment_id}-${p.action}-${p.version}`,
+  },
+} as const;
+
+export type EnrichmentJob = z.infer<typeof JOBS.enrichment.payload>;
+export type WebhookDeliveryJob = z.infer<typeof JOBS.webhookDelivery.payload>;
+export type FirewallSyncJob = z.infer<typeof JOBS.firewallSync.payload>;
+
+export interface RedisSettings {
+  url: string;
+  prefix: string;
+}
+
+/** Producer connections fail fast: with Redis down an add rejects at once and the outbox covers it. */
+export function createProducerConnection(redis: RedisSettings, name = 'producer'): IORedis {
+  const conn = new IORedis(redis.url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+    connectionName: `risk-${name}`,
+    lazyConnect: false,
+    retryStrategy: (times) => Math.min(times * 200, 2000),
+  } satisfies RedisOptions);
+  conn.on('error', () => undefined); // reconnects by itself; callers see failures on add()
+  return conn;
+}
+
+/** Worker connections must block forever (BullMQ requires maxRetriesPerRequest: null). */
+export function createWorkerConnection(redis: RedisSettings, name = 'worker'): IORedis {
+  const conn = new IORedis(redis.url, {
+    maxRetriesPerRequest: null,
+    enableReadyCheck: true,
+    connectionName: `risk-${name}`,
+    retryStrategy: (times) => Math.min(times * 200, 2000),
+  });
+  conn.on('error', () => undefined);
+  return conn;
+}
+
+export function makeQueue(name: QueueName, connection: IORedis, prefix: string): Queue {
+  const queue = new Queue(name, { connection, prefix, skipWaitingForReady: true });
+  queue.on('error', () => undefined);
+  return queue;
+}
+
+/** Rejects after `ms`: enqueueing on a request's hot path never waits on a slow Redis. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what = 'operation'): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+export class QueueProducer {
+  readonly connection: IORedis;
+  private readonly queues = new Map<QueueName, Queue>();
+
+  constructor(
+    private readonly redis: RedisSettings,
+    name = 'producer',
+  ) {
+    this.connection = createProducerConnection(redis, name);
+  }
+
+  /**
+   * Right after construction the connection is still opening; with the offline queue off, a command
+   * sent then fails at once. Wait for it (up to `timeoutMs`) only while it is opening, so a Redis
+   * that is really down still fails fast.
+   */
+  private async connected(timeoutMs: number): Promise<void> {
+    const status = this.connection.status;
+    if (status !== 'wait' && status !== 'connecting' && status !== 'connect') return;
+    await withTimeout(
+      new Promise<void>((resolve) => this.connection.once('ready', () => resolve())),
+      timeoutMs,
+      'redis connect',
+    ).catch(() => undefined);
+  }
+
+  queue(name: QueueName): Queue {
+    let q = this.queues.get(name);
+    if (!q) {
+      q = makeQueue(name, this.connection, this.redis.prefix);
+      this.queues.set(name, q);
+    }
+    return q;
+  }
+
+  async enqueueEnrichment(jobs: EnrichmentJob[], timeoutMs = 1000): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.connected(timeoutMs);
+    const spec = JOBS.enrichment;
+    await withTimeout(
+      this.queue(spec.queue).addBulk(
+        jobs.map((data) => ({ name: 'enrich', data, opts: { ...spec.options, jobId: spec.jobId(data) } })),
+      ),
+      timeoutMs,
+      'enqueue enrichment',
+    );
+  }
+
+  /**
+   * One job per delivery attempt (payload = the outbox row's payload: {delivery_id, attempt?}).
+   * delayMs schedules a retry; the job id makes a second add of the same attempt a no-op.
+   */
+  async enqueueWebhookDelivery(job: WebhookDeliveryJob & { delayMs?: number; timeoutMs?: number }): Promise<void> {
+    await this.connected(job.timeoutMs ?? 1000);
+    const spec = JOBS.webhookDelivery;
+    const attempt = job.attempt ?? 1;
+    await withTimeout(
+      this.queue(spec.queue).add(
+        'deliver',
+        { delivery_id: job.delivery_id, attempt },
+        { ...spec.options, jobId: spec.jobId({ delivery_id: job.delivery_id, attempt }), delay: Math.max(0, Math.round(job.delayMs ?? 0)) },
+      ),
+      job.timeoutMs ?? 1000,
+      'enqueue webhook delivery',
+    );
+  }
+
+  async enqueueFirewallSync(jobs: FirewallSyncJob[], timeoutMs = 1000): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.connected(timeoutMs);
+    const spec = JOBS.firewallSync;
+    await withTimeout(
+      this.queue(spec.queue).addBulk(
+        jobs.map((data) => ({ name: 'sync', data, opts: { ...spec.options, jobId: spec.jobId(data) } })),
+      ),
+      timeoutMs,
+      'enqueue firewall sync',
+    );
+  }
+
+  async ping(timeoutMs = 1000): Promise<boolean> {
+    try {
+      await this.connected(timeoutMs);
+      return (await withTimeout(this.connection.ping(), timeoutMs, 'redis ping')) === 'PONG';
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.queues.values()].map((q) => withTimeout(q.close(), 2000, 'queue close')));
+    this.connection.disconnect();
+  }
+}

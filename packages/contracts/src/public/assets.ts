@@ -1,0 +1,231 @@
+// Asset contracts (DESIGN.md §3): assets are global and keyed by fingerprint; findings and AI-BOMs
+// are served for enriched (and stale: last good result) assets only.
+import { z } from '../zod';
+import { ZListParams, zList } from '../common';
+import { errorResponses, publicRegistry } from '../openapi';
+import { ASSET_TYPE_VALUES, ZFingerprint } from './signals';
+import { ZThreat } from './threats';
+
+export const ENRICHMENT_STATUSES = ['pending', 'enriched', 'failed', 'stale'] as const;
+export const RISK_SEVERITIES = ['critical', 'high', 'medium', 'low', 'informational'] as const;
+export const ASSET_EXPANDS = ['findings', 'aibom'] as const;
+export const FINDING_EXPANDS = ['threats'] as const;
+export const AIBOM_FORMATS = ['json', 'spdx_json', 'spdx_tv', 'cyclonedx_json'] as const;
+export const LOOKUP_MAX_KEYS = 500;
+export const LOOKUP_MAX_CANDIDATES = 5;
+export const LOOKUP_MATCHES = ['exact', 'fingerprint', 'flexible', 'none'] as const;
+
+const unix = (description = 'Unix seconds') => z.number().int().openapi({ description });
+
+export const ZFinding = z
+  .object({
+    id: z.string().openapi({ example: 'fnd_01jd3q5k8m0000000000000000' }),
+    object: z.literal('finding'),
+    fingerprint: z.string(),
+    rule_id: z.string(),
+    title: z.string(),
+    description: z.string(),
+    severity: z.enum(RISK_SEVERITIES),
+    category: z.string(),
+    confidence: z.number(),
+    evidence: z.unknown(),
+    capabilities: z.array(z.string()).openapi({ description: 'derived capabilities' }),
+    attack_techniques: z.array(z.string()).openapi({ description: 'MITRE ATLAS technique ids' }),
+    cve_ids: z.array(z.string()),
+    threats: z
+      .array(z.union([z.string(), ZThreat]))
+      .openapi({ description: 'related threat ids; threat objects with expand[]=threats' }),
+    remediation: z.string().nullable(),
+    score_contribution: z.number(),
+    score_breakdown: z.unknown().nullable(),
+    benchmark: z.unknown().nullable(),
+    created: unix(),
+  })
+  .openapi('Finding');
+export type Finding = z.infer<typeof ZFinding>;
+
+export const ZAiBom = z
+  .object({
+    id: z.string().openapi({ example: 'bom_01jd3q5k8m0000000000000000' }),
+    object: z.literal('aibom'),
+    fingerprint: z.string(),
+    bom_version: z.number().int().openapi({ description: 'only ever increases' }),
+    spdx_metadata: z
+      .object({
+        spdx_version: z.string(),
+        data_license: z.string().nullable(),
+        document_name: z.string().nullable(),
+        document_namespace: z.string().nullable(),
+        created: z.string().nullable(),
+        creators: z.array(z.string()),
+      })
+      .openapi({ description: 'SPDX document metadata' }),
+    spdx: z.record(z.string(), z.unknown()).openapi({ description: 'the SPDX 2.3 JSON document' }),
+    components: z.array(z.record(z.string(), z.unknown())).openapi({ description: 'normalized component inventory' }),
+    lineage: z.record(z.string(), z.unknown()).nullable().openapi({ description: 'model lineage when it can be derived' }),
+    content_hash: z.string(),
+    created: unix(),
+  })
+  .openapi('AiBom');
+export type AiBom = z.infer<typeof ZAiBom>;
+
+export const ZAsset = z
+  .object({
+    object: z.literal('asset'),
+    fingerprint: z.string(),
+    asset_type: z.enum(ASSET_TYPE_VALUES),
+    name: z.string().nullable(),
+    version: z.string().nullable(),
+    ecosystem: z.string().nullable(),
+    publisher: z.string().nullable(),
+    enrichment_status: z.enum(ENRICHMENT_STATUSES),
+    intrinsic_risk_score: z.number().int().nullable().openapi({ description: '0–100; null until enriched' }),
+    intrinsic_risk_severity: z.enum(RISK_SEVERITIES).nullable(),
+    publisher_trust: z.record(z.string(), z.unknown()).nullable(),
+    benchmark_summary: z.record(z.string(), z.unknown()).nullable(),
+    findings: z.array(ZFinding).nullable().openapi({ description: 'null unless expand[]=findings' }),
+    aibom: z.union([z.string(), ZAiBom]).nullable().openapi({ description: 'AI-BOM id (or null); the object with expand[]=aibom' }),
+    signal_count: z.number().int(),
+    first_seen: unix(),
+    last_seen: unix(),
+    enriched_at: unix().nullable(),
+    created: unix(),
+    updated: unix(),
+  })
+  .openapi('Asset');
+export type Asset = z.infer<typeof ZAsset>;
+
+export const ZAssetList = zList(ZAsset, 'AssetList');
+export const ZFindingList = zList(ZFinding, 'FindingList');
+export const ZAssetThreatList = zList(ZThreat, 'AssetThreatList');
+
+export const ZLookupCandidate = z
+  .object({ similarity: z.number().openapi({ description: 'pg_trgm similarity of normalized names, 0–1' }), asset: ZAsset })
+  .openapi('LookupCandidate');
+
+export const ZLookupResult = z
+  .object({
+    object: z.literal('lookup_result'),
+    key: z.object({
+      fingerprint: z.string().nullable(),
+      name: z.string().nullable(),
+      version: z.string().nullable(),
+      ecosystem: z.string().nullable(),
+    }),
+    match: z.enum(LOOKUP_MATCHES),
+    asset: ZAsset.nullable(),
+    candidates: z.array(ZLookupCandidate).optional().openapi({ description: 'with include_candidates=true, name keys only' }),
+  })
+  .openapi('LookupResult');
+
+export const ZLookupResponse = z
+  .object({ object: z.literal('asset_lookup'), data: z.array(ZLookupResult) })
+  .openapi('AssetLookup');
+export type LookupResponse = z.infer<typeof ZLookupResponse>;
+
+// query parameters as documented (the service validates the parsed query strings with the same rules)
+const expand = (values: readonly [string, ...string[]]) =>
+  z.array(z.enum(values)).optional().openapi({ description: `repeat as expand[]=…; one of ${values.join(', ')}` });
+
+export const ZListAssetsQueryDoc = ZListParams.extend({
+  asset_type: z.enum(ASSET_TYPE_VALUES).optional(),
+  enrichment_status: z.enum(ENRICHMENT_STATUSES).optional(),
+  intrinsic_risk_severity: z.enum(RISK_SEVERITIES).optional(),
+  'expand[]': expand(ASSET_EXPANDS),
+});
+export const ZLookupQueryDoc = z.object({
+  fingerprints: z.array(z.string()).optional().openapi({ description: 'repeatable; exact fingerprint look-up' }),
+  lookup_name: z.array(z.string()).optional().openapi({ description: 'repeatable; asset name (normalized: case, _-. folding, org/ prefix)' }),
+  lookup_version: z.array(z.string()).optional().openapi({ description: 'repeatable; aligned by position with lookup_name (empty = any)' }),
+  lookup_ecosystem: z.array(z.string()).optional().openapi({ description: 'repeatable; aligned by position with lookup_name (empty = any)' }),
+  lookup_fingerprint: z.array(z.string()).optional().openapi({ description: 'repeatable; fallback fingerprint aligned by position with lookup_name' }),
+  include_candidates: z.enum(['true', 'false']).optional().openapi({ description: 'up to 5 pg_trgm candidates per name key' }),
+  'expand[]': expand(ASSET_EXPANDS),
+});
+
+const security = [{ apiKey: [] }];
+const fingerprintParams = z.object({ fingerprint: ZFingerprint });
+
+publicRegistry.registerPath({
+  method: 'get',
+  path: '/v1/assets',
+  summary: 'List assets, newest first (scope assets:read); the cursor is a fingerprint',
+  security,
+  request: { query: ZListAssetsQueryDoc },
+  responses: {
+    200: { description: 'a list envelope of assets', content: { 'application/json': { schema: ZAssetList } } },
+    ...errorResponses(400, 401, 403, 500),
+  },
+});
+publicRegistry.registerPath({
+  method: 'get',
+  path: '/v1/assets/lookup',
+  summary: 'Look up 1–500 assets by fingerprint or name keys (scope assets:read)',
+  description:
+    'One result per key in order: fingerprints first, then lookup_name keys. match is exact, fingerprint (lookup_fingerprint fallback), ' +
+    'flexible (name alone, closest pg_trgm match) or none. Mismatched lookup_* list lengths: 400 naming the parameter.',
+  security,
+  request: { query: ZLookupQueryDoc },
+  responses: {
+    200: { description: 'the look-up results', content: { 'application/json': { schema: ZLookupResponse } } },
+    ...errorResponses(400, 401, 403, 500),
+  },
+});
+publicRegistry.registerPath({
+  method: 'get',
+  path: '/v1/assets/{fingerprint}',
+  summary: 'Retrieve an asset (scope assets:read)',
+  security,
+  request: { params: fingerprintParams, query: z.object({ 'expand[]': expand(ASSET_EXPANDS) }) },
+  responses: {
+    200: { description: 'the asset', content: { 'application/json': { schema: ZAsset } } },
+    ...errorResponses(400, 401, 403, 404, 500),
+  },
+});
+publicRegistry.registerPath({
+  method: 'get',
+  path: '/v1/assets/{fingerprint}/findings',
+  summary: 'Findings of an enriched asset (scope assets:read)',
+  description: 'pending or failed assets: 404 asset_not_enriched; stale assets serve the last good result.',
+  security,
+  request: { params: fingerprintParams, query: ZListParams.extend({ 'expand[]': expand(FINDING_EXPANDS) }) },
+  responses: {
+    200: { description: 'a list envelope of findings', content: { 'application/json': { schema: ZFindingList } } },
+    ...errorResponses(400, 401, 403, 404, 500),
+  },
+});
+publicRegistry.registerPath({
+  method: 'get',
+  path: '/v1/assets/{fingerprint}/aibom',
+  summary: 'AI-BOM of an enriched asset (scope assets:read)',
+  security,
+  request: {
+    params: fingerprintParams,
+    query: z.object({ format: z.enum(AIBOM_FORMATS).optional().openapi({ description: 'json (default), spdx_json, spdx_tv, cyclonedx_json' }) }),
+  },
+  responses: {
+    200: {
+      description: 'the AI-BOM in the requested format',
+      content: {
+        'application/json': { schema: ZAiBom },
+        'application/spdx+json': { schema: z.record(z.string(), z.unknown()) },
+        'text/plain': { schema: z.string().openapi({ description: 'SPDX 2.3 tag-value' }) },
+        'application/vnd.cyclonedx+json': { schema: z.record(z.string(), z.unknown()) },
+      },
+    },
+    ...errorResponses(400, 401, 403, 404, 500),
+  },
+});
+publicRegistry.registerPath({
+  method: 'get',
+  path: '/v1/assets/{fingerprint}/threats',
+  summary: 'Threats matching an asset (scope assets:read)',
+  description:
+    "A threat matches when it lists the fingerprint or its cve_id is among the asset's findings, and its affected_asset_types is empty or holds the asset's type.",
+  security,
+  request: { params: fingerprintParams, query: ZListParams },
+  responses: {
+    200: { description: 'a list envelope of threats', content: { 'application/json': { schema: ZAssetThreatList } } },
+    ...errorResponses(400, 401, 403, 404, 500),
+  },
+});

@@ -1,0 +1,5 @@
+export * from './threats';
+export * from './events';
+export * from './webhooks';
+export * from './signals';
+export * from './assets';

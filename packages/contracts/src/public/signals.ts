@@ -1,0 +1,150 @@
+// Signal contracts (DESIGN.md §3 "Signals"): an immutable observation of an asset. Bodies are strict:
+// unknown fields are 400 parameter_unknown; bulk item errors name the item (`signals[12].observed_at`).
+import { z } from '../zod';
+import { errorResponses, publicRegistry } from '../openapi';
+import { THREAT_ASSET_TYPES } from './threats';
+
+/** DESIGN.md §3 asset types (the same list @risk/enrichment's ASSET_TYPES holds; a test checks). */
+export const ASSET_TYPE_VALUES = THREAT_ASSET_TYPES;
+export const RAW_MANIFEST_MAX_BYTES = 1024 * 1024;
+export const SIGNAL_METADATA_MAX_BYTES = 16 * 1024;
+export const OBSERVED_AT_MAX_SKEW_SECONDS = 300;
+export const BULK_SIGNALS_MAX = 500;
+
+// no control characters: fingerprints travel in URLs and logs
+const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
+
+export const ZFingerprint = z
+  .string()
+  .min(1)
+  .max(512)
+  .regex(NO_CONTROL, 'must not contain control characters')
+  .openapi({ description: 'asset fingerprint (global asset key); URL-encode it in paths', example: 'sha256:9f2c…' });
+
+export const ZCreateSignalBody = z
+  .strictObject({
+    fingerprint: ZFingerprint,
+    asset_type: z.enum(ASSET_TYPE_VALUES),
+    org_id: z.string().min(1).max(255).openapi({ description: "must equal the API key's org" }),
+    observed_at: z
+      .int('must be an integer (Unix seconds)')
+      .min(0, 'must be a Unix timestamp in seconds')
+      .refine(
+        (v) => v <= Math.floor(Date.now() / 1000) + OBSERVED_AT_MAX_SKEW_SECONDS,
+        'must not be more than 5 minutes in the future',
+      )
+      .openapi({ description: 'Unix seconds, at most 5 minutes in the future' }),
+    name: z.string().min(1).max(512).optional(),
+    version: z.string().min(1).max(256).optional(),
+    source_url: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+      .max(2048)
+      .optional(),
+    raw_manifest: z
+      .string()
+      .refine((v) => Buffer.byteLength(v) <= RAW_MANIFEST_MAX_BYTES, 'must be at most 1 MiB')
+      .optional()
+      .openapi({ description: 'raw manifest text (JSON, YAML, TOML or text), at most 1 MiB' }),
+    metadata: z
+      .record(z.string(), z.unknown())
+      .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= SIGNAL_METADATA_MAX_BYTES, 'must be at most 16 KiB serialized')
+      .optional()
+      .openapi({ description: 'free-form JSON object, at most 16 KiB serialized' }),
+  })
+  .openapi('CreateSignalBody');
+export type CreateSignalBody = z.infer<typeof ZCreateSignalBody>;
+
+export const ZCreateSignalsBulkBody = z
+  .strictObject({
+    signals: z.array(ZCreateSignalBody).min(1, 'must hold at least 1 signal').max(BULK_SIGNALS_MAX, 'must hold at most 500 signals'),
+  })
+  .openapi('CreateSignalsBulkBody');
+export type CreateSignalsBulkBody = z.infer<typeof ZCreateSignalsBulkBody>;
+
+export const ZSignal = z
+  .object({
+    id: z.string().openapi({ example: 'sig_01jd3q5k8m0000000000000000' }),
+    object: z.literal('signal'),
+    fingerprint: z.string(),
+    asset_type: z.enum(ASSET_TYPE_VALUES),
+    org_id: z.string(),
+    observed_at: z.number().int().openapi({ description: 'Unix seconds' }),
+    name: z.string().nullable(),
+    version: z.string().nullable(),
+    source_url: z.string().nullable(),
+    raw_manifest: z.string().nullable(),
+    metadata: z.record(z.string(), z.unknown()).nullable(),
+    content_digest: z.string().openapi({
+      description: 'sha256 of the canonical JSON of {asset_type, name, version, source_url, raw_manifest, metadata}',
+    }),
+    livemode: z.boolean(),
+    created: z.number().int().openapi({ description: 'Unix seconds' }),
+  })
+  .openapi('Signal');
+export type Signal = z.infer<typeof ZSignal>;
+
+export const ENRICHMENT_DECISIONS = ['queued', 'skipped'] as const;
+export const ZEnrichmentDecision = z
+  .object({
+    status: z.enum(ENRICHMENT_DECISIONS),
+    reason: z.string().openapi({
+      description:
+        'queued: new_asset | content_changed | enrichment_failed | ttl_expired; skipped: up_to_date | enrichment_in_progress | superseded_in_batch',
+    }),
+  })
+  .openapi('EnrichmentDecision');
+
+export const ZSignalAccepted = ZSignal.extend({ enrichment: ZEnrichmentDecision }).openapi('SignalAccepted');
+export type SignalAccepted = z.infer<typeof ZSignalAccepted>;
+
+export const ZSignalBatch = z
+  .object({
+    object: z.literal('signal_batch'),
+    data: z.array(ZSignalAccepted),
+    enrichment_queued: z.number().int().openapi({ description: 'enrichment jobs queued by this batch (one per asset at most)' }),
+  })
+  .openapi('SignalBatch');
+export type SignalBatch = z.infer<typeof ZSignalBatch>;
+
+const security = [{ apiKey: [] }];
+const idempotencyHeader = z.object({
+  'Idempotency-Key': z.string().uuid().openapi({ description: 'a UUID; replays within 24 h return the first response' }),
+});
+
+publicRegistry.registerPath({
+  method: 'post',
+  path: '/v1/signals',
+  summary: 'Submit one signal (scope signals:write)',
+  description:
+    'Stores the signal, upserts its asset and decides whether enrichment is needed (DESIGN.md §3 trigger rules). ' +
+    "org_id must equal the key's org (403 org_mismatch).",
+  security,
+  request: { headers: idempotencyHeader, body: { content: { 'application/json': { schema: ZCreateSignalBody } } } },
+  responses: {
+    202: { description: 'the stored signal and the enrichment decision', content: { 'application/json': { schema: ZSignalAccepted } } },
+    ...errorResponses(400, 401, 403, 409, 413, 500),
+  },
+});
+publicRegistry.registerPath({
+  method: 'post',
+  path: '/v1/signals/bulk',
+  summary: 'Submit 1–500 signals at once, all or nothing (scope signals:write)',
+  description: 'Every signal is validated before any is written; an error names the item, e.g. signals[12].observed_at. Body limit 10 MiB.',
+  security,
+  request: { headers: idempotencyHeader, body: { content: { 'application/json': { schema: ZCreateSignalsBulkBody } } } },
+  responses: {
+    202: { description: 'the stored signals', content: { 'application/json': { schema: ZSignalBatch } } },
+    ...errorResponses(400, 401, 403, 409, 413, 500),
+  },
+});
+publicRegistry.registerPath({
+  method: 'get',
+  path: '/v1/signals/{signal_id}',
+  summary: "Retrieve a signal of the key's org (scope signals:read)",
+  security,
+  request: { params: z.object({ signal_id: z.string().openapi({ example: 'sig_01jd3q5k8m0000000000000000' }) }) },
+  responses: {
+    200: { description: 'the signal', content: { 'application/json': { schema: ZSignal } } },
+    ...errorResponses(400, 401, 403, 404, 500),
+  },
+});

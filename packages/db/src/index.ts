@@ -1,0 +1,23 @@
+// @risk/db owns Prisma end to end: services import the client, its types and the migrate runner
+// from here and never from @prisma/client or the generated folder.
+export { PrismaClient, Prisma } from './generated/prisma/client';
+export type * from './generated/prisma/client';
+export { createPrisma } from './client';
+export type { CreatePrismaOptions, DbHandle, Db } from './client';
+export {
+  migrate,
+  readMigrations,
+  ensureDatabase,
+  dropDatabase,
+  resetDatabase,
+  databaseName,
+  withDatabase,
+  quoteIdent,
+  MigrationError,
+  MIGRATIONS_DIR,
+} from './migrate';
+export type { MigrateResult, MigrationFile } from './migrate';
+
+import type { PrismaClient } from './generated/prisma/client';
+/** The client handed to `prisma.$transaction(async (tx) => …)`. */
+export type Tx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;

@@ -1,0 +1,119 @@
+export const ASSET_TYPES = ['model', 'dataset', 'mcp_server', 'agent', 'package', 'prompt', 'application', 'extension', 'notebook', 'container_image'] as const;
+export type AssetType = (typeof ASSET_TYPES)[number];
+export type Severity = 'critical' | 'high' | 'medium' | 'low' | 'informational';
+
+export interface EnrichmentInput {
+  fingerprint: string;
+  asset_type: AssetType;
+  name?: string | null;
+  version?: string | null;
+  source_url?: string | null;
+  raw_manifest?: string | null;
+  metadata?: Record<string, unknown> | null;
+}
+
+export interface FindingDraft {
+  rule_id: string;
+  title: string;
+  description: string;
+  severity: Severity;
+  category: string;
+  confidence: number;
+  evidence: Record<string, unknown>;
+  capabilities: string[];
+  attack_techniques: string[];
+  cve_ids: string[];
+  threat_ids: string[];
+  remediation: string | null;
+  weight: number;
+  benchmark?: Record<string, unknown> | null;
+}
+
+export interface ScoredFinding extends FindingDraft {
+  score_contribution: number;
+}
+
+export interface MatchedThreat {
+  id: string;
+  title: string;
+  category: string;
+  severity: Severity;
+  risk_penalty: number;
+  cve_id: string | null;
+  attack_techniques: string[];
+  remediation: string | null;
+}
+
+export interface PublisherContext {
+  org_count: number;
+  signal_count: number;
+  first_seen: string;
+}
+
+export interface FinalizeContext {
+  threats: MatchedThreat[];
+  publisher: PublisherContext;
+  now: string;
+}
+
+export type ManifestKind =
+  | 'empty' | 'hf_model_card' | 'hf_dataset_card' | 'hf_config' | 'weight_index' | 'file_listing' | 'mcp_server_json'
+  | 'mcp_client_config' | 'mcp_tools' | 'mcpb_manifest' | 'npm_package' | 'pyproject' | 'requirements' | 'modelfile'
+  | 'agent_config' | 'keras_config' | 'tokenizer_config' | 'onnx_genai_config' | 'json' | 'yaml' | 'toml' | 'text';
+
+export interface Dependency { ecosystem: 'npm' | 'pypi' | 'go'; name: string; spec: string; path: string }
+export interface ModelFile { path: string; size?: number; sha256?: string }
+export interface ToolDef { name: string; description: string; inputSchema: unknown; annotations: Record<string, unknown> | null; server?: string }
+export interface McpServerEntry {
+  name: string;
+  path: string;
+  command: string | null;
+  args: string[];
+  env: Record<string, string>;
+  url: string | null;
+  transport: string | null;
+  headers: Record<string, string>;
+  registry: string | null;
+  identifier: string | null;
+  version: string | null;
+  secretEnv: string[];
+}
+
+/** Everything the parsers extract from raw_manifest + input fields + metadata. */
+export interface ParsedManifest {
+  kind: ManifestKind;
+  format: 'json' | 'yaml' | 'toml' | 'markdown' | 'text' | 'none';
+  parse_errors: string[];
+  name: string | null;
+  version: string | null;
+  description: string | null;
+  licenses: string[];
+  license_name: string | null;
+  license_text: string | null;
+  card: Record<string, unknown> | null;
+  body: string | null;
+  base_models: string[];
+  base_model_relation: string | null;
+  datasets: string[];
+  tags: string[];
+  pipeline_tag: string | null;
+  library_name: string | null;
+  model_index: unknown;
+  config: { architectures: string[]; model_type: string | null; name_or_path: string | null; auto_map: Record<string, unknown> | null; transformers_version: string | null } | null;
+  files: ModelFile[];
+  dependencies: Dependency[];
+  servers: McpServerEntry[];
+  tools: ToolDef[];
+  scripts: Record<string, string>;
+  modelfile: { from: string | null; adapters: string[]; system: string | null; template: string | null; license: string | null; parameters: Record<string, string> } | null;
+  repository_url: string | null;
+  homepage: string | null;
+  mcp_name: string | null;
+  authors: string[];
+  pickle_imports: string[];
+  chat_template: string | null;
+  keras_config: unknown;
+  custom_ops: string[];
+  commit: string | null;
+  raw_json: unknown;
+}

@@ -1,0 +1,50 @@
+// The one interface every vendor connector implements; the admin use cases and the worker's sync job only
+// see this. Each call opens its own HTTPS connection (see https-client.ts) and throws ConnectorError.
+import type { PolicyModel } from '../domain/url-filter/policy-model';
+
+export const FIREWALL_TYPES = ['palo_alto', 'fortinet'] as const;
+export type FirewallType = (typeof FIREWALL_TYPES)[number];
+
+export interface FirewallConnection {
+  type: FirewallType;
+  host: string;
+  port: number;
+  verify_ssl: boolean;
+  api_token: string;
+}
+
+export interface FirewallTestInfo {
+  model: string | null;
+  version: string | null;
+  hostname: string | null;
+  serial: string | null;
+}
+
+export const SYSLOG_MODES = ['udp', 'tcp', 'tls'] as const;
+export type SyslogMode = (typeof SYSLOG_MODES)[number];
+export const SYSLOG_FACILITIES = ['LOG_USER', 'LOG_LOCAL0', 'LOG_LOCAL1', 'LOG_LOCAL2', 'LOG_LOCAL3', 'LOG_LOCAL4', 'LOG_LOCAL5', 'LOG_LOCAL6', 'LOG_LOCAL7'] as const;
+export type SyslogFacility = (typeof SYSLOG_FACILITIES)[number];
+
+export interface LoggingOptions {
+  syslog_server: string;
+  syslog_port: number;
+  mode: SyslogMode;
+  facility: SyslogFacility;
+}
+
+export interface LoggingResult {
+  /** what the firewall now holds, in the vendor's terms */
+  vendor_config: Record<string, unknown>;
+}
+
+/** What a push left on the firewall, so a later push or an unassign can clean it up. */
+export type PushedObjects =
+  | { vendor: 'palo_alto'; profile: string; custom_categories: string[]; policy_version: number; warnings: string[] }
+  | { vendor: 'fortinet'; profile: string; urlfilter_id: number; policy_version: number; warnings: string[] };
+
+export interface FirewallConnector {
+  test(): Promise<FirewallTestInfo>;
+  configureLogging(options: LoggingOptions): Promise<LoggingResult>;
+  applyUrlPolicy(policy: PolicyModel, previous: PushedObjects | null): Promise<PushedObjects>;
+  removeUrlPolicy(pushed: PushedObjects): Promise<void>;
+}

@@ -1,0 +1,126 @@
+// Typed access to the shipped data files. Facts (categories, AI domains, TLD lists) live in the JSON files
+// beside this module, each with a `_source` naming where it comes from; this module only indexes them.
+import categoriesFile from './categories.json';
+import aiCategoriesFile from './ai-categories.json';
+import aiDomainsFile from './ai-domains.json';
+import riskListsFile from './url-risk-lists.json';
+import { parse as parseDomain } from 'tldts';
+
+export interface GeneralCategory {
+  id: string;
+  name: string;
+  description: string;
+  pan_os: string[];
+  fortiguard: number[];
+}
+
+export interface AiCategory {
+  id: string;
+  name: string;
+  description: string;
+  pan_os_granular: string;
+  parent: string;
+  domains: string[];
+  vendors: string[];
+}
+
+export interface AiDomainEntry {
+  domain: string;
+  category: string;
+  vendor: string;
+}
+
+export const AI_PARENT_CATEGORY: string = aiCategoriesFile.parent;
+
+export const generalCategories: readonly GeneralCategory[] = categoriesFile.categories;
+
+export const aiDomains: readonly AiDomainEntry[] = aiDomainsFile.domains;
+
+export const aiCategories: readonly AiCategory[] = aiCategoriesFile.categories.map((category) => {
+  const entries = aiDomains.filter((entry) => entry.category === category.id);
+  return {
+    ...category,
+    parent: aiCategoriesFile.parent,
+    domains: entries.map((entry) => entry.domain),
+    vendors: [...new Set(entries.map((entry) => entry.vendor))],
+  };
+});
+
+export const allCategoryIds: ReadonlySet<string> = new Set([
+  ...generalCategories.map((c) => c.id),
+  ...aiCategories.map((c) => c.id),
+]);
+
+export const aiCategoryIds: ReadonlySet<string> = new Set(aiCategories.map((c) => c.id));
+
+/** PAN-DB predefined category names a profile must cover (every one gets an action). */
+export const panPredefinedCategories: readonly string[] = [
+  ...new Set([
+    ...generalCategories.flatMap((c) => c.pan_os),
+    ...aiCategories.map((c) => c.pan_os_granular),
+    ...categoriesFile.pan_os_other_predefined,
+  ]),
+];
+
+/** FortiGuard category ids a profile must cover when the default action is not allow. */
+export const fortiguardCategoryIds: readonly number[] = [
+  ...new Set([...generalCategories.flatMap((c) => c.fortiguard), ...categoriesFile.fortiguard_other]),
+].sort((a, b) => a - b);
+
+const aiDomainIndex = new Map(aiDomains.map((entry) => [entry.domain, entry]));
+
+/** The AI-list entry covering a host (the host itself or a parent domain), or null. */
+export function lookupAiDomain(host: string): AiDomainEntry | null {
+  const labels = host.toLowerCase().replace(/\.$/, '').split('.');
+  for (let i = 0; i < labels.length - 1; i++) {
+    const entry = aiDomainIndex.get(labels.slice(i).join('.'));
+    if (entry) return entry;
+  }
+  return null;
+}
+
+/** Categories our data knows for a host: the AI sub-category and its parent, or nothing. */
+export function classifyHost(host: string): string[] {
+  const entry = lookupAiDomain(host);
+  return entry ? [entry.category, AI_PARENT_CATEGORY] : [];
+}
+
+export const riskLists = {
+  suspiciousTlds: new Set(riskListsFile.suspicious_tlds),
+  shorteners: new Set(riskListsFile.shorteners),
+  credentialKeywords: riskListsFile.credential_keywords,
+  /** brand label → the registrable domains that legitimately carry it */
+  brands: buildBrandIndex(riskListsFile.extra_brands),
+};
+
+function buildBrandIndex(extra: string[]): Map<string, Set<string>> {
+  const brands = new Map<string, Set<string>>();
+  for (const entry of aiDomains) {
+    const parsed = parseDomain(entry.domain);
+    const label = parsed.domainWithoutSuffix;
+    const registrable = parsed.domain;
+    if (!label || !registrable || label.length < 4) continue;
+    if (!brands.has(label)) brands.set(label, new Set());
+    brands.get(label)!.add(registrable);
+  }
+  for (const brand of extra) {
+    if (!brands.has(brand)) brands.set(brand, new Set());
+  }
+  // extra brands whose real domains differ from the label
+  const real: Record<string, string[]> = {
+    openai: ['openai.com', 'chatgpt.com', 'oaiusercontent.com'],
+    chatgpt: ['chatgpt.com', 'openai.com'],
+    claude: ['claude.ai', 'anthropic.com'],
+    anthropic: ['anthropic.com', 'claude.ai'],
+    gemini: ['google.com'],
+    copilot: ['microsoft.com', 'github.com', 'cloud.microsoft'],
+    huggingface: ['huggingface.co'],
+    grok: ['grok.com', 'x.ai'],
+  };
+  for (const [brand, domains] of Object.entries(real)) {
+    const set = brands.get(brand) ?? new Set<string>();
+    domains.forEach((d) => set.add(d));
+    brands.set(brand, set);
+  }
+  return brands;
+}

@@ -1,0 +1,5 @@
+// Admin error helpers on top of @risk/common's error table.
+import { ApiError } from '@risk/common';
+
+export const notFound = (what: string, id: string, param?: string) =>
+  new ApiError('resource_missing', { message: `No such ${what}: '${id}'.`, param });

@@ -1,0 +1,184 @@
+// Firewall use cases. The api_token is encrypted (AES-256-GCM under SECRETS_KEY) before it reaches the
+// database and decrypted only to build a connector; responses carry api_token_last4 only.
+import { ApiError, ID_PREFIXES, decryptSecret, encryptSecret, keysetOrder, keysetWhere, listEnvelope, newId, paginate, type ListQuery } from '@risk/common';
+import { Prisma, type PrismaClient, type Firewall } from '@risk/db';
+import { ConnectorError, type FirewallConnection, type FirewallConnector, type LoggingOptions } from '../../connectors';
+import { firewallHostRefusal, type OutboundAllowList } from '../../lib/outbound-guard';
+import { notFound } from '../errors';
+import { serializeFirewall } from '../serializers';
+
+export interface FirewallDeps {
+  secretsKey: string;
+  allowList: OutboundAllowList;
+  connectorFor: (connection: FirewallConnection) => FirewallConnector;
+}
+
+function assertHostAllowed(host: string, allowList: OutboundAllowList) {
+  const refusal = firewallHostRefusal(host, allowList);
+  if (refusal) {
+    throw new ApiError('url_not_allowed', { param: 'host', message: `host is not allowed: ${refusal}. Loopback, link-local and metadata addresses need OUTBOUND_ALLOWED_HOSTS.` });
+  }
+}
+
+function conflictOnName(err: unknown, name: string | undefined): never {
+  if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
+    throw new ApiError('resource_already_exists', { param: 'name', message: `A firewall named '${name}' already exists.` });
+  }
+  throw err;
+}
+
+export async function createFirewall(
+  db: PrismaClient,
+  deps: Pick<FirewallDeps, 'secretsKey' | 'allowList'>,
+  tenantId: string,
+  input: { name: string; type: string; host: string; port: number; api_token: string; verify_ssl: boolean },
+) {
+  assertHostAllowed(input.host, deps.allowList);
+  try {
+    const row = await db.firewall.create({
+      data: {
+        id: newId(ID_PREFIXES.firewall),
+        tenant_id: tenantId,
+        name: input.name,
+        type: input.type,
+        host: input.host.toLowerCase(),
+        port: input.port,
+        verify_ssl: input.verify_ssl,
+        api_token_ciphertext: encryptSecret(input.api_token, deps.secretsKey),
+        api_token_last4: input.api_token.slice(-4),
+      },
+    });
+    return serializeFirewall(row);
+  } catch (err) {
+    return conflictOnName(err, input.name);
+  }
+}
+
+export async function findFirewall(db: PrismaClient, tenantId: string, id: string): Promise<Firewall> {
+  // another tenant's firewall is indistinguishable from a missing one
+  const row = await db.firewall.findFirst({ where: { id, tenant_id: tenantId } });
+  if (!row) throw notFound('firewall', id, 'id');
+  return row;
+}
+
+export async function listFirewalls(db: PrismaClient, tenantId: string, page: ListQuery) {
+  const result = await paginate(page, {
+    loadCursor: (id) => db.firewall.findFirst({ where: { id, tenant_id: tenantId }, select: { id: true, created: true } }),
+    fetch: ({ before, after, order, take }) =>
+      db.firewall.findMany({ where: { tenant_id: tenantId, ...keysetWhere('id', { before, after }) }, orderBy: keysetOrder('id', order), take }),
+  });
+  return listEnvelope('/firewalls/v1', { data: result.data.map(serializeFirewall), has_more: result.has_more }, (f) => f.id);
+}
+
+export async function updateFirewall(
+  db: PrismaClient,
+  deps: Pick<FirewallDeps, 'secretsKey' | 'allowList'>,
+  tenantId: string,
+  id: string,
+  input: Partial<{ name: string; type: string; host: string; port: number; api_token: string; verify_ssl: boolean }>,
+) {
+  await findFirewall(db, tenantId, id);
+  if (input.host !== undefined) assertHostAllowed(input.host, deps.allowList);
+  const connectionChanged = ['type', 'host', 'port', 'api_token', 'verify_ssl'].some((k) => k in input);
+  try {
+    const row = await db.firewall.update({
+      where: { id },
+      data: {
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.type !== undefined ? { type: input.type } : {}),
+        ...(input.host !== undefined ? { host: input.host.toLowerCase() } : {}),
+        ...(input.port !== undefined ? { port: input.port } : {}),
+        ...(input.verify_ssl !== undefined ? { verify_ssl: input.verify_ssl } : {}),
+        ...(input.api_token !== undefined
+          ? { api_token_ciphertext: encryptSecret(input.api_token, deps.secretsKey), api_token_last4: input.api_token.slice(-4) }
+          : {}),
+        // a changed connection has not been tested yet
+        ...(connectionChanged ? { status: 'unknown' } : {}),
+      },
+    });
+    return serializeFirewall(row);
+  } catch (err) {
+    return conflictOnName(err, input.name);
+  }
+}
+
+export async function deleteFirewall(db: PrismaClient, tenantId: string, id: string) {
+  await findFirewall(db, tenantId, id);
+  await db.firewall.delete({ where: { id } });
+  return { id, object: 'firewall', deleted: true as const };
+}
+
+export function connectionOf(firewall: Firewall, secretsKey: string): FirewallConnection {
+  return {
+    type: firewall.type as FirewallConnection['type'],
+    host: firewall.host,
+    port: firewall.port,
+    verify_ssl: firewall.verify_ssl,
+    api_token: decryptSecret(firewall.api_token_ciphertext, secretsKey),
+  };
+}
+
+function failure(err: unknown) {
+  if (err instanceof ConnectorError) return { reason: err.reason, message: err.message };
+  return { reason: 'unexpected_response', message: err instanceof Error ? err.message : String(err) };
+}
+
+export async function testFirewall(db: PrismaClient, deps: FirewallDeps, tenantId: string, id: string) {
+  const firewall = await findFirewall(db, tenantId, id);
+  const started = process.hrtime.bigint();
+  let info: Awaited<ReturnType<FirewallConnector['test']>> | null = null;
+  let error: { reason: string; message: string } | null = null;
+  try {
+    info = await deps.connectorFor(connectionOf(firewall, deps.secretsKey)).test();
+  } catch (err) {
+    error = failure(err);
+  }
+  const latency = Number((process.hrtime.bigint() - started) / 1_000_000n);
+  const testedAt = new Date();
+  await db.firewall.update({
+    where: { id },
+    data: {
+      status: info ? 'connected' : 'error',
+      last_test_at: testedAt,
+      last_test_ok: !!info,
+      last_test_latency_ms: latency,
+      last_test_error: error ? `${error.reason}: ${error.message}` : null,
+      ...(info ? { model: info.model, sw_version: info.version } : {}),
+    },
+  });
+  return {
+    object: 'firewall_test' as const,
+    firewall_id: id,
+    ok: !!info,
+    status: info ? ('connected' as const) : ('error' as const),
+    latency_ms: latency,
+    model: info?.model ?? null,
+    version: info?.version ?? null,
+    hostname: info?.hostname ?? null,
+    serial: info?.serial ?? null,
+    error,
+    tested_at: testedAt.toISOString(),
+  };
+}
+
+export async function configureVendorLogging(db: PrismaClient, deps: FirewallDeps, tenantId: string, id: string, options: LoggingOptions) {
+  const firewall = await findFirewall(db, tenantId, id);
+  let vendorConfig: Record<string, unknown> | null = null;
+  let error: { reason: string; message: string } | null = null;
+  try {
+    vendorConfig = (await deps.connectorFor(connectionOf(firewall, deps.secretsKey)).configureLogging(options)).vendor_config;
+  } catch (err) {
+    error = failure(err);
+  }
+  const updatedAt = new Date();
+  await db.firewall.update({
+    where: { id },
+    data: {
+      logging_config: { ...options, vendor_config: vendorConfig } as Prisma.InputJsonValue,
+      logging_status: error ? 'failed' : 'configured',
+      logging_error: error ? `${error.reason}: ${error.message}` : null,
+      logging_updated_at: updatedAt,
+    },
+  });
+  return { object: 'firewall_logging' as const, firewall_id: id, ok: !error, config: options, vendor_config: vendorConfig, error, updated_at: updatedAt.toISOString() };
+}

@@ -1,0 +1,29 @@
+import { ApiError } from '@risk/common';
+import type { PrismaClient } from '@risk/db';
+import { scoreUrl, UrlParseError } from './score-url';
+import { ACTION_STRICTNESS, evaluatePolicy } from '../url-filter/policy-model';
+import { policyModelOf } from '../policies/policies';
+
+/** Score a URL and say what each of the tenant's assigned policies would do with it. */
+export async function riskScoreForTenant(db: PrismaClient, tenantId: string, url: string) {
+  let score;
+  try {
+    score = scoreUrl(url);
+  } catch (err) {
+    if (err instanceof UrlParseError) throw new ApiError('parameter_invalid', { param: 'url', message: err.message });
+    throw err;
+  }
+  const assigned = await db.urlFilterPolicy.findMany({
+    where: { tenant_id: tenantId, assignments: { some: {} } },
+    include: { rules: { orderBy: { position: 'asc' } }, assignments: true },
+  });
+  const decisions = assigned.map((policy) => {
+    const decision = evaluatePolicy(policyModelOf(policy), { host: score.host, categories: score.categories, risk_score: score.risk_score });
+    return { policy_id: policy.id, policy_name: policy.name, ...decision };
+  });
+  const action = decisions.reduce<(typeof decisions)[number]['action'] | null>(
+    (best, d) => (best === null || ACTION_STRICTNESS[d.action] > ACTION_STRICTNESS[best] ? d.action : best),
+    null,
+  );
+  return { object: 'url_risk_score' as const, ...score, action, policy_decisions: decisions };
+}

@@ -1,0 +1,107 @@
+// Database rows → API objects. The firewall serializer is the only way a firewall leaves the service, and it
+// has no access to the ciphertext: api_token never appears in a response.
+import type { Tenant, DeploymentToken, Firewall, UrlFilterPolicy, UrlFilterRule, PolicyAssignment } from '@risk/db';
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+export function serializeTenant(t: Tenant) {
+  return { object: 'tenant' as const, id: t.id, name: t.name, admin_email: t.admin_email, org_id: t.org_id, status: t.status, created: t.created.toISOString(), updated: t.updated.toISOString() };
+}
+
+export function deploymentTokenStatus(t: DeploymentToken, now = new Date()) {
+  if (t.revoked_at) return 'revoked' as const;
+  if (t.expires_at <= now) return 'expired' as const;
+  if (t.max_uses !== null && t.use_count >= t.max_uses) return 'exhausted' as const;
+  return 'active' as const;
+}
+
+export function serializeDeploymentToken(t: DeploymentToken) {
+  return {
+    object: 'deployment_token' as const,
+    id: t.id,
+    tenant_id: t.tenant_id,
+    name: t.name,
+    token_prefix: t.token_prefix,
+    status: deploymentTokenStatus(t),
+    expires_at: t.expires_at.toISOString(),
+    max_uses: t.max_uses,
+    use_count: t.use_count,
+    revoked_at: iso(t.revoked_at),
+    last_used_at: iso(t.last_used_at),
+    created: t.created.toISOString(),
+  };
+}
+
+export function serializeFirewall(f: Firewall) {
+  return {
+    object: 'firewall' as const,
+    id: f.id,
+    name: f.name,
+    type: f.type,
+    host: f.host,
+    port: f.port,
+    verify_ssl: f.verify_ssl,
+    api_token_last4: f.api_token_last4,
+    status: f.status,
+    model: f.model,
+    version: f.sw_version,
+    last_test: f.last_test_at
+      ? { ok: f.last_test_ok, at: iso(f.last_test_at), latency_ms: f.last_test_latency_ms, error: f.last_test_error }
+      : null,
+    logging: f.logging_updated_at
+      ? { status: f.logging_status, config: f.logging_config, error: f.logging_error, updated_at: iso(f.logging_updated_at) }
+      : null,
+    created: f.created.toISOString(),
+    updated: f.updated.toISOString(),
+  };
+}
+
+export function serializeRule(r: UrlFilterRule) {
+  return {
+    object: 'url_filter_rule' as const,
+    id: r.id,
+    policy_id: r.policy_id,
+    position: r.position,
+    name: r.name,
+    action: r.action,
+    categories: r.categories,
+    domains: r.domains,
+    min_risk_score: r.min_risk_score,
+    enabled: r.enabled,
+    created: r.created.toISOString(),
+    updated: r.updated.toISOString(),
+  };
+}
+
+export function serializeAssignment(a: PolicyAssignment) {
+  const pushed = a.pushed_objects as { warnings?: string[] } | null;
+  return {
+    object: 'policy_assignment' as const,
+    id: a.id,
+    policy_id: a.policy_id,
+    firewall_id: a.firewall_id,
+    sync_status: a.sync_status,
+    target_version: a.target_version,
+    synced_version: a.synced_version,
+    last_error: a.last_error,
+    last_synced_at: iso(a.last_synced_at),
+    warnings: pushed?.warnings ?? [],
+  };
+}
+
+export type PolicyWithChildren = UrlFilterPolicy & { rules: UrlFilterRule[]; assignments: PolicyAssignment[] };
+
+export function serializePolicy(p: PolicyWithChildren) {
+  return {
+    object: 'url_filter_policy' as const,
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    default_action: p.default_action,
+    version: p.version,
+    rules: [...p.rules].sort((a, b) => a.position - b.position).map(serializeRule),
+    assignments: p.assignments.map(serializeAssignment),
+    created: p.created.toISOString(),
+    updated: p.updated.toISOString(),
+  };
+}

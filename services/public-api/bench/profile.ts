@@ -1,0 +1,173 @@
+/**
+ * Profiling aid (not part of `pnpm bench`): runs one scenario against the app and counts pg statements
+ * and their time per request. `tsx bench/profile.ts post|get|bulk [requests]`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { ApiKeyAuthenticator, closeServer, listenWithLimits, mintApiKey, QueueProducer, SCOPES } from '@risk/common';
+import { createTestContext } from '@risk/testing';
+import autocannon from 'autocannon';
+import { Client } from 'pg';
+import { createApp } from '../src/app';
+
+const stats = new Map<string, { n: number; ms: number }>();
+let counting = false;
+function patch(proto: { query: unknown }) {
+if ((proto as { __patched?: boolean }).__patched) return;
+(proto as { __patched?: boolean }).__patched = true;
+const origQuery = proto.query;
+proto.query = function (this: Client, ...args: unknown[]) {
+  const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
+  const key = text.replace(/\s+/g, ' ').slice(0, 40);
+  const t0 = performance.now();
+  const record = () => {
+    if (!counting) return;
+    const s = stats.get(key) ?? { n: 0, ms: 0 };
+    s.n++;
+    s.ms += performance.now() - t0;
+    stats.set(key, s);
+  };
+  const last = args[args.length - 1];
+  if (typeof last === 'function') {
+    args[args.length - 1] = (...a: unknown[]) => { record(); return (last as (...x: unknown[]) => unknown)(...a); };
+     
+    return (origQuery as any).apply(this, args);
+  }
+   
+  const r = (origQuery as any).apply(this, args);
+  if (counting && r && typeof r.then === 'function') {
+    r.then(() => {
+      const s = stats.get(key) ?? { n: 0, ms: 0 };
+      s.n++;
+      s.ms += performance.now() - t0;
+      stats.set(key, s);
+    }, () => undefined);
+  }
+  return r;
+};
+}
+patch(Client.prototype as unknown as { query: unknown });
+
+async function main() {
+  const mode = process.argv[2] ?? 'post';
+  const ctx = await createTestContext('profile', { ENRICHMENT_TTL_DAYS: '7' });
+  const c = await ctx.db.pool.connect();
+  patch(Object.getPrototypeOf(c));
+  c.release();
+  const producer = new QueueProducer(ctx.redis, 'profile');
+  const authenticator = new ApiKeyAuthenticator(ctx.db.prisma);
+  const app = createApp({ config: ctx.config, prisma: ctx.db.prisma, pool: ctx.db.pool, producer, logger: ctx.logger, authenticator });
+  const server = await listenWithLimits(app, { port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const orgId = 'org_bench';
+  const key = (await mintApiKey(ctx.db.prisma, { org_id: orgId, scopes: [...SCOPES], livemode: true })).key;
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const run = randomUUID().slice(0, 8);
+  const signal = (i: number) => ({
+    fingerprint: `bench:${run}:${i}`,
+    asset_type: 'mcp_server',
+    org_id: orgId,
+    observed_at: Math.floor(Date.now() / 1000) - 60,
+    name: `@bench/server-${i}`,
+    version: '1.0.0',
+    source_url: `https://www.npmjs.com/package/@bench/server-${i}`,
+    raw_manifest: JSON.stringify({ name: `@bench/server-${i}`, version: '1.0.0', dependencies: { '@modelcontextprotocol/sdk': '^1.0.0' } }),
+    metadata: { collector: 'bench', host: `host-${i % 17}` },
+  });
+  // warm-up: asset 42 exists
+  let r = await fetch(`${base}/v1/signals`, { method: 'POST', headers: { ...headers, 'idempotency-key': randomUUID() }, body: JSON.stringify(signal(42)) });
+  if (r.status !== 202) throw new Error(await r.text());
+  const fp = encodeURIComponent(`bench:${run}:42`);
+  // CPU accounting that other processes' load does not distort: this process, and the Postgres
+  // backends of this scratch database (clock ticks from /proc)
+  const { readFileSync } = await import('node:fs');
+  const pgCpuMs = async () => {
+    const { rows } = await ctx.db.pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
+    let ticks = 0;
+    for (const { pid } of rows) {
+      try {
+        const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        ticks += Number(f[11]) + Number(f[12]);
+      } catch {
+        /* gone */
+      }
+    }
+    return ticks * 10;
+  };
+  const pg0 = await pgCpuMs();
+  const cpu0 = process.cpuUsage();
+  counting = true;
+  let requests = 0;
+  const t0 = performance.now();
+  if (mode === 'getratio' || mode === 'postratio') {
+    // alternates the API and the bench's express baseline, 3 rounds, to see a ratio through the noise
+    const express = (await import('express')).default;
+    const hello = express();
+    hello.get('/hello', (_req, res) => {
+      res.json({ hello: 'world' });
+    });
+    hello.post('/echo', express.json({ limit: '2mb' }), (req, res) => {
+      res.status(202).json({ received: Object.keys(req.body as object).length });
+    });
+    const hs = await listenWithLimits(hello, { port: 0, host: '127.0.0.1' });
+    const hbase = `http://127.0.0.1:${(hs.address() as AddressInfo).port}`;
+    let n = 0;
+    const post = (url: string, h: object) => ({
+      url,
+      method: 'POST' as const,
+      requests: [{ setupRequest: (req: object) => ({ ...req, headers: { ...h, 'idempotency-key': randomUUID() }, body: JSON.stringify(signal(100_000 + (n++ % 2000))) }) }],
+    });
+    for (let round = 0; round < 3; round++) {
+      const dur = Number(process.env.BENCH_SECONDS ?? 3);
+      const a = await autocannon({ duration: dur, connections: 10, ...(mode === 'getratio' ? { url: `${base}/v1/assets/${fp}`, headers } : post(`${base}/v1/signals`, headers)) });
+      const b = await autocannon({ duration: dur, connections: 10, ...(mode === 'getratio' ? { url: `${hbase}/hello` } : post(`${hbase}/echo`, { 'content-type': 'application/json' })) });
+      process.stdout.write(`round ${round}: api ${a.requests.average} (p99 ${a.latency.p99}) base ${b.requests.average} ratio ${(a.requests.average / b.requests.average).toFixed(2)}\n`);
+      requests += a.requests.total;
+    }
+    await closeServer(hs, 2000);
+  } else if (mode === 'bulk') {
+    const batches = Number(process.argv[3] ?? 10);
+    for (let b = 0; b < batches; b++) {
+      const body = JSON.stringify({ signals: Array.from({ length: 500 }, (_, i) => signal(1000 + b * 500 + i)) });
+      const s = performance.now();
+      r = await fetch(`${base}/v1/signals/bulk`, { method: 'POST', headers: { ...headers, 'idempotency-key': randomUUID() }, body });
+      await r.arrayBuffer();
+      process.stdout.write(`bulk ${b}: ${r.status} ${(performance.now() - s).toFixed(0)} ms\n`);
+      requests++;
+    }
+  } else {
+    let n = 0;
+    const result = await autocannon({
+      duration: Number(process.env.BENCH_SECONDS ?? 5),
+      connections: 10,
+      ...(mode === 'get'
+        ? { url: `${base}/v1/assets/${fp}`, headers }
+        : {
+            url: `${base}/v1/signals`,
+            method: 'POST',
+            requests: [{ setupRequest: (req: object) => ({ ...req, headers: { ...headers, 'idempotency-key': randomUUID() }, body: JSON.stringify(signal(100_000 + (n++ % 2000))) }) }],
+          }),
+    });
+    requests = result.requests.total;
+    process.stdout.write(`${mode}: ${result.requests.average} req/s p99 ${result.latency.p99} ms non2xx ${result.non2xx}\n`);
+  }
+  counting = false;
+  const tt = (globalThis as unknown as { __t?: number[][] }).__t;
+  if (tt) {
+    const avg = tt[0]!.map((_, i) => tt.reduce((a, r) => a + (r[i] ?? 0), 0) / tt.length);
+    process.stdout.write(`phases (connect, rt1, rt2, flush) avg ms: ${avg.map((x) => x.toFixed(2)).join(' ')}\n`);
+  }
+  const elapsed = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  const pgMs = (await pgCpuMs()) - pg0;
+  process.stdout.write(`${requests} requests in ${elapsed.toFixed(0)} ms; CPU per request: node ${((cpu.user + cpu.system) / 1000 / requests).toFixed(3)} ms (user ${(cpu.user / 1000 / requests).toFixed(3)}, incl. autocannon), postgres ${(pgMs / requests).toFixed(3)} ms\n`);
+  for (const [k, s] of [...stats.entries()].sort((a, b) => b[1].n - a[1].n)) {
+    process.stdout.write(`${(s.n / requests).toFixed(2).padStart(6)}/req ${(s.ms / s.n).toFixed(2).padStart(7)} ms avg  ${k}\n`);
+  }
+  await closeServer(server, 2000);
+  await authenticator.close();
+  await producer.close();
+  await ctx.close();
+}
+
+main().then(() => process.exit(0), (err) => { console.error(err); process.exit(1); });

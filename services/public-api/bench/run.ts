@@ -1,0 +1,152 @@
+/**
+ * `pnpm bench` (not a test): starts the public API on a scratch database and measures, in one run on
+ * this machine, each figure against a baseline measured in the same run:
+ *   1. bulk ingest signals/s            vs a raw multi-row INSERT of the same rows through pg
+ *   2. GET /v1/assets/{fp} req/s, p99   vs an express 5 hello-world handler
+ *   3. POST /v1/signals req/s           vs an express 5 POST handler parsing the same JSON
+ * Targets (2-core machine): bulk ≥ 0.5, GET ≥ 0.5, single POST ≥ 0.3. Figures go in docs/performance.md.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApiKeyAuthenticator, closeServer, ID_PREFIXES, listenWithLimits, mintApiKey, newId, newRequestId, QueueProducer, SCOPES } from '@risk/common';
+import { createTestContext } from '@risk/testing';
+import autocannon from 'autocannon';
+import express from 'express';
+import { createApp } from '../src/app';
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const BULK_BATCHES = 20;
+
+const urlOf = (s: Server) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+
+function signal(orgId: string, i: number, run: string) {
+  return {
+    fingerprint: `bench:${run}:${i}`,
+    asset_type: 'mcp_server',
+    org_id: orgId,
+    observed_at: Math.floor(Date.now() / 1000) - 60,
+    name: `@bench/server-${i}`,
+    version: '1.0.0',
+    source_url: `https://www.npmjs.com/package/@bench/server-${i}`,
+    raw_manifest: JSON.stringify({ name: `@bench/server-${i}`, version: '1.0.0', dependencies: { '@modelcontextprotocol/sdk': '^1.0.0' } }),
+    metadata: { collector: 'bench', host: `host-${i % 17}` },
+  };
+}
+
+async function cannon(opts: autocannon.Options): Promise<{ rps: number; p99: number; non2xx: number }> {
+  const result = await autocannon({ duration: DURATION, connections: CONNECTIONS, ...opts });
+  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
+}
+
+async function main() {
+  const ctx = await createTestContext('bench', { ENRICHMENT_TTL_DAYS: '7' });
+  const producer = new QueueProducer(ctx.redis, 'bench');
+  const authenticator = new ApiKeyAuthenticator(ctx.db.prisma);
+  const app = createApp({ config: ctx.config, prisma: ctx.db.prisma, pool: ctx.db.pool, producer, logger: ctx.logger, authenticator });
+  const server = await listenWithLimits(app, { port: 0, host: '127.0.0.1' });
+  const base = urlOf(server);
+  const orgId = 'org_bench';
+  const key = (await mintApiKey(ctx.db.prisma, { org_id: orgId, scopes: [...SCOPES], livemode: true })).key;
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+
+  // baselines: express 5 hello world (GET) and a POST handler parsing the same JSON
+  const hello = express();
+  hello.get('/hello', (_req, res) => {
+    res.json({ hello: 'world' });
+  });
+  hello.post('/echo', express.json({ limit: '2mb' }), (req, res) => {
+    res.status(202).json({ received: Object.keys(req.body as object).length });
+  });
+  const helloServer = await listenWithLimits(hello, { port: 0, host: '127.0.0.1' });
+
+  // ── 1. bulk ingest vs raw multi-row INSERT ──
+  const run = randomUUID().slice(0, 8);
+  const batches = Array.from({ length: BULK_BATCHES }, (_, b) => ({ signals: Array.from({ length: 500 }, (_, i) => signal(orgId, b * 500 + i, run)) }));
+  let t0 = performance.now();
+  for (let b = 0; b < BULK_BATCHES; b += 2) {
+    await Promise.all(
+      [batches[b]!, batches[b + 1]!].map(async (body) => {
+        const res = await fetch(`${base}/v1/signals/bulk`, { method: 'POST', headers: { ...headers, 'idempotency-key': randomUUID() }, body: JSON.stringify(body) });
+        if (res.status !== 202) throw new Error(`bulk answered ${res.status}: ${await res.text()}`);
+      }),
+    );
+  }
+  const apiBulkRate = (BULK_BATCHES * 500) / ((performance.now() - t0) / 1000);
+
+  // The same rows as the API stores, column for column (ids, digests and request ids of the API's
+  // sizes; request_id and created included) into the same table with the same indexes.
+  const rawRows = batches.flatMap((b) => b.signals);
+  const rawIds = rawRows.map(() => newId(ID_PREFIXES.signal));
+  const rawDigests = rawRows.map((r) => createHash('sha256').update(r.raw_manifest).digest('hex'));
+  const rawRequestIds = Array.from({ length: BULK_BATCHES }, () => newRequestId());
+  t0 = performance.now();
+  for (let b = 0; b < BULK_BATCHES; b += 2) {
+    await Promise.all(
+      [b, b + 1].map((k) => {
+        const created = new Date();
+        const values: unknown[] = [];
+        const tuples: string[] = [];
+        for (let i = 0; i < 500; i++) {
+          const j = k * 500 + i;
+          const r = rawRows[j]!;
+          values.push(rawIds[j], r.org_id, true, r.fingerprint, r.asset_type, new Date(r.observed_at * 1000), r.name, r.version, r.source_url, r.raw_manifest, JSON.stringify(r.metadata), rawDigests[j], rawRequestIds[k], created);
+          const o = i * 14;
+          tuples.push(`($${o + 1},$${o + 2},$${o + 3},$${o + 4},$${o + 5},$${o + 6},$${o + 7},$${o + 8},$${o + 9},$${o + 10},$${o + 11}::jsonb,$${o + 12},$${o + 13},$${o + 14})`);
+        }
+        return ctx.db.pool.query(
+          `INSERT INTO signals (id, org_id, livemode, fingerprint, asset_type, observed_at, name, version, source_url, raw_manifest, metadata, content_digest, request_id, created) VALUES ${tuples.join(',')}`,
+          values,
+        );
+      }),
+    );
+  }
+  const rawBulkRate = (BULK_BATCHES * 500) / ((performance.now() - t0) / 1000);
+
+  // ── 2. GET /v1/assets/{fp} vs hello world ──
+  const fp = encodeURIComponent(`bench:${run}:42`);
+  const getApi = await cannon({ url: `${base}/v1/assets/${fp}`, headers });
+  const getHello = await cannon({ url: `${urlOf(helloServer)}/hello` });
+
+  // ── 3. POST /v1/signals vs an express JSON POST ──
+  let n = 0;
+  const postBody = () => JSON.stringify(signal(orgId, 100_000 + (n++ % 2000), run));
+  const postApi = await cannon({
+    url: `${base}/v1/signals`,
+    method: 'POST',
+    requests: [{ setupRequest: (req) => ({ ...req, headers: { ...headers, 'idempotency-key': randomUUID() }, body: postBody() }) }],
+  });
+  const postHello = await cannon({
+    url: `${urlOf(helloServer)}/echo`,
+    method: 'POST',
+    requests: [{ setupRequest: (req) => ({ ...req, headers: { 'content-type': 'application/json' }, body: postBody() }) }],
+  });
+
+  const fmt = (x: number) => x.toFixed(0).padStart(8);
+  const ratio = (a: number, b: number) => (a / b).toFixed(2);
+  const lines = [
+    `public-api bench — ${new Date().toISOString()} — node ${process.version}, ${(await import('node:os')).cpus().length} CPUs, ${DURATION}s × ${CONNECTIONS} connections`,
+    '',
+    `bulk ingest       api ${fmt(apiBulkRate)} signals/s   raw INSERT ${fmt(rawBulkRate)} signals/s   ratio ${ratio(apiBulkRate, rawBulkRate)} (target ≥ 0.50)`,
+    `GET asset         api ${fmt(getApi.rps)} req/s (p99 ${getApi.p99} ms)   hello ${fmt(getHello.rps)} req/s (p99 ${getHello.p99} ms)   ratio ${ratio(getApi.rps, getHello.rps)} (target ≥ 0.50)`,
+    `POST /v1/signals  api ${fmt(postApi.rps)} req/s (p99 ${postApi.p99} ms)   express POST ${fmt(postHello.rps)} req/s (p99 ${postHello.p99} ms)   ratio ${ratio(postApi.rps, postHello.rps)} (target ≥ 0.30)`,
+    '',
+    `non-2xx responses: GET ${getApi.non2xx}, POST ${postApi.non2xx}`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  await closeServer(server, 2000);
+  await closeServer(helloServer, 2000);
+  await authenticator.close();
+  await producer.close();
+  await ctx.close();
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);

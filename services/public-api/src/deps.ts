@@ -1,0 +1,19 @@
+import type { ApiKeyAuthenticator, Config, Logger, QueueProducer } from '@risk/common';
+import type { DbHandle, PrismaClient } from '@risk/db';
+
+/** Everything the public API needs from the outside world; tests build it from createTestContext. */
+export interface AppDeps {
+  config: Config;
+  prisma: PrismaClient;
+  /** the pool Prisma uses: raw multi-row statements on hot paths (ingest, look-up) */
+  pool: DbHandle['pool'];
+  producer: QueueProducer;
+  logger: Logger;
+  /** built by createApp when absent; main.ts passes its own so shutdown can flush last_used_at */
+  authenticator?: ApiKeyAuthenticator;
+}
+
+/** Process state shared by the app and main.ts: readiness answers 503 once shutdown begins. */
+export interface AppState {
+  shuttingDown: boolean;
+}

@@ -1,0 +1,67 @@
+import { ApiError, zQueryList } from '@risk/common';
+import type { AiBom, Finding } from '@risk/contracts';
+import { z } from 'zod';
+import type { AppDeps } from '../../deps';
+import { renderAiBom, renderFinding, type AssetExpansions, type AssetRow } from './render';
+
+export type AssetExpand = 'findings' | 'aibom';
+
+/** expand[] as parsed by parseQueryString: a list of strings (validated by parseExpand). */
+export const ZExpandParam = zQueryList(z.string()).optional();
+
+/**
+ * Checks expand[] values against what the route supports; anything else is 400 parameter_invalid
+ * with param `expand`. List routes also accept Stripe's `data.<field>` spelling.
+ */
+export function parseExpand<T extends string>(values: string[] | undefined, allowed: readonly T[], opts: { list?: boolean } = {}): Set<T> {
+  const out = new Set<T>();
+  for (const raw of values ?? []) {
+    const value = opts.list && raw.startsWith('data.') ? raw.slice(5) : raw;
+    if (!(allowed as readonly string[]).includes(value)) {
+      throw new ApiError('parameter_invalid', {
+        param: 'expand',
+        message: `This route cannot expand '${raw}'. Supported: ${allowed.join(', ')}.`,
+      });
+    }
+    out.add(value as T);
+  }
+  return out;
+}
+
+/** Loads the expanded fields of many assets at once: one query per expanded field, never per asset. */
+export async function loadAssetExpansions(
+  deps: Pick<AppDeps, 'prisma'>,
+  assets: AssetRow[],
+  expand: Set<AssetExpand>,
+): Promise<Map<string, AssetExpansions>> {
+  const out = new Map<string, AssetExpansions>(assets.map((a) => [a.fingerprint, {}]));
+  if (assets.length === 0 || expand.size === 0) return out;
+  const [findings, aiboms] = await Promise.all([
+    expand.has('findings')
+      ? deps.prisma.finding.findMany({
+          where: { fingerprint: { in: assets.map((a) => a.fingerprint) } },
+          orderBy: [{ created: 'desc' }, { id: 'desc' }],
+        })
+      : Promise.resolve(null),
+    expand.has('aibom')
+      ? deps.prisma.aiBom.findMany({
+          where: { id: { in: assets.flatMap((a) => (a.current_aibom_id ? [a.current_aibom_id] : [])) } },
+          omit: { cyclonedx: true },
+        })
+      : Promise.resolve(null),
+  ]);
+  if (findings) {
+    const byAsset = new Map<string, Finding[]>();
+    for (const f of findings) {
+      const list = byAsset.get(f.fingerprint) ?? [];
+      list.push(renderFinding(f));
+      byAsset.set(f.fingerprint, list);
+    }
+    for (const a of assets) out.get(a.fingerprint)!.findings = byAsset.get(a.fingerprint) ?? [];
+  }
+  if (aiboms) {
+    const byId = new Map<string, AiBom>(aiboms.map((b) => [b.id, renderAiBom(b)]));
+    for (const a of assets) out.get(a.fingerprint)!.aibom = a.current_aibom_id ? (byId.get(a.current_aibom_id) ?? null) : null;
+  }
+  return out;
+}

@@ -1,0 +1,42 @@
+import { keysetOrder, keysetWhere, listEnvelope, paginate, type ListEnvelope } from '@risk/common';
+import type { Finding, Threat } from '@risk/contracts';
+import type { Prisma } from '@risk/db';
+import type { AppDeps } from '../../deps';
+import { assertEnriched, findAssetOr404 } from './get-asset';
+import { renderFinding, renderThreat } from './render';
+
+export interface ListFindingsInput {
+  fingerprint: string;
+  limit: number;
+  starting_after?: string;
+  ending_before?: string;
+  expandThreats: boolean;
+}
+
+export async function listFindings(deps: Pick<AppDeps, 'prisma' | 'pool'>, input: ListFindingsInput): Promise<ListEnvelope<Finding>> {
+  const asset = await findAssetOr404(deps, input.fingerprint);
+  assertEnriched(asset);
+  const page = await paginate(input, {
+    loadCursor: async (id) => {
+      const row = await deps.prisma.finding.findFirst({ where: { id, fingerprint: asset.fingerprint }, select: { created: true, id: true } });
+      return row;
+    },
+    fetch: ({ before, after, order, take }) =>
+      deps.prisma.finding.findMany({
+        where: { AND: [{ fingerprint: asset.fingerprint }, (keysetWhere('id', { before, after }) ?? {}) as Prisma.FindingWhereInput] },
+        orderBy: keysetOrder('id', order) as Prisma.FindingOrderByWithRelationInput[],
+        take,
+      }),
+  });
+  let threats: Map<string, Threat> | undefined;
+  if (input.expandThreats) {
+    const ids = [...new Set(page.data.flatMap((f) => f.threat_ids))];
+    const rows = ids.length ? await deps.prisma.threat.findMany({ where: { id: { in: ids } } }) : [];
+    threats = new Map(rows.map((t) => [t.id, renderThreat(t)]));
+  }
+  return listEnvelope(
+    `/v1/assets/${encodeURIComponent(asset.fingerprint)}/findings`,
+    { data: page.data.map((f) => renderFinding(f, threats)), has_more: page.has_more },
+    (f) => f.id,
+  );
+}

@@ -1,0 +1,178 @@
+import { ApiError } from '@risk/common';
+import { LOOKUP_MAX_CANDIDATES, LOOKUP_MAX_KEYS, type LookupResponse } from '@risk/contracts';
+import { normalizeAssetName } from '@risk/enrichment';
+import type { AppDeps } from '../../deps';
+import { loadAssetExpansions, type AssetExpand } from './expand';
+import { ASSET_COLUMNS_SQL, renderAsset, type AssetRow } from './render';
+
+/** The best trigram candidate of a name-only key counts as a flexible match from this similarity on. */
+export const FLEXIBLE_MIN_SIMILARITY = 0.5;
+
+export interface LookupInput {
+  fingerprints: string[];
+  lookup_name: string[];
+  lookup_version: string[];
+  lookup_ecosystem: string[];
+  lookup_fingerprint: string[];
+  include_candidates: boolean;
+  expand: Set<AssetExpand>;
+}
+
+interface NameKey {
+  index: number;
+  name: string;
+  normalized: string;
+  version: string | null;
+  ecosystem: string | null;
+  fingerprint: string | null;
+}
+
+const blankToNull = (v: string | undefined) => (v === undefined || v === '' ? null : v);
+
+/** The spec's look-up rules 1–3; throws the 400 naming the offending parameter. */
+export function validateLookup(input: LookupInput): NameKey[] {
+  const names = input.lookup_name;
+  for (const param of ['lookup_version', 'lookup_ecosystem', 'lookup_fingerprint'] as const) {
+    const values = input[param];
+    if (values.length === 0) continue;
+    if (names.length === 0) {
+      throw new ApiError('missing_required_param', {
+        param: 'lookup_name',
+        message: `lookup_name is required when ${param} is used (lookup_* values are matched by position).`,
+      });
+    }
+    if (values.length !== names.length) {
+      throw new ApiError('parameter_invalid', {
+        param,
+        message: `${param} has ${values.length} values but lookup_name has ${names.length}; lookup_* lists are matched by position (send an empty value for "any").`,
+      });
+    }
+  }
+  const total = input.fingerprints.length + names.length;
+  if (total === 0) {
+    throw new ApiError('missing_required_param', {
+      param: 'fingerprints',
+      message: 'Send at least one fingerprints or lookup_name value.',
+    });
+  }
+  if (total > LOOKUP_MAX_KEYS) {
+    throw new ApiError('parameter_invalid', {
+      param: input.fingerprints.length > 0 ? 'fingerprints' : 'lookup_name',
+      message: `At most ${LOOKUP_MAX_KEYS} fingerprints and lookup keys in all; got ${total}.`,
+    });
+  }
+  return names.map((name, i) => ({
+    index: i,
+    name,
+    normalized: normalizeAssetName(name),
+    version: blankToNull(input.lookup_version[i]),
+    ecosystem: blankToNull(input.lookup_ecosystem[i]),
+    fingerprint: blankToNull(input.lookup_fingerprint[i]),
+  }));
+}
+
+/**
+ * GET /v1/assets/lookup. A constant number of queries whatever the key count: exact name matches for
+ * every name key in one statement (unnest), trigram candidates for every key that needs them in one
+ * statement (LATERAL join), all assets in one `= ANY($1)` read, then one query per expansion.
+ */
+export async function lookupAssets(deps: Pick<AppDeps, 'prisma' | 'pool'>, input: LookupInput): Promise<LookupResponse> {
+  const keys = validateLookup(input);
+
+  const exactByKey = new Map<number, string>();
+  if (keys.length > 0) {
+    const { rows } = await deps.pool.query<{ idx: number; fingerprint: string }>(
+      `SELECT DISTINCT ON (k.idx) k.idx::int AS idx, a.fingerprint
+       FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS k(nname, version, ecosystem, idx)
+       JOIN assets a ON a.normalized_name = k.nname
+                    AND (k.version IS NULL OR a.version = k.version)
+                    AND (k.ecosystem IS NULL OR lower(a.ecosystem) = lower(k.ecosystem))
+       ORDER BY k.idx, a.last_seen DESC, a.fingerprint`,
+      [keys.map((k) => k.normalized), keys.map((k) => k.version), keys.map((k) => k.ecosystem)],
+    );
+    for (const r of rows) exactByKey.set(r.idx - 1, r.fingerprint);
+  }
+
+  // candidates: every name key when asked for; otherwise only name-alone keys without an exact match
+  const nameAlone = (k: NameKey) => k.version === null && k.ecosystem === null && k.fingerprint === null;
+  const trigramKeys = keys.filter((k) => k.normalized !== '' && (input.include_candidates || (nameAlone(k) && !exactByKey.has(k.index))));
+  const candidatesByKey = new Map<number, Array<{ fingerprint: string; similarity: number }>>();
+  if (trigramKeys.length > 0) {
+    const { rows } = await deps.pool.query<{ idx: number; fingerprint: string; sim: number }>(
+      `SELECT k.idx, c.fingerprint, c.sim
+       FROM unnest($1::text[], $2::int[]) AS k(nname, idx)
+       CROSS JOIN LATERAL (
+         SELECT a.fingerprint, similarity(a.normalized_name, k.nname)::float8 AS sim
+         FROM assets a
+         WHERE a.normalized_name % k.nname
+         ORDER BY sim DESC, a.last_seen DESC, a.fingerprint
+         LIMIT ${LOOKUP_MAX_CANDIDATES}
+       ) c
+       ORDER BY k.idx, c.sim DESC`,
+      [trigramKeys.map((k) => k.normalized), trigramKeys.map((k) => k.index)],
+    );
+    for (const r of rows) {
+      const list = candidatesByKey.get(r.idx) ?? [];
+      list.push({ fingerprint: r.fingerprint, similarity: Math.round(r.sim * 10_000) / 10_000 });
+      candidatesByKey.set(r.idx, list);
+    }
+  }
+
+  const wanted = new Set<string>([
+    ...input.fingerprints,
+    ...keys.flatMap((k) => (k.fingerprint ? [k.fingerprint] : [])),
+    ...exactByKey.values(),
+    ...[...candidatesByKey.values()].flat().map((c) => c.fingerprint),
+  ]);
+  const { rows: assetRows } = await deps.pool.query<AssetRow>(
+    `SELECT ${ASSET_COLUMNS_SQL} FROM assets a WHERE a.fingerprint = ANY($1::text[])`,
+    [[...wanted]],
+  );
+  const assets = new Map(assetRows.map((a) => [a.fingerprint, a]));
+
+  type Resolved = { match: 'exact' | 'fingerprint' | 'flexible' | 'none'; asset: AssetRow | null };
+  const fingerprintResults: Resolved[] = input.fingerprints.map((fp) => {
+    const a = assets.get(fp);
+    return a ? { match: 'exact', asset: a } : { match: 'none', asset: null };
+  });
+  const nameResults: Resolved[] = keys.map((k) => {
+    const exact = exactByKey.get(k.index);
+    if (exact && assets.has(exact)) return { match: 'exact', asset: assets.get(exact)! };
+    if (k.fingerprint && assets.has(k.fingerprint)) return { match: 'fingerprint', asset: assets.get(k.fingerprint)! };
+    const best = candidatesByKey.get(k.index)?.[0];
+    if (nameAlone(k) && best && best.similarity >= FLEXIBLE_MIN_SIMILARITY && assets.has(best.fingerprint)) {
+      return { match: 'flexible', asset: assets.get(best.fingerprint)! };
+    }
+    return { match: 'none', asset: null };
+  });
+
+  const matched = [...new Map([...fingerprintResults, ...nameResults].flatMap((r) => (r.asset ? [[r.asset.fingerprint, r.asset] as const] : []))).values()];
+  const expansions = await loadAssetExpansions(deps, matched, input.expand);
+  const render = (a: AssetRow | null) => (a ? renderAsset(a, expansions.get(a.fingerprint)) : null);
+
+  return {
+    object: 'asset_lookup',
+    data: [
+      ...input.fingerprints.map((fp, i) => ({
+        object: 'lookup_result' as const,
+        key: { fingerprint: fp, name: null, version: null, ecosystem: null },
+        match: fingerprintResults[i]!.match,
+        asset: render(fingerprintResults[i]!.asset),
+      })),
+      ...keys.map((k, i) => ({
+        object: 'lookup_result' as const,
+        key: { fingerprint: k.fingerprint, name: k.name, version: k.version, ecosystem: k.ecosystem },
+        match: nameResults[i]!.match,
+        asset: render(nameResults[i]!.asset),
+        ...(input.include_candidates
+          ? {
+              candidates: (candidatesByKey.get(k.index) ?? []).flatMap((c) => {
+                const a = assets.get(c.fingerprint);
+                return a ? [{ similarity: c.similarity, asset: renderAsset(a) }] : [];
+              }),
+            }
+          : {}),
+      })),
+    ],
+  };
+}

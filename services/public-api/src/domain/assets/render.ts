@@ -1,0 +1,210 @@
+import type { AiBom, Asset, Finding, Threat } from '@risk/contracts';
+import { unixSeconds } from '../signals/render-signal';
+
+/** The asset columns the API renders (a subset of the assets table). */
+export interface AssetRow {
+  fingerprint: string;
+  asset_type: string;
+  name: string | null;
+  version: string | null;
+  ecosystem: string | null;
+  publisher: string | null;
+  enrichment_status: string;
+  intrinsic_risk_score: number | null;
+  intrinsic_risk_severity: string | null;
+  publisher_trust: unknown;
+  benchmark_summary: unknown;
+  current_aibom_id: string | null;
+  signal_count: number;
+  first_seen: Date;
+  last_seen: Date;
+  enriched_at: Date | null;
+  created: Date;
+  updated: Date;
+}
+
+export const ASSET_SELECT = {
+  fingerprint: true,
+  asset_type: true,
+  name: true,
+  version: true,
+  ecosystem: true,
+  publisher: true,
+  enrichment_status: true,
+  intrinsic_risk_score: true,
+  intrinsic_risk_severity: true,
+  publisher_trust: true,
+  benchmark_summary: true,
+  current_aibom_id: true,
+  signal_count: true,
+  first_seen: true,
+  last_seen: true,
+  enriched_at: true,
+  created: true,
+  updated: true,
+} as const;
+
+/** the same columns for raw SQL (look-up) */
+export const ASSET_COLUMNS_SQL = Object.keys(ASSET_SELECT)
+  .map((c) => `a.${c}`)
+  .join(', ');
+
+export interface AssetExpansions {
+  findings?: Finding[];
+  aibom?: AiBom | null;
+}
+
+export function renderAsset(row: AssetRow, expanded: AssetExpansions = {}): Asset {
+  return {
+    object: 'asset',
+    fingerprint: row.fingerprint,
+    asset_type: row.asset_type as Asset['asset_type'],
+    name: row.name,
+    version: row.version,
+    ecosystem: row.ecosystem,
+    publisher: row.publisher,
+    enrichment_status: row.enrichment_status as Asset['enrichment_status'],
+    intrinsic_risk_score: row.intrinsic_risk_score,
+    intrinsic_risk_severity: row.intrinsic_risk_severity as Asset['intrinsic_risk_severity'],
+    publisher_trust: (row.publisher_trust ?? null) as Asset['publisher_trust'],
+    benchmark_summary: (row.benchmark_summary ?? null) as Asset['benchmark_summary'],
+    findings: expanded.findings ?? null,
+    aibom: expanded.aibom !== undefined ? expanded.aibom : row.current_aibom_id,
+    signal_count: row.signal_count,
+    first_seen: unixSeconds(row.first_seen),
+    last_seen: unixSeconds(row.last_seen),
+    enriched_at: row.enriched_at ? unixSeconds(row.enriched_at) : null,
+    created: unixSeconds(row.created),
+    updated: unixSeconds(row.updated),
+  };
+}
+
+export interface FindingRow {
+  id: string;
+  fingerprint: string;
+  rule_id: string;
+  title: string;
+  description: string;
+  severity: string;
+  category: string;
+  confidence: number;
+  evidence: unknown;
+  capabilities: string[];
+  attack_techniques: string[];
+  cve_ids: string[];
+  threat_ids: string[];
+  remediation: string | null;
+  score_contribution: number;
+  score_breakdown: unknown;
+  benchmark: unknown;
+  created: Date;
+}
+
+export function renderFinding(row: FindingRow, threats?: Map<string, Threat>): Finding {
+  return {
+    id: row.id,
+    object: 'finding',
+    fingerprint: row.fingerprint,
+    rule_id: row.rule_id,
+    title: row.title,
+    description: row.description,
+    severity: row.severity as Finding['severity'],
+    category: row.category,
+    confidence: row.confidence,
+    evidence: row.evidence,
+    capabilities: row.capabilities,
+    attack_techniques: row.attack_techniques,
+    cve_ids: row.cve_ids,
+    // expanded: ids whose threat no longer exists are dropped rather than rendered as dangling strings
+    threats: threats ? row.threat_ids.flatMap((id) => (threats.has(id) ? [threats.get(id)!] : [])) : row.threat_ids,
+    remediation: row.remediation,
+    score_contribution: row.score_contribution,
+    score_breakdown: row.score_breakdown ?? null,
+    benchmark: row.benchmark ?? null,
+    created: unixSeconds(row.created),
+  };
+}
+
+export interface AiBomRow {
+  id: string;
+  fingerprint: string;
+  bom_version: number;
+  content_hash: string;
+  spdx_version: string;
+  spdx: unknown;
+  components: unknown;
+  lineage: unknown;
+  created: Date;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+export function renderAiBom(row: AiBomRow): AiBom {
+  const spdx = (row.spdx ?? {}) as Record<string, unknown>;
+  const creation = (spdx.creationInfo ?? {}) as Record<string, unknown>;
+  return {
+    id: row.id,
+    object: 'aibom',
+    fingerprint: row.fingerprint,
+    bom_version: row.bom_version,
+    spdx_metadata: {
+      spdx_version: str(spdx.spdxVersion) ?? row.spdx_version,
+      data_license: str(spdx.dataLicense),
+      document_name: str(spdx.name),
+      document_namespace: str(spdx.documentNamespace),
+      created: str(creation.created),
+      creators: Array.isArray(creation.creators) ? creation.creators.filter((c): c is string => typeof c === 'string') : [],
+    },
+    spdx,
+    components: (Array.isArray(row.components) ? row.components : []) as AiBom['components'],
+    lineage: (row.lineage ?? null) as AiBom['lineage'],
+    content_hash: row.content_hash,
+    created: unixSeconds(row.created),
+  };
+}
+
+export interface ThreatRow {
+  id: string;
+  livemode: boolean;
+  created_by_org: string;
+  category: string;
+  title: string;
+  description: string | null;
+  severity: string;
+  confidence: number | null;
+  affected_asset_types: string[];
+  fingerprints: string[];
+  attack_techniques: string[];
+  cve_id: string | null;
+  remediation: string | null;
+  source: string | null;
+  risk_penalty: number;
+  metadata: unknown;
+  created: Date;
+  updated: Date;
+}
+
+/** The Threat object of packages/contracts/src/public/threats.ts. */
+export function renderThreat(row: ThreatRow): Threat {
+  return {
+    object: 'threat',
+    id: row.id,
+    category: row.category as Threat['category'],
+    title: row.title,
+    description: row.description,
+    severity: row.severity as Threat['severity'],
+    confidence: row.confidence,
+    affected_asset_types: row.affected_asset_types as Threat['affected_asset_types'],
+    fingerprints: row.fingerprints,
+    attack_techniques: row.attack_techniques,
+    cve_id: row.cve_id,
+    remediation: row.remediation,
+    source: row.source,
+    risk_penalty: row.risk_penalty,
+    metadata: (row.metadata ?? null) as Threat['metadata'],
+    created_by_org: row.created_by_org,
+    livemode: row.livemode,
+    created: unixSeconds(row.created),
+    updated: unixSeconds(row.updated),
+  };
+}

@@ -1,0 +1,82 @@
+import {
+  ApiError,
+  EVENT_RETENTION_DAYS,
+  listEnvelope,
+  paginate,
+  type ListEnvelope,
+  type PageRequest,
+} from '@risk/common';
+import type { Event } from '@risk/contracts';
+import { Prisma, type PrismaClient } from '@risk/db';
+
+/**
+ * Events an org may see (the audience rule of @risk/common events.ts): its own (org_id), asset
+ * events for assets it has submitted signals for (asset_orgs), and events addressed to everyone
+ * (threat events). Only the last EVENT_RETENTION_DAYS days are served.
+ */
+function audienceWhere(orgId: string): Prisma.Sql {
+  return Prisma.sql`(
+       e.org_id = ${orgId}
+    OR (e.org_id IS NULL AND e.fingerprint IS NULL)
+    OR (e.org_id IS NULL AND e.fingerprint IS NOT NULL AND EXISTS (
+          SELECT 1 FROM asset_orgs ao WHERE ao.fingerprint = e.fingerprint AND ao.org_id = ${orgId}))
+  ) AND e.created >= now() - make_interval(days => ${EVENT_RETENTION_DAYS})`;
+}
+
+interface EventRow {
+  id: string;
+  type: string;
+  livemode: boolean;
+  data: Prisma.JsonValue;
+  created: Date;
+}
+
+/** The payload shape shared by GET /v1/events and webhook deliveries. */
+export function renderEvent(row: EventRow): Event {
+  return {
+    id: row.id,
+    object: 'event',
+    type: row.type as Event['type'],
+    created: Math.floor(row.created.getTime() / 1000),
+    livemode: row.livemode,
+    data: row.data as Event['data'],
+  };
+}
+
+export async function listEvents(
+  db: PrismaClient,
+  orgId: string,
+  input: PageRequest & { type?: string },
+): Promise<ListEnvelope<Event>> {
+  const typeFilter = input.type ? Prisma.sql`AND e.type = ${input.type}` : Prisma.empty;
+  const page = await paginate(input, {
+    // a cursor resolves without the list's filters, but only to an event the org can see
+    loadCursor: async (id) => {
+      const rows = await db.$queryRaw<Array<{ id: string; created: Date }>>`
+        SELECT e.id, e.created FROM events e WHERE e.id = ${id} AND ${audienceWhere(orgId)}`;
+      return rows[0] ?? null;
+    },
+    fetch: ({ before, after, order, take }) => {
+      const bound = before ?? after;
+      const op = before ? Prisma.sql`<` : Prisma.sql`>`;
+      const keyset = bound
+        ? Prisma.sql`AND (e.created, e.id) ${op} (${bound.created}::timestamptz, ${bound.id})`
+        : Prisma.empty;
+      const dir = order === 'asc' ? Prisma.sql`ASC` : Prisma.sql`DESC`;
+      return db.$queryRaw<EventRow[]>`
+        SELECT e.id, e.type, e.livemode, e.data, e.created FROM events e
+        WHERE ${audienceWhere(orgId)} ${typeFilter} ${keyset}
+        ORDER BY e.created ${dir}, e.id ${dir}
+        LIMIT ${take}`;
+    },
+  });
+  return listEnvelope('/v1/events', { data: page.data.map(renderEvent), has_more: page.has_more }, (e) => e.id);
+}
+
+export async function getEvent(db: PrismaClient, orgId: string, id: string): Promise<Event> {
+  const rows = await db.$queryRaw<EventRow[]>`
+    SELECT e.id, e.type, e.livemode, e.data, e.created FROM events e WHERE e.id = ${id} AND ${audienceWhere(orgId)}`;
+  const row = rows[0];
+  if (!row) throw new ApiError('resource_missing', { param: 'event_id', message: `No such event: '${id}'.` });
+  return renderEvent(row);
+}

@@ -1,0 +1,44 @@
+/**
+ * DESIGN.md §3 enrichment trigger rules, as one pure function. Enrichment runs when the asset is new,
+ * when the signal's content digest differs from the one last enriched, when the asset failed, or when
+ * its last enrichment is older than ENRICHMENT_TTL_DAYS. A job already waiting for the same digest is
+ * not queued twice (jobs are deduplicated per fingerprint+digest anyway; this saves the outbox row).
+ */
+export type AssetStatus = 'pending' | 'enriched' | 'failed' | 'stale';
+
+export interface PreviousAssetState {
+  enrichment_status: string;
+  latest_digest: string;
+  enriched_digest: string | null;
+  enriched_at: Date | null;
+}
+
+export type EnrichmentDecision =
+  | { status: 'queued'; reason: 'new_asset' | 'content_changed' | 'enrichment_failed' | 'ttl_expired'; nextStatus: AssetStatus }
+  | { status: 'skipped'; reason: 'up_to_date' | 'enrichment_in_progress' | 'superseded_in_batch'; nextStatus: null };
+
+export function decideEnrichment(prev: PreviousAssetState | null, digest: string, now: Date, ttlDays: number): EnrichmentDecision {
+  if (!prev) return { status: 'queued', reason: 'new_asset', nextStatus: 'pending' };
+  const waitingForThisDigest = prev.latest_digest === digest;
+  switch (prev.enrichment_status) {
+    case 'failed':
+      return { status: 'queued', reason: 'enrichment_failed', nextStatus: 'pending' };
+    case 'pending':
+      // a job for the asset is waiting; only new content needs another one
+      return waitingForThisDigest
+        ? { status: 'skipped', reason: 'enrichment_in_progress', nextStatus: null }
+        : { status: 'queued', reason: 'content_changed', nextStatus: 'pending' };
+    default: {
+      // enriched or stale: the last good result is being served
+      const stale = prev.enrichment_status === 'stale';
+      if (prev.enriched_digest !== digest) {
+        if (stale && waitingForThisDigest) return { status: 'skipped', reason: 'enrichment_in_progress', nextStatus: null };
+        return { status: 'queued', reason: 'content_changed', nextStatus: 'stale' };
+      }
+      const expired = !prev.enriched_at || now.getTime() - prev.enriched_at.getTime() > ttlDays * 86_400_000;
+      if (stale) return { status: 'skipped', reason: 'enrichment_in_progress', nextStatus: null };
+      if (expired) return { status: 'queued', reason: 'ttl_expired', nextStatus: 'stale' };
+      return { status: 'skipped', reason: 'up_to_date', nextStatus: null };
+    }
+  }
+}

@@ -1,0 +1,226 @@
+import { FAN_OUT_EVENTS_SQL, JOBS, type EnrichmentJob, type IdempotencyRequest } from '@risk/common';
+import type { PoolClient } from 'pg';
+
+/**
+ * The ingest transaction's statements, as server-side prepared statements (PREPARE once per pooled
+ * connection, then `EXECUTE name(literal, …)`), so that the two multi-statement round trips of an
+ * ingest neither re-parse nor re-plan a dozen statements for every request.
+ *
+ * Arguments travel as SQL literals (a simple query cannot carry bind parameters): every string goes
+ * through sqlString (the output of pg's escapeLiteral); numbers, booleans and dates are formatted
+ * here, each with an explicit cast to the declared parameter type. Callers reject NUL characters
+ * first (they cannot travel in SQL text, nor be stored in a text column).
+ */
+const STATEMENTS = {
+  ri_claim: {
+    types: ['text', 'boolean', 'text', 'text', 'text', 'text', 'text'],
+    // a plain INSERT: a taken key aborts the round trip with a unique violation on idempotency_keys
+    sql: `INSERT INTO idempotency_keys (org_id, livemode, method, path, key, request_hash, status, original_request_id)
+          VALUES ($1, $2, $3, $4, $5, $6, 'in_flight', $7) RETURNING id`,
+  },
+  ri_complete: {
+    types: ['text', 'boolean', 'text', 'text', 'text', 'text', 'int', 'text'],
+    sql: `UPDATE idempotency_keys SET status = 'completed', response_status = $7, response_body = $8, completed_at = now()
+          WHERE org_id = $1 AND livemode = $2 AND method = $3 AND path = $4 AND key = $5 AND original_request_id = $6`,
+  },
+  ri_signals: {
+    types: ['text', 'boolean', 'text', 'timestamptz', 'text[]', 'text[]', 'text[]', 'timestamptz[]', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]'],
+    sql: `INSERT INTO signals (id, org_id, livemode, fingerprint, asset_type, observed_at, name, version, source_url,
+                               raw_manifest, metadata, content_digest, request_id, created)
+          SELECT t.id, $1, $2, t.fingerprint, t.asset_type, t.observed_at, t.name, t.version, t.source_url,
+                 t.raw_manifest, t.metadata::jsonb, t.content_digest, $3, $4
+          FROM unnest($5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+               AS t(id, fingerprint, asset_type, observed_at, name, version, source_url, raw_manifest, metadata, content_digest)`,
+  },
+  // INSERT … ON CONFLICT DO NOTHING: a concurrent first signal for the same asset waits, then updates instead
+  ri_assets_insert: {
+    types: ['timestamptz', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'int[]', 'timestamptz[]', 'timestamptz[]'],
+    sql: `INSERT INTO assets (fingerprint, asset_type, name, normalized_name, version, source_url, enrichment_status,
+                              latest_signal_id, latest_digest, signal_count, first_seen, last_seen, created, updated)
+          SELECT t.fingerprint, t.asset_type, t.name, t.normalized_name, t.version, t.source_url, 'pending',
+                 t.latest_signal_id, t.latest_digest, t.count, t.first_seen, t.last_seen, $1, $1
+          FROM unnest($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+               AS t(fingerprint, asset_type, name, normalized_name, version, source_url, latest_signal_id, latest_digest,
+                    count, first_seen, last_seen)
+          ON CONFLICT (fingerprint) DO NOTHING
+          RETURNING fingerprint`,
+  },
+  // Locks every asset of the batch in fingerprint order (those this transaction just inserted are already
+  // ours) and reads the previous state of the others. A separate statement after the INSERT: it sees an
+  // asset that a concurrent request created and committed while the INSERT waited for it.
+  ri_assets_lock: {
+    types: ['text[]'],
+    sql: `SELECT fingerprint, enrichment_status, latest_digest, enriched_digest, enriched_at
+          FROM assets WHERE fingerprint = ANY($1) ORDER BY fingerprint FOR UPDATE`,
+  },
+  ri_assets_update: {
+    types: ['timestamptz', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'int[]', 'timestamptz[]', 'timestamptz[]', 'text[]'],
+    sql: `UPDATE assets a SET
+            name = COALESCE(t.name, a.name),
+            normalized_name = COALESCE(t.normalized_name, a.normalized_name),
+            version = COALESCE(t.version, a.version),
+            source_url = COALESCE(t.source_url, a.source_url),
+            latest_signal_id = t.latest_signal_id,
+            latest_digest = t.latest_digest,
+            signal_count = a.signal_count + t.count,
+            first_seen = LEAST(a.first_seen, t.first_seen),
+            last_seen = GREATEST(a.last_seen, t.last_seen),
+            enrichment_status = COALESCE(t.next_status, a.enrichment_status),
+            updated = $1
+          FROM unnest($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+               AS t(fingerprint, name, normalized_name, version, source_url, latest_signal_id, latest_digest, count,
+                    first_seen, last_seen, next_status)
+          WHERE a.fingerprint = t.fingerprint`,
+  },
+  ri_asset_orgs: {
+    types: ['text', 'timestamptz', 'text[]', 'int[]'],
+    sql: `INSERT INTO asset_orgs (fingerprint, org_id, signal_count, first_seen, last_seen)
+          SELECT t.fingerprint, $1, t.count, $2, $2
+          FROM unnest($3, $4) AS t(fingerprint, count)
+          ON CONFLICT (fingerprint, org_id) DO UPDATE
+            SET signal_count = asset_orgs.signal_count + EXCLUDED.signal_count, last_seen = EXCLUDED.last_seen`,
+  },
+  ri_outbox: {
+    types: ['text[]', 'text[]'],
+    sql: `INSERT INTO outbox (kind, payload, dedupe_key)
+          SELECT 'enrichment', t.payload::jsonb, t.dedupe_key FROM unnest($1, $2) AS t(payload, dedupe_key)
+          RETURNING id`,
+  },
+  // asset.created, scoped by fingerprint so only the orgs that submitted signals for it see it
+  ri_events: {
+    types: ['boolean', 'timestamptz', 'text[]', 'text[]', 'text[]'],
+    sql: `INSERT INTO events (id, type, livemode, org_id, fingerprint, data, created)
+          SELECT t.id, 'asset.created', $1, NULL, t.fingerprint, t.data::jsonb, $2
+          FROM unnest($3, $4, $5) AS t(id, fingerprint, data)`,
+  },
+  ri_fanout: { types: ['text[]'], sql: FAN_OUT_EVENTS_SQL },
+} as const;
+
+type StatementName = keyof typeof STATEMENTS;
+
+const PREPARE_ALL = Object.entries(STATEMENTS)
+  .map(([name, s]) => `PREPARE ${name}(${s.types.join(', ')}) AS ${s.sql}`)
+  .join(';\n');
+
+const prepared = new WeakSet<PoolClient>();
+
+/** Prepares the statements on a pooled connection the first time it serves an ingest. */
+export async function ensurePrepared(client: PoolClient): Promise<void> {
+  if (prepared.has(client)) return;
+  await client.query(PREPARE_ALL);
+  prepared.add(client);
+}
+
+const QUOTE = /'/g;
+const BACKSLASH = /\\/g;
+/** A string as an SQL literal: the same output as pg's escapeLiteral, with regex replaces instead of a per-character loop. */
+export function sqlString(s: string): string {
+  const quoted = `'${s.replace(QUOTE, "''")}'`;
+  return s.includes('\\') ? ` E${quoted.replace(BACKSLASH, '\\\\')}` : quoted;
+}
+
+const lit = (v: string | null): string => (v === null ? 'NULL::text' : sqlString(v));
+const ts = (d: Date): string => `'${d.toISOString()}'::timestamptz`;
+const textArray = (vs: ReadonlyArray<string | null>): string =>
+  vs.length === 0 ? `'{}'::text[]` : `ARRAY[${vs.map((v) => (v === null ? 'NULL' : sqlString(v))).join(',')}]::text[]`;
+const tsArray = (ds: readonly Date[]): string => (ds.length === 0 ? `'{}'::timestamptz[]` : `ARRAY[${ds.map((d) => `'${d.toISOString()}'`).join(',')}]::timestamptz[]`);
+const intArray = (ns: readonly number[]): string => (ns.length === 0 ? `'{}'::int[]` : `ARRAY[${ns.map((n) => String(Math.trunc(n))).join(',')}]::int[]`);
+const bool = (b: boolean): string => (b ? 'TRUE' : 'FALSE');
+const int = (n: number): string => `${Math.trunc(n)}::int`;
+
+const exec = (name: StatementName, args: string[]): string => `EXECUTE ${name}(${args.join(', ')})`;
+
+export interface SignalInsert {
+  id: string;
+  fingerprint: string;
+  asset_type: string;
+  observed_at: Date;
+  name: string | null;
+  version: string | null;
+  source_url: string | null;
+  raw_manifest: string | null;
+  metadata: unknown;
+  content_digest: string;
+}
+
+export interface AssetWrite {
+  fingerprint: string;
+  asset_type: string;
+  name: string | null;
+  normalized_name: string | null;
+  version: string | null;
+  source_url: string | null;
+  latest_signal_id: string;
+  latest_digest: string;
+  count: number;
+  first_seen: Date;
+  last_seen: Date;
+}
+
+const scopeArgs = (idem: IdempotencyRequest): string[] => {
+  const s = idem.scope;
+  return [lit(s.org_id), bool(s.livemode), lit(s.method), lit(s.path), lit(s.key)];
+};
+
+export const sql = {
+  claim: (idem: IdempotencyRequest) => exec('ri_claim', [...scopeArgs(idem), lit(idem.requestHash), lit(idem.requestId)]),
+  complete: (idem: IdempotencyRequest, status: number, body: string) =>
+    exec('ri_complete', [...scopeArgs(idem), lit(idem.requestId), int(status), lit(body)]),
+  insertSignals: (orgId: string, livemode: boolean, requestId: string, created: Date, rows: readonly SignalInsert[]) => {
+    const col = (f: (r: SignalInsert) => string | null) => textArray(rows.map(f));
+    return exec('ri_signals', [
+      lit(orgId),
+      bool(livemode),
+      lit(requestId),
+      ts(created),
+      col((r) => r.id),
+      col((r) => r.fingerprint),
+      col((r) => r.asset_type),
+      tsArray(rows.map((r) => r.observed_at)),
+      col((r) => r.name),
+      col((r) => r.version),
+      col((r) => r.source_url),
+      col((r) => r.raw_manifest),
+      col((r) => (r.metadata === null || r.metadata === undefined ? null : JSON.stringify(r.metadata))),
+      col((r) => r.content_digest),
+    ]);
+  },
+  insertNewAssets: (now: Date, assets: readonly AssetWrite[]) =>
+    exec('ri_assets_insert', [
+      ts(now),
+      textArray(assets.map((a) => a.fingerprint)),
+      textArray(assets.map((a) => a.asset_type)),
+      textArray(assets.map((a) => a.name)),
+      textArray(assets.map((a) => a.normalized_name)),
+      textArray(assets.map((a) => a.version)),
+      textArray(assets.map((a) => a.source_url)),
+      textArray(assets.map((a) => a.latest_signal_id)),
+      textArray(assets.map((a) => a.latest_digest)),
+      intArray(assets.map((a) => a.count)),
+      tsArray(assets.map((a) => a.first_seen)),
+      tsArray(assets.map((a) => a.last_seen)),
+    ]),
+  lockAssets: (fingerprints: readonly string[]) => exec('ri_assets_lock', [textArray(fingerprints)]),
+  updateExistingAssets: (now: Date, assets: readonly AssetWrite[], nextStatus: ReadonlyArray<string | null>) =>
+    exec('ri_assets_update', [
+      ts(now),
+      textArray(assets.map((a) => a.fingerprint)),
+      textArray(assets.map((a) => a.name)),
+      textArray(assets.map((a) => a.normalized_name)),
+      textArray(assets.map((a) => a.version)),
+      textArray(assets.map((a) => a.source_url)),
+      textArray(assets.map((a) => a.latest_signal_id)),
+      textArray(assets.map((a) => a.latest_digest)),
+      intArray(assets.map((a) => a.count)),
+      tsArray(assets.map((a) => a.first_seen)),
+      tsArray(assets.map((a) => a.last_seen)),
+      textArray(nextStatus),
+    ]),
+  upsertAssetOrgs: (orgId: string, now: Date, assets: readonly AssetWrite[]) =>
+    exec('ri_asset_orgs', [lit(orgId), ts(now), textArray(assets.map((a) => a.fingerprint)), intArray(assets.map((a) => a.count))]),
+  insertOutbox: (jobs: readonly EnrichmentJob[]) =>
+    exec('ri_outbox', [textArray(jobs.map((j) => JSON.stringify(j))), textArray(jobs.map((j) => JOBS.enrichment.jobId(j)))]),
+  insertAssetCreatedEvents: (livemode: boolean, now: Date, ids: readonly string[], fingerprints: readonly string[], data: readonly string[]) =>
+    exec('ri_events', [bool(livemode), ts(now), textArray(ids), textArray(fingerprints), textArray(data)]),
+  fanOut: (eventIds: readonly string[]) => exec('ri_fanout', [textArray(eventIds)]),
+};

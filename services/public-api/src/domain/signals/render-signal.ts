@@ -1,0 +1,38 @@
+import type { Signal } from '@risk/contracts';
+
+export interface SignalRow {
+  id: string;
+  org_id: string;
+  livemode: boolean;
+  fingerprint: string;
+  asset_type: string;
+  observed_at: Date;
+  name: string | null;
+  version: string | null;
+  source_url: string | null;
+  raw_manifest: string | null;
+  metadata: unknown;
+  content_digest: string;
+  created: Date;
+}
+
+export const unixSeconds = (d: Date): number => Math.floor(d.getTime() / 1000);
+
+export function renderSignal(row: SignalRow): Signal {
+  return {
+    id: row.id,
+    object: 'signal',
+    fingerprint: row.fingerprint,
+    asset_type: row.asset_type as Signal['asset_type'],
+    org_id: row.org_id,
+    observed_at: unixSeconds(row.observed_at),
+    name: row.name,
+    version: row.version,
+    source_url: row.source_url,
+    raw_manifest: row.raw_manifest,
+    metadata: (row.metadata ?? null) as Signal['metadata'],
+    content_digest: row.content_digest,
+    livemode: row.livemode,
+    created: unixSeconds(row.created),
+  };
+}

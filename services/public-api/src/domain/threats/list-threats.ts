@@ -1,0 +1,69 @@
+import { keysetOrder, keysetWhere, listEnvelope, paginate, type ListEnvelope, type PageRequest } from '@risk/common';
+import type { Threat } from '@risk/contracts';
+import type { Prisma, PrismaClient } from '@risk/db';
+import { assetCveIds, threatsMatchingAssetWhere } from '@risk/common';
+import { renderThreat } from './render';
+
+export interface ListThreatsInput extends PageRequest {
+  /** threats are read per mode: a key sees the threats of its own livemode */
+  livemode: boolean;
+  category?: string;
+  severity?: string;
+  affected_asset_type?: string;
+}
+
+/** GET /v1/threats: every threat (threats are shared), newest first, filtered. */
+export async function listThreats(db: PrismaClient, input: ListThreatsInput): Promise<ListEnvelope<Threat>> {
+  const filter: Prisma.ThreatWhereInput = {
+    livemode: input.livemode,
+    ...(input.category ? { category: input.category } : {}),
+    ...(input.severity ? { severity: input.severity } : {}),
+    ...(input.affected_asset_type ? { affected_asset_types: { has: input.affected_asset_type } } : {}),
+  };
+  const page = await paginate(input, {
+    loadCursor: (id) => db.threat.findUnique({ where: { id }, select: { id: true, created: true } }),
+    fetch: ({ before, after, order, take }) =>
+      db.threat.findMany({
+        where: { AND: [filter, (keysetWhere('id', { before, after }) ?? {}) as Prisma.ThreatWhereInput] },
+        orderBy: keysetOrder('id', order),
+        take,
+      }),
+  });
+  return listEnvelope('/v1/threats', { data: page.data.map(renderThreat), has_more: page.has_more }, (t) => t.id);
+}
+
+/** A threat of the other mode is as missing as an unknown id. */
+export async function getThreat(db: PrismaClient, id: string, livemode: boolean): Promise<Threat | null> {
+  const row = await db.threat.findFirst({ where: { id, livemode } });
+  return row ? renderThreat(row) : null;
+}
+
+/**
+ * GET /v1/assets/{fingerprint}/threats (public-api assets route): the threats matching the asset
+ * under the rule in ./match.ts, newest first, paginated like every list. Returns null when the asset
+ * does not exist (the route answers 404).
+ */
+export async function listThreatsForAsset(
+  db: PrismaClient,
+  fingerprint: string,
+  page: PageRequest & { livemode: boolean },
+): Promise<ListEnvelope<Threat> | null> {
+  const asset = await db.asset.findUnique({ where: { fingerprint }, select: { fingerprint: true, asset_type: true } });
+  if (!asset) return null;
+  const cve_ids = await assetCveIds(db, fingerprint);
+  const matched = await db.$queryRaw<Array<{ id: string }>>`
+    SELECT t.id FROM threats t
+    WHERE t.livemode = ${page.livemode} AND ${threatsMatchingAssetWhere({ fingerprint, asset_type: asset.asset_type, cve_ids })}`;
+  const ids = matched.map((r) => r.id);
+  const result = await paginate(page, {
+    loadCursor: (id) => db.threat.findUnique({ where: { id }, select: { id: true, created: true } }),
+    fetch: ({ before, after, order, take }) =>
+      db.threat.findMany({
+        where: { AND: [{ id: { in: ids } }, (keysetWhere('id', { before, after }) ?? {}) as Prisma.ThreatWhereInput] },
+        orderBy: keysetOrder('id', order),
+        take,
+      }),
+  });
+  const url = `/v1/assets/${encodeURIComponent(fingerprint)}/threats`;
+  return listEnvelope(url, { data: result.data.map(renderThreat), has_more: result.has_more }, (t) => t.id);
+}

@@ -1,0 +1,191 @@
+import { randomBytes } from 'node:crypto';
+import {
+  ApiError,
+  encryptSecret,
+  ID_PREFIXES,
+  keysetOrder,
+  keysetWhere,
+  listEnvelope,
+  newId,
+  paginate,
+  type ListEnvelope,
+  type OutboundGuard,
+  type PageRequest,
+} from '@risk/common';
+import type { CreateWebhookBody, UpdateWebhookBody, WebhookDelivery, WebhookEndpoint } from '@risk/contracts';
+import { Prisma, type PrismaClient } from '@risk/db';
+import { renderDelivery, renderEndpoint } from './render';
+import { assertWebhookUrl } from './url';
+
+export interface WebhookDeps {
+  db: PrismaClient;
+  guard: OutboundGuard;
+  /** SECRETS_KEY: signing secrets are stored encrypted (AES-256-GCM); the worker decrypts to sign */
+  secretsKey: string;
+}
+
+export interface WebhookActor {
+  org_id: string;
+  livemode: boolean;
+}
+
+/** Standard Webhooks symmetric secret: `whsec_` + base64 of 32 random bytes (spec: 24–64 bytes). */
+export function generateWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/** ["*"] subsumes every name; otherwise the names, each once. */
+function normaliseEvents(events: string[]): string[] {
+  return events.includes('*') ? ['*'] : [...new Set(events)];
+}
+
+export async function createWebhookEndpoint(
+  deps: WebhookDeps,
+  actor: WebhookActor,
+  body: CreateWebhookBody,
+): Promise<WebhookEndpoint> {
+  const url = await assertWebhookUrl(deps.guard, body.url, actor.livemode);
+  const secret = generateWebhookSecret();
+  const row = await deps.db.webhookEndpoint.create({
+    data: {
+      id: newId(ID_PREFIXES.webhookEndpoint),
+      org_id: actor.org_id,
+      livemode: actor.livemode,
+      url,
+      events: normaliseEvents(body.events),
+      description: body.description ?? null,
+      metadata: body.metadata ?? undefined,
+      secret_ciphertext: encryptSecret(secret, deps.secretsKey),
+    },
+  });
+  return renderEndpoint(row, secret);
+}
+
+/** Another org's endpoint is indistinguishable from a missing one (404). */
+async function ownedEndpoint(db: PrismaClient, actor: WebhookActor, id: string) {
+  const row = await db.webhookEndpoint.findFirst({ where: { id, org_id: actor.org_id } });
+  if (!row)
+    throw new ApiError('resource_missing', { param: 'webhook_id', message: `No such webhook endpoint: '${id}'.` });
+  return row;
+}
+
+export async function getWebhookEndpoint(
+  deps: Pick<WebhookDeps, 'db'>,
+  actor: WebhookActor,
+  id: string,
+): Promise<WebhookEndpoint> {
+  return renderEndpoint(await ownedEndpoint(deps.db, actor, id));
+}
+
+export async function listWebhookEndpoints(
+  deps: Pick<WebhookDeps, 'db'>,
+  actor: WebhookActor,
+  page: PageRequest,
+): Promise<ListEnvelope<WebhookEndpoint>> {
+  const { db } = deps;
+  const result = await paginate(page, {
+    loadCursor: (id) =>
+      db.webhookEndpoint.findFirst({ where: { id, org_id: actor.org_id }, select: { id: true, created: true } }),
+    fetch: ({ before, after, order, take }) =>
+      db.webhookEndpoint.findMany({
+        where: {
+          AND: [
+            { org_id: actor.org_id },
+            (keysetWhere('id', { before, after }) ?? {}) as Prisma.WebhookEndpointWhereInput,
+          ],
+        },
+        orderBy: keysetOrder('id', order),
+        take,
+      }),
+  });
+  return listEnvelope(
+    '/v1/webhooks',
+    { data: result.data.map((r) => renderEndpoint(r)), has_more: result.has_more },
+    (e) => e.id,
+  );
+}
+
+export async function updateWebhookEndpoint(
+  deps: WebhookDeps,
+  actor: WebhookActor,
+  id: string,
+  body: UpdateWebhookBody,
+): Promise<WebhookEndpoint> {
+  const current = await ownedEndpoint(deps.db, actor, id);
+  const data: Prisma.WebhookEndpointUpdateInput = {};
+  if (body.url !== undefined) data.url = await assertWebhookUrl(deps.guard, body.url, current.livemode);
+  if (body.events !== undefined) data.events = normaliseEvents(body.events);
+  if (body.description !== undefined) data.description = body.description;
+  if (body.metadata !== undefined) data.metadata = body.metadata === null ? Prisma.DbNull : body.metadata;
+  if (body.status !== undefined && body.status !== current.status) {
+    data.status = body.status;
+    // re-enabling starts a fresh failure window; disabling by hand says so
+    data.disabled_reason = body.status === 'disabled' ? 'disabled through the API' : null;
+    data.failing_since = null;
+  }
+  const row = await deps.db.webhookEndpoint.update({ where: { id: current.id }, data });
+  return renderEndpoint(row);
+}
+
+/** Deleting removes the endpoint with its deliveries and attempts; queued jobs then find nothing to do. */
+export async function deleteWebhookEndpoint(
+  deps: Pick<WebhookDeps, 'db'>,
+  actor: WebhookActor,
+  id: string,
+): Promise<{ object: 'webhook_endpoint'; id: string; deleted: true }> {
+  const { count } = await deps.db.webhookEndpoint.deleteMany({ where: { id, org_id: actor.org_id } });
+  if (count === 0)
+    throw new ApiError('resource_missing', { param: 'webhook_id', message: `No such webhook endpoint: '${id}'.` });
+  return { object: 'webhook_endpoint', id, deleted: true };
+}
+
+/**
+ * A new secret replaces the old one at once (deliveries from then on, retries included, are signed
+ * with it); the response is the only place it is shown.
+ */
+export async function rotateWebhookSecret(
+  deps: WebhookDeps,
+  actor: WebhookActor,
+  id: string,
+): Promise<WebhookEndpoint> {
+  const current = await ownedEndpoint(deps.db, actor, id);
+  const secret = generateWebhookSecret();
+  const row = await deps.db.webhookEndpoint.update({
+    where: { id: current.id },
+    data: { secret_ciphertext: encryptSecret(secret, deps.secretsKey) },
+  });
+  return renderEndpoint(row, secret);
+}
+
+export async function listWebhookDeliveries(
+  deps: Pick<WebhookDeps, 'db'>,
+  actor: WebhookActor,
+  id: string,
+  page: PageRequest & { status?: string },
+): Promise<ListEnvelope<WebhookDelivery>> {
+  const { db } = deps;
+  const endpoint = await ownedEndpoint(db, actor, id);
+  const filter: Prisma.WebhookDeliveryWhereInput = {
+    endpoint_id: endpoint.id,
+    ...(page.status ? { status: page.status } : {}),
+  };
+  const result = await paginate(page, {
+    loadCursor: (cursor) =>
+      db.webhookDelivery.findFirst({
+        where: { id: cursor, endpoint_id: endpoint.id },
+        select: { id: true, created: true },
+      }),
+    fetch: ({ before, after, order, take }) =>
+      db.webhookDelivery.findMany({
+        where: { AND: [filter, (keysetWhere('id', { before, after }) ?? {}) as Prisma.WebhookDeliveryWhereInput] },
+        orderBy: keysetOrder('id', order),
+        take,
+        include: { attempts: { orderBy: { attempt: 'asc' } }, event: { select: { type: true } } },
+      }),
+  });
+  return listEnvelope(
+    `/v1/webhooks/${endpoint.id}/deliveries`,
+    { data: result.data.map(renderDelivery), has_more: result.has_more },
+    (d) => d.id,
+  );
+}

@@ -1,0 +1,146 @@
+import type { ApiKeyAuthenticator, ApiKeyPrincipal, IdempotencyRequest, Scope, StoredResponse } from '@risk/common';
+import { ApiError, idempotencyMiddleware, idempotencyRequestOf, parseOrThrow, requestIdOf, requireScope, sendReplay } from '@risk/common';
+import type { Request, RequestHandler, Response, Router } from 'express';
+import type { z } from 'zod';
+import type { AppDeps } from '../deps';
+
+/**
+ * The route builder (CONVENTIONS.md "Requests and errors"): every /v1 route authenticates, checks
+ * its scope, checks the Idempotency-Key header (POST), validates params/query/body with zod
+ * (strict objects: unknown fields are 400 parameter_unknown), claims the idempotency key, and only
+ * then calls the handler with typed input. Handlers return the response body; the builder sends it.
+ *
+ * Order of checks (research/reliability.md §3.3): auth → scope → key present and a UUID → validation
+ * → idempotency claim → handler. A validation 400 never touches the idempotency table.
+ */
+export interface HandlerContext<P, Q, B> {
+  deps: AppDeps;
+  auth: ApiKeyPrincipal;
+  requestId: string;
+  params: P;
+  query: Q;
+  body: B;
+  req: Request;
+  res: Response;
+  /** POST routes with `idempotency: 'inline'`: the key's facts, for the handler's own claim */
+  idempotency?: IdempotencyRequest;
+}
+
+/** A body the handler has already serialised (and, for inline idempotency, stored with its claim). */
+export class SerializedResponse {
+  constructor(
+    readonly status: number,
+    readonly json: string,
+  ) {}
+}
+
+/** Inline idempotency: the key was taken by a completed request, whose response is replayed. */
+export class ReplayResponse {
+  constructor(readonly stored: StoredResponse) {}
+}
+
+/** A non-JSON response (AI-BOM tag-value text, SPDX JSON with its own media type). */
+export class RawResponse {
+  constructor(
+    readonly contentType: string,
+    readonly body: string,
+    readonly status = 200,
+  ) {}
+}
+
+type Schema = z.ZodType;
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface RouteSpec<PS extends Schema | undefined, QS extends Schema | undefined, BS extends Schema | undefined> {
+  method: 'get' | 'post';
+  path: string;
+  scope: Scope;
+  params?: PS;
+  query?: QS;
+  body?: BS;
+  /** success status, 200 unless given */
+  status?: number;
+  /**
+   * POST only. 'middleware' (default): the builder claims the key before the handler and stores the
+   * 2xx response after it. 'inline': the handler claims the key and stores the response in its own
+   * transaction (one round trip, one commit) and returns a SerializedResponse or ReplayResponse.
+   */
+  idempotency?: 'middleware' | 'inline';
+  handler: (ctx: HandlerContext<Out<PS>, Out<QS>, Out<BS>>) => Promise<unknown>;
+}
+
+export interface RouteDefinition {
+  method: 'get' | 'post';
+  path: string;
+  build(deps: AppDeps, authenticator: ApiKeyAuthenticator): RequestHandler;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function defineRoute<
+  PS extends Schema | undefined = undefined,
+  QS extends Schema | undefined = undefined,
+  BS extends Schema | undefined = undefined,
+>(spec: RouteSpec<PS, QS, BS>): RouteDefinition {
+  return {
+    method: spec.method,
+    path: spec.path,
+    build(deps, authenticator) {
+      const idempotency = idempotencyMiddleware(deps.pool);
+      const inline = spec.method === 'post' && spec.idempotency === 'inline';
+      return async (req, res) => {
+        res.locals.auth = await authenticator.authenticate(req.headers.authorization);
+        const auth = requireScope(res, spec.scope);
+        if (spec.method === 'post') checkIdempotencyHeader(req);
+        const params = (spec.params ? parseOrThrow(spec.params, { ...req.params }) : undefined) as Out<PS>;
+        const query = (spec.query ? parseOrThrow(spec.query, req.query ?? {}) : undefined) as Out<QS>;
+        const body = (spec.body ? parseOrThrow(spec.body, req.body ?? {}) : undefined) as Out<BS>;
+        let idem: IdempotencyRequest | undefined;
+        if (inline) idem = idempotencyRequestOf(req, res);
+        else if (spec.method === 'post') {
+          let proceed = false;
+          await idempotency(req, res, () => {
+            proceed = true;
+          });
+          if (!proceed) return; // replayed the stored response
+        }
+        const result = await spec.handler({ deps, auth, requestId: requestIdOf(res), params, query, body, req, res, idempotency: idem });
+        if (result instanceof SerializedResponse) {
+          if (idem) res.setHeader('Original-Request', idem.requestId);
+          res.status(result.status).type('application/json').send(result.json);
+          return;
+        }
+        if (result instanceof ReplayResponse) {
+          sendReplay(res, result.stored);
+          return;
+        }
+        if (inline) throw new Error(`${spec.path}: an inline-idempotency handler must return a SerializedResponse or ReplayResponse`);
+        if (result instanceof RawResponse) {
+          res.status(result.status).type(result.contentType).send(result.body);
+          return;
+        }
+        res.status(spec.status ?? 200).json(result);
+      };
+    },
+  };
+}
+
+function checkIdempotencyHeader(req: Request): void {
+  const header = req.headers['idempotency-key'];
+  const key = Array.isArray(header) ? header[0] : header;
+  if (!key) {
+    throw new ApiError('idempotency_key_missing', {
+      param: 'Idempotency-Key',
+      message: "Every POST needs an 'Idempotency-Key: <uuid>' header.",
+    });
+  }
+  if (!UUID.test(key)) {
+    throw new ApiError('idempotency_key_invalid', { param: 'Idempotency-Key', message: 'Idempotency-Key must be a UUID.' });
+  }
+}
+
+/** Registers route definitions on a router (in order: literal paths before parameterised ones). */
+export function mountRoutes(router: Router, deps: AppDeps, authenticator: ApiKeyAuthenticator, routes: RouteDefinition[]): Router {
+  for (const route of routes) router[route.method](route.path, route.build(deps, authenticator));
+  return router;
+}

@@ -1,0 +1,3 @@
+export { createApp, SERVICE_NAME, SERVICE_VERSION } from './app';
+export type { PublicApiApp } from './app';
+export type { AppDeps } from './deps';

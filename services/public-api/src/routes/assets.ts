@@ -1,0 +1,106 @@
+import { type ApiKeyAuthenticator, zQueryBool, zQueryList, ZListQuery } from '@risk/common';
+import { AIBOM_FORMATS, ASSET_EXPANDS, ASSET_TYPE_VALUES, ENRICHMENT_STATUSES, FINDING_EXPANDS, RISK_SEVERITIES, ZFingerprint } from '@risk/contracts';
+import { Router } from 'express';
+import { z } from 'zod';
+import type { AppDeps } from '../deps';
+import { getAiBom } from '../domain/assets/get-aibom';
+import { getAsset } from '../domain/assets/get-asset';
+import { parseExpand, ZExpandParam } from '../domain/assets/expand';
+import { listAssetThreats } from '../domain/assets/list-asset-threats';
+import { listAssets } from '../domain/assets/list-assets';
+import { listFindings } from '../domain/assets/list-findings';
+import { lookupAssets } from '../domain/assets/lookup-assets';
+import { defineRoute, mountRoutes, RawResponse } from '../http/route';
+
+// Fingerprints may hold `/`, `:` or `@`: clients URL-encode them and express decodes the :fingerprint
+// param (a `%2F` never splits a path segment), so one plain named parameter serves every form.
+const ZFingerprintParams = z.object({ fingerprint: ZFingerprint });
+
+const ZListAssetsQuery = ZListQuery.extend({
+  asset_type: z.enum(ASSET_TYPE_VALUES).optional(),
+  enrichment_status: z.enum(ENRICHMENT_STATUSES).optional(),
+  intrinsic_risk_severity: z.enum(RISK_SEVERITIES).optional(),
+  expand: ZExpandParam,
+}).strict();
+
+const ZExpandOnlyQuery = z.strictObject({ expand: ZExpandParam });
+
+const ZLookupQuery = z.strictObject({
+  fingerprints: zQueryList(ZFingerprint),
+  lookup_name: zQueryList(z.string().min(1).max(512)),
+  lookup_version: zQueryList(z.string().max(256)),
+  lookup_ecosystem: zQueryList(z.string().max(64)),
+  lookup_fingerprint: zQueryList(z.string().max(512)),
+  include_candidates: zQueryBool.optional(),
+  expand: ZExpandParam,
+});
+
+const ZFindingsQuery = ZListQuery.extend({ expand: ZExpandParam }).strict();
+const ZAiBomQuery = z.strictObject({ format: z.enum(AIBOM_FORMATS).default('json') });
+
+export const assetRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/assets',
+    scope: 'assets:read',
+    query: ZListAssetsQuery,
+    handler: ({ deps, query }) => listAssets(deps, { ...query, expand: parseExpand(query.expand, ASSET_EXPANDS, { list: true }) }),
+  }),
+  // literal path before /assets/:fingerprint
+  defineRoute({
+    method: 'get',
+    path: '/assets/lookup',
+    scope: 'assets:read',
+    query: ZLookupQuery,
+    handler: ({ deps, query }) =>
+      lookupAssets(deps, {
+        ...query,
+        include_candidates: query.include_candidates ?? false,
+        expand: parseExpand(query.expand, ASSET_EXPANDS, { list: true }),
+      }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/assets/:fingerprint',
+    scope: 'assets:read',
+    params: ZFingerprintParams,
+    query: ZExpandOnlyQuery,
+    handler: ({ deps, params, query }) => getAsset(deps, { fingerprint: params.fingerprint, expand: parseExpand(query.expand, ASSET_EXPANDS) }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/assets/:fingerprint/findings',
+    scope: 'assets:read',
+    params: ZFingerprintParams,
+    query: ZFindingsQuery,
+    handler: ({ deps, params, query }) =>
+      listFindings(deps, {
+        ...query,
+        fingerprint: params.fingerprint,
+        expandThreats: parseExpand(query.expand, FINDING_EXPANDS, { list: true }).has('threats'),
+      }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/assets/:fingerprint/aibom',
+    scope: 'assets:read',
+    params: ZFingerprintParams,
+    query: ZAiBomQuery,
+    handler: async ({ deps, params, query }) => {
+      const out = await getAiBom(deps, { fingerprint: params.fingerprint, format: query.format });
+      return 'text' in out ? new RawResponse(out.contentType, out.text) : new RawResponse(out.contentType, JSON.stringify(out.json));
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/assets/:fingerprint/threats',
+    scope: 'assets:read',
+    params: ZFingerprintParams,
+    query: ZListQuery.strict(),
+    handler: ({ deps, auth, params, query }) => listAssetThreats(deps, { ...query, auth, fingerprint: params.fingerprint }),
+  }),
+];
+
+export function assetsRouter(deps: AppDeps, authenticator: ApiKeyAuthenticator): Router {
+  return mountRoutes(Router(), deps, authenticator, assetRoutes);
+}

@@ -1,0 +1,22 @@
+import { buildOpenApiDocument, publicRegistry } from '@risk/contracts';
+import { Router } from 'express';
+import type { AppDeps } from '../deps';
+
+/** GET /v1/openapi.json: the OpenAPI 3.1 document of every /v1 route (public, no key needed). */
+export function openapiRouter(deps: AppDeps): Router {
+  const router = Router();
+  let document: unknown;
+  router.get('/openapi.json', (_req, res) => {
+    document ??= buildOpenApiDocument(
+      publicRegistry,
+      {
+        title: 'Risk Intelligence API',
+        version: '1.0.0',
+        description: 'Signals, assets, look-up, threats and webhooks. Errors use one envelope (docs/errors.md).',
+      },
+      [{ url: deps.config.PUBLIC_API_BASE_URL }],
+    );
+    res.json(document);
+  });
+  return router;
+}

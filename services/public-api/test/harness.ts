@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { ApiKeyAuthenticator, mintApiKey, QueueProducer, type Scope, SCOPES } from '@risk/common';
+import { createTestContext, type TestContext } from '@risk/testing';
+import { createApp, type PublicApiApp } from '../src/app';
+
+/**
+ * One scratch database + Redis prefix per suite and the app built on them, with helpers to mint
+ * real API keys (no mocks: auth, idempotency, ingest and the queue all run for real).
+ */
+export interface Harness {
+  ctx: TestContext;
+  app: PublicApiApp;
+  producer: QueueProducer;
+  authenticator: ApiKeyAuthenticator;
+  orgId: string;
+  /** a key with every scope for orgId */
+  key: string;
+  mintKey(opts?: { scopes?: Scope[]; orgId?: string; livemode?: boolean; expiresAt?: Date }): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function createHarness(
+  label: string,
+  opts: { redisUrl?: string; env?: Record<string, string>; beforeFirstQuery?: (ctx: TestContext) => void } = {},
+): Promise<Harness> {
+  const ctx = await createTestContext(label, opts.env);
+  opts.beforeFirstQuery?.(ctx);
+  const producer = new QueueProducer({ url: opts.redisUrl ?? ctx.redis.url, prefix: ctx.redis.prefix }, `test-${label}`);
+  // a 0 ms cache so revocation tests see the change at once
+  const authenticator = new ApiKeyAuthenticator(ctx.db.prisma, { cacheTtlMs: 0, lastUsedFlushMs: 60_000 });
+  const app = createApp({
+    config: ctx.config,
+    prisma: ctx.db.prisma,
+    pool: ctx.db.pool,
+    producer,
+    logger: ctx.logger,
+    authenticator,
+  });
+  const orgId = `org_${label.replace(/[^a-z0-9]/gi, '').toLowerCase()}`;
+  const mintKey: Harness['mintKey'] = async (o = {}) =>
+    (
+      await mintApiKey(ctx.db.prisma, {
+        org_id: o.orgId ?? orgId,
+        scopes: o.scopes ?? [...SCOPES],
+        livemode: o.livemode ?? true,
+        expires_at: o.expiresAt ?? null,
+      })
+    ).key;
+  const key = await mintKey();
+  return {
+    ctx,
+    app,
+    producer,
+    authenticator,
+    orgId,
+    key,
+    mintKey,
+    async close() {
+      await authenticator.close();
+      await producer.close();
+      await ctx.close();
+    },
+  };
+}
+
+export const idem = () => randomUUID();
+export const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+let seq = 0;
+/** A signal body shaped like a collector's report of an npm MCP server (samples/manifests/01-*). */
+export function signalBody(orgId: string, over: Record<string, unknown> = {}): Record<string, unknown> {
+  seq++;
+  return {
+    fingerprint: `sha256:${seq.toString(16).padStart(8, '0')}${randomUUID().replace(/-/g, '')}`,
+    asset_type: 'mcp_server',
+    org_id: orgId,
+    observed_at: nowSeconds() - 60,
+    name: '@modelcontextprotocol/server-filesystem',
+    version: '2025.7.1',
+    source_url: 'https://www.npmjs.com/package/@modelcontextprotocol/server-filesystem',
+    raw_manifest: JSON.stringify({ name: '@modelcontextprotocol/server-filesystem', version: '2025.7.1', bin: { 'mcp-server-filesystem': 'dist/index.js' } }),
+    metadata: { collector: 'test', host: 'laptop-1' },
+    ...over,
+  };
+}
+
+/**
+ * Does what the enrichment worker does for one asset, with the real engine (@risk/enrichment):
+ * analyse the latest signal, store findings and the AI-BOM, mark the asset enriched. Lets the
+ * asset routes be tested without running the worker process.
+ */
+export async function enrichLikeWorker(
+  h: Harness,
+  fingerprint: string,
+  opts: { threats?: Array<{ id: string; title: string; category: string; severity: 'critical' | 'high' | 'medium' | 'low' | 'informational'; risk_penalty: number; cve_id: string | null; attack_techniques: string[]; remediation: string | null }>; ecosystem?: string } = {},
+): Promise<void> {
+  const { enrich } = await import('@risk/enrichment');
+  const { newId, ID_PREFIXES } = await import('@risk/common');
+  const prisma = h.ctx.db.prisma;
+  const asset = await prisma.asset.findUniqueOrThrow({ where: { fingerprint } });
+  const signal = await prisma.signal.findUniqueOrThrow({ where: { id: asset.latest_signal_id } });
+  const now = new Date();
+  const result = enrich(
+    {
+      fingerprint,
+      asset_type: signal.asset_type as 'mcp_server',
+      name: signal.name,
+      version: signal.version,
+      source_url: signal.source_url,
+      raw_manifest: signal.raw_manifest,
+      metadata: signal.metadata as Record<string, unknown> | null,
+    },
+    { threats: opts.threats ?? [], publisher: { org_count: 1, signal_count: asset.signal_count, first_seen: asset.first_seen.toISOString() }, now: now.toISOString() },
+  );
+  const last = await prisma.aiBom.findFirst({ where: { fingerprint }, orderBy: { bom_version: 'desc' } });
+  const bomId = newId(ID_PREFIXES.aibom);
+  await prisma.$transaction([
+    prisma.finding.deleteMany({ where: { fingerprint } }),
+    prisma.finding.createMany({
+      data: result.findings.map((f) => ({
+        id: newId(ID_PREFIXES.finding),
+        fingerprint,
+        rule_id: f.rule_id,
+        title: f.title,
+        description: f.description,
+        severity: f.severity,
+        category: f.category,
+        confidence: f.confidence,
+        evidence: f.evidence as object,
+        capabilities: f.capabilities,
+        attack_techniques: f.attack_techniques,
+        cve_ids: f.cve_ids,
+        threat_ids: f.threat_ids,
+        remediation: f.remediation,
+        score_contribution: f.score_contribution,
+        enrichment_digest: signal.content_digest,
+      })),
+    }),
+    prisma.aiBom.create({
+      data: {
+        id: bomId,
+        fingerprint,
+        bom_version: (last?.bom_version ?? 0) + 1,
+        content_hash: result.aibom.content_hash,
+        spdx_version: result.aibom.spdx_version,
+        spdx: result.aibom.spdx as object,
+        components: result.aibom.components as object,
+        lineage: (result.aibom.lineage ?? undefined) as object | undefined,
+        cyclonedx: result.aibom.cyclonedx as object,
+      },
+    }),
+    prisma.asset.update({
+      where: { fingerprint },
+      data: {
+        enrichment_status: 'enriched',
+        intrinsic_risk_score: result.intrinsic_risk_score,
+        intrinsic_risk_severity: result.intrinsic_risk_severity,
+        publisher_trust: result.publisher_trust as object,
+        benchmark_summary: (result.benchmark_summary ?? undefined) as object | undefined,
+        score_breakdown: result.score_breakdown as object,
+        normalized_name: result.normalized_name ?? asset.normalized_name,
+        publisher: result.publisher,
+        ecosystem: opts.ecosystem ?? result.ecosystem,
+        current_aibom_id: bomId,
+        enriched_digest: signal.content_digest,
+        enriched_at: now,
+      },
+    }),
+  ]);
+}
+
+export async function postSignal(h: Harness, body: Record<string, unknown>, key = h.key) {
+  const { default: request } = await import('supertest');
+  return request(h.app).post('/v1/signals').set('Authorization', `Bearer ${key}`).set('Idempotency-Key', idem()).send(body);
+}

@@ -1,0 +1,30 @@
+import { withTimeout } from '@risk/common';
+import type { Worker } from 'bullmq';
+import type { WorkerDeps } from './deps';
+import { startJobWorkers } from './jobs';
+import { startMaintenance } from './maintenance';
+import { startOutboxRelay } from './outbox-relay';
+
+export interface RunningWorker {
+  workers: Worker[];
+  /** stop taking jobs, let in-flight ones finish (up to the deadline), stop relay and maintenance */
+  close(deadlineMs?: number): Promise<void>;
+}
+
+export function startWorker(deps: WorkerDeps, opts: { relay?: boolean; maintenance?: boolean } = {}): RunningWorker {
+  const workers = startJobWorkers(deps);
+  const relay = opts.relay === false ? null : startOutboxRelay(deps);
+  const maintenance = opts.maintenance === false ? null : startMaintenance(deps);
+  return {
+    workers,
+    async close(deadlineMs = 15_000) {
+      maintenance?.stop();
+      await relay?.stop();
+      // Worker.close() waits for active jobs; past the deadline force-close (BullMQ re-runs those
+      // jobs elsewhere through the stalled-job check, and the handlers are idempotent)
+      await Promise.all(
+        workers.map((w) => withTimeout(w.close(), deadlineMs, 'worker close').catch(() => w.close(true))),
+      );
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { mintApiKey, QueueProducer, SCOPES, type Config } from '@risk/common';
+import { createApp, type PublicApiApp } from '@risk/public-api';
+import { createTestContext, type TestContext } from '@risk/testing';
+import request from 'supertest';
+import type { WorkerDeps } from '../src';
+
+/**
+ * A scratch database + Redis prefix, the real public API on top (signals go in the way integrators
+ * send them) and the deps to run the worker in-process against the same database and queues.
+ */
+export interface WorkerHarness {
+  ctx: TestContext;
+  app: PublicApiApp;
+  producer: QueueProducer;
+  deps: WorkerDeps;
+  orgId: string;
+  key: string;
+  submit(body: Record<string, unknown>): Promise<request.Response>;
+  waitForAsset(fingerprint: string, pred: (a: { enrichment_status: string; enriched_digest: string | null }) => boolean, timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createWorkerHarness(label: string, env: Record<string, string> = {}): Promise<WorkerHarness> {
+  const ctx = await createTestContext(label, { WORKER_LOCK_DURATION_MS: '2000', WORKER_STALLED_INTERVAL_MS: '1000', OUTBOX_RELAY_INTERVAL_MS: '200', ...env });
+  const producer = new QueueProducer(ctx.redis, `test-${label}`);
+  const config: Config = ctx.config;
+  const app = createApp({ config, prisma: ctx.db.prisma, pool: ctx.db.pool, producer, logger: ctx.logger });
+  const orgId = `org_${label.replace(/[^a-z0-9]/gi, '')}`;
+  const { key } = await mintApiKey(ctx.db.prisma, { org_id: orgId, scopes: [...SCOPES], livemode: true });
+  const deps: WorkerDeps = { config, prisma: ctx.db.prisma, pool: ctx.db.pool, producer, logger: ctx.logger };
+  return {
+    ctx,
+    app,
+    producer,
+    deps,
+    orgId,
+    key,
+    submit: (body) =>
+      request(app)
+        .post('/v1/signals')
+        .set('Authorization', `Bearer ${key}`)
+        .set('Idempotency-Key', randomUUID())
+        .send({ org_id: orgId, observed_at: Math.floor(Date.now() / 1000) - 5, ...body }),
+    async waitForAsset(fingerprint, pred, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const asset = await ctx.db.prisma.asset.findUnique({
+          where: { fingerprint },
+          select: { enrichment_status: true, enriched_digest: true },
+        });
+        if (asset && pred(asset)) return;
+        if (Date.now() > deadline) throw new Error(`asset ${fingerprint} did not reach the expected state: ${JSON.stringify(asset)}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    async close() {
+      await producer.close();
+      await ctx.close();
+    },
+  };
+}
+
+/** A Hugging Face model card in the shape of the samples (front matter + body), pickle weights listed. */
+export function modelCardManifest(extra = ''): string {
+  return [
+    '---',
+    'license: apache-2.0',
+    'base_model: meta-llama/Llama-2-7b-hf',
+    'base_model_relation: finetune',
+    'datasets:',
+    '  - tatsu-lab/alpaca',
+    'library_name: transformers',
+    '---',
+    '# acme/llama-2-7b-alpaca',
+    'Fine-tuned on alpaca. Weights: pytorch_model.bin',
+    extra,
+  ].join('\n');
+}

@@ -1,0 +1,135 @@
+import { JOBS, QueueProducer } from '@risk/common';
+import { Queue } from 'bullmq';
+import { relayOutbox, runMaintenance, startWorker, type RunningWorker } from '../src';
+import { createWorkerHarness, modelCardManifest, type WorkerHarness } from './harness';
+
+describe('worker reliability', () => {
+  let h: WorkerHarness;
+
+  beforeAll(async () => {
+    h = await createWorkerHarness('reliab');
+  });
+  afterAll(async () => h.close());
+
+  it('a signal accepted while Redis is unreachable is enqueued by the outbox relay once Redis is back', async () => {
+    // the API's producer points at a closed port: the request still succeeds and the outbox keeps the job
+    const downProducer = new QueueProducer({ url: 'redis://127.0.0.1:1', prefix: h.ctx.redis.prefix }, 'down');
+    const { createApp } = await import('@risk/public-api');
+    const app = createApp({ config: h.ctx.config, prisma: h.ctx.db.prisma, pool: h.ctx.db.pool, producer: downProducer, logger: h.ctx.logger });
+    const request = (await import('supertest')).default;
+    const res = await request(app)
+      .post('/v1/signals')
+      .set('Authorization', `Bearer ${h.key}`)
+      .set('Idempotency-Key', crypto.randomUUID())
+      .send({ fingerprint: 'npm:outbox-demo@1.0.0', asset_type: 'package', org_id: h.orgId, observed_at: Math.floor(Date.now() / 1000), name: 'outbox-demo' });
+    expect(res.status).toBe(202);
+    await downProducer.close();
+    const pending = await h.ctx.db.prisma.outboxMessage.findMany({ where: { processed_at: null, kind: 'enrichment' } });
+    expect(pending).toHaveLength(1);
+
+    // Redis is back (the worker's producer is live): one relay pass enqueues the job and marks the row
+    const result = await relayOutbox(h.deps);
+    expect(result).toMatchObject({ claimed: 1, enqueued: 1, failed: 0 });
+    const row = await h.ctx.db.prisma.outboxMessage.findUniqueOrThrow({ where: { id: pending[0]!.id } });
+    expect(row.processed_at).not.toBeNull();
+    const job = await h.producer.queue(JOBS.enrichment.queue).getJob(JOBS.enrichment.jobId(pending[0]!.payload as never));
+    expect(job?.data).toMatchObject({ fingerprint: 'npm:outbox-demo@1.0.0', digest: res.body.content_digest });
+
+    // and a worker then enriches it
+    const worker = startWorker(h.deps, { maintenance: false, relay: false });
+    try {
+      await h.waitForAsset('npm:outbox-demo@1.0.0', (a) => a.enrichment_status === 'enriched');
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('the relay leaves rows for later when Redis refuses, recording the error', async () => {
+    await h.ctx.db.prisma.outboxMessage.create({ data: { kind: 'enrichment', payload: { fingerprint: 'x', digest: 'y' } } });
+    const down = new QueueProducer({ url: 'redis://127.0.0.1:1', prefix: h.ctx.redis.prefix }, 'down2');
+    try {
+      const result = await relayOutbox({ ...h.deps, producer: down });
+      expect(result.failed).toBe(1);
+      const row = await h.ctx.db.prisma.outboxMessage.findFirstOrThrow({ where: { processed_at: null } });
+      expect(row.attempts).toBe(1);
+      expect(row.last_error).toBeTruthy();
+    } finally {
+      await down.close();
+    }
+    expect((await relayOutbox(h.deps)).enqueued).toBe(1);
+  });
+
+  it('two relays running at once never enqueue the same row twice (SKIP LOCKED)', async () => {
+    await h.ctx.db.prisma.outboxMessage.createMany({
+      data: Array.from({ length: 40 }, (_, i) => ({ kind: 'enrichment', payload: { fingerprint: `fp-${i}`, digest: 'd' } })),
+    });
+    const [a, b] = await Promise.all([relayOutbox(h.deps, 25), relayOutbox(h.deps, 25)]);
+    const again = await relayOutbox(h.deps, 25);
+    expect(a.enqueued + b.enqueued + again.enqueued).toBe(40);
+    expect(await h.ctx.db.prisma.outboxMessage.count({ where: { processed_at: null } })).toBe(0);
+  });
+
+  it('a job that exhausts its attempts marks the asset failed with the reason and records an event', async () => {
+    const fp = 'hf:broken/model';
+    const res = await h.submit({ fingerprint: fp, asset_type: 'model', name: 'broken/model', raw_manifest: modelCardManifest() });
+    expect(res.status).toBe(202);
+    // make every write for this asset fail inside Postgres, the way a real database error would
+    await h.ctx.db.pool.query(`
+      CREATE OR REPLACE FUNCTION fail_broken_findings() RETURNS trigger AS $$
+      BEGIN IF NEW.fingerprint = '${fp}' THEN RAISE EXCEPTION 'simulated write failure'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql;
+      CREATE TRIGGER fail_broken BEFORE INSERT ON findings FOR EACH ROW EXECUTE FUNCTION fail_broken_findings();`);
+    const queue = new Queue(JOBS.enrichment.queue, { connection: h.producer.connection, prefix: h.ctx.redis.prefix });
+    // the API's job (5 attempts, seconds of backoff) is replaced by one with quick retries for the test
+    await queue.obliterate({ force: true });
+    await queue.add('enrich', { fingerprint: fp, digest: res.body.content_digest }, { attempts: 2, backoff: { type: 'fixed', delay: 50 } });
+    const worker: RunningWorker = startWorker(h.deps, { maintenance: false, relay: false });
+    try {
+      await h.waitForAsset(fp, (a) => a.enrichment_status === 'failed');
+    } finally {
+      await worker.close();
+      await h.ctx.db.pool.query('DROP TRIGGER fail_broken ON findings');
+    }
+    const asset = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { fingerprint: fp } });
+    expect(asset.enrichment_error).toMatch(/simulated write failure/);
+    expect(await h.ctx.db.prisma.aiBom.count({ where: { fingerprint: fp } })).toBe(0);
+    const event = await h.ctx.db.prisma.event.findFirstOrThrow({ where: { fingerprint: fp, type: 'asset.enrichment_failed' } });
+    expect(JSON.stringify(event.data)).toMatch(/simulated write failure/);
+
+    // a new signal for a failed asset is queued again (DESIGN.md trigger rules)
+    const again = await h.submit({ fingerprint: fp, asset_type: 'model', name: 'broken/model', raw_manifest: modelCardManifest() });
+    expect(again.body.enrichment).toEqual({ status: 'queued', reason: 'enrichment_failed' });
+  });
+
+  it('maintenance marks assets past the TTL stale and queues them, and purges old keys, events and outbox rows', async () => {
+    const prisma = h.ctx.db.prisma;
+    const old = new Date(Date.now() - 8 * 86_400_000);
+    const enriched = await prisma.asset.findFirstOrThrow({ where: { enrichment_status: 'enriched' } });
+    await prisma.asset.update({ where: { fingerprint: enriched.fingerprint }, data: { enriched_at: old } });
+    await prisma.idempotencyKey.create({
+      data: { org_id: 'o', livemode: true, method: 'POST', path: '/v1/signals', key: crypto.randomUUID(), request_hash: 'h', status: 'completed', original_request_id: 'req_x', created: new Date(Date.now() - 25 * 3600_000) },
+    });
+    await prisma.event.create({ data: { id: 'evt_old', type: 'threat.created', livemode: true, data: {}, created: new Date(Date.now() - 31 * 86_400_000) } });
+    await prisma.outboxMessage.create({ data: { kind: 'enrichment', payload: {}, processed_at: new Date(Date.now() - 2 * 86_400_000) } });
+
+    const result = await runMaintenance(h.deps);
+    expect(result.staled).toBe(1);
+    expect(result.idempotency_keys_purged).toBe(1);
+    expect(result.events_purged).toBe(1);
+    expect(result.outbox_purged).toBeGreaterThanOrEqual(1);
+    const after = await prisma.asset.findUniqueOrThrow({ where: { fingerprint: enriched.fingerprint } });
+    expect(after.enrichment_status).toBe('stale');
+    const queued = await prisma.outboxMessage.findFirstOrThrow({ where: { processed_at: null, kind: 'enrichment' }, orderBy: { id: 'desc' } });
+    expect(queued.payload).toMatchObject({ fingerprint: enriched.fingerprint, digest: enriched.latest_digest, reason: expect.stringMatching(/^ttl:/) });
+
+    // the re-enrichment runs and brings the asset back to enriched
+    await relayOutbox(h.deps);
+    const worker = startWorker(h.deps, { maintenance: false, relay: false });
+    try {
+      await h.waitForAsset(enriched.fingerprint, (a) => a.enrichment_status === 'enriched');
+    } finally {
+      await worker.close();
+    }
+    const fresh = await prisma.asset.findUniqueOrThrow({ where: { fingerprint: enriched.fingerprint } });
+    expect(fresh.enriched_at!.getTime()).toBeGreaterThan(old.getTime());
+  });
+});

@@ -1,0 +1,145 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { mintApiKey, SCOPES } from '@risk/common';
+import { Webhook } from 'standardwebhooks';
+import request from 'supertest';
+import { startWorker, type RunningWorker } from '../src';
+import { createWorkerHarness, modelCardManifest, type WorkerHarness } from './harness';
+
+/**
+ * The whole loop through the real API, queue and worker: an asset is enriched, a threat naming it is
+ * created afterwards, the worker re-enriches the asset (score + threat finding) and every resulting
+ * event reaches a webhook receiver on 127.0.0.1, signed per Standard Webhooks.
+ */
+describe('threat → re-enrichment → signed webhooks (end to end)', () => {
+  let h: WorkerHarness;
+  let worker: RunningWorker;
+  let server: Server;
+  let receiverUrl: string;
+  const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+
+  beforeAll(async () => {
+    h = await createWorkerHarness('webhooke2e');
+    worker = startWorker(h.deps, { maintenance: false });
+    server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/risk`;
+  });
+  afterAll(async () => {
+    await worker.close();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    await h.close();
+  });
+
+  async function waitFor<T>(
+    what: string,
+    fn: () => Promise<T | null | undefined | false>,
+    timeoutMs = 20_000,
+  ): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const v = await fn();
+      if (v) return v;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  it('raises the score, links the threat in findings and /threats, and delivers every event signed', async () => {
+    // a test-mode key of the same org registers the plain-http receiver (live mode requires https)
+    const { key: testKey } = await mintApiKey(h.ctx.db.prisma, {
+      org_id: h.orgId,
+      scopes: [...SCOPES],
+      livemode: false,
+    });
+    const endpoint = await request(h.app)
+      .post('/v1/webhooks')
+      .set('Authorization', `Bearer ${testKey}`)
+      .set('Idempotency-Key', randomUUID())
+      .send({ url: receiverUrl, events: ['*'] });
+    expect(endpoint.status).toBe(201);
+    const wh = new Webhook(endpoint.body.secret);
+
+    const fp = 'hf:acme/llama-2-7b-alpaca-webhooks';
+    const live = { Authorization: `Bearer ${h.key}` };
+    expect(
+      (
+        await h.submit({
+          fingerprint: fp,
+          asset_type: 'model',
+          name: 'acme/llama-2-7b-alpaca',
+          version: '1.0',
+          raw_manifest: modelCardManifest(),
+        })
+      ).status,
+    ).toBe(202);
+    await h.waitForAsset(fp, (a) => a.enrichment_status === 'enriched');
+    const before = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { fingerprint: fp } });
+
+    const threat = await request(h.app)
+      .post('/v1/threats')
+      .set(live)
+      .set('Idempotency-Key', randomUUID())
+      .send({
+        category: 'malicious_model',
+        title: 'Backdoored alpaca fine-tune',
+        severity: 'high',
+        fingerprints: [fp],
+        affected_asset_types: ['model'],
+        attack_techniques: ['AML.T0018'],
+        risk_penalty: 30,
+      });
+    expect(threat.status).toBe(201);
+
+    const after = await waitFor('re-enrichment with the threat', async () => {
+      const a = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { fingerprint: fp } });
+      return a.enrichment_status === 'enriched' && a.intrinsic_risk_score !== before.intrinsic_risk_score ? a : null;
+    });
+    expect(after.intrinsic_risk_score!).toBeGreaterThan(before.intrinsic_risk_score!);
+    expect(after.score_breakdown).toMatchObject({ threat_penalty: 30 });
+
+    const enc = encodeURIComponent(fp);
+    const threats = await request(h.app).get(`/v1/assets/${enc}/threats`).set(live);
+    expect(threats.body.data.map((t: { id: string }) => t.id)).toEqual([threat.body.id]);
+    const findings = await request(h.app).get(`/v1/assets/${enc}/findings?expand[]=threats&limit=100`).set(live);
+    const linked = findings.body.data.filter((f: { threats: Array<{ id: string }> }) =>
+      f.threats.some((t) => t.id === threat.body.id),
+    );
+    expect(linked).toHaveLength(1);
+    expect(linked[0].attack_techniques).toEqual(['AML.T0018']);
+
+    // every event of the story reaches the receiver, each verified with the endpoint's secret
+    const types = ['asset.created', 'asset.enriched', 'threat.created', 'asset.risk_changed'];
+    const events = await waitFor('deliveries', async () => {
+      const verified = received.map(
+        (r) =>
+          wh.verify(r.body, r.headers as Record<string, string>) as {
+            id: string;
+            type: string;
+            data: Record<string, unknown>;
+          },
+      );
+      return types.every((t) => verified.some((e) => e.type === t)) ? verified : null;
+    });
+    for (const r of received) expect(r.headers['webhook-id']).toBe((JSON.parse(r.body) as { id: string }).id);
+    expect(events.filter((e) => e.type === 'asset.enriched')).toHaveLength(2);
+    expect(events.filter((e) => e.type === 'asset.created')).toHaveLength(1);
+    const riskChanged = events.find((e) => e.type === 'asset.risk_changed')!;
+    expect(riskChanged.data).toMatchObject({
+      object: { fingerprint: fp, intrinsic_risk_score: after.intrinsic_risk_score },
+      previous_attributes: { intrinsic_risk_score: before.intrinsic_risk_score },
+    });
+    // and GET /v1/events lists the same events for reconciliation
+    const listed = await request(h.app).get('/v1/events?limit=100').set(live);
+    expect(listed.body.data.map((e: { id: string }) => e.id)).toEqual(expect.arrayContaining(events.map((e) => e.id)));
+  }, 60_000);
+});
