@@ -24,13 +24,15 @@ export function loadLocalSecrets(file = LOCAL_SECRETS_FILE): Partial<LocalSecret
 /** Returns the secrets to use and whether the file was (re)written. */
 export function ensureLocalSecrets(env: NodeJS.ProcessEnv, file = LOCAL_SECRETS_FILE): { secrets: LocalSecrets; created: boolean } {
   const existing = loadLocalSecrets(file);
+  // only generated values are kept in the file; a value given in the environment is never copied there
+  const stored: Partial<LocalSecrets> = { ...existing };
+  if (!env.ADMIN_API_TOKEN && !stored.ADMIN_API_TOKEN) stored.ADMIN_API_TOKEN = `adm_${randomBytes(24).toString('base64url')}`;
+  if (!env.SECRETS_KEY && !stored.SECRETS_KEY) stored.SECRETS_KEY = randomBytes(32).toString('hex');
+  const created = stored.ADMIN_API_TOKEN !== existing.ADMIN_API_TOKEN || stored.SECRETS_KEY !== existing.SECRETS_KEY;
+  if (created) fs.writeFileSync(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
   const secrets: LocalSecrets = {
-    ADMIN_API_TOKEN: env.ADMIN_API_TOKEN ?? existing.ADMIN_API_TOKEN ?? `adm_${randomBytes(24).toString('base64url')}`,
-    SECRETS_KEY: env.SECRETS_KEY ?? existing.SECRETS_KEY ?? randomBytes(32).toString('hex'),
+    ADMIN_API_TOKEN: env.ADMIN_API_TOKEN ?? stored.ADMIN_API_TOKEN!,
+    SECRETS_KEY: env.SECRETS_KEY ?? stored.SECRETS_KEY!,
   };
-  const created = !existing.ADMIN_API_TOKEN || !existing.SECRETS_KEY;
-  if (created && (!env.ADMIN_API_TOKEN || !env.SECRETS_KEY)) {
-    fs.writeFileSync(file, `${JSON.stringify({ ...existing, ...secrets }, null, 2)}\n`, { mode: 0o600 });
-  }
   return { secrets, created };
 }

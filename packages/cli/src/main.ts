@@ -1,4 +1,4 @@
-import { loadConfigOrExit } from '@risk/common';
+import { loadConfigOrExit, redact } from '@risk/common';
 import { loadLocalSecrets } from './local-secrets';
 import { CliError, runCli } from './commands';
 
@@ -11,8 +11,9 @@ runCli(process.argv.slice(2), config, {
   () => process.exit(0),
   (err: unknown) => {
     if (err instanceof CliError) process.stderr.write(`error: ${err.message}\n`);
-    else if ((err as { code?: string }).code === 'ECONNREFUSED')
-      process.stderr.write(`error: cannot reach Postgres at ${config.DATABASE_URL} — is it running?\n`);
+    // ECONNREFUSED from pg (db commands), P1001 from Prisma (api-keys commands)
+    else if (['ECONNREFUSED', 'ENOTFOUND', 'P1001'].includes((err as { code?: string }).code ?? ''))
+      process.stderr.write(`error: cannot reach Postgres at ${redact(config.DATABASE_URL) as string} — is it running?\n`);
     else process.stderr.write(`error: ${(err as Error).message}\n`);
     process.exit(1);
   },

@@ -3,7 +3,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import IORedis from 'ioredis';
 import { Client } from 'pg';
-import { ConfigError, loadConfig, type Config } from '@risk/common';
+import { ConfigError, loadConfig, redact, type Config } from '@risk/common';
 import { ensureDatabase, migrate, withDatabase } from '@risk/db';
 import { ensureLocalSecrets, LOCAL_SECRETS_FILE } from './local-secrets';
 
@@ -18,6 +18,7 @@ const SERVICES = [
   { name: 'admin-api', color: 35 },
   { name: 'worker', color: 33 },
 ] as const;
+const EXIT_WITH_PARENT = path.join(__dirname, 'exit-with-parent.cjs');
 
 function say(line: string) {
   process.stderr.write(`\x1b[1m[start]\x1b[0m ${line}\n`);
@@ -36,7 +37,7 @@ async function checkPostgres(cfg: Config) {
   } catch (err) {
     const u = new URL(cfg.DATABASE_URL);
     fail(
-      `Postgres is not reachable at ${u.host} (DATABASE_URL=${u.protocol}//${u.host}${u.pathname}; ${(err as Error).message || (err as { code?: string }).code}). ` +
+      `Postgres is not reachable at ${u.host} (DATABASE_URL=${redact(cfg.DATABASE_URL) as string}; ${(err as Error).message || (err as { code?: string }).code}). ` +
         `Start it (e.g. \`pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start\`, or \`docker compose up -d postgres\`) and retry.`,
     );
   } finally {
@@ -59,7 +60,7 @@ async function checkRedis(cfg: Config) {
     await redis.ping();
   } catch (err) {
     fail(
-      `Redis is not reachable at ${cfg.REDIS_URL} (${(cause ?? (err as Error)).message}). ` +
+      `Redis is not reachable at ${redact(cfg.REDIS_URL) as string} (${(cause ?? (err as Error)).message}). ` +
         `Start it (e.g. \`redis-server --daemonize yes\`, or \`docker compose up -d redis\`) and retry.`,
     );
   } finally {
@@ -98,26 +99,46 @@ async function main() {
     if (stopping) return;
     stopping = true;
     exitCode = code;
-    say('stopping services…');
+    say('stopping services… (press Ctrl-C again to force)');
     for (const child of children.values()) child.kill('SIGTERM');
-    setTimeout(() => {
-      for (const child of children.values()) child.kill('SIGKILL');
-    }, 25_000).unref();
+    setTimeout(() => forceStop(), 25_000).unref();
   };
+  const forceStop = () => {
+    for (const child of children.values()) child.kill('SIGKILL');
+  };
+  // A second Ctrl-C while stopping kills at once instead of waiting for in-flight work. Signals within
+  // a second of the first count as one: on Ctrl-C both the terminal and pnpm (forwarding) signal us.
+  let firstSignalAt = 0;
+  const onSignal = () => {
+    if (!stopping) {
+      firstSignalAt = Date.now();
+      stopAll(0);
+    } else if (Date.now() - firstSignalAt > 1000) {
+      say('forcing stop');
+      forceStop();
+    }
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 
   for (const svc of SERVICES) {
     const entry = path.join(ROOT, 'services', svc.name, 'src', 'main.ts');
-    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    const child = spawn(process.execPath, ['--require', EXIT_WITH_PARENT, '--import', 'tsx', entry], {
       cwd: path.join(ROOT, 'services', svc.name),
       env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // own process group: a terminal's Ctrl-C reaches only us, and each service gets exactly one
+      // SIGTERM from stopAll (a second signal would make it skip its graceful shutdown). The IPC
+      // channel lets it notice when we die without stopping it (see exit-with-parent.cjs).
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     children.set(svc.name, child);
     const prefix = `\x1b[${svc.color}m${svc.name.padEnd(10)}|\x1b[0m `;
     for (const stream of [child.stdout!, child.stderr!]) {
       readline.createInterface({ input: stream }).on('line', (line) => process.stdout.write(`${prefix}${line}\n`));
     }
-    child.on('exit', (code, signal) => {
+    // 'close', not 'exit': fires once the child's last log lines have been read from its pipes
+    child.on('close', (code, signal) => {
       children.delete(svc.name);
       if (!stopping) {
         say(`${svc.name} exited (${signal ?? `code ${code}`}); stopping the others`);
@@ -132,8 +153,6 @@ async function main() {
   say(
     `public-api on :${cfg.PUBLIC_API_PORT}, admin-api on :${cfg.ADMIN_API_PORT}, worker health on :${cfg.WORKER_HEALTH_PORT} — Ctrl-C stops all`,
   );
-  process.on('SIGINT', () => stopAll(0));
-  process.on('SIGTERM', () => stopAll(0));
 }
 
 main().catch((err: unknown) => fail((err as Error).message));

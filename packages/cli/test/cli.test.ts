@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { hashApiKey } from '@risk/common';
+import { readMigrations } from '@risk/db';
 import { createTestContext, type TestContext } from '@risk/testing';
 import { runCli, CliError } from '../src';
 
@@ -64,6 +65,15 @@ describe('operator CLI', () => {
   it('db migrate is idempotent', async () => {
     await runCli(['db', 'migrate'], ctx.config, io);
     expect(JSON.parse(out[0]!)).toEqual({ applied: [], already_applied: 1 });
+  });
+
+  it('db reset --yes drops every row and re-applies the migrations', async () => {
+    await runCli(['api-keys', 'create', '--org', 'org_reset', '--scopes', 'assets:read'], ctx.config, io);
+    expect(await ctx.db.prisma.apiKey.count({ where: { org_id: 'org_reset' } })).toBe(1);
+    out.length = 0;
+    await runCli(['db', 'reset', '--yes'], ctx.config, io);
+    expect(JSON.parse(out[0]!)).toEqual({ reset: true, applied: readMigrations().map((m) => m.name) });
+    expect(await ctx.db.prisma.apiKey.count()).toBe(0);
   });
 
   it('`pnpm --silent cli api-keys create` prints only the JSON on stdout', () => {

@@ -29,6 +29,25 @@ describe('logger', () => {
     expect(parsed.service).toBe('t');
   });
 
+  it('redacts *_token/*_secret keys, tenant JWTs, admin tokens, URL passwords and error stacks', () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJ0eXAiOiJ0ZW5hbnQifQ.c2lnbmF0dXJlLXZhbHVl';
+    const err = new Error('connect failed for redis://:hunter2secret@redis:6379 using rk_test_abcdefghijklmnop');
+    const out = redact({
+      tenant_token: 'tt-value',
+      client_secret: 'cs-value',
+      token_id: 'tok_123',
+      msg: `got ${jwt} and adm_AAAAAAAAAAAAAAAAAAAAAAAA`,
+      url: 'postgresql://postgres:s3cret@db:5432/risk',
+      err,
+    }) as Record<string, unknown>;
+    const text = JSON.stringify(out);
+    for (const secret of ['tt-value', 'cs-value', jwt, 'adm_AAAA', 's3cret', 'hunter2secret', 'rk_test_abcdefghijklmnop'])
+      expect(text).not.toContain(secret);
+    expect(out.token_id).toBe('tok_123');
+    expect(out.url).toBe('postgresql://postgres:[REDACTED]@db:5432/risk');
+    expect((out.err as { stack: string }).stack).toContain('redis://:[REDACTED]@redis:6379');
+  });
+
   it('redact leaves ordinary values alone', () => {
     expect(redact({ a: 1, b: 'hello', c: [true] })).toEqual({ a: 1, b: 'hello', c: [true] });
   });

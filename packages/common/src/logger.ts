@@ -5,17 +5,23 @@ import winston from 'winston';
 export const requestContext = new AsyncLocalStorage<{ request_id: string }>();
 
 // Keys whose values never reach a log line, wherever they appear in the logged object.
+// Also any key ending in _token/_secret/_password (tenant_token, client_secret, db_password, …).
 const SECRET_KEYS =
-  /^(authorization|api[_-]?token|api[_-]?key|key|token|secret|password|passwd|secret_ciphertext|api_token_ciphertext|cookie|set-cookie|x-api-key|webhook[_-]?secret|admin_api_token|secrets_key)$/i;
-// Values that look like our own credentials, wherever they appear (even inside messages).
-const SECRET_VALUES = /\b(rk_(?:live|test)_[A-Za-z0-9_-]{8,}|whsec_[A-Za-z0-9+/=_-]{8,}|dpl_[A-Za-z0-9_-]{8,}|Bearer\s+[A-Za-z0-9._~+/=-]{8,})/g;
+  /^(authorization|api[_-]?token|api[_-]?key|key|token|secret|password|passwd|secret_ciphertext|api_token_ciphertext|cookie|set-cookie|x-api-key|webhook[_-]?secret|admin_api_token|secrets_key)$|[_-](token|secret|password|passwd)$/i;
+// Values that look like credentials, wherever they appear (even inside messages): our API keys,
+// webhook secrets, deployment tokens, generated admin tokens, JWTs (tenant tokens), bearer headers.
+const SECRET_VALUES =
+  /\b(rk_(?:live|test)_[A-Za-z0-9_-]{8,}|whsec_[A-Za-z0-9+/=_-]{8,}|dpl_[A-Za-z0-9_-]{8,}|adm_[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*|Bearer\s+[A-Za-z0-9._~+/=-]{8,})/g;
+// The password of a connection URL (postgresql://user:pw@host, redis://:pw@host); the rest stays readable.
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*:)[^@\s/]+@/gi;
 
 export const REDACTED = '[REDACTED]';
 
 export function redact(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return value.replace(SECRET_VALUES, REDACTED);
+  if (typeof value === 'string') return value.replace(SECRET_VALUES, REDACTED).replace(URL_PASSWORD, `$1${REDACTED}@`);
   if (depth > 6 || value === null || typeof value !== 'object') return value;
-  if (value instanceof Error) return { name: value.name, message: redact(value.message), stack: value.stack };
+  // the stack repeats the message, so it is redacted too
+  if (value instanceof Error) return { name: value.name, message: redact(value.message), stack: redact(value.stack) };
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEYS.test(k) ? REDACTED : redact(v, depth + 1);
