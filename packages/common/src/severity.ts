@@ -1,11 +1,2 @@
-export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'informational'] as const;
-export type Severity = (typeof SEVERITIES)[number];
-
-/** DESIGN.md §3 bands: ≥90 critical, ≥70 high, ≥40 medium, ≥10 low, else informational. */
-export function severityForScore(score: number): Severity {
-  if (score >= 90) return 'critical';
-  if (score >= 70) return 'high';
-  if (score >= 40) return 'medium';
-  if (score >= 10) return 'low';
-  return 'informational';
-}
+// The severity bands are defined once, in @risk/contracts (the pure enrichment engine shares them).
+export { RISK_SEVERITIES as SEVERITIES, severityForScore, type RiskSeverity as Severity } from '@risk/contracts';

@@ -73,7 +73,7 @@ function licenseOf(raws: string[]): { expr: string | null; raw: string | null; r
   return { expr, raw: raws.join(', '), refs };
 }
 
-export function buildBomModel(input: EnrichmentInput, p: ParsedManifest, ctx: { ecosystem: string | null; publisher: string | null; name: string; risk: BomModel['risk'] }): BomModel {
+export function buildBomModel(input: EnrichmentInput, p: ParsedManifest, ctx: { ecosystem: string | null; publisher: string | null; name: string; risk: BomModel['risk']; benchmark?: Array<{ metric: string | null; dataset: string | null; value: unknown }> }): BomModel {
   const components: BomComponent[] = [];
   const rels: BomModel['relationships'] = [];
   const extracted: BomModel['extracted_licenses'] = [];
@@ -155,14 +155,22 @@ export function buildBomModel(input: EnrichmentInput, p: ParsedManifest, ctx: { 
     components.push({ ref: id, type: 'file', name: f.path, version: null, purl: null, license: null, license_raw: null, supplier: null, download_location: null, hashes: f.sha256 ? [{ alg: 'SHA-256', content: f.sha256 }] : [], primary: false });
     rels.push({ from: primaryId, type: 'CONTAINS', to: id });
   }
+  // `ai:<name>` keys are SPDX 3.0.1 AI-profile properties (ai_AIPackage) with their value shapes (string lists,
+  // DictionaryEntry lists, vocabulary values), so an SPDX 3 export is a pure mapping; `hf:` and `risk:` keys
+  // carry what the AI profile has no property for.
   const ai: Record<string, unknown> = {};
-  if (p.config?.model_type) ai['ai:typeOfModel'] = [p.config.model_type];
+  const typeOfModel = uniq([p.config?.model_type ?? '', ...(p.config?.architectures ?? [])].filter(Boolean));
+  if (typeOfModel.length) ai['ai:typeOfModel'] = typeOfModel;
   if (p.pipeline_tag) ai['ai:domain'] = [p.pipeline_tag];
-  if (p.config?.architectures.length) ai['ai:modelArchitecture'] = p.config.architectures;
-  if (p.library_name) ai['ai:library'] = p.library_name;
-  if (p.modelfile && Object.keys(p.modelfile.parameters).length) ai['ai:hyperparameter'] = p.modelfile.parameters;
-  if (p.config?.auto_map) ai['ai:autonomyType'] = 'noAssertion';
+  if (p.modelfile && Object.keys(p.modelfile.parameters).length) {
+    ai['ai:hyperparameter'] = Object.keys(p.modelfile.parameters).sort().map((key) => ({ key, value: p.modelfile?.parameters[key] ?? '' }));
+  }
+  const metrics = (ctx.benchmark ?? []).filter((r) => r.metric && r.value !== null).slice(0, 50);
+  if (metrics.length) ai['ai:metric'] = metrics.map((r) => ({ key: r.dataset ? `${r.metric}@${r.dataset}` : r.metric, value: String(r.value) }));
+  if (p.datasets.length) ai['ai:informationAboutTraining'] = `Datasets named in the model card: ${p.datasets.join(', ')}.`;
+  if (p.tags.some((t) => /^(nsfw|not-for-all-audiences)$/i.test(t))) ai['ai:limitation'] = 'Tagged as not for all audiences (NSFW).';
   ai['ai:safetyRiskAssessment'] = ctx.risk.severity === 'critical' ? 'serious' : ctx.risk.severity === 'informational' ? 'low' : ctx.risk.severity;
+  if (p.library_name) ai['hf:library_name'] = p.library_name;
   ai['risk:score'] = ctx.risk.score;
   ai['risk:rules'] = ctx.risk.rules;
   return { components, relationships: rels, lineage, ai, extracted_licenses: uniqBy(extracted, (x) => x.id), document_name: `aibom-${slug(ctx.name)}`, fingerprint: input.fingerprint, risk: ctx.risk };
@@ -175,7 +183,8 @@ export function inferRelation(p: ParsedManifest, name: string): string {
   if (/\b(lora|qlora|peft|adapter)\b|-lora\b/.test(hints) || p.files.some((f) => /adapter_(model|config)\.|lora/i.test(f.path))) return 'adapter';
   if (/\b(gguf|gptq|awq|exl2|int4|int8|4bit|8bit|quantized)\b|-(gguf|gptq|awq|int4|int8)\b/.test(hints) || p.files.some((f) => /\.gguf$/i.test(f.path))) return 'quantized';
   if (/\bmerge(kit|d)?\b/.test(hints)) return 'merge';
-  return p.kind === 'modelfile' ? 'derived' : 'finetune';
+  // a Modelfile FROM another model only sets prompts/parameters: the HF vocabulary has no word for that
+  return p.kind === 'modelfile' ? 'unknown' : 'finetune';
 }
 
 function uniqBy<T>(xs: T[], k: (x: T) => string): T[] {

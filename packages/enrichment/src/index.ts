@@ -2,7 +2,9 @@ import { buildBomModel, buildCycloneDx, buildSpdx, contentHash, isoSeconds } fro
 import { emptyParsed, parseManifest } from './parse';
 import { evaluateRules } from './rules';
 import { RULES as RULE_DEFS, SEVERITY_WEIGHT } from './rules-table';
-import { computeScore, SCORE_FORMULA, severityForScore } from './score';
+// the DESIGN.md severity bands are defined once, in @risk/contracts (pure, no I/O, like this package)
+import { severityForScore } from '@risk/contracts';
+import { computeScore, SCORE_FORMULA } from './score';
 import { publisherTrust } from './trust';
 import type { EnrichmentInput, FinalizeContext, FindingDraft, MatchedThreat, ParsedManifest, ScoredFinding, Severity } from './types';
 import { isObj, str, uniq } from './util';
@@ -10,7 +12,8 @@ import { isObj, str, uniq } from './util';
 export { ASSET_TYPES } from './types';
 export type { AssetType, Severity, EnrichmentInput, FindingDraft, ScoredFinding, MatchedThreat, PublisherContext, ParsedManifest } from './types';
 export { renderSpdxTagValue } from './aibom';
-export { severityForScore, computeScore, SCORE_FORMULA } from './score';
+export { computeScore, SCORE_FORMULA } from './score';
+export { severityForScore };
 export { parseSpdxTagValue } from './tagvalue';
 
 export const RULES: ReadonlyArray<{ id: string; title: string; severity: Severity; weight: number; rationale: string; attack_techniques: string[]; remediation: string }> = RULE_DEFS;
@@ -133,6 +136,11 @@ function benchmarkSummary(p: ParsedManifest, findings: FindingDraft[]): Record<s
   return { source: 'model-index', results: results.slice(0, 100), count: results.length, safety: { status: flags.length ? 'degraded' : 'unknown', flags } };
 }
 
+function benchmarkMetrics(b: Record<string, unknown> | null): Array<{ metric: string | null; dataset: string | null; value: unknown }> {
+  const results = b && Array.isArray(b.results) ? (b.results as Array<Record<string, unknown>>) : [];
+  return results.map((r) => ({ metric: str(r.metric), dataset: str(r.dataset), value: r.value ?? null }));
+}
+
 function threatFinding(t: MatchedThreat): FindingDraft {
   const w = Number.isFinite(t.risk_penalty) ? Math.max(0, Math.min(100, t.risk_penalty)) : 0;
   return {
@@ -153,7 +161,7 @@ export function finalize(analysis: Analysis, ctx: FinalizeContext): EnrichmentRe
   const p = analysis.parsed;
   const benchmark = benchmarkSummary(p, analysis.findings);
   const name = analysis.display_name ?? analysis.input.fingerprint;
-  const model = buildBomModel(analysis.input, p, { ecosystem: analysis.ecosystem, publisher: analysis.publisher, name, risk: { score: s.score, severity, rules: uniq(drafts.map((f) => f.rule_id)).sort() } });
+  const model = buildBomModel(analysis.input, p, { ecosystem: analysis.ecosystem, publisher: analysis.publisher, name, risk: { score: s.score, severity, rules: uniq(drafts.map((f) => f.rule_id)).sort() }, benchmark: benchmarkMetrics(benchmark) });
   const hash = contentHash(model);
   const spdx = buildSpdx(model, hash, created);
   const cyclonedx = buildCycloneDx(model, hash, created, { benchmark, parsed: p });

@@ -279,6 +279,8 @@ function parseModelfile(p: ParsedManifest, text: string): boolean {
   p.format = 'text';
   p.modelfile = mf;
   p.license_text = mf.license;
+  // `LICENSE MIT` / `LICENSE """Apache 2.0"""`: a one-line value is an identifier, a longer one the licence text
+  if (mf.license && mf.license.length <= 60 && !mf.license.includes('\n')) { p.licenses = [mf.license]; p.license_text = null; }
   if (/\.(gguf|bin|safetensors|pt|pth)$/i.test(from)) p.files.push({ path: from });
   else p.base_models.push(from);
   for (const a of mf.adapters) p.files.push({ path: a });
@@ -450,7 +452,7 @@ function parseText(p: ParsedManifest, text: string, input: EnrichmentInput): voi
       p.format = 'toml';
       p.raw_json = t;
       if (isObj(t.project) || (isObj(t.tool) && isObj(t.tool.poetry))) parsePyproject(p, t);
-      else { p.kind = 'toml'; genericNameVersion(p, t); }
+      else { p.kind = 'toml'; genericNameVersion(p, isObj(t.package) ? { ...t, ...t.package } : t); } // Cargo-style [package]
       return;
     } catch (e) {
       p.parse_errors.push(`toml: ${(e as Error).message.split('\n')[0] ?? 'invalid TOML'}`);

@@ -19,6 +19,9 @@ const ADULT_PROSE = /\bx-rated\b|not suitable for (?:use by )?minors|adult (?:co
 const DERIVED_NAME = /(?:^|[-_.])(lora|qlora|adapter|gguf|gptq|awq|exl2|int4|int8|4bit|8bit|quantized|merged?|finetuned?|ft|dpo|sft)(?:$|[-_.])/i;
 const FAMILY = /(llama|mistral|mixtral|gemma|qwen|phi|falcon|gpt2|gpt-neox|bert|roberta|t5|bart|chatglm|bloom|opt|whisper|stable-diffusion)/i;
 const NON_COMMERCIAL_TEXT = /non-?commercial (?:research )?(?:purposes|use)|research purposes only|for research only|solely for (?:your )?(?:non-commercial )?research|not for commercial use|commercial use (?:is )?(?:not permitted|prohibited)|open to academic research, and please apply for commercial use/i;
+// use-restriction clauses of custom model licences (ChatGLM2, Llama, OpenRAIL); deliberately not "restriction"
+// alone, which MIT's "without restriction" would match
+const USE_RESTRICTION_TEXT = /\byou (?:will|shall|may|must) not (?:use|copy|modify|distribute)\b|\bmay not be used (?:for|to|in)\b|\bmilitary\b|\bprohibited uses?\b|\bacceptable use policy\b|\buse restrictions?\b/i;
 const PLACEHOLDER_NAME = /<[^>]*>|\byour[-_ ]|\bexample\b|\bchangeme\b|\bplaceholder\b|\btodo\b/i;
 const SECRET_PATTERNS: Array<[string, RegExp]> = [
   ['github_token', /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b|\bgithub_pat_[A-Za-z0-9_]{22,}\b/g],
@@ -190,6 +193,13 @@ function licenseRules(ctx: Ctx): void {
     const m = text ? NON_COMMERCIAL_TEXT.exec(text) : null;
     if (m) add(ctx, 'R09', { confidence: p.kind === 'text' ? 1 : 0.6, description: 'Licence text restricts use to (non-commercial) research.', evidence: { path: p.kind === 'text' ? 'license_text' : 'body', match: truncate(m[0], 120) } });
   }
+  // a licence shipped as text (MODEL_LICENSE, Modelfile LICENSE) rather than an id: custom by definition; R10 when
+  // it restricts use (and R09 did not already classify it as non-commercial)
+  const fullText = p.license_text && p.license_text !== 'prose' ? p.license_text : null;
+  if (fullText && lic.length === 0 && !ctx.out.some((f) => f.rule_id === 'R09' || f.rule_id === 'R10')) {
+    const m = USE_RESTRICTION_TEXT.exec(fullText);
+    if (m) add(ctx, 'R10', { confidence: 0.6, description: 'Custom licence text with use restrictions.', evidence: { path: 'license_text', match: truncate(m[0], 120) } });
+  }
   // R11: derivative declares a permissive licence while its base is from a vendor family with a restrictive licence
   const md = isObj(input.metadata) ? input.metadata : {};
   const baseLicense = typeof md.base_model_license === 'string' ? md.base_model_license : null;
@@ -259,6 +269,9 @@ function provenanceRules(ctx: Ctx): void {
   if (ctx.publisher) check(ctx.publisher.toLowerCase(), 'publisher', 0.6);
   for (const d of p.dependencies.slice(0, 200)) check(d.name.toLowerCase(), d.path, 0.6);
 }
+
+/** R23 confidence for advisories whose `verification` is not `primary` (below the 0.9 floor threshold). */
+export const SECONDARY_ADVISORY_CONFIDENCE = 0.8;
 
 const MAX_TOOL_TEXT = 20_000;
 function toolText(t: { name: string; description: string; inputSchema: unknown }): string {
@@ -378,9 +391,12 @@ function dependencyRules(ctx: Ctx): void {
     const a = m.advisory;
     add(ctx, 'R23', {
       severity: a.severity, title: `Known vulnerable version: ${a.package} (${a.id})`,
-      description: `${m.dependency.name} ${m.dependency.spec} is inside ${a.affected} of ${a.id}: ${a.summary}${a.fixed ? ` Fixed in ${a.fixed}.` : ''}`,
+      description: `${m.dependency.name} ${m.dependency.spec} is inside ${a.affected} of ${a.id}: ${a.summary}${a.fixed ? ` Fixed in ${a.fixed}.` : ''}${a.verification === 'primary' ? '' : ' (advisory from secondary sources)'}`,
       evidence: { path: m.dependency.path, package: m.dependency.name, spec: m.dependency.spec, affected: a.affected, fixed: a.fixed, advisory_source: a.source, verification: a.verification, aliases: a.aliases },
       cve_ids: [a.id],
+      // the version match is exact, but an advisory that rests on secondary sources (ai-cves.json `verification`)
+      // is not confirmed data: it keeps most of its weight and does not trigger the confirmed-severity floor
+      confidence: a.verification === 'primary' ? 1 : SECONDARY_ADVISORY_CONFIDENCE,
     });
   }
   const ranged = p.dependencies.filter((d) => !isPinned(d.ecosystem, d.spec));

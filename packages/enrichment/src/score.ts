@@ -1,15 +1,7 @@
-import type { FindingDraft, Severity } from './types';
+import type { FindingDraft } from './types';
 
 export const SCORE_FORMULA =
   'base = max(floor, 100*(1 - prod(1 - w_i/100))) over rule findings (w_i = severity weight x confidence); floor = 90 if a critical finding has confidence >= 0.9, 70 if a high one does, else 0; total = min(100, base + sum(threat risk_penalty)); score = round(total)';
-
-export function severityForScore(score: number): Severity {
-  if (score >= 90) return 'critical';
-  if (score >= 70) return 'high';
-  if (score >= 40) return 'medium';
-  if (score >= 10) return 'low';
-  return 'informational';
-}
 
 export interface ScoreItem { index: number; rule_id: string; threat_id?: string; weight: number; exact: number; contribution: number }
 export interface ScoreResult { score: number; base: number; threat_penalty: number; total: number; floor: number; items: ScoreItem[] }

@@ -1,48 +1,7 @@
-import Ajv from 'ajv';
-import { Spec, Validation } from '@cyclonedx/cyclonedx-library';
-import spdxExpressionParse from 'spdx-expression-parse';
-import spdxSchema from './schemas/spdx-2.3-schema.json';
+import { cdxValidator, semanticSpdxProblems, validateSpdx, type Pkg, type Rel } from './spdx-checks';
 import { enrich, parseSpdxTagValue, renderSpdxTagValue } from '../src/index';
 import type { EnrichmentInput, EnrichmentResult } from '../src/index';
 import { CTX, fixture, input } from './helpers';
-
-const ajv = new Ajv({ allErrors: true, strict: false });
-const validateSpdx = ajv.compile(spdxSchema);
-const cdxValidator = new Validation.JsonValidator(Spec.Version.v1dot6);
-
-const SPDX_ID = /^SPDXRef-[A-Za-z0-9.-]+$/;
-type Pkg = { SPDXID: string; licenseDeclared?: string; licenseConcluded?: string; externalRefs?: Array<{ referenceCategory: string }>; annotations?: Array<{ annotationDate: string; comment: string }> };
-type Rel = { spdxElementId: string; relationshipType: string; relatedSpdxElement: string; comment?: string };
-
-/** The checks the 2.3 schema leaves out (aibom.md §1, §5). Returns a list of problems. */
-function semanticSpdxProblems(doc: Record<string, unknown>): string[] {
-  const out: string[] = [];
-  const ns = String(doc.documentNamespace ?? '');
-  try { const u = new URL(ns); if (!u.protocol) out.push('namespace scheme'); } catch { out.push('namespace not a URI'); }
-  if (ns.includes('#')) out.push('namespace has #');
-  if (doc.dataLicense !== 'CC0-1.0') out.push('dataLicense');
-  if (doc.SPDXID !== 'SPDXRef-DOCUMENT') out.push('doc SPDXID');
-  const created = (doc.creationInfo as { created: string }).created;
-  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(created)) out.push(`created ${created}`);
-  const pkgs = doc.packages as Pkg[];
-  const idList = ['SPDXRef-DOCUMENT', ...pkgs.map((p) => p.SPDXID)];
-  if (new Set(idList).size !== idList.length) out.push('duplicate SPDXIDs');
-  for (const id of idList) if (!SPDX_ID.test(id) && id !== 'SPDXRef-DOCUMENT') out.push(`bad id ${id}`);
-  const rels = doc.relationships as Rel[];
-  if (!rels.some((r) => r.spdxElementId === 'SPDXRef-DOCUMENT' && r.relationshipType === 'DESCRIBES')) out.push('no DESCRIBES');
-  for (const r of rels) for (const e of [r.spdxElementId, r.relatedSpdxElement]) if (!idList.includes(e)) out.push(`dangling ${e}`);
-  const refs = new Set(((doc.hasExtractedLicensingInfos as Array<{ licenseId: string }>) ?? []).map((x) => x.licenseId));
-  for (const p of pkgs) {
-    for (const l of [p.licenseDeclared, p.licenseConcluded]) {
-      if (!l || l === 'NOASSERTION' || l === 'NONE') continue;
-      try { spdxExpressionParse(l); } catch { out.push(`bad licence expression ${l}`); }
-      for (const m of l.matchAll(/LicenseRef-[A-Za-z0-9.-]+/g)) if (!refs.has(m[0])) out.push(`LicenseRef without text ${m[0]}`);
-    }
-    for (const r of p.externalRefs ?? []) if (!['SECURITY', 'PACKAGE-MANAGER', 'PERSISTENT-ID', 'OTHER'].includes(r.referenceCategory)) out.push('ref category');
-    for (const a of p.annotations ?? []) if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(a.annotationDate)) out.push('annotation date');
-  }
-  return out;
-}
 
 const CASES: Array<[string, EnrichmentInput]> = [
   ['lora card with base_model', input({ name: 'pcuenq/pokemon-lora', raw_manifest: fixture('21-hf-card-pokemon-lora-README.md'), metadata: { sha: 'ABCDEF0123456789abcdef0123456789abcdef01' } })],
@@ -113,6 +72,25 @@ describe('AI-BOM content', () => {
     expect(npm.aibom.components[0]).toMatchObject({ type: 'mcp_server', purl: 'pkg:npm/%40modelcontextprotocol/server-filesystem@0.6.3' });
     expect(npm.aibom.components.map((c) => c.purl)).toContain('pkg:npm/diff');
   });
+  it('AI properties use SPDX 3.0.1 AI-profile names and value shapes (DictionaryEntry, lists, vocabularies)', () => {
+    const AI_PROFILE = new Set(['autonomyType', 'domain', 'energyConsumption', 'hyperparameter', 'informationAboutApplication', 'informationAboutTraining', 'limitation', 'metric', 'metricDecisionThreshold', 'modelDataPreprocessing', 'modelExplainability', 'safetyRiskAssessment', 'standardCompliance', 'typeOfModel', 'useSensitivePersonalInformation']);
+    const annotation = (r: EnrichmentResult) => JSON.parse((r.aibom.spdx.packages as Pkg[])[0]?.annotations?.[0]?.comment ?? '{}') as Record<string, unknown>;
+    const card = annotation(enrich(input({ raw_manifest: fixture('24-hf-card-wav2vec2-sv-ccbync-README.md') }), CTX));
+    const cfg = annotation(enrich(input({ raw_manifest: fixture('31-hf-config-codegeex2-auto-map.json') }), CTX));
+    const mf = annotation(enrich(input({ raw_manifest: 'FROM llama3:8b\nPARAMETER temperature 0.2\nPARAMETER num_ctx 4096\n' }), CTX));
+    for (const ai of [card, cfg, mf]) {
+      for (const k of Object.keys(ai).filter((x) => x.startsWith('ai:'))) expect([k, AI_PROFILE.has(k.slice(3))]).toEqual([k, true]);
+      expect(['serious', 'high', 'medium', 'low']).toContain(ai['ai:safetyRiskAssessment']);
+    }
+    expect(card['ai:metric']).toEqual(expect.arrayContaining([{ key: 'wer@common_voice', value: '19.145252414798616' }]));
+    expect(card['ai:informationAboutTraining']).toMatch(/common_voice/);
+    expect(cfg['ai:typeOfModel']).toEqual(['chatglm', 'ChatGLMModel']);
+    expect(mf['ai:hyperparameter']).toEqual([{ key: 'num_ctx', value: '4096' }, { key: 'temperature', value: '0.2' }]);
+  });
+  it('a Modelfile FROM another model is lineage with relation unknown (adapter with ADAPTER)', () => {
+    expect(enrich(input({ raw_manifest: 'FROM llama3:8b\nSYSTEM be brief\n' }), CTX).aibom.lineage).toMatchObject({ parents: ['llama3:8b'], relation: 'unknown' });
+    expect(enrich(input({ raw_manifest: 'FROM llama3:8b\nADAPTER ./my-lora.gguf\n' }), CTX).aibom.lineage).toMatchObject({ relation: 'adapter' });
+  });
   it('content_hash ignores the clock but follows content', () => {
     const a = enrich(input({ raw_manifest: fixture('24-hf-card-wav2vec2-sv-ccbync-README.md') }), CTX);
     const b = enrich(input({ raw_manifest: fixture('24-hf-card-wav2vec2-sv-ccbync-README.md') }), { ...CTX, now: '2027-01-01T00:00:00Z' });
@@ -121,6 +99,7 @@ describe('AI-BOM content', () => {
     expect(b.aibom.cyclonedx.serialNumber).toBe(a.aibom.cyclonedx.serialNumber);
     expect(b.aibom.spdx.documentNamespace).toBe(a.aibom.spdx.documentNamespace);
     expect(c.aibom.content_hash).not.toBe(a.aibom.content_hash);
+    expect(c.aibom.spdx.documentNamespace).not.toBe(a.aibom.spdx.documentNamespace);
     expect(a.aibom.content_hash).toMatch(/^[0-9a-f]{64}$/);
   });
 });

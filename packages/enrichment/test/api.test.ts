@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ASSET_TYPES, analyze, enrich, normalizeAssetName, RULES } from '../src/index';
+import { DOC_PATH, renderEnrichmentDoc } from '../scripts/gen-rules-doc';
 import { CTX, input } from './helpers';
 
 describe('public API', () => {
@@ -20,9 +21,10 @@ describe('public API', () => {
       expect(r.aibom.spdx_version).toBe('SPDX-2.3');
     }
   });
-  it('RULES.md documents every rule', () => {
-    const md = readFileSync(join(__dirname, '..', 'RULES.md'), 'utf8');
-    for (const r of RULES) expect(md).toContain(`| ${r.id} | `);
+  it('docs/enrichment.md documents every rule and is up to date with the rule table', () => {
+    const md = readFileSync(DOC_PATH, 'utf8');
+    for (const r of RULES) expect(md).toContain(`| ${r.id} | ${r.title.replace(/\|/g, '\\|')} | ${r.severity} | ${r.weight} | `);
+    expect(md).toBe(renderEnrichmentDoc()); // regenerate: pnpm --filter @risk/enrichment rules-doc
   });
   it('src is pure: no fs/network/clock use outside data imports', () => {
     const dir = join(__dirname, '..', 'src');

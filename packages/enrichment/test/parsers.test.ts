@@ -116,6 +116,41 @@ describe('package manifests', () => {
   });
 });
 
+describe('more manifest kinds', () => {
+  it('reads an MCPB/DXT manifest.json (server.mcp_config + tools)', () => {
+    const p = parseManifest(input({ asset_type: 'mcp_server', raw_manifest: JSON.stringify({
+      dxt_version: '0.1', name: 'notes', version: '0.3.0', license: 'MIT', author: { name: 'Ann' },
+      server: { type: 'node', entry_point: 'server/index.js', mcp_config: { command: 'node', args: ['${__dirname}/server/index.js'], env: { NOTES_DIR: '${user_config.dir}' } } },
+      tools: [{ name: 'list_notes', description: 'Lists notes' }],
+    }) }));
+    expect(p).toMatchObject({ kind: 'mcpb_manifest', name: 'notes', version: '0.3.0', licenses: ['MIT'], authors: ['Ann'] });
+    expect(p.servers[0]).toMatchObject({ command: 'node', env: { NOTES_DIR: '${user_config.dir}' }, transport: 'stdio' });
+    expect(p.tools.map((t) => t.name)).toEqual(['list_notes']);
+  });
+  it('reads a Poetry pyproject.toml', () => {
+    const p = parseManifest(input({ asset_type: 'package', raw_manifest: '[tool.poetry]\nname = "agent-kit"\nversion = "0.1.0"\nlicense = "Apache-2.0"\n[tool.poetry.dependencies]\npython = "^3.10"\nlangchain = "0.0.100"\n' }));
+    expect(p).toMatchObject({ kind: 'pyproject', name: 'agent-kit', version: '0.1.0', licenses: ['Apache-2.0'] });
+    expect(p.dependencies).toEqual([{ ecosystem: 'pypi', name: 'langchain', spec: '0.0.100', path: 'tool.poetry.dependencies.langchain' }]);
+  });
+  it('reads a Modelfile FROM a local GGUF with an ADAPTER and a one-line LICENSE', () => {
+    const p = parseManifest(input({ raw_manifest: 'FROM ./models/llama-3-8b.Q4_K_M.gguf\nADAPTER ./lora.gguf\nPARAMETER num_ctx 4096\nLICENSE """Apache 2.0"""\n' }));
+    expect(p).toMatchObject({ kind: 'modelfile', licenses: ['Apache 2.0'], base_models: [] });
+    expect(p.files.map((f) => f.path)).toEqual(['./models/llama-3-8b.Q4_K_M.gguf', './lora.gguf']);
+    expect(p.modelfile?.parameters).toEqual({ num_ctx: '4096' });
+  });
+  it('reads Keras configs and tokenizer_config.json chat templates', () => {
+    expect(parseManifest(input({ raw_manifest: JSON.stringify({ class_name: 'Functional', config: { layers: [] } }) })).kind).toBe('keras_config');
+    const t = parseManifest(input({ raw_manifest: JSON.stringify({ chat_template: '{{ messages }}', eos_token: '</s>' }) }));
+    expect([t.kind, t.chat_template]).toEqual(['tokenizer_config', '{{ messages }}']);
+  });
+  it('falls back to generic JSON, YAML, TOML and text', () => {
+    expect(parseManifest(input({ asset_type: 'application', raw_manifest: '{"endpoint":"https://x.dev","license":"MIT"}' }))).toMatchObject({ kind: 'json', format: 'json', licenses: ['MIT'] });
+    expect(parseManifest(input({ asset_type: 'application', raw_manifest: 'endpoint: https://x.dev\nregion: eu\n' }))).toMatchObject({ kind: 'yaml', format: 'yaml' });
+    expect(parseManifest(input({ asset_type: 'application', raw_manifest: '[package]\nname = "x"\nversion = "1.2.3"\n' }))).toMatchObject({ kind: 'toml', format: 'toml', name: 'x', version: '1.2.3' });
+    expect(parseManifest(input({ asset_type: 'application', raw_manifest: 'A hosted chat assistant for support teams.' }))).toMatchObject({ kind: 'text', format: 'text' });
+  });
+});
+
 describe('robustness', () => {
   it.each([
     ['broken JSON', '{"name": "x", '],

@@ -1,7 +1,7 @@
 import atlas from '../src/data/atlas-techniques.json';
 import advisories from '../src/data/advisories.json';
-import { analyze, RULES } from '../src/index';
-import { fixture, input } from './helpers';
+import { analyze, enrich, RULES } from '../src/index';
+import { CTX, fixture, input } from './helpers';
 
 const ids = (raw: Parameters<typeof input>[0]) => analyze(input(raw)).findings.map((f) => f.rule_id);
 const find = (raw: Parameters<typeof input>[0], rule: string) => analyze(input(raw)).findings.filter((f) => f.rule_id === rule);
@@ -76,6 +76,11 @@ describe('licence rules', () => {
     expect(ids({ raw_manifest: fixture('21-hf-card-pokemon-lora-README.md') })).toContain('R10');
     expect(ids({ raw_manifest: fixture('25-hf-card-dreamlike-photoreal-README.md') })).toContain('R10');
     expect(ids({ raw_manifest: fixture('27-hf-card-intel-bart-int8-onnx-README.md') })).not.toContain('R10');
+  });
+  it('R10 for a custom licence text with use restrictions (ChatGLM2 MODEL_LICENSE); not for MIT text', () => {
+    expect(find({ raw_manifest: fixture('14-hf-model-license-chatglm2.txt') }, 'R10')[0]).toMatchObject({ confidence: 0.6, evidence: { path: 'license_text' } });
+    const mit = 'MIT License\n\nPermission is hereby granted, free of charge, to any person obtaining a copy of this software, to deal in the Software without restriction.\n';
+    expect(ids({ raw_manifest: mit })).not.toContain('R10');
   });
   it('R11 licence conflicts with a Llama base model', () => {
     const raw = '---\nlicense: apache-2.0\nbase_model: meta-llama/Llama-2-7b-hf\n---\n# x';
@@ -184,6 +189,14 @@ describe('R23 known vulnerable versions', () => {
     expect(analyze(input({ asset_type: 'package', raw_manifest: 'transformers>=4.30,<4.35\n' })).cve_ids).toEqual(['CVE-2023-7018', 'CVE-2024-3568']);
     expect(analyze(input({ asset_type: 'package', raw_manifest: 'transformers>=4.30\n' })).cve_ids).toEqual([]);
     expect(analyze(input({ asset_type: 'package', raw_manifest: 'transformers==4.38.0\n' })).cve_ids).toEqual([]);
+  });
+  it('honours the advisory verification: secondary-source entries count at confidence 0.8, without the floor', () => {
+    const secondary = analyze(input({ asset_type: 'package', raw_manifest: JSON.stringify({ name: 'mcp-remote', version: '0.1.10' }) })).findings.find((f) => f.rule_id === 'R23');
+    expect(secondary).toMatchObject({ severity: 'critical', confidence: 0.8, weight: 48, evidence: { verification: 'secondary' } });
+    expect(secondary?.description).toMatch(/secondary sources/);
+    const primary = analyze(input({ asset_type: 'package', raw_manifest: 'langchain==0.0.100\n' })).findings.find((f) => f.cve_ids[0] === 'CVE-2023-29374');
+    expect(primary).toMatchObject({ confidence: 1, weight: 60 });
+    expect(enrich(input({ asset_type: 'package', raw_manifest: 'langchain==0.0.100\n' }), CTX).intrinsic_risk_score).toBeGreaterThanOrEqual(90);
   });
   it('the asset itself (npm mcp-remote 0.1.10, keras 3.8.0 from name/version)', () => {
     expect(analyze(input({ asset_type: 'package', name: 'mcp-remote', version: '0.1.10', raw_manifest: JSON.stringify({ name: 'mcp-remote', version: '0.1.10' }) })).cve_ids).toEqual(['CVE-2025-6514']);

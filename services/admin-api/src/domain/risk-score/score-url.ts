@@ -4,6 +4,7 @@ import { domainToUnicode } from 'node:url';
 import { distance } from 'fastest-levenshtein';
 import { parse as parseDomain } from 'tldts';
 import { lookupAiDomain, riskLists, classifyHost } from '../../data';
+import { severityForScore as severityFor } from '@risk/contracts';
 
 export type Severity = 'critical' | 'high' | 'medium' | 'low' | 'informational';
 
@@ -31,14 +32,8 @@ export class UrlParseError extends Error {}
 
 export const SCORING_VERSION = '1';
 
-/** DESIGN.md bands: ≥90 critical, ≥70 high, ≥40 medium, ≥10 low, else informational. */
-export function severityFor(score: number): Severity {
-  if (score >= 90) return 'critical';
-  if (score >= 70) return 'high';
-  if (score >= 40) return 'medium';
-  if (score >= 10) return 'low';
-  return 'informational';
-}
+/** DESIGN.md bands, defined once in @risk/contracts. */
+export { severityFor };
 
 // Latin look-alikes from Cyrillic and Greek (the usual IDN homograph set).
 const CONFUSABLES: Record<string, string> = {

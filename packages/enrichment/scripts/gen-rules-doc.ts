@@ -1,0 +1,186 @@
+// Renders docs/enrichment.md (rule catalogue, scoring, trust, AI-BOM) from the rule table and the shipped data:
+// `pnpm --filter @risk/enrichment rules-doc` writes it; test/api.test.ts fails when the file is out of date.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import advisories from '../src/data/advisories.json';
+import atlas from '../src/data/atlas-techniques.json';
+import publishers from '../src/data/publishers.json';
+import { RULES, SCORE_FORMULA } from '../src/index';
+import { SECONDARY_ADVISORY_CONFIDENCE } from '../src/rules';
+
+export const DOC_PATH = join(__dirname, '..', '..', '..', 'docs', 'enrichment.md');
+
+/** How each rule relates to the research rule table (shared/research/enrichment.md §3). */
+const RESEARCH: Record<string, string> = {
+  R00: '§3 R00; recorded with weight 0 instead of subtracting up to 10 (see Scoring)',
+  R01: '§3 R01',
+  R02: '§3 R02 (+ `shutil`, `execfile`)',
+  R03: '§3 R03; §3 also names AML.T0025, which is not in the shipped ATLAS subset',
+  R04: '§3 R04 (ATLAS ids added)',
+  R05: '§3 R05',
+  R06: '§3 R06 (ATLAS ids added)',
+  R07: '§3 R07 (+ AML.T0010.003)',
+  R08: '§3 R08 (+ AML.T0010)',
+  R09: '§3 R09',
+  R10: '§3 R10; also a custom licence text with use-restriction clauses (confidence 0.6)',
+  R11: '§3 R11 (base licence from metadata `base_model_license` or the vendor family)',
+  R12: '§3 R12: derived name/tags without base_model, name vs config model_type',
+  R13: '§3 R13',
+  R14: '§3 R14',
+  R15: '§3 R15',
+  R16: '§3 R16',
+  R17: '§3 R17 (+ npm install scripts that run a shell, confidence 0.6)',
+  R18: '§3 R18',
+  R19: '§3 R19',
+  R20: '§3 R20 (+ well-known token patterns anywhere in the manifest)',
+  R21: '§3 R21',
+  R22: '§3 R22 (+ AML.T0010.001)',
+  R23: `§3 R23; confidence ${SECONDARY_ADVISORY_CONFIDENCE} for advisories with verification ≠ primary`,
+  R24: '§3 R24',
+  R25: '§3 R25',
+  R26: '§3 R26 (+ AML.T0053)',
+  R27: '§3 R27',
+  R28: 'extra: issue #4 "licence risk (unknown)" — SPDX validity via spdx-license-ids / spdx-expression-parse',
+  manifest_unparseable: 'extra: issue #4 "a manifest that can\'t be parsed yields a finding"',
+  threat_match: 'extra: issue #4 "matching threats (risk_penalty)"',
+};
+
+export function renderEnrichmentDoc(): string {
+  const names = new Map(atlas.techniques.map((t) => [t.id, t.name]));
+  const esc = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  const rows = RULES.map(
+    (r) =>
+      `| ${r.id} | ${esc(r.title)} | ${r.severity} | ${r.weight} | ${esc(r.rationale)} | ${r.attack_techniques.map((t) => `${t} (${names.get(t) ?? '?'})`).join(', ') || '—'} | ${esc(r.remediation)} | ${esc(RESEARCH[r.id] ?? '—')} |`,
+  );
+  const verification = advisories.advisories.reduce<Record<string, number>>((acc, a) => ({ ...acc, [a.verification]: (acc[a.verification] ?? 0) + 1 }), {});
+  return `# Enrichment: rules, scoring, publisher trust, AI-BOM
+
+Generated from \`packages/enrichment/src/rules-table.ts\` and the shipped data by
+\`packages/enrichment/scripts/gen-rules-doc.ts\` (\`pnpm --filter @risk/enrichment rules-doc\`; a test fails when this
+file is out of date — do not edit by hand).
+
+The engine (\`packages/enrichment\`) is pure: no I/O, no clock (the caller passes \`now\`), deterministic for the same
+input. The worker (\`services/worker\`) reads the signal, runs it, and writes the result in one transaction.
+
+## Knowledge shipped in the repository (no network at enrichment time)
+
+| file (\`packages/enrichment/src/data/\`) | content | source |
+|---|---|---|
+| \`advisories.json\` | ${advisories.advisories.length} advisories for AI libraries and tools (${Object.entries(verification).map(([k, n]) => `${n} ${k}`).join(', ')}), semver ranges | \`shared/research/ai-cves.json\`; each entry keeps its \`source\` URL and \`verification\` |
+| \`atlas-techniques.json\` | ${atlas.techniques.length} MITRE ATLAS techniques (ids, names, tactics) | mitre-atlas/atlas-data ATLAS.yaml v5.6.0 via \`shared/research/atlas-techniques.json\` |
+| \`publishers.json\` | ${publishers.verified_publishers.length} verified publisher namespaces, ${publishers.well_known_names.length} well-known names (typosquat targets), ${publishers.not_typosquats.length} known look-alikes that are not squats | hand-curated (see its \`_source\`) |
+
+Licences are checked against the SPDX License List (\`spdx-license-ids\`) and expressions parsed with
+\`spdx-expression-parse\`; Hugging Face licence ids that are not SPDX ids (\`llama3\`, \`openrail\`, …) become
+\`LicenseRef-<id>\`.
+
+## Rule catalogue (${RULES.length} rules)
+
+R00–R27 are the rules of \`shared/research/enrichment.md\` §3 under the same ids; the last column says how each maps.
+Every ATLAS id is checked against \`atlas-techniques.json\` by a test.
+
+| id | title | default severity | base weight | rationale | MITRE ATLAS | remediation | research §3 |
+|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
+
+Notes
+- A finding may carry a severity other than the default: R18 read-only access is \`medium\`, R20 literal secrets are
+  \`high\`, R23 takes the advisory's severity, \`threat_match\` takes the threat's severity.
+- Each finding lists the capabilities it derives (\`shell_exec\`, \`filesystem_write\`, \`network_egress\`,
+  \`credential_access\`, \`code_execution_on_load\`, …) and its evidence path in the manifest.
+- Secrets are never copied into evidence: only the token type, a masked prefix and the length.
+- R15 compares the asset name, its publisher and dependency names with the well-known names
+  (Damerau–Levenshtein ≤ 2, ≤ 1 for names of 5–6 chars; homoglyph folding 0→o, 1→l, rn→m, Cyrillic look-alikes).
+- R23 matches an exact pin inside an advisory range, or a range whose every allowed version is affected (no fixed
+  version satisfies it). PEP 440 versions are converted to semver (\`2.13.1rc0\` → \`2.13.1-rc.0\`). An advisory whose
+  \`verification\` is not \`primary\` (it rests on secondary sources) gives confidence ${SECONDARY_ADVISORY_CONFIDENCE}: the
+  version match is exact but the advisory data is not confirmed, so it keeps most of its weight and does not raise
+  the confirmed-severity floor; its evidence and description say so.
+
+## Manifests recognised
+
+Hugging Face model/dataset cards (YAML front matter + body, or none: licence from prose), \`config.json\`
+(architectures, model_type, \`auto_map\`), weight indexes (\`*.index.json\` \`weight_map\`), file listings (JSON or one
+name per line; pickle \`.bin/.pt/.pth/.pkl/.pickle/.ckpt/.joblib/.dill\`, \`.safetensors\`, \`.gguf\`, \`.onnx\`,
+\`.h5/.keras\`), Keras configs, tokenizer configs (chat templates), onnxruntime-genai configs, MCP registry
+\`server.json\` (current and legacy snake_case), \`mcpServers\` client configs, MCPB/DXT \`manifest.json\`, tools/list
+snapshots (descriptions, input schemas, annotations), npm \`package.json\`, \`pyproject.toml\` (PEP 621 and Poetry),
+\`requirements.txt\`, Ollama \`Modelfile\`, agent configurations (JSON/YAML), and generic JSON/YAML/TOML/text as the
+fallback. Signal \`metadata\` adds files (HF \`siblings\` with sha256), pickle imports, GGUF metadata, tools, licence,
+base_model. A manifest that cannot be parsed yields \`manifest_unparseable\`; analysis never throws.
+
+## Scoring
+
+Each finding has \`weight = base(severity) × confidence\` with base critical 60, high 35, medium 15, low 5,
+informational 0, and confidence 1.0 (confirmed from manifest data), ${SECONDARY_ADVISORY_CONFIDENCE} (advisory from secondary sources),
+0.6 (heuristic / name-based) or 0.3 (inferred from prose). Threat findings (\`threat_match\`) have
+\`weight = risk_penalty\` of the matching threat.
+
+\`\`\`
+${SCORE_FORMULA}
+\`\`\`
+
+i.e. \`base = max(floor, 100·(1 − Π(1 − wᵢ/100)))\` — a probabilistic OR, bounded and order-free, so each extra finding
+adds less; \`floor\` = 90 when a critical finding has confidence ≥ 0.9, 70 for such a high finding. Then
+\`total = min(100, base + Σ risk_penaltyⱼ)\` and \`intrinsic_risk_score = round(total)\`.
+
+Worked example: R05 (high, 1.0 → 35) and R09 (medium, 1.0 → 15): raw = 100·(1 − 0.65·0.85) = 44.75, the high floor
+lifts it to 70; a matching threat with risk_penalty 20 makes 90 → \`critical\`.
+
+Properties (fast-check tests in \`packages/enrichment/test/score.test.ts\`): 0 ≤ score ≤ 100; adding a finding never
+lowers the score; the result does not depend on finding order; the integer contributions sum exactly to the score.
+
+Differences from the research recommendation (enrichment.md §6), on purpose:
+- R00 positive signals are recorded with weight 0 instead of subtracting up to 10: a subtraction would let an added
+  finding lower the score, which the monotonicity requirement forbids.
+- No publisher multiplier on the score: publisher trust is reported on its own (\`publisher_trust\`), and a typosquat
+  or unverifiable namespace already raises the score through R14/R15.
+
+Contributions (\`score_contribution\` per finding, \`score_breakdown\` on the asset): findings are sorted by weight
+(desc), then rule id, then input order; finding i's exact share is \`100·Π_{j<i}(1 − w_j/100)·w_i/100\` (these sum to
+the raw OR), scaled by \`base/raw\` when a floor applies; threat shares are their penalties; everything is scaled by
+\`total/(base + Σ penalties)\` when capped. The exact shares are rounded with the largest-remainder method, so the
+integer contributions sum exactly to \`intrinsic_risk_score\`.
+
+Severity bands (DESIGN.md; defined once in \`packages/contracts/src/severity.ts\`): ≥ 90 critical, ≥ 70 high,
+≥ 40 medium, ≥ 10 low, else informational.
+
+## Publisher trust
+
+\`{publisher, verified, level, score, factors[]}\`: baseline 30; +50 when the publisher is on the shipped verified list;
++3 per org that submitted signals for the asset (max +15); age since first seen +10 (≥ 365 d), +6 (≥ 90 d), +3
+(≥ 30 d), −5 (< 7 d); −30 for each R14/R15/R16 finding; −10 without a publisher; clamped to 0–100.
+Level: \`suspicious\` if such a finding exists and the publisher is not verified, else \`verified\`, else
+\`established\` (≥ 3 orgs and ≥ 90 days), else \`unknown\`.
+
+## Benchmark summary
+
+From the model card's \`model-index\` (\`results[].task/dataset/metrics\`): \`{source: "model-index", results[], count,
+safety: {status, flags}}\`, \`safety.status\` = \`degraded\` when R13 fired; \`null\` when the card has no model-index.
+
+## AI-BOM
+
+- \`json\`: \`bom_version\`, the SPDX document, a normalized component inventory (type, name, version, purl where one
+  exists, licence, supplier, download location, hashes) and lineage (\`base_models[{id, relation}]\`, parents, datasets)
+  from \`base_model\` / \`base_model_relation\` (inferred when absent: adapter, quantized, merge, finetune; a Modelfile
+  \`FROM\` gives \`unknown\`, \`adapter\` with \`ADAPTER\`), or \`null\`.
+- \`spdx_json\`: SPDX 2.3 JSON, validated in tests against the official schema (ajv) plus the checks the schema leaves out
+  (documentNamespace URI without \`#\`, \`SPDXRef-\` ids, unique ids, \`SPDXRef-DOCUMENT DESCRIBES\` the asset, ISO
+  dates, licence expressions, LicenseRefs with extracted text). Lineage is \`DESCENDANT_OF\`, datasets are packages with
+  \`DEPENDS_ON\` (comment \`trainedOn\`), and AI properties sit in an \`OTHER\` annotation whose JSON keys are SPDX 3.0.1
+  AI-profile properties (\`ai:typeOfModel\`, \`ai:domain\`, \`ai:hyperparameter\` and \`ai:metric\` as DictionaryEntry
+  lists, \`ai:informationAboutTraining\`, \`ai:limitation\`, \`ai:safetyRiskAssessment\`); \`hf:\` and \`risk:\` keys
+  hold what the AI profile has no property for.
+- \`spdx_tv\`: the same document in tag-value; tests parse it back and compare it with the JSON.
+- \`cyclonedx_json\`: CycloneDX 1.6 with the asset as a \`machine-learning-model\` component with a \`modelCard\`
+  (parameters, quantitative analysis from model-index, properties) and \`pedigree.ancestors\` for lineage; validated with
+  \`@cyclonedx/cyclonedx-library\`'s JSON validator.
+- \`bom_version\` increases by one each time the BOM's content hash changes (the clock is not part of it); every version
+  is kept (one \`aiboms\` row per version) and the document namespace changes with it.
+`;
+}
+
+if (require.main === module) {
+  writeFileSync(DOC_PATH, renderEnrichmentDoc());
+  console.log(`wrote ${DOC_PATH} (${RULES.length} rules)`);
+}
