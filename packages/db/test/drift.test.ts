@@ -41,7 +41,16 @@ describe('migrated database matches schema.prisma', () => {
          FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid JOIN pg_namespace ns ON ns.oid = t.relnamespace
         WHERE ns.nspname = 'public' AND i.indisunique AND NOT i.indisprimary`,
     );
-    return { cols: cols.rows, cons: cons.rows, uniq: uniq.rows };
+    const idx = await client.query<{ table: string; cols: string[]; method: string }>(
+      `SELECT i.indrelid::regclass::text AS table, am.amname AS method,
+              ARRAY(SELECT a.attname::text || CASE WHEN i.indoption[k.o - 1] & 1 = 1 THEN ' DESC' ELSE '' END
+                      FROM unnest(i.indkey) WITH ORDINALITY k(n, o) JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.n
+                     ORDER BY k.o) AS cols
+         FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_am am ON am.oid = ic.relam
+         JOIN pg_class t ON t.oid = i.indrelid JOIN pg_namespace ns ON ns.oid = t.relnamespace
+        WHERE ns.nspname = 'public' AND NOT i.indisunique AND NOT i.indisprimary`,
+    );
+    return { cols: cols.rows, cons: cons.rows, uniq: uniq.rows, idx: idx.rows };
   }
 
   it('has exactly the tables and columns of the schema, with the same types and nullability', async () => {
@@ -52,7 +61,28 @@ describe('migrated database matches schema.prisma', () => {
     const expected = new Map<string, string>();
     for (const t of schema.values())
       for (const c of t.columns.values()) expected.set(`${t.table}.${c.name}`, `${c.udt} ${c.nullable ? 'NULL' : 'NOT NULL'}`);
-    expect([...actual.entries()].sort()).toEqual([...expected.entries()].sort());
+    // named differences, so a failure says what to do rather than showing two long lists
+    expect({
+      'in schema.prisma but not in the migrated database (add a migration)': [...expected]
+        .filter(([k]) => !actual.has(k))
+        .map(([k, v]) => `${k} ${v}`),
+      'in the migrated database but not in schema.prisma': [...actual].filter(([k]) => !expected.has(k)).map(([k, v]) => `${k} ${v}`),
+      'type or nullability differs': [...expected]
+        .filter(([k, v]) => actual.has(k) && actual.get(k) !== v)
+        .map(([k, v]) => `${k}: schema.prisma ${v}, database ${actual.get(k)}`),
+    }).toEqual({
+      'in schema.prisma but not in the migrated database (add a migration)': [],
+      'in the migrated database but not in schema.prisma': [],
+      'type or nullability differs': [],
+    });
+  });
+
+  it('has the indexes of the schema (columns, sort order, method), for every list filter and cursor', async () => {
+    const schema = readSchema();
+    const { idx } = await actualTables();
+    const expected = [...schema.values()].flatMap((t) => t.indexes.map((i) => `${t.table}(${i.columns.join(', ')}) ${i.method}`)).sort();
+    const actual = idx.map((i) => `${i.table.replace(/"/g, '')}(${i.cols.join(', ')}) ${i.method}`).sort();
+    expect(actual).toEqual(expected);
   });
 
   it('has the primary keys, unique constraints and foreign keys of the schema', async () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 
 /**
  * A small reader for our schema.prisma: enough to know, per table, each column's type,
- * nullability and list-ness, the primary key, unique constraints and foreign keys. Used by the drift
+ * nullability and list-ness, the primary key, unique constraints, other indexes and foreign keys. Used by the drift
  * test to compare the schema with a migrated database (the Prisma CLI's diff needs a native engine
  * this machine can't download).
  */
@@ -17,6 +17,8 @@ export interface TableSpec {
   columns: Map<string, ColumnSpec>;
   primaryKey: string[];
   uniques: string[][];
+  /** non-unique indexes: columns as `name` or `name DESC`, and the access method (btree, gin) */
+  indexes: Array<{ columns: string[]; method: string }>;
   foreignKeys: Array<{ columns: string[]; refTable: string; refColumns: string[]; onDelete: string }>;
 }
 
@@ -43,7 +45,7 @@ export function readSchema(file = path.join(__dirname, '..', 'prisma', 'schema.p
   }
   const out = new Map<string, TableSpec>();
   for (const [name, { body }] of models) {
-    const spec: TableSpec = { table: tableOf.get(name)!, columns: new Map(), primaryKey: [], uniques: [], foreignKeys: [] };
+    const spec: TableSpec = { table: tableOf.get(name)!, columns: new Map(), primaryKey: [], uniques: [], indexes: [], foreignKeys: [] };
     for (const raw of body) {
       const line = raw.replace(/\/\/.*$/, '').trim();
       if (!line) continue;
@@ -52,6 +54,16 @@ export function readSchema(file = path.join(__dirname, '..', 'prisma', 'schema.p
         if (id) spec.primaryKey = id[1]!.split(',').map((s) => s.trim());
         const uq = /^@@unique\(\[([^\]]+)\]/.exec(line);
         if (uq) spec.uniques.push(uq[1]!.split(',').map((s) => s.trim()));
+        const ix = /^@@index\(\[(.+?)\](.*)\)$/.exec(line);
+        if (ix) {
+          // `created(sort: Desc)` → `created DESC`; `name(ops: raw("gin_trgm_ops"))` → `name`
+          const columns = ix[1]!.split(/,(?![^(]*\))/).map((c) => {
+            const col = /^\s*(\w+)(\(.*\))?\s*$/.exec(c)!;
+            return /sort:\s*Desc/.test(col[2] ?? '') ? `${col[1]} DESC` : col[1]!;
+          });
+          const method = (/type:\s*(\w+)/.exec(ix[2]!)?.[1] ?? 'BTree').toLowerCase();
+          spec.indexes.push({ columns, method });
+        }
         continue;
       }
       const f = /^(\w+)\s+(\w+)(\[\])?(\?)?\s*(.*)$/.exec(line);
