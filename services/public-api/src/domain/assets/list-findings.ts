@@ -3,7 +3,8 @@ import type { Finding, Threat } from '@risk/contracts';
 import type { Prisma } from '@risk/db';
 import type { AppDeps } from '../../deps';
 import { assertEnriched, findAssetOr404 } from './get-asset';
-import { renderFinding, renderThreat } from './render';
+import { renderThreat } from '../threats/render';
+import { renderFinding } from './render';
 
 export interface ListFindingsInput {
   fingerprint: string;

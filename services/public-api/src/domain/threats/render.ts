@@ -1,9 +1,8 @@
 import type { Threat } from '@risk/contracts';
 import type { Threat as ThreatRow } from '@risk/db';
+import { unixSeconds } from '../signals/render-signal';
 
-export const unixSeconds = (d: Date): number => Math.floor(d.getTime() / 1000);
-
-/** The API shape of a threat row (docs/threats.md). */
+/** The API shape of a threat row (docs/threats.md); also inlined by GET /v1/assets/{fp}/findings?expand[]=threats. */
 export function renderThreat(row: ThreatRow): Threat {
   return {
     object: 'threat',
