@@ -5,15 +5,32 @@ import { createHarness, idem, postSignal, signalBody, type Harness } from './har
 let h: Harness;
 let fp: string;
 let signalId: string;
+let threatId: string;
+let webhookId: string;
+let eventId: string;
 beforeAll(async () => {
   h = await createHarness('authidem');
   const body = signalBody(h.orgId, { fingerprint: 'hf:org/model@1' });
   fp = body.fingerprint as string;
   signalId = (await postSignal(h, body)).body.id;
+  const threat = await request(h.app).post('/v1/threats').set('Authorization', `Bearer ${h.key}`).set('Idempotency-Key', idem()).send(THREAT);
+  expect(threat.status).toBe(201);
+  threatId = threat.body.id;
+  const webhook = await request(h.app).post('/v1/webhooks').set('Authorization', `Bearer ${h.key}`).set('Idempotency-Key', idem()).send(WEBHOOK);
+  expect(webhook.status).toBe(201);
+  webhookId = webhook.body.id;
+  // creating the threat recorded a threat.created event for this org
+  eventId = (await request(h.app).get('/v1/events?limit=1').set('Authorization', `Bearer ${h.key}`)).body.data[0].id;
+  expect(eventId).toMatch(/^evt_/);
 });
 afterAll(() => h.close());
 
-type Route = { method: 'get' | 'post'; path: () => string; scope: Scope; body?: () => unknown };
+const THREAT = { category: 'malicious_model', title: 'auth matrix threat', severity: 'low' };
+// live-mode keys need https; 127.0.0.1 is on the test OUTBOUND_ALLOWED_HOSTS list, so nothing is resolved
+const WEBHOOK = { url: 'https://127.0.0.1/hooks', events: ['threat.created'] };
+
+type Route = { method: 'get' | 'post' | 'delete'; path: () => string; scope: Scope | null; body?: () => unknown };
+/** Every /v1 route the service serves except GET /v1/openapi.json (public); scope null: any valid key. */
 const ROUTES: Route[] = [
   { method: 'post', path: () => '/v1/signals', scope: 'signals:write', body: () => signalBody(h.orgId) },
   { method: 'post', path: () => '/v1/signals/bulk', scope: 'signals:write', body: () => ({ signals: [signalBody(h.orgId)] }) },
@@ -24,10 +41,30 @@ const ROUTES: Route[] = [
   { method: 'get', path: () => `/v1/assets/${encodeURIComponent(fp)}/findings`, scope: 'assets:read' },
   { method: 'get', path: () => `/v1/assets/${encodeURIComponent(fp)}/aibom`, scope: 'assets:read' },
   { method: 'get', path: () => `/v1/assets/${encodeURIComponent(fp)}/threats`, scope: 'assets:read' },
+  { method: 'post', path: () => '/v1/threats', scope: 'threats:write', body: () => THREAT },
+  { method: 'get', path: () => '/v1/threats', scope: 'threats:read' },
+  { method: 'get', path: () => `/v1/threats/${threatId}`, scope: 'threats:read' },
+  { method: 'post', path: () => `/v1/threats/${threatId}`, scope: 'threats:write', body: () => ({ title: `renamed ${idem()}` }) },
+  { method: 'post', path: () => '/v1/webhooks', scope: 'webhooks:write', body: () => WEBHOOK },
+  { method: 'get', path: () => '/v1/webhooks', scope: 'webhooks:write' },
+  { method: 'get', path: () => `/v1/webhooks/${webhookId}`, scope: 'webhooks:write' },
+  { method: 'post', path: () => `/v1/webhooks/${webhookId}`, scope: 'webhooks:write', body: () => ({ description: `desc ${idem()}` }) },
+  { method: 'post', path: () => `/v1/webhooks/${webhookId}/rotate_secret`, scope: 'webhooks:write', body: () => ({}) },
+  { method: 'get', path: () => `/v1/webhooks/${webhookId}/deliveries`, scope: 'webhooks:write' },
+  { method: 'get', path: () => '/v1/events', scope: null },
+  { method: 'get', path: () => `/v1/events/${eventId}`, scope: null },
+  // last: it removes the endpoint the routes above use
+  { method: 'delete', path: () => `/v1/webhooks/${webhookId}`, scope: 'webhooks:write' },
 ];
+const ALL_SCOPES: Scope[] = ['signals:write', 'signals:read', 'assets:read', 'threats:read', 'threats:write', 'webhooks:write'];
 
 function send(route: Route, authorization?: string) {
-  let req = route.method === 'get' ? request(h.app).get(route.path()) : request(h.app).post(route.path()).set('Idempotency-Key', idem());
+  let req =
+    route.method === 'get'
+      ? request(h.app).get(route.path())
+      : route.method === 'delete'
+        ? request(h.app).delete(route.path())
+        : request(h.app).post(route.path()).set('Idempotency-Key', idem());
   if (authorization !== undefined) req = req.set('Authorization', authorization);
   return route.body ? req.send(route.body() as object) : req;
 }
@@ -55,19 +92,27 @@ describe.each(ROUTES.map((r) => [`${r.method.toUpperCase()} ${r.path().split('?'
     expect(res.body.error.request_id).toBe(res.headers['x-request-id']);
   });
 
-  test(`a key without ${route.scope} is 403 insufficient_scope`, async () => {
-    const others = (['signals:write', 'signals:read', 'assets:read', 'threats:read', 'threats:write', 'webhooks:write'] as Scope[]).filter((s) => s !== route.scope);
-    const res = await send(route, `Bearer ${await h.mintKey({ scopes: others })}`);
-    expect(res.status).toBe(403);
-    expect(res.body.error).toMatchObject({ type: 'permission_error', code: 'insufficient_scope' });
-    expect(res.body.error.message).toContain(route.scope);
-  });
+  if (route.scope) {
+    const scope = route.scope;
+    test(`a key without ${scope} is 403 insufficient_scope`, async () => {
+      const res = await send(route, `Bearer ${await h.mintKey({ scopes: ALL_SCOPES.filter((s) => s !== scope) })}`);
+      expect(res.status).toBe(403);
+      expect(res.body.error).toMatchObject({ type: 'permission_error', code: 'insufficient_scope' });
+      expect(res.body.error.message).toContain(scope);
+      expect(res.body.error.request_id).toBe(res.headers['x-request-id']);
+    });
+  }
 
-  test(`a key with only ${route.scope} gets through`, async () => {
-    const res = await send(route, `Bearer ${await h.mintKey({ scopes: [route.scope] })}`);
-    expect([200, 202, 404]).toContain(res.status); // 404: findings/aibom/threats of a pending asset
-    if (res.status === 404) expect(res.body.error.code).toBe('asset_not_enriched');
+  test(`a key with only ${route.scope ?? 'no scope at all'} gets through`, async () => {
+    const res = await send(route, `Bearer ${await h.mintKey({ scopes: route.scope ? [route.scope] : [] })}`);
+    expect([200, 201, 202, 404]).toContain(res.status);
+    if (res.status === 404) expect(res.body.error.code).toBe('asset_not_enriched'); // findings/aibom/threats of a pending asset
   });
+});
+
+test('GET /v1/openapi.json is public: no key needed, and a bad key is not even looked at', async () => {
+  expect((await request(h.app).get('/v1/openapi.json')).status).toBe(200);
+  expect((await request(h.app).get('/v1/openapi.json').set('Authorization', 'Bearer rk_live_nope')).status).toBe(200);
 });
 
 describe('idempotency', () => {

@@ -156,7 +156,7 @@ publicRegistry.registerPath({
   request: { headers: idempotencyHeader, body: { content: { 'application/json': { schema: ZCreateThreatBody } } } },
   responses: {
     201: { description: 'the created threat', content: { 'application/json': { schema: ZThreat } } },
-    ...errorResponses(400, 401, 403, 500),
+    ...errorResponses(400, 401, 403, 409, 413, 500),
   },
 });
 publicRegistry.registerPath({
@@ -195,6 +195,6 @@ publicRegistry.registerPath({
   },
   responses: {
     200: { description: 'the updated threat', content: { 'application/json': { schema: ZThreat } } },
-    ...errorResponses(400, 401, 403, 404, 500),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 500),
   },
 });

@@ -120,7 +120,7 @@ publicRegistry.registerPath({
   request: { headers: idempotencyHeader, body: json(ZCreateWebhookBody) },
   responses: {
     201: { description: 'the endpoint with its secret', ...json(ZWebhookEndpoint) },
-    ...errorResponses(400, 401, 403, 500),
+    ...errorResponses(400, 401, 403, 409, 413, 500),
   },
 });
 publicRegistry.registerPath({
@@ -153,7 +153,7 @@ publicRegistry.registerPath({
   request: { params: ZWebhookIdParams, headers: idempotencyHeader, body: json(ZUpdateWebhookBody) },
   responses: {
     200: { description: 'the updated endpoint', ...json(ZWebhookEndpoint) },
-    ...errorResponses(400, 401, 403, 404, 500),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 500),
   },
 });
 publicRegistry.registerPath({
@@ -175,7 +175,7 @@ publicRegistry.registerPath({
   request: { params: ZWebhookIdParams, headers: idempotencyHeader },
   responses: {
     200: { description: 'the endpoint with its new secret', ...json(ZWebhookEndpoint) },
-    ...errorResponses(400, 401, 403, 404, 500),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 500),
   },
 });
 publicRegistry.registerPath({
