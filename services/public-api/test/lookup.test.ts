@@ -178,3 +178,52 @@ test('250 fingerprints + 250 name keys with every option use as many queries as 
   expect(queries).toBe(forOne);
   expect(queries).toBeLessThanOrEqual(8);
 });
+
+test('500 name keys with every lookup_* list (2,000 repeated values) keep their positions and match kinds', async () => {
+  // key i: every 5th has a fallback fingerprint and a name that exists nowhere; the others alternate
+  // between an exact name+version+ecosystem key and a name-alone key that matches nothing
+  const keys = Array.from({ length: 500 }, (_, i) =>
+    i % 5 === 0
+      ? { name: `missing-${i}`, version: '', ecosystem: '', fallback: fp64(i) }
+      : i % 2 === 0
+        ? { name: 'LLAMA-3-1-8B', version: '1.0', ecosystem: 'huggingface', fallback: '' }
+        : { name: `zq${i}xv`, version: '', ecosystem: '', fallback: '' },
+  );
+  const qs = keys
+    .map((k) => `lookup_name=${k.name}&lookup_version=${k.version}&lookup_ecosystem=${k.ecosystem}&lookup_fingerprint=${k.fallback}`)
+    .join('&');
+  expect(qs.length).toBeGreaterThan(40_000);
+  const res = await lookup(qs);
+  expect(res.status).toBe(200);
+  expect(res.body.data).toHaveLength(500);
+  res.body.data.forEach((r: { match: string; key: { name: string }; asset: { fingerprint: string } | null }, i: number) => {
+    const k = keys[i]!;
+    expect(r.key.name).toBe(k.name);
+    if (k.fallback) expect([i, r.match, r.asset?.fingerprint]).toEqual([i, i < 400 ? 'fingerprint' : 'none', i < 400 ? k.fallback : undefined]);
+    else if (k.version) expect([i, r.match, r.asset?.fingerprint]).toEqual([i, 'exact', 'hf:meta-llama/Llama_3.1-8B']);
+    else expect([i, r.match, r.asset]).toEqual([i, 'none', null]);
+  });
+});
+
+test('a name alone with nothing similar is none; with include_candidates it gets an empty candidates list', async () => {
+  const res = await lookup('lookup_name=qqqzzzxxx&include_candidates=true');
+  expect(res.status).toBe(200);
+  expect(res.body.data[0]).toEqual({
+    object: 'lookup_result',
+    key: { fingerprint: null, name: 'qqqzzzxxx', version: null, ecosystem: null },
+    match: 'none',
+    asset: null,
+    candidates: [],
+  });
+});
+
+test('fingerprint keys come first, then name keys, each in request order, and a key may repeat', async () => {
+  const res = await lookup(`lookup_name=server-filesystem&fingerprints=${fp64(2)}&lookup_name=llama-3-1-8b&fingerprints=${fp64(2)}`);
+  expect(res.status).toBe(200);
+  expect(res.body.data.map((r: { match: string; key: { fingerprint: string | null; name: string | null } }) => [r.key.fingerprint ?? r.key.name, r.match])).toEqual([
+    [fp64(2), 'exact'],
+    [fp64(2), 'exact'],
+    ['server-filesystem', 'exact'],
+    ['llama-3-1-8b', 'exact'],
+  ]);
+});
