@@ -1,6 +1,10 @@
 /**
- * Profiling aid (not part of `pnpm bench`): runs one scenario against the app and counts pg statements
- * and their time per request. `tsx bench/profile.ts post|get|bulk [requests]`.
+ * Profiling aid (not part of `pnpm bench`): runs one scenario against the app and reports node and
+ * Postgres CPU per request and the pg statements per request with their average time.
+ *   tsx bench/profile.ts post|get|bulk [batches]|postratio|getratio
+ * postratio/getratio alternate the API and the bench's express baseline (3 rounds) with node CPU per
+ * request of each. PROFILE_CPU=<file.cpuprofile> writes a V8 CPU profile of the measured window only;
+ * PROFILE_EXISTING=1 creates the POST scenario's assets first (re-observations instead of new assets).
  */
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -9,44 +13,53 @@ import { createTestContext } from '@risk/testing';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { createApp } from '../src/app';
+import { benchSignal } from './workload';
 
 const stats = new Map<string, { n: number; ms: number }>();
 let counting = false;
 function patch(proto: { query: unknown }) {
-if ((proto as { __patched?: boolean }).__patched) return;
-(proto as { __patched?: boolean }).__patched = true;
-const origQuery = proto.query;
-proto.query = function (this: Client, ...args: unknown[]) {
-  const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
-  const key = text.replace(/\s+/g, ' ').slice(0, 40);
-  const t0 = performance.now();
-  const record = () => {
-    if (!counting) return;
-    const s = stats.get(key) ?? { n: 0, ms: 0 };
-    s.n++;
-    s.ms += performance.now() - t0;
-    stats.set(key, s);
-  };
-  const last = args[args.length - 1];
-  if (typeof last === 'function') {
-    args[args.length - 1] = (...a: unknown[]) => { record(); return (last as (...x: unknown[]) => unknown)(...a); };
-     
-    return (origQuery as any).apply(this, args);
-  }
-   
-  const r = (origQuery as any).apply(this, args);
-  if (counting && r && typeof r.then === 'function') {
-    r.then(() => {
+  if ((proto as { __patched?: boolean }).__patched) return;
+  (proto as { __patched?: boolean }).__patched = true;
+  const origQuery = proto.query;
+  proto.query = function (this: Client, ...args: unknown[]) {
+    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
+    const key = text.replace(/\s+/g, ' ').slice(0, 40);
+    const t0 = performance.now();
+    const record = () => {
+      if (!counting) return;
       const s = stats.get(key) ?? { n: 0, ms: 0 };
       s.n++;
       s.ms += performance.now() - t0;
       stats.set(key, s);
-    }, () => undefined);
-  }
-  return r;
-};
+    };
+    const last = args[args.length - 1];
+    if (typeof last === 'function') {
+      args[args.length - 1] = (...a: unknown[]) => {
+        record();
+        return (last as (...x: unknown[]) => unknown)(...a);
+      };
+
+      return (origQuery as any).apply(this, args);
+    }
+
+    const r = (origQuery as any).apply(this, args);
+    if (counting && r && typeof r.then === 'function') {
+      r.then(
+        () => {
+          const s = stats.get(key) ?? { n: 0, ms: 0 };
+          s.n++;
+          s.ms += performance.now() - t0;
+          stats.set(key, s);
+        },
+        () => undefined,
+      );
+    }
+    return r;
+  };
 }
 patch(Client.prototype as unknown as { query: unknown });
+
+const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
 
 async function main() {
   const mode = process.argv[2] ?? 'post';
@@ -56,33 +69,55 @@ async function main() {
   c.release();
   const producer = new QueueProducer(ctx.redis, 'profile');
   const authenticator = new ApiKeyAuthenticator(ctx.db.prisma);
-  const app = createApp({ config: ctx.config, prisma: ctx.db.prisma, pool: ctx.db.pool, producer, logger: ctx.logger, authenticator });
+  const app = createApp({
+    config: ctx.config,
+    prisma: ctx.db.prisma,
+    pool: ctx.db.pool,
+    producer,
+    logger: ctx.logger,
+    authenticator,
+  });
   const server = await listenWithLimits(app, { port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const orgId = 'org_bench';
   const key = (await mintApiKey(ctx.db.prisma, { org_id: orgId, scopes: [...SCOPES], livemode: true })).key;
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const run = randomUUID().slice(0, 8);
-  const signal = (i: number) => ({
-    fingerprint: `bench:${run}:${i}`,
-    asset_type: 'mcp_server',
-    org_id: orgId,
-    observed_at: Math.floor(Date.now() / 1000) - 60,
-    name: `@bench/server-${i}`,
-    version: '1.0.0',
-    source_url: `https://www.npmjs.com/package/@bench/server-${i}`,
-    raw_manifest: JSON.stringify({ name: `@bench/server-${i}`, version: '1.0.0', dependencies: { '@modelcontextprotocol/sdk': '^1.0.0' } }),
-    metadata: { collector: 'bench', host: `host-${i % 17}` },
-  });
+  const signal = (i: number) => benchSignal(orgId, i, run);
   // warm-up: asset 42 exists
-  let r = await fetch(`${base}/v1/signals`, { method: 'POST', headers: { ...headers, 'idempotency-key': randomUUID() }, body: JSON.stringify(signal(42)) });
+  let r = await fetch(`${base}/v1/signals`, {
+    method: 'POST',
+    headers: { ...headers, 'idempotency-key': randomUUID() },
+    body: JSON.stringify(signal(42)),
+  });
   if (r.status !== 202) throw new Error(await r.text());
   const fp = encodeURIComponent(`bench:${run}:42`);
+  if (process.env.PROFILE_EXISTING) {
+    // the POST scenario's 2000 assets exist already: measures re-observations instead of new assets
+    let w = 0;
+    await autocannon({
+      url: `${base}/v1/signals`,
+      method: 'POST',
+      connections: 10,
+      amount: 2000,
+      requests: [
+        {
+          setupRequest: (req: object) => ({
+            ...req,
+            headers: { ...headers, 'idempotency-key': randomUUID() },
+            body: JSON.stringify(signal(100_000 + w++)),
+          }),
+        },
+      ],
+    });
+  }
   // CPU accounting that other processes' load does not distort: this process, and the Postgres
   // backends of this scratch database (clock ticks from /proc)
   const { readFileSync } = await import('node:fs');
   const pgCpuMs = async () => {
-    const { rows } = await ctx.db.pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
+    const { rows } = await ctx.db.pool.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
+    );
     let ticks = 0;
     for (const { pid } of rows) {
       try {
@@ -96,6 +131,13 @@ async function main() {
   };
   const pg0 = await pgCpuMs();
   const cpu0 = process.cpuUsage();
+  // PROFILE_CPU=<file.cpuprofile>: a V8 CPU profile of the measured window only (no start-up, no set-up)
+  const inspector = process.env.PROFILE_CPU ? new (await import('node:inspector/promises')).Session() : undefined;
+  if (inspector) {
+    inspector.connect();
+    await inspector.post('Profiler.enable');
+    await inspector.post('Profiler.start');
+  }
   counting = true;
   let requests = 0;
   const t0 = performance.now();
@@ -115,13 +157,38 @@ async function main() {
     const post = (url: string, h: object) => ({
       url,
       method: 'POST' as const,
-      requests: [{ setupRequest: (req: object) => ({ ...req, headers: { ...h, 'idempotency-key': randomUUID() }, body: JSON.stringify(signal(100_000 + (n++ % 2000))) }) }],
+      requests: [
+        {
+          setupRequest: (req: object) => ({
+            ...req,
+            headers: { ...h, 'idempotency-key': randomUUID() },
+            body: JSON.stringify(signal(100_000 + (n++ % 2000))),
+          }),
+        },
+      ],
     });
     for (let round = 0; round < 3; round++) {
       const dur = Number(process.env.BENCH_SECONDS ?? 3);
-      const a = await autocannon({ duration: dur, connections: 10, ...(mode === 'getratio' ? { url: `${base}/v1/assets/${fp}`, headers } : post(`${base}/v1/signals`, headers)) });
-      const b = await autocannon({ duration: dur, connections: 10, ...(mode === 'getratio' ? { url: `${hbase}/hello` } : post(`${hbase}/echo`, { 'content-type': 'application/json' })) });
-      process.stdout.write(`round ${round}: api ${a.requests.average} (p99 ${a.latency.p99}) base ${b.requests.average} ratio ${(a.requests.average / b.requests.average).toFixed(2)}\n`);
+      // node CPU per request (server and autocannon: they share this process) of each side
+      let c = process.cpuUsage();
+      const a = await autocannon({
+        duration: dur,
+        connections: 10,
+        ...(mode === 'getratio' ? { url: `${base}/v1/assets/${fp}`, headers } : post(`${base}/v1/signals`, headers)),
+      });
+      const aCpu = cpuMs(process.cpuUsage(c)) / a.requests.total;
+      c = process.cpuUsage();
+      const b = await autocannon({
+        duration: dur,
+        connections: 10,
+        ...(mode === 'getratio'
+          ? { url: `${hbase}/hello` }
+          : post(`${hbase}/echo`, { 'content-type': 'application/json' })),
+      });
+      const bCpu = cpuMs(process.cpuUsage(c)) / b.requests.total;
+      process.stdout.write(
+        `round ${round}: api ${a.requests.average} (p99 ${a.latency.p99}, node ${aCpu.toFixed(3)} ms/req) base ${b.requests.average} (node ${bCpu.toFixed(3)} ms/req) ratio ${(a.requests.average / b.requests.average).toFixed(2)}\n`,
+      );
       requests += a.requests.total;
     }
     await closeServer(hs, 2000);
@@ -130,7 +197,11 @@ async function main() {
     for (let b = 0; b < batches; b++) {
       const body = JSON.stringify({ signals: Array.from({ length: 500 }, (_, i) => signal(1000 + b * 500 + i)) });
       const s = performance.now();
-      r = await fetch(`${base}/v1/signals/bulk`, { method: 'POST', headers: { ...headers, 'idempotency-key': randomUUID() }, body });
+      r = await fetch(`${base}/v1/signals/bulk`, {
+        method: 'POST',
+        headers: { ...headers, 'idempotency-key': randomUUID() },
+        body,
+      });
       await r.arrayBuffer();
       process.stdout.write(`bulk ${b}: ${r.status} ${(performance.now() - s).toFixed(0)} ms\n`);
       requests++;
@@ -145,24 +216,38 @@ async function main() {
         : {
             url: `${base}/v1/signals`,
             method: 'POST',
-            requests: [{ setupRequest: (req: object) => ({ ...req, headers: { ...headers, 'idempotency-key': randomUUID() }, body: JSON.stringify(signal(100_000 + (n++ % 2000))) }) }],
+            requests: [
+              {
+                setupRequest: (req: object) => ({
+                  ...req,
+                  headers: { ...headers, 'idempotency-key': randomUUID() },
+                  body: JSON.stringify(signal(100_000 + (n++ % 2000))),
+                }),
+              },
+            ],
           }),
     });
     requests = result.requests.total;
-    process.stdout.write(`${mode}: ${result.requests.average} req/s p99 ${result.latency.p99} ms non2xx ${result.non2xx}\n`);
+    process.stdout.write(
+      `${mode}: ${result.requests.average} req/s p99 ${result.latency.p99} ms non2xx ${result.non2xx}\n`,
+    );
   }
   counting = false;
-  const tt = (globalThis as unknown as { __t?: number[][] }).__t;
-  if (tt) {
-    const avg = tt[0]!.map((_, i) => tt.reduce((a, r) => a + (r[i] ?? 0), 0) / tt.length);
-    process.stdout.write(`phases (connect, rt1, rt2, flush) avg ms: ${avg.map((x) => x.toFixed(2)).join(' ')}\n`);
+  if (inspector) {
+    const { profile } = await inspector.post('Profiler.stop');
+    (await import('node:fs')).writeFileSync(process.env.PROFILE_CPU!, JSON.stringify(profile));
+    inspector.disconnect();
   }
   const elapsed = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   const pgMs = (await pgCpuMs()) - pg0;
-  process.stdout.write(`${requests} requests in ${elapsed.toFixed(0)} ms; CPU per request: node ${((cpu.user + cpu.system) / 1000 / requests).toFixed(3)} ms (user ${(cpu.user / 1000 / requests).toFixed(3)}, incl. autocannon), postgres ${(pgMs / requests).toFixed(3)} ms\n`);
+  process.stdout.write(
+    `${requests} requests in ${elapsed.toFixed(0)} ms; CPU per request: node ${((cpu.user + cpu.system) / 1000 / requests).toFixed(3)} ms (user ${(cpu.user / 1000 / requests).toFixed(3)}, incl. autocannon), postgres ${(pgMs / requests).toFixed(3)} ms\n`,
+  );
   for (const [k, s] of [...stats.entries()].sort((a, b) => b[1].n - a[1].n)) {
-    process.stdout.write(`${(s.n / requests).toFixed(2).padStart(6)}/req ${(s.ms / s.n).toFixed(2).padStart(7)} ms avg  ${k}\n`);
+    process.stdout.write(
+      `${(s.n / requests).toFixed(2).padStart(6)}/req ${(s.ms / s.n).toFixed(2).padStart(7)} ms avg  ${k}\n`,
+    );
   }
   await closeServer(server, 2000);
   await authenticator.close();
@@ -170,4 +255,10 @@ async function main() {
   await ctx.close();
 }
 
-main().then(() => process.exit(0), (err) => { console.error(err); process.exit(1); });
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

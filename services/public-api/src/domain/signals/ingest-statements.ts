@@ -1,5 +1,6 @@
 import { FAN_OUT_EVENTS_SQL, JOBS, type EnrichmentJob, type IdempotencyRequest } from '@risk/common';
-import type { PoolClient } from 'pg';
+import type { Pool, PoolClient } from 'pg';
+import type { SignalRow } from './render-signal';
 
 /**
  * The ingest transaction's statements, as server-side prepared statements (PREPARE once per pooled
@@ -12,29 +13,61 @@ import type { PoolClient } from 'pg';
  * first (they cannot travel in SQL text, nor be stored in a text column).
  */
 const STATEMENTS = {
+  // One claim row per request of the batch. A plain INSERT: a taken key aborts the round trip with a
+  // unique violation on idempotency_keys.
   ri_claim: {
-    types: ['text', 'boolean', 'text', 'text', 'text', 'text', 'text'],
-    // a plain INSERT: a taken key aborts the round trip with a unique violation on idempotency_keys
+    types: ['text[]', 'boolean[]', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]'],
     sql: `INSERT INTO idempotency_keys (org_id, livemode, method, path, key, request_hash, status, original_request_id)
-          VALUES ($1, $2, $3, $4, $5, $6, 'in_flight', $7) RETURNING id`,
+          SELECT t.org_id, t.livemode, t.method, t.path, t.key, t.request_hash, 'in_flight', t.request_id
+          FROM unnest($1, $2, $3, $4, $5, $6, $7) AS t(org_id, livemode, method, path, key, request_hash, request_id)`,
   },
   ri_complete: {
-    types: ['text', 'boolean', 'text', 'text', 'text', 'text', 'int', 'text'],
-    sql: `UPDATE idempotency_keys SET status = 'completed', response_status = $7, response_body = $8, completed_at = now()
-          WHERE org_id = $1 AND livemode = $2 AND method = $3 AND path = $4 AND key = $5 AND original_request_id = $6`,
+    types: ['text[]', 'boolean[]', 'text[]', 'text[]', 'text[]', 'text[]', 'int[]', 'text[]'],
+    sql: `UPDATE idempotency_keys k SET status = 'completed', response_status = t.status, response_body = t.body, completed_at = now()
+          FROM unnest($1, $2, $3, $4, $5, $6, $7, $8) AS t(org_id, livemode, method, path, key, request_id, status, body)
+          WHERE k.org_id = t.org_id AND k.livemode = t.livemode AND k.method = t.method AND k.path = t.path
+            AND k.key = t.key AND k.original_request_id = t.request_id`,
   },
   ri_signals: {
-    types: ['text', 'boolean', 'text', 'timestamptz', 'text[]', 'text[]', 'text[]', 'timestamptz[]', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]'],
+    types: [
+      'timestamptz',
+      'text[]',
+      'text[]',
+      'boolean[]',
+      'text[]',
+      'text[]',
+      'timestamptz[]',
+      'text[]',
+      'text[]',
+      'text[]',
+      'text[]',
+      'text[]',
+      'text[]',
+      'text[]',
+    ],
     sql: `INSERT INTO signals (id, org_id, livemode, fingerprint, asset_type, observed_at, name, version, source_url,
                                raw_manifest, metadata, content_digest, request_id, created)
-          SELECT t.id, $1, $2, t.fingerprint, t.asset_type, t.observed_at, t.name, t.version, t.source_url,
-                 t.raw_manifest, t.metadata::jsonb, t.content_digest, $3, $4
-          FROM unnest($5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-               AS t(id, fingerprint, asset_type, observed_at, name, version, source_url, raw_manifest, metadata, content_digest)`,
+          SELECT t.id, t.org_id, t.livemode, t.fingerprint, t.asset_type, t.observed_at, t.name, t.version, t.source_url,
+                 t.raw_manifest, t.metadata::jsonb, t.content_digest, t.request_id, $1
+          FROM unnest($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+               AS t(id, org_id, livemode, fingerprint, asset_type, observed_at, name, version, source_url, raw_manifest, metadata,
+                    content_digest, request_id)`,
   },
-  // INSERT … ON CONFLICT DO NOTHING: a concurrent first signal for the same asset waits, then updates instead
   ri_assets_insert: {
-    types: ['timestamptz', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'int[]', 'timestamptz[]', 'timestamptz[]'],
+    types: [
+      'timestamptz',
+      'text[]',
+      'text[]',
+      'text[]',
+      'text[]',
+      'text[]',
+      'text[]',
+      'text[]',
+      'text[]',
+      'int[]',
+      'timestamptz[]',
+      'timestamptz[]',
+    ],
     sql: `INSERT INTO assets (fingerprint, asset_type, name, normalized_name, version, source_url, enrichment_status,
                               latest_signal_id, latest_digest, signal_count, first_seen, last_seen, created, updated)
           SELECT t.fingerprint, t.asset_type, t.name, t.normalized_name, t.version, t.source_url, 'pending',
@@ -53,8 +86,23 @@ const STATEMENTS = {
     sql: `SELECT fingerprint, enrichment_status, latest_digest, enriched_digest, enriched_at
           FROM assets WHERE fingerprint = ANY($1) ORDER BY fingerprint FOR UPDATE`,
   },
+  // the same column arrays as ri_assets_insert (asset_type is not updated), plus the next enrichment status
   ri_assets_update: {
-    types: ['timestamptz', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'int[]', 'timestamptz[]', 'timestamptz[]', 'text[]'],
+    types: [
+      'timestamptz',
+      'text[]',
+      'text[]',
+      'text[]',
+      'text[]',
+      'text[]',
+      'text[]',
+      'text[]',
+      'text[]',
+      'int[]',
+      'timestamptz[]',
+      'timestamptz[]',
+      'text[]',
+    ],
     sql: `UPDATE assets a SET
             name = COALESCE(t.name, a.name),
             normalized_name = COALESCE(t.normalized_name, a.normalized_name),
@@ -67,16 +115,16 @@ const STATEMENTS = {
             last_seen = GREATEST(a.last_seen, t.last_seen),
             enrichment_status = COALESCE(t.next_status, a.enrichment_status),
             updated = $1
-          FROM unnest($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-               AS t(fingerprint, name, normalized_name, version, source_url, latest_signal_id, latest_digest, count,
+          FROM unnest($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+               AS t(fingerprint, asset_type, name, normalized_name, version, source_url, latest_signal_id, latest_digest, count,
                     first_seen, last_seen, next_status)
           WHERE a.fingerprint = t.fingerprint`,
   },
   ri_asset_orgs: {
-    types: ['text', 'timestamptz', 'text[]', 'int[]'],
+    types: ['timestamptz', 'text[]', 'text[]', 'int[]'],
     sql: `INSERT INTO asset_orgs (fingerprint, org_id, signal_count, first_seen, last_seen)
-          SELECT t.fingerprint, $1, t.count, $2, $2
-          FROM unnest($3, $4) AS t(fingerprint, count)
+          SELECT t.fingerprint, t.org_id, t.count, $1, $1
+          FROM unnest($2, $3, $4) AS t(fingerprint, org_id, count)
           ON CONFLICT (fingerprint, org_id) DO UPDATE
             SET signal_count = asset_orgs.signal_count + EXCLUDED.signal_count, last_seen = EXCLUDED.last_seen`,
   },
@@ -88,10 +136,10 @@ const STATEMENTS = {
   },
   // asset.created, scoped by fingerprint so only the orgs that submitted signals for it see it
   ri_events: {
-    types: ['boolean', 'timestamptz', 'text[]', 'text[]', 'text[]'],
+    types: ['timestamptz', 'text[]', 'boolean[]', 'text[]', 'text[]'],
     sql: `INSERT INTO events (id, type, livemode, org_id, fingerprint, data, created)
-          SELECT t.id, 'asset.created', $1, NULL, t.fingerprint, t.data::jsonb, $2
-          FROM unnest($3, $4, $5) AS t(id, fingerprint, data)`,
+          SELECT t.id, 'asset.created', t.livemode, NULL, t.fingerprint, t.data::jsonb, $1
+          FROM unnest($2, $3, $4, $5) AS t(id, livemode, fingerprint, data)`,
   },
   ri_fanout: { types: ['text[]'], sql: FAN_OUT_EVENTS_SQL },
 } as const;
@@ -119,30 +167,22 @@ export function sqlString(s: string): string {
   return s.includes('\\') ? ` E${quoted.replace(BACKSLASH, '\\\\')}` : quoted;
 }
 
-const lit = (v: string | null): string => (v === null ? 'NULL::text' : sqlString(v));
 const ts = (d: Date): string => `'${d.toISOString()}'::timestamptz`;
 const textArray = (vs: ReadonlyArray<string | null>): string =>
   vs.length === 0 ? `'{}'::text[]` : `ARRAY[${vs.map((v) => (v === null ? 'NULL' : sqlString(v))).join(',')}]::text[]`;
-const tsArray = (ds: readonly Date[]): string => (ds.length === 0 ? `'{}'::timestamptz[]` : `ARRAY[${ds.map((d) => `'${d.toISOString()}'`).join(',')}]::timestamptz[]`);
-const intArray = (ns: readonly number[]): string => (ns.length === 0 ? `'{}'::int[]` : `ARRAY[${ns.map((n) => String(Math.trunc(n))).join(',')}]::int[]`);
-const bool = (b: boolean): string => (b ? 'TRUE' : 'FALSE');
-const int = (n: number): string => `${Math.trunc(n)}::int`;
+const tsArray = (ds: readonly Date[]): string =>
+  ds.length === 0 ? `'{}'::timestamptz[]` : `ARRAY[${ds.map((d) => `'${d.toISOString()}'`).join(',')}]::timestamptz[]`;
+const intArray = (ns: readonly number[]): string =>
+  ns.length === 0 ? `'{}'::int[]` : `ARRAY[${ns.map((n) => String(Math.trunc(n))).join(',')}]::int[]`;
+const boolArray = (bs: readonly boolean[]): string =>
+  bs.length === 0 ? `'{}'::boolean[]` : `ARRAY[${bs.map((b) => (b ? 'TRUE' : 'FALSE')).join(',')}]::boolean[]`;
 
 const exec = (name: StatementName, args: string[]): string => `EXECUTE ${name}(${args.join(', ')})`;
 
-export interface SignalInsert {
-  id: string;
-  fingerprint: string;
-  asset_type: string;
-  observed_at: Date;
-  name: string | null;
-  version: string | null;
-  source_url: string | null;
-  raw_manifest: string | null;
-  metadata: unknown;
-  content_digest: string;
-}
+/** A signal row as inserted: the rendered columns plus the id of the request that sent it. */
+export type SignalInsert = SignalRow & { request_id: string };
 
+/** One asset of a batch: the batch's aggregate of its signals (the last one is the latest observation). */
 export interface AssetWrite {
   fingerprint: string;
   asset_type: string;
@@ -157,23 +197,52 @@ export interface AssetWrite {
   last_seen: Date;
 }
 
-const scopeArgs = (idem: IdempotencyRequest): string[] => {
-  const s = idem.scope;
-  return [lit(s.org_id), bool(s.livemode), lit(s.method), lit(s.path), lit(s.key)];
-};
+/** The column arrays ri_assets_insert and ri_assets_update share, in their parameter order. */
+const assetColumns = (assets: readonly AssetWrite[]): string[] => [
+  textArray(assets.map((a) => a.fingerprint)),
+  textArray(assets.map((a) => a.asset_type)),
+  textArray(assets.map((a) => a.name)),
+  textArray(assets.map((a) => a.normalized_name)),
+  textArray(assets.map((a) => a.version)),
+  textArray(assets.map((a) => a.source_url)),
+  textArray(assets.map((a) => a.latest_signal_id)),
+  textArray(assets.map((a) => a.latest_digest)),
+  intArray(assets.map((a) => a.count)),
+  tsArray(assets.map((a) => a.first_seen)),
+  tsArray(assets.map((a) => a.last_seen)),
+];
+
+/** The idempotency scopes of a batch's requests as column arrays (org, livemode, method, path, key). */
+const scopeColumns = (idems: readonly IdempotencyRequest[]): string[] => [
+  textArray(idems.map((r) => r.scope.org_id)),
+  boolArray(idems.map((r) => r.scope.livemode)),
+  textArray(idems.map((r) => r.scope.method)),
+  textArray(idems.map((r) => r.scope.path)),
+  textArray(idems.map((r) => r.scope.key)),
+];
 
 export const sql = {
-  claim: (idem: IdempotencyRequest) => exec('ri_claim', [...scopeArgs(idem), lit(idem.requestHash), lit(idem.requestId)]),
-  complete: (idem: IdempotencyRequest, status: number, body: string) =>
-    exec('ri_complete', [...scopeArgs(idem), lit(idem.requestId), int(status), lit(body)]),
-  insertSignals: (orgId: string, livemode: boolean, requestId: string, created: Date, rows: readonly SignalInsert[]) => {
+  claim: (idems: readonly IdempotencyRequest[]) =>
+    exec('ri_claim', [
+      ...scopeColumns(idems),
+      textArray(idems.map((r) => r.requestHash)),
+      textArray(idems.map((r) => r.requestId)),
+    ]),
+  /** stores each request's 2xx response on its claim */
+  complete: (responses: ReadonlyArray<{ idem: IdempotencyRequest; status: number; body: string }>) =>
+    exec('ri_complete', [
+      ...scopeColumns(responses.map((r) => r.idem)),
+      textArray(responses.map((r) => r.idem.requestId)),
+      intArray(responses.map((r) => r.status)),
+      textArray(responses.map((r) => r.body)),
+    ]),
+  insertSignals: (created: Date, rows: readonly SignalInsert[]) => {
     const col = (f: (r: SignalInsert) => string | null) => textArray(rows.map(f));
     return exec('ri_signals', [
-      lit(orgId),
-      bool(livemode),
-      lit(requestId),
       ts(created),
       col((r) => r.id),
+      col((r) => r.org_id),
+      boolArray(rows.map((r) => r.livemode)),
       col((r) => r.fingerprint),
       col((r) => r.asset_type),
       tsArray(rows.map((r) => r.observed_at)),
@@ -183,44 +252,59 @@ export const sql = {
       col((r) => r.raw_manifest),
       col((r) => (r.metadata === null || r.metadata === undefined ? null : JSON.stringify(r.metadata))),
       col((r) => r.content_digest),
+      col((r) => r.request_id),
     ]);
   },
   insertNewAssets: (now: Date, assets: readonly AssetWrite[]) =>
-    exec('ri_assets_insert', [
-      ts(now),
-      textArray(assets.map((a) => a.fingerprint)),
-      textArray(assets.map((a) => a.asset_type)),
-      textArray(assets.map((a) => a.name)),
-      textArray(assets.map((a) => a.normalized_name)),
-      textArray(assets.map((a) => a.version)),
-      textArray(assets.map((a) => a.source_url)),
-      textArray(assets.map((a) => a.latest_signal_id)),
-      textArray(assets.map((a) => a.latest_digest)),
-      intArray(assets.map((a) => a.count)),
-      tsArray(assets.map((a) => a.first_seen)),
-      tsArray(assets.map((a) => a.last_seen)),
-    ]),
+    exec('ri_assets_insert', [ts(now), ...assetColumns(assets)]),
   lockAssets: (fingerprints: readonly string[]) => exec('ri_assets_lock', [textArray(fingerprints)]),
   updateExistingAssets: (now: Date, assets: readonly AssetWrite[], nextStatus: ReadonlyArray<string | null>) =>
-    exec('ri_assets_update', [
+    exec('ri_assets_update', [ts(now), ...assetColumns(assets), textArray(nextStatus)]),
+  /** one asset_orgs row per asset: `orgIds[i]` submitted `assets[i]` */
+  upsertAssetOrgs: (now: Date, assets: readonly AssetWrite[], orgIds: readonly string[]) =>
+    exec('ri_asset_orgs', [
       ts(now),
       textArray(assets.map((a) => a.fingerprint)),
-      textArray(assets.map((a) => a.name)),
-      textArray(assets.map((a) => a.normalized_name)),
-      textArray(assets.map((a) => a.version)),
-      textArray(assets.map((a) => a.source_url)),
-      textArray(assets.map((a) => a.latest_signal_id)),
-      textArray(assets.map((a) => a.latest_digest)),
+      textArray(orgIds),
       intArray(assets.map((a) => a.count)),
-      tsArray(assets.map((a) => a.first_seen)),
-      tsArray(assets.map((a) => a.last_seen)),
-      textArray(nextStatus),
     ]),
-  upsertAssetOrgs: (orgId: string, now: Date, assets: readonly AssetWrite[]) =>
-    exec('ri_asset_orgs', [lit(orgId), ts(now), textArray(assets.map((a) => a.fingerprint)), intArray(assets.map((a) => a.count))]),
   insertOutbox: (jobs: readonly EnrichmentJob[]) =>
-    exec('ri_outbox', [textArray(jobs.map((j) => JSON.stringify(j))), textArray(jobs.map((j) => JOBS.enrichment.jobId(j)))]),
-  insertAssetCreatedEvents: (livemode: boolean, now: Date, ids: readonly string[], fingerprints: readonly string[], data: readonly string[]) =>
-    exec('ri_events', [bool(livemode), ts(now), textArray(ids), textArray(fingerprints), textArray(data)]),
+    exec('ri_outbox', [
+      textArray(jobs.map((j) => JSON.stringify(j))),
+      textArray(jobs.map((j) => JOBS.enrichment.jobId(j))),
+    ]),
+  insertAssetCreatedEvents: (
+    now: Date,
+    events: ReadonlyArray<{ id: string; livemode: boolean; fingerprint: string; data: string }>,
+  ) =>
+    exec('ri_events', [
+      ts(now),
+      textArray(events.map((e) => e.id)),
+      boolArray(events.map((e) => e.livemode)),
+      textArray(events.map((e) => e.fingerprint)),
+      textArray(events.map((e) => e.data)),
+    ]),
   fanOut: (eventIds: readonly string[]) => exec('ri_fanout', [textArray(eventIds)]),
 };
+
+/**
+ * Releases the claims of requests that did not commit (by scope and claiming request id), so a
+ * corrected retry with the same key runs. Bind parameters: this runs on the pool, outside the ingest.
+ */
+export async function releaseClaims(pool: Pick<Pool, 'query'>, idems: readonly IdempotencyRequest[]): Promise<void> {
+  if (idems.length === 0) return;
+  await pool.query(
+    `DELETE FROM idempotency_keys k USING unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::text[], $6::text[])
+       AS t(org_id, livemode, method, path, key, request_id)
+     WHERE k.org_id = t.org_id AND k.livemode = t.livemode AND k.method = t.method AND k.path = t.path
+       AND k.key = t.key AND k.original_request_id = t.request_id AND k.status = 'in_flight'`,
+    [
+      idems.map((r) => r.scope.org_id),
+      idems.map((r) => r.scope.livemode),
+      idems.map((r) => r.scope.method),
+      idems.map((r) => r.scope.path),
+      idems.map((r) => r.scope.key),
+      idems.map((r) => r.requestId),
+    ],
+  );
+}
