@@ -26,8 +26,9 @@ export function startJobWorkers(deps: WorkerDeps): Worker[] {
     { queue: JOBS.firewallSync.queue, processor: createFirewallSyncProcessor(deps), concurrency: 4 },
   ];
   return table.map(({ queue, processor, concurrency, onFailed }) => {
+    const connection = createWorkerConnection({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, `worker-${queue}`);
     const worker = new Worker(queue, processor, {
-      connection: createWorkerConnection({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, `worker-${queue}`),
+      connection,
       prefix: config.REDIS_PREFIX,
       concurrency,
       lockDuration: config.WORKER_LOCK_DURATION_MS,
@@ -39,6 +40,9 @@ export function startJobWorkers(deps: WorkerDeps): Worker[] {
       if (onFailed) onFailed(job, err).catch((e: unknown) => deps.logger.error('failure handler failed', { queue, err: e }));
     });
     worker.on('error', (err) => deps.logger.warn('worker error', { queue, err: err.message }));
+    // BullMQ never closes a connection it was handed (only the ones it creates), so close it here:
+    // left open it keeps the process alive after shutdown (and jest workers after a suite)
+    worker.on('closed', () => connection.disconnect());
     return worker;
   });
 }
