@@ -288,6 +288,8 @@ describe('asset sub-resources: cursors and bad parameters', () => {
     ['an unsupported findings expand', '/findings?expand[]=findings', 'parameter_invalid', 'expand'],
     ['a findings limit of 0', '/findings?limit=0', 'parameter_invalid', 'limit'],
     ['a findings limit of 101', '/findings?limit=101', 'parameter_invalid', 'limit'],
+    ['a NUL in a findings cursor', '/findings?starting_after=fnd_%00', 'parameter_invalid', 'starting_after'],
+    ['a NUL in a threats cursor', '/threats?ending_before=thr_%00', 'parameter_invalid', 'ending_before'],
   ])('%s is 400 in the envelope', async (_label, suffix, code, param) => {
     const res = await get(path(fp, suffix));
     expect(res.status).toBe(400);

@@ -66,6 +66,14 @@ test.each(['starting_after', 'ending_before'])('an unknown %s cursor is 400 reso
   expect(res.body.error).toMatchObject({ code: 'resource_missing', param });
 });
 
+test.each(['starting_after', 'ending_before'])('a %s cursor with a NUL or control character is 400 naming it (not a failed query)', async (param) => {
+  for (const value of ['%00', 'fp-0001%00', '%1B']) {
+    const res = await list(`?${param}=${value}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'parameter_invalid', param });
+  }
+});
+
 test('an unknown query parameter is 400 parameter_unknown', async () => {
   const res = await list('?colour=blue');
   expect(res.status).toBe(400);

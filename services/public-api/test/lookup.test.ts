@@ -122,6 +122,12 @@ test.each([
   ['an empty fingerprint', 'fingerprints=', 'parameter_invalid', 'fingerprints[0]'],
   ['an unknown parameter', 'fingerprint=x', 'parameter_unknown', 'fingerprint'],
   ['include_candidates not a boolean', 'lookup_name=a&include_candidates=yes', 'parameter_invalid', 'include_candidates'],
+  // control characters (a NUL would fail the Postgres query: a 500) are refused in every look-up string
+  ['a NUL in a name', 'lookup_name=a%00b', 'parameter_invalid', 'lookup_name[0]'],
+  ['a control character in a version', 'lookup_name=a&lookup_name=b&lookup_version=&lookup_version=1%0A', 'parameter_invalid', 'lookup_version[1]'],
+  ['a NUL in an ecosystem', 'lookup_name=a&lookup_ecosystem=%00', 'parameter_invalid', 'lookup_ecosystem[0]'],
+  ['a NUL in a fallback fingerprint', 'lookup_name=a&lookup_fingerprint=x%00', 'parameter_invalid', 'lookup_fingerprint[0]'],
+  ['a NUL in a fingerprint', `fingerprints=${fp64(1)}&fingerprints=%00`, 'parameter_invalid', 'fingerprints[1]'],
 ])('%s is 400', async (_label, qs, code, param) => {
   const res = await lookup(qs);
   expect(res.status).toBe(400);

@@ -11,8 +11,8 @@ export const SIGNAL_METADATA_MAX_BYTES = 16 * 1024;
 export const OBSERVED_AT_MAX_SKEW_SECONDS = 300;
 export const BULK_SIGNALS_MAX = 500;
 
-// no control characters: fingerprints travel in URLs and logs
-const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
+// no control characters: fingerprints travel in URLs and logs (and Postgres text cannot hold NUL)
+export const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
 
 export const ZFingerprint = z
   .string()
