@@ -17,16 +17,19 @@ describe('enrichment worker (real queue, real database)', () => {
   });
 
   const fp = 'hf:acme/llama-2-7b-alpaca';
-
-  it('enriches a submitted signal and every asset route serves the result', async () => {
-    const res = await h.submit({
+  /** a signal for the test's model; `over` changes the release (version, weight files) */
+  const submitModel = (over: { version?: string; files?: string[] } = {}) =>
+    h.submit({
       fingerprint: fp,
       asset_type: 'model',
       name: 'acme/llama-2-7b-alpaca',
-      version: '1.0',
+      version: over.version ?? '1.0',
       raw_manifest: modelCardManifest(),
-      metadata: { files: ['model.safetensors', 'config.json'] },
+      metadata: { files: over.files ?? ['model.safetensors', 'config.json'] },
     });
+
+  it('enriches a submitted signal and every asset route serves the result', async () => {
+    const res = await submitModel();
     expect(res.status).toBe(202);
     expect(res.body.enrichment.status).toBe('queued');
     await h.waitForAsset(fp, (a) => a.enrichment_status === 'enriched');
@@ -58,9 +61,37 @@ describe('enrichment worker (real queue, real database)', () => {
     const tv = await request(h.app).get(`/v1/assets/${enc}/aibom?format=spdx_tv`).set(auth);
     expect(tv.headers['content-type']).toMatch(/text\/plain/);
     expect(tv.text).toMatch(/^SPDXVersion: SPDX-2\.3/m);
+    const cdx = await request(h.app).get(`/v1/assets/${enc}/aibom?format=cyclonedx_json`).set(auth);
+    expect(cdx.status).toBe(200);
+    expect(cdx.headers['content-type']).toMatch(/application\/vnd\.cyclonedx\+json/);
+    expect(cdx.body).toMatchObject({ bomFormat: 'CycloneDX', specVersion: '1.6', metadata: { component: { type: 'machine-learning-model', modelCard: expect.any(Object) } } });
     const threats = await request(h.app).get(`/v1/assets/${enc}/threats`).set(auth);
     expect(threats.status).toBe(200);
     expect(threats.body.data).toEqual([]);
+
+    // what the engine derived, as served: lineage, the dataset, findings with ATLAS ids, trust
+    expect(bom.body.lineage).toMatchObject({ base_models: [{ id: 'meta-llama/Llama-2-7b-hf', relation: 'finetune' }], datasets: ['tatsu-lab/alpaca'] });
+    expect(spdx.body.relationships).toEqual(expect.arrayContaining([
+      expect.objectContaining({ relationshipType: 'DESCRIBES', spdxElementId: 'SPDXRef-DOCUMENT' }),
+      expect.objectContaining({ relationshipType: 'DESCENDANT_OF' }),
+      expect.objectContaining({ relationshipType: 'DEPENDS_ON', comment: expect.stringMatching(/trainedOn/) }),
+    ]));
+    // apache-2.0 on a Llama 2 fine-tune: the derivative's licence conflicts with the base model's (R11)
+    const r11 = asset.body.findings.find((f: { rule_id: string }) => f.rule_id === 'R11');
+    expect(r11).toMatchObject({ severity: 'medium', attack_techniques: ['AML.T0010.003'] });
+
+    // the list and lookup routes carry the same enrichment
+    const list = await request(h.app).get('/v1/assets?enrichment_status=enriched&asset_type=model&expand[]=findings').set(auth);
+    expect(list.status).toBe(200);
+    const listed = list.body.data.find((a: { fingerprint: string }) => a.fingerprint === fp);
+    expect(listed).toMatchObject({ intrinsic_risk_score: asset.body.intrinsic_risk_score, intrinsic_risk_severity: asset.body.intrinsic_risk_severity });
+    expect(listed.findings).toHaveLength(asset.body.findings.length);
+    const bySeverity = await request(h.app).get(`/v1/assets?intrinsic_risk_severity=${asset.body.intrinsic_risk_severity}`).set(auth);
+    expect(bySeverity.body.data.map((a: { fingerprint: string }) => a.fingerprint)).toContain(fp);
+    // lookup by name relies on the normalized name and ecosystem the enrichment wrote
+    const lookup = await request(h.app).get('/v1/assets/lookup?lookup_name=Llama_2.7b.Alpaca&lookup_ecosystem=huggingface&expand[]=aibom').set(auth);
+    expect(lookup.status).toBe(200);
+    expect(lookup.body.data[0]).toMatchObject({ match: 'exact', asset: { fingerprint: fp, intrinsic_risk_score: asset.body.intrinsic_risk_score, aibom: { bom_version: 1 } } });
 
     const events = await h.ctx.db.prisma.event.findMany({ where: { fingerprint: fp }, orderBy: { id: 'asc' } });
     expect(events.map((e) => e.type)).toEqual(['asset.created', 'asset.enriched']);
@@ -70,14 +101,7 @@ describe('enrichment worker (real queue, real database)', () => {
     const asset = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { fingerprint: fp } });
     // a duplicate job for the enriched digest, as a crash-and-retry would produce
     await h.producer.queue(JOBS.enrichment.queue).add('enrich', { fingerprint: fp, digest: asset.latest_digest, reason: 'retry' });
-    const res = await h.submit({
-      fingerprint: fp,
-      asset_type: 'model',
-      name: 'acme/llama-2-7b-alpaca',
-      version: '1.0',
-      raw_manifest: modelCardManifest(),
-      metadata: { files: ['model.safetensors', 'config.json'] },
-    });
+    const res = await submitModel();
     expect(res.status).toBe(202);
     expect(res.body.enrichment).toEqual({ status: 'skipped', reason: 'up_to_date' });
     await new Promise((r) => setTimeout(r, 500));
@@ -87,15 +111,8 @@ describe('enrichment worker (real queue, real database)', () => {
 
   it('re-enriches changed content, bumps bom_version and records asset.risk_changed', async () => {
     const before = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { fingerprint: fp } });
-    const res = await h.submit({
-      fingerprint: fp,
-      asset_type: 'model',
-      name: 'acme/llama-2-7b-alpaca',
-      version: '1.1',
-      // the new release ships pickle weights: unsafe deserialization raises the risk
-      raw_manifest: modelCardManifest(),
-      metadata: { files: ['pytorch_model.bin', 'model.ckpt'] },
-    });
+    // the new release ships pickle weights: unsafe deserialization raises the risk
+    const res = await submitModel({ version: '1.1', files: ['pytorch_model.bin', 'model.ckpt'] });
     expect(res.body.enrichment.status).toBe('queued');
     await h.waitForAsset(fp, (a) => a.enrichment_status === 'enriched' && a.enriched_digest === res.body.content_digest);
     const after = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { fingerprint: fp } });

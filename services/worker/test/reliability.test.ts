@@ -69,6 +69,37 @@ describe('worker reliability', () => {
     expect(await h.ctx.db.prisma.outboxMessage.count({ where: { processed_at: null } })).toBe(0);
   });
 
+  it('enrichment jobs are deduplicated per fingerprint+digest and retry with exponential backoff', async () => {
+    const queue = h.producer.queue(JOBS.enrichment.queue);
+    const job = { fingerprint: 'hf:dedup/model', digest: 'sha256:dedup' };
+    await h.producer.enqueueEnrichment([job, { ...job }], 5000);
+    await h.producer.enqueueEnrichment([{ ...job }], 5000);
+    const waiting = (await queue.getJobs(['waiting', 'prioritized', 'delayed'])).filter((j) => j.data.fingerprint === job.fingerprint);
+    expect(waiting).toHaveLength(1);
+    expect(waiting[0]!.opts).toMatchObject({ attempts: 5, backoff: { type: 'exponential', delay: 2000 } });
+    await waiting[0]!.remove();
+  });
+
+  it('ENRICHMENT_CONCURRENCY sets how many enrichment jobs one worker runs at once', async () => {
+    const slow = { ...h.deps, config: { ...h.deps.config, ENRICHMENT_CONCURRENCY: 3, ENRICHMENT_TEST_DELAY_MS: 1500 } };
+    const worker = startWorker(slow, { maintenance: false, relay: false });
+    const queue = h.producer.queue(JOBS.enrichment.queue);
+    try {
+      expect(worker.workers[0]!.concurrency).toBe(3);
+      for (let i = 0; i < 4; i++) expect((await h.submit({ fingerprint: `hf:conc/m${i}`, asset_type: 'model', name: `conc/m${i}`, raw_manifest: modelCardManifest() })).status).toBe(202);
+      let maxActive = 0;
+      const deadline = Date.now() + 5000;
+      while (Date.now() < deadline && maxActive < 3) {
+        maxActive = Math.max(maxActive, await queue.getActiveCount());
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(maxActive).toBe(3);
+      for (let i = 0; i < 4; i++) await h.waitForAsset(`hf:conc/m${i}`, (a) => a.enrichment_status === 'enriched');
+    } finally {
+      await worker.close();
+    }
+  });
+
   it('a job that exhausts its attempts marks the asset failed with the reason and records an event', async () => {
     const fp = 'hf:broken/model';
     const res = await h.submit({ fingerprint: fp, asset_type: 'model', name: 'broken/model', raw_manifest: modelCardManifest() });
