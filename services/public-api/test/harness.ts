@@ -64,6 +64,12 @@ export async function createHarness(
 }
 
 export const idem = () => randomUUID();
+
+/** An authenticated POST with a fresh Idempotency-Key, as integrators send every write. */
+export async function postJson(h: Harness, path: string, body: unknown, key = h.key) {
+  const { default: request } = await import('supertest');
+  return request(h.app).post(path).set('Authorization', `Bearer ${key}`).set('Idempotency-Key', idem()).send(body as object);
+}
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 let seq = 0;

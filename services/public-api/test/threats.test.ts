@@ -1,17 +1,12 @@
 import request from 'supertest';
-import { createHarness, enrichLikeWorker, idem, postSignal, signalBody, type Harness } from './harness';
+import { createHarness, enrichLikeWorker, idem, postJson, postSignal, signalBody, type Harness } from './harness';
 import { findThreatsMatchingAsset } from '@risk/common';
 
 let h: Harness;
 let otherOrgKey: string;
 let readOnlyKey: string;
 const auth = (key = h.key) => ({ Authorization: `Bearer ${key}` });
-const post = (path: string, body: unknown, key = h.key) =>
-  request(h.app)
-    .post(path)
-    .set(auth(key))
-    .set('Idempotency-Key', idem())
-    .send(body as object);
+const post = (path: string, body: unknown, key = h.key) => postJson(h, path, body, key);
 
 beforeAll(async () => {
   h = await createHarness('threats');
@@ -72,71 +67,50 @@ describe('threat CRUD', () => {
     });
   });
 
+  // every row is a valid body (`valid`) with one thing wrong
+  const valid = { category: 'jailbreak', title: 't', severity: 'high' };
+  const without = (field: keyof typeof valid) => Object.fromEntries(Object.entries(valid).filter(([k]) => k !== field));
   test.each([
-    ['missing category', { title: 't', severity: 'high' }, 'missing_required_param', 'category'],
-    ['missing title', { category: 'jailbreak', severity: 'high' }, 'missing_required_param', 'title'],
-    ['missing severity', { category: 'jailbreak', title: 't' }, 'missing_required_param', 'severity'],
-    ['unknown category', { category: 'aliens', title: 't', severity: 'high' }, 'parameter_invalid', 'category'],
-    ['unknown severity', { category: 'jailbreak', title: 't', severity: 'severe' }, 'parameter_invalid', 'severity'],
-    [
-      'confidence above 1',
-      { category: 'jailbreak', title: 't', severity: 'high', confidence: 1.5 },
-      'parameter_invalid',
-      'confidence',
-    ],
-    [
-      'negative confidence',
-      { category: 'jailbreak', title: 't', severity: 'high', confidence: -0.1 },
-      'parameter_invalid',
-      'confidence',
-    ],
-    [
-      'risk_penalty above 100',
-      { category: 'jailbreak', title: 't', severity: 'high', risk_penalty: 101 },
-      'parameter_invalid',
-      'risk_penalty',
-    ],
-    [
-      'fractional risk_penalty',
-      { category: 'jailbreak', title: 't', severity: 'high', risk_penalty: 5.5 },
-      'parameter_invalid_integer',
-      'risk_penalty',
-    ],
-    [
-      'malformed cve_id',
-      { category: 'jailbreak', title: 't', severity: 'high', cve_id: 'CVE-24-1' },
-      'parameter_invalid',
-      'cve_id',
-    ],
+    ['missing category', without('category'), 'missing_required_param', 'category'],
+    ['missing title', without('title'), 'missing_required_param', 'title'],
+    ['missing severity', without('severity'), 'missing_required_param', 'severity'],
+    ['unknown category', { ...valid, category: 'aliens' }, 'parameter_invalid', 'category'],
+    ['unknown severity', { ...valid, severity: 'severe' }, 'parameter_invalid', 'severity'],
+    ['blank title', { ...valid, title: '   ' }, 'parameter_invalid', 'title'],
+    ['confidence above 1', { ...valid, confidence: 1.5 }, 'parameter_invalid', 'confidence'],
+    ['negative confidence', { ...valid, confidence: -0.1 }, 'parameter_invalid', 'confidence'],
+    ['risk_penalty above 100', { ...valid, risk_penalty: 101 }, 'parameter_invalid', 'risk_penalty'],
+    ['negative risk_penalty', { ...valid, risk_penalty: -1 }, 'parameter_invalid', 'risk_penalty'],
+    ['fractional risk_penalty', { ...valid, risk_penalty: 5.5 }, 'parameter_invalid_integer', 'risk_penalty'],
+    ['malformed cve_id', { ...valid, cve_id: 'CVE-24-1' }, 'parameter_invalid', 'cve_id'],
     [
       'malformed ATLAS id',
-      { category: 'jailbreak', title: 't', severity: 'high', attack_techniques: ['AML.T0010', 'T1059'] },
+      { ...valid, attack_techniques: ['AML.T0010', 'T1059'] },
       'parameter_invalid',
       'attack_techniques[1]',
     ],
     [
+      'malformed ATLAS sub-technique',
+      { ...valid, attack_techniques: ['AML.T0010.01'] },
+      'parameter_invalid',
+      'attack_techniques[0]',
+    ],
+    [
       'unknown asset type',
-      { category: 'jailbreak', title: 't', severity: 'high', affected_asset_types: ['robot'] },
+      { ...valid, affected_asset_types: ['robot'] },
       'parameter_invalid',
       'affected_asset_types[0]',
     ],
-    ['unknown field', { category: 'jailbreak', title: 't', severity: 'high', score: 3 }, 'parameter_unknown', 'score'],
-    [
-      'client-chosen id',
-      { category: 'jailbreak', title: 't', severity: 'high', id: 'thr_mine' },
-      'parameter_unknown',
-      'id',
-    ],
-    [
-      'repeated fingerprints',
-      { category: 'jailbreak', title: 't', severity: 'high', fingerprints: ['a', 'a'] },
-      'parameter_invalid',
-      'fingerprints',
-    ],
-  ])('rejects %s with 400 %s naming %s', async (_label, body, code, param) => {
+    ['unknown field', { ...valid, score: 3 }, 'parameter_unknown', 'score'],
+    ['client-chosen id', { ...valid, id: 'thr_mine' }, 'parameter_unknown', 'id'],
+    ['client-chosen created_by_org', { ...valid, created_by_org: 'org_x' }, 'parameter_unknown', 'created_by_org'],
+    ['repeated fingerprints', { ...valid, fingerprints: ['a', 'a'] }, 'parameter_invalid', 'fingerprints'],
+  ])('rejects %s with 400 %s naming %s, and writes nothing', async (_label, body, code, param) => {
+    const before = await h.ctx.db.prisma.threat.count();
     const res = await post('/v1/threats', body);
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code, param });
+    expect(await h.ctx.db.prisma.threat.count()).toBe(before);
   });
 
   test('writing needs threats:write; reading needs threats:read', async () => {

@@ -4,7 +4,7 @@ import { decryptSecret, OutboundGuard } from '@risk/common';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { deliverWebhook } from '../../worker/src/jobs/webhook-delivery';
-import { createHarness, idem, type Harness } from './harness';
+import { createHarness, idem, postJson, type Harness } from './harness';
 
 let h: Harness;
 /** test mode: the receiver is plain http on 127.0.0.1, which live mode refuses */
@@ -16,12 +16,7 @@ let receiver: {
   statuses: number[];
 };
 const auth = (key = testKey) => ({ Authorization: `Bearer ${key}` });
-const post = (path: string, body: unknown, key = testKey) =>
-  request(h.app)
-    .post(path)
-    .set(auth(key))
-    .set('Idempotency-Key', idem())
-    .send(body as object);
+const post = (path: string, body: unknown, key = testKey) => postJson(h, path, body, key);
 
 beforeAll(async () => {
   h = await createHarness('webhooks');
@@ -240,6 +235,29 @@ describe('webhook endpoints', () => {
     const row = await h.ctx.db.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: created.id } });
     expect(decryptSecret(row.secret_ciphertext, h.ctx.config.SECRETS_KEY!)).toBe(rotated.body.secret);
     expect((await request(h.app).get(`/v1/webhooks/${created.id}`).set(auth())).body).not.toHaveProperty('secret');
+
+    // the next delivery verifies with the new secret only
+    const org = 'org_webhooks_rotate';
+    const key = await h.mintKey({ orgId: org, livemode: false });
+    const ep = (await post('/v1/webhooks', { url: receiver.url, events: ['threat.created'] }, key)).body;
+    const fresh = (await post(`/v1/webhooks/${ep.id}/rotate_secret`, {}, key)).body.secret as string;
+    await post('/v1/threats', { category: 'jailbreak', title: 'rotation check', severity: 'low' }, key);
+    const delivery = await h.ctx.db.prisma.webhookDelivery.findFirstOrThrow({ where: { endpoint_id: ep.id } });
+    receiver.received.length = 0;
+    const deps = {
+      db: h.ctx.db.prisma,
+      config: h.ctx.config,
+      producer: null,
+      guard: new OutboundGuard(h.ctx.config.OUTBOUND_ALLOWED_HOSTS),
+    };
+    expect(await deliverWebhook(deps, { delivery_id: delivery.id, attempt: 1 })).toMatchObject({
+      outcome: 'delivered',
+    });
+    const [got] = receiver.received;
+    expect(new Webhook(fresh).verify(got!.body, got!.headers as Record<string, string>)).toMatchObject({
+      type: 'threat.created',
+    });
+    expect(() => new Webhook(ep.secret).verify(got!.body, got!.headers as Record<string, string>)).toThrow();
   });
 
   test('DELETE /v1/webhooks/{id} removes the endpoint', async () => {

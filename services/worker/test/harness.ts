@@ -43,22 +43,38 @@ export async function createWorkerHarness(label: string, env: Record<string, str
         .set('Idempotency-Key', randomUUID())
         .send({ org_id: orgId, observed_at: Math.floor(Date.now() / 1000) - 5, ...body }),
     async waitForAsset(fingerprint, pred, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const asset = await ctx.db.prisma.asset.findUnique({
-          where: { fingerprint },
-          select: { enrichment_status: true, enriched_digest: true },
-        });
-        if (asset && pred(asset)) return;
-        if (Date.now() > deadline) throw new Error(`asset ${fingerprint} did not reach the expected state: ${JSON.stringify(asset)}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await waitFor(
+        `asset ${fingerprint} to reach the expected state`,
+        async () => {
+          const asset = await ctx.db.prisma.asset.findUnique({
+            where: { fingerprint },
+            select: { enrichment_status: true, enriched_digest: true },
+          });
+          return asset && pred(asset);
+        },
+        timeoutMs,
+      );
     },
     async close() {
       await producer.close();
       await ctx.close();
     },
   };
+}
+
+/** Polls `fn` every 25 ms until it returns something truthy (returned), or throws after timeoutMs. */
+export async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | undefined | null | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }
 
 /** A Hugging Face model card in the shape of the samples (front matter + body), pickle weights listed. */

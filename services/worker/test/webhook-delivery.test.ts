@@ -7,6 +7,7 @@ import {
   enqueueDeliveries,
   ID_PREFIXES,
   JOBS,
+  loadConfig,
   newId,
   OutboundGuard,
   QueueProducer,
@@ -22,6 +23,7 @@ import {
   RETRY_DELAYS_MS,
   type DeliveryOutcome,
 } from '../src/jobs/webhook-delivery';
+import { waitFor } from './harness';
 
 /** A receiver on 127.0.0.1 that answers with scripted statuses and records every request. */
 interface Received {
@@ -47,20 +49,6 @@ async function startReceiver(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return { server, url: `http://127.0.0.1:${port}/hooks`, received };
-}
-
-async function waitFor<T>(
-  what: string,
-  fn: () => Promise<T | undefined | null | false>,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 jest.setTimeout(30_000);
@@ -126,6 +114,14 @@ describe('webhook delivery job', () => {
     if (enqueue) await enqueueDeliveries(ctx.db.prisma, producer, recorded.deliveries);
     return recorded;
   }
+
+  /** deps for calling deliverWebhook directly (no queue): the retry stays in the outbox */
+  const direct = (over: { allowedHosts?: string; timeoutMs?: number } = {}) => ({
+    db: ctx.db.prisma,
+    config: { ...ctx.config, WEBHOOK_TIMEOUT_MS: over.timeoutMs ?? ctx.config.WEBHOOK_TIMEOUT_MS },
+    producer: null,
+    guard: new OutboundGuard(over.allowedHosts ?? ctx.config.OUTBOUND_ALLOWED_HOSTS),
+  });
 
   const threatEvent = (title = 'Backdoored model'): NewEvent => ({
     type: 'threat.created',
@@ -254,10 +250,10 @@ describe('webhook delivery job', () => {
     const ep = await endpoint('org_guard', receiver.url);
     const { deliveries } = await emit([{ ...threatEvent(), org_id: 'org_guard' }], false);
     // the allow list was emptied after the endpoint was registered (or the name now resolves elsewhere)
-    const outcome = await deliverWebhook(
-      { db: ctx.db.prisma, config: ctx.config, producer: null, guard: new OutboundGuard('') },
-      { delivery_id: deliveries[0]!.delivery_id, attempt: 1 },
-    );
+    const outcome = await deliverWebhook(direct({ allowedHosts: '' }), {
+      delivery_id: deliveries[0]!.delivery_id,
+      attempt: 1,
+    });
     expect(outcome).toMatchObject({ outcome: 'retry_scheduled', attempt: 1 });
     expect(receiver.received).toHaveLength(0);
     const attempt = await ctx.db.prisma.webhookDeliveryAttempt.findFirstOrThrow({
@@ -277,20 +273,74 @@ describe('webhook delivery job', () => {
     expect(outbox.payload).toEqual({ delivery_id: deliveries[0]!.delivery_id, attempt: 2 });
   });
 
+  it('checks the address a host name resolves to at delivery time (a name cannot smuggle in loopback)', async () => {
+    const receiver = await startReceiver([200]);
+    servers.push(receiver.server);
+    // registered while the allow list named 127.0.0.1; the name itself was never allow-listed
+    const ep = await endpoint('org_dns', receiver.url.replace('127.0.0.1', 'localhost'));
+    const { deliveries } = await emit([{ ...threatEvent(), org_id: 'org_dns' }], false);
+    const outcome = await deliverWebhook(direct({ allowedHosts: '' }), {
+      delivery_id: deliveries[0]!.delivery_id,
+      attempt: 1,
+    });
+    expect(outcome.outcome).toBe('retry_scheduled');
+    expect(receiver.received).toHaveLength(0);
+    const attempt = await ctx.db.prisma.webhookDeliveryAttempt.findFirstOrThrow({
+      where: { delivery: { endpoint_id: ep.id } },
+    });
+    expect(attempt.error).toMatch(/^refused: localhost resolves to (127\.0\.0\.1|::1), which is a loopback address/);
+  });
+
+  it('gives up on a receiver that does not answer within WEBHOOK_TIMEOUT_MS and stores the timeout', async () => {
+    // accepts the request and never answers
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    servers.push(silent);
+    const ep = await endpoint('org_slow', `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hooks`);
+    const { deliveries } = await emit([{ ...threatEvent(), org_id: 'org_slow' }], false);
+    const started = Date.now();
+    const outcome = await deliverWebhook(direct({ timeoutMs: 300 }), {
+      delivery_id: deliveries[0]!.delivery_id,
+      attempt: 1,
+    });
+    expect(outcome.outcome).toBe('retry_scheduled');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const attempt = await ctx.db.prisma.webhookDeliveryAttempt.findFirstOrThrow({
+      where: { delivery: { endpoint_id: ep.id } },
+    });
+    expect(attempt).toMatchObject({ status: 'failed', response_status: null });
+    expect(attempt.error).toMatch(/^timeout: no complete response within 300 ms/);
+    expect(attempt.latency_ms).toBeGreaterThanOrEqual(290);
+    // the production default is 10 s
+    expect(loadConfig({}).WEBHOOK_TIMEOUT_MS).toBe(10_000);
+  });
+
+  it('disables an endpoint at once when it answers 410 Gone', async () => {
+    const receiver = await startReceiver([410]);
+    servers.push(receiver.server);
+    const ep = await endpoint('org_gone', receiver.url);
+    const { deliveries } = await emit([{ ...threatEvent(), org_id: 'org_gone' }], false);
+    const outcome = await deliverWebhook(direct(), { delivery_id: deliveries[0]!.delivery_id, attempt: 1 });
+    expect(outcome).toEqual({ outcome: 'failed', attempt: 1, endpoint_disabled: true });
+    const row = await ctx.db.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: ep.id } });
+    expect(row).toMatchObject({ status: 'disabled', disabled_reason: 'the endpoint answered 410 Gone' });
+    const events = await ctx.db.prisma.event.findMany({
+      where: { type: 'webhook_endpoint.disabled', org_id: 'org_gone' },
+    });
+    expect(events).toHaveLength(1);
+    expect(events[0]!.data).toMatchObject({
+      object: { id: ep.id, status: 'disabled' },
+      previous_attributes: { status: 'enabled', disabled_reason: null },
+    });
+    expect(JSON.stringify(events[0]!.data)).not.toContain('secret');
+  });
+
   it('does not follow redirects: a 3xx is a failed attempt', async () => {
     const receiver = await startReceiver([302]);
     servers.push(receiver.server);
     await endpoint('org_redirect', receiver.url);
     const { deliveries } = await emit([{ ...threatEvent(), org_id: 'org_redirect' }], false);
-    const outcome = await deliverWebhook(
-      {
-        db: ctx.db.prisma,
-        config: ctx.config,
-        producer: null,
-        guard: new OutboundGuard(ctx.config.OUTBOUND_ALLOWED_HOSTS),
-      },
-      { delivery_id: deliveries[0]!.delivery_id, attempt: 1 },
-    );
+    const outcome = await deliverWebhook(direct(), { delivery_id: deliveries[0]!.delivery_id, attempt: 1 });
     expect(outcome.outcome).toBe('retry_scheduled');
     const attempt = await ctx.db.prisma.webhookDeliveryAttempt.findFirstOrThrow({
       where: { delivery_id: deliveries[0]!.delivery_id },
@@ -303,12 +353,7 @@ describe('webhook delivery job', () => {
     servers.push(receiver.server);
     await endpoint('org_dupe', receiver.url);
     const { deliveries } = await emit([{ ...threatEvent(), org_id: 'org_dupe' }], false);
-    const deps = {
-      db: ctx.db.prisma,
-      config: ctx.config,
-      producer: null,
-      guard: new OutboundGuard(ctx.config.OUTBOUND_ALLOWED_HOSTS),
-    };
+    const deps = direct();
     const job = { delivery_id: deliveries[0]!.delivery_id, attempt: 1 };
     const [a, b] = await Promise.all([deliverWebhook(deps, job), deliverWebhook(deps, job)]);
     expect([a.outcome, b.outcome].sort()).toEqual(['delivered', 'skipped']);
@@ -320,12 +365,7 @@ describe('webhook delivery job', () => {
     servers.push(receiver.server);
     const ep = await endpoint('org_broken', receiver.url);
     const { deliveries } = await emit([{ ...threatEvent(), org_id: 'org_broken' }], false);
-    const deps = {
-      db: ctx.db.prisma,
-      config: ctx.config,
-      producer: null,
-      guard: new OutboundGuard(ctx.config.OUTBOUND_ALLOWED_HOSTS),
-    };
+    const deps = direct();
     const job = { delivery_id: deliveries[0]!.delivery_id, attempt: 1 };
     const good = ep.secret_ciphertext;
     await ctx.db.prisma.webhookEndpoint.update({ where: { id: ep.id }, data: { secret_ciphertext: 'v1.broken.x.y' } });

@@ -5,7 +5,7 @@ import { mintApiKey, SCOPES } from '@risk/common';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { startWorker, type RunningWorker } from '../src';
-import { createWorkerHarness, modelCardManifest, type WorkerHarness } from './harness';
+import { createWorkerHarness, modelCardManifest, waitFor, type WorkerHarness } from './harness';
 
 /**
  * The whole loop through the real API, queue and worker: an asset is enriched, a threat naming it is
@@ -39,20 +39,6 @@ describe('threat → re-enrichment → signed webhooks (end to end)', () => {
     await new Promise((r) => server.close(r));
     await h.close();
   });
-
-  async function waitFor<T>(
-    what: string,
-    fn: () => Promise<T | null | undefined | false>,
-    timeoutMs = 20_000,
-  ): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const v = await fn();
-      if (v) return v;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
 
   it('raises the score, links the threat in findings and /threats, and delivers every event signed', async () => {
     // a test-mode key of the same org registers the plain-http receiver (live mode requires https)
