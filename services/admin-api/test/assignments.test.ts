@@ -5,7 +5,7 @@ import { removePolicyAssignment, syncPolicyAssignment } from '../src';
 import { evaluatePolicy, factsForHost } from '../src/domain/url-filter/policy-model';
 import { policyModelOf } from '../src/domain/policies/policies';
 import { startFortinetSimulator, startPanosSimulator, type FortinetSimulatorState, type PanosSimulatorState, type SimulatorHandle } from '../src/simulators';
-import { closedPort, createAdminHarness, expectError, unique, type AdminHarness, type Tenant } from './harness';
+import { closedPort, harnessWithTenant, expectError, unique, type AdminHarness, type Tenant } from './harness';
 
 let h: AdminHarness;
 let tenant: Tenant;
@@ -15,8 +15,7 @@ let simKey: string;
 const P = '/policies/v1/url-filter';
 
 beforeAll(async () => {
-  h = await createAdminHarness('adminassign');
-  tenant = await h.registerTenant();
+  ({ h, tenant } = await harnessWithTenant('adminassign'));
   simKey = h.newApiToken();
   pan = await startPanosSimulator({ apiKey: simKey });
   forti = await startFortinetSimulator({ apiKey: simKey });

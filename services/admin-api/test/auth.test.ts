@@ -4,14 +4,11 @@ import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { ADMIN_ROUTE_DOCS } from '@risk/contracts';
 import { createTenantTokenSigner } from '../src/auth';
-import { createAdminHarness, expectError, type AdminHarness, type Method, type Tenant } from './harness';
+import { harnessWithTenant, expectError, type AdminHarness, type Method, type Tenant } from './harness';
 
 let h: AdminHarness;
 let tenant: Tenant;
-beforeAll(async () => {
-  h = await createAdminHarness('adminauth');
-  tenant = await h.registerTenant();
-});
+beforeAll(async () => ({ h, tenant } = await harnessWithTenant('adminauth')));
 afterAll(() => h.close());
 
 const concrete = (path: string) => path.replace(/\{(\w+)\}/g, (_m, name: string) => `x_${name}_000000000000`);

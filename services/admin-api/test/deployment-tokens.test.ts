@@ -1,14 +1,11 @@
 // Deployment tokens: create / list (never the secret) / revoke, and GET /deploy/v1/credentials: a hashed,
 // scoped API key per exchange; expired, exhausted and revoked tokens are 401; revoking revokes minted keys.
 import { sha256Hex } from '@risk/common';
-import { createAdminHarness, expectError, type AdminHarness, type Tenant } from './harness';
+import { harnessWithTenant, expectError, type AdminHarness, type Tenant } from './harness';
 
 let h: AdminHarness;
 let tenant: Tenant;
-beforeAll(async () => {
-  h = await createAdminHarness('admindeploy', { env: { PUBLIC_API_BASE_URL: 'https://api.risk.example' } });
-  tenant = await h.registerTenant();
-});
+beforeAll(async () => ({ h, tenant } = await harnessWithTenant('admindeploy', { env: { PUBLIC_API_BASE_URL: 'https://api.risk.example' } })));
 afterAll(() => h.close());
 
 const create = (body?: unknown, tenantId = tenant.id) => h.call('post', `/tenants/v1/${tenantId}/deployment-token`, { auth: h.adminAuth, body });

@@ -5,7 +5,7 @@ import request from 'supertest';
 import { decryptSecret } from '@risk/common';
 import { createApp } from '../src/app';
 import { startFortinetSimulator, startPanosSimulator, type FortinetSimulatorState, type PanosSimulatorState, type SimulatorHandle } from '../src/simulators';
-import { closedPort, createAdminHarness, expectError, unique, type AdminHarness, type Tenant } from './harness';
+import { closedPort, harnessWithTenant, expectError, unique, type AdminHarness, type Tenant } from './harness';
 
 let h: AdminHarness;
 let tenant: Tenant;
@@ -14,8 +14,7 @@ let forti: SimulatorHandle<FortinetSimulatorState>;
 let simKey: string;
 
 beforeAll(async () => {
-  h = await createAdminHarness('adminfirewalls');
-  tenant = await h.registerTenant();
+  ({ h, tenant } = await harnessWithTenant('adminfirewalls'));
   simKey = h.newApiToken();
   pan = await startPanosSimulator({ apiKey: simKey, commitPolls: 2 });
   forti = await startFortinetSimulator({ apiKey: simKey });
@@ -217,6 +216,12 @@ describe.each([
     const created = await simFirewall(vendor, { port });
     const res = await h.call('post', fw(created.id, '/test'), { auth: tenant.auth });
     expect(res.body).toMatchObject({ ok: false, status: 'error', error: { reason: 'tcp_refused', message: `connection refused by 127.0.0.1:${port}` } });
+  });
+
+  it('a host name that does not resolve is ok:false dns naming the host', async () => {
+    const created = await simFirewall(vendor, { host: 'no-such-firewall.invalid' });
+    const res = await h.call('post', fw(created.id, '/test'), { auth: tenant.auth });
+    expect(res.body).toMatchObject({ ok: false, status: 'error', error: { reason: 'dns', message: expect.stringMatching(/^could not resolve no-such-firewall\.invalid/) } });
   });
 
   it('a self-signed certificate with verify_ssl on is ok:false tls', async () => {

@@ -122,6 +122,12 @@ export async function createAdminHarness(label: string, opts: { env?: Record<str
   return h;
 }
 
+/** A harness and one registered tenant: the set-up most suites start from. */
+export async function harnessWithTenant(label: string, opts: Parameters<typeof createAdminHarness>[1] = {}): Promise<{ h: AdminHarness; tenant: Tenant }> {
+  const h = await createAdminHarness(label, opts);
+  return { h, tenant: await h.registerTenant() };
+}
+
 /** The envelope of an error response, checked for the spec's shape and the X-Request-Id echo. */
 export function expectError(res: request.Response, status: number, code: string, param?: string) {
   expect({ status: res.status, code: res.body?.error?.code, param: res.body?.error?.param }).toEqual({ status, code, param });

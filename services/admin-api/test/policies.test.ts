@@ -1,13 +1,10 @@
 // URL-filter policies and rules: CRUD with validation per field, domain normalisation, versioning, reorder
 // (permutation check, expected_version), deleting an assigned policy, and the two category routes.
-import { createAdminHarness, expectError, unique, type AdminHarness, type Tenant } from './harness';
+import { harnessWithTenant, expectError, unique, type AdminHarness, type Tenant } from './harness';
 
 let h: AdminHarness;
 let tenant: Tenant;
-beforeAll(async () => {
-  h = await createAdminHarness('adminpolicies');
-  tenant = await h.registerTenant();
-});
+beforeAll(async () => ({ h, tenant } = await harnessWithTenant('adminpolicies')));
 afterAll(() => h.close());
 
 const P = '/policies/v1/url-filter';

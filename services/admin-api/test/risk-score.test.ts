@@ -1,13 +1,10 @@
 // GET /tools/v1/risk-score: the score, severity and factors for known AI services, look-alikes, IP literals,
 // punycode hosts and credentials in the URL; 400 param url; and the action the tenant's assigned policies take.
-import { createAdminHarness, expectError, type AdminHarness, type Tenant } from './harness';
+import { harnessWithTenant, expectError, type AdminHarness, type Tenant } from './harness';
 
 let h: AdminHarness;
 let tenant: Tenant;
-beforeAll(async () => {
-  h = await createAdminHarness('adminriskscore');
-  tenant = await h.registerTenant();
-});
+beforeAll(async () => ({ h, tenant } = await harnessWithTenant('adminriskscore')));
 afterAll(() => h.close());
 
 const score = (url: string, t: Tenant = tenant) => h.call('get', '/tools/v1/risk-score', { auth: t.auth, query: { url } });

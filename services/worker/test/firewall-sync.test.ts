@@ -1,5 +1,7 @@
 import { createApp as createAdminApp, startFortinetSimulator, startPanosSimulator } from '@risk/admin-api';
+import { UnrecoverableError } from 'bullmq';
 import request from 'supertest';
+import { createFirewallSyncProcessor } from '../src/jobs/firewall-sync';
 import { startWorker, type RunningWorker } from '../src';
 import { createWorkerHarness, type WorkerHarness } from './harness';
 
@@ -83,5 +85,31 @@ describe('URL-filter policy sync through the worker (admin API → outbox → qu
     expect(un.status).toBe(200);
     await waitFor('assignment removed', async () => (await h.ctx.db.prisma.policyAssignment.count({ where: { firewall_id: fws[0] } })) === 0);
     expect(pan.state.customCategories()).toEqual({});
+  });
+  it('a firewall that rejects the key ends failed with auth_rejected, and the job is not retried', async () => {
+    const reg = await request(admin)
+      .post('/tenants/v1/register')
+      .set('Authorization', `Bearer ${h.ctx.config.ADMIN_API_TOKEN}`)
+      .send({ name: 'wrong-key-co', admin_email: 'ops@wrong-key-co.example' });
+    const auth = `Bearer ${reg.body.tenant_token.token}`;
+    const fw = await request(admin)
+      .post('/firewalls/v1')
+      .set('Authorization', auth)
+      .send({ name: 'pa-wrong-key', type: 'palo_alto', host: '127.0.0.1', port: pan.port, api_token: 'not-the-sim-key-0000', verify_ssl: false });
+    const policy = await request(admin).post('/policies/v1/url-filter').set('Authorization', auth).send({ name: 'AI', rules: [{ action: 'block', domains: ['grok.com'] }] });
+    const assigned = await request(admin).post(`/policies/v1/url-filter/${policy.body.id}/assign`).set('Authorization', auth).send({ firewall_ids: [fw.body.id] });
+    const assignmentId = assigned.body.assignments[0].id as string;
+    const failed = await waitFor('assignment failed', async () => {
+      const row = await h.ctx.db.prisma.policyAssignment.findUnique({ where: { id: assignmentId } });
+      return row?.sync_status === 'failed' && row;
+    });
+    expect(failed.last_error).toMatch(/^auth_rejected: PAN-OS rejected the API key/);
+    expect(failed.synced_version).toBeNull();
+    // the job handler marks a permanent failure unrecoverable, so BullMQ does not retry it
+    const processor = createFirewallSyncProcessor(h.deps);
+    await expect(processor({ data: { assignment_id: assignmentId, action: 'apply', version: 1 } })).rejects.toBeInstanceOf(UnrecoverableError);
+    const res = await request(admin).get(`/policies/v1/url-filter/${policy.body.id}`).set('Authorization', auth);
+    expect(res.body.assignments[0]).toMatchObject({ sync_status: 'failed', target_version: 1, synced_version: null });
+    expect(JSON.stringify(res.body)).not.toContain('not-the-sim-key-0000');
   });
 });

@@ -1,8 +1,12 @@
+import https from 'node:https';
+import type { ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createConnector, ConnectorError } from './index';
 import { parseAllowList } from '../lib/outbound-guard';
 import { startPanosSimulator, startFortinetSimulator, type SimulatorHandle, type PanosSimulatorState, type FortinetSimulatorState } from '../simulators';
 import { evaluatePolicy, factsForHost, type PolicyModel } from '../domain/url-filter/policy-model';
 import { compilePanos } from '../domain/url-filter/compile-panos';
+import { simulatorTls } from '../simulators/tls';
 
 const KEY = 'sim-key-0123456789';
 const context = { timeoutMs: 2000, allowList: parseAllowList('127.0.0.1,localhost'), pollIntervalMs: 10 };
@@ -145,5 +149,45 @@ describe('FortiOS connector against the simulator', () => {
     await connector().removeUrlPolicy(again);
     expect(sim.state.urlfilters).toHaveLength(0);
     expect(sim.state.profiles).toHaveLength(0);
+  });
+});
+
+describe.each(['palo_alto', 'fortinet'] as const)('%s connector failure reasons against a server that is not a firewall API', (type) => {
+  // an HTTPS server with the simulators' certificate whose behaviour each test sets
+  let answer: (res: ServerResponse) => void = () => undefined;
+  let server: https.Server;
+  let port: number;
+  beforeAll(async () => {
+    server = https.createServer(simulatorTls(), (_req, res) => answer(res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  const connector = (timeoutMs = 2000) => createConnector({ type, host: '127.0.0.1', port, verify_ssl: false, api_token: KEY }, { ...context, timeoutMs });
+
+  it('a server that accepts the connection but never answers is timeout', async () => {
+    answer = () => undefined; // hold the request open
+    const started = Date.now();
+    await expect(connector(300).test()).rejects.toMatchObject({ reason: 'timeout', message: `127.0.0.1:${port} did not answer within 300 ms` });
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('an HTML page instead of the vendor API is unexpected_response', async () => {
+    answer = (res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      res.end('<!doctype html><html><body>Welcome to nginx!</body></html>');
+    };
+    await expect(connector().test()).rejects.toMatchObject({ reason: 'unexpected_response', message: expect.stringMatching(type === 'palo_alto' ? /without an XML <response>/ : /not JSON/) });
+  });
+
+  it('a redirect is unexpected_response and is not followed', async () => {
+    answer = (res) => {
+      res.writeHead(302, { Location: 'https://169.254.169.254/latest/meta-data/' });
+      res.end();
+    };
+    await expect(connector().test()).rejects.toMatchObject({ reason: 'unexpected_response', message: expect.stringMatching(/redirect \(302\)/) });
   });
 });

@@ -5,9 +5,7 @@
 // (-5 duplicate, -3 not found, -23 in use, -651 invalid value). It also evaluates a host against a profile the
 // way FortiOS does: static URL filter in entry order, then FortiGuard categories.
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { simulatorTls, readBody } from './tls';
-import type { SimulatorHandle } from './panos-simulator';
+import { listenOnLoopback, simulatorTls, readBody, type SimulatorHandle } from './tls';
 
 export interface FortinetSimulatorOptions {
   port?: number;
@@ -215,17 +213,5 @@ export async function startFortinetSimulator(options: FortinetSimulatorOptions):
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `https://127.0.0.1:${port}`,
-    port,
-    host: '127.0.0.1',
-    state,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server, options.port, state);
 }

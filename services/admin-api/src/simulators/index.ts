@@ -1,2 +1,3 @@
-export { startPanosSimulator, type PanosSimulatorState, type SimulatorHandle } from './panos-simulator';
+export { startPanosSimulator, type PanosSimulatorState } from './panos-simulator';
 export { startFortinetSimulator, type FortinetSimulatorState } from './fortinet-simulator';
+export type { SimulatorHandle } from './tls';

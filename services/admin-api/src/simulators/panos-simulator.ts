@@ -5,8 +5,7 @@
 // It also evaluates a URL against the running URL filtering profile the way PAN-OS does (custom categories
 // first, strictest action wins) so tests can compare it with our first-match evaluator.
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { simulatorTls, readBody } from './tls';
+import { listenOnLoopback, simulatorTls, readBody, type SimulatorHandle } from './tls';
 import {
   clone,
   el,
@@ -58,14 +57,6 @@ export interface PanosSimulatorState {
   /** custom URL category entry → members, from the running config */
   customCategories(): Record<string, string[]>;
   syslogProfiles(): XmlNode[];
-}
-
-export interface SimulatorHandle<S> {
-  url: string;
-  port: number;
-  host: string;
-  state: S;
-  close(): Promise<void>;
 }
 
 const STRICTNESS = ['allow', 'alert', 'continue', 'override', 'block'] as const;
@@ -345,17 +336,5 @@ export async function startPanosSimulator(options: PanosSimulatorOptions): Promi
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `https://127.0.0.1:${port}`,
-    port,
-    host: '127.0.0.1',
-    state,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server, options.port, state);
 }

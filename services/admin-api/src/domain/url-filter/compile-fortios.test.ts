@@ -2,27 +2,8 @@
 // the rest of web filtering, monitor continues) and FortiGuard category filters.
 import { aiCategories, fortiguardCategoryIds, generalCategories } from '../../data';
 import { compileFortios, type FortiCompiledPolicy } from './compile-fortios';
-import { domainPatternMatches, evaluatePolicy, type FilterAction, type PolicyModel, type PolicyRuleModel } from './policy-model';
-
-let n = 0;
-const rule = (action: FilterAction, over: Partial<PolicyRuleModel> = {}): PolicyRuleModel => ({
-  id: `rul_${++n}`,
-  position: 0,
-  name: null,
-  action,
-  categories: [],
-  domains: [],
-  min_risk_score: null,
-  enabled: true,
-  ...over,
-});
-const policy = (rules: PolicyRuleModel[], default_action: FilterAction = 'allow'): PolicyModel => ({
-  id: 'pol_01abcdefghijklmnopqrst',
-  name: 'p',
-  default_action,
-  version: 3,
-  rules: rules.map((r, i) => ({ ...r, position: i + 1 })),
-});
+import { domainPatternMatches, evaluatePolicy, type FilterAction } from './policy-model';
+import { policy, rule } from './policy-fixtures';
 
 /** FortiOS: static URL filter in entry order, then the FortiGuard category of the host. */
 function fortiEvaluate(compiled: FortiCompiledPolicy, host: string, fortiguardCategory = 0): FilterAction {

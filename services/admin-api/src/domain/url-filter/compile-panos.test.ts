@@ -3,27 +3,8 @@
 // with our reference evaluator.
 import { aiCategories, generalCategories, panPredefinedCategories } from '../../data';
 import { compilePanos, PolicyTranslationError, type PanCompiledPolicy } from './compile-panos';
-import { ACTION_STRICTNESS, domainPatternMatches, evaluatePolicy, type FilterAction, type PolicyModel, type PolicyRuleModel } from './policy-model';
-
-let n = 0;
-const rule = (action: FilterAction, over: Partial<PolicyRuleModel> = {}): PolicyRuleModel => ({
-  id: `rul_${++n}`,
-  position: 0,
-  name: null,
-  action,
-  categories: [],
-  domains: [],
-  min_risk_score: null,
-  enabled: true,
-  ...over,
-});
-const policy = (rules: PolicyRuleModel[], default_action: FilterAction = 'allow'): PolicyModel => ({
-  id: 'pol_01abcdefghijklmnop',
-  name: 'p',
-  default_action,
-  version: 7,
-  rules: rules.map((r, i) => ({ ...r, position: i + 1 })),
-});
+import { ACTION_STRICTNESS, domainPatternMatches, evaluatePolicy, type FilterAction } from './policy-model';
+import { policy, rule } from './policy-fixtures';
 
 /** PAN-OS: custom categories first (strictest among the matching ones), then predefined ones (strictest). */
 function panEvaluate(compiled: PanCompiledPolicy, host: string, predefined: string[] = []): FilterAction {
