@@ -191,6 +191,21 @@ describe('DELETE /policies/v1/url-filter/{id}/assign/{fwId}', () => {
     expect(await remove(assigned.body.assignments[0].id)).toEqual({ assignment_id: assigned.body.assignments[0].id, status: 'removed' });
   });
 
+  it('re-assigning before the worker removed it keeps the assignment: the removal is skipped, the apply re-pushes', async () => {
+    const policy = await governancePolicy();
+    const fw = await simFirewall('fortinet');
+    const assigned = await h.call('post', `${P}/${policy.id}/assign`, { auth: tenant.auth, body: { firewall_ids: [fw] } });
+    const id = assigned.body.assignments[0].id as string;
+    expect((await sync(id)).status).toBe('synced');
+    await h.call('delete', `${P}/${policy.id}/assign/${fw}`, { auth: tenant.auth });
+    const again = await h.call('post', `${P}/${policy.id}/assign`, { auth: tenant.auth, body: { firewall_ids: [fw] } });
+    expect(again.body.assignments).toEqual([expect.objectContaining({ id, sync_status: 'pending' })]);
+    expect(await remove(id)).toEqual({ assignment_id: id, status: 'skipped' });
+    expect(await sync(id)).toEqual({ assignment_id: id, status: 'synced' });
+    const profile = (await h.ctx.db.prisma.policyAssignment.findUniqueOrThrow({ where: { id } })).pushed_objects as { profile: string };
+    expect(forti.state.profiles.find((p) => p.name === profile.profile)).toBeDefined();
+  });
+
   it('a removal that cannot reach the firewall stays removing with the error', async () => {
     const policy = await governancePolicy();
     const fw = await simFirewall('fortinet');

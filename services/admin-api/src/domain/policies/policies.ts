@@ -191,12 +191,20 @@ export async function updateRule(db: PrismaClient, tenantId: string, policyId: s
   });
 }
 
+/** Positions 1..n in the order given, in one statement (the ids are the policy's own, checked by the caller). */
+async function setRulePositions(tx: Tx, orderedIds: string[]) {
+  if (!orderedIds.length) return;
+  const positions = orderedIds.map((_, i) => i + 1);
+  await tx.$executeRaw`UPDATE url_filter_rules AS r SET position = v.position, updated = now()
+    FROM unnest(${orderedIds}::text[], ${positions}::int[]) AS v(id, position) WHERE r.id = v.id`;
+}
+
 export async function deleteRule(db: PrismaClient, tenantId: string, policyId: string, ruleId: string) {
   await findRule(db, tenantId, policyId, ruleId);
   await db.$transaction(async (tx) => {
     await tx.urlFilterRule.delete({ where: { id: ruleId } });
     const rest = await tx.urlFilterRule.findMany({ where: { policy_id: policyId }, orderBy: { position: 'asc' }, select: { id: true } });
-    for (const [i, r] of rest.entries()) await tx.urlFilterRule.update({ where: { id: r.id }, data: { position: i + 1 } });
+    await setRulePositions(tx, rest.map((r) => r.id));
     await bumpAndResync(tx, policyId);
   });
   return { id: ruleId, object: 'url_filter_rule', deleted: true as const };
@@ -221,7 +229,7 @@ export async function reorderRules(db: PrismaClient, tenantId: string, policyId:
         message: 'rule_ids must list every rule of the policy exactly once (a permutation of its rule ids).',
       });
     }
-    for (const [i, ruleId] of input.rule_ids.entries()) await tx.urlFilterRule.update({ where: { id: ruleId }, data: { position: i + 1 } });
+    await setRulePositions(tx, input.rule_ids);
     await bumpAndResync(tx, policyId);
   });
   return serializePolicy(await findPolicy(db, tenantId, policyId));
@@ -235,16 +243,15 @@ export async function assignPolicy(db: PrismaClient, tenantId: string, policyId:
   const missing = ids.findIndex((id) => !found.has(id));
   if (missing >= 0) throw notFound('firewall', ids[missing]!, `firewall_ids[${firewallIds.indexOf(ids[missing]!)}]`);
   await db.$transaction(async (tx) => {
-    const messages = [];
-    for (const firewallId of ids) {
-      const assignment = await tx.policyAssignment.upsert({
-        where: { policy_id_firewall_id: { policy_id: policyId, firewall_id: firewallId } },
-        create: { id: newId(ID_PREFIXES.assignment), tenant_id: tenantId, policy_id: policyId, firewall_id: firewallId, sync_status: 'pending', target_version: policy.version },
-        update: { sync_status: 'pending', target_version: policy.version, last_error: null },
-      });
-      messages.push({ kind: 'firewall_sync' as const, payload: { assignment_id: assignment.id, action: 'apply' as const, version: policy.version } });
-    }
-    await writeOutbox(tx, messages);
+    // new pairs are created, existing ones (failed, or being removed) go back to pending: three statements in all
+    await tx.policyAssignment.createMany({
+      data: ids.map((firewallId) => ({ id: newId(ID_PREFIXES.assignment), tenant_id: tenantId, policy_id: policyId, firewall_id: firewallId, sync_status: 'pending', target_version: policy.version })),
+      skipDuplicates: true,
+    });
+    const where = { policy_id: policyId, firewall_id: { in: ids } };
+    await tx.policyAssignment.updateMany({ where, data: { sync_status: 'pending', target_version: policy.version, last_error: null } });
+    const assignments = await tx.policyAssignment.findMany({ where, select: { id: true } });
+    await writeOutbox(tx, assignments.map((a) => ({ kind: 'firewall_sync' as const, payload: { assignment_id: a.id, action: 'apply' as const, version: policy.version } })));
   });
   return serializePolicy(await findPolicy(db, tenantId, policyId));
 }

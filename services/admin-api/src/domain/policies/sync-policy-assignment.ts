@@ -61,12 +61,14 @@ export async function syncPolicyAssignment(db: PrismaClient, assignmentId: strin
 /** Unassign: remove what was pushed, then delete the assignment. On failure it stays `removing` with the error. */
 export async function removePolicyAssignment(db: PrismaClient, assignmentId: string, options: SyncOptions): Promise<SyncResult> {
   const assignment = await db.policyAssignment.findUnique({ where: { id: assignmentId }, include: { firewall: true } });
-  if (!assignment) return { assignment_id: assignmentId, status: 'skipped' };
+  // re-assigned after the unassign (back to pending): the apply job now owns it, so nothing is removed
+  if (!assignment || assignment.sync_status !== 'removing') return { assignment_id: assignmentId, status: 'skipped' };
   const pushed = assignment.pushed_objects as PushedObjects | null;
   const connectorFor = options.connectorFor ?? ((c: FirewallConnection) => createConnector(c, defaultConnectorContext(options.allowedHosts ?? '')));
   try {
     if (pushed) await connectorFor(connectionOf(assignment.firewall, options.secretsKey)).removeUrlPolicy(pushed);
-    await db.policyAssignment.delete({ where: { id: assignmentId } });
+    // only while still `removing`: a re-assign during the removal keeps the row (its apply job re-pushes)
+    await db.policyAssignment.deleteMany({ where: { id: assignmentId, sync_status: 'removing' } });
     return { assignment_id: assignmentId, status: 'removed' };
   } catch (err) {
     const error = describe(err);
