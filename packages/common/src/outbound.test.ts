@@ -10,6 +10,18 @@ describe('outbound guard', () => {
     expect(addressProblem('10.1.2.3', 'firewall')).toBeNull();
     expect(addressProblem('::ffff:127.0.0.1', 'webhook')).toMatch(/loopback/);
     expect(addressProblem('93.184.215.14', 'webhook')).toBeNull();
+    expect(addressProblem('2606:4700::1111', 'webhook')).toBeNull();
+  });
+
+  it('refuses IPv6 transition addresses, which reach IPv4 targets the guard cannot see', () => {
+    // NAT64 form of the metadata address, 6to4 of 127.0.0.1, a Teredo address
+    for (const ip of ['64:ff9b::a9fe:a9fe', '2002:7f00:1::', '2001:0:4136:e378:8000:63bf:3fff:fdd2']) {
+      expect(addressProblem(ip, 'webhook')).toMatch(/IPv6 transition address/);
+      expect(addressProblem(ip, 'firewall')).toMatch(/IPv6 transition address/);
+    }
+    // other non-unicast ranges are no webhook receiver
+    expect(addressProblem('100::1', 'webhook')).toMatch(/discard/);
+    expect(addressProblem('198.18.0.1', 'webhook')).toMatch(/reserved/);
   });
 
   it('refuses loopback unless allow-listed, by host or CIDR', async () => {

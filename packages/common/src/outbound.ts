@@ -11,6 +11,7 @@ import { ApiError } from './errors';
 export type OutboundPurpose = 'webhook' | 'firewall';
 
 const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata', 'instance-data', 'instance-data.ec2.internal']);
+const TRANSITION_RANGES = new Set(['rfc6052', 'rfc6145', '6to4', 'teredo']);
 const METADATA_IPS = new Set(['169.254.169.254', 'fd00:ec2::254', '100.100.100.200', '169.254.170.2']);
 
 export interface AllowList {
@@ -51,10 +52,15 @@ export function addressProblem(ip: string, purpose: OutboundPurpose): string | n
   const range = addr.range();
   if (range === 'loopback') return 'is a loopback address';
   if (range === 'linkLocal') return 'is a link-local address';
+  // NAT64, 6to4 and Teredo addresses carry an IPv4 address the translator or relay connects to
+  // (64:ff9b::a9fe:a9fe is 169.254.169.254 behind NAT64), so the checks above cannot see the target
+  if (TRANSITION_RANGES.has(range)) return `is an IPv6 transition address (${range}) that can reach any IPv4 address`;
   if (range === 'unspecified' || range === 'broadcast' || range === 'multicast' || range === 'reserved')
     return `is a ${range} address`;
   if (purpose === 'webhook' && (range === 'private' || range === 'uniqueLocal' || range === 'carrierGradeNat'))
     return 'is a private address';
+  // a receiver on the internet is plain unicast; anything else (discard, AMT, AS112, …) is not one
+  if (purpose === 'webhook' && range !== 'unicast') return `is a ${range} address`;
   return null;
 }
 

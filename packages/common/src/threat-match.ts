@@ -14,7 +14,7 @@ import { Prisma } from '@risk/db';
  * Users:
  * - matchingAssetsSql(): threat → assets (create/update a threat; set-based, index-backed)
  * - threatsMatchingAssetWhere(): asset → threats (GET /v1/assets/{fp}/threats via
- *   listThreatsForAsset in ./list-threats.ts, and findThreatsMatchingAsset below for the enrichment
+ *   listThreatsForAsset in services/public-api/src/domain/threats/list-threats.ts, and findThreatsMatchingAsset below for the enrichment
  *   job, which passes the CVE ids of the findings it has just computed instead of the stored ones)
  *
  * Modes: threats are read per mode (a key sees the threats of its own livemode), and only live-mode

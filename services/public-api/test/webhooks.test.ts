@@ -104,6 +104,8 @@ describe('webhook endpoints', () => {
     ['a CGNAT address', 'https://100.64.0.1/hook'],
     ['an IPv6 unique-local address', 'https://[fd00::1]/hook'],
     ['a metadata host name', 'https://metadata.google.internal/hook'],
+    ['the NAT64 form of the metadata address', 'https://[64:ff9b::a9fe:a9fe]/latest'],
+    ['an IPv4-mapped private address', 'https://[::ffff:10.0.0.1]/hook'],
   ])('refuses a URL whose host is %s (400 url_not_allowed, param url)', async (_label, url) => {
     const res = await post('/v1/webhooks', { url, events: ['*'] });
     expect(res.status).toBe(400);
@@ -199,6 +201,25 @@ describe('webhook endpoints', () => {
     }
     const list = await request(h.app).get('/v1/webhooks').set(auth(other));
     expect(list.body.data).toEqual([]);
+  });
+
+  test("endpoints are per mode: the other mode's key gets 404 and does not list them", async () => {
+    const live = (await post('/v1/webhooks', { url: 'https://127.0.0.1:9/live', events: ['*'] }, h.key)).body;
+    const test = (await post('/v1/webhooks', { url: receiver.url, events: ['*'] })).body;
+    for (const [id, key] of [
+      [live.id, testKey],
+      [test.id, h.key],
+    ] as const) {
+      expect((await request(h.app).get(`/v1/webhooks/${id}`).set(auth(key))).status).toBe(404);
+      expect((await post(`/v1/webhooks/${id}`, { url: 'https://127.0.0.1:9/taken' }, key)).status).toBe(404);
+      expect((await post(`/v1/webhooks/${id}/rotate_secret`, {}, key)).status).toBe(404);
+      expect((await request(h.app).delete(`/v1/webhooks/${id}`).set(auth(key))).status).toBe(404);
+      const listed = await request(h.app).get('/v1/webhooks?limit=100').set(auth(key));
+      expect(listed.body.data.map((e: { id: string }) => e.id)).not.toContain(id);
+    }
+    expect((await request(h.app).get(`/v1/webhooks/${live.id}`).set(auth(h.key))).body.url).toBe(
+      'https://127.0.0.1:9/live',
+    );
   });
 
   test('POST /v1/webhooks/{id} updates url, events, description, metadata and status', async () => {

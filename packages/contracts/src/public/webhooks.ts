@@ -69,6 +69,9 @@ export const ZDeletedWebhookEndpoint = z
   .object({ object: z.literal('webhook_endpoint'), id: z.string(), deleted: z.literal(true) })
   .openapi('DeletedWebhookEndpoint');
 
+/** pending (not attempted yet), retrying (next attempt scheduled), delivered, failed (gave up or endpoint disabled) */
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'retrying', 'delivered', 'failed'] as const;
+
 export const ZWebhookDeliveryAttempt = z
   .object({
     object: z.literal('webhook_delivery_attempt'),
@@ -89,7 +92,7 @@ export const ZWebhookDelivery = z
     id: z.string(),
     event_id: z.string(),
     event_type: z.string(),
-    status: z.enum(['pending', 'retrying', 'delivered', 'failed']),
+    status: z.enum(WEBHOOK_DELIVERY_STATUSES),
     attempt_count: z.number().int(),
     last_response_status: z.number().int().nullable(),
     next_attempt_at: z.number().int().nullable(),
@@ -103,7 +106,7 @@ export type WebhookDelivery = z.infer<typeof ZWebhookDelivery>;
 export const ZWebhookDeliveryList = zList(ZWebhookDelivery, 'WebhookDeliveryList');
 
 export const ZListWebhookDeliveriesQuery = ZListParams.extend({
-  status: z.enum(['pending', 'retrying', 'delivered', 'failed']).optional(),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES).optional(),
 });
 
 const ZWebhookIdParams = z.object({ webhook_id: z.string().openapi({ example: 'we_01jd3q5k8m0000000000000000' }) });
@@ -134,58 +137,56 @@ publicRegistry.registerPath({
     ...errorResponses(400, 401, 403, 500),
   },
 });
-publicRegistry.registerPath({
-  method: 'get',
-  path: '/v1/webhooks/{webhook_id}',
-  summary: 'Retrieve a webhook endpoint (scope webhooks:write; never shows the secret)',
-  security,
-  request: { params: ZWebhookIdParams },
-  responses: {
-    200: { description: 'the endpoint', ...json(ZWebhookEndpoint) },
-    ...errorResponses(400, 401, 403, 404, 500),
-  },
+/** A route on one endpoint: the webhook_id path parameter, 200 with `schema`, and the 404 a missing endpoint (or another org's or mode's) gets. */
+function registerEndpointRoute(
+  method: 'get' | 'post' | 'delete',
+  suffix: '' | '/rotate_secret' | '/deliveries',
+  summary: string,
+  ok: { description: string; schema: z.ZodType },
+  request: { headers?: typeof idempotencyHeader; body?: ReturnType<typeof json>; query?: z.ZodObject } = {},
+): void {
+  publicRegistry.registerPath({
+    method,
+    path: `/v1/webhooks/{webhook_id}${suffix}`,
+    summary,
+    security,
+    request: { params: ZWebhookIdParams, ...request },
+    responses: {
+      200: { description: ok.description, ...json(ok.schema) },
+      // a POST can also meet an in-flight Idempotency-Key (409) or a body over the limit (413)
+      ...(method === 'post'
+        ? errorResponses(400, 401, 403, 404, 409, 413, 500)
+        : errorResponses(400, 401, 403, 404, 500)),
+    },
+  });
+}
+
+registerEndpointRoute('get', '', 'Retrieve a webhook endpoint (scope webhooks:write; never shows the secret)', {
+  description: 'the endpoint',
+  schema: ZWebhookEndpoint,
 });
-publicRegistry.registerPath({
-  method: 'post',
-  path: '/v1/webhooks/{webhook_id}',
-  summary: 'Update a webhook endpoint (scope webhooks:write)',
-  security,
-  request: { params: ZWebhookIdParams, headers: idempotencyHeader, body: json(ZUpdateWebhookBody) },
-  responses: {
-    200: { description: 'the updated endpoint', ...json(ZWebhookEndpoint) },
-    ...errorResponses(400, 401, 403, 404, 409, 413, 500),
-  },
+registerEndpointRoute(
+  'post',
+  '',
+  'Update a webhook endpoint (scope webhooks:write)',
+  { description: 'the updated endpoint', schema: ZWebhookEndpoint },
+  { headers: idempotencyHeader, body: json(ZUpdateWebhookBody) },
+);
+registerEndpointRoute('delete', '', 'Delete a webhook endpoint and its pending deliveries (scope webhooks:write)', {
+  description: 'deleted',
+  schema: ZDeletedWebhookEndpoint,
 });
-publicRegistry.registerPath({
-  method: 'delete',
-  path: '/v1/webhooks/{webhook_id}',
-  summary: 'Delete a webhook endpoint and its pending deliveries (scope webhooks:write)',
-  security,
-  request: { params: ZWebhookIdParams },
-  responses: {
-    200: { description: 'deleted', ...json(ZDeletedWebhookEndpoint) },
-    ...errorResponses(400, 401, 403, 404, 500),
-  },
-});
-publicRegistry.registerPath({
-  method: 'post',
-  path: '/v1/webhooks/{webhook_id}/rotate_secret',
-  summary: 'Replace the signing secret; the response carries the new secret once (scope webhooks:write)',
-  security,
-  request: { params: ZWebhookIdParams, headers: idempotencyHeader },
-  responses: {
-    200: { description: 'the endpoint with its new secret', ...json(ZWebhookEndpoint) },
-    ...errorResponses(400, 401, 403, 404, 409, 413, 500),
-  },
-});
-publicRegistry.registerPath({
-  method: 'get',
-  path: '/v1/webhooks/{webhook_id}/deliveries',
-  summary: "List an endpoint's deliveries with every attempt, newest first (scope webhooks:write)",
-  security,
-  request: { params: ZWebhookIdParams, query: ZListWebhookDeliveriesQuery },
-  responses: {
-    200: { description: 'a list envelope of deliveries', ...json(ZWebhookDeliveryList) },
-    ...errorResponses(400, 401, 403, 404, 500),
-  },
-});
+registerEndpointRoute(
+  'post',
+  '/rotate_secret',
+  'Replace the signing secret; the response carries the new secret once (scope webhooks:write)',
+  { description: 'the endpoint with its new secret', schema: ZWebhookEndpoint },
+  { headers: idempotencyHeader },
+);
+registerEndpointRoute(
+  'get',
+  '/deliveries',
+  "List an endpoint's deliveries with every attempt, newest first (scope webhooks:write)",
+  { description: 'a list envelope of deliveries', schema: ZWebhookDeliveryList },
+  { query: ZListWebhookDeliveriesQuery },
+);

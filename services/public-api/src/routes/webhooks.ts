@@ -1,6 +1,6 @@
 import type { ApiKeyAuthenticator } from '@risk/common';
 import { OutboundGuard, parseOrThrow, requireScope, requireSecret, ZListQuery } from '@risk/common';
-import { ZCreateWebhookBody, ZUpdateWebhookBody } from '@risk/contracts';
+import { WEBHOOK_DELIVERY_STATUSES, ZCreateWebhookBody, ZUpdateWebhookBody } from '@risk/contracts';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { AppDeps } from '../deps';
@@ -18,7 +18,7 @@ import {
 
 const ZWebhookParams = z.object({ webhook_id: z.string().min(1).max(100) });
 const ZDeliveriesQuery = ZListQuery.extend({
-  status: z.enum(['pending', 'retrying', 'delivered', 'failed']).optional(),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES).optional(),
 });
 
 /** /v1/webhooks (docs/webhooks.md): org-scoped endpoints, all under scope webhooks:write. */

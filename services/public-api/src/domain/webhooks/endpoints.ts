@@ -61,9 +61,14 @@ export async function createWebhookEndpoint(
   return renderEndpoint(row, secret);
 }
 
-/** Another org's endpoint is indistinguishable from a missing one (404). */
+/**
+ * Endpoints belong to an org and a mode: another org's endpoint, or one of the other mode, is
+ * indistinguishable from a missing one (404), so a test key can never repoint or read a live endpoint.
+ */
+const ownedBy = (actor: WebhookActor) => ({ org_id: actor.org_id, livemode: actor.livemode });
+
 async function ownedEndpoint(db: PrismaClient, actor: WebhookActor, id: string) {
-  const row = await db.webhookEndpoint.findFirst({ where: { id, org_id: actor.org_id } });
+  const row = await db.webhookEndpoint.findFirst({ where: { id, ...ownedBy(actor) } });
   if (!row)
     throw new ApiError('resource_missing', { param: 'webhook_id', message: `No such webhook endpoint: '${id}'.` });
   return row;
@@ -85,14 +90,11 @@ export async function listWebhookEndpoints(
   const { db } = deps;
   const result = await paginate(page, {
     loadCursor: (id) =>
-      db.webhookEndpoint.findFirst({ where: { id, org_id: actor.org_id }, select: { id: true, created: true } }),
+      db.webhookEndpoint.findFirst({ where: { id, ...ownedBy(actor) }, select: { id: true, created: true } }),
     fetch: ({ before, after, order, take }) =>
       db.webhookEndpoint.findMany({
         where: {
-          AND: [
-            { org_id: actor.org_id },
-            (keysetWhere('id', { before, after }) ?? {}) as Prisma.WebhookEndpointWhereInput,
-          ],
+          AND: [ownedBy(actor), (keysetWhere('id', { before, after }) ?? {}) as Prisma.WebhookEndpointWhereInput],
         },
         orderBy: keysetOrder('id', order),
         take,
@@ -133,7 +135,7 @@ export async function deleteWebhookEndpoint(
   actor: WebhookActor,
   id: string,
 ): Promise<{ object: 'webhook_endpoint'; id: string; deleted: true }> {
-  const { count } = await deps.db.webhookEndpoint.deleteMany({ where: { id, org_id: actor.org_id } });
+  const { count } = await deps.db.webhookEndpoint.deleteMany({ where: { id, ...ownedBy(actor) } });
   if (count === 0)
     throw new ApiError('resource_missing', { param: 'webhook_id', message: `No such webhook endpoint: '${id}'.` });
   return { object: 'webhook_endpoint', id, deleted: true };
