@@ -188,6 +188,18 @@ describe('DELETE /firewalls/v1/{id}', () => {
   });
 });
 
+it('DELETE is 409 policy_assigned while a policy is assigned to the firewall, and works once it is unassigned', async () => {
+  const created = await h.createFirewall(tenant.auth, valid());
+  const policy = await h.createPolicy(tenant.auth, { name: unique('pol'), rules: [{ action: 'block', domains: ['x.example'] }] });
+  await h.call('post', `/policies/v1/url-filter/${policy.body.id}/assign`, { auth: tenant.auth, body: { firewall_ids: [created.body.id] } });
+  const err = expectError(await h.call('delete', fw(created.body.id), { auth: tenant.auth }), 409, 'policy_assigned', 'id');
+  expect(err.message).toMatch(/unassign/);
+  expect((await h.call('get', fw(created.body.id), { auth: tenant.auth })).status).toBe(200);
+  // the worker's removal deletes the assignment; then the firewall can go
+  await h.ctx.db.prisma.policyAssignment.deleteMany({ where: { firewall_id: created.body.id } });
+  expect((await h.call('delete', fw(created.body.id), { auth: tenant.auth })).status).toBe(200);
+});
+
 describe.each([
   ['PAN-OS', 'palo_alto' as const, { model: 'PA-VM', version: '10.2.9', hostname: 'PA-VM-SIM' }],
   ['FortiOS', 'fortinet' as const, { model: 'FortiGate VM64', version: 'v7.4.3', hostname: 'FGT-SIM' }],

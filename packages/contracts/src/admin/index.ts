@@ -355,7 +355,7 @@ export const ADMIN_ROUTE_DOCS: RouteDoc[] = [
   { method: 'get', path: '/firewalls/v1', auth: 'tenant', summary: 'List firewalls', ok: 200, response: list(ZFirewall, 'FirewallList'), errors: [400, 401] },
   { method: 'get', path: '/firewalls/v1/{id}', auth: 'tenant', summary: 'Retrieve a firewall', ok: 200, response: ZFirewall, errors: [401, 404] },
   { method: 'put', path: '/firewalls/v1/{id}', auth: 'tenant', summary: 'Update a firewall (partial)', body: ZUpdateFirewallBody, ok: 200, response: ZFirewall, errors: [400, 401, 404, 409] },
-  { method: 'delete', path: '/firewalls/v1/{id}', auth: 'tenant', summary: 'Delete a firewall', ok: 200, response: ZDeleted, errors: [401, 404] },
+  { method: 'delete', path: '/firewalls/v1/{id}', auth: 'tenant', summary: 'Delete a firewall without assigned policies', ok: 200, response: ZDeleted, errors: [401, 404, 409] },
   { method: 'post', path: '/firewalls/v1/{id}/test', auth: 'tenant', summary: 'Test the connection (vendor status call)', ok: 200, response: ZFirewallTestResult, errors: [401, 404] },
   { method: 'post', path: '/firewalls/v1/{id}/configure-vendor-logging', auth: 'tenant', summary: 'Push a syslog server profile to the firewall', body: ZConfigureLoggingBody, ok: 200, response: ZLoggingResult, errors: [400, 401, 404] },
   { method: 'get', path: '/policies/v1/categories', auth: 'tenant', summary: 'General URL categories', ok: 200, response: list(ZCategory, 'CategoryList'), errors: [401] },

@@ -104,6 +104,14 @@ export async function updateFirewall(
 
 export async function deleteFirewall(db: PrismaClient, tenantId: string, id: string) {
   await findFirewall(db, tenantId, id);
+  // deleting would cascade the assignments away and leave their objects on the device: unassign first
+  const assigned = await db.policyAssignment.count({ where: { firewall_id: id } });
+  if (assigned) {
+    throw new ApiError('policy_assigned', {
+      param: 'id',
+      message: `${assigned} URL-filter polic${assigned === 1 ? 'y is' : 'ies are'} assigned to this firewall; unassign ${assigned === 1 ? 'it' : 'them'} first so their objects are removed from the device.`,
+    });
+  }
   await db.firewall.delete({ where: { id } });
   return { id, object: 'firewall', deleted: true as const };
 }
