@@ -1,12 +1,6 @@
 import type { ApiKeyAuthenticator } from '@risk/common';
 import { ApiError, ZListQuery } from '@risk/common';
-import {
-  THREAT_ASSET_TYPES,
-  THREAT_CATEGORIES,
-  THREAT_SEVERITIES,
-  ZCreateThreatBody,
-  ZUpdateThreatBody,
-} from '@risk/contracts';
+import { ZCreateThreatBody, ZListThreatsQuery as ZListThreatsContract, ZUpdateThreatBody } from '@risk/contracts';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { AppDeps } from '../deps';
@@ -17,11 +11,10 @@ import type { ThreatDeps } from '../domain/threats/reenrich';
 import { updateThreat } from '../domain/threats/update-threat';
 
 const ZThreatParams = z.object({ threat_id: z.string().min(1).max(100) });
-const ZListThreatsQuery = ZListQuery.extend({
-  category: z.enum(THREAT_CATEGORIES).optional(),
-  severity: z.enum(THREAT_SEVERITIES).optional(),
-  affected_asset_type: z.enum(THREAT_ASSET_TYPES).optional(),
-});
+// the contract's filters on the server's page parameters (default limit, cursor checks)
+const ZListThreatsQuery = ZListQuery.extend(
+  ZListThreatsContract.pick({ category: true, severity: true, affected_asset_type: true }).shape,
+);
 
 const threatDeps = (deps: AppDeps): ThreatDeps => ({ db: deps.prisma, producer: deps.producer, logger: deps.logger });
 

@@ -1,6 +1,6 @@
 import { keysetOrder, keysetWhere, listEnvelope, paginate, type ListEnvelope, type PageRequest } from '@risk/common';
 import type { Threat } from '@risk/contracts';
-import type { Prisma, PrismaClient } from '@risk/db';
+import { Prisma, type PrismaClient, type Threat as ThreatRow } from '@risk/db';
 import { assetCveIds, threatsMatchingAssetWhere } from '@risk/common';
 import { renderThreat } from './render';
 
@@ -40,7 +40,7 @@ export async function getThreat(db: PrismaClient, id: string, livemode: boolean)
 
 /**
  * GET /v1/assets/{fingerprint}/threats (public-api assets route): the threats matching the asset
- * under the rule in ./match.ts, newest first, paginated like every list. Returns null when the asset
+ * under the rule in @risk/common threat-match.ts, newest first, paginated like every list. Returns null when the asset
  * does not exist (the route answers 404).
  */
 export async function listThreatsForAsset(
@@ -51,18 +51,21 @@ export async function listThreatsForAsset(
   const asset = await db.asset.findUnique({ where: { fingerprint }, select: { fingerprint: true, asset_type: true } });
   if (!asset) return null;
   const cve_ids = await assetCveIds(db, fingerprint);
-  const matched = await db.$queryRaw<Array<{ id: string }>>`
-    SELECT t.id FROM threats t
-    WHERE t.livemode = ${page.livemode} AND ${threatsMatchingAssetWhere({ fingerprint, asset_type: asset.asset_type, cve_ids })}`;
-  const ids = matched.map((r) => r.id);
+  // the matching rule and the keyset page in one query: no id list of every matching threat in memory
+  const matches = Prisma.sql`t.livemode = ${page.livemode}
+    AND ${threatsMatchingAssetWhere({ fingerprint, asset_type: asset.asset_type, cve_ids })}`;
   const result = await paginate(page, {
     loadCursor: (id) => db.threat.findUnique({ where: { id }, select: { id: true, created: true } }),
-    fetch: ({ before, after, order, take }) =>
-      db.threat.findMany({
-        where: { AND: [{ id: { in: ids } }, (keysetWhere('id', { before, after }) ?? {}) as Prisma.ThreatWhereInput] },
-        orderBy: keysetOrder('id', order),
-        take,
-      }),
+    fetch: ({ before, after, order, take }) => {
+      const bound = before ?? after;
+      const keyset = bound
+        ? Prisma.sql`AND (t.created, t.id) ${before ? Prisma.sql`<` : Prisma.sql`>`} (${bound.created}::timestamptz, ${bound.id})`
+        : Prisma.empty;
+      const dir = order === 'asc' ? Prisma.sql`ASC` : Prisma.sql`DESC`;
+      return db.$queryRaw<ThreatRow[]>`
+        SELECT t.* FROM threats t WHERE ${matches} ${keyset}
+        ORDER BY t.created ${dir}, t.id ${dir} LIMIT ${take}`;
+    },
   });
   const url = `/v1/assets/${encodeURIComponent(fingerprint)}/threats`;
   return listEnvelope(url, { data: result.data.map(renderThreat), has_more: result.has_more }, (t) => t.id);
