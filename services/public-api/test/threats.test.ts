@@ -428,6 +428,22 @@ describe('matching threats to assets', () => {
 });
 
 describe('threat events', () => {
+  test('an update that changes nothing (metadata keys in another order included) records no event', async () => {
+    const created = (
+      await post('/v1/threats', { ...fullThreat, metadata: { feed: 'internal', rank: 2, nested: { b: 1, a: 2 } } })
+    ).body;
+    const same = await post(`/v1/threats/${created.id}`, {
+      severity: created.severity,
+      metadata: { nested: { a: 2, b: 1 }, rank: 2, feed: 'internal' },
+    });
+    expect(same.status).toBe(200);
+    expect(same.body).toEqual(created);
+    const events = await h.ctx.db.prisma.event.findMany({
+      where: { data: { path: ['object', 'id'], equals: created.id } },
+    });
+    expect(events.map((e) => e.type)).toEqual(['threat.created']);
+  });
+
   test('creating and updating a threat records threat.created and threat.updated (with previous_attributes)', async () => {
     const created = (
       await post('/v1/threats', {

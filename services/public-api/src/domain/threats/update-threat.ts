@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { ApiError, recordEventsWithDeliveries } from '@risk/common';
 import type { Threat, UpdateThreatBody } from '@risk/contracts';
 import { Prisma, type Threat as ThreatRow } from '@risk/db';
@@ -97,6 +98,7 @@ function normalise(body: UpdateThreatBody): Mutable {
   return out;
 }
 
+/** Deep equality regardless of object key order (jsonb hands metadata back with its keys re-sorted). */
 function sameValue(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  return isDeepStrictEqual(a ?? null, b ?? null);
 }
