@@ -45,6 +45,8 @@ export const ERROR_CODES = {
   policy_assigned: { status: 409, type: 'conflict_error' },
   url_not_allowed: { status: 400, type: 'invalid_request_error' },
   request_too_large: { status: 413, type: 'invalid_request_error' },
+  headers_too_large: { status: 431, type: 'invalid_request_error' },
+  malformed_request: { status: 400, type: 'invalid_request_error' },
   unsupported_media_type: { status: 415, type: 'invalid_request_error' },
   method_not_allowed: { status: 405, type: 'invalid_request_error' },
   rate_limited: { status: 429, type: 'rate_limit_error' },

@@ -24,8 +24,11 @@ export const SERVICE_VERSION = '1.0.0';
 /** Body limits: 500 signals with manifests need more room than any other request. */
 export const BULK_BODY_LIMIT = 10 * 1024 * 1024;
 export const BODY_LIMIT = 2 * 1024 * 1024;
-/** 500 fingerprints of 64 characters make a ~40 KB request line; Node's default header limit is 16 KiB. */
-export const MAX_HEADER_SIZE = 64 * 1024;
+/**
+ * 500 fingerprints of 64 characters make a ~40 KB request line, and 500 name keys with version,
+ * ecosystem and a fallback fingerprint up to ~90 KB; Node's default header limit is 16 KiB.
+ */
+export const MAX_HEADER_SIZE = 128 * 1024;
 
 /**
  * The /v1 routers, in mounting order. Adding a resource is one line here: a function

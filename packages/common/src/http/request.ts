@@ -59,6 +59,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
         apiError = new ApiError('request_too_large', { message: `Request body exceeds the limit of ${e.limit} bytes.` });
       else if (e?.type === 'entity.parse.failed')
         apiError = new ApiError('invalid_json', { message: 'Request body is not valid JSON.' });
+      else if (err instanceof URIError && e.status === 400)
+        // express 5's router could not percent-decode a path parameter (e.g. `/v1/signals/%zz`)
+        apiError = new ApiError('parameter_invalid', { message: 'The URL path holds malformed percent-encoding.' });
       else if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
         apiError = new ApiError('unsupported_media_type', { message: e.message });
       else {

@@ -1,19 +1,44 @@
 import type { Server } from 'node:http';
 import type { Express } from 'express';
+import type { Duplex } from 'node:stream';
+import { ApiError } from '../errors';
+import { newRequestId } from '../ids';
 import type { Logger } from '../logger';
 
 export interface ListenOptions {
   port: number;
   host?: string;
-  /** Node's 16 KiB default rejects 500-key look-up URLs; ours allows 64 KiB of headers */
+  /** Node's 16 KiB default rejects 500-key look-up URLs; ours allows 128 KiB of headers */
   maxHeaderSize?: number;
+}
+
+/**
+ * Node answers a request line or headers over maxHeaderSize itself (a bare 431) before express
+ * sees it; answer in the API's error envelope instead so clients parse one error shape.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const requestId = newRequestId();
+  const apiError = tooLarge
+    ? new ApiError('headers_too_large', { message: 'The request line and headers exceed the server limit; send fewer look-up keys per request.' })
+    : new ApiError('malformed_request', { message: 'Malformed HTTP request.' });
+  const body = JSON.stringify(apiError.toEnvelope(requestId));
+  const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
+  socket.end(
+    `HTTP/1.1 ${apiError.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 
 /** Starts an http server with a raised header limit (see ListenOptions.maxHeaderSize). */
 export async function listenWithLimits(app: Express, opts: ListenOptions): Promise<Server> {
   const http = await import('node:http');
-  const server = http.createServer({ maxHeaderSize: opts.maxHeaderSize ?? 64 * 1024 }, app);
+  const server = http.createServer({ maxHeaderSize: opts.maxHeaderSize ?? 128 * 1024 }, app);
+  server.on('clientError', answerClientError);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {

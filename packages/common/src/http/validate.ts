@@ -49,9 +49,45 @@ export function zodIssueToApiError(issue: z.core.$ZodIssue, data: unknown, prefi
 /** Validates `data` with `schema` or throws the ApiError for its first problem. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, data: unknown, prefix: ReadonlyArray<PropertyKey> = []): z.output<S> {
   const result = schema.safeParse(data);
-  if (result.success) return result.data;
-  // report the earliest problem in document order so messages are stable
-  throw zodIssueToApiError(result.error.issues[0]!, data, prefix);
+  if (!result.success) {
+    // report the earliest problem in document order so messages are stable
+    throw zodIssueToApiError(result.error.issues[0]!, data, prefix);
+  }
+  const nulPath = findNulString(data, prefix);
+  if (nulPath) {
+    const param = formatParamPath(nulPath) || undefined;
+    throw new ApiError('parameter_invalid', { param, message: `Invalid ${param ?? 'request'}: must not contain the NUL character (\\u0000).` });
+  }
+  return result.data;
+}
+
+/**
+ * Path of the first string (value or object key) holding U+0000, or null. Postgres text and jsonb
+ * cannot store NUL, so every validated input is checked once here instead of in each schema: a NUL
+ * anywhere is a 400 naming the field, never a 500 from the database.
+ */
+export function findNulString(value: unknown, prefix: ReadonlyArray<PropertyKey> = []): PropertyKey[] | null {
+  const reversed = nulPathReversed(value);
+  return reversed ? [...prefix, ...reversed.reverse()] : null;
+}
+
+/** The path is built on the way back up, so the common case (no NUL) allocates nothing per node. */
+function nulPathReversed(value: unknown): PropertyKey[] | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? [] : null;
+  if (value === null || typeof value !== 'object') return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = nulPathReversed(value[i]);
+      if (found) return (found.push(i), found);
+    }
+    return null;
+  }
+  for (const key in value) {
+    if (key.includes('\u0000')) return [key];
+    const found = nulPathReversed((value as Record<string, unknown>)[key]);
+    if (found) return (found.push(key), found);
+  }
+  return null;
 }
 
 // ── helpers for query strings parsed by parseQueryString ──
