@@ -68,8 +68,8 @@ export function createApp(deps: AppDeps) {
   const secretsKey = config.SECRETS_KEY ?? '';
   const signer = createTenantTokenSigner(secretsKey);
   const allowList = parseAllowList(config.OUTBOUND_ALLOWED_HOSTS);
-  const connectorFor =
-    deps.connectorFor ?? ((c: FirewallConnection) => createConnector(c, { ...defaultConnectorContext(deps.config.OUTBOUND_ALLOWED_HOSTS), allowList }));
+  const connectorContext = { ...defaultConnectorContext(config.OUTBOUND_ALLOWED_HOSTS), allowList };
+  const connectorFor = deps.connectorFor ?? ((c: FirewallConnection) => createConnector(c, connectorContext));
   const fwDeps = { secretsKey, allowList, connectorFor };
   const ttlDays = config.TENANT_TOKEN_TTL_DAYS;
 
