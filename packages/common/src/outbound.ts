@@ -64,6 +64,27 @@ export function addressProblem(ip: string, purpose: OutboundPurpose): string | n
   return null;
 }
 
+/**
+ * Why `ip` (what `host` resolved to) may not be contacted for the purpose, or null when it may:
+ * the synchronous check for callers that resolve and connect themselves (the firewall connectors).
+ */
+export function addressRefusal(list: AllowList, host: string, ip: string, purpose: OutboundPurpose): string | null {
+  const bare = host.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  if (ipaddr.isValid(ip) && allowedByList(list, bare, ip)) return null;
+  const problem = addressProblem(ip, purpose);
+  return problem ? `${ip} ${problem}` : null;
+}
+
+/** Static check of a host as typed (an IP literal, or a name that is obviously local), before any DNS. */
+export function hostRefusal(list: AllowList, host: string, purpose: OutboundPurpose): string | null {
+  const bare = host.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  if (list.hosts.has(bare)) return null;
+  if (ipaddr.isValid(bare)) return addressRefusal(list, bare, bare, purpose);
+  if (bare === 'localhost' || bare.endsWith('.localhost')) return `${bare} is a loopback name`;
+  if (METADATA_HOSTS.has(bare)) return `${bare} is a cloud metadata host`;
+  return null;
+}
+
 export class OutboundGuard {
   private readonly allow: AllowList;
 

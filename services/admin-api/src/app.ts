@@ -14,6 +14,7 @@ import {
   requestIdOf,
   type Config,
   type Logger,
+  parseAllowList,
 } from '@risk/common';
 import type { PrismaClient } from '@risk/db';
 import {
@@ -35,7 +36,6 @@ import {
 } from '@risk/contracts';
 import { bearerOf, createTenantTokenSigner, isAdminToken } from './auth';
 import { createConnector, defaultConnectorContext, type FirewallConnection, type FirewallConnector } from './connectors';
-import { parseAllowList } from './lib/outbound-guard';
 import { aiCategories, generalCategories } from './data';
 import * as tenants from './domain/tenants/tenants';
 import * as deployment from './domain/tenants/deployment-tokens';

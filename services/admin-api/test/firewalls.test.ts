@@ -169,6 +169,16 @@ describe('PUT /firewalls/v1/{id}', () => {
     expect((await h.call('get', fw(created.body.id), { auth: tenant.auth })).body.host).toBe('10.20.30.40');
   });
 
+  // NAT64 / 6to4 / Teredo addresses carry an IPv4 target the network translates to: 64:ff9b::a9fe:a9fe is
+  // 169.254.169.254 behind NAT64, so each must be refused like the address it embeds
+  it.each(['64:ff9b::a9fe:a9fe', '2002:a9fe:a9fe::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2', 'metadata.google.internal'])(
+    '400 url_not_allowed for the host %s',
+    async (host) => {
+      const created = await h.createFirewall(tenant.auth, valid());
+      expectError(await h.call('put', fw(created.body.id), { auth: tenant.auth, body: { host } }), 400, 'url_not_allowed', 'host');
+    },
+  );
+
   it('409 when renaming onto another firewall name; 404 for an unknown id', async () => {
     const a = await h.createFirewall(tenant.auth, valid());
     const b = await h.createFirewall(tenant.auth, valid());

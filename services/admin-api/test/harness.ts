@@ -5,10 +5,10 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import request from 'supertest';
 import IORedis from 'ioredis';
+import { parseAllowList } from '@risk/common';
 import { createTestContext, type TestContext } from '@risk/testing';
 import { createApp, type AppDeps } from '../src/app';
 import { createConnector, type FirewallConnection } from '../src/connectors';
-import { parseAllowList } from '../src/lib/outbound-guard';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
 

@@ -1,8 +1,8 @@
 import https from 'node:https';
 import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { parseAllowList } from '@risk/common';
 import { createConnector, ConnectorError } from './index';
-import { parseAllowList } from '../lib/outbound-guard';
 import { startPanosSimulator, startFortinetSimulator, type SimulatorHandle, type PanosSimulatorState, type FortinetSimulatorState } from '../simulators';
 import { evaluatePolicy, factsForHost, type PolicyModel } from '../domain/url-filter/policy-model';
 import { compilePanos } from '../domain/url-filter/compile-panos';

@@ -6,7 +6,7 @@ import https from 'node:https';
 import { lookup } from 'node:dns/promises';
 import net from 'node:net';
 import { ConnectorError, classifyNetworkError } from './errors';
-import { firewallAddressRefusal, parseAllowList, type OutboundAllowList } from '../lib/outbound-guard';
+import { addressRefusal, parseAllowList, type AllowList } from '@risk/common';
 
 export interface FirewallEndpoint {
   host: string;
@@ -29,7 +29,7 @@ export interface HttpsCallResult {
 
 export interface ConnectorContext {
   timeoutMs: number;
-  allowList: OutboundAllowList;
+  allowList: AllowList;
 }
 
 /** 10 s per exchange; `allowedHosts` is the OUTBOUND_ALLOWED_HOSTS setting from the caller's config. */
@@ -39,7 +39,7 @@ export function defaultConnectorContext(allowedHosts: string): ConnectorContext 
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
-async function resolveGuarded(host: string, allowList: OutboundAllowList): Promise<string> {
+async function resolveGuarded(host: string, allowList: AllowList): Promise<string> {
   const bare = host.replace(/^\[|\]$/g, '');
   let address: string;
   if (net.isIP(bare)) {
@@ -53,7 +53,7 @@ async function resolveGuarded(host: string, allowList: OutboundAllowList): Promi
       throw new ConnectorError('dns', `could not resolve ${bare} (${code})`);
     }
   }
-  const refusal = firewallAddressRefusal(bare, address, allowList);
+  const refusal = addressRefusal(allowList, bare, address, 'firewall');
   if (refusal) throw new ConnectorError('outbound_blocked', `refused to connect to ${bare}: ${refusal}`);
   return address;
 }

@@ -1,20 +1,19 @@
 // Firewall use cases. The api_token is encrypted (AES-256-GCM under SECRETS_KEY) before it reaches the
 // database and decrypted only to build a connector; responses carry api_token_last4 only.
-import { ApiError, ID_PREFIXES, decryptSecret, encryptSecret, keysetOrder, keysetWhere, listEnvelope, newId, paginate, type ListQuery } from '@risk/common';
+import { ApiError, ID_PREFIXES, decryptSecret, encryptSecret, hostRefusal, keysetOrder, keysetWhere, listEnvelope, newId, paginate, type AllowList, type ListQuery } from '@risk/common';
 import { Prisma, type PrismaClient, type Firewall } from '@risk/db';
 import { ConnectorError, type FirewallConnection, type FirewallConnector, type LoggingOptions } from '../../connectors';
-import { firewallHostRefusal, type OutboundAllowList } from '../../lib/outbound-guard';
 import { notFound } from '../errors';
 import { serializeFirewall } from '../serializers';
 
 export interface FirewallDeps {
   secretsKey: string;
-  allowList: OutboundAllowList;
+  allowList: AllowList;
   connectorFor: (connection: FirewallConnection) => FirewallConnector;
 }
 
-function assertHostAllowed(host: string, allowList: OutboundAllowList) {
-  const refusal = firewallHostRefusal(host, allowList);
+function assertHostAllowed(host: string, allowList: AllowList) {
+  const refusal = hostRefusal(allowList, host, 'firewall');
   if (refusal) {
     throw new ApiError('url_not_allowed', { param: 'host', message: `host is not allowed: ${refusal}. Loopback, link-local and metadata addresses need OUTBOUND_ALLOWED_HOSTS.` });
   }
