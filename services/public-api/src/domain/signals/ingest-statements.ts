@@ -12,6 +12,13 @@ import type { SignalRow } from './render-signal';
  * here, each with an explicit cast to the declared parameter type. Callers reject NUL characters
  * first (they cannot travel in SQL text, nor be stored in a text column).
  */
+/**
+ * Parameter types of ri_assets_insert and ri_assets_update: `$1` now, then the per-asset column arrays
+ * (fingerprint, asset_type, name, normalized_name, version, source_url, latest_signal_id, latest_digest,
+ * count, first_seen, last_seen); the update appends its next_status array.
+ */
+const ASSET_ROW_TYPES = ['timestamptz', ...Array<string>(8).fill('text[]'), 'int[]', 'timestamptz[]', 'timestamptz[]'];
+
 const STATEMENTS = {
   // One claim row per request of the batch. A plain INSERT: a taken key aborts the round trip with a
   // unique violation on idempotency_keys.
@@ -54,20 +61,7 @@ const STATEMENTS = {
                     content_digest, request_id)`,
   },
   ri_assets_insert: {
-    types: [
-      'timestamptz',
-      'text[]',
-      'text[]',
-      'text[]',
-      'text[]',
-      'text[]',
-      'text[]',
-      'text[]',
-      'text[]',
-      'int[]',
-      'timestamptz[]',
-      'timestamptz[]',
-    ],
+    types: ASSET_ROW_TYPES,
     sql: `INSERT INTO assets (fingerprint, asset_type, name, normalized_name, version, source_url, enrichment_status,
                               latest_signal_id, latest_digest, signal_count, first_seen, last_seen, created, updated)
           SELECT t.fingerprint, t.asset_type, t.name, t.normalized_name, t.version, t.source_url, 'pending',
@@ -88,21 +82,7 @@ const STATEMENTS = {
   },
   // the same column arrays as ri_assets_insert (asset_type is not updated), plus the next enrichment status
   ri_assets_update: {
-    types: [
-      'timestamptz',
-      'text[]',
-      'text[]',
-      'text[]',
-      'text[]',
-      'text[]',
-      'text[]',
-      'text[]',
-      'text[]',
-      'int[]',
-      'timestamptz[]',
-      'timestamptz[]',
-      'text[]',
-    ],
+    types: [...ASSET_ROW_TYPES, 'text[]'],
     sql: `UPDATE assets a SET
             name = COALESCE(t.name, a.name),
             normalized_name = COALESCE(t.normalized_name, a.normalized_name),
