@@ -114,7 +114,9 @@ describe('threat → re-enrichment → signed webhooks (end to end)', () => {
             data: Record<string, unknown>;
           },
       );
-      return types.every((t) => verified.some((e) => e.type === t)) ? verified : null;
+      // both enrichments' events (before and after the threat) must be in, not just one of each type
+      const enriched = verified.filter((e) => e.type === 'asset.enriched').length;
+      return enriched >= 2 && types.every((t) => verified.some((e) => e.type === t)) ? verified : null;
     });
     for (const r of received) expect(r.headers['webhook-id']).toBe((JSON.parse(r.body) as { id: string }).id);
     expect(events.filter((e) => e.type === 'asset.enriched')).toHaveLength(2);
