@@ -1,6 +1,14 @@
+import { NO_CONTROL } from '@risk/contracts';
 import { z } from 'zod';
 import { ApiError } from '../errors';
 import { zQueryInt } from './validate';
+
+/** A cursor is an object id or a fingerprint: never a control character (ids travel in URLs and logs). */
+const zCursor = z
+  .string()
+  .min(1)
+  .max(512)
+  .regex(NO_CONTROL, 'must not contain control characters');
 
 /**
  * Cursor pagination (DESIGN.md §3): newest first (created DESC, id DESC); limit 1..100, default 20;
@@ -9,8 +17,8 @@ import { zQueryInt } from './validate';
  */
 export const ZListQuery = z.object({
   limit: zQueryInt(1, 100).default(20),
-  starting_after: z.string().min(1).optional(),
-  ending_before: z.string().min(1).optional(),
+  starting_after: zCursor.optional(),
+  ending_before: zCursor.optional(),
 });
 export type ListQuery = z.infer<typeof ZListQuery>;
 

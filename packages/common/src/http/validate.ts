@@ -53,7 +53,8 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, data: unknown, pref
     // report the earliest problem in document order so messages are stable
     throw zodIssueToApiError(result.error.issues[0]!, data, prefix);
   }
-  const nulPath = findNulString(data, prefix);
+  // walk the parsed value: its shape is the schema's, so the path reads like zod's own (`lookup_name[0]`)
+  const nulPath = findNulString(result.data, prefix);
   if (nulPath) {
     const param = formatParamPath(nulPath) || undefined;
     throw new ApiError('parameter_invalid', { param, message: `Invalid ${param ?? 'request'}: must not contain the NUL character (\\u0000).` });

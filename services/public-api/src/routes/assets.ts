@@ -25,13 +25,10 @@ import { defineRoute, mountRoutes, RawResponse } from '../http/route';
 // param (a `%2F` never splits a path segment), so one plain named parameter serves every form.
 const ZFingerprintParams = z.object({ fingerprint: ZFingerprint });
 
-// Every string below ends up in a Postgres parameter, and Postgres text cannot hold a NUL byte (the
-// query would fail: a 500 for bad input). Control characters are refused up front instead: 400.
-const zText = (min: number, max: number) => z.string().min(min).max(max).regex(NO_CONTROL, 'must not contain control characters');
-const ZCursors = { starting_after: zText(1, 512).optional(), ending_before: zText(1, 512).optional() };
+// look-up keys are compared with stored names and fingerprints, which never hold control characters
+const zLookupText = (min: number, max: number) => z.string().min(min).max(max).regex(NO_CONTROL, 'must not contain control characters');
 
 const ZListAssetsQuery = ZListQuery.extend({
-  ...ZCursors,
   asset_type: z.enum(ASSET_TYPE_VALUES).optional(),
   enrichment_status: z.enum(ENRICHMENT_STATUSES).optional(),
   intrinsic_risk_severity: z.enum(RISK_SEVERITIES).optional(),
@@ -42,17 +39,16 @@ const ZExpandOnlyQuery = z.strictObject({ expand: ZExpandParam });
 
 const ZLookupQuery = z.strictObject({
   fingerprints: zQueryList(ZFingerprint),
-  lookup_name: zQueryList(zText(1, 512)),
+  lookup_name: zQueryList(zLookupText(1, 512)),
   // empty values keep positions aligned and mean "any"
-  lookup_version: zQueryList(zText(0, 256)),
-  lookup_ecosystem: zQueryList(zText(0, 64)),
-  lookup_fingerprint: zQueryList(zText(0, 512)),
+  lookup_version: zQueryList(zLookupText(0, 256)),
+  lookup_ecosystem: zQueryList(zLookupText(0, 64)),
+  lookup_fingerprint: zQueryList(zLookupText(0, 512)),
   include_candidates: zQueryBool.optional(),
   expand: ZExpandParam,
 });
 
-const ZFindingsQuery = ZListQuery.extend({ ...ZCursors, expand: ZExpandParam }).strict();
-const ZAssetThreatsQuery = ZListQuery.extend(ZCursors).strict();
+const ZFindingsQuery = ZListQuery.extend({ expand: ZExpandParam }).strict();
 const ZAiBomQuery = z.strictObject({ format: z.enum(AIBOM_FORMATS).default('json') });
 
 export const assetRoutes = [
@@ -113,7 +109,7 @@ export const assetRoutes = [
     path: '/assets/:fingerprint/threats',
     scope: 'assets:read',
     params: ZFingerprintParams,
-    query: ZAssetThreatsQuery,
+    query: ZListQuery.strict(),
     handler: ({ deps, auth, params, query }) => listAssetThreats(deps, { ...query, auth, fingerprint: params.fingerprint }),
   }),
 ];
