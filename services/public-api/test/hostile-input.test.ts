@@ -34,6 +34,8 @@ const signal = (extra: Record<string, unknown> = {}) => ({
 describe('a NUL character anywhere is a 400 naming the field, never a 500', () => {
   test.each([
     ['/v1/signals', () => signal({ metadata: { note: 'a\u0000b' } }), 'metadata.note'],
+    ['/v1/signals', () => signal({ raw_manifest: '{"name":"x"}\u0000' }), 'raw_manifest'],
+    ['/v1/signals/bulk', () => ({ signals: [signal(), signal({ fingerprint: 'hostile:three', name: 'n\u0000' })] }), 'signals[1].name'],
     ['/v1/signals/bulk', () => ({ signals: [signal(), signal({ fingerprint: 'hostile:two', metadata: { tags: ['x', '\u0000'] } })] }), 'signals[1].metadata.tags[1]'],
     ['/v1/threats', () => ({ category: 'malicious_model', title: 'a\u0000b', severity: 'high' }), 'title'],
     ['/v1/threats', () => ({ category: 'malicious_model', title: 'ok', severity: 'high', metadata: { 'k\u0000': 1 } }), 'metadata.k\u0000'],
