@@ -13,7 +13,6 @@ export * from './http/pagination';
 export * from './http/api-key-auth';
 export * from './http/idempotency';
 export * from './http/server';
-export * from './severity';
 export * from './events';
 export * from './outbox';
 export * from './threat-match';

@@ -1,6 +1,8 @@
-export const ASSET_TYPES = ['model', 'dataset', 'mcp_server', 'agent', 'package', 'prompt', 'application', 'extension', 'notebook', 'container_image'] as const;
+import { ASSET_TYPE_VALUES, type RiskSeverity } from '@risk/contracts';
+// DESIGN.md §3 asset types and the five severities are defined once, in @risk/contracts
+export const ASSET_TYPES = ASSET_TYPE_VALUES;
 export type AssetType = (typeof ASSET_TYPES)[number];
-export type Severity = 'critical' | 'high' | 'medium' | 'low' | 'informational';
+export type Severity = RiskSeverity;
 
 export interface EnrichmentInput {
   fingerprint: string;

@@ -4,7 +4,7 @@ import { z } from '../zod';
 import { errorResponses, publicRegistry } from '../openapi';
 import { THREAT_ASSET_TYPES } from './threats';
 
-/** DESIGN.md §3 asset types (the same list @risk/enrichment's ASSET_TYPES holds; a test checks). */
+/** DESIGN.md §3 asset types (@risk/enrichment's ASSET_TYPES is this list). */
 export const ASSET_TYPE_VALUES = THREAT_ASSET_TYPES;
 export const RAW_MANIFEST_MAX_BYTES = 1024 * 1024;
 export const SIGNAL_METADATA_MAX_BYTES = 16 * 1024;

@@ -1,4 +1,5 @@
-import { scoreUrl, severityFor, UrlParseError } from './score-url';
+import { severityForScore } from '@risk/contracts';
+import { scoreUrl, UrlParseError } from './score-url';
 
 describe('scoreUrl', () => {
   it('recognises a known AI domain with its category and vendor', () => {
@@ -19,7 +20,7 @@ describe('scoreUrl', () => {
     expect(r.factors.map((f) => f.code)).toEqual(expect.arrayContaining(['brand_homoglyph', 'mixed_script']));
   });
   it('uses the DESIGN.md bands and rejects garbage', () => {
-    expect([90, 70, 40, 10, 9].map(severityFor)).toEqual(['critical', 'high', 'medium', 'low', 'informational']);
+    expect([90, 70, 40, 10, 9].map(severityForScore)).toEqual(['critical', 'high', 'medium', 'low', 'informational']);
     expect(() => scoreUrl('http://')).toThrow(UrlParseError);
   });
 });

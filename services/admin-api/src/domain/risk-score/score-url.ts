@@ -4,9 +4,8 @@ import { domainToUnicode } from 'node:url';
 import { distance } from 'fastest-levenshtein';
 import { parse as parseDomain } from 'tldts';
 import { lookupAiDomain, riskLists, classifyHost } from '../../data';
-import { severityForScore as severityFor } from '@risk/contracts';
+import { severityForScore, type RiskSeverity } from '@risk/contracts';
 
-export type Severity = 'critical' | 'high' | 'medium' | 'low' | 'informational';
 
 export interface RiskFactor {
   code: string;
@@ -23,7 +22,7 @@ export interface UrlRiskScore {
   ai_category: string | null;
   vendor: string | null;
   risk_score: number;
-  severity: Severity;
+  severity: RiskSeverity;
   factors: RiskFactor[];
   scoring_version: string;
 }
@@ -32,8 +31,6 @@ export class UrlParseError extends Error {}
 
 export const SCORING_VERSION = '1';
 
-/** DESIGN.md bands, defined once in @risk/contracts. */
-export { severityFor };
 
 // Latin look-alikes from Cyrillic and Greek (the usual IDN homograph set).
 const CONFUSABLES: Record<string, string> = {
@@ -104,7 +101,7 @@ export function scoreUrl(input: string): UrlRiskScore {
       ai_category: null,
       vendor: null,
       risk_score: score,
-      severity: severityFor(score),
+      severity: severityForScore(score),
       factors,
       scoring_version: SCORING_VERSION,
     };
@@ -228,7 +225,7 @@ export function scoreUrl(input: string): UrlRiskScore {
     ai_category: aiEntry?.category ?? null,
     vendor: aiEntry?.vendor ?? null,
     risk_score: score,
-    severity: severityFor(score),
+    severity: severityForScore(score),
     factors,
     scoring_version: SCORING_VERSION,
   };
