@@ -5,6 +5,7 @@ import {
   paginate,
   type ListEnvelope,
   type PageRequest,
+  keysetSql,
 } from '@risk/common';
 import type { Event } from '@risk/contracts';
 import { Prisma, type PrismaClient } from '@risk/db';
@@ -56,17 +57,12 @@ export async function listEvents(
         SELECT e.id, e.created FROM events e WHERE e.id = ${id} AND ${audienceWhere(orgId)}`;
       return rows[0] ?? null;
     },
-    fetch: ({ before, after, order, take }) => {
-      const bound = before ?? after;
-      const op = before ? Prisma.sql`<` : Prisma.sql`>`;
-      const keyset = bound
-        ? Prisma.sql`AND (e.created, e.id) ${op} (${bound.created}::timestamptz, ${bound.id})`
-        : Prisma.empty;
-      const dir = order === 'asc' ? Prisma.sql`ASC` : Prisma.sql`DESC`;
+    fetch: ({ take, ...bound }) => {
+      const keyset = keysetSql('e', bound);
       return db.$queryRaw<EventRow[]>`
         SELECT e.id, e.type, e.livemode, e.data, e.created FROM events e
-        WHERE ${audienceWhere(orgId)} ${typeFilter} ${keyset}
-        ORDER BY e.created ${dir}, e.id ${dir}
+        WHERE ${audienceWhere(orgId)} ${typeFilter} ${keyset.and}
+        ${keyset.orderBy}
         LIMIT ${take}`;
     },
   });

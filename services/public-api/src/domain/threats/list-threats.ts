@@ -1,4 +1,4 @@
-import { keysetOrder, keysetWhere, listEnvelope, paginate, type ListEnvelope, type PageRequest } from '@risk/common';
+import { keysetOrder, keysetSql, keysetWhere, listEnvelope, paginate, type ListEnvelope, type PageRequest } from '@risk/common';
 import type { Threat } from '@risk/contracts';
 import { Prisma, type PrismaClient, type Threat as ThreatRow } from '@risk/db';
 import { assetCveIds, threatsMatchingAssetWhere } from '@risk/common';
@@ -56,15 +56,9 @@ export async function listThreatsForAsset(
     AND ${threatsMatchingAssetWhere({ fingerprint, asset_type: asset.asset_type, cve_ids })}`;
   const result = await paginate(page, {
     loadCursor: (id) => db.threat.findUnique({ where: { id }, select: { id: true, created: true } }),
-    fetch: ({ before, after, order, take }) => {
-      const bound = before ?? after;
-      const keyset = bound
-        ? Prisma.sql`AND (t.created, t.id) ${before ? Prisma.sql`<` : Prisma.sql`>`} (${bound.created}::timestamptz, ${bound.id})`
-        : Prisma.empty;
-      const dir = order === 'asc' ? Prisma.sql`ASC` : Prisma.sql`DESC`;
-      return db.$queryRaw<ThreatRow[]>`
-        SELECT t.* FROM threats t WHERE ${matches} ${keyset}
-        ORDER BY t.created ${dir}, t.id ${dir} LIMIT ${take}`;
+    fetch: ({ take, ...bound }) => {
+      const keyset = keysetSql('t', bound);
+      return db.$queryRaw<ThreatRow[]>`SELECT t.* FROM threats t WHERE ${matches} ${keyset.and} ${keyset.orderBy} LIMIT ${take}`;
     },
   });
   const url = `/v1/assets/${encodeURIComponent(fingerprint)}/threats`;
