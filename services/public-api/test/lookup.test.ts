@@ -223,13 +223,21 @@ test('a name alone with nothing similar is none; with include_candidates it gets
   });
 });
 
-test('fingerprint keys come first, then name keys, each in request order, and a key may repeat', async () => {
+test('results follow the URL order of fingerprints and name keys, interleaved, and a key may repeat', async () => {
   const res = await lookup(`lookup_name=server-filesystem&fingerprints=${fp64(2)}&lookup_name=llama-3-1-8b&fingerprints=${fp64(2)}`);
   expect(res.status).toBe(200);
   expect(res.body.data.map((r: { match: string; key: { fingerprint: string | null; name: string | null } }) => [r.key.fingerprint ?? r.key.name, r.match])).toEqual([
-    [fp64(2), 'exact'],
-    [fp64(2), 'exact'],
     ['server-filesystem', 'exact'],
+    [fp64(2), 'exact'],
     ['llama-3-1-8b', 'exact'],
+    [fp64(2), 'exact'],
+  ]);
+  // bracketed and percent-encoded key names count as the same lists, in place
+  const encoded = await lookup(`fingerprints%5B%5D=${fp64(2)}&lookup_name[]=llama-3-1-8b&fingerprints=${fp64(1)}`);
+  expect(encoded.status).toBe(200);
+  expect(encoded.body.data.map((r: { key: { fingerprint: string | null; name: string | null } }) => r.key.fingerprint ?? r.key.name)).toEqual([
+    fp64(2),
+    'llama-3-1-8b',
+    fp64(1),
   ]);
 });

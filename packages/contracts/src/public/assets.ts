@@ -162,7 +162,7 @@ publicRegistry.registerPath({
   path: '/v1/assets/lookup',
   summary: 'Look up 1–500 assets by fingerprint or name keys (scope assets:read)',
   description:
-    'One result per key in order: fingerprints first, then lookup_name keys. match is exact, fingerprint (lookup_fingerprint fallback), ' +
+    'One result per key, in the order the query string lists the fingerprints and lookup_name values (interleaved as sent). match is exact, fingerprint (lookup_fingerprint fallback), ' +
     'flexible (name alone, closest pg_trgm match) or none. Mismatched lookup_* list lengths: 400 naming the parameter.',
   security,
   request: { query: ZLookupQueryDoc },

@@ -18,7 +18,7 @@ import { parseExpand, ZExpandParam } from '../domain/assets/expand';
 import { listAssetThreats } from '../domain/assets/list-asset-threats';
 import { listAssets } from '../domain/assets/list-assets';
 import { listFindings } from '../domain/assets/list-findings';
-import { lookupAssets } from '../domain/assets/lookup-assets';
+import { lookupAssets, lookupKeyOrder } from '../domain/assets/lookup-assets';
 import { defineRoute, mountRoutes, RawResponse } from '../http/route';
 
 // Fingerprints may hold `/`, `:` or `@`: clients URL-encode them and express decodes the :fingerprint
@@ -65,9 +65,10 @@ export const assetRoutes = [
     path: '/assets/lookup',
     scope: 'assets:read',
     query: ZLookupQuery,
-    handler: ({ deps, query }) =>
+    handler: ({ deps, query, req }) =>
       lookupAssets(deps, {
         ...query,
+        order: lookupKeyOrder(req.url.slice(req.url.indexOf('?') + 1 || req.url.length)),
         include_candidates: query.include_candidates ?? false,
         expand: parseExpand(query.expand, ASSET_EXPANDS, { list: true }),
       }),

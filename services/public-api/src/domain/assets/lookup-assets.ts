@@ -16,6 +16,23 @@ export interface LookupInput {
   lookup_fingerprint: string[];
   include_candidates: boolean;
   expand: Set<AssetExpand>;
+  /**
+   * The kind of each key in the order the request listed them (`fingerprints` and `lookup_name`
+   * interleaved as in the URL); results follow it. Without it: fingerprints first, then name keys.
+   */
+  order?: ReadonlyArray<LookupKeyKind>;
+}
+
+export type LookupKeyKind = 'fingerprints' | 'lookup_name';
+
+/** The kinds of the look-up keys in URL order, from the raw query string (the parsed query groups them by name). */
+export function lookupKeyOrder(rawQuery: string): LookupKeyKind[] {
+  const order: LookupKeyKind[] = [];
+  for (const rawKey of new URLSearchParams(rawQuery).keys()) {
+    const key = rawKey.endsWith('[]') ? rawKey.slice(0, -2) : rawKey;
+    if (key === 'fingerprints' || key === 'lookup_name') order.push(key);
+  }
+  return order;
 }
 
 interface NameKey {
@@ -150,29 +167,42 @@ export async function lookupAssets(deps: Pick<AppDeps, 'prisma' | 'pool'>, input
   const expansions = await loadAssetExpansions(deps, matched, input.expand);
   const render = (a: AssetRow | null) => (a ? renderAsset(a, expansions.get(a.fingerprint)) : null);
 
+  const fingerprintResult = (i: number) => {
+    const fp = input.fingerprints[i]!;
+    return {
+      object: 'lookup_result' as const,
+      key: { fingerprint: fp, name: null, version: null, ecosystem: null },
+      match: fingerprintResults[i]!.match,
+      asset: render(fingerprintResults[i]!.asset),
+    };
+  };
+  const nameResult = (i: number) => {
+    const k = keys[i]!;
+    return {
+      object: 'lookup_result' as const,
+      key: { fingerprint: k.fingerprint, name: k.name, version: k.version, ecosystem: k.ecosystem },
+      match: nameResults[i]!.match,
+      asset: render(nameResults[i]!.asset),
+      ...(input.include_candidates
+        ? {
+            candidates: (candidatesByKey.get(k.index) ?? []).flatMap((c) => {
+              const a = assets.get(c.fingerprint);
+              return a ? [{ similarity: c.similarity, asset: renderAsset(a) }] : [];
+            }),
+          }
+        : {}),
+    };
+  };
+  // one result per key in request order; an order that does not account for every key (a direct
+  // caller without one) falls back to fingerprints first, then name keys
+  const order =
+    input.order && input.order.length === input.fingerprints.length + keys.length
+      ? input.order
+      : [...input.fingerprints.map(() => 'fingerprints' as const), ...keys.map(() => 'lookup_name' as const)];
+  let f = 0;
+  let n = 0;
   return {
     object: 'asset_lookup',
-    data: [
-      ...input.fingerprints.map((fp, i) => ({
-        object: 'lookup_result' as const,
-        key: { fingerprint: fp, name: null, version: null, ecosystem: null },
-        match: fingerprintResults[i]!.match,
-        asset: render(fingerprintResults[i]!.asset),
-      })),
-      ...keys.map((k, i) => ({
-        object: 'lookup_result' as const,
-        key: { fingerprint: k.fingerprint, name: k.name, version: k.version, ecosystem: k.ecosystem },
-        match: nameResults[i]!.match,
-        asset: render(nameResults[i]!.asset),
-        ...(input.include_candidates
-          ? {
-              candidates: (candidatesByKey.get(k.index) ?? []).flatMap((c) => {
-                const a = assets.get(c.fingerprint);
-                return a ? [{ similarity: c.similarity, asset: renderAsset(a) }] : [];
-              }),
-            }
-          : {}),
-      })),
-    ],
+    data: order.map((kind) => (kind === 'fingerprints' ? fingerprintResult(f++) : nameResult(n++))),
   };
 }
