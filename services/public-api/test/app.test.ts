@@ -45,9 +45,21 @@ test('/readyz is 503 naming Redis when Redis is unreachable, and 503 once shutdo
 });
 
 test('an unknown route is 404 route_not_found in the envelope with the request id', async () => {
-  const res = await request(h.app).get('/v1/nothing-here');
-  expect(res.status).toBe(404);
-  expect(res.body.error).toMatchObject({ type: 'not_found_error', code: 'route_not_found', request_id: res.headers['x-request-id'] });
+  for (const path of ['/v1/nothing-here', '/v1/assets-x', '/v1/events/a/b', '/v1', '/v1/', '/v1?x=1']) {
+    const res = await request(h.app).get(path);
+    expect(res.status).toBe(404);
+    expect(res.body.error).toMatchObject({ type: 'not_found_error', code: 'route_not_found', request_id: res.headers['x-request-id'] });
+  }
+});
+
+test('/v1 routes are found whatever the case of their path (as express matches) and with a query string', async () => {
+  const auth = { Authorization: `Bearer ${h.key}` };
+  for (const path of ['/V1/ASSETS', '/v1/Assets?limit=1', '/v1/assets/?limit=1', '/v1/EVENTS']) {
+    const res = await request(h.app).get(path).set(auth);
+    expect([path, res.status]).toEqual([path, 200]);
+    expect(res.body.object).toBe('list');
+  }
+  expect((await request(h.app).get('/V1/OPENAPI.JSON')).body.openapi).toBe('3.1.0');
 });
 
 test('GET /v1/openapi.json is an OpenAPI 3.1 document with every signals and assets route, the bearer scheme and the error envelope', async () => {

@@ -44,6 +44,10 @@ test('the 10 MiB bulk limit applies to the bulk route only: 3 MiB on bulk is rea
   const bulkOver = await post('/v1/signals/bulk', jsonOfSize(BULK_BODY_LIMIT + 1));
   expect(bulkOver.status).toBe(413);
   expect(bulkOver.body.error.code).toBe('request_too_large');
+  // paths match case-insensitively, as express routes do: the bulk route in capitals still gets its limit
+  const shouted = await post('/V1/Signals/BULK', jsonOfSize(3 * 1024 * 1024));
+  expect(shouted.status).toBe(400);
+  expect(shouted.body.error).toMatchObject({ code: 'missing_required_param', param: 'signals' });
 });
 
 test('a refused body writes nothing', async () => {
