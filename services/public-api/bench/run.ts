@@ -31,13 +31,45 @@ const BULK_BATCHES = 40;
 /** untimed batches first, on both sides alike: JIT, prepared statements and pooled connections warm up */
 const WARMUP_BATCHES = 4;
 
-/** untimed autocannon seconds before each measured run, on both sides alike (JIT, pooled connections) */
+/** untimed autocannon seconds before each side's first measured run (JIT, pooled connections) */
 const WARMUP_SECONDS = 1;
+/** API and baseline runs alternate this many times; each side reports its median run */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
-async function cannon(opts: autocannon.Options): Promise<{ rps: number; p99: number; non2xx: number }> {
-  await autocannon({ duration: WARMUP_SECONDS, connections: CONNECTIONS, ...opts });
+interface CannonFigure {
+  rps: number;
+  p99: number;
+  non2xx: number;
+}
+
+async function cannon(opts: autocannon.Options): Promise<CannonFigure> {
   const result = await autocannon({ duration: DURATION, connections: CONNECTIONS, ...opts });
   return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/**
+ * The API and its baseline measured in alternation (api, base, api, base, …) after a warm-up of each,
+ * so a drift of the shared machine (another process, a Postgres checkpoint) hits both sides alike
+ * instead of whichever ran second; each side's figure is its median run, and every round's ratio is
+ * printed too.
+ */
+async function paired(api: autocannon.Options, base: autocannon.Options) {
+  await autocannon({ duration: WARMUP_SECONDS, connections: CONNECTIONS, ...api });
+  await autocannon({ duration: WARMUP_SECONDS, connections: CONNECTIONS, ...base });
+  const runs: Array<{ api: CannonFigure; base: CannonFigure }> = [];
+  for (let r = 0; r < ROUNDS; r++) runs.push({ api: await cannon(api), base: await cannon(base) });
+  const side = (k: 'api' | 'base'): CannonFigure => ({
+    rps: median(runs.map((x) => x[k].rps)),
+    p99: median(runs.map((x) => x[k].p99)),
+    non2xx: runs.reduce((n, x) => n + x[k].non2xx, 0),
+  });
+  return {
+    api: side('api'),
+    base: side('base'),
+    rounds: runs.map((x) => (x.api.rps / x.base.rps).toFixed(2)).join(' '),
+  };
 }
 
 async function main() {
@@ -154,39 +186,44 @@ async function main() {
 
   // ── 2. GET /v1/assets/{fp} vs hello world ──
   const fp = encodeURIComponent(`bench:${run}:42`);
-  const getApi = await cannon({ url: `${base}/v1/assets/${fp}`, headers });
-  const getHello = await cannon({ url: `${urlOf(helloServer)}/hello` });
+  const get = await paired({ url: `${base}/v1/assets/${fp}`, headers }, { url: `${urlOf(helloServer)}/hello` });
 
   // ── 3. POST /v1/signals vs an express JSON POST ──
   let n = 0;
   const postBody = () => JSON.stringify(signal(orgId, 100_000 + (n++ % 2000), run));
-  const postApi = await cannon({
-    url: `${base}/v1/signals`,
-    method: 'POST',
-    requests: [
-      {
-        setupRequest: (req) => ({ ...req, headers: { ...headers, 'idempotency-key': randomUUID() }, body: postBody() }),
-      },
-    ],
-  });
-  const postHello = await cannon({
-    url: `${urlOf(helloServer)}/echo`,
-    method: 'POST',
-    requests: [
-      { setupRequest: (req) => ({ ...req, headers: { 'content-type': 'application/json' }, body: postBody() }) },
-    ],
-  });
+  const post = await paired(
+    {
+      url: `${base}/v1/signals`,
+      method: 'POST',
+      requests: [
+        {
+          setupRequest: (req) => ({
+            ...req,
+            headers: { ...headers, 'idempotency-key': randomUUID() },
+            body: postBody(),
+          }),
+        },
+      ],
+    },
+    {
+      url: `${urlOf(helloServer)}/echo`,
+      method: 'POST',
+      requests: [
+        { setupRequest: (req) => ({ ...req, headers: { 'content-type': 'application/json' }, body: postBody() }) },
+      ],
+    },
+  );
 
   const fmt = (x: number) => x.toFixed(0).padStart(8);
   const ratio = (a: number, b: number) => (a / b).toFixed(2);
   const lines = [
-    `public-api bench — ${new Date().toISOString()} — node ${process.version}, ${(await import('node:os')).cpus().length} CPUs, ${DURATION}s × ${CONNECTIONS} connections`,
+    `public-api bench — ${new Date().toISOString()} — node ${process.version}, ${(await import('node:os')).cpus().length} CPUs, ${DURATION}s × ${CONNECTIONS} connections, ${ROUNDS} alternating rounds (medians)`,
     '',
     `bulk ingest       api ${fmt(apiBulkRate)} signals/s   raw INSERT ${fmt(rawBulkRate)} signals/s   ratio ${ratio(apiBulkRate, rawBulkRate)} (target ≥ 0.50)`,
-    `GET asset         api ${fmt(getApi.rps)} req/s (p99 ${getApi.p99} ms)   hello ${fmt(getHello.rps)} req/s (p99 ${getHello.p99} ms)   ratio ${ratio(getApi.rps, getHello.rps)} (target ≥ 0.50)`,
-    `POST /v1/signals  api ${fmt(postApi.rps)} req/s (p99 ${postApi.p99} ms)   express POST ${fmt(postHello.rps)} req/s (p99 ${postHello.p99} ms)   ratio ${ratio(postApi.rps, postHello.rps)} (target ≥ 0.30)`,
+    `GET asset         api ${fmt(get.api.rps)} req/s (p99 ${get.api.p99} ms)   hello ${fmt(get.base.rps)} req/s (p99 ${get.base.p99} ms)   ratio ${ratio(get.api.rps, get.base.rps)} (target ≥ 0.50; rounds ${get.rounds})`,
+    `POST /v1/signals  api ${fmt(post.api.rps)} req/s (p99 ${post.api.p99} ms)   express POST ${fmt(post.base.rps)} req/s (p99 ${post.base.p99} ms)   ratio ${ratio(post.api.rps, post.base.rps)} (target ≥ 0.30; rounds ${post.rounds})`,
     '',
-    `non-2xx responses: GET ${getApi.non2xx}, POST ${postApi.non2xx}`,
+    `non-2xx responses: GET ${get.api.non2xx}, POST ${post.api.non2xx}`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 
