@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { canonicalJson, sha256Hex } from '../crypto';
+import { canonicalJson, decryptSecret, encryptSecret, sha256Hex } from '../crypto';
 import { ApiError } from '../errors';
 import type { ApiKeyPrincipal } from './api-key-auth';
 import { requestIdOf } from './request';
@@ -33,6 +33,35 @@ export interface StoredResponse {
   status: number;
   body: string;
   originalRequestId: string;
+}
+
+/**
+ * How a route's stored responses are kept. `secretsKey` (SECRETS_KEY): the response carries a secret
+ * shown only once (a webhook signing secret), so its stored body is encrypted at rest and decrypted
+ * for a replay. Routes without it store plaintext JSON.
+ */
+export interface IdempotencyStorage {
+  secretsKey?: string;
+}
+
+/**
+ * Marks an encrypted stored body: `enc:` + encryptSecret's `v1.<iv>.<tag>.<ciphertext>`. A JSON body
+ * never starts with it, so plaintext rows (every other route, and rows written before encryption)
+ * replay as they are.
+ */
+export const ENCRYPTED_BODY_PREFIX = 'enc:';
+
+/** The response_body to store for a serialised 2xx body. */
+export function storedBodyOf(body: string, storage: IdempotencyStorage = {}): string {
+  return storage.secretsKey === undefined ? body : ENCRYPTED_BODY_PREFIX + encryptSecret(body, storage.secretsKey);
+}
+
+/** The body to replay for a stored response_body (decrypted when it was stored encrypted). */
+export function replayBodyOf(stored: string, storage: IdempotencyStorage = {}): string {
+  if (!stored.startsWith(ENCRYPTED_BODY_PREFIX)) return stored;
+  if (storage.secretsKey === undefined)
+    throw new Error('an encrypted idempotent response needs SECRETS_KEY to be replayed');
+  return decryptSecret(stored.slice(ENCRYPTED_BODY_PREFIX.length), storage.secretsKey);
 }
 
 /** Reads and checks the Idempotency-Key header of a POST and hashes its (already parsed) body. */
@@ -77,14 +106,26 @@ export function isIdempotencyConflict(err: unknown): boolean {
  * the key was released (or expired and is now deleted) so the caller may claim again, or throws
  * 400 idempotency_replay_mismatch / 409 idempotency_key_in_use.
  */
-export async function resolveTakenKey(db: IdempotencyDb, r: IdempotencyRequest): Promise<StoredResponse | null> {
+export async function resolveTakenKey(
+  db: IdempotencyDb,
+  r: IdempotencyRequest,
+  storage: IdempotencyStorage = {},
+): Promise<StoredResponse | null> {
   const { rows } = await db.query(
     `SELECT id, request_hash, status, response_status, response_body, original_request_id, created
      FROM idempotency_keys WHERE ${SCOPE_WHERE}`,
     scopeValues(r.scope),
   );
   const existing = rows[0] as
-    | { id: string; request_hash: string; status: string; response_status: number | null; response_body: string | null; original_request_id: string; created: Date }
+    | {
+        id: string;
+        request_hash: string;
+        status: string;
+        response_status: number | null;
+        response_body: string | null;
+        original_request_id: string;
+        created: Date;
+      }
     | undefined;
   if (!existing) return null; // released between our insert and read: try to claim again
   if (Date.now() - existing.created.getTime() > IDEMPOTENCY_RETENTION_MS) {
@@ -97,34 +138,44 @@ export async function resolveTakenKey(db: IdempotencyDb, r: IdempotencyRequest):
     });
   }
   if (existing.status !== 'completed' || existing.response_status === null) {
-    throw new ApiError('idempotency_key_in_use', { message: 'A request with this Idempotency-Key is still being processed; retry later.' });
+    throw new ApiError('idempotency_key_in_use', {
+      message: 'A request with this Idempotency-Key is still being processed; retry later.',
+    });
   }
-  return { status: existing.response_status, body: existing.response_body ?? '', originalRequestId: existing.original_request_id };
+  return {
+    status: existing.response_status,
+    body: replayBodyOf(existing.response_body ?? '', storage),
+    originalRequestId: existing.original_request_id,
+  };
 }
 
 /**
  * Claims the key with one INSERT … ON CONFLICT DO NOTHING RETURNING (one round trip when free).
  * Returns the claim's row id, or the stored response to replay; throws mismatch / in use.
  */
-export async function claimIdempotencyKey(db: IdempotencyDb, r: IdempotencyRequest): Promise<{ id: string } | { replay: StoredResponse }> {
+export async function claimIdempotencyKey(
+  db: IdempotencyDb,
+  r: IdempotencyRequest,
+  storage: IdempotencyStorage = {},
+): Promise<{ id: string } | { replay: StoredResponse }> {
   for (let tries = 0; tries < 2; tries++) {
     const { rows } = await db.query(IDEMPOTENCY_CLAIM_SQL, [...scopeValues(r.scope), r.requestHash, r.requestId]);
     if (rows[0]) return { id: String(rows[0].id) };
-    const replay = await resolveTakenKey(db, r);
+    const replay = await resolveTakenKey(db, r, storage);
     if (replay) return { replay };
   }
   throw new ApiError('idempotency_key_in_use', { message: 'Could not claim the Idempotency-Key; retry.' });
 }
 
-/** Stores a 2xx response on the claimed row (`$1` id, `$2` status, `$3` body). */
+/** Stores a 2xx response on the claimed row (`$1` id, `$2` status, `$3` body as storedBodyOf gives it). */
 export const IDEMPOTENCY_COMPLETE_SQL = `UPDATE idempotency_keys SET status = 'completed', response_status = $2, response_body = $3, completed_at = now() WHERE id = $1`;
 
 /** Releases a claim that did not end in a 2xx, by scope and the claiming request's id. */
 export async function releaseIdempotencyKey(db: IdempotencyDb, r: IdempotencyRequest): Promise<void> {
-  await db.query(`DELETE FROM idempotency_keys WHERE ${SCOPE_WHERE} AND original_request_id = $6 AND status = 'in_flight'`, [
-    ...scopeValues(r.scope),
-    r.requestId,
-  ]);
+  await db.query(
+    `DELETE FROM idempotency_keys WHERE ${SCOPE_WHERE} AND original_request_id = $6 AND status = 'in_flight'`,
+    [...scopeValues(r.scope), r.requestId],
+  );
 }
 
 /** Sends a stored response as a replay. */
@@ -140,21 +191,29 @@ export function sendReplay(res: Response, stored: StoredResponse): void {
  * idempotency_key_in_use; a 2xx response is stored before it is sent, so a retry after the response
  * always replays; any other outcome releases the key. Body equality is by canonical JSON.
  *
+ * `storage` is read per request (a function may throw, e.g. when SECRETS_KEY is not configured,
+ * before the key is claimed): with a `secretsKey` the stored body is encrypted and decrypted on replay.
+ *
  * Routes on a hot path can do better: claim in the same round trip as their own transaction and
  * store the response in it (public-api's signal ingest does, with the helpers above).
  */
-export function idempotencyMiddleware(db: IdempotencyDb): RequestHandler {
+export function idempotencyMiddleware(
+  db: IdempotencyDb,
+  storageOf: () => IdempotencyStorage = () => ({}),
+): RequestHandler {
   return async (req, res, next) => {
     if (req.method !== 'POST') return next();
     const r = idempotencyRequestOf(req, res);
-    const claim = await claimIdempotencyKey(db, r);
+    const storage = storageOf();
+    const claim = await claimIdempotencyKey(db, r, storage);
     if ('replay' in claim) {
       sendReplay(res, claim.replay);
       return;
     }
     res.setHeader('Original-Request', r.requestId);
     interceptJson(res, async (status, body) => {
-      if (status >= 200 && status < 300) await db.query(IDEMPOTENCY_COMPLETE_SQL, [claim.id, status, body]);
+      if (status >= 200 && status < 300)
+        await db.query(IDEMPOTENCY_COMPLETE_SQL, [claim.id, status, storedBodyOf(body, storage)]);
       else await db.query('DELETE FROM idempotency_keys WHERE id = $1', [claim.id]);
     });
     next();

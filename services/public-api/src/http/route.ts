@@ -1,5 +1,14 @@
 import type { ApiKeyAuthenticator, ApiKeyPrincipal, IdempotencyRequest, Scope, StoredResponse } from '@risk/common';
-import { ApiError, idempotencyMiddleware, idempotencyRequestOf, parseOrThrow, requestIdOf, requireScope, sendReplay } from '@risk/common';
+import {
+  ApiError,
+  idempotencyMiddleware,
+  idempotencyRequestOf,
+  parseOrThrow,
+  requestIdOf,
+  requireScope,
+  requireSecret,
+  sendReplay,
+} from '@risk/common';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import type { AppDeps } from '../deps';
@@ -51,7 +60,11 @@ export class RawResponse {
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export interface RouteSpec<PS extends Schema | undefined, QS extends Schema | undefined, BS extends Schema | undefined> {
+export interface RouteSpec<
+  PS extends Schema | undefined,
+  QS extends Schema | undefined,
+  BS extends Schema | undefined,
+> {
   method: 'get' | 'post';
   path: string;
   scope: Scope;
@@ -66,6 +79,12 @@ export interface RouteSpec<PS extends Schema | undefined, QS extends Schema | un
    * transaction (one round trip, one commit) and returns a SerializedResponse or ReplayResponse.
    */
   idempotency?: 'middleware' | 'inline';
+  /**
+   * POST with 'middleware' idempotency only. The response carries a secret shown once (a webhook
+   * signing secret): the body kept for replay is encrypted with SECRETS_KEY (required, like the
+   * secret itself) and decrypted when a retry replays it. Without it the body is stored as plaintext.
+   */
+  storeEncrypted?: boolean;
   handler: (ctx: HandlerContext<Out<PS>, Out<QS>, Out<BS>>) => Promise<unknown>;
 }
 
@@ -86,8 +105,15 @@ export function defineRoute<
     method: spec.method,
     path: spec.path,
     build(deps, authenticator) {
-      const idempotency = idempotencyMiddleware(deps.pool);
       const inline = spec.method === 'post' && spec.idempotency === 'inline';
+      if (spec.storeEncrypted && (spec.method !== 'post' || inline)) {
+        throw new Error(`${spec.path}: storeEncrypted needs a POST route with middleware idempotency`);
+      }
+      // SECRETS_KEY is read per request: a route that stores encrypted fails without it, before the claim
+      const idempotency = idempotencyMiddleware(
+        deps.pool,
+        spec.storeEncrypted ? () => ({ secretsKey: requireSecret(deps.config, 'SECRETS_KEY') }) : undefined,
+      );
       return async (req, res) => {
         res.locals.auth = await authenticator.authenticate(req.headers.authorization);
         const auth = requireScope(res, spec.scope);
@@ -104,7 +130,17 @@ export function defineRoute<
           });
           if (!proceed) return; // replayed the stored response
         }
-        const result = await spec.handler({ deps, auth, requestId: requestIdOf(res), params, query, body, req, res, idempotency: idem });
+        const result = await spec.handler({
+          deps,
+          auth,
+          requestId: requestIdOf(res),
+          params,
+          query,
+          body,
+          req,
+          res,
+          idempotency: idem,
+        });
         if (result instanceof SerializedResponse) {
           if (idem) res.setHeader('Original-Request', idem.requestId);
           res.status(result.status).type('application/json').send(result.json);
@@ -114,7 +150,10 @@ export function defineRoute<
           sendReplay(res, result.stored);
           return;
         }
-        if (inline) throw new Error(`${spec.path}: an inline-idempotency handler must return a SerializedResponse or ReplayResponse`);
+        if (inline)
+          throw new Error(
+            `${spec.path}: an inline-idempotency handler must return a SerializedResponse or ReplayResponse`,
+          );
         if (result instanceof RawResponse) {
           res.status(result.status).type(result.contentType).send(result.body);
           return;
@@ -135,12 +174,20 @@ function checkIdempotencyHeader(req: Request): void {
     });
   }
   if (!UUID.test(key)) {
-    throw new ApiError('idempotency_key_invalid', { param: 'Idempotency-Key', message: 'Idempotency-Key must be a UUID.' });
+    throw new ApiError('idempotency_key_invalid', {
+      param: 'Idempotency-Key',
+      message: 'Idempotency-Key must be a UUID.',
+    });
   }
 }
 
 /** Registers route definitions on a router (in order: literal paths before parameterised ones). */
-export function mountRoutes(router: Router, deps: AppDeps, authenticator: ApiKeyAuthenticator, routes: RouteDefinition[]): Router {
+export function mountRoutes(
+  router: Router,
+  deps: AppDeps,
+  authenticator: ApiKeyAuthenticator,
+  routes: RouteDefinition[],
+): Router {
   for (const route of routes) router[route.method](route.path, route.build(deps, authenticator));
   return router;
 }

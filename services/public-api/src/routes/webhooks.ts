@@ -47,6 +47,8 @@ export function webhooksRouter(deps: AppDeps, authenticator: ApiKeyAuthenticator
       scope,
       body: ZCreateWebhookBody,
       status: 201,
+      // the response shows the signing secret: the copy kept for idempotent replay is encrypted
+      storeEncrypted: true,
       handler: ({ auth, body }) => createWebhookEndpoint(wd(), auth, body),
     }),
     defineRoute({
@@ -77,6 +79,7 @@ export function webhooksRouter(deps: AppDeps, authenticator: ApiKeyAuthenticator
       scope,
       params: ZWebhookParams,
       body: z.strictObject({}),
+      storeEncrypted: true,
       handler: ({ auth, params }) => rotateWebhookSecret(wd(), auth, params.webhook_id),
     }),
     defineRoute({
