@@ -75,6 +75,10 @@ export function createProducerConnection(redis: RedisSettings, name = 'producer'
     connectionName: `risk-${name}`,
     lazyConnect: false,
     retryStrategy: (times) => Math.min(times * 200, 2000),
+    // disconnect() ends the last socket and destroys it if it has not closed within this time; when
+    // Redis was unreachable that socket is already dead and never reports its close, so ioredis's
+    // 2 s default kept the process alive 2 s after close() (jest's "worker failed to exit")
+    disconnectTimeout: 100,
   } satisfies RedisOptions);
   conn.on('error', () => undefined); // reconnects by itself; callers see failures on add()
   return conn;
