@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 /**
  * Prefixed, time-sortable ids (`sig_01jd…`): 10 Crockford base32 chars of milliseconds followed by
@@ -27,6 +27,23 @@ export const ID_PREFIXES = {
   assignment: 'asg',
 } as const;
 
+/**
+ * Random bytes are drawn from a pool refilled 4 KiB at a time: one randomBytes call costs a few
+ * microseconds whatever its size, and every request needs an id (X-Request-Id) and often more.
+ */
+const POOL_SIZE = 4096;
+const pool = Buffer.alloc(POOL_SIZE);
+let poolOffset = POOL_SIZE;
+
+function random16(): Buffer {
+  if (poolOffset + 16 > POOL_SIZE) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  poolOffset += 16;
+  return pool.subarray(poolOffset - 16, poolOffset);
+}
+
 let lastTime = -1;
 let lastRandom: number[] = [];
 
@@ -53,7 +70,7 @@ function nextRandom(now: number): number[] {
     lastRandom = r;
     return r;
   }
-  const bytes = randomBytes(16);
+  const bytes = random16();
   lastTime = now;
   lastRandom = Array.from(bytes, (b) => b & 31);
   // leave headroom so increments within one millisecond never wrap
