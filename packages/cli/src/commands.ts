@@ -24,7 +24,10 @@ Use \`pnpm --silent cli …\` to get only the JSON on stdout.`;
 
 function parseScopes(value: string | undefined): Scope[] {
   if (!value) throw new CliError('--scopes is required (comma-separated, e.g. signals:write,assets:read)');
-  const scopes = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const scopes = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = scopes.filter((s) => !isScope(s));
   if (bad.length || scopes.length === 0) throw new CliError(`unknown scope(s): ${bad.join(', ') || '(none given)'}`);
   return scopes as Scope[];
@@ -69,7 +72,8 @@ export async function runCli(argv: string[], config: Config, io: CliIo): Promise
           },
         });
         if (!values.org) throw new CliError('--org is required');
-        if (!/^[A-Za-z0-9_.:-]{1,128}$/.test(values.org)) throw new CliError('--org may hold letters, digits and _ . : - (max 128)');
+        if (!/^[A-Za-z0-9_.:-]{1,128}$/.test(values.org))
+          throw new CliError('--org may hold letters, digits and _ . : - (max 128)');
         const scopes = parseScopes(values.scopes);
         let expiresAt: Date | null = null;
         if (values['expires-in'] !== undefined) {

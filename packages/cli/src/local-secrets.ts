@@ -22,11 +22,15 @@ export function loadLocalSecrets(file = LOCAL_SECRETS_FILE): Partial<LocalSecret
 }
 
 /** Returns the secrets to use and whether the file was (re)written. */
-export function ensureLocalSecrets(env: NodeJS.ProcessEnv, file = LOCAL_SECRETS_FILE): { secrets: LocalSecrets; created: boolean } {
+export function ensureLocalSecrets(
+  env: NodeJS.ProcessEnv,
+  file = LOCAL_SECRETS_FILE,
+): { secrets: LocalSecrets; created: boolean } {
   const existing = loadLocalSecrets(file);
   // only generated values are kept in the file; a value given in the environment is never copied there
   const stored: Partial<LocalSecrets> = { ...existing };
-  if (!env.ADMIN_API_TOKEN && !stored.ADMIN_API_TOKEN) stored.ADMIN_API_TOKEN = `adm_${randomBytes(24).toString('base64url')}`;
+  if (!env.ADMIN_API_TOKEN && !stored.ADMIN_API_TOKEN)
+    stored.ADMIN_API_TOKEN = `adm_${randomBytes(24).toString('base64url')}`;
   if (!env.SECRETS_KEY && !stored.SECRETS_KEY) stored.SECRETS_KEY = randomBytes(32).toString('hex');
   const created = stored.ADMIN_API_TOKEN !== existing.ADMIN_API_TOKEN || stored.SECRETS_KEY !== existing.SECRETS_KEY;
   if (created) fs.writeFileSync(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });

@@ -13,7 +13,9 @@ runCli(process.argv.slice(2), config, {
     if (err instanceof CliError) process.stderr.write(`error: ${err.message}\n`);
     // ECONNREFUSED from pg (db commands), P1001 from Prisma (api-keys commands)
     else if (['ECONNREFUSED', 'ENOTFOUND', 'P1001'].includes((err as { code?: string }).code ?? ''))
-      process.stderr.write(`error: cannot reach Postgres at ${redact(config.DATABASE_URL) as string} — is it running?\n`);
+      process.stderr.write(
+        `error: cannot reach Postgres at ${redact(config.DATABASE_URL) as string} — is it running?\n`,
+      );
     else process.stderr.write(`error: ${(err as Error).message}\n`);
     process.exit(1);
   },

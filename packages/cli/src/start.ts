@@ -30,7 +30,10 @@ function fail(line: string): never {
 }
 
 async function checkPostgres(cfg: Config) {
-  const client = new Client({ connectionString: withDatabase(cfg.DATABASE_URL, 'postgres'), connectionTimeoutMillis: 3000 });
+  const client = new Client({
+    connectionString: withDatabase(cfg.DATABASE_URL, 'postgres'),
+    connectionTimeoutMillis: 3000,
+  });
   try {
     await client.connect();
     await client.query('SELECT 1');
@@ -74,7 +77,9 @@ async function main() {
     const { secrets, created } = ensureLocalSecrets(env);
     Object.assign(env, secrets);
     if (!process.env.ADMIN_API_TOKEN) {
-      say(`${created ? 'generated' : 'using'} local secrets in ${path.relative(ROOT, LOCAL_SECRETS_FILE)} (git-ignored)`);
+      say(
+        `${created ? 'generated' : 'using'} local secrets in ${path.relative(ROOT, LOCAL_SECRETS_FILE)} (git-ignored)`,
+      );
       say(`admin API token: ${secrets.ADMIN_API_TOKEN}`);
     }
   }

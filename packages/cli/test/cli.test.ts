@@ -23,7 +23,21 @@ describe('operator CLI', () => {
   });
 
   it('api-keys create prints the key once as JSON and stores only its hash', async () => {
-    await runCli(['api-keys', 'create', '--org', 'org_cli', '--scopes', 'signals:write,assets:read', '--test', '--expires-in', '7'], ctx.config, io);
+    await runCli(
+      [
+        'api-keys',
+        'create',
+        '--org',
+        'org_cli',
+        '--scopes',
+        'signals:write,assets:read',
+        '--test',
+        '--expires-in',
+        '7',
+      ],
+      ctx.config,
+      io,
+    );
     expect(out).toHaveLength(1);
     const minted = JSON.parse(out[0]!);
     expect(Object.keys(minted).sort()).toEqual(['expires_at', 'id', 'key', 'livemode', 'org_id', 'scopes']);
@@ -57,8 +71,12 @@ describe('operator CLI', () => {
   });
 
   it('rejects unknown scopes, a missing org and an unconfirmed reset', async () => {
-    await expect(runCli(['api-keys', 'create', '--org', 'o', '--scopes', 'root'], ctx.config, io)).rejects.toThrow(CliError);
-    await expect(runCli(['api-keys', 'create', '--scopes', 'assets:read'], ctx.config, io)).rejects.toThrow(/--org is required/);
+    await expect(runCli(['api-keys', 'create', '--org', 'o', '--scopes', 'root'], ctx.config, io)).rejects.toThrow(
+      CliError,
+    );
+    await expect(runCli(['api-keys', 'create', '--scopes', 'assets:read'], ctx.config, io)).rejects.toThrow(
+      /--org is required/,
+    );
     await expect(runCli(['db', 'reset'], ctx.config, io)).rejects.toThrow(/--yes/);
   });
 
@@ -77,11 +95,15 @@ describe('operator CLI', () => {
   });
 
   it('`pnpm --silent cli api-keys create` prints only the JSON on stdout', () => {
-    const res = spawnSync('pnpm', ['--silent', 'cli', 'api-keys', 'create', '--org', 'org_proc', '--scopes', 'assets:read'], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: ctx.databaseUrl, LOG_LEVEL: 'silent' },
-      encoding: 'utf8',
-    });
+    const res = spawnSync(
+      'pnpm',
+      ['--silent', 'cli', 'api-keys', 'create', '--org', 'org_proc', '--scopes', 'assets:read'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: ctx.databaseUrl, LOG_LEVEL: 'silent' },
+        encoding: 'utf8',
+      },
+    );
     expect(res.status).toBe(0);
     const parsed = JSON.parse(res.stdout);
     expect(parsed.org_id).toBe('org_proc');

@@ -38,7 +38,10 @@ function runStart(env: Record<string, string>): Run {
   return { child, output: () => out, exited };
 }
 
-const secrets = () => ({ ADMIN_API_TOKEN: randomBytes(24).toString('hex'), SECRETS_KEY: randomBytes(32).toString('hex') });
+const secrets = () => ({
+  ADMIN_API_TOKEN: randomBytes(24).toString('hex'),
+  SECRETS_KEY: randomBytes(32).toString('hex'),
+});
 const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
 function alive(pid: number): boolean {
@@ -69,7 +72,11 @@ async function waitFor(what: string, check: () => Promise<boolean> | boolean, ms
   }
 }
 
-const ok = (url: string) => fetch(url).then((r) => r.ok, () => false);
+const ok = (url: string) =>
+  fetch(url).then(
+    (r) => r.ok,
+    () => false,
+  );
 
 describe('pnpm start', () => {
   let ctx: TestContext;
@@ -91,7 +98,11 @@ describe('pnpm start', () => {
 
   it('names Postgres and its address (password hidden) when it is down', async () => {
     const port = await freePort();
-    const run = runStart({ ...secrets(), DATABASE_URL: `postgresql://postgres:hunter2@127.0.0.1:${port}/risk`, REDIS_URL: ctx.redis.url });
+    const run = runStart({
+      ...secrets(),
+      DATABASE_URL: `postgresql://postgres:hunter2@127.0.0.1:${port}/risk`,
+      REDIS_URL: ctx.redis.url,
+    });
     expect((await run.exited).code).toBe(1);
     const out = plain(run.output()).trim();
     expect(out.split('\n')).toHaveLength(1);
@@ -122,7 +133,11 @@ describe('pnpm start', () => {
     const up = async (run: Run) => {
       await waitFor('the three services', async () => {
         if (run.child.exitCode !== null) throw new Error(`start exited early:\n${run.output()}`);
-        return (await ok(`http://127.0.0.1:${pub}/readyz`)) && (await ok(`http://127.0.0.1:${adm}/`)) && (await ok(`http://127.0.0.1:${wrk}/healthz`));
+        return (
+          (await ok(`http://127.0.0.1:${pub}/readyz`)) &&
+          (await ok(`http://127.0.0.1:${adm}/`)) &&
+          (await ok(`http://127.0.0.1:${wrk}/healthz`))
+        );
       });
       const pids = childPids(run.child.pid!);
       expect(pids.length).toBeGreaterThanOrEqual(3);

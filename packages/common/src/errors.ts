@@ -64,7 +64,13 @@ export class ApiError extends Error {
 
   constructor(
     readonly code: ErrorCode,
-    opts: { message?: string; param?: string; headers?: Record<string, string>; status?: number; type?: ErrorType } = {},
+    opts: {
+      message?: string;
+      param?: string;
+      headers?: Record<string, string>;
+      status?: number;
+      type?: ErrorType;
+    } = {},
   ) {
     super(opts.message ?? defaultMessage(code, opts.param));
     // status overrides the table only where DESIGN.md says so (an unknown cursor: 400 resource_missing)

@@ -199,9 +199,6 @@ export async function recordEventsPg(
       events.map((e) => JSON.stringify({ object: e.object, ...(e.extra ?? {}) })),
     ],
   );
-  const deliveries = await fanOutEventsPg(
-    client as Parameters<typeof fanOutEventsPg>[0],
-    ids,
-  );
+  const deliveries = await fanOutEventsPg(client as Parameters<typeof fanOutEventsPg>[0], ids);
   return { event_ids: ids, deliveries };
 }

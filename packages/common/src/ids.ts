@@ -80,7 +80,9 @@ function nextRandom(now: number): number[] {
 
 export function newId(prefix: string, now = Date.now()): string {
   const t = Math.max(now, lastTime);
-  return `${prefix}_${encodeTime(t)}${nextRandom(t).map((d) => ALPHABET[d]).join('')}`;
+  return `${prefix}_${encodeTime(t)}${nextRandom(t)
+    .map((d) => ALPHABET[d])
+    .join('')}`;
 }
 
 export function newRequestId(): string {

@@ -41,7 +41,15 @@ describe('logger', () => {
       err,
     }) as Record<string, unknown>;
     const text = JSON.stringify(out);
-    for (const secret of ['tt-value', 'cs-value', jwt, 'adm_AAAA', 's3cret', 'hunter2secret', 'rk_test_abcdefghijklmnop'])
+    for (const secret of [
+      'tt-value',
+      'cs-value',
+      jwt,
+      'adm_AAAA',
+      's3cret',
+      'hunter2secret',
+      'rk_test_abcdefghijklmnop',
+    ])
       expect(text).not.toContain(secret);
     expect(out.token_id).toBe('tok_123');
     expect(out.url).toBe('postgresql://postgres:[REDACTED]@db:5432/risk');

@@ -25,10 +25,22 @@ describe('outbound guard', () => {
   });
 
   it('refuses loopback unless allow-listed, by host or CIDR', async () => {
-    await expect(new OutboundGuard('').resolve('127.0.0.1', 'webhook')).rejects.toMatchObject({ code: 'url_not_allowed', param: 'url' });
-    await expect(new OutboundGuard('').resolve('localhost', 'webhook')).rejects.toMatchObject({ code: 'url_not_allowed' });
-    await expect(new OutboundGuard('127.0.0.1').resolve('127.0.0.1', 'webhook')).resolves.toEqual({ address: '127.0.0.1', family: 4 });
-    await expect(new OutboundGuard('127.0.0.0/8').resolve('127.0.0.2', 'firewall')).resolves.toMatchObject({ address: '127.0.0.2' });
-    await expect(new OutboundGuard('').resolve('metadata.google.internal', 'firewall', 'host')).rejects.toMatchObject({ param: 'host' });
+    await expect(new OutboundGuard('').resolve('127.0.0.1', 'webhook')).rejects.toMatchObject({
+      code: 'url_not_allowed',
+      param: 'url',
+    });
+    await expect(new OutboundGuard('').resolve('localhost', 'webhook')).rejects.toMatchObject({
+      code: 'url_not_allowed',
+    });
+    await expect(new OutboundGuard('127.0.0.1').resolve('127.0.0.1', 'webhook')).resolves.toEqual({
+      address: '127.0.0.1',
+      family: 4,
+    });
+    await expect(new OutboundGuard('127.0.0.0/8').resolve('127.0.0.2', 'firewall')).resolves.toMatchObject({
+      address: '127.0.0.2',
+    });
+    await expect(new OutboundGuard('').resolve('metadata.google.internal', 'firewall', 'host')).rejects.toMatchObject({
+      param: 'host',
+    });
   });
 });

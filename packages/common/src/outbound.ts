@@ -22,7 +22,10 @@ export interface AllowList {
 export function parseAllowList(value: string): AllowList {
   const hosts = new Set<string>();
   const cidrs: AllowList['cidrs'] = [];
-  for (const raw of value.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) {
+  for (const raw of value
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)) {
     if (raw.includes('/')) {
       try {
         cidrs.push(ipaddr.parseCIDR(raw));
@@ -69,7 +72,10 @@ export function addressProblem(ip: string, purpose: OutboundPurpose): string | n
  * the synchronous check for callers that resolve and connect themselves (the firewall connectors).
  */
 export function addressRefusal(list: AllowList, host: string, ip: string, purpose: OutboundPurpose): string | null {
-  const bare = host.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const bare = host
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (ipaddr.isValid(ip) && allowedByList(list, bare, ip)) return null;
   const problem = addressProblem(ip, purpose);
   return problem ? `${ip} ${problem}` : null;
@@ -77,7 +83,10 @@ export function addressRefusal(list: AllowList, host: string, ip: string, purpos
 
 /** Static check of a host as typed (an IP literal, or a name that is obviously local), before any DNS. */
 export function hostRefusal(list: AllowList, host: string, purpose: OutboundPurpose): string | null {
-  const bare = host.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const bare = host
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (list.hosts.has(bare)) return null;
   if (ipaddr.isValid(bare)) return addressRefusal(list, bare, bare, purpose);
   if (bare === 'localhost' || bare.endsWith('.localhost')) return `${bare} is a loopback name`;
@@ -96,7 +105,10 @@ export class OutboundGuard {
   async resolve(host: string, purpose: OutboundPurpose, param = 'url'): Promise<{ address: string; family: 4 | 6 }> {
     const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
     if (METADATA_HOSTS.has(bare) && !this.allow.hosts.has(bare)) {
-      throw new ApiError('url_not_allowed', { param, message: `${host} is a cloud metadata host and cannot be reached.` });
+      throw new ApiError('url_not_allowed', {
+        param,
+        message: `${host} is a cloud metadata host and cannot be reached.`,
+      });
     }
     let addresses: Array<{ address: string; family: number }>;
     if (ipaddr.isValid(bare)) addresses = [{ address: bare, family: bare.includes(':') ? 6 : 4 }];
@@ -222,7 +234,9 @@ export async function guardedRequest(
         } else truncated = true;
       });
       response.on('end', () => {
-        finish(() => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), truncated }));
+        finish(() =>
+          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), truncated }),
+        );
       });
       response.on('error', (err: NodeJS.ErrnoException) => {
         finish(() => reject(new OutboundRequestError('network', `${err.code ?? 'error'}: ${err.message}`)));

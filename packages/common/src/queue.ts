@@ -46,14 +46,19 @@ export const JOBS = {
   },
   firewallSync: {
     queue: QUEUES.firewallSync,
-    payload: z.object({ assignment_id: z.string().min(1), action: z.enum(['apply', 'remove']), version: z.number().int() }),
+    payload: z.object({
+      assignment_id: z.string().min(1),
+      action: z.enum(['apply', 'remove']),
+      version: z.number().int(),
+    }),
     options: {
       attempts: 5,
       backoff: { type: 'exponential', delay: 5000 },
       removeOnComplete: { age: 3600, count: 1000 },
       removeOnFail: { age: 7 * 24 * 3600 },
     } satisfies JobsOptions,
-    jobId: (p: { assignment_id: string; action: string; version: number }) => `fws-${p.assignment_id}-${p.action}-${p.version}`,
+    jobId: (p: { assignment_id: string; action: string; version: number }) =>
+      `fws-${p.assignment_id}-${p.action}-${p.version}`,
   },
 } as const;
 
@@ -173,7 +178,11 @@ export class QueueProducer {
       this.queue(spec.queue).add(
         'deliver',
         { delivery_id: job.delivery_id, attempt },
-        { ...spec.options, jobId: spec.jobId({ delivery_id: job.delivery_id, attempt }), delay: Math.max(0, Math.round(job.delayMs ?? 0)) },
+        {
+          ...spec.options,
+          jobId: spec.jobId({ delivery_id: job.delivery_id, attempt }),
+          delay: Math.max(0, Math.round(job.delayMs ?? 0)),
+        },
       ),
       job.timeoutMs ?? 1000,
       'enqueue webhook delivery',

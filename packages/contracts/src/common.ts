@@ -35,6 +35,9 @@ export function zList<T extends z.ZodType>(item: T, name: string) {
 
 export const ZListParams = z.object({
   limit: z.coerce.number().int().min(1).max(100).optional().openapi({ description: 'page size, 1–100, default 20' }),
-  starting_after: z.string().optional().openapi({ description: 'cursor: the id of the last item of the previous page' }),
+  starting_after: z
+    .string()
+    .optional()
+    .openapi({ description: 'cursor: the id of the last item of the previous page' }),
   ending_before: z.string().optional().openapi({ description: 'cursor: the id of the first item of the next page' }),
 });

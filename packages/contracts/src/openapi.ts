@@ -30,7 +30,10 @@ export function errorResponses(...statuses: number[]) {
     503: 'service unavailable',
   };
   return Object.fromEntries(
-    statuses.map((s) => [s, { description: text[s] ?? 'error', content: { 'application/json': { schema: ZErrorEnvelope } } }]),
+    statuses.map((s) => [
+      s,
+      { description: text[s] ?? 'error', content: { 'application/json': { schema: ZErrorEnvelope } } },
+    ]),
   );
 }
 

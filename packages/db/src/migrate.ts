@@ -51,7 +51,10 @@ const LEDGER_DDL = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
  * in its own transaction, recorded in `_prisma_migrations`. Refuses to continue when an applied
  * migration's file has changed since, or when an earlier attempt failed half-way.
  */
-export async function migrate(url: string, opts: { dir?: string; log?: (msg: string) => void } = {}): Promise<MigrateResult> {
+export async function migrate(
+  url: string,
+  opts: { dir?: string; log?: (msg: string) => void } = {},
+): Promise<MigrateResult> {
   const log = opts.log ?? (() => undefined);
   const files = readMigrations(opts.dir);
   const client = new Client({ connectionString: url, application_name: 'risk-migrate' });

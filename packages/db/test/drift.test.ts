@@ -26,7 +26,14 @@ describe('migrated database matches schema.prisma', () => {
       `SELECT table_name, column_name, udt_name, is_nullable FROM information_schema.columns
         WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'`,
     );
-    const cons = await client.query<{ table: string; type: string; cols: string[]; ref_table: string | null; ref_cols: string[] | null; del: string }>(
+    const cons = await client.query<{
+      table: string;
+      type: string;
+      cols: string[];
+      ref_table: string | null;
+      ref_cols: string[] | null;
+      del: string;
+    }>(
       `SELECT c.conrelid::regclass::text AS table, c.contype AS type,
               ARRAY(SELECT attname::text FROM unnest(c.conkey) WITH ORDINALITY k(n, o) JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.n ORDER BY o) AS cols,
               c.confrelid::regclass::text AS ref_table,
@@ -57,16 +64,20 @@ describe('migrated database matches schema.prisma', () => {
     const schema = readSchema();
     const { cols } = await actualTables();
     const actual = new Map<string, string>();
-    for (const c of cols) actual.set(`${c.table_name}.${c.column_name}`, `${c.udt_name} ${c.is_nullable === 'YES' ? 'NULL' : 'NOT NULL'}`);
+    for (const c of cols)
+      actual.set(`${c.table_name}.${c.column_name}`, `${c.udt_name} ${c.is_nullable === 'YES' ? 'NULL' : 'NOT NULL'}`);
     const expected = new Map<string, string>();
     for (const t of schema.values())
-      for (const c of t.columns.values()) expected.set(`${t.table}.${c.name}`, `${c.udt} ${c.nullable ? 'NULL' : 'NOT NULL'}`);
+      for (const c of t.columns.values())
+        expected.set(`${t.table}.${c.name}`, `${c.udt} ${c.nullable ? 'NULL' : 'NOT NULL'}`);
     // named differences, so a failure says what to do rather than showing two long lists
     expect({
       'in schema.prisma but not in the migrated database (add a migration)': [...expected]
         .filter(([k]) => !actual.has(k))
         .map(([k, v]) => `${k} ${v}`),
-      'in the migrated database but not in schema.prisma': [...actual].filter(([k]) => !expected.has(k)).map(([k, v]) => `${k} ${v}`),
+      'in the migrated database but not in schema.prisma': [...actual]
+        .filter(([k]) => !expected.has(k))
+        .map(([k, v]) => `${k} ${v}`),
       'type or nullability differs': [...expected]
         .filter(([k, v]) => actual.has(k) && actual.get(k) !== v)
         .map(([k, v]) => `${k}: schema.prisma ${v}, database ${actual.get(k)}`),
@@ -80,7 +91,9 @@ describe('migrated database matches schema.prisma', () => {
   it('has the indexes of the schema (columns, sort order, method), for every list filter and cursor', async () => {
     const schema = readSchema();
     const { idx } = await actualTables();
-    const expected = [...schema.values()].flatMap((t) => t.indexes.map((i) => `${t.table}(${i.columns.join(', ')}) ${i.method}`)).sort();
+    const expected = [...schema.values()]
+      .flatMap((t) => t.indexes.map((i) => `${t.table}(${i.columns.join(', ')}) ${i.method}`))
+      .sort();
     const actual = idx.map((i) => `${i.table.replace(/"/g, '')}(${i.cols.join(', ')}) ${i.method}`).sort();
     expect(actual).toEqual(expected);
   });
@@ -89,7 +102,10 @@ describe('migrated database matches schema.prisma', () => {
     const schema = readSchema();
     const { cons, uniq } = await actualTables();
     const expectedPk = [...schema.values()].map((t) => `${t.table}(${t.primaryKey.join(',')})`).sort();
-    const actualPk = cons.filter((c) => c.type === 'p').map((c) => `${c.table.replace(/"/g, '')}(${c.cols.join(',')})`).sort();
+    const actualPk = cons
+      .filter((c) => c.type === 'p')
+      .map((c) => `${c.table.replace(/"/g, '')}(${c.cols.join(',')})`)
+      .sort();
     expect(actualPk).toEqual(expectedPk);
 
     const expectedUq = [...schema.values()].flatMap((t) => t.uniques.map((u) => `${t.table}(${u.join(',')})`)).sort();
@@ -97,11 +113,18 @@ describe('migrated database matches schema.prisma', () => {
     expect(actualUq).toEqual(expectedUq);
 
     const expectedFk = [...schema.values()]
-      .flatMap((t) => t.foreignKeys.map((f) => `${t.table}(${f.columns.join(',')})->${f.refTable}(${f.refColumns.join(',')}) ${f.onDelete}`))
+      .flatMap((t) =>
+        t.foreignKeys.map(
+          (f) => `${t.table}(${f.columns.join(',')})->${f.refTable}(${f.refColumns.join(',')}) ${f.onDelete}`,
+        ),
+      )
       .sort();
     const actualFk = cons
       .filter((c) => c.type === 'f')
-      .map((c) => `${c.table.replace(/"/g, '')}(${c.cols.join(',')})->${c.ref_table!.replace(/"/g, '')}(${c.ref_cols!.join(',')}) ${ON_DELETE[c.del]}`)
+      .map(
+        (c) =>
+          `${c.table.replace(/"/g, '')}(${c.cols.join(',')})->${c.ref_table!.replace(/"/g, '')}(${c.ref_cols!.join(',')}) ${ON_DELETE[c.del]}`,
+      )
       .sort();
     expect(actualFk).toEqual(expectedFk);
   });

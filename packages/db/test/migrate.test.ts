@@ -3,7 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { dropDatabase, ensureDatabase, migrate, MIGRATIONS_DIR, MigrationError, readMigrations, withDatabase } from '../src';
+import {
+  dropDatabase,
+  ensureDatabase,
+  migrate,
+  MIGRATIONS_DIR,
+  MigrationError,
+  readMigrations,
+  withDatabase,
+} from '../src';
 
 const BASE = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
@@ -23,7 +31,9 @@ describe('migrate runner', () => {
       expect(second.alreadyApplied).toEqual(first.applied);
       const c = new Client({ connectionString: url });
       await c.connect();
-      const { rows } = await c.query('SELECT migration_name, checksum, finished_at, applied_steps_count FROM _prisma_migrations');
+      const { rows } = await c.query(
+        'SELECT migration_name, checksum, finished_at, applied_steps_count FROM _prisma_migrations',
+      );
       await c.end();
       const files = readMigrations();
       expect(rows).toHaveLength(files.length);
@@ -41,7 +51,11 @@ describe('migrate runner', () => {
     await ensureDatabase(url);
     try {
       const [a, b] = await Promise.all([migrate(url), migrate(url)]);
-      expect([...a.applied, ...b.applied].sort()).toEqual(readMigrations().map((m) => m.name).sort());
+      expect([...a.applied, ...b.applied].sort()).toEqual(
+        readMigrations()
+          .map((m) => m.name)
+          .sort(),
+      );
     } finally {
       await dropDatabase(url);
     }

@@ -45,7 +45,14 @@ export function readSchema(file = path.join(__dirname, '..', 'prisma', 'schema.p
   }
   const out = new Map<string, TableSpec>();
   for (const [name, { body }] of models) {
-    const spec: TableSpec = { table: tableOf.get(name)!, columns: new Map(), primaryKey: [], uniques: [], indexes: [], foreignKeys: [] };
+    const spec: TableSpec = {
+      table: tableOf.get(name)!,
+      columns: new Map(),
+      primaryKey: [],
+      uniques: [],
+      indexes: [],
+      foreignKeys: [],
+    };
     for (const raw of body) {
       const line = raw.replace(/\/\/.*$/, '').trim();
       if (!line) continue;
@@ -68,7 +75,14 @@ export function readSchema(file = path.join(__dirname, '..', 'prisma', 'schema.p
       }
       const f = /^(\w+)\s+(\w+)(\[\])?(\?)?\s*(.*)$/.exec(line);
       if (!f) continue;
-      const [, field, type, list, optional, attrs] = f as unknown as [string, string, string, string | undefined, string | undefined, string];
+      const [, field, type, list, optional, attrs] = f as unknown as [
+        string,
+        string,
+        string,
+        string | undefined,
+        string | undefined,
+        string,
+      ];
       if (models.has(type)) {
         const rel = /@relation\([^)]*fields:\s*\[([^\]]+)\][^)]*references:\s*\[([^\]]+)\][^)]*\)/.exec(attrs);
         if (rel) {
@@ -87,7 +101,11 @@ export function readSchema(file = path.join(__dirname, '..', 'prisma', 'schema.p
       let udt = base;
       if (type === 'DateTime' && /@db\.Timestamptz/.test(attrs)) udt = 'timestamptz';
       const column = /@map\("([^"]+)"\)/.exec(attrs)?.[1] ?? field;
-      spec.columns.set(column, { name: column, udt: list ? `_${udt}` : udt, nullable: Boolean(optional) || Boolean(list) });
+      spec.columns.set(column, {
+        name: column,
+        udt: list ? `_${udt}` : udt,
+        nullable: Boolean(optional) || Boolean(list),
+      });
       if (/(^|\s)@id(\s|$|\()/.test(attrs)) spec.primaryKey = [column];
       if (/(^|\s)@unique(\s|$|\()/.test(attrs)) spec.uniques.push([column]);
     }

@@ -52,7 +52,10 @@ export function renderEnrichmentDoc(): string {
     (r) =>
       `| ${r.id} | ${esc(r.title)} | ${r.severity} | ${r.weight} | ${esc(r.rationale)} | ${r.attack_techniques.map((t) => `${t} (${names.get(t) ?? '?'})`).join(', ') || '—'} | ${esc(r.remediation)} | ${esc(RESEARCH[r.id] ?? '—')} |`,
   );
-  const verification = advisories.advisories.reduce<Record<string, number>>((acc, a) => ({ ...acc, [a.verification]: (acc[a.verification] ?? 0) + 1 }), {});
+  const verification = advisories.advisories.reduce<Record<string, number>>(
+    (acc, a) => ({ ...acc, [a.verification]: (acc[a.verification] ?? 0) + 1 }),
+    {},
+  );
   return `# Enrichment: rules, scoring, publisher trust, AI-BOM
 
 Generated from \`packages/enrichment/src/rules-table.ts\` and the shipped data by
@@ -66,7 +69,13 @@ input. The worker (\`services/worker\`) reads the signal, runs it, and writes th
 
 | file (\`packages/enrichment/src/data/\`) | content | source |
 |---|---|---|
-| \`advisories.json\` | ${advisories.advisories.length} advisories for AI libraries and tools (${Object.entries(verification).map(([k, n]) => `${n} ${k}`).join(', ')}), semver ranges | \`shared/research/ai-cves.json\`; each entry keeps its \`source\` URL and \`verification\` |
+| \`advisories.json\` | ${advisories.advisories.length} advisories for AI libraries and tools (${Object.entries(
+    verification,
+  )
+    .map(([k, n]) => `${n} ${k}`)
+    .join(
+      ', ',
+    )}), semver ranges | \`shared/research/ai-cves.json\`; each entry keeps its \`source\` URL and \`verification\` |
 | \`atlas-techniques.json\` | ${atlas.techniques.length} MITRE ATLAS techniques (ids, names, tactics) | mitre-atlas/atlas-data ATLAS.yaml v5.6.0 via \`shared/research/atlas-techniques.json\` |
 | \`publishers.json\` | ${publishers.verified_publishers.length} verified publisher namespaces, ${publishers.well_known_names.length} well-known names (typosquat targets), ${publishers.not_typosquats.length} known look-alikes that are not squats | hand-curated (see its \`_source\`) |
 

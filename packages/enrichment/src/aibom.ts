@@ -9,7 +9,19 @@ export const NAMESPACE_BASE = 'https://risk-intel.example/spdxdocs/aibom';
 
 export interface BomComponent {
   ref: string; // SPDX id
-  type: 'model' | 'dataset' | 'library' | 'mcp_server' | 'tool' | 'file' | 'agent' | 'application' | 'prompt' | 'container_image' | 'extension' | 'notebook';
+  type:
+    | 'model'
+    | 'dataset'
+    | 'library'
+    | 'mcp_server'
+    | 'tool'
+    | 'file'
+    | 'agent'
+    | 'application'
+    | 'prompt'
+    | 'container_image'
+    | 'extension'
+    | 'notebook';
   name: string;
   version: string | null;
   purl: string | null;
@@ -20,10 +32,20 @@ export interface BomComponent {
   hashes: Array<{ alg: 'SHA-256'; content: string }>;
   primary: boolean;
 }
-export interface Lineage { base_models: Array<{ id: string; relation: string }>; relation: string; parents: string[]; datasets: string[] }
+export interface Lineage {
+  base_models: Array<{ id: string; relation: string }>;
+  relation: string;
+  parents: string[];
+  datasets: string[];
+}
 export interface BomModel {
   components: BomComponent[];
-  relationships: Array<{ from: string; type: 'DESCRIBES' | 'DESCENDANT_OF' | 'DEPENDS_ON' | 'CONTAINS'; to: string; comment?: string }>;
+  relationships: Array<{
+    from: string;
+    type: 'DESCRIBES' | 'DESCENDANT_OF' | 'DEPENDS_ON' | 'CONTAINS';
+    to: string;
+    comment?: string;
+  }>;
   lineage: Lineage | null;
   ai: Record<string, unknown>;
   extracted_licenses: Array<{ id: string; text: string; name: string }>;
@@ -33,7 +55,12 @@ export interface BomModel {
 }
 
 function slug(s: string): string {
-  return s.replace(/[^A-Za-z0-9.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 100) || 'x';
+  return (
+    s
+      .replace(/[^A-Za-z0-9.-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 100) || 'x'
+  );
 }
 function enc(s: string): string {
   return encodeURIComponent(s).replace(/%40/g, '@');
@@ -56,24 +83,53 @@ export function purlFor(eco: string | null, name: string, version: string | null
 }
 
 const TYPE_FOR_ASSET: Record<string, BomComponent['type']> = {
-  model: 'model', dataset: 'dataset', mcp_server: 'mcp_server', agent: 'agent', package: 'library', prompt: 'prompt', application: 'application',
-  extension: 'extension', notebook: 'notebook', container_image: 'container_image',
+  model: 'model',
+  dataset: 'dataset',
+  mcp_server: 'mcp_server',
+  agent: 'agent',
+  package: 'library',
+  prompt: 'prompt',
+  application: 'application',
+  extension: 'extension',
+  notebook: 'notebook',
+  container_image: 'container_image',
 };
 
-function licenseOf(raws: string[]): { expr: string | null; raw: string | null; refs: Array<{ id: string; text: string; name: string }> } {
+function licenseOf(raws: string[]): {
+  expr: string | null;
+  raw: string | null;
+  refs: Array<{ id: string; text: string; name: string }>;
+} {
   if (raws.length === 0) return { expr: null, raw: null, refs: [] };
   const parts: string[] = [];
   const refs: Array<{ id: string; text: string; name: string }> = [];
   for (const r of raws) {
     const i = normalizeLicense(r);
     if (i.spdx) parts.push(i.spdx.includes(' ') ? `(${i.spdx})` : i.spdx);
-    else if (i.license_ref) { parts.push(i.license_ref); refs.push({ id: i.license_ref, name: r, text: `Declared licence "${r}" (not on the SPDX License List); see the asset's licence file.` }); }
+    else if (i.license_ref) {
+      parts.push(i.license_ref);
+      refs.push({
+        id: i.license_ref,
+        name: r,
+        text: `Declared licence "${r}" (not on the SPDX License List); see the asset's licence file.`,
+      });
+    }
   }
-  const expr = parts.length === 1 ? (parts[0] ?? null)?.replace(/^\((.*)\)$/, '$1') ?? null : parts.join(' AND ');
+  const expr = parts.length === 1 ? ((parts[0] ?? null)?.replace(/^\((.*)\)$/, '$1') ?? null) : parts.join(' AND ');
   return { expr, raw: raws.join(', '), refs };
 }
 
-export function buildBomModel(input: EnrichmentInput, p: ParsedManifest, ctx: { ecosystem: string | null; publisher: string | null; name: string; risk: BomModel['risk']; benchmark?: Array<{ metric: string | null; dataset: string | null; value: unknown }> }): BomModel {
+export function buildBomModel(
+  input: EnrichmentInput,
+  p: ParsedManifest,
+  ctx: {
+    ecosystem: string | null;
+    publisher: string | null;
+    name: string;
+    risk: BomModel['risk'];
+    benchmark?: Array<{ metric: string | null; dataset: string | null; value: unknown }>;
+  },
+): BomModel {
   const components: BomComponent[] = [];
   const rels: BomModel['relationships'] = [];
   const extracted: BomModel['extracted_licenses'] = [];
@@ -92,59 +148,161 @@ export function buildBomModel(input: EnrichmentInput, p: ParsedManifest, ctx: { 
   const hfName = ctx.ecosystem === 'huggingface' && ctx.name.includes('/');
   const primaryId = mkId(type === 'model' ? 'Model' : type === 'dataset' ? 'Dataset' : 'Asset', ctx.name);
   components.push({
-    ref: primaryId, type, name: ctx.name, version, purl: purlFor(ctx.ecosystem, ctx.name, hfName ? p.commit ?? version : version), license: lic.expr, license_raw: lic.raw,
-    supplier: ctx.publisher, download_location: input.source_url ?? (hfName ? `https://huggingface.co/${ctx.name}` : null), hashes: [], primary: true,
+    ref: primaryId,
+    type,
+    name: ctx.name,
+    version,
+    purl: purlFor(ctx.ecosystem, ctx.name, hfName ? (p.commit ?? version) : version),
+    license: lic.expr,
+    license_raw: lic.raw,
+    supplier: ctx.publisher,
+    download_location: input.source_url ?? (hfName ? `https://huggingface.co/${ctx.name}` : null),
+    hashes: [],
+    primary: true,
   });
   rels.push({ from: 'SPDXRef-DOCUMENT', type: 'DESCRIBES', to: primaryId });
   // lineage
   let lineage: Lineage | null = null;
   if (p.base_models.length) {
     const relation = p.base_model_relation ?? inferRelation(p, ctx.name);
-    lineage = { base_models: p.base_models.map((b) => ({ id: b, relation })), relation, parents: [...p.base_models], datasets: [...p.datasets] };
+    lineage = {
+      base_models: p.base_models.map((b) => ({ id: b, relation })),
+      relation,
+      parents: [...p.base_models],
+      datasets: [...p.datasets],
+    };
     for (const b of uniq(p.base_models)) {
       const id = mkId('Model', b);
       const isHf = /^[\w.-]+\/[\w.-]+$/.test(b);
-      components.push({ ref: id, type: 'model', name: b, version: null, purl: isHf ? purlFor('huggingface', b, null) : null, license: null, license_raw: null, supplier: isHf ? b.split('/')[0] ?? null : null, download_location: isHf ? `https://huggingface.co/${b}` : null, hashes: [], primary: false });
+      components.push({
+        ref: id,
+        type: 'model',
+        name: b,
+        version: null,
+        purl: isHf ? purlFor('huggingface', b, null) : null,
+        license: null,
+        license_raw: null,
+        supplier: isHf ? (b.split('/')[0] ?? null) : null,
+        download_location: isHf ? `https://huggingface.co/${b}` : null,
+        hashes: [],
+        primary: false,
+      });
       rels.push({ from: primaryId, type: 'DESCENDANT_OF', to: id, comment: `base_model_relation: ${relation}` });
     }
   } else if (p.datasets.length) lineage = { base_models: [], relation: 'none', parents: [], datasets: [...p.datasets] };
   for (const d of uniq(p.datasets)) {
     const id = mkId('Dataset', d);
     const isHf = /^[\w.-]+(\/[\w.-]+)?$/.test(d);
-    components.push({ ref: id, type: 'dataset', name: d, version: null, purl: null, license: null, license_raw: null, supplier: null, download_location: isHf ? `https://huggingface.co/datasets/${d}` : null, hashes: [], primary: false });
+    components.push({
+      ref: id,
+      type: 'dataset',
+      name: d,
+      version: null,
+      purl: null,
+      license: null,
+      license_raw: null,
+      supplier: null,
+      download_location: isHf ? `https://huggingface.co/datasets/${d}` : null,
+      hashes: [],
+      primary: false,
+    });
     rels.push({ from: primaryId, type: 'DEPENDS_ON', to: id, comment: 'trainedOn (model card datasets)' });
   }
   for (const d of p.dependencies.slice(0, 300)) {
     if (d.path === 'version') continue;
-    const pinned = d.ecosystem === 'npm' ? (/^\d[\w.+-]*$/.test(d.spec) ? d.spec : null) : (/^===?([\w.+!-]+)$/.exec(d.spec)?.[1] ?? null);
+    const pinned =
+      d.ecosystem === 'npm'
+        ? /^\d[\w.+-]*$/.test(d.spec)
+          ? d.spec
+          : null
+        : (/^===?([\w.+!-]+)$/.exec(d.spec)?.[1] ?? null);
     const id = mkId('Package', `${d.ecosystem}-${d.name}`);
-    components.push({ ref: id, type: 'library', name: d.name, version: pinned ?? (d.spec || null), purl: purlFor(d.ecosystem, d.name, pinned), license: null, license_raw: null, supplier: null, download_location: null, hashes: [], primary: false });
+    components.push({
+      ref: id,
+      type: 'library',
+      name: d.name,
+      version: pinned ?? (d.spec || null),
+      purl: purlFor(d.ecosystem, d.name, pinned),
+      license: null,
+      license_raw: null,
+      supplier: null,
+      download_location: null,
+      hashes: [],
+      primary: false,
+    });
     rels.push({ from: primaryId, type: 'DEPENDS_ON', to: id, comment: `${d.path}: ${d.spec || '*'}` });
   }
   for (const s of p.servers) {
     if (p.kind === 'mcp_server_json' && s.registry) {
       // registry packages are distributions of the primary server
-      const eco = s.registry === 'npm' ? 'npm' : s.registry === 'pypi' ? 'pypi' : s.registry === 'oci' || s.registry === 'docker' ? 'oci' : null;
+      const eco =
+        s.registry === 'npm'
+          ? 'npm'
+          : s.registry === 'pypi'
+            ? 'pypi'
+            : s.registry === 'oci' || s.registry === 'docker'
+              ? 'oci'
+              : null;
       const id = mkId('Package', `${s.registry}-${s.identifier ?? s.name}`);
-      components.push({ ref: id, type: 'library', name: s.identifier ?? s.name, version: s.version, purl: s.identifier ? purlFor(eco, s.identifier, s.version) : null, license: null, license_raw: null, supplier: null, download_location: null, hashes: [], primary: false });
+      components.push({
+        ref: id,
+        type: 'library',
+        name: s.identifier ?? s.name,
+        version: s.version,
+        purl: s.identifier ? purlFor(eco, s.identifier, s.version) : null,
+        license: null,
+        license_raw: null,
+        supplier: null,
+        download_location: null,
+        hashes: [],
+        primary: false,
+      });
       rels.push({ from: primaryId, type: 'DEPENDS_ON', to: id, comment: `distribution (${s.registry})` });
       continue;
     }
     const id = mkId('McpServer', s.name);
     const pkgArg = s.args.find((a) => !a.startsWith('-')) ?? null;
-    const launcherEco = s.command === 'npx' || s.command === 'bunx' ? 'npm' : s.command === 'uvx' || s.command === 'pipx' ? 'pypi' : null;
+    const launcherEco =
+      s.command === 'npx' || s.command === 'bunx' ? 'npm' : s.command === 'uvx' || s.command === 'pipx' ? 'pypi' : null;
     let purl: string | null = null;
     let ver: string | null = null;
     if (launcherEco && pkgArg) {
       const m = /^(@?[^@]+)(?:@(.+))?$/.exec(pkgArg);
-      if (m && m[1]) { ver = m[2] && m[2] !== 'latest' ? m[2] : null; purl = purlFor(launcherEco, m[1], ver); }
+      if (m && m[1]) {
+        ver = m[2] && m[2] !== 'latest' ? m[2] : null;
+        purl = purlFor(launcherEco, m[1], ver);
+      }
     }
-    components.push({ ref: id, type: 'mcp_server', name: s.name, version: ver, purl, license: null, license_raw: null, supplier: null, download_location: s.url ?? null, hashes: [], primary: false });
+    components.push({
+      ref: id,
+      type: 'mcp_server',
+      name: s.name,
+      version: ver,
+      purl,
+      license: null,
+      license_raw: null,
+      supplier: null,
+      download_location: s.url ?? null,
+      hashes: [],
+      primary: false,
+    });
     rels.push({ from: primaryId, type: 'DEPENDS_ON', to: id, comment: `mcp server (${s.transport ?? 'stdio'})` });
   }
   for (const t of p.tools.slice(0, 200)) {
     const id = mkId('Tool', t.name);
-    components.push({ ref: id, type: 'tool', name: t.name, version: null, purl: null, license: null, license_raw: null, supplier: null, download_location: null, hashes: [], primary: false });
+    components.push({
+      ref: id,
+      type: 'tool',
+      name: t.name,
+      version: null,
+      purl: null,
+      license: null,
+      license_raw: null,
+      supplier: null,
+      download_location: null,
+      hashes: [],
+      primary: false,
+    });
     rels.push({ from: primaryId, type: 'CONTAINS', to: id, comment: 'mcp tool' });
   }
   const seenFiles = new Set<string>();
@@ -152,7 +310,19 @@ export function buildBomModel(input: EnrichmentInput, p: ParsedManifest, ctx: { 
     if (seenFiles.has(f.path)) continue;
     seenFiles.add(f.path);
     const id = mkId('File', f.path);
-    components.push({ ref: id, type: 'file', name: f.path, version: null, purl: null, license: null, license_raw: null, supplier: null, download_location: null, hashes: f.sha256 ? [{ alg: 'SHA-256', content: f.sha256 }] : [], primary: false });
+    components.push({
+      ref: id,
+      type: 'file',
+      name: f.path,
+      version: null,
+      purl: null,
+      license: null,
+      license_raw: null,
+      supplier: null,
+      download_location: null,
+      hashes: f.sha256 ? [{ alg: 'SHA-256', content: f.sha256 }] : [],
+      primary: false,
+    });
     rels.push({ from: primaryId, type: 'CONTAINS', to: id });
   }
   // `ai:<name>` keys are SPDX 3.0.1 AI-profile properties (ai_AIPackage) with their value shapes (string lists,
@@ -163,25 +333,51 @@ export function buildBomModel(input: EnrichmentInput, p: ParsedManifest, ctx: { 
   if (typeOfModel.length) ai['ai:typeOfModel'] = typeOfModel;
   if (p.pipeline_tag) ai['ai:domain'] = [p.pipeline_tag];
   if (p.modelfile && Object.keys(p.modelfile.parameters).length) {
-    ai['ai:hyperparameter'] = Object.keys(p.modelfile.parameters).sort().map((key) => ({ key, value: p.modelfile?.parameters[key] ?? '' }));
+    ai['ai:hyperparameter'] = Object.keys(p.modelfile.parameters)
+      .sort()
+      .map((key) => ({ key, value: p.modelfile?.parameters[key] ?? '' }));
   }
   const metrics = (ctx.benchmark ?? []).filter((r) => r.metric && r.value !== null).slice(0, 50);
-  if (metrics.length) ai['ai:metric'] = metrics.map((r) => ({ key: r.dataset ? `${r.metric}@${r.dataset}` : r.metric, value: String(r.value) }));
-  if (p.datasets.length) ai['ai:informationAboutTraining'] = `Datasets named in the model card: ${p.datasets.join(', ')}.`;
-  if (p.tags.some((t) => /^(nsfw|not-for-all-audiences)$/i.test(t))) ai['ai:limitation'] = 'Tagged as not for all audiences (NSFW).';
-  ai['ai:safetyRiskAssessment'] = ctx.risk.severity === 'critical' ? 'serious' : ctx.risk.severity === 'informational' ? 'low' : ctx.risk.severity;
+  if (metrics.length)
+    ai['ai:metric'] = metrics.map((r) => ({
+      key: r.dataset ? `${r.metric}@${r.dataset}` : r.metric,
+      value: String(r.value),
+    }));
+  if (p.datasets.length)
+    ai['ai:informationAboutTraining'] = `Datasets named in the model card: ${p.datasets.join(', ')}.`;
+  if (p.tags.some((t) => /^(nsfw|not-for-all-audiences)$/i.test(t)))
+    ai['ai:limitation'] = 'Tagged as not for all audiences (NSFW).';
+  ai['ai:safetyRiskAssessment'] =
+    ctx.risk.severity === 'critical' ? 'serious' : ctx.risk.severity === 'informational' ? 'low' : ctx.risk.severity;
   if (p.library_name) ai['hf:library_name'] = p.library_name;
   ai['risk:score'] = ctx.risk.score;
   ai['risk:rules'] = ctx.risk.rules;
-  return { components, relationships: rels, lineage, ai, extracted_licenses: uniqBy(extracted, (x) => x.id), document_name: `aibom-${slug(ctx.name)}`, fingerprint: input.fingerprint, risk: ctx.risk };
+  return {
+    components,
+    relationships: rels,
+    lineage,
+    ai,
+    extracted_licenses: uniqBy(extracted, (x) => x.id),
+    document_name: `aibom-${slug(ctx.name)}`,
+    fingerprint: input.fingerprint,
+    risk: ctx.risk,
+  };
 }
 
 /** HF infers base_model_relation when absent; mirror that from the signals available offline. */
 export function inferRelation(p: ParsedManifest, name: string): string {
   if (p.base_models.length > 1) return 'merge';
   const hints = [name, ...p.tags, p.library_name ?? ''].join(' ').toLowerCase();
-  if (/\b(lora|qlora|peft|adapter)\b|-lora\b/.test(hints) || p.files.some((f) => /adapter_(model|config)\.|lora/i.test(f.path))) return 'adapter';
-  if (/\b(gguf|gptq|awq|exl2|int4|int8|4bit|8bit|quantized)\b|-(gguf|gptq|awq|int4|int8)\b/.test(hints) || p.files.some((f) => /\.gguf$/i.test(f.path))) return 'quantized';
+  if (
+    /\b(lora|qlora|peft|adapter)\b|-lora\b/.test(hints) ||
+    p.files.some((f) => /adapter_(model|config)\.|lora/i.test(f.path))
+  )
+    return 'adapter';
+  if (
+    /\b(gguf|gptq|awq|exl2|int4|int8|4bit|8bit|quantized)\b|-(gguf|gptq|awq|int4|int8)\b/.test(hints) ||
+    p.files.some((f) => /\.gguf$/i.test(f.path))
+  )
+    return 'quantized';
   if (/\bmerge(kit|d)?\b/.test(hints)) return 'merge';
   // a Modelfile FROM another model only sets prompts/parameters: the HF vocabulary has no word for that
   return p.kind === 'modelfile' ? 'unknown' : 'finetune';
@@ -208,8 +404,18 @@ export function isoSeconds(now: string): string {
 }
 
 const PURPOSE: Record<BomComponent['type'], string> = {
-  model: 'OTHER', dataset: 'OTHER', library: 'LIBRARY', mcp_server: 'APPLICATION', tool: 'OTHER', file: 'FILE', agent: 'OTHER', application: 'APPLICATION',
-  prompt: 'OTHER', container_image: 'CONTAINER', extension: 'APPLICATION', notebook: 'SOURCE',
+  model: 'OTHER',
+  dataset: 'OTHER',
+  library: 'LIBRARY',
+  mcp_server: 'APPLICATION',
+  tool: 'OTHER',
+  file: 'FILE',
+  agent: 'OTHER',
+  application: 'APPLICATION',
+  prompt: 'OTHER',
+  container_image: 'CONTAINER',
+  extension: 'APPLICATION',
+  notebook: 'SOURCE',
 };
 
 export function buildSpdx(m: BomModel, hash: string, created: string): Record<string, unknown> {
@@ -218,17 +424,26 @@ export function buildSpdx(m: BomModel, hash: string, created: string): Record<st
     const pkg: Record<string, unknown> = { name: c.name, SPDXID: c.ref };
     if (c.version) pkg.versionInfo = c.version;
     pkg.supplier = c.supplier ? `Organization: ${c.supplier.replace(/[()\n]/g, ' ')}` : 'NOASSERTION';
-    pkg.downloadLocation = c.download_location && /^(https?|git\+https?|git):\/\/\S+$/.test(c.download_location) ? c.download_location : 'NOASSERTION';
+    pkg.downloadLocation =
+      c.download_location && /^(https?|git\+https?|git):\/\/\S+$/.test(c.download_location)
+        ? c.download_location
+        : 'NOASSERTION';
     pkg.filesAnalyzed = false;
     if (c.hashes.length) pkg.checksums = c.hashes.map((h) => ({ algorithm: 'SHA256', checksumValue: h.content }));
     pkg.licenseConcluded = 'NOASSERTION';
     pkg.licenseDeclared = c.license ?? 'NOASSERTION';
     pkg.copyrightText = 'NOASSERTION';
-    if (c.purl) pkg.externalRefs = [{ referenceCategory: 'PACKAGE-MANAGER', referenceType: 'purl', referenceLocator: c.purl }];
-    else if (c.type === 'dataset' && /^[\w.-]+(\/[\w.-]+)?$/.test(c.name)) pkg.externalRefs = [{ referenceCategory: 'OTHER', referenceType: 'huggingface-dataset', referenceLocator: c.name }];
+    if (c.purl)
+      pkg.externalRefs = [{ referenceCategory: 'PACKAGE-MANAGER', referenceType: 'purl', referenceLocator: c.purl }];
+    else if (c.type === 'dataset' && /^[\w.-]+(\/[\w.-]+)?$/.test(c.name))
+      pkg.externalRefs = [
+        { referenceCategory: 'OTHER', referenceType: 'huggingface-dataset', referenceLocator: c.name },
+      ];
     pkg.primaryPackagePurpose = PURPOSE[c.type];
     if (c.primary) {
-      pkg.annotations = [{ annotator: tool, annotationDate: created, annotationType: 'OTHER', comment: stableStringify(m.ai) }];
+      pkg.annotations = [
+        { annotator: tool, annotationDate: created, annotationType: 'OTHER', comment: stableStringify(m.ai) },
+      ];
     }
     return pkg;
   });
@@ -246,7 +461,12 @@ export function buildSpdx(m: BomModel, hash: string, created: string): Record<st
       return o;
     }),
   };
-  if (m.extracted_licenses.length) doc.hasExtractedLicensingInfos = m.extracted_licenses.map((l) => ({ licenseId: l.id, extractedText: l.text, name: l.name }));
+  if (m.extracted_licenses.length)
+    doc.hasExtractedLicensingInfos = m.extracted_licenses.map((l) => ({
+      licenseId: l.id,
+      extractedText: l.text,
+      name: l.name,
+    }));
   return doc;
 }
 
@@ -257,7 +477,13 @@ export function renderSpdxTagValue(spdx: Record<string, unknown>): string {
   const L: string[] = [];
   const s = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
   const ci = (spdx.creationInfo ?? {}) as Record<string, unknown>;
-  L.push(`SPDXVersion: ${s(spdx.spdxVersion)}`, `DataLicense: ${s(spdx.dataLicense)}`, `SPDXID: ${s(spdx.SPDXID)}`, `DocumentName: ${tv(s(spdx.name))}`, `DocumentNamespace: ${s(spdx.documentNamespace)}`);
+  L.push(
+    `SPDXVersion: ${s(spdx.spdxVersion)}`,
+    `DataLicense: ${s(spdx.dataLicense)}`,
+    `SPDXID: ${s(spdx.SPDXID)}`,
+    `DocumentName: ${tv(s(spdx.name))}`,
+    `DocumentNamespace: ${s(spdx.documentNamespace)}`,
+  );
   for (const c of (ci.creators as unknown[] | undefined) ?? []) L.push(`Creator: ${s(c)}`);
   L.push(`Created: ${s(ci.created)}`);
   const annotations: Array<{ target: string; a: Record<string, unknown> }> = [];
@@ -267,7 +493,8 @@ export function renderSpdxTagValue(spdx: Record<string, unknown>): string {
     if (p.supplier !== undefined) L.push(`PackageSupplier: ${s(p.supplier)}`);
     L.push(`PackageDownloadLocation: ${s(p.downloadLocation)}`);
     if (p.filesAnalyzed !== undefined) L.push(`FilesAnalyzed: ${p.filesAnalyzed ? 'true' : 'false'}`);
-    for (const c of (p.checksums as Array<Record<string, unknown>> | undefined) ?? []) L.push(`PackageChecksum: ${s(c.algorithm)}: ${s(c.checksumValue)}`);
+    for (const c of (p.checksums as Array<Record<string, unknown>> | undefined) ?? [])
+      L.push(`PackageChecksum: ${s(c.algorithm)}: ${s(c.checksumValue)}`);
     if (p.licenseConcluded !== undefined) L.push(`PackageLicenseConcluded: ${s(p.licenseConcluded)}`);
     if (p.licenseDeclared !== undefined) L.push(`PackageLicenseDeclared: ${s(p.licenseDeclared)}`);
     if (p.copyrightText !== undefined) L.push(`PackageCopyrightText: ${tv(s(p.copyrightText))}`);
@@ -275,8 +502,10 @@ export function renderSpdxTagValue(spdx: Record<string, unknown>): string {
       L.push(`ExternalRef: ${s(r.referenceCategory)} ${s(r.referenceType)} ${s(r.referenceLocator)}`);
       if (r.comment !== undefined) L.push(`ExternalRefComment: <text>${s(r.comment)}</text>`);
     }
-    if (p.primaryPackagePurpose !== undefined) L.push(`PrimaryPackagePurpose: ${s(p.primaryPackagePurpose).replace(/_/g, '-')}`);
-    for (const a of (p.annotations as Array<Record<string, unknown>> | undefined) ?? []) annotations.push({ target: s(p.SPDXID), a });
+    if (p.primaryPackagePurpose !== undefined)
+      L.push(`PrimaryPackagePurpose: ${s(p.primaryPackagePurpose).replace(/_/g, '-')}`);
+    for (const a of (p.annotations as Array<Record<string, unknown>> | undefined) ?? [])
+      annotations.push({ target: s(p.SPDXID), a });
   }
   const ex = (spdx.hasExtractedLicensingInfos as Array<Record<string, unknown>> | undefined) ?? [];
   if (ex.length) L.push('');
@@ -291,35 +520,68 @@ export function renderSpdxTagValue(spdx: Record<string, unknown>): string {
     if (r.comment !== undefined) L.push(`RelationshipComment: <text>${s(r.comment)}</text>`);
   }
   for (const { target, a } of annotations) {
-    L.push('', `Annotator: ${s(a.annotator)}`, `AnnotationDate: ${s(a.annotationDate)}`, `AnnotationType: ${s(a.annotationType)}`, `SPDXREF: ${target}`, `AnnotationComment: <text>${s(a.comment)}</text>`);
+    L.push(
+      '',
+      `Annotator: ${s(a.annotator)}`,
+      `AnnotationDate: ${s(a.annotationDate)}`,
+      `AnnotationType: ${s(a.annotationType)}`,
+      `SPDXREF: ${target}`,
+      `AnnotationComment: <text>${s(a.comment)}</text>`,
+    );
   }
   return L.join('\n') + '\n';
 }
 
 // ---------- CycloneDX 1.6 ----------
 const CDX_TYPE: Record<BomComponent['type'], string> = {
-  model: 'machine-learning-model', dataset: 'data', library: 'library', mcp_server: 'application', tool: 'application', file: 'file', agent: 'application',
-  application: 'application', prompt: 'data', container_image: 'container', extension: 'application', notebook: 'file',
+  model: 'machine-learning-model',
+  dataset: 'data',
+  library: 'library',
+  mcp_server: 'application',
+  tool: 'application',
+  file: 'file',
+  agent: 'application',
+  application: 'application',
+  prompt: 'data',
+  container_image: 'container',
+  extension: 'application',
+  notebook: 'file',
 };
 
 function cdxLicenses(expr: string | null): unknown[] | undefined {
   if (!expr) return undefined;
   if (/^[A-Za-z0-9.+-]+$/.test(expr) && !expr.startsWith('LicenseRef-')) return [{ license: { id: expr } }];
-  if (expr.startsWith('LicenseRef-') && !expr.includes(' ')) return [{ license: { name: expr.slice('LicenseRef-'.length) } }];
+  if (expr.startsWith('LicenseRef-') && !expr.includes(' '))
+    return [{ license: { name: expr.slice('LicenseRef-'.length) } }];
   return [{ expression: expr }];
 }
 
-export function buildCycloneDx(m: BomModel, hash: string, created: string, extras: { benchmark: Record<string, unknown> | null; parsed: ParsedManifest }): Record<string, unknown> {
+export function buildCycloneDx(
+  m: BomModel,
+  hash: string,
+  created: string,
+  extras: { benchmark: Record<string, unknown> | null; parsed: ParsedManifest },
+): Record<string, unknown> {
   const comp = (c: BomComponent): Record<string, unknown> => {
     const o: Record<string, unknown> = { type: CDX_TYPE[c.type], 'bom-ref': c.ref, name: c.name };
     if (c.version) o.version = c.version;
     if (c.supplier) o.supplier = { name: c.supplier };
     const lic = cdxLicenses(c.license);
-    if (lic && c.license && /^[A-Za-z0-9.+-]+$/.test(c.license) && !c.license.startsWith('LicenseRef-') && normalizeLicense(c.license).spdx !== c.license) o.licenses = [{ license: { name: c.license } }];
+    if (
+      lic &&
+      c.license &&
+      /^[A-Za-z0-9.+-]+$/.test(c.license) &&
+      !c.license.startsWith('LicenseRef-') &&
+      normalizeLicense(c.license).spdx !== c.license
+    )
+      o.licenses = [{ license: { name: c.license } }];
     else if (lic) o.licenses = lic;
     if (c.purl) o.purl = c.purl;
     if (c.hashes.length) o.hashes = c.hashes.map((h) => ({ alg: h.alg, content: h.content }));
-    if (c.download_location && /^https?:\/\//.test(c.download_location)) o.externalReferences = [{ type: c.type === 'dataset' || c.type === 'model' ? 'distribution' : 'website', url: c.download_location }];
+    if (c.download_location && /^https?:\/\//.test(c.download_location))
+      o.externalReferences = [
+        { type: c.type === 'dataset' || c.type === 'model' ? 'distribution' : 'website', url: c.download_location },
+      ];
     if (c.type === 'model') {
       const p = extras.parsed;
       const mc: Record<string, unknown> = {};
@@ -331,16 +593,41 @@ export function buildCycloneDx(m: BomModel, hash: string, created: string, extra
         const ds = m.components.filter((x) => x.type === 'dataset').map((x) => ({ ref: x.ref }));
         if (ds.length) params.datasets = ds;
         if (Object.keys(params).length) mc.modelParameters = params;
-        const results = extras.benchmark && Array.isArray(extras.benchmark.results) ? (extras.benchmark.results as Array<Record<string, unknown>>) : [];
-        const pm = results.filter((r) => r.value !== null && r.value !== undefined).slice(0, 50).map((r) => {
-          const o2: Record<string, unknown> = { type: String(r.metric ?? 'metric'), value: String(r.value) };
-          if (r.dataset) o2.slice = String(r.dataset);
-          return o2;
-        });
+        const results =
+          extras.benchmark && Array.isArray(extras.benchmark.results)
+            ? (extras.benchmark.results as Array<Record<string, unknown>>)
+            : [];
+        const pm = results
+          .filter((r) => r.value !== null && r.value !== undefined)
+          .slice(0, 50)
+          .map((r) => {
+            const o2: Record<string, unknown> = { type: String(r.metric ?? 'metric'), value: String(r.value) };
+            if (r.dataset) o2.slice = String(r.dataset);
+            return o2;
+          });
         if (pm.length) mc.quantitativeAnalysis = { performanceMetrics: pm };
-        mc.properties = Object.keys(m.ai).sort().map((k) => ({ name: k, value: typeof m.ai[k] === 'string' ? (m.ai[k] as string) : JSON.stringify(m.ai[k]) }));
-        const ancestors = m.relationships.filter((r) => r.type === 'DESCENDANT_OF' && r.from === c.ref).map((r) => m.components.find((x) => x.ref === r.to)).filter((x): x is BomComponent => !!x);
-        if (ancestors.length) o.pedigree = { ancestors: ancestors.map((a) => { const ao: Record<string, unknown> = { type: 'machine-learning-model', 'bom-ref': `${a.ref}-ancestor`, name: a.name }; if (a.purl) ao.purl = a.purl; return ao; }) };
+        mc.properties = Object.keys(m.ai)
+          .sort()
+          .map((k) => ({
+            name: k,
+            value: typeof m.ai[k] === 'string' ? (m.ai[k] as string) : JSON.stringify(m.ai[k]),
+          }));
+        const ancestors = m.relationships
+          .filter((r) => r.type === 'DESCENDANT_OF' && r.from === c.ref)
+          .map((r) => m.components.find((x) => x.ref === r.to))
+          .filter((x): x is BomComponent => !!x);
+        if (ancestors.length)
+          o.pedigree = {
+            ancestors: ancestors.map((a) => {
+              const ao: Record<string, unknown> = {
+                type: 'machine-learning-model',
+                'bom-ref': `${a.ref}-ancestor`,
+                name: a.name,
+              };
+              if (a.purl) ao.purl = a.purl;
+              return ao;
+            }),
+          };
       }
       o.modelCard = mc;
     }
@@ -349,7 +636,8 @@ export function buildCycloneDx(m: BomModel, hash: string, created: string, extra
   const primary = m.components.find((c) => c.primary);
   const others = m.components.filter((c) => !c.primary);
   const deps = new Map<string, string[]>();
-  for (const r of m.relationships) if (r.type === 'DEPENDS_ON' || r.type === 'CONTAINS') deps.set(r.from, [...(deps.get(r.from) ?? []), r.to]);
+  for (const r of m.relationships)
+    if (r.type === 'DEPENDS_ON' || r.type === 'CONTAINS') deps.set(r.from, [...(deps.get(r.from) ?? []), r.to]);
   return {
     bomFormat: 'CycloneDX',
     specVersion: '1.6',

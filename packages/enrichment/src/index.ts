@@ -6,17 +6,42 @@ import { RULES as RULE_DEFS, SEVERITY_WEIGHT } from './rules-table';
 import { severityForScore } from '@risk/contracts';
 import { computeScore, SCORE_FORMULA } from './score';
 import { publisherTrust } from './trust';
-import type { EnrichmentInput, FinalizeContext, FindingDraft, MatchedThreat, ParsedManifest, ScoredFinding, Severity } from './types';
+import type {
+  EnrichmentInput,
+  FinalizeContext,
+  FindingDraft,
+  MatchedThreat,
+  ParsedManifest,
+  ScoredFinding,
+  Severity,
+} from './types';
 import { isObj, str, uniq } from './util';
 
 export { ASSET_TYPES } from './types';
-export type { AssetType, Severity, EnrichmentInput, FindingDraft, ScoredFinding, MatchedThreat, PublisherContext, ParsedManifest } from './types';
+export type {
+  AssetType,
+  Severity,
+  EnrichmentInput,
+  FindingDraft,
+  ScoredFinding,
+  MatchedThreat,
+  PublisherContext,
+  ParsedManifest,
+} from './types';
 export { renderSpdxTagValue } from './aibom';
 export { computeScore, SCORE_FORMULA } from './score';
 export { severityForScore };
 export { parseSpdxTagValue } from './tagvalue';
 
-export const RULES: ReadonlyArray<{ id: string; title: string; severity: Severity; weight: number; rationale: string; attack_techniques: string[]; remediation: string }> = RULE_DEFS;
+export const RULES: ReadonlyArray<{
+  id: string;
+  title: string;
+  severity: Severity;
+  weight: number;
+  rationale: string;
+  attack_techniques: string[];
+  remediation: string;
+}> = RULE_DEFS;
 
 export interface Analysis {
   input: EnrichmentInput;
@@ -33,10 +58,23 @@ export interface EnrichmentResult {
   findings: ScoredFinding[];
   intrinsic_risk_score: number;
   intrinsic_risk_severity: Severity;
-  score_breakdown: { formula: string; base: number; threat_penalty: number; total: number; items: Array<{ rule_id: string; threat_id?: string; weight: number; contribution: number }> };
+  score_breakdown: {
+    formula: string;
+    base: number;
+    threat_penalty: number;
+    total: number;
+    items: Array<{ rule_id: string; threat_id?: string; weight: number; contribution: number }>;
+  };
   publisher_trust: Record<string, unknown>;
   benchmark_summary: Record<string, unknown> | null;
-  aibom: { content_hash: string; spdx_version: 'SPDX-2.3'; spdx: Record<string, unknown>; components: Array<Record<string, unknown>>; lineage: Record<string, unknown> | null; cyclonedx: Record<string, unknown> };
+  aibom: {
+    content_hash: string;
+    spdx_version: 'SPDX-2.3';
+    spdx: Record<string, unknown>;
+    components: Array<Record<string, unknown>>;
+    lineage: Record<string, unknown> | null;
+    cyclonedx: Record<string, unknown>;
+  };
   normalized_name: string | null;
   publisher: string | null;
   ecosystem: string | null;
@@ -55,33 +93,56 @@ const GH_URL = /^https?:\/\/(?:www\.)?github\.com\/([\w.-]+)\/([\w.-]+)/i;
 const NPM_URL = /^https?:\/\/(?:www\.)?npmjs\.com\/package\/((?:@[\w.-]+\/)?[\w.-]+)/i;
 const PYPI_URL = /^https?:\/\/pypi\.org\/project\/([\w.-]+)/i;
 
-function identify(input: EnrichmentInput, p: ParsedManifest): { name: string | null; publisher: string | null; ecosystem: string | null } {
+function identify(
+  input: EnrichmentInput,
+  p: ParsedManifest,
+): { name: string | null; publisher: string | null; ecosystem: string | null } {
   const url = input.source_url ?? '';
   const md = isObj(input.metadata) ? input.metadata : {};
   let name = str(input.name) ?? p.name ?? null;
   let ecosystem: string | null = null;
   let publisher: string | null = str(md.publisher) ?? null;
   const hf = HF_URL.exec(url);
-  if (hf) { ecosystem = 'huggingface'; name = name ?? `${hf[2]}/${hf[3]}`; publisher = publisher ?? hf[2] ?? null; }
+  if (hf) {
+    ecosystem = 'huggingface';
+    name = name ?? `${hf[2]}/${hf[3]}`;
+    publisher = publisher ?? hf[2] ?? null;
+  }
   if (!ecosystem) {
     if (NPM_URL.test(url) || p.kind === 'npm_package') ecosystem = 'npm';
     else if (PYPI_URL.test(url) || p.kind === 'pyproject' || p.kind === 'requirements') ecosystem = 'pypi';
-    else if (p.kind === 'mcp_server_json' || (input.asset_type === 'mcp_server' && name && /^io\.github\.|^[a-z]+\.[\w.-]+\//.test(name))) ecosystem = 'mcp';
+    else if (
+      p.kind === 'mcp_server_json' ||
+      (input.asset_type === 'mcp_server' && name && /^io\.github\.|^[a-z]+\.[\w.-]+\//.test(name))
+    )
+      ecosystem = 'mcp';
     else if (p.kind === 'modelfile' || /ollama\.com/.test(url)) ecosystem = 'ollama';
     else if (input.asset_type === 'container_image') ecosystem = 'oci';
-    else if ((input.asset_type === 'model' || input.asset_type === 'dataset') && name && /^[\w.-]+\/[\w.-]+$/.test(name)) ecosystem = 'huggingface';
+    else if (
+      (input.asset_type === 'model' || input.asset_type === 'dataset') &&
+      name &&
+      /^[\w.-]+\/[\w.-]+$/.test(name)
+    )
+      ecosystem = 'huggingface';
     else if (input.asset_type === 'package' && name) ecosystem = name.startsWith('@') ? 'npm' : null;
   }
-  if (!name && p.kind !== 'empty') { const np = NPM_URL.exec(url) ?? PYPI_URL.exec(url); if (np) name = np[1] ?? null; }
+  if (!name && p.kind !== 'empty') {
+    const np = NPM_URL.exec(url) ?? PYPI_URL.exec(url);
+    if (np) name = np[1] ?? null;
+  }
   if (!publisher && name) {
     const mcp = /^io\.github\.([^/]+)\//i.exec(name);
     const scope = /^@([^/]+)\//.exec(name);
     if (mcp) publisher = mcp[1] ?? null;
     else if (scope) publisher = scope[1] ?? null;
     else if (/^[\w.-]+\/[\w.-]+$/.test(name) && ecosystem !== 'npm') publisher = name.split('/')[0] ?? null;
-    else if (/^[a-z]{2,}\.[\w-]+(\.[\w-]+)*\//i.test(name)) publisher = name.split('/')[0]?.split('.').reverse().join('.') ?? null;
+    else if (/^[a-z]{2,}\.[\w-]+(\.[\w-]+)*\//i.test(name))
+      publisher = name.split('/')[0]?.split('.').reverse().join('.') ?? null;
   }
-  if (!publisher) { const gh = GH_URL.exec(url) ?? (p.repository_url ? GH_URL.exec(p.repository_url) : null); if (gh) publisher = gh[1] ?? null; }
+  if (!publisher) {
+    const gh = GH_URL.exec(url) ?? (p.repository_url ? GH_URL.exec(p.repository_url) : null);
+    if (gh) publisher = gh[1] ?? null;
+  }
   if (!publisher && p.authors[0] && ecosystem !== 'npm') publisher = null;
   return { name, publisher: publisher ? publisher.replace(/^@/, '') : null, ecosystem };
 }
@@ -95,20 +156,43 @@ export function analyze(input: EnrichmentInput): Analysis {
     parsed = emptyParsed();
     parsed.parse_errors.push(`parser: ${(e as Error).message}`);
   }
-  let id: { name: string | null; publisher: string | null; ecosystem: string | null } = { name: str(input.name), publisher: null, ecosystem: null };
+  let id: { name: string | null; publisher: string | null; ecosystem: string | null } = {
+    name: str(input.name),
+    publisher: null,
+    ecosystem: null,
+  };
   let findings: FindingDraft[];
   try {
     id = identify(input, parsed);
     findings = evaluateRules(input, parsed, id.publisher);
   } catch (e) {
-    findings = [{
-      rule_id: 'manifest_unparseable', title: 'Manifest could not be parsed', description: `Analysis failed: ${String((e as Error).message).slice(0, 160)}`, severity: 'low', category: 'manifest', confidence: 1,
-      evidence: { path: 'raw_manifest', error: String((e as Error).message).slice(0, 200) }, capabilities: [], attack_techniques: [], cve_ids: [], threat_ids: [], remediation: 'Resubmit a well-formed manifest.', weight: SEVERITY_WEIGHT.low,
-    }];
+    findings = [
+      {
+        rule_id: 'manifest_unparseable',
+        title: 'Manifest could not be parsed',
+        description: `Analysis failed: ${String((e as Error).message).slice(0, 160)}`,
+        severity: 'low',
+        category: 'manifest',
+        confidence: 1,
+        evidence: { path: 'raw_manifest', error: String((e as Error).message).slice(0, 200) },
+        capabilities: [],
+        attack_techniques: [],
+        cve_ids: [],
+        threat_ids: [],
+        remediation: 'Resubmit a well-formed manifest.',
+        weight: SEVERITY_WEIGHT.low,
+      },
+    ];
   }
   return {
-    input, findings, cve_ids: uniq(findings.flatMap((f) => f.cve_ids)).sort(), publisher: id.publisher,
-    normalized_name: id.name ? normalizeAssetName(id.name) : null, ecosystem: id.ecosystem, display_name: id.name, parsed,
+    input,
+    findings,
+    cve_ids: uniq(findings.flatMap((f) => f.cve_ids)).sort(),
+    publisher: id.publisher,
+    normalized_name: id.name ? normalizeAssetName(id.name) : null,
+    ecosystem: id.ecosystem,
+    display_name: id.name,
+    parsed,
   };
 }
 
@@ -126,17 +210,34 @@ function benchmarkSummary(p: ParsedManifest, findings: FindingDraft[]): Record<s
         for (const m of metrics) {
           if (!isObj(m)) continue;
           const value = typeof m.value === 'number' || typeof m.value === 'string' ? m.value : null;
-          results.push({ model: str(entry.name), task: str(task.type) ?? str(task.name), task_name: str(task.name), dataset: str(ds.type) ?? str(ds.name), dataset_name: str(ds.name), dataset_config: str(ds.args) ?? str(ds.config), metric: str(m.type) ?? str(m.name), metric_name: str(m.name), value });
+          results.push({
+            model: str(entry.name),
+            task: str(task.type) ?? str(task.name),
+            task_name: str(task.name),
+            dataset: str(ds.type) ?? str(ds.name),
+            dataset_name: str(ds.name),
+            dataset_config: str(ds.args) ?? str(ds.config),
+            metric: str(m.type) ?? str(m.name),
+            metric_name: str(m.name),
+            value,
+          });
         }
       }
     }
   }
   if (results.length === 0) return null;
   const flags = findings.filter((f) => f.rule_id === 'R13').map((f) => f.description);
-  return { source: 'model-index', results: results.slice(0, 100), count: results.length, safety: { status: flags.length ? 'degraded' : 'unknown', flags } };
+  return {
+    source: 'model-index',
+    results: results.slice(0, 100),
+    count: results.length,
+    safety: { status: flags.length ? 'degraded' : 'unknown', flags },
+  };
 }
 
-function benchmarkMetrics(b: Record<string, unknown> | null): Array<{ metric: string | null; dataset: string | null; value: unknown }> {
+function benchmarkMetrics(
+  b: Record<string, unknown> | null,
+): Array<{ metric: string | null; dataset: string | null; value: unknown }> {
   const results = b && Array.isArray(b.results) ? (b.results as Array<Record<string, unknown>>) : [];
   return results.map((r) => ({ metric: str(r.metric), dataset: str(r.dataset), value: r.value ?? null }));
 }
@@ -144,9 +245,19 @@ function benchmarkMetrics(b: Record<string, unknown> | null): Array<{ metric: st
 function threatFinding(t: MatchedThreat): FindingDraft {
   const w = Number.isFinite(t.risk_penalty) ? Math.max(0, Math.min(100, t.risk_penalty)) : 0;
   return {
-    rule_id: 'threat_match', title: `Matches threat: ${t.title}`, description: `Asset matches threat ${t.id} (${t.category}); risk_penalty ${w}.`, severity: t.severity, category: t.category || 'threat', confidence: 1,
-    evidence: { threat_id: t.id, risk_penalty: w, cve_id: t.cve_id }, capabilities: [], attack_techniques: [...t.attack_techniques], cve_ids: t.cve_id ? [t.cve_id] : [], threat_ids: [t.id],
-    remediation: t.remediation, weight: w,
+    rule_id: 'threat_match',
+    title: `Matches threat: ${t.title}`,
+    description: `Asset matches threat ${t.id} (${t.category}); risk_penalty ${w}.`,
+    severity: t.severity,
+    category: t.category || 'threat',
+    confidence: 1,
+    evidence: { threat_id: t.id, risk_penalty: w, cve_id: t.cve_id },
+    capabilities: [],
+    attack_techniques: [...t.attack_techniques],
+    cve_ids: t.cve_id ? [t.cve_id] : [],
+    threat_ids: [t.id],
+    remediation: t.remediation,
+    weight: w,
   };
 }
 
@@ -155,33 +266,74 @@ export function finalize(analysis: Analysis, ctx: FinalizeContext): EnrichmentRe
   const drafts: FindingDraft[] = [...analysis.findings, ...threats.map(threatFinding)];
   const s = computeScore(drafts);
   const byIndex = new Map(s.items.map((it) => [it.index, it]));
-  const findings: ScoredFinding[] = drafts.map((f, i) => ({ ...f, score_contribution: byIndex.get(i)?.contribution ?? 0 }));
+  const findings: ScoredFinding[] = drafts.map((f, i) => ({
+    ...f,
+    score_contribution: byIndex.get(i)?.contribution ?? 0,
+  }));
   const severity = severityForScore(s.score);
   const created = isoSeconds(ctx.now);
   const p = analysis.parsed;
   const benchmark = benchmarkSummary(p, analysis.findings);
   const name = analysis.display_name ?? analysis.input.fingerprint;
-  const model = buildBomModel(analysis.input, p, { ecosystem: analysis.ecosystem, publisher: analysis.publisher, name, risk: { score: s.score, severity, rules: uniq(drafts.map((f) => f.rule_id)).sort() }, benchmark: benchmarkMetrics(benchmark) });
+  const model = buildBomModel(analysis.input, p, {
+    ecosystem: analysis.ecosystem,
+    publisher: analysis.publisher,
+    name,
+    risk: { score: s.score, severity, rules: uniq(drafts.map((f) => f.rule_id)).sort() },
+    benchmark: benchmarkMetrics(benchmark),
+  });
   const hash = contentHash(model);
   const spdx = buildSpdx(model, hash, created);
   const cyclonedx = buildCycloneDx(model, hash, created, { benchmark, parsed: p });
-  const trust = publisherTrust(analysis.publisher, ctx.publisher ?? { org_count: 0, signal_count: 0, first_seen: ctx.now }, analysis.findings, ctx.now);
+  const trust = publisherTrust(
+    analysis.publisher,
+    ctx.publisher ?? { org_count: 0, signal_count: 0, first_seen: ctx.now },
+    analysis.findings,
+    ctx.now,
+  );
   return {
     findings,
     intrinsic_risk_score: s.score,
     intrinsic_risk_severity: severity,
     score_breakdown: {
-      formula: SCORE_FORMULA, base: s.base, threat_penalty: s.threat_penalty, total: s.total,
-      items: s.items.map((it) => { const o: { rule_id: string; threat_id?: string; weight: number; contribution: number } = { rule_id: it.rule_id, weight: it.weight, contribution: it.contribution }; if (it.threat_id !== undefined) o.threat_id = it.threat_id; return o; }),
+      formula: SCORE_FORMULA,
+      base: s.base,
+      threat_penalty: s.threat_penalty,
+      total: s.total,
+      items: s.items.map((it) => {
+        const o: { rule_id: string; threat_id?: string; weight: number; contribution: number } = {
+          rule_id: it.rule_id,
+          weight: it.weight,
+          contribution: it.contribution,
+        };
+        if (it.threat_id !== undefined) o.threat_id = it.threat_id;
+        return o;
+      }),
     },
     publisher_trust: trust as unknown as Record<string, unknown>,
     benchmark_summary: benchmark,
     aibom: {
-      content_hash: hash, spdx_version: 'SPDX-2.3', spdx,
-      components: model.components.map((c) => ({ type: c.type, name: c.name, version: c.version, purl: c.purl, license: c.license, supplier: c.supplier, download_location: c.download_location, hashes: c.hashes, spdx_id: c.ref, primary: c.primary })),
-      lineage: model.lineage as unknown as Record<string, unknown> | null, cyclonedx,
+      content_hash: hash,
+      spdx_version: 'SPDX-2.3',
+      spdx,
+      components: model.components.map((c) => ({
+        type: c.type,
+        name: c.name,
+        version: c.version,
+        purl: c.purl,
+        license: c.license,
+        supplier: c.supplier,
+        download_location: c.download_location,
+        hashes: c.hashes,
+        spdx_id: c.ref,
+        primary: c.primary,
+      })),
+      lineage: model.lineage as unknown as Record<string, unknown> | null,
+      cyclonedx,
     },
-    normalized_name: analysis.normalized_name, publisher: analysis.publisher, ecosystem: analysis.ecosystem,
+    normalized_name: analysis.normalized_name,
+    publisher: analysis.publisher,
+    ecosystem: analysis.ecosystem,
   };
 }
 

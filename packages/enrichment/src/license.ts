@@ -6,16 +6,53 @@ import spdxParse from 'spdx-expression-parse';
 
 const CANON = new Map<string, string>();
 for (const id of [...deprecatedIds, ...spdxIds]) CANON.set(id.toLowerCase(), id);
-for (const [k, v] of Object.entries({ 'apache 2.0': 'Apache-2.0', apache2: 'Apache-2.0', 'apache-2': 'Apache-2.0', 'gpl-3': 'GPL-3.0-only', 'gpl-3.0': 'GPL-3.0-only', 'gpl-2.0': 'GPL-2.0-only', 'agpl-3.0': 'AGPL-3.0-only', 'lgpl-3.0': 'LGPL-3.0-only', 'lgpl-2.1': 'LGPL-2.1-only', 'bsd': 'BSD-3-Clause' })) CANON.set(k, v);
+for (const [k, v] of Object.entries({
+  'apache 2.0': 'Apache-2.0',
+  apache2: 'Apache-2.0',
+  'apache-2': 'Apache-2.0',
+  'gpl-3': 'GPL-3.0-only',
+  'gpl-3.0': 'GPL-3.0-only',
+  'gpl-2.0': 'GPL-2.0-only',
+  'agpl-3.0': 'AGPL-3.0-only',
+  'lgpl-3.0': 'LGPL-3.0-only',
+  'lgpl-2.1': 'LGPL-2.1-only',
+  bsd: 'BSD-3-Clause',
+}))
+  CANON.set(k, v);
 
 /** Hugging Face licence ids that are not SPDX ids (hub docs repositories-licenses). */
 export const HF_CUSTOM_LICENSES = new Set([
-  'openrail', 'openrail++', 'creativeml-openrail-m', 'bigscience-openrail-m', 'bigscience-bloom-rail-1.0', 'bigcode-openrail-m', 'llama2', 'llama3',
-  'llama3.1', 'llama3.2', 'llama3.3', 'llama4', 'gemma', 'deepfloyd-if-license', 'apple-amlr', 'apple-ascl', 'intel-research', 'lgpl-lr',
-  'cc-by-nc-sa-4.0', 'fair-noncommercial-research-license', 'h-research', 'other', 'unknown', 'etalab-2.0', 'c-uda', 'geogebra', 'unity',
+  'openrail',
+  'openrail++',
+  'creativeml-openrail-m',
+  'bigscience-openrail-m',
+  'bigscience-bloom-rail-1.0',
+  'bigcode-openrail-m',
+  'llama2',
+  'llama3',
+  'llama3.1',
+  'llama3.2',
+  'llama3.3',
+  'llama4',
+  'gemma',
+  'deepfloyd-if-license',
+  'apple-amlr',
+  'apple-ascl',
+  'intel-research',
+  'lgpl-lr',
+  'cc-by-nc-sa-4.0',
+  'fair-noncommercial-research-license',
+  'h-research',
+  'other',
+  'unknown',
+  'etalab-2.0',
+  'c-uda',
+  'geogebra',
+  'unity',
 ]);
 
-export const RESTRICTIVE = /^(llama[-\s]?[234](?:\.\d)?|llama|gemma|.*openrail.*|bigscience-bloom-rail-1\.0|deepfloyd-if-license|apple-amlr|intel-research|other|h-research|tongyi-qianwen|qwen|deepseek|yi-license|.*rail.*)$/i;
+export const RESTRICTIVE =
+  /^(llama[-\s]?[234](?:\.\d)?|llama|gemma|.*openrail.*|bigscience-bloom-rail-1\.0|deepfloyd-if-license|apple-amlr|intel-research|other|h-research|tongyi-qianwen|qwen|deepseek|yi-license|.*rail.*)$/i;
 export const NON_COMMERCIAL = /(^|[-\s])nc([-\s]|$)|non-?commercial|noncommercial|research[- ]only|fair-noncommercial/i;
 export const COPYLEFT = /^(A?GPL|LGPL|SSPL|EUPL|OSL|MPL)/i;
 
@@ -28,7 +65,10 @@ export interface LicenseInfo {
 }
 
 export function licenseRefSlug(raw: string): string {
-  const s = raw.replace(/[^A-Za-z0-9.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
+  const s = raw
+    .replace(/[^A-Za-z0-9.-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
   return `LicenseRef-${s || 'unknown'}`;
 }
 
@@ -56,16 +96,18 @@ function computeLicense(raw: string): LicenseInfo {
   const lower = r.toLowerCase();
   const single = CANON.get(lower);
   if (single) return { raw: r, spdx: single, license_ref: null, valid: true, hf_custom: false };
-  if (HF_CUSTOM_LICENSES.has(lower)) return { raw: r, spdx: null, license_ref: licenseRefSlug(lower), valid: false, hf_custom: true };
+  if (HF_CUSTOM_LICENSES.has(lower))
+    return { raw: r, spdx: null, license_ref: licenseRefSlug(lower), valid: false, hf_custom: true };
   // expression: canonicalise each token
   if (/\s(and|or|with)\s|\(/i.test(r)) {
     const canon = r
       .replace(/\s+/g, ' ')
       .split(/(\(|\)|\s)/)
-      .map((t) => (/^(and|or|with)$/i.test(t) ? t.toUpperCase() : CANON.get(t.toLowerCase()) ?? t))
+      .map((t) => (/^(and|or|with)$/i.test(t) ? t.toUpperCase() : (CANON.get(t.toLowerCase()) ?? t)))
       .join('');
     if (tryParse(canon)) return { raw: r, spdx: canon, license_ref: null, valid: true, hf_custom: false };
   }
-  if (/^LicenseRef-[A-Za-z0-9.-]+$/.test(r)) return { raw: r, spdx: r, license_ref: null, valid: true, hf_custom: false };
+  if (/^LicenseRef-[A-Za-z0-9.-]+$/.test(r))
+    return { raw: r, spdx: r, license_ref: null, valid: true, hf_custom: false };
   return { raw: r, spdx: null, license_ref: licenseRefSlug(r), valid: false, hf_custom: false };
 }

@@ -7,7 +7,8 @@ declare module 'spdx-license-ids/deprecated' {
   export = ids;
 }
 declare module 'spdx-expression-parse' {
-  type Node = { license: string; plus?: boolean; exception?: string } | { conjunction: 'and' | 'or'; left: Node; right: Node };
+  type Node =
+    { license: string; plus?: boolean; exception?: string } | { conjunction: 'and' | 'or'; left: Node; right: Node };
   function parse(expression: string): Node;
   export = parse;
 }

@@ -9,19 +9,51 @@ const { parse: parseToml } = require('smol-toml') as { parse: (s: string) => unk
 const FRONT_MATTER = /^\uFEFF?\s*---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 const TOML_HINT = /^\s*\[(?:project|tool\.[\w-]+|build-system|package|dependencies)\]/m;
 const MODELFILE_LINE = /^\s*(FROM|PARAMETER|SYSTEM|TEMPLATE|ADAPTER|LICENSE|MESSAGE|REQUIRES)\b\s*(.*)$/i;
-const REQ_LINE = /^([A-Za-z0-9][A-Za-z0-9._-]*)[ \t]*(\[[^\]]*\])?[ \t]*((?:(?:===|==|>=|<=|~=|!=|<|>)[ \t]*[^\s,;#=<>~!]+[ \t]*(?:,[ \t]*)?)*)(?:;[^#]*)?(?:#.*)?$/;
-const FILE_NAME_LINE = /^[\w./@+-]+\.(?:bin|pt|pth|pkl|pickle|ckpt|joblib|dill|safetensors|gguf|ggml|onnx|h5|keras|pb|npy|npz|json|md|txt|py|model|tflite|mlmodel|msgpack|so|dll|dylib|zip|tar|gz)$/i;
+const REQ_LINE =
+  /^([A-Za-z0-9][A-Za-z0-9._-]*)[ \t]*(\[[^\]]*\])?[ \t]*((?:(?:===|==|>=|<=|~=|!=|<|>)[ \t]*[^\s,;#=<>~!]+[ \t]*(?:,[ \t]*)?)*)(?:;[^#]*)?(?:#.*)?$/;
+const FILE_NAME_LINE =
+  /^[\w./@+-]+\.(?:bin|pt|pth|pkl|pickle|ckpt|joblib|dill|safetensors|gguf|ggml|onnx|h5|keras|pb|npy|npz|json|md|txt|py|model|tflite|mlmodel|msgpack|so|dll|dylib|zip|tar|gz)$/i;
 const YAML_FIRST_LINE = /^[\w."'-]+\s*:(\s|$)/;
 const PROSE_LICENSE =
   /\b(?:licen[sc]ed?\s+(?:under\s+)?(?:the\s+)?|licen[sc]e\s*[:\]]?\s*\n*\s*\[?|#\s*licen[sc]e\s*\n+\s*\[?)(MIT|Apache(?:[- ]License)?[ ,-]*(?:Version\s*)?2\.0|Apache-2\.0|GPL-?[23]\.0|AGPL-?3\.0|LGPL-?[23]\.[01]|BSD-[23]-Clause|CC[- ]BY(?:[- ](?:NC|SA|ND))*[- ][1-4]\.0|OpenRAIL(?:-M)?|Llama ?[234](?:\.\d)?(?: Community)? License)/i;
 
 export function emptyParsed(): ParsedManifest {
   return {
-    kind: 'empty', format: 'none', parse_errors: [], name: null, version: null, description: null, licenses: [], license_name: null,
-    license_text: null, card: null, body: null, base_models: [], base_model_relation: null, datasets: [], tags: [], pipeline_tag: null,
-    library_name: null, model_index: null, config: null, files: [], dependencies: [], servers: [], tools: [], scripts: {}, modelfile: null,
-    repository_url: null, homepage: null, mcp_name: null, authors: [], pickle_imports: [], chat_template: null, keras_config: null,
-    custom_ops: [], commit: null, raw_json: null,
+    kind: 'empty',
+    format: 'none',
+    parse_errors: [],
+    name: null,
+    version: null,
+    description: null,
+    licenses: [],
+    license_name: null,
+    license_text: null,
+    card: null,
+    body: null,
+    base_models: [],
+    base_model_relation: null,
+    datasets: [],
+    tags: [],
+    pipeline_tag: null,
+    library_name: null,
+    model_index: null,
+    config: null,
+    files: [],
+    dependencies: [],
+    servers: [],
+    tools: [],
+    scripts: {},
+    modelfile: null,
+    repository_url: null,
+    homepage: null,
+    mcp_name: null,
+    authors: [],
+    pickle_imports: [],
+    chat_template: null,
+    keras_config: null,
+    custom_ops: [],
+    commit: null,
+    raw_json: null,
   };
 }
 
@@ -46,7 +78,7 @@ function filesFrom(v: unknown): ModelFile[] {
       const mf: ModelFile = { path: p };
       if (typeof f.size === 'number') mf.size = f.size;
       const lfs = isObj(f.lfs) ? f.lfs : null;
-      const sha = str(f.sha256) ?? (lfs ? str(lfs.sha256) ?? str(lfs.oid) : null);
+      const sha = str(f.sha256) ?? (lfs ? (str(lfs.sha256) ?? str(lfs.oid)) : null);
       if (sha && /^[0-9a-f]{64}$/i.test(sha)) mf.sha256 = sha.toLowerCase();
       out.push(mf);
     }
@@ -56,7 +88,14 @@ function filesFrom(v: unknown): ModelFile[] {
 
 function depsFromNpm(v: unknown, path: string): Dependency[] {
   if (!isObj(v)) return [];
-  return Object.keys(v).sort().map((k) => ({ ecosystem: 'npm' as const, name: k, spec: typeof v[k] === 'string' ? (v[k] as string) : '*', path: `${path}.${k}` }));
+  return Object.keys(v)
+    .sort()
+    .map((k) => ({
+      ecosystem: 'npm' as const,
+      name: k,
+      spec: typeof v[k] === 'string' ? (v[k] as string) : '*',
+      path: `${path}.${k}`,
+    }));
 }
 
 export function parsePep508(line: string, path: string): Dependency | null {
@@ -64,7 +103,12 @@ export function parsePep508(line: string, path: string): Dependency | null {
   if (!s || s.startsWith('-')) return null;
   const m = REQ_LINE.exec(s);
   if (!m || !m[1]) return null;
-  return { ecosystem: 'pypi', name: m[1].toLowerCase().replace(/[._]+/g, '-'), spec: (m[3] ?? '').replace(/\s+/g, '').replace(/,$/, ''), path };
+  return {
+    ecosystem: 'pypi',
+    name: m[1].toLowerCase().replace(/[._]+/g, '-'),
+    spec: (m[3] ?? '').replace(/\s+/g, '').replace(/,$/, ''),
+    path,
+  };
 }
 
 function toolsFrom(v: unknown, server?: string): ToolDef[] {
@@ -74,7 +118,12 @@ function toolsFrom(v: unknown, server?: string): ToolDef[] {
     if (!isObj(t)) continue;
     const name = str(t.name);
     if (!name) continue;
-    const td: ToolDef = { name, description: typeof t.description === 'string' ? t.description : '', inputSchema: t.inputSchema ?? t.input_schema ?? null, annotations: isObj(t.annotations) ? t.annotations : null };
+    const td: ToolDef = {
+      name,
+      description: typeof t.description === 'string' ? t.description : '',
+      inputSchema: t.inputSchema ?? t.input_schema ?? null,
+      annotations: isObj(t.annotations) ? t.annotations : null,
+    };
     if (server) td.server = server;
     out.push(td);
   }
@@ -83,12 +132,27 @@ function toolsFrom(v: unknown, server?: string): ToolDef[] {
 
 function envFrom(v: unknown): Record<string, string> {
   const out: Record<string, string> = {};
-  if (isObj(v)) for (const k of Object.keys(v)) out[k] = typeof v[k] === 'string' ? (v[k] as string) : v[k] === null || v[k] === undefined ? '' : String(v[k]);
+  if (isObj(v))
+    for (const k of Object.keys(v))
+      out[k] = typeof v[k] === 'string' ? (v[k] as string) : v[k] === null || v[k] === undefined ? '' : String(v[k]);
   return out;
 }
 
 function serverEntry(name: string, path: string): McpServerEntry {
-  return { name, path, command: null, args: [], env: {}, url: null, transport: null, headers: {}, registry: null, identifier: null, version: null, secretEnv: [] };
+  return {
+    name,
+    path,
+    command: null,
+    args: [],
+    env: {},
+    url: null,
+    transport: null,
+    headers: {},
+    registry: null,
+    identifier: null,
+    version: null,
+    secretEnv: [],
+  };
 }
 
 function argValues(v: unknown): string[] {
@@ -140,7 +204,10 @@ function parseRegistryServer(p: ParsedManifest, j: Obj): void {
     e.identifier = str(pk.identifier) ?? str(pk.name);
     e.version = str(pk.version);
     e.command = str(pk.runtimeHint) ?? str(pk.runtime_hint);
-    e.args = [...argValues(pk.runtimeArguments ?? pk.runtime_arguments), ...argValues(pk.packageArguments ?? pk.package_arguments)];
+    e.args = [
+      ...argValues(pk.runtimeArguments ?? pk.runtime_arguments),
+      ...argValues(pk.packageArguments ?? pk.package_arguments),
+    ];
     const tr = isObj(pk.transport) ? pk.transport : null;
     e.transport = tr ? str(tr.type) : 'stdio';
     e.url = tr ? str(tr.url) : null;
@@ -155,8 +222,15 @@ function parseRegistryServer(p: ParsedManifest, j: Obj): void {
       }
     }
     p.servers.push(e);
-    if (e.registry === 'npm' && e.identifier) p.dependencies.push({ ecosystem: 'npm', name: e.identifier, spec: e.version ?? '*', path: `packages[${i}]` });
-    if (e.registry === 'pypi' && e.identifier) p.dependencies.push({ ecosystem: 'pypi', name: e.identifier.toLowerCase(), spec: e.version ? `==${e.version}` : '', path: `packages[${i}]` });
+    if (e.registry === 'npm' && e.identifier)
+      p.dependencies.push({ ecosystem: 'npm', name: e.identifier, spec: e.version ?? '*', path: `packages[${i}]` });
+    if (e.registry === 'pypi' && e.identifier)
+      p.dependencies.push({
+        ecosystem: 'pypi',
+        name: e.identifier.toLowerCase(),
+        spec: e.version ? `==${e.version}` : '',
+        path: `packages[${i}]`,
+      });
   });
   const remotes = Array.isArray(j.remotes) ? j.remotes : [];
   remotes.forEach((r, i) => {
@@ -164,7 +238,12 @@ function parseRegistryServer(p: ParsedManifest, j: Obj): void {
     const e = serverEntry(`remote-${i}`, `remotes[${i}]`);
     e.url = str(r.url);
     e.transport = str(r.type) ?? 'streamable-http';
-    if (Array.isArray(r.headers)) for (const h of r.headers) if (isObj(h) && str(h.name)) { e.headers[str(h.name) as string] = str(h.value) ?? ''; if (h.isSecret === true) e.secretEnv.push(str(h.name) as string); }
+    if (Array.isArray(r.headers))
+      for (const h of r.headers)
+        if (isObj(h) && str(h.name)) {
+          e.headers[str(h.name) as string] = str(h.value) ?? '';
+          if (h.isSecret === true) e.secretEnv.push(str(h.name) as string);
+        }
     p.servers.push(e);
   });
   p.tools.push(...toolsFrom(j.tools));
@@ -181,9 +260,15 @@ function parseNpm(p: ParsedManifest, j: Obj): void {
   p.repository_url = typeof repo === 'string' ? repo : isObj(repo) ? str(repo.url) : null;
   p.homepage = str(j.homepage);
   const author = j.author;
-  p.authors = typeof author === 'string' ? [author] : isObj(author) && str(author.name) ? [str(author.name) as string] : [];
-  p.dependencies.push(...depsFromNpm(j.dependencies, 'dependencies'), ...depsFromNpm(j.peerDependencies, 'peerDependencies'), ...depsFromNpm(j.optionalDependencies, 'optionalDependencies'));
-  if (isObj(j.scripts)) for (const k of Object.keys(j.scripts)) if (typeof j.scripts[k] === 'string') p.scripts[k] = j.scripts[k] as string;
+  p.authors =
+    typeof author === 'string' ? [author] : isObj(author) && str(author.name) ? [str(author.name) as string] : [];
+  p.dependencies.push(
+    ...depsFromNpm(j.dependencies, 'dependencies'),
+    ...depsFromNpm(j.peerDependencies, 'peerDependencies'),
+    ...depsFromNpm(j.optionalDependencies, 'optionalDependencies'),
+  );
+  if (isObj(j.scripts))
+    for (const k of Object.keys(j.scripts)) if (typeof j.scripts[k] === 'string') p.scripts[k] = j.scripts[k] as string;
 }
 
 function parsePyproject(p: ParsedManifest, t: Obj): void {
@@ -203,18 +288,24 @@ function parsePyproject(p: ParsedManifest, t: Obj): void {
       if (m && m[1]) p.licenses.push(m[1] === 'MIT' ? 'MIT' : m[1]);
     }
   }
-  p.authors = Array.isArray(src.authors) ? src.authors.map((a) => (isObj(a) ? str(a.name) : str(a))).filter((x): x is string => !!x) : [];
+  p.authors = Array.isArray(src.authors)
+    ? src.authors.map((a) => (isObj(a) ? str(a.name) : str(a))).filter((x): x is string => !!x)
+    : [];
   const urls = isObj(src.urls) ? src.urls : null;
   if (urls) {
     for (const k of Object.keys(urls)) if (/repo|source|code/i.test(k)) p.repository_url = str(urls[k]);
     for (const k of Object.keys(urls)) if (/home/i.test(k)) p.homepage = str(urls[k]);
   }
-  if (proj) strList(proj.dependencies).forEach((d, i) => { const dep = parsePep508(d, `project.dependencies[${i}]`); if (dep) p.dependencies.push(dep); });
+  if (proj)
+    strList(proj.dependencies).forEach((d, i) => {
+      const dep = parsePep508(d, `project.dependencies[${i}]`);
+      if (dep) p.dependencies.push(dep);
+    });
   if (poetry && isObj(poetry.dependencies)) {
     for (const k of Object.keys(poetry.dependencies).sort()) {
       if (k === 'python') continue;
       const v = poetry.dependencies[k];
-      const spec = typeof v === 'string' ? v : isObj(v) ? str(v.version) ?? '' : '';
+      const spec = typeof v === 'string' ? v : isObj(v) ? (str(v.version) ?? '') : '';
       p.dependencies.push({ ecosystem: 'pypi', name: k.toLowerCase(), spec, path: `tool.poetry.dependencies.${k}` });
     }
   }
@@ -240,7 +331,14 @@ function parseModelIndexCard(p: ParsedManifest, fm: Obj, body: string): void {
 function parseModelfile(p: ParsedManifest, text: string): boolean {
   const lines = text.split(/\r?\n/);
   let from: string | null = null;
-  const mf = { from: null as string | null, adapters: [] as string[], system: null as string | null, template: null as string | null, license: null as string | null, parameters: {} as Record<string, string> };
+  const mf = {
+    from: null as string | null,
+    adapters: [] as string[],
+    system: null as string | null,
+    template: null as string | null,
+    license: null as string | null,
+    parameters: {} as Record<string, string>,
+  };
   let directives = 0;
   let i = 0;
   const readValue = (first: string): string => {
@@ -251,7 +349,10 @@ function parseModelfile(p: ParsedManifest, text: string): boolean {
       while (++i < lines.length) {
         const l = lines[i] ?? '';
         const end = l.indexOf('"""');
-        if (end >= 0) { acc += '\n' + l.slice(0, end); break; }
+        if (end >= 0) {
+          acc += '\n' + l.slice(0, end);
+          break;
+        }
         acc += '\n' + l;
       }
       return acc.trim();
@@ -271,7 +372,10 @@ function parseModelfile(p: ParsedManifest, text: string): boolean {
     else if (d === 'SYSTEM') mf.system = v;
     else if (d === 'TEMPLATE') mf.template = v;
     else if (d === 'LICENSE') mf.license = v;
-    else if (d === 'PARAMETER') { const [k, ...rest] = v.split(/\s+/); if (k) mf.parameters[k] = rest.join(' '); }
+    else if (d === 'PARAMETER') {
+      const [k, ...rest] = v.split(/\s+/);
+      if (k) mf.parameters[k] = rest.join(' ');
+    }
   }
   if (!from || directives < 1) return false;
   mf.from = from;
@@ -280,7 +384,10 @@ function parseModelfile(p: ParsedManifest, text: string): boolean {
   p.modelfile = mf;
   p.license_text = mf.license;
   // `LICENSE MIT` / `LICENSE """Apache 2.0"""`: a one-line value is an identifier, a longer one the licence text
-  if (mf.license && mf.license.length <= 60 && !mf.license.includes('\n')) { p.licenses = [mf.license]; p.license_text = null; }
+  if (mf.license && mf.license.length <= 60 && !mf.license.includes('\n')) {
+    p.licenses = [mf.license];
+    p.license_text = null;
+  }
   if (/\.(gguf|bin|safetensors|pt|pth)$/i.test(from)) p.files.push({ path: from });
   else p.base_models.push(from);
   for (const a of mf.adapters) p.files.push({ path: a });
@@ -301,7 +408,11 @@ function classifyJson(p: ParsedManifest, j: unknown, input: EnrichmentInput): vo
   p.format = 'json';
   p.raw_json = j;
   if (Array.isArray(j)) {
-    if (j.every((x) => typeof x === 'string' || (isObj(x) && (typeof x.path === 'string' || typeof x.rfilename === 'string')))) {
+    if (
+      j.every(
+        (x) => typeof x === 'string' || (isObj(x) && (typeof x.path === 'string' || typeof x.rfilename === 'string')),
+      )
+    ) {
       p.kind = 'file_listing';
       p.files.push(...filesFrom(j));
     } else if (j.some((x) => isObj(x) && typeof x.name === 'string' && ('inputSchema' in x || 'description' in x))) {
@@ -310,23 +421,46 @@ function classifyJson(p: ParsedManifest, j: unknown, input: EnrichmentInput): vo
     } else p.kind = 'json';
     return;
   }
-  if (!isObj(j)) { p.kind = 'json'; return; }
-  const servers = isObj(j.mcpServers) ? j.mcpServers : isObj(j.mcp_servers) ? j.mcp_servers : isObj(j.servers) && !Array.isArray(j.servers) && Object.values(j.servers).some((s) => isObj(s) && ('command' in s || 'url' in s)) ? j.servers : null;
+  if (!isObj(j)) {
+    p.kind = 'json';
+    return;
+  }
+  const servers = isObj(j.mcpServers)
+    ? j.mcpServers
+    : isObj(j.mcp_servers)
+      ? j.mcp_servers
+      : isObj(j.servers) &&
+          !Array.isArray(j.servers) &&
+          Object.values(j.servers).some((s) => isObj(s) && ('command' in s || 'url' in s))
+        ? j.servers
+        : null;
   const schemaStr = str(j.$schema) ?? '';
   if (servers && !('packages' in j)) {
     p.kind = input.asset_type === 'agent' || 'agents' in j || 'model' in j ? 'agent_config' : 'mcp_client_config';
-    parseClientServers(p, servers, isObj(j.mcpServers) ? 'mcpServers' : isObj(j.mcp_servers) ? 'mcp_servers' : 'servers');
+    parseClientServers(
+      p,
+      servers,
+      isObj(j.mcpServers) ? 'mcpServers' : isObj(j.mcp_servers) ? 'mcp_servers' : 'servers',
+    );
     if (p.kind === 'agent_config') parseAgentExtras(p, j);
     return;
   }
   if (isObj(j.weight_map)) {
     p.kind = 'weight_index';
     const seen = new Set<string>();
-    for (const k of Object.keys(j.weight_map)) { const f = j.weight_map[k]; if (typeof f === 'string') seen.add(f); }
+    for (const k of Object.keys(j.weight_map)) {
+      const f = j.weight_map[k];
+      if (typeof f === 'string') seen.add(f);
+    }
     for (const f of [...seen].sort()) p.files.push({ path: f });
     return;
   }
-  if (/modelcontextprotocol/.test(schemaStr) || ((Array.isArray(j.packages) || Array.isArray(j.remotes)) && typeof j.name === 'string' && (j.name.includes('/') || 'version_detail' in j))) {
+  if (
+    /modelcontextprotocol/.test(schemaStr) ||
+    ((Array.isArray(j.packages) || Array.isArray(j.remotes)) &&
+      typeof j.name === 'string' &&
+      (j.name.includes('/') || 'version_detail' in j))
+  ) {
     parseRegistryServer(p, j);
     return;
   }
@@ -363,7 +497,12 @@ function classifyJson(p: ParsedManifest, j: unknown, input: EnrichmentInput): vo
     if (typeof j.custom_ops_library === 'string') p.custom_ops.push(j.custom_ops_library);
     return;
   }
-  const agentish = input.asset_type === 'agent' || 'agents' in j || 'instructions' in j || 'system_prompt' in j || ('model' in j && typeof j.model === 'string');
+  const agentish =
+    input.asset_type === 'agent' ||
+    'agents' in j ||
+    'instructions' in j ||
+    'system_prompt' in j ||
+    ('model' in j && typeof j.model === 'string');
   if (Array.isArray(j.tools) && !agentish && !('name' in j && 'version' in j && 'dependencies' in j)) {
     p.kind = 'mcp_tools';
     p.tools.push(...toolsFrom(j.tools));
@@ -390,7 +529,10 @@ function classifyJson(p: ParsedManifest, j: unknown, input: EnrichmentInput): vo
     if (co) p.custom_ops.push(co);
     return;
   }
-  if (typeof j.name === 'string' && ('version' in j || 'dependencies' in j || 'scripts' in j || 'devDependencies' in j)) {
+  if (
+    typeof j.name === 'string' &&
+    ('version' in j || 'dependencies' in j || 'scripts' in j || 'devDependencies' in j)
+  ) {
     parseNpm(p, j);
     return;
   }
@@ -442,7 +584,13 @@ function parseText(p: ParsedManifest, text: string, input: EnrichmentInput): voi
       return;
     }
     parseModelIndexCard(p, isObj(fm) ? fm : {}, body);
-    if (p.licenses.length === 0) { const pl = proseLicense(body); if (pl) { p.licenses = [pl]; p.license_text = 'prose'; } }
+    if (p.licenses.length === 0) {
+      const pl = proseLicense(body);
+      if (pl) {
+        p.licenses = [pl];
+        p.license_text = 'prose';
+      }
+    }
     return;
   }
   const trimmed = text.trimStart();
@@ -452,22 +600,55 @@ function parseText(p: ParsedManifest, text: string, input: EnrichmentInput): voi
       p.format = 'toml';
       p.raw_json = t;
       if (isObj(t.project) || (isObj(t.tool) && isObj(t.tool.poetry))) parsePyproject(p, t);
-      else { p.kind = 'toml'; genericNameVersion(p, isObj(t.package) ? { ...t, ...t.package } : t); } // Cargo-style [package]
+      else {
+        p.kind = 'toml';
+        genericNameVersion(p, isObj(t.package) ? { ...t, ...t.package } : t);
+      } // Cargo-style [package]
       return;
     } catch (e) {
       p.parse_errors.push(`toml: ${(e as Error).message.split('\n')[0] ?? 'invalid TOML'}`);
     }
   }
   const firstLine = (text.split(/\r?\n/).find((l) => l.trim() !== '' && !l.trim().startsWith('#')) ?? '').trim();
-  if (/^(?:FROM|from)\s+\S+$/.test(firstLine) || (/^[A-Z]+\s/.test(firstLine) && MODELFILE_LINE.test(firstLine) && /^FROM\s+\S+\s*$/m.test(text))) {
+  if (
+    /^(?:FROM|from)\s+\S+$/.test(firstLine) ||
+    (/^[A-Z]+\s/.test(firstLine) && MODELFILE_LINE.test(firstLine) && /^FROM\s+\S+\s*$/m.test(text))
+  ) {
     if (parseModelfile(p, text)) return;
   }
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
-  if (lines.length > 0 && lines.every((l) => FILE_NAME_LINE.test(l))) { p.kind = 'file_listing'; p.format = 'text'; p.files.push(...lines.map((l) => ({ path: l }))); return; }
-  if (lines.length > 0 && lines.length < 2000 && lines.every((l) => l.startsWith('-') || REQ_LINE.test(l)) && lines.some((l) => /[=<>~]/.test(l) || /^[a-z0-9][\w.-]*$/i.test(l)) && !lines.some((l) => !l.startsWith('-') && /\s/.test(l.replace(/\s*(===|==|>=|<=|~=|!=|<|>)\s*/g, '').replace(/;.*$/, '').replace(/#.*$/, '').trim()))) {
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  if (lines.length > 0 && lines.every((l) => FILE_NAME_LINE.test(l))) {
+    p.kind = 'file_listing';
+    p.format = 'text';
+    p.files.push(...lines.map((l) => ({ path: l })));
+    return;
+  }
+  if (
+    lines.length > 0 &&
+    lines.length < 2000 &&
+    lines.every((l) => l.startsWith('-') || REQ_LINE.test(l)) &&
+    lines.some((l) => /[=<>~]/.test(l) || /^[a-z0-9][\w.-]*$/i.test(l)) &&
+    !lines.some(
+      (l) =>
+        !l.startsWith('-') &&
+        /\s/.test(
+          l
+            .replace(/\s*(===|==|>=|<=|~=|!=|<|>)\s*/g, '')
+            .replace(/;.*$/, '')
+            .replace(/#.*$/, '')
+            .trim(),
+        ),
+    )
+  ) {
     p.kind = 'requirements';
     p.format = 'text';
-    text.split(/\r?\n/).forEach((l, i) => { const d = parsePep508(l, `line ${i + 1}`); if (d) p.dependencies.push(d); });
+    text.split(/\r?\n/).forEach((l, i) => {
+      const d = parsePep508(l, `line ${i + 1}`);
+      if (d) p.dependencies.push(d);
+    });
     if (p.dependencies.length > 0) return;
   }
   if (YAML_FIRST_LINE.test(trimmed.split(/\r?\n/, 1)[0] ?? '')) {
@@ -478,8 +659,10 @@ function parseText(p: ParsedManifest, text: string, input: EnrichmentInput): voi
         classifyJson(p, y, input);
         p.format = 'yaml';
         if (p.kind === 'json') {
-          if ('license' in y || 'base_model' in y || 'model-index' in y || 'pipeline_tag' in y) { p.kind = input.asset_type === 'dataset' ? 'hf_dataset_card' : 'hf_model_card'; parseModelIndexCard(p, y, ''); }
-          else p.kind = 'yaml';
+          if ('license' in y || 'base_model' in y || 'model-index' in y || 'pipeline_tag' in y) {
+            p.kind = input.asset_type === 'dataset' ? 'hf_dataset_card' : 'hf_model_card';
+            parseModelIndexCard(p, y, '');
+          } else p.kind = 'yaml';
         }
         return;
       }
@@ -488,13 +671,29 @@ function parseText(p: ParsedManifest, text: string, input: EnrichmentInput): voi
     }
   }
   p.format = /^#{1,6}\s/m.test(text) ? 'markdown' : 'text';
-  p.kind = (input.asset_type === 'model' || input.asset_type === 'dataset') && p.format === 'markdown' ? (input.asset_type === 'dataset' ? 'hf_dataset_card' : 'hf_model_card') : 'text';
+  p.kind =
+    (input.asset_type === 'model' || input.asset_type === 'dataset') && p.format === 'markdown'
+      ? input.asset_type === 'dataset'
+        ? 'hf_dataset_card'
+        : 'hf_model_card'
+      : 'text';
   p.body = text;
   const pl = proseLicense(text);
-  if (pl) { p.licenses = [pl]; p.license_text = 'prose'; }
-  if (p.kind === 'text' && /\blicen[sc]e\b/i.test(text.slice(0, 400)) && /\b(grant|licensor|permission|redistribut)/i.test(text)) p.license_text = text.length > 4000 ? text.slice(0, 4000) : text;
+  if (pl) {
+    p.licenses = [pl];
+    p.license_text = 'prose';
+  }
+  if (
+    p.kind === 'text' &&
+    /\blicen[sc]e\b/i.test(text.slice(0, 400)) &&
+    /\b(grant|licensor|permission|redistribut)/i.test(text)
+  )
+    p.license_text = text.length > 4000 ? text.slice(0, 4000) : text;
   // a listing of file names, one a line
-  if (p.kind === 'text' && lines.length > 0 && lines.every((l) => /^[\w./@+-]+\.[A-Za-z0-9]{1,12}$/.test(l))) { p.kind = 'file_listing'; p.files.push(...lines.map((l) => ({ path: l }))); }
+  if (p.kind === 'text' && lines.length > 0 && lines.every((l) => /^[\w./@+-]+\.[A-Za-z0-9]{1,12}$/.test(l))) {
+    p.kind = 'file_listing';
+    p.files.push(...lines.map((l) => ({ path: l })));
+  }
 }
 
 /** Parse raw_manifest + metadata. Never throws (errors end up in parse_errors). */
@@ -514,8 +713,14 @@ export function parseManifest(input: EnrichmentInput): ParsedManifest {
           p.parse_errors.push(`json: ${(e as Error).message}`);
         }
         if (ok) classifyJson(p, j, input);
-        else if (t.startsWith('[') && TOML_HINT.test(raw)) { p.parse_errors.pop(); parseText(p, raw, input); }
-        else { p.kind = 'text'; p.format = 'text'; p.body = raw; }
+        else if (t.startsWith('[') && TOML_HINT.test(raw)) {
+          p.parse_errors.pop();
+          parseText(p, raw, input);
+        } else {
+          p.kind = 'text';
+          p.format = 'text';
+          p.body = raw;
+        }
       } else parseText(p, raw, input);
     }
   } catch (e) {

@@ -9,19 +9,27 @@ const PICKLE_EXT = /\.(bin|pt|pth|pkl|pickle|ckpt|joblib|dill)$/i;
 const SAFE_EXT = /\.(safetensors|gguf|onnx)$/i;
 const NATIVE_EXT = /\.(so|dll|dylib)$/i;
 const PY_EXT = /\.py$/i;
-const PICKLE_CRIT = /^(os|posix|nt|subprocess|sys|socket|runpy|pty|pickle|shutil)(\.|$)|^(builtins|__builtin__)\.(eval|exec|compile|getattr|apply|open|breakpoint|__import__|execfile)$|^operator\.attrgetter$/;
-const PICKLE_HIGH = /^(webbrowser|httplib|http\.client|requests\.api|requests|aiohttp\.client|urllib|urllib2|smtplib|ftplib)(\.|$)/;
+const PICKLE_CRIT =
+  /^(os|posix|nt|subprocess|sys|socket|runpy|pty|pickle|shutil)(\.|$)|^(builtins|__builtin__)\.(eval|exec|compile|getattr|apply|open|breakpoint|__import__|execfile)$|^operator\.attrgetter$/;
+const PICKLE_HIGH =
+  /^(webbrowser|httplib|http\.client|requests\.api|requests|aiohttp\.client|urllib|urllib2|smtplib|ftplib)(\.|$)/;
 const JINJA_BAD = /__class__|__subclasses__|__globals__|__builtins__|__import__|__mro__|__base__|popen|os\.system/;
 const TRUST_REMOTE = /trust_remote_code\s*=\s*True/;
-const CODE_CHAINS = /\b(LLMMathChain|PALChain|PythonREPLTool|PythonREPL|PythonAstREPLTool|PandasQueryEngine|create_pandas_dataframe_agent|create_python_agent|create_csv_agent)\b/g;
-const SAFETY_REMOVED = /abliterat|uncensored|heretic|reduced[-_ ]refusal|\bnsfw\b|not-for-all-audiences|jailbr(?:oken|eak)|unfiltered|unaligned/i;
+const CODE_CHAINS =
+  /\b(LLMMathChain|PALChain|PythonREPLTool|PythonREPL|PythonAstREPLTool|PandasQueryEngine|create_pandas_dataframe_agent|create_python_agent|create_csv_agent)\b/g;
+const SAFETY_REMOVED =
+  /abliterat|uncensored|heretic|reduced[-_ ]refusal|\bnsfw\b|not-for-all-audiences|jailbr(?:oken|eak)|unfiltered|unaligned/i;
 const ADULT_PROSE = /\bx-rated\b|not suitable for (?:use by )?minors|adult (?:content|theme)/i;
-const DERIVED_NAME = /(?:^|[-_.])(lora|qlora|adapter|gguf|gptq|awq|exl2|int4|int8|4bit|8bit|quantized|merged?|finetuned?|ft|dpo|sft)(?:$|[-_.])/i;
-const FAMILY = /(llama|mistral|mixtral|gemma|qwen|phi|falcon|gpt2|gpt-neox|bert|roberta|t5|bart|chatglm|bloom|opt|whisper|stable-diffusion)/i;
-const NON_COMMERCIAL_TEXT = /non-?commercial (?:research )?(?:purposes|use)|research purposes only|for research only|solely for (?:your )?(?:non-commercial )?research|not for commercial use|commercial use (?:is )?(?:not permitted|prohibited)|open to academic research, and please apply for commercial use/i;
+const DERIVED_NAME =
+  /(?:^|[-_.])(lora|qlora|adapter|gguf|gptq|awq|exl2|int4|int8|4bit|8bit|quantized|merged?|finetuned?|ft|dpo|sft)(?:$|[-_.])/i;
+const FAMILY =
+  /(llama|mistral|mixtral|gemma|qwen|phi|falcon|gpt2|gpt-neox|bert|roberta|t5|bart|chatglm|bloom|opt|whisper|stable-diffusion)/i;
+const NON_COMMERCIAL_TEXT =
+  /non-?commercial (?:research )?(?:purposes|use)|research purposes only|for research only|solely for (?:your )?(?:non-commercial )?research|not for commercial use|commercial use (?:is )?(?:not permitted|prohibited)|open to academic research, and please apply for commercial use/i;
 // use-restriction clauses of custom model licences (ChatGLM2, Llama, OpenRAIL); deliberately not "restriction"
 // alone, which MIT's "without restriction" would match
-const USE_RESTRICTION_TEXT = /\byou (?:will|shall|may|must) not (?:use|copy|modify|distribute)\b|\bmay not be used (?:for|to|in)\b|\bmilitary\b|\bprohibited uses?\b|\bacceptable use policy\b|\buse restrictions?\b/i;
+const USE_RESTRICTION_TEXT =
+  /\byou (?:will|shall|may|must) not (?:use|copy|modify|distribute)\b|\bmay not be used (?:for|to|in)\b|\bmilitary\b|\bprohibited uses?\b|\bacceptable use policy\b|\buse restrictions?\b/i;
 const PLACEHOLDER_NAME = /<[^>]*>|\byour[-_ ]|\bexample\b|\bchangeme\b|\bplaceholder\b|\btodo\b/i;
 const SECRET_PATTERNS: Array<[string, RegExp]> = [
   ['github_token', /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b|\bgithub_pat_[A-Za-z0-9_]{22,}\b/g],
@@ -37,24 +45,47 @@ const SECRET_PATTERNS: Array<[string, RegExp]> = [
   ['private_key', /-----BEGIN (?:RSA |EC |OPENSSH |DSA )?PRIVATE KEY-----/g],
 ];
 const SECRET_KEY_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL|AUTH|_KEY$|^KEY$/i;
-const PLACEHOLDER_VALUE = /^\s*$|^\$\{?[\w:.-]+\}?$|^<.*>$|^\{\{.*\}\}$|your|xxx|\.\.\.|changeme|placeholder|example|replace|insert|\*\*\*/i;
+const PLACEHOLDER_VALUE =
+  /^\s*$|^\$\{?[\w:.-]+\}?$|^<.*>$|^\{\{.*\}\}$|your|xxx|\.\.\.|changeme|placeholder|example|replace|insert|\*\*\*/i;
 const POISON: Array<[string, RegExp]> = [
   ['important_tag', /<\s*important\s*>/i],
-  ['ignore_instructions', /ignore (?:all |any )?(?:the )?(?:previous|prior|above|earlier|other) (?:instructions|prompts|rules|directions)/i],
-  ['concealment', /do not (?:tell|mention|inform|reveal|notify|show)|don't (?:tell|mention|reveal)|without (?:telling|informing|notifying) the user|the user (?:must not|should not) (?:know|see)/i],
-  ['sensitive_path', /~\/\.ssh|\bid_rsa\b|\.ssh\/|\bmcp\.json\b|(?:^|[\s/"'`])\.env\b|\.aws\/credentials|\.cursor\/|\.netrc|\/etc\/passwd|claude_desktop_config/i],
+  [
+    'ignore_instructions',
+    /ignore (?:all |any )?(?:the )?(?:previous|prior|above|earlier|other) (?:instructions|prompts|rules|directions)/i,
+  ],
+  [
+    'concealment',
+    /do not (?:tell|mention|inform|reveal|notify|show)|don't (?:tell|mention|reveal)|without (?:telling|informing|notifying) the user|the user (?:must not|should not) (?:know|see)/i,
+  ],
+  [
+    'sensitive_path',
+    /~\/\.ssh|\bid_rsa\b|\.ssh\/|\bmcp\.json\b|(?:^|[\s/"'`])\.env\b|\.aws\/credentials|\.cursor\/|\.netrc|\/etc\/passwd|claude_desktop_config/i,
+  ],
   ['invisible_chars', /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/],
   ['html_comment', /<!--[\s\S]*?-->/],
-  ['cross_tool_reference', /(?:before|after|instead of|when) (?:using|calling|invoking) (?:the |any )?[`'"]?[\w-]+[`'"]? tool|(?:all|every) (?:other )?tools? (?:must|should)|side ?note/i],
-  ['exfiltration', /(?:send|forward|include|pass|upload) (?:the |all |any )?(?:contents?|data|keys?|secrets?|credentials?|tokens?|conversation|messages?) (?:of |from |to |as )/i],
+  [
+    'cross_tool_reference',
+    /(?:before|after|instead of|when) (?:using|calling|invoking) (?:the |any )?[`'"]?[\w-]+[`'"]? tool|(?:all|every) (?:other )?tools? (?:must|should)|side ?note/i,
+  ],
+  [
+    'exfiltration',
+    /(?:send|forward|include|pass|upload) (?:the |all |any )?(?:contents?|data|keys?|secrets?|credentials?|tokens?|conversation|messages?) (?:of |from |to |as )/i,
+  ],
 ];
-const SHELL_NAME = /(?:^|[_\-.])(exec|execute|shell|bash|sh|zsh|terminal|run[_-]?command|run[_-]?code|run[_-]?script|cmd|powershell|repl|eval|python|subprocess)(?:$|[_\-.])/i;
-const SHELL_DESC = /\b(?:shell commands?|bash|terminal|command[- ]line|run (?:a |any |arbitrary )?(?:shell |system )?commands?|execute (?:arbitrary |shell |system |python |javascript |)?(?:code|commands?|scripts?)|python repl|code interpreter)\b/i;
-const FS_WRITE_NAME = /(?:write|edit|create|delete|remove|move|rename|mkdir|upload|append|patch)[_-]?(?:file|files|directory|dir|folder)|(?:file|directory)[_-]?(?:write|delete|remove|move)|git[_-](?:commit|add|reset|checkout|create[_-]branch|push|merge|rebase)|^(?:rm|mv|write|edit)$/i;
-const FS_WRITE_DESC = /\b(?:write|writes|overwrite|delete|deletes|remove|modify|edit|create) (?:a |the |new |an? existing |)?(?:files?|director(?:y|ies)|folders?)\b|\bcommits? changes\b|\bstag(?:e|es|ing) (?:file|change)/i;
-const FS_READ_NAME = /(?:read|get|list|search|find)[_-]?(?:file|files|directory|dir|folder|text[_-]?file|media[_-]?file)|directory[_-]?tree|git[_-](?:status|diff|log|show)/i;
-const NET_NAME = /(?:^|[_\-.])(fetch|http|https|request|curl|wget|browse|browser|navigate|puppeteer|playwright|scrape|crawl|web[_-]?search|download|url|webhook|email|send[_-]?mail|slack|post)(?:$|[_\-.])/i;
-const NET_DESC = /\b(?:fetch(?:es)? (?:a |any |the )?url|http requests?|web (?:page|content|search)|browser|internet|download(?:s)? (?:from|a)|send (?:an )?e-?mail)\b/i;
+const SHELL_NAME =
+  /(?:^|[_\-.])(exec|execute|shell|bash|sh|zsh|terminal|run[_-]?command|run[_-]?code|run[_-]?script|cmd|powershell|repl|eval|python|subprocess)(?:$|[_\-.])/i;
+const SHELL_DESC =
+  /\b(?:shell commands?|bash|terminal|command[- ]line|run (?:a |any |arbitrary )?(?:shell |system )?commands?|execute (?:arbitrary |shell |system |python |javascript |)?(?:code|commands?|scripts?)|python repl|code interpreter)\b/i;
+const FS_WRITE_NAME =
+  /(?:write|edit|create|delete|remove|move|rename|mkdir|upload|append|patch)[_-]?(?:file|files|directory|dir|folder)|(?:file|directory)[_-]?(?:write|delete|remove|move)|git[_-](?:commit|add|reset|checkout|create[_-]branch|push|merge|rebase)|^(?:rm|mv|write|edit)$/i;
+const FS_WRITE_DESC =
+  /\b(?:write|writes|overwrite|delete|deletes|remove|modify|edit|create) (?:a |the |new |an? existing |)?(?:files?|director(?:y|ies)|folders?)\b|\bcommits? changes\b|\bstag(?:e|es|ing) (?:file|change)/i;
+const FS_READ_NAME =
+  /(?:read|get|list|search|find)[_-]?(?:file|files|directory|dir|folder|text[_-]?file|media[_-]?file)|directory[_-]?tree|git[_-](?:status|diff|log|show)/i;
+const NET_NAME =
+  /(?:^|[_\-.])(fetch|http|https|request|curl|wget|browse|browser|navigate|puppeteer|playwright|scrape|crawl|web[_-]?search|download|url|webhook|email|send[_-]?mail|slack|post)(?:$|[_\-.])/i;
+const NET_DESC =
+  /\b(?:fetch(?:es)? (?:a |any |the )?url|http requests?|web (?:page|content|search)|browser|internet|download(?:s)? (?:from|a)|send (?:an )?e-?mail)\b/i;
 const PAY = /\b(payment|payments|transfer[_-]?funds|checkout|stripe|paypal|invoice|wallet|purchase|buy)\b/i;
 const SERVER_FS = /(?:^|[/@_-])(?:server-)?filesystem(?:$|[_-])|(?:^|[/_-])(?:mcp-server-)?git(?:$|[_-])/i;
 const SERVER_FETCH = /(?:^|[/_-])(?:mcp-server-)?(?:fetch|puppeteer|playwright|browser|brave-search)(?:$|[_-])/i;
@@ -68,7 +99,19 @@ const WELL_KNOWN = publishers.well_known_names.map((x) => x.toLowerCase());
 const WELL_KNOWN_SET = new Set(WELL_KNOWN);
 const NOT_TYPOSQUATS = new Set(publishers.not_typosquats.map((x) => x.toLowerCase()));
 const VENDOR_FAMILIES = publishers.vendor_families as Record<string, { family: string; license: string }>;
-const HOMOGLYPH: Array<[RegExp, string]> = [[/0/g, 'o'], [/1/g, 'l'], [/rn/g, 'm'], [/vv/g, 'w'], [/[іı]/g, 'i'], [/[оο]/g, 'o'], [/[аɑ]/g, 'a'], [/[еє]/g, 'e'], [/[ѕ]/g, 's'], [/[сϲ]/g, 'c'], [/[р]/g, 'p']];
+const HOMOGLYPH: Array<[RegExp, string]> = [
+  [/0/g, 'o'],
+  [/1/g, 'l'],
+  [/rn/g, 'm'],
+  [/vv/g, 'w'],
+  [/[іı]/g, 'i'],
+  [/[оο]/g, 'o'],
+  [/[аɑ]/g, 'a'],
+  [/[еє]/g, 'e'],
+  [/[ѕ]/g, 's'],
+  [/[сϲ]/g, 'c'],
+  [/[р]/g, 'p'],
+];
 
 export function isVerifiedPublisher(p: string | null): boolean {
   return !!p && VERIFIED.has(p.toLowerCase());
@@ -97,7 +140,20 @@ export function typosquatTarget(name: string): { target: string; distance: numbe
 
 type Ctx = { input: EnrichmentInput; p: ParsedManifest; raw: string; publisher: string | null; out: FindingDraft[] };
 
-function add(ctx: Ctx, ruleId: string, o: { severity?: Severity; confidence?: number; description: string; evidence: Record<string, unknown>; capabilities?: string[]; cve_ids?: string[]; title?: string; attack_techniques?: string[] }): void {
+function add(
+  ctx: Ctx,
+  ruleId: string,
+  o: {
+    severity?: Severity;
+    confidence?: number;
+    description: string;
+    evidence: Record<string, unknown>;
+    capabilities?: string[];
+    cve_ids?: string[];
+    title?: string;
+    attack_techniques?: string[];
+  },
+): void {
   const def = RULE_BY_ID.get(ruleId);
   if (!def) return;
   const severity = o.severity ?? def.severity;
@@ -122,83 +178,182 @@ function add(ctx: Ctx, ruleId: string, o: { severity?: Severity; confidence?: nu
 function serializationRules(ctx: Ctx): void {
   const { p } = ctx;
   const paths = uniq(p.files.map((f) => f.path));
-  const pickles = paths.filter((f) => PICKLE_EXT.test(f) && !/(^|\/)(training_args|optimizer|scheduler|rng_state)[^/]*$/.test(f));
+  const pickles = paths.filter(
+    (f) => PICKLE_EXT.test(f) && !/(^|\/)(training_args|optimizer|scheduler|rng_state)[^/]*$/.test(f),
+  );
   const safe = paths.filter((f) => SAFE_EXT.test(f));
   if (pickles.length > 0 && safe.length === 0) {
-    add(ctx, 'R01', { description: `${pickles.length} pickle-based weight file(s) and no safetensors/GGUF/ONNX alternative.`, evidence: { path: p.kind === 'weight_index' ? 'weight_map' : 'files', files: pickles.slice(0, 20), count: pickles.length }, capabilities: ['code_execution_on_load'] });
+    add(ctx, 'R01', {
+      description: `${pickles.length} pickle-based weight file(s) and no safetensors/GGUF/ONNX alternative.`,
+      evidence: {
+        path: p.kind === 'weight_index' ? 'weight_map' : 'files',
+        files: pickles.slice(0, 20),
+        count: pickles.length,
+      },
+      capabilities: ['code_execution_on_load'],
+    });
   }
   const crit = p.pickle_imports.filter((x) => PICKLE_CRIT.test(x));
   const high = p.pickle_imports.filter((x) => PICKLE_HIGH.test(x) && !PICKLE_CRIT.test(x));
-  if (crit.length) add(ctx, 'R02', { description: `Pickle imports ${crit.slice(0, 5).join(', ')}.`, evidence: { path: 'metadata.pickle_imports', imports: crit.slice(0, 20) }, capabilities: ['code_execution_on_load'] });
-  if (high.length) add(ctx, 'R03', { description: `Pickle imports network modules ${high.slice(0, 5).join(', ')}.`, evidence: { path: 'metadata.pickle_imports', imports: high.slice(0, 20) }, capabilities: ['code_execution_on_load', 'network_egress'] });
+  if (crit.length)
+    add(ctx, 'R02', {
+      description: `Pickle imports ${crit.slice(0, 5).join(', ')}.`,
+      evidence: { path: 'metadata.pickle_imports', imports: crit.slice(0, 20) },
+      capabilities: ['code_execution_on_load'],
+    });
+  if (high.length)
+    add(ctx, 'R03', {
+      description: `Pickle imports network modules ${high.slice(0, 5).join(', ')}.`,
+      evidence: { path: 'metadata.pickle_imports', imports: high.slice(0, 20) },
+      capabilities: ['code_execution_on_load', 'network_egress'],
+    });
   if (p.keras_config !== null && p.keras_config !== undefined) {
     const hits: string[] = [];
     const walk = (v: unknown, depth: number): void => {
       if (depth > 12 || hits.length > 10) return;
-      if (Array.isArray(v)) { for (const x of v) walk(x, depth + 1); return; }
+      if (Array.isArray(v)) {
+        for (const x of v) walk(x, depth + 1);
+        return;
+      }
       if (!isObj(v)) return;
       if (v.class_name === 'Lambda') hits.push('Lambda');
-      if (typeof v.module === 'string' && !/^keras(\.|$)/.test(v.module) && !/^tensorflow\.keras/.test(v.module)) hits.push(`module:${v.module}`);
+      if (typeof v.module === 'string' && !/^keras(\.|$)/.test(v.module) && !/^tensorflow\.keras/.test(v.module))
+        hits.push(`module:${v.module}`);
       for (const k of Object.keys(v)) walk(v[k], depth + 1);
     };
     walk(p.keras_config, 0);
-    if (hits.length) add(ctx, 'R04', { description: `Keras config contains ${uniq(hits).join(', ')}.`, evidence: { path: 'keras_config', hits: uniq(hits) }, capabilities: ['code_execution_on_load'] });
+    if (hits.length)
+      add(ctx, 'R04', {
+        description: `Keras config contains ${uniq(hits).join(', ')}.`,
+        evidence: { path: 'keras_config', hits: uniq(hits) },
+        capabilities: ['code_execution_on_load'],
+      });
   }
   const remote: Record<string, unknown> = {};
   if (p.config?.auto_map) remote.auto_map = p.config.auto_map;
   const pyFiles = paths.filter((f) => PY_EXT.test(f));
-  if (pyFiles.length && (ctx.input.asset_type === 'model' || p.kind === 'weight_index')) remote.python_files = pyFiles.slice(0, 20);
+  if (pyFiles.length && (ctx.input.asset_type === 'model' || p.kind === 'weight_index'))
+    remote.python_files = pyFiles.slice(0, 20);
   if (Object.keys(remote).length) {
-    add(ctx, 'R05', { description: 'Loading requires trust_remote_code: repository Python runs on load.', evidence: { path: remote.auto_map ? 'auto_map' : 'files', ...remote }, capabilities: ['remote_code'] });
+    add(ctx, 'R05', {
+      description: 'Loading requires trust_remote_code: repository Python runs on load.',
+      evidence: { path: remote.auto_map ? 'auto_map' : 'files', ...remote },
+      capabilities: ['remote_code'],
+    });
   } else if (ctx.raw && TRUST_REMOTE.test(ctx.raw)) {
-    add(ctx, 'R05', { confidence: 0.6, description: 'Usage instructions load the model with trust_remote_code=True.', evidence: { path: 'body', match: 'trust_remote_code=True' }, capabilities: ['remote_code'] });
+    add(ctx, 'R05', {
+      confidence: 0.6,
+      description: 'Usage instructions load the model with trust_remote_code=True.',
+      evidence: { path: 'body', match: 'trust_remote_code=True' },
+      capabilities: ['remote_code'],
+    });
   }
   if (p.chat_template && JINJA_BAD.test(p.chat_template)) {
     const m = JINJA_BAD.exec(p.chat_template);
-    add(ctx, 'R06', { description: 'Chat template references Python internals usable for a Jinja sandbox escape.', evidence: { path: 'chat_template', match: m ? m[0] : null }, capabilities: ['code_execution_on_load'], cve_ids: [] });
+    add(ctx, 'R06', {
+      description: 'Chat template references Python internals usable for a Jinja sandbox escape.',
+      evidence: { path: 'chat_template', match: m ? m[0] : null },
+      capabilities: ['code_execution_on_load'],
+      cve_ids: [],
+    });
   }
   const native = paths.filter((f) => NATIVE_EXT.test(f));
   const traversal = paths.filter((f) => /(^|[\\/])\.\.([\\/]|$)/.test(f));
   if (p.custom_ops.length || native.length || traversal.length) {
-    add(ctx, 'R07', { description: 'Model runtime loads native code or references paths outside the model directory.', evidence: { path: p.custom_ops.length ? 'custom_ops_library' : 'files', custom_ops: p.custom_ops, native_files: native.slice(0, 10), traversal: traversal.slice(0, 10) }, capabilities: ['native_code'] });
+    add(ctx, 'R07', {
+      description: 'Model runtime loads native code or references paths outside the model directory.',
+      evidence: {
+        path: p.custom_ops.length ? 'custom_ops_library' : 'files',
+        custom_ops: p.custom_ops,
+        native_files: native.slice(0, 10),
+        traversal: traversal.slice(0, 10),
+      },
+      capabilities: ['native_code'],
+    });
   }
-  if (safe.length > 0 && pickles.length === 0) add(ctx, 'R00', { description: 'Weights are available in a non-executable format.', evidence: { path: 'files', formats: uniq(safe.map((f) => (f.split('.').pop() ?? '').toLowerCase())) } });
+  if (safe.length > 0 && pickles.length === 0)
+    add(ctx, 'R00', {
+      description: 'Weights are available in a non-executable format.',
+      evidence: { path: 'files', formats: uniq(safe.map((f) => (f.split('.').pop() ?? '').toLowerCase())) },
+    });
 }
 
 const LICENSE_TYPES = new Set(['model', 'dataset', 'package', 'mcp_server', 'extension']);
 
-const NO_LICENSE_KINDS = new Set(['hf_config', 'weight_index', 'file_listing', 'mcp_tools', 'mcp_client_config', 'agent_config', 'keras_config', 'tokenizer_config', 'onnx_genai_config', 'requirements']);
+const NO_LICENSE_KINDS = new Set([
+  'hf_config',
+  'weight_index',
+  'file_listing',
+  'mcp_tools',
+  'mcp_client_config',
+  'agent_config',
+  'keras_config',
+  'tokenizer_config',
+  'onnx_genai_config',
+  'requirements',
+]);
 
 function licenseRules(ctx: Ctx): void {
   const { p, input } = ctx;
   const lic = p.licenses;
   const hasManifest = p.kind !== 'empty';
   if (lic.length === 0 && !p.license_text && LICENSE_TYPES.has(input.asset_type) && !NO_LICENSE_KINDS.has(p.kind)) {
-    add(ctx, 'R08', { confidence: hasManifest ? 1 : 0.6, description: hasManifest ? 'The manifest declares no licence.' : 'No manifest and no licence in metadata.', evidence: { path: 'license', manifest_kind: p.kind } });
+    add(ctx, 'R08', {
+      confidence: hasManifest ? 1 : 0.6,
+      description: hasManifest ? 'The manifest declares no licence.' : 'No manifest and no licence in metadata.',
+      evidence: { path: 'license', manifest_kind: p.kind },
+    });
   }
   const prose = p.license_text === 'prose';
   for (const l of lic) {
     const info = normalizeLicense(l);
     if (!info.valid && !info.hf_custom) {
-      add(ctx, 'R28', { confidence: /^SEE LICEN[SC]E IN/i.test(l) ? 0.6 : 1, description: `Licence "${truncate(l, 60)}" is not an SPDX identifier or expression.`, evidence: { path: 'license', license: truncate(l, 120) } });
+      add(ctx, 'R28', {
+        confidence: /^SEE LICEN[SC]E IN/i.test(l) ? 0.6 : 1,
+        description: `Licence "${truncate(l, 60)}" is not an SPDX identifier or expression.`,
+        evidence: { path: 'license', license: truncate(l, 120) },
+      });
     }
-    if (NON_COMMERCIAL.test(l)) add(ctx, 'R09', { confidence: prose ? 0.3 : 1, description: `Licence ${l} forbids commercial use.`, evidence: { path: 'license', license: l } });
-    else if (RESTRICTIVE.test(l.toLowerCase())) add(ctx, 'R10', { confidence: prose ? 0.3 : 1, description: `Licence ${l}${p.license_name ? ` (${p.license_name})` : ''} carries use restrictions.`, evidence: { path: 'license', license: l, license_name: p.license_name } });
+    if (NON_COMMERCIAL.test(l))
+      add(ctx, 'R09', {
+        confidence: prose ? 0.3 : 1,
+        description: `Licence ${l} forbids commercial use.`,
+        evidence: { path: 'license', license: l },
+      });
+    else if (RESTRICTIVE.test(l.toLowerCase()))
+      add(ctx, 'R10', {
+        confidence: prose ? 0.3 : 1,
+        description: `Licence ${l}${p.license_name ? ` (${p.license_name})` : ''} carries use restrictions.`,
+        evidence: { path: 'license', license: l, license_name: p.license_name },
+      });
   }
   const card = p.card ?? {};
   if (card.commercial === false || (typeof card.commercial === 'string' && /^(no|false)$/i.test(card.commercial))) {
-    add(ctx, 'R09', { description: 'Model card states commercial: no.', evidence: { path: 'commercial', value: card.commercial } });
+    add(ctx, 'R09', {
+      description: 'Model card states commercial: no.',
+      evidence: { path: 'commercial', value: card.commercial },
+    });
   } else if (!lic.some((l) => NON_COMMERCIAL.test(l))) {
     const text = p.body ?? p.license_text ?? p.modelfile?.license ?? '';
     const m = text ? NON_COMMERCIAL_TEXT.exec(text) : null;
-    if (m) add(ctx, 'R09', { confidence: p.kind === 'text' ? 1 : 0.6, description: 'Licence text restricts use to (non-commercial) research.', evidence: { path: p.kind === 'text' ? 'license_text' : 'body', match: truncate(m[0], 120) } });
+    if (m)
+      add(ctx, 'R09', {
+        confidence: p.kind === 'text' ? 1 : 0.6,
+        description: 'Licence text restricts use to (non-commercial) research.',
+        evidence: { path: p.kind === 'text' ? 'license_text' : 'body', match: truncate(m[0], 120) },
+      });
   }
   // a licence shipped as text (MODEL_LICENSE, Modelfile LICENSE) rather than an id: custom by definition; R10 when
   // it restricts use (and R09 did not already classify it as non-commercial)
   const fullText = p.license_text && p.license_text !== 'prose' ? p.license_text : null;
   if (fullText && lic.length === 0 && !ctx.out.some((f) => f.rule_id === 'R09' || f.rule_id === 'R10')) {
     const m = USE_RESTRICTION_TEXT.exec(fullText);
-    if (m) add(ctx, 'R10', { confidence: 0.6, description: 'Custom licence text with use restrictions.', evidence: { path: 'license_text', match: truncate(m[0], 120) } });
+    if (m)
+      add(ctx, 'R10', {
+        confidence: 0.6,
+        description: 'Custom licence text with use restrictions.',
+        evidence: { path: 'license_text', match: truncate(m[0], 120) },
+      });
   }
   // R11: derivative declares a permissive licence while its base is from a vendor family with a restrictive licence
   const md = isObj(input.metadata) ? input.metadata : {};
@@ -208,13 +363,24 @@ function licenseRules(ctx: Ctx): void {
     const inherited = baseLicense ?? VENDOR_FAMILIES[org]?.license ?? null;
     if (!inherited || lic.length === 0) continue;
     const inhRestrictive = RESTRICTIVE.test(inherited) || NON_COMMERCIAL.test(inherited);
-    const declaredPermissive = lic.every((l) => { const i = normalizeLicense(l); return i.valid && !NON_COMMERCIAL.test(l) && !RESTRICTIVE.test(l.toLowerCase()); });
+    const declaredPermissive = lic.every((l) => {
+      const i = normalizeLicense(l);
+      return i.valid && !NON_COMMERCIAL.test(l) && !RESTRICTIVE.test(l.toLowerCase());
+    });
     if (inhRestrictive && declaredPermissive) {
-      add(ctx, 'R11', { confidence: baseLicense ? 1 : 0.6, description: `Declares ${lic.join(', ')} but base model ${b} is under ${inherited}.`, evidence: { path: 'license', declared: lic, base_model: b, inherited } });
+      add(ctx, 'R11', {
+        confidence: baseLicense ? 1 : 0.6,
+        description: `Declares ${lic.join(', ')} but base model ${b} is under ${inherited}.`,
+        evidence: { path: 'license', declared: lic, base_model: b, inherited },
+      });
       break;
     }
   }
-  if (lic.length > 0 && lic.every((l) => normalizeLicense(l).valid)) add(ctx, 'R00', { description: 'Licence declared with a valid SPDX identifier.', evidence: { path: 'license', license: lic } });
+  if (lic.length > 0 && lic.every((l) => normalizeLicense(l).valid))
+    add(ctx, 'R00', {
+      description: 'Licence declared with a valid SPDX identifier.',
+      evidence: { path: 'license', license: lic },
+    });
 }
 
 function provenanceRules(ctx: Ctx): void {
@@ -223,38 +389,79 @@ function provenanceRules(ctx: Ctx): void {
   const short = name.includes('/') ? name.slice(name.lastIndexOf('/') + 1) : name;
   const isModel = input.asset_type === 'model';
   if (isModel && p.base_models.length === 0) {
-    const derived = DERIVED_NAME.test(short) || p.tags.some((t) => /^(lora|peft|merge|mergekit|gguf|gptq|awq|quantized|adapter)$/i.test(t)) || /^peft$/i.test(p.library_name ?? '');
-    if (derived) add(ctx, 'R12', { confidence: 0.6, description: `"${short}" looks derived (adapter/quantized/merged) but declares no base_model.`, evidence: { path: 'base_model', name: short, tags: p.tags.slice(0, 10) } });
+    const derived =
+      DERIVED_NAME.test(short) ||
+      p.tags.some((t) => /^(lora|peft|merge|mergekit|gguf|gptq|awq|quantized|adapter)$/i.test(t)) ||
+      /^peft$/i.test(p.library_name ?? '');
+    if (derived)
+      add(ctx, 'R12', {
+        confidence: 0.6,
+        description: `"${short}" looks derived (adapter/quantized/merged) but declares no base_model.`,
+        evidence: { path: 'base_model', name: short, tags: p.tags.slice(0, 10) },
+      });
   }
   if (isModel && p.config?.model_type && short) {
     const nf = FAMILY.exec(short);
     const cf = FAMILY.exec(p.config.model_type);
-    if (nf && cf && nf[1] && cf[1] && nf[1].toLowerCase() !== cf[1].toLowerCase() && !(p.config.architectures.join(' ').toLowerCase().includes(nf[1].toLowerCase()))) {
-      add(ctx, 'R12', { confidence: 0.6, description: `Name suggests ${nf[1]} but config model_type is ${p.config.model_type}.`, evidence: { path: 'model_type', name: short, model_type: p.config.model_type } });
+    if (
+      nf &&
+      cf &&
+      nf[1] &&
+      cf[1] &&
+      nf[1].toLowerCase() !== cf[1].toLowerCase() &&
+      !p.config.architectures.join(' ').toLowerCase().includes(nf[1].toLowerCase())
+    ) {
+      add(ctx, 'R12', {
+        confidence: 0.6,
+        description: `Name suggests ${nf[1]} but config model_type is ${p.config.model_type}.`,
+        evidence: { path: 'model_type', name: short, model_type: p.config.model_type },
+      });
     }
   }
   if (SAFETY_REMOVED.test(name) || p.tags.some((t) => SAFETY_REMOVED.test(t))) {
-    add(ctx, 'R13', { confidence: 0.6, description: 'Name or tags indicate removed safety alignment or NSFW content.', evidence: { path: 'name/tags', name, tags: p.tags.filter((t) => SAFETY_REMOVED.test(t)) } });
+    add(ctx, 'R13', {
+      confidence: 0.6,
+      description: 'Name or tags indicate removed safety alignment or NSFW content.',
+      evidence: { path: 'name/tags', name, tags: p.tags.filter((t) => SAFETY_REMOVED.test(t)) },
+    });
   } else if (p.body && ADULT_PROSE.test(p.body)) {
     const m = ADULT_PROSE.exec(p.body);
-    add(ctx, 'R13', { confidence: 0.3, description: 'Model card describes adult/NSFW output.', evidence: { path: 'body', match: m ? m[0] : null } });
+    add(ctx, 'R13', {
+      confidence: 0.3,
+      description: 'Model card describes adult/NSFW output.',
+      evidence: { path: 'body', match: m ? m[0] : null },
+    });
   }
   // R14: publisher verification
   const mcpName = p.mcp_name ?? (p.kind === 'mcp_server_json' ? p.name : null);
   if (mcpName && PLACEHOLDER_NAME.test(mcpName)) {
-    add(ctx, 'R14', { description: `Server name "${mcpName}" is a placeholder.`, evidence: { path: 'name', name: mcpName } });
+    add(ctx, 'R14', {
+      description: `Server name "${mcpName}" is a placeholder.`,
+      evidence: { path: 'name', name: mcpName },
+    });
   } else if (mcpName) {
     const m = /^io\.github\.([^/]+)\//i.exec(mcpName);
-    const repoOwner = p.repository_url ? /github\.com[/:]([^/]+)\//i.exec(p.repository_url)?.[1] ?? null : null;
+    const repoOwner = p.repository_url ? (/github\.com[/:]([^/]+)\//i.exec(p.repository_url)?.[1] ?? null) : null;
     if (m && m[1] && repoOwner && m[1].toLowerCase() !== repoOwner.toLowerCase()) {
-      add(ctx, 'R14', { description: `Namespace io.github.${m[1]} does not match repository owner ${repoOwner}.`, evidence: { path: 'name', namespace_owner: m[1], repository_owner: repoOwner } });
+      add(ctx, 'R14', {
+        description: `Namespace io.github.${m[1]} does not match repository owner ${repoOwner}.`,
+        evidence: { path: 'name', namespace_owner: m[1], repository_owner: repoOwner },
+      });
     }
   }
   const nop = p.config?.name_or_path;
   if (nop && /^[\w.-]+\/[\w.-]+$/.test(nop) && ctx.publisher) {
     const origOrg = (nop.split('/')[0] ?? '').toLowerCase();
-    if (origOrg !== ctx.publisher.toLowerCase() && VERIFIED.has(origOrg) && !VERIFIED.has(ctx.publisher.toLowerCase())) {
-      add(ctx, 'R14', { confidence: 0.6, description: `Re-upload: config says ${nop} but the publisher is ${ctx.publisher}.`, evidence: { path: '_name_or_path', name_or_path: nop, publisher: ctx.publisher } });
+    if (
+      origOrg !== ctx.publisher.toLowerCase() &&
+      VERIFIED.has(origOrg) &&
+      !VERIFIED.has(ctx.publisher.toLowerCase())
+    ) {
+      add(ctx, 'R14', {
+        confidence: 0.6,
+        description: `Re-upload: config says ${nop} but the publisher is ${ctx.publisher}.`,
+        evidence: { path: '_name_or_path', name_or_path: nop, publisher: ctx.publisher },
+      });
     }
   }
   // R15: typosquats on the asset name, its publisher, and dependency names
@@ -263,9 +470,17 @@ function provenanceRules(ctx: Ctx): void {
     if (!candidate || seen.has(candidate)) return;
     seen.add(candidate);
     const t = typosquatTarget(candidate);
-    if (t) add(ctx, 'R15', { confidence: conf, description: `"${candidate}" resembles "${t.target}"${t.homoglyph ? ' (homoglyph)' : ` (edit distance ${t.distance})`}.`, evidence: { path, name: candidate, resembles: t.target, distance: t.distance, homoglyph: t.homoglyph } });
+    if (t)
+      add(ctx, 'R15', {
+        confidence: conf,
+        description: `"${candidate}" resembles "${t.target}"${t.homoglyph ? ' (homoglyph)' : ` (edit distance ${t.distance})`}.`,
+        evidence: { path, name: candidate, resembles: t.target, distance: t.distance, homoglyph: t.homoglyph },
+      });
   };
-  if (name) { check(name.toLowerCase(), 'name', 0.6); if (short !== name) check(short.toLowerCase(), 'name', 0.6); }
+  if (name) {
+    check(name.toLowerCase(), 'name', 0.6);
+    if (short !== name) check(short.toLowerCase(), 'name', 0.6);
+  }
   if (ctx.publisher) check(ctx.publisher.toLowerCase(), 'publisher', 0.6);
   for (const d of p.dependencies.slice(0, 200)) check(d.name.toLowerCase(), d.path, 0.6);
 }
@@ -278,7 +493,10 @@ function toolText(t: { name: string; description: string; inputSchema: unknown }
   let s = t.description.length > MAX_TOOL_TEXT ? t.description.slice(0, MAX_TOOL_TEXT) : t.description;
   if (isObj(t.inputSchema) && isObj(t.inputSchema.properties)) {
     const props = t.inputSchema.properties;
-    for (const k of Object.keys(props)) { const v = props[k]; if (isObj(v) && typeof v.description === 'string') s += '\n' + v.description; }
+    for (const k of Object.keys(props)) {
+      const v = props[k];
+      if (isObj(v) && typeof v.description === 'string') s += '\n' + v.description;
+    }
   }
   return s;
 }
@@ -298,27 +516,82 @@ function capabilityRules(ctx: Ctx): void {
     if (ind.length) poisoned.push({ tool: t.name, indicators: ind });
     const ann = t.annotations ?? {};
     if (SHELL_NAME.test(t.name) || SHELL_DESC.test(t.description)) shell.push(t.name);
-    if (FS_WRITE_NAME.test(t.name) || (FS_WRITE_DESC.test(t.description) && ann.readOnlyHint !== true)) fsWrite.push(t.name);
+    if (FS_WRITE_NAME.test(t.name) || (FS_WRITE_DESC.test(t.description) && ann.readOnlyHint !== true))
+      fsWrite.push(t.name);
     else if (FS_READ_NAME.test(t.name)) fsRead.push(t.name);
     if (NET_NAME.test(t.name) || NET_DESC.test(t.description)) net.push(t.name);
     if (PAY.test(t.name) || PAY.test(t.description)) pay.push(t.name);
     if (!t.annotations) unannotated.push(t.name);
   }
   // server-level hints (package/server names)
-  const serverNames = uniq([p.name ?? '', ctx.input.name ?? '', ...p.servers.map((s) => s.identifier ?? s.name), ...p.servers.flatMap((s) => s.args.filter((a) => !a.startsWith('-')))].filter(Boolean));
+  const serverNames = uniq(
+    [
+      p.name ?? '',
+      ctx.input.name ?? '',
+      ...p.servers.map((s) => s.identifier ?? s.name),
+      ...p.servers.flatMap((s) => s.args.filter((a) => !a.startsWith('-'))),
+    ].filter(Boolean),
+  );
   const fsServers = serverNames.filter((n) => SERVER_FS.test(n));
   const netServers = serverNames.filter((n) => SERVER_FETCH.test(n));
-  const shellServers = p.servers.filter((s) => s.command && /^(bash|sh|zsh|powershell|cmd)(\.exe)?$/i.test(s.command)).map((s) => s.name);
+  const shellServers = p.servers
+    .filter((s) => s.command && /^(bash|sh|zsh|powershell|cmd)(\.exe)?$/i.test(s.command))
+    .map((s) => s.name);
   if (poisoned.length) {
-    add(ctx, 'R16', { description: `Tool description(s) contain injection indicators: ${poisoned.map((x) => `${x.tool} [${x.indicators.join(', ')}]`).slice(0, 5).join('; ')}.`, evidence: { path: 'tools[].description', tools: poisoned.slice(0, 20) }, capabilities: ['prompt_injection'] });
+    add(ctx, 'R16', {
+      description: `Tool description(s) contain injection indicators: ${poisoned
+        .map((x) => `${x.tool} [${x.indicators.join(', ')}]`)
+        .slice(0, 5)
+        .join('; ')}.`,
+      evidence: { path: 'tools[].description', tools: poisoned.slice(0, 20) },
+      capabilities: ['prompt_injection'],
+    });
   }
-  if (shell.length || shellServers.length) add(ctx, 'R17', { confidence: shell.length ? 1 : 0.6, description: `Shell/code execution via ${[...shell, ...shellServers].slice(0, 5).join(', ')}.`, evidence: { path: 'tools', tools: shell.slice(0, 20), servers: shellServers }, capabilities: ['shell_exec'] });
-  if (fsWrite.length || fsServers.length) add(ctx, 'R18', { confidence: fsWrite.length ? 1 : 0.6, description: `Filesystem write or repository manipulation via ${[...fsWrite, ...fsServers].slice(0, 5).join(', ')}.`, evidence: { path: 'tools', tools: fsWrite.slice(0, 20), servers: fsServers }, capabilities: ['filesystem_write', 'filesystem_read'] });
-  else if (fsRead.length) add(ctx, 'R18', { severity: 'medium', title: 'Read-only filesystem access', description: `Read-only file access via ${fsRead.slice(0, 5).join(', ')}.`, evidence: { path: 'tools', tools: fsRead.slice(0, 20) }, capabilities: ['filesystem_read'] });
-  if (net.length || netServers.length || pay.length) add(ctx, 'R19', { confidence: net.length || pay.length ? 1 : 0.6, description: `Network egress${pay.length ? ' / payments' : ''} via ${[...net, ...pay, ...netServers].slice(0, 5).join(', ')}.`, evidence: { path: 'tools', tools: uniq([...net, ...pay]).slice(0, 20), servers: netServers }, capabilities: uniq(['network_egress', ...(pay.length ? ['payments'] : [])]) });
-  if (unannotated.length) add(ctx, 'R26', { description: `${unannotated.length} tool(s) have no annotations (defaults: destructive, open-world).`, evidence: { path: 'tools[].annotations', tools: unannotated.slice(0, 30), count: unannotated.length } });
+  if (shell.length || shellServers.length)
+    add(ctx, 'R17', {
+      confidence: shell.length ? 1 : 0.6,
+      description: `Shell/code execution via ${[...shell, ...shellServers].slice(0, 5).join(', ')}.`,
+      evidence: { path: 'tools', tools: shell.slice(0, 20), servers: shellServers },
+      capabilities: ['shell_exec'],
+    });
+  if (fsWrite.length || fsServers.length)
+    add(ctx, 'R18', {
+      confidence: fsWrite.length ? 1 : 0.6,
+      description: `Filesystem write or repository manipulation via ${[...fsWrite, ...fsServers].slice(0, 5).join(', ')}.`,
+      evidence: { path: 'tools', tools: fsWrite.slice(0, 20), servers: fsServers },
+      capabilities: ['filesystem_write', 'filesystem_read'],
+    });
+  else if (fsRead.length)
+    add(ctx, 'R18', {
+      severity: 'medium',
+      title: 'Read-only filesystem access',
+      description: `Read-only file access via ${fsRead.slice(0, 5).join(', ')}.`,
+      evidence: { path: 'tools', tools: fsRead.slice(0, 20) },
+      capabilities: ['filesystem_read'],
+    });
+  if (net.length || netServers.length || pay.length)
+    add(ctx, 'R19', {
+      confidence: net.length || pay.length ? 1 : 0.6,
+      description: `Network egress${pay.length ? ' / payments' : ''} via ${[...net, ...pay, ...netServers].slice(0, 5).join(', ')}.`,
+      evidence: { path: 'tools', tools: uniq([...net, ...pay]).slice(0, 20), servers: netServers },
+      capabilities: uniq(['network_egress', ...(pay.length ? ['payments'] : [])]),
+    });
+  if (unannotated.length)
+    add(ctx, 'R26', {
+      description: `${unannotated.length} tool(s) have no annotations (defaults: destructive, open-world).`,
+      evidence: { path: 'tools[].annotations', tools: unannotated.slice(0, 30), count: unannotated.length },
+    });
   const chains = ctx.raw ? uniq([...ctx.raw.matchAll(CODE_CHAINS)].map((m) => m[1] ?? '')) : [];
-  if (chains.length) add(ctx, 'R27', { confidence: ctx.input.asset_type === 'agent' || ctx.input.asset_type === 'package' || ctx.input.asset_type === 'application' ? 1 : 0.6, description: `References code-executing chains: ${chains.join(', ')}.`, evidence: { path: 'raw_manifest', chains }, capabilities: ['code_execution'] });
+  if (chains.length)
+    add(ctx, 'R27', {
+      confidence:
+        ctx.input.asset_type === 'agent' || ctx.input.asset_type === 'package' || ctx.input.asset_type === 'application'
+          ? 1
+          : 0.6,
+      description: `References code-executing chains: ${chains.join(', ')}.`,
+      evidence: { path: 'raw_manifest', chains },
+      capabilities: ['code_execution'],
+    });
 }
 
 function serverRules(ctx: Ctx, s: McpServerEntry): void {
@@ -328,38 +601,112 @@ function serverRules(ctx: Ctx, s: McpServerEntry): void {
   if (LAUNCHERS.test(cmd)) {
     const pkgArg = args.find((a) => !a.startsWith('-'));
     const yes = args.includes('-y') || args.includes('--yes');
-    const pinned = !!pkgArg && /^(@[^/]+\/)?[^@]+@\d[\w.+-]*$/.test(pkgArg) || (!!pkgArg && /==\d/.test(pkgArg));
+    const pinned = (!!pkgArg && /^(@[^/]+\/)?[^@]+@\d[\w.+-]*$/.test(pkgArg)) || (!!pkgArg && /==\d/.test(pkgArg));
     const latest = !!pkgArg && /@latest$/.test(pkgArg);
-    if (!pinned || latest) add(ctx, 'R21', { description: `${cmd} runs ${pkgArg ?? 'a package'}${latest ? ' at @latest' : ' without a pinned version'}${yes ? ' (auto-confirm -y)' : ''}.`, evidence: { path: `${s.path}.args`, command: cmd, package: pkgArg ?? null, auto_confirm: yes } });
+    if (!pinned || latest)
+      add(ctx, 'R21', {
+        description: `${cmd} runs ${pkgArg ?? 'a package'}${latest ? ' at @latest' : ' without a pinned version'}${yes ? ' (auto-confirm -y)' : ''}.`,
+        evidence: { path: `${s.path}.args`, command: cmd, package: pkgArg ?? null, auto_confirm: yes },
+      });
   } else if (s.registry && !s.url) {
-    if (!s.version || /^latest$/i.test(s.version)) add(ctx, 'R21', { description: `Package ${s.identifier ?? s.name} has no concrete version.`, evidence: { path: `${s.path}.version`, version: s.version } });
+    if (!s.version || /^latest$/i.test(s.version))
+      add(ctx, 'R21', {
+        description: `Package ${s.identifier ?? s.name} has no concrete version.`,
+        evidence: { path: `${s.path}.version`, version: s.version },
+      });
   }
   if (cmd === 'docker' || cmd === 'podman' || s.registry === 'oci') {
-    const image = s.registry === 'oci' ? s.identifier : args.find((a, i) => i > 0 && !a.startsWith('-') && args[i - 1] !== '-e' && args[i - 1] !== '-v' && args[i - 1] !== '--env' && args[i - 1] !== '--mount' && args[i - 1] !== '--name' && args[i - 1] !== '--network' && /^[\w.\-/:@]+$/.test(a) && a !== 'run');
-    if (image && !image.includes('@sha256:') && (!/:[\w.-]+$/.test(image.replace(/^[^/]*:\d+\//, '')) || /:latest$/.test(image))) {
-      add(ctx, 'R21', { description: `Container image ${image} is not pinned by tag or digest.`, evidence: { path: `${s.path}.args`, image } });
+    const image =
+      s.registry === 'oci'
+        ? s.identifier
+        : args.find(
+            (a, i) =>
+              i > 0 &&
+              !a.startsWith('-') &&
+              args[i - 1] !== '-e' &&
+              args[i - 1] !== '-v' &&
+              args[i - 1] !== '--env' &&
+              args[i - 1] !== '--mount' &&
+              args[i - 1] !== '--name' &&
+              args[i - 1] !== '--network' &&
+              /^[\w.\-/:@]+$/.test(a) &&
+              a !== 'run',
+          );
+    if (
+      image &&
+      !image.includes('@sha256:') &&
+      (!/:[\w.-]+$/.test(image.replace(/^[^/]*:\d+\//, '')) || /:latest$/.test(image))
+    ) {
+      add(ctx, 'R21', {
+        description: `Container image ${image} is not pinned by tag or digest.`,
+        evidence: { path: `${s.path}.args`, image },
+      });
     }
     const joined = args.join(' ');
-    const priv = args.filter((a, i) => PRIV_ARGS.test(a) || ((a === '--network' || a === '--net' || a === '--pid') && args[i + 1] === 'host') || (/^(-v|--volume|--mount)$/.test(args[i - 1] ?? '') && (a.includes('docker.sock') || HOME_MOUNT.test(a))));
-    if (priv.length || /docker\.sock/.test(joined)) add(ctx, 'R24', { description: `Container runs with ${uniq(priv).slice(0, 5).join(', ')}.`, evidence: { path: `${s.path}.args`, flags: uniq(priv).slice(0, 10) }, capabilities: ['host_access'] });
+    const priv = args.filter(
+      (a, i) =>
+        PRIV_ARGS.test(a) ||
+        ((a === '--network' || a === '--net' || a === '--pid') && args[i + 1] === 'host') ||
+        (/^(-v|--volume|--mount)$/.test(args[i - 1] ?? '') && (a.includes('docker.sock') || HOME_MOUNT.test(a))),
+    );
+    if (priv.length || /docker\.sock/.test(joined))
+      add(ctx, 'R24', {
+        description: `Container runs with ${uniq(priv).slice(0, 5).join(', ')}.`,
+        evidence: { path: `${s.path}.args`, flags: uniq(priv).slice(0, 10) },
+        capabilities: ['host_access'],
+      });
   }
   // R25 insecure remote
   if (s.url) {
     const m = /^http:\/\/([^/:]+)/i.exec(s.url);
-    if (m && m[1] && !/^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|::1)$/i.test(m[1])) add(ctx, 'R25', { description: `Remote server over plain HTTP: ${s.url}.`, evidence: { path: `${s.path}.url`, url: s.url } });
-    else if (s.transport === 'sse' && !/^https?:\/\/(localhost|127\.|\[::1\])/i.test(s.url) && !Object.keys(s.headers).some((h) => /auth|token|key/i.test(h))) add(ctx, 'R25', { confidence: 0.6, description: 'SSE transport without an authentication header.', evidence: { path: `${s.path}.headers`, url: s.url } });
+    if (m && m[1] && !/^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|::1)$/i.test(m[1]))
+      add(ctx, 'R25', {
+        description: `Remote server over plain HTTP: ${s.url}.`,
+        evidence: { path: `${s.path}.url`, url: s.url },
+      });
+    else if (
+      s.transport === 'sse' &&
+      !/^https?:\/\/(localhost|127\.|\[::1\])/i.test(s.url) &&
+      !Object.keys(s.headers).some((h) => /auth|token|key/i.test(h))
+    )
+      add(ctx, 'R25', {
+        confidence: 0.6,
+        description: 'SSE transport without an authentication header.',
+        evidence: { path: `${s.path}.headers`, url: s.url },
+      });
   }
-  if (args.some((a) => BIND_ALL.test(a)) || Object.values(s.env).some((v) => BIND_ALL.test(v))) add(ctx, 'R25', { confidence: 0.6, description: 'Server binds 0.0.0.0.', evidence: { path: s.path, bind: '0.0.0.0' } });
+  if (args.some((a) => BIND_ALL.test(a)) || Object.values(s.env).some((v) => BIND_ALL.test(v)))
+    add(ctx, 'R25', {
+      confidence: 0.6,
+      description: 'Server binds 0.0.0.0.',
+      evidence: { path: s.path, bind: '0.0.0.0' },
+    });
   // R20 credentials
-  const credKeys = uniq([...Object.keys(s.env).filter((k) => SECRET_KEY_NAME.test(k)), ...Object.keys(s.headers).filter((k) => /authorization|token|key/i.test(k)), ...s.secretEnv]);
+  const credKeys = uniq([
+    ...Object.keys(s.env).filter((k) => SECRET_KEY_NAME.test(k)),
+    ...Object.keys(s.headers).filter((k) => /authorization|token|key/i.test(k)),
+    ...s.secretEnv,
+  ]);
   const literal: Array<{ key: string; masked: string }> = [];
   for (const k of credKeys) {
     const v = s.env[k] ?? s.headers[k] ?? '';
     const bare = v.replace(/^Bearer\s+/i, '');
-    if (!PLACEHOLDER_VALUE.test(bare) && bare.length >= 12 && /[A-Za-z]/.test(bare) && /\d/.test(bare)) literal.push({ key: k, masked: maskSecret(bare) });
+    if (!PLACEHOLDER_VALUE.test(bare) && bare.length >= 12 && /[A-Za-z]/.test(bare) && /\d/.test(bare))
+      literal.push({ key: k, masked: maskSecret(bare) });
   }
-  if (literal.length) add(ctx, 'R20', { severity: 'high', description: `Literal credential value(s) in ${s.name} config: ${literal.map((l) => l.key).join(', ')}.`, evidence: { path: `${s.path}.env`, keys: literal }, capabilities: ['credential_access'] });
-  else if (credKeys.length) add(ctx, 'R20', { description: `Server ${s.name} receives credentials: ${credKeys.join(', ')}.`, evidence: { path: `${s.path}.env`, keys: credKeys }, capabilities: ['credential_access'] });
+  if (literal.length)
+    add(ctx, 'R20', {
+      severity: 'high',
+      description: `Literal credential value(s) in ${s.name} config: ${literal.map((l) => l.key).join(', ')}.`,
+      evidence: { path: `${s.path}.env`, keys: literal },
+      capabilities: ['credential_access'],
+    });
+  else if (credKeys.length)
+    add(ctx, 'R20', {
+      description: `Server ${s.name} receives credentials: ${credKeys.join(', ')}.`,
+      evidence: { path: `${s.path}.env`, keys: credKeys },
+      capabilities: ['credential_access'],
+    });
 }
 
 function secretScan(ctx: Ctx): void {
@@ -375,7 +722,13 @@ function secretScan(ctx: Ctx): void {
     }
   }
   if (hits.length && !ctx.out.some((f) => f.rule_id === 'R20' && f.severity === 'high')) {
-    add(ctx, 'R20', { severity: 'high', title: 'Secret exposed in manifest', description: `${hits.length} well-known token pattern(s) found in the manifest (${uniq(hits.map((h) => h.type)).join(', ')}).`, evidence: { path: 'raw_manifest', secrets: hits }, capabilities: ['credential_access'] });
+    add(ctx, 'R20', {
+      severity: 'high',
+      title: 'Secret exposed in manifest',
+      description: `${hits.length} well-known token pattern(s) found in the manifest (${uniq(hits.map((h) => h.type)).join(', ')}).`,
+      evidence: { path: 'raw_manifest', secrets: hits },
+      capabilities: ['credential_access'],
+    });
   }
 }
 
@@ -384,15 +737,46 @@ function dependencyRules(ctx: Ctx): void {
   const deps = [...p.dependencies];
   const selfName = input.name ?? p.name;
   const selfVersion = input.version ?? p.version;
-  const eco = p.kind === 'npm_package' ? 'npm' : p.kind === 'pyproject' ? 'pypi' : input.asset_type === 'package' || input.asset_type === 'mcp_server' ? (/^@|\//.test(selfName ?? '') ? 'npm' : 'pypi') : null;
-  if (selfName && selfVersion && eco) deps.push({ ecosystem: eco, name: eco === 'pypi' ? selfName.toLowerCase() : selfName, spec: eco === 'pypi' ? `==${selfVersion}` : selfVersion, path: 'version' });
-  if (selfName && selfVersion && /ollama/i.test(selfName) && /^v?\d/.test(selfVersion)) deps.push({ ecosystem: 'go', name: 'github.com/ollama/ollama', spec: selfVersion.replace(/^v/, ''), path: 'version' });
+  const eco =
+    p.kind === 'npm_package'
+      ? 'npm'
+      : p.kind === 'pyproject'
+        ? 'pypi'
+        : input.asset_type === 'package' || input.asset_type === 'mcp_server'
+          ? /^@|\//.test(selfName ?? '')
+            ? 'npm'
+            : 'pypi'
+          : null;
+  if (selfName && selfVersion && eco)
+    deps.push({
+      ecosystem: eco,
+      name: eco === 'pypi' ? selfName.toLowerCase() : selfName,
+      spec: eco === 'pypi' ? `==${selfVersion}` : selfVersion,
+      path: 'version',
+    });
+  if (selfName && selfVersion && /ollama/i.test(selfName) && /^v?\d/.test(selfVersion))
+    deps.push({
+      ecosystem: 'go',
+      name: 'github.com/ollama/ollama',
+      spec: selfVersion.replace(/^v/, ''),
+      path: 'version',
+    });
   for (const m of matchAdvisories(deps)) {
     const a = m.advisory;
     add(ctx, 'R23', {
-      severity: a.severity, title: `Known vulnerable version: ${a.package} (${a.id})`,
+      severity: a.severity,
+      title: `Known vulnerable version: ${a.package} (${a.id})`,
       description: `${m.dependency.name} ${m.dependency.spec} is inside ${a.affected} of ${a.id}: ${a.summary}${a.fixed ? ` Fixed in ${a.fixed}.` : ''}${a.verification === 'primary' ? '' : ' (advisory from secondary sources)'}`,
-      evidence: { path: m.dependency.path, package: m.dependency.name, spec: m.dependency.spec, affected: a.affected, fixed: a.fixed, advisory_source: a.source, verification: a.verification, aliases: a.aliases },
+      evidence: {
+        path: m.dependency.path,
+        package: m.dependency.name,
+        spec: m.dependency.spec,
+        affected: a.affected,
+        fixed: a.fixed,
+        advisory_source: a.source,
+        verification: a.verification,
+        aliases: a.aliases,
+      },
       cve_ids: [a.id],
       // the version match is exact, but an advisory that rests on secondary sources (ai-cves.json `verification`)
       // is not confirmed data: it keeps most of its weight and does not trigger the confirmed-severity floor
@@ -401,10 +785,27 @@ function dependencyRules(ctx: Ctx): void {
   }
   const ranged = p.dependencies.filter((d) => !isPinned(d.ecosystem, d.spec));
   if (ranged.length && (p.kind === 'npm_package' || p.kind === 'pyproject' || p.kind === 'requirements')) {
-    add(ctx, 'R22', { description: `${ranged.length} of ${p.dependencies.length} dependencies use version ranges.`, evidence: { path: 'dependencies', dependencies: ranged.slice(0, 30).map((d) => `${d.name}${d.ecosystem === 'npm' ? '@' : ''}${d.spec || '*'}`), count: ranged.length } });
-  } else if (p.dependencies.length && ranged.length === 0) add(ctx, 'R00', { description: 'All dependencies are pinned.', evidence: { path: 'dependencies', count: p.dependencies.length } });
+    add(ctx, 'R22', {
+      description: `${ranged.length} of ${p.dependencies.length} dependencies use version ranges.`,
+      evidence: {
+        path: 'dependencies',
+        dependencies: ranged.slice(0, 30).map((d) => `${d.name}${d.ecosystem === 'npm' ? '@' : ''}${d.spec || '*'}`),
+        count: ranged.length,
+      },
+    });
+  } else if (p.dependencies.length && ranged.length === 0)
+    add(ctx, 'R00', {
+      description: 'All dependencies are pinned.',
+      evidence: { path: 'dependencies', count: p.dependencies.length },
+    });
   for (const [k, v] of Object.entries(p.scripts)) {
-    if (/^(preinstall|install|postinstall)$/.test(k) && /curl|wget|node -e|bash|sh -c|powershell/i.test(v)) add(ctx, 'R17', { confidence: 0.6, description: `npm ${k} script runs ${truncate(v, 80)}.`, evidence: { path: `scripts.${k}`, script: truncate(v, 200) }, capabilities: ['shell_exec'] });
+    if (/^(preinstall|install|postinstall)$/.test(k) && /curl|wget|node -e|bash|sh -c|powershell/i.test(v))
+      add(ctx, 'R17', {
+        confidence: 0.6,
+        description: `npm ${k} script runs ${truncate(v, 80)}.`,
+        evidence: { path: `scripts.${k}`, script: truncate(v, 200) },
+        capabilities: ['shell_exec'],
+      });
   }
 }
 
@@ -412,13 +813,27 @@ function modelfileRules(ctx: Ctx): void {
   const mf = ctx.p.modelfile;
   if (!mf || !mf.from) return;
   const f = mf.from;
-  if (!/[\\/]|\.gguf$/i.test(f) && (!f.includes(':') || /:latest$/i.test(f))) add(ctx, 'R21', { description: `Modelfile FROM ${f} is not pinned to a tag.`, evidence: { path: 'FROM', from: f } });
+  if (!/[\\/]|\.gguf$/i.test(f) && (!f.includes(':') || /:latest$/i.test(f)))
+    add(ctx, 'R21', {
+      description: `Modelfile FROM ${f} is not pinned to a tag.`,
+      evidence: { path: 'FROM', from: f },
+    });
 }
 
 /** Run every rule over the parsed manifest. Order of output is deterministic. */
 export function evaluateRules(input: EnrichmentInput, p: ParsedManifest, publisher: string | null): FindingDraft[] {
-  const ctx: Ctx = { input, p, raw: typeof input.raw_manifest === 'string' ? input.raw_manifest : '', publisher, out: [] };
-  if (p.parse_errors.length) add(ctx, 'manifest_unparseable', { description: `Manifest could not be fully parsed: ${truncate(p.parse_errors[0] ?? '', 160)}`, evidence: { path: 'raw_manifest', errors: p.parse_errors.slice(0, 5).map((e) => truncate(e, 200)) } });
+  const ctx: Ctx = {
+    input,
+    p,
+    raw: typeof input.raw_manifest === 'string' ? input.raw_manifest : '',
+    publisher,
+    out: [],
+  };
+  if (p.parse_errors.length)
+    add(ctx, 'manifest_unparseable', {
+      description: `Manifest could not be fully parsed: ${truncate(p.parse_errors[0] ?? '', 160)}`,
+      evidence: { path: 'raw_manifest', errors: p.parse_errors.slice(0, 5).map((e) => truncate(e, 200)) },
+    });
   serializationRules(ctx);
   licenseRules(ctx);
   provenanceRules(ctx);

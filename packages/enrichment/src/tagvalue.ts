@@ -36,35 +36,115 @@ export function parseSpdxTagValue(text: string): Record<string, unknown> {
   let created = '';
   for (const [tag, v] of pairs) {
     switch (tag) {
-      case 'SPDXVersion': doc.spdxVersion = v; break;
-      case 'DataLicense': doc.dataLicense = v; break;
-      case 'SPDXID': if (pkg) pkg.SPDXID = v; else doc.SPDXID = v; break;
-      case 'DocumentName': doc.name = v; break;
-      case 'DocumentNamespace': doc.documentNamespace = v; break;
-      case 'Creator': creators.push(v); break;
-      case 'Created': created = v; break;
-      case 'PackageName': pkg = { name: v }; packages.push(pkg); break;
-      case 'PackageVersion': if (pkg) pkg.versionInfo = v; break;
-      case 'PackageSupplier': if (pkg) pkg.supplier = v; break;
-      case 'PackageDownloadLocation': if (pkg) pkg.downloadLocation = v; break;
-      case 'FilesAnalyzed': if (pkg) pkg.filesAnalyzed = v === 'true'; break;
-      case 'PackageChecksum': if (pkg) { const [alg, val] = v.split(/:\s*/); pkg.checksums = [...((pkg.checksums as unknown[]) ?? []), { algorithm: alg, checksumValue: val }]; } break;
-      case 'PackageLicenseConcluded': if (pkg) pkg.licenseConcluded = v; break;
-      case 'PackageLicenseDeclared': if (pkg) pkg.licenseDeclared = v; break;
-      case 'PackageCopyrightText': if (pkg) pkg.copyrightText = v; break;
-      case 'ExternalRef': if (pkg) { const [c, t, ...loc] = v.split(' '); pkg.externalRefs = [...((pkg.externalRefs as unknown[]) ?? []), { referenceCategory: c, referenceType: t, referenceLocator: loc.join(' ') }]; } break;
-      case 'PrimaryPackagePurpose': if (pkg) pkg.primaryPackagePurpose = v.replace(/-/g, '_'); break;
-      case 'LicenseID': lastEx = { licenseId: v }; ex.push(lastEx); pkg = null; break;
-      case 'ExtractedText': if (lastEx) lastEx.extractedText = v; break;
-      case 'LicenseName': if (lastEx) lastEx.name = v; break;
-      case 'Relationship': { pkg = null; const [a, t, b] = v.split(/\s+/); lastRel = { spdxElementId: a, relationshipType: t, relatedSpdxElement: b }; rels.push(lastRel); break; }
-      case 'RelationshipComment': if (lastRel) lastRel.comment = v; break;
-      case 'Annotator': pkg = null; ann = { annotator: v }; annTarget = null; break;
-      case 'AnnotationDate': if (ann) ann.annotationDate = v; break;
-      case 'AnnotationType': if (ann) ann.annotationType = v; break;
-      case 'SPDXREF': annTarget = v; break;
-      case 'AnnotationComment': if (ann) { ann.comment = v; pendingAnn.push({ target: annTarget ?? 'SPDXRef-DOCUMENT', a: ann }); ann = null; } break;
-      default: throw new Error(`unknown tag ${tag}`);
+      case 'SPDXVersion':
+        doc.spdxVersion = v;
+        break;
+      case 'DataLicense':
+        doc.dataLicense = v;
+        break;
+      case 'SPDXID':
+        if (pkg) pkg.SPDXID = v;
+        else doc.SPDXID = v;
+        break;
+      case 'DocumentName':
+        doc.name = v;
+        break;
+      case 'DocumentNamespace':
+        doc.documentNamespace = v;
+        break;
+      case 'Creator':
+        creators.push(v);
+        break;
+      case 'Created':
+        created = v;
+        break;
+      case 'PackageName':
+        pkg = { name: v };
+        packages.push(pkg);
+        break;
+      case 'PackageVersion':
+        if (pkg) pkg.versionInfo = v;
+        break;
+      case 'PackageSupplier':
+        if (pkg) pkg.supplier = v;
+        break;
+      case 'PackageDownloadLocation':
+        if (pkg) pkg.downloadLocation = v;
+        break;
+      case 'FilesAnalyzed':
+        if (pkg) pkg.filesAnalyzed = v === 'true';
+        break;
+      case 'PackageChecksum':
+        if (pkg) {
+          const [alg, val] = v.split(/:\s*/);
+          pkg.checksums = [...((pkg.checksums as unknown[]) ?? []), { algorithm: alg, checksumValue: val }];
+        }
+        break;
+      case 'PackageLicenseConcluded':
+        if (pkg) pkg.licenseConcluded = v;
+        break;
+      case 'PackageLicenseDeclared':
+        if (pkg) pkg.licenseDeclared = v;
+        break;
+      case 'PackageCopyrightText':
+        if (pkg) pkg.copyrightText = v;
+        break;
+      case 'ExternalRef':
+        if (pkg) {
+          const [c, t, ...loc] = v.split(' ');
+          pkg.externalRefs = [
+            ...((pkg.externalRefs as unknown[]) ?? []),
+            { referenceCategory: c, referenceType: t, referenceLocator: loc.join(' ') },
+          ];
+        }
+        break;
+      case 'PrimaryPackagePurpose':
+        if (pkg) pkg.primaryPackagePurpose = v.replace(/-/g, '_');
+        break;
+      case 'LicenseID':
+        lastEx = { licenseId: v };
+        ex.push(lastEx);
+        pkg = null;
+        break;
+      case 'ExtractedText':
+        if (lastEx) lastEx.extractedText = v;
+        break;
+      case 'LicenseName':
+        if (lastEx) lastEx.name = v;
+        break;
+      case 'Relationship': {
+        pkg = null;
+        const [a, t, b] = v.split(/\s+/);
+        lastRel = { spdxElementId: a, relationshipType: t, relatedSpdxElement: b };
+        rels.push(lastRel);
+        break;
+      }
+      case 'RelationshipComment':
+        if (lastRel) lastRel.comment = v;
+        break;
+      case 'Annotator':
+        pkg = null;
+        ann = { annotator: v };
+        annTarget = null;
+        break;
+      case 'AnnotationDate':
+        if (ann) ann.annotationDate = v;
+        break;
+      case 'AnnotationType':
+        if (ann) ann.annotationType = v;
+        break;
+      case 'SPDXREF':
+        annTarget = v;
+        break;
+      case 'AnnotationComment':
+        if (ann) {
+          ann.comment = v;
+          pendingAnn.push({ target: annTarget ?? 'SPDXRef-DOCUMENT', a: ann });
+          ann = null;
+        }
+        break;
+      default:
+        throw new Error(`unknown tag ${tag}`);
     }
   }
   doc.creationInfo = { creators, created };

@@ -59,13 +59,47 @@ export interface FinalizeContext {
 }
 
 export type ManifestKind =
-  | 'empty' | 'hf_model_card' | 'hf_dataset_card' | 'hf_config' | 'weight_index' | 'file_listing' | 'mcp_server_json'
-  | 'mcp_client_config' | 'mcp_tools' | 'mcpb_manifest' | 'npm_package' | 'pyproject' | 'requirements' | 'modelfile'
-  | 'agent_config' | 'keras_config' | 'tokenizer_config' | 'onnx_genai_config' | 'json' | 'yaml' | 'toml' | 'text';
+  | 'empty'
+  | 'hf_model_card'
+  | 'hf_dataset_card'
+  | 'hf_config'
+  | 'weight_index'
+  | 'file_listing'
+  | 'mcp_server_json'
+  | 'mcp_client_config'
+  | 'mcp_tools'
+  | 'mcpb_manifest'
+  | 'npm_package'
+  | 'pyproject'
+  | 'requirements'
+  | 'modelfile'
+  | 'agent_config'
+  | 'keras_config'
+  | 'tokenizer_config'
+  | 'onnx_genai_config'
+  | 'json'
+  | 'yaml'
+  | 'toml'
+  | 'text';
 
-export interface Dependency { ecosystem: 'npm' | 'pypi' | 'go'; name: string; spec: string; path: string }
-export interface ModelFile { path: string; size?: number; sha256?: string }
-export interface ToolDef { name: string; description: string; inputSchema: unknown; annotations: Record<string, unknown> | null; server?: string }
+export interface Dependency {
+  ecosystem: 'npm' | 'pypi' | 'go';
+  name: string;
+  spec: string;
+  path: string;
+}
+export interface ModelFile {
+  path: string;
+  size?: number;
+  sha256?: string;
+}
+export interface ToolDef {
+  name: string;
+  description: string;
+  inputSchema: unknown;
+  annotations: Record<string, unknown> | null;
+  server?: string;
+}
 export interface McpServerEntry {
   name: string;
   path: string;
@@ -101,13 +135,26 @@ export interface ParsedManifest {
   pipeline_tag: string | null;
   library_name: string | null;
   model_index: unknown;
-  config: { architectures: string[]; model_type: string | null; name_or_path: string | null; auto_map: Record<string, unknown> | null; transformers_version: string | null } | null;
+  config: {
+    architectures: string[];
+    model_type: string | null;
+    name_or_path: string | null;
+    auto_map: Record<string, unknown> | null;
+    transformers_version: string | null;
+  } | null;
   files: ModelFile[];
   dependencies: Dependency[];
   servers: McpServerEntry[];
   tools: ToolDef[];
   scripts: Record<string, string>;
-  modelfile: { from: string | null; adapters: string[]; system: string | null; template: string | null; license: string | null; parameters: Record<string, string> } | null;
+  modelfile: {
+    from: string | null;
+    adapters: string[];
+    system: string | null;
+    template: string | null;
+    license: string | null;
+    parameters: Record<string, string>;
+  } | null;
   repository_url: string | null;
   homepage: string | null;
   mcp_name: string | null;

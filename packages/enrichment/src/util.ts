@@ -22,7 +22,9 @@ export function stableStringify(v: unknown): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
   if (Array.isArray(v)) return '[' + v.map(stableStringify).join(',') + ']';
   const o = v as Obj;
-  const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort();
+  const keys = Object.keys(o)
+    .filter((k) => o[k] !== undefined)
+    .sort();
   return '{' + keys.map((k) => JSON.stringify(k) + ':' + stableStringify(o[k])).join(',') + '}';
 }
 /** Mask a secret: keep a short prefix, never the value. */

@@ -3,13 +3,25 @@ import advisoriesData from './data/advisories.json';
 import type { Dependency, Severity } from './types';
 
 export interface Advisory {
-  id: string; aliases: string[]; ecosystem: string; package: string; affected: string; severity: Severity; summary: string;
-  fixed: string | null; source: string; verification: string;
+  id: string;
+  aliases: string[];
+  ecosystem: string;
+  package: string;
+  affected: string;
+  severity: Severity;
+  summary: string;
+  fixed: string | null;
+  source: string;
+  verification: string;
 }
 
 const ECO: Record<string, Dependency['ecosystem']> = { PyPI: 'pypi', npm: 'npm', Go: 'go' };
-export const ADVISORIES: ReadonlyArray<Advisory & { eco: Dependency['ecosystem'] | undefined }> = (advisoriesData.advisories as unknown as Advisory[]).map((a) => ({
-  ...a, fixed: a.fixed ?? null, eco: ECO[a.ecosystem],
+export const ADVISORIES: ReadonlyArray<Advisory & { eco: Dependency['ecosystem'] | undefined }> = (
+  advisoriesData.advisories as unknown as Advisory[]
+).map((a) => ({
+  ...a,
+  fixed: a.fixed ?? null,
+  eco: ECO[a.ecosystem],
 }));
 const BY_PKG = new Map<string, Array<(typeof ADVISORIES)[number]>>();
 for (const a of ADVISORIES) {
@@ -22,7 +34,11 @@ for (const a of ADVISORIES) {
 /** PEP 440 / Go version → semver string (or null). */
 export function toSemver(v: string): string | null {
   let s = v.trim().replace(/^v/i, '').replace(/^=+/, '');
-  s = s.replace(/^(\d+(?:\.\d+)*)[-_.]?(a|b|rc|alpha|beta|c|pre|preview|dev)[-_.]?(\d*)$/i, (_m, base: string, tag: string, n: string) => `${base}-${tag.toLowerCase() === 'c' ? 'rc' : tag.toLowerCase()}.${n || '0'}`);
+  s = s.replace(
+    /^(\d+(?:\.\d+)*)[-_.]?(a|b|rc|alpha|beta|c|pre|preview|dev)[-_.]?(\d*)$/i,
+    (_m, base: string, tag: string, n: string) =>
+      `${base}-${tag.toLowerCase() === 'c' ? 'rc' : tag.toLowerCase()}.${n || '0'}`,
+  );
   s = s.replace(/\.post\d+$/i, '');
   const m = /^(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:\.\d+)*(-[0-9A-Za-z.-]+)?$/.exec(s);
   if (!m) return null;
@@ -37,19 +53,34 @@ export function specToRange(eco: Dependency['ecosystem'], spec: string): string 
     if (/^(file:|git|http|workspace:|link:|npm:)/.test(s)) return null;
     return semver.validRange(s, { loose: true });
   }
-  const parts = s.split(',').map((x) => x.trim()).filter(Boolean);
+  const parts = s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   const out: string[] = [];
   for (const part of parts) {
     const m = /^(===|==|>=|<=|~=|!=|<|>)?\s*(.+)$/.exec(part);
     if (!m || !m[2]) return null;
     const op = m[1] ?? '==';
     if (op === '!=') continue;
-    if (m[2].includes('*')) { const base = toSemver(m[2].replace(/\.\*$/, '')); if (!base) return null; out.push(`~${base.split('.').slice(0, m[2].split('.').length - 1).join('.')}`); continue; }
+    if (m[2].includes('*')) {
+      const base = toSemver(m[2].replace(/\.\*$/, ''));
+      if (!base) return null;
+      out.push(
+        `~${base
+          .split('.')
+          .slice(0, m[2].split('.').length - 1)
+          .join('.')}`,
+      );
+      continue;
+    }
     const v = toSemver(m[2]);
     if (!v) return null;
     if (op === '==' || op === '===') out.push(`=${v}`);
-    else if (op === '~=') { const segs = m[2].split('.').length; out.push(segs >= 3 ? `~${v}` : `^${v}`); }
-    else out.push(`${op}${v}`);
+    else if (op === '~=') {
+      const segs = m[2].split('.').length;
+      out.push(segs >= 3 ? `~${v}` : `^${v}`);
+    } else out.push(`${op}${v}`);
   }
   return out.length ? semver.validRange(out.join(' ')) : '*';
 }
@@ -60,7 +91,11 @@ export function isPinned(eco: Dependency['ecosystem'], spec: string): boolean {
   return /^===?\s*[^,*]+$/.test(s);
 }
 
-export interface AdvisoryMatch { advisory: Advisory; dependency: Dependency; all_allowed_vulnerable: boolean }
+export interface AdvisoryMatch {
+  advisory: Advisory;
+  dependency: Dependency;
+  all_allowed_vulnerable: boolean;
+}
 
 /**
  * A dependency matches when its spec is an exact version inside the affected range, or when every version
@@ -80,13 +115,15 @@ export function matchAdvisories(deps: Dependency[]): AdvisoryMatch[] {
       if (exact) {
         const fx = a.fixed ? toSemver(a.fixed) : null;
         if (fx && semver.gte(exact, fx)) continue; // fixed may be a pre-release below the range's bound (keras 2.13.1rc0)
-        if (semver.satisfies(exact, aff, { includePrerelease: true })) out.push({ advisory: a, dependency: d, all_allowed_vulnerable: true });
+        if (semver.satisfies(exact, aff, { includePrerelease: true }))
+          out.push({ advisory: a, dependency: d, all_allowed_vulnerable: true });
         continue;
       }
       if (!semver.intersects(range, aff, { includePrerelease: true })) continue;
       const fixed = a.fixed ? toSemver(a.fixed) : null;
       if (!fixed) continue; // no fixed version: only exact pins are matched
-      if (!semver.intersects(range, `>=${fixed}`, { includePrerelease: true })) out.push({ advisory: a, dependency: d, all_allowed_vulnerable: true });
+      if (!semver.intersects(range, `>=${fixed}`, { includePrerelease: true }))
+        out.push({ advisory: a, dependency: d, all_allowed_vulnerable: true });
     }
   }
   return out;

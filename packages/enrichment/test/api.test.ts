@@ -11,8 +11,15 @@ describe('public API', () => {
     expect(normalizeAssetName('Mcp_Server.Git')).toBe('mcp-server-git');
   });
   it('analyze exposes publisher, normalized name and ecosystem', () => {
-    expect(analyze(input({ source_url: 'https://huggingface.co/THUDM/codegeex2-6b' }))).toMatchObject({ publisher: 'THUDM', normalized_name: 'codegeex2-6b', ecosystem: 'huggingface' });
-    expect(analyze(input({ asset_type: 'mcp_server', name: 'io.github.acme/weather' }))).toMatchObject({ publisher: 'acme', ecosystem: 'mcp' });
+    expect(analyze(input({ source_url: 'https://huggingface.co/THUDM/codegeex2-6b' }))).toMatchObject({
+      publisher: 'THUDM',
+      normalized_name: 'codegeex2-6b',
+      ecosystem: 'huggingface',
+    });
+    expect(analyze(input({ asset_type: 'mcp_server', name: 'io.github.acme/weather' }))).toMatchObject({
+      publisher: 'acme',
+      ecosystem: 'mcp',
+    });
   });
   it('enrich works for every asset type without a manifest', () => {
     for (const t of ASSET_TYPES) {
@@ -23,14 +30,20 @@ describe('public API', () => {
   });
   it('docs/enrichment.md documents every rule and is up to date with the rule table', () => {
     const md = readFileSync(DOC_PATH, 'utf8');
-    for (const r of RULES) expect(md).toContain(`| ${r.id} | ${r.title.replace(/\|/g, '\\|')} | ${r.severity} | ${r.weight} | `);
+    for (const r of RULES)
+      expect(md).toContain(`| ${r.id} | ${r.title.replace(/\|/g, '\\|')} | ${r.severity} | ${r.weight} | `);
     expect(md).toBe(renderEnrichmentDoc()); // regenerate: pnpm --filter @risk/enrichment rules-doc
   });
   it('src is pure: no fs/network/clock use outside data imports', () => {
     const dir = join(__dirname, '..', 'src');
     for (const f of readdirSync(dir).filter((x) => x.endsWith('.ts') && !x.endsWith('.test.ts'))) {
       const s = readFileSync(join(dir, f), 'utf8');
-      expect([f, /from 'node:fs'|require\('fs'\)|from 'fs'|\bfetch\(\s*['"`]|http\.request|Date\.now\(|new Date\(\)|Math\.random/.test(s)]).toEqual([f, false]);
+      expect([
+        f,
+        /from 'node:fs'|require\('fs'\)|from 'fs'|\bfetch\(\s*['"`]|http\.request|Date\.now\(|new Date\(\)|Math\.random/.test(
+          s,
+        ),
+      ]).toEqual([f, false]);
     }
   });
 });

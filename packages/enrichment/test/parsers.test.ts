@@ -25,8 +25,12 @@ describe('Hugging Face model cards', () => {
     expect(p.license_text).toBe('prose');
   });
   it('reads free-form keys (commercial: no, model_file)', () => {
-    expect(parseManifest(input({ raw_manifest: fixture('22-hf-card-opt-13b-erebus-README.md') })).card?.commercial).toBe('no');
-    expect(parseManifest(input({ raw_manifest: fixture('23-hf-card-sklearn-mpg-pickle-README.md') })).files).toEqual([{ path: 'linreg.pkl' }]);
+    expect(
+      parseManifest(input({ raw_manifest: fixture('22-hf-card-opt-13b-erebus-README.md') })).card?.commercial,
+    ).toBe('no');
+    expect(parseManifest(input({ raw_manifest: fixture('23-hf-card-sklearn-mpg-pickle-README.md') })).files).toEqual([
+      { path: 'linreg.pkl' },
+    ]);
   });
 });
 
@@ -34,17 +38,30 @@ describe('transformers config, weight index and file listings', () => {
   it('reads config.json with auto_map (codegeex2)', () => {
     const p = parseManifest(input({ raw_manifest: fixture('31-hf-config-codegeex2-auto-map.json') }));
     expect(p.kind).toBe('hf_config');
-    expect(p.config).toMatchObject({ architectures: ['ChatGLMModel'], model_type: 'chatglm', name_or_path: 'THUDM/codegeex2-6b', transformers_version: '4.30.2' });
+    expect(p.config).toMatchObject({
+      architectures: ['ChatGLMModel'],
+      model_type: 'chatglm',
+      name_or_path: 'THUDM/codegeex2-6b',
+      transformers_version: '4.30.2',
+    });
     expect(Object.keys(p.config?.auto_map ?? {})).toContain('AutoModel');
   });
   it('reads distinct weight files from a pytorch_model.bin.index.json', () => {
     const p = parseManifest(input({ raw_manifest: fixture('33-hf-pytorch-bin-index-codegeex2.json') }));
     expect(p.kind).toBe('weight_index');
-    expect(p.files.map((f) => f.path)).toEqual(Array.from({ length: 7 }, (_, i) => `pytorch_model-0000${i + 1}-of-00007.bin`));
+    expect(p.files.map((f) => f.path)).toEqual(
+      Array.from({ length: 7 }, (_, i) => `pytorch_model-0000${i + 1}-of-00007.bin`),
+    );
   });
   it('reads file listings from metadata (HF siblings shape with lfs sha256) and from text', () => {
     const sha = 'a'.repeat(64);
-    const p = parseManifest(input({ metadata: { siblings: [{ rfilename: 'model.safetensors', lfs: { sha256: sha } }, { rfilename: 'config.json' }] } }));
+    const p = parseManifest(
+      input({
+        metadata: {
+          siblings: [{ rfilename: 'model.safetensors', lfs: { sha256: sha } }, { rfilename: 'config.json' }],
+        },
+      }),
+    );
     expect(p.files).toEqual([{ path: 'model.safetensors', sha256: sha }, { path: 'config.json' }]);
     const t = parseManifest(input({ raw_manifest: 'model.gguf\nREADME.md\n' }));
     expect(t.kind).toBe('file_listing');
@@ -54,7 +71,9 @@ describe('transformers config, weight index and file listings', () => {
 
 describe('MCP manifests', () => {
   it('reads a legacy registry server.json (snake_case)', () => {
-    const p = parseManifest(input({ asset_type: 'mcp_server', raw_manifest: fixture('06-mcp-registry-legacy-server.json') }));
+    const p = parseManifest(
+      input({ asset_type: 'mcp_server', raw_manifest: fixture('06-mcp-registry-legacy-server.json') }),
+    );
     expect(p.kind).toBe('mcp_server_json');
     expect(p.name).toBe('io.github.<owner>/<server-name>');
     expect(p.servers[0]).toMatchObject({ registry: 'npm', version: '0.2.23', args: expect.arrayContaining(['-s']) });
@@ -62,54 +81,148 @@ describe('MCP manifests', () => {
     expect(p.servers[1]?.command).toBe('docker');
   });
   it('reads a current registry server.json', () => {
-    const p = parseManifest(input({ asset_type: 'mcp_server', raw_manifest: JSON.stringify({
-      $schema: 'https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json', name: 'io.github.acme/weather', version: '1.2.0',
-      repository: { url: 'https://github.com/acme/weather', source: 'github' },
-      packages: [{ registryType: 'npm', identifier: '@acme/weather-mcp', version: '1.2.0', transport: { type: 'stdio' }, environmentVariables: [{ name: 'WEATHER_API_KEY', isSecret: true }] }],
-      remotes: [{ type: 'sse', url: 'https://weather.acme.dev/sse' }],
-    }) }));
+    const p = parseManifest(
+      input({
+        asset_type: 'mcp_server',
+        raw_manifest: JSON.stringify({
+          $schema: 'https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json',
+          name: 'io.github.acme/weather',
+          version: '1.2.0',
+          repository: { url: 'https://github.com/acme/weather', source: 'github' },
+          packages: [
+            {
+              registryType: 'npm',
+              identifier: '@acme/weather-mcp',
+              version: '1.2.0',
+              transport: { type: 'stdio' },
+              environmentVariables: [{ name: 'WEATHER_API_KEY', isSecret: true }],
+            },
+          ],
+          remotes: [{ type: 'sse', url: 'https://weather.acme.dev/sse' }],
+        }),
+      }),
+    );
     expect(p.servers).toHaveLength(2);
     expect(p.servers[0]).toMatchObject({ identifier: '@acme/weather-mcp', secretEnv: ['WEATHER_API_KEY'] });
     expect(p.servers[1]).toMatchObject({ transport: 'sse', url: 'https://weather.acme.dev/sse' });
-    expect(p.dependencies).toEqual([{ ecosystem: 'npm', name: '@acme/weather-mcp', spec: '1.2.0', path: 'packages[0]' }]);
+    expect(p.dependencies).toEqual([
+      { ecosystem: 'npm', name: '@acme/weather-mcp', spec: '1.2.0', path: 'packages[0]' },
+    ]);
   });
   it('reads mcpServers client config entries (.mcp.json and command/args/env)', () => {
     const p = parseManifest(input({ asset_type: 'agent', raw_manifest: fixture('05-mcp-servers-repo-dot-mcp.json') }));
-    expect(p.servers[0]).toMatchObject({ name: 'mcp-docs', url: 'https://modelcontextprotocol.io/mcp', transport: 'http' });
-    const q = parseManifest(input({ asset_type: 'agent', raw_manifest: JSON.stringify({ mcpServers: { fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { DEBUG: '1' } } } }) }));
-    expect(q.servers[0]).toMatchObject({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { DEBUG: '1' } });
+    expect(p.servers[0]).toMatchObject({
+      name: 'mcp-docs',
+      url: 'https://modelcontextprotocol.io/mcp',
+      transport: 'http',
+    });
+    const q = parseManifest(
+      input({
+        asset_type: 'agent',
+        raw_manifest: JSON.stringify({
+          mcpServers: {
+            fs: {
+              command: 'npx',
+              args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'],
+              env: { DEBUG: '1' },
+            },
+          },
+        }),
+      }),
+    );
+    expect(q.servers[0]).toMatchObject({
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'],
+      env: { DEBUG: '1' },
+    });
   });
   it('reads a tools/list snapshot', () => {
-    const p = parseManifest(input({ asset_type: 'mcp_server', raw_manifest: JSON.stringify({ result: { tools: [{ name: 'add', description: 'Adds', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }] } }) }));
+    const p = parseManifest(
+      input({
+        asset_type: 'mcp_server',
+        raw_manifest: JSON.stringify({
+          result: {
+            tools: [
+              {
+                name: 'add',
+                description: 'Adds',
+                inputSchema: { type: 'object' },
+                annotations: { readOnlyHint: true },
+              },
+            ],
+          },
+        }),
+      }),
+    );
     expect(p.kind).toBe('mcp_tools');
-    expect(p.tools).toEqual([{ name: 'add', description: 'Adds', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }]);
+    expect(p.tools).toEqual([
+      { name: 'add', description: 'Adds', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+    ]);
   });
 });
 
 describe('package manifests', () => {
   it('reads npm package.json', () => {
-    const p = parseManifest(input({ asset_type: 'mcp_server', raw_manifest: fixture('01-mcp-server-filesystem-package.json') }));
-    expect(p).toMatchObject({ kind: 'npm_package', name: '@modelcontextprotocol/server-filesystem', version: '0.6.3', mcp_name: 'io.github.modelcontextprotocol/server-filesystem' });
+    const p = parseManifest(
+      input({ asset_type: 'mcp_server', raw_manifest: fixture('01-mcp-server-filesystem-package.json') }),
+    );
+    expect(p).toMatchObject({
+      kind: 'npm_package',
+      name: '@modelcontextprotocol/server-filesystem',
+      version: '0.6.3',
+      mcp_name: 'io.github.modelcontextprotocol/server-filesystem',
+    });
     expect(p.dependencies.map((d) => d.name)).toEqual(['@modelcontextprotocol/sdk', 'diff', 'glob', 'minimatch']);
   });
   it('reads pyproject.toml (starts with [project], must not be mistaken for JSON)', () => {
-    const p = parseManifest(input({ asset_type: 'mcp_server', raw_manifest: fixture('03-mcp-server-git-pyproject.toml') }));
+    const p = parseManifest(
+      input({ asset_type: 'mcp_server', raw_manifest: fixture('03-mcp-server-git-pyproject.toml') }),
+    );
     expect(p.parse_errors).toEqual([]);
     expect(p).toMatchObject({ kind: 'pyproject', name: 'mcp-server-git', version: '0.6.2', licenses: ['MIT'] });
-    expect(p.dependencies.map((d) => `${d.name}${d.spec}`)).toEqual(['click>=8.1.7', 'gitpython>=3.1.50', 'mcp>=1.0.0', 'pydantic>=2.0.0']);
+    expect(p.dependencies.map((d) => `${d.name}${d.spec}`)).toEqual([
+      'click>=8.1.7',
+      'gitpython>=3.1.50',
+      'mcp>=1.0.0',
+      'pydantic>=2.0.0',
+    ]);
   });
   it('reads requirements.txt', () => {
-    const p = parseManifest(input({ asset_type: 'package', raw_manifest: '# deps\nlangchain==0.0.100\ntransformers>=4.30,<4.31\nnumpy\n-r other.txt\n' }));
+    const p = parseManifest(
+      input({
+        asset_type: 'package',
+        raw_manifest: '# deps\nlangchain==0.0.100\ntransformers>=4.30,<4.31\nnumpy\n-r other.txt\n',
+      }),
+    );
     expect(p.kind).toBe('requirements');
-    expect(p.dependencies.map((d) => [d.name, d.spec])).toEqual([['langchain', '==0.0.100'], ['transformers', '>=4.30,<4.31'], ['numpy', '']]);
+    expect(p.dependencies.map((d) => [d.name, d.spec])).toEqual([
+      ['langchain', '==0.0.100'],
+      ['transformers', '>=4.30,<4.31'],
+      ['numpy', ''],
+    ]);
   });
   it('reads an Ollama Modelfile (lower-case directives, triple-quoted blocks)', () => {
-    const p = parseManifest(input({ raw_manifest: 'from llama3:latest\nparameter temperature 0.2\nSYSTEM """\nYou are Mario.\n"""\nTEMPLATE """{{ .Prompt }}"""\n' }));
+    const p = parseManifest(
+      input({
+        raw_manifest:
+          'from llama3:latest\nparameter temperature 0.2\nSYSTEM """\nYou are Mario.\n"""\nTEMPLATE """{{ .Prompt }}"""\n',
+      }),
+    );
     expect(p.kind).toBe('modelfile');
-    expect(p.modelfile).toMatchObject({ from: 'llama3:latest', system: 'You are Mario.', template: '{{ .Prompt }}', parameters: { temperature: '0.2' } });
+    expect(p.modelfile).toMatchObject({
+      from: 'llama3:latest',
+      system: 'You are Mario.',
+      template: '{{ .Prompt }}',
+      parameters: { temperature: '0.2' },
+    });
   });
   it('reads a YAML agent configuration', () => {
-    const p = parseManifest(input({ asset_type: 'agent', raw_manifest: 'name: helper\nmodel: gpt-4o\ntools:\n  - name: run_shell\n    description: Run shell commands\n' }));
+    const p = parseManifest(
+      input({
+        asset_type: 'agent',
+        raw_manifest: 'name: helper\nmodel: gpt-4o\ntools:\n  - name: run_shell\n    description: Run shell commands\n',
+      }),
+    );
     expect(p.format).toBe('yaml');
     expect(p.kind).toBe('agent_config');
     expect(p.tools.map((t) => t.name)).toEqual(['run_shell']);
@@ -118,36 +231,88 @@ describe('package manifests', () => {
 
 describe('more manifest kinds', () => {
   it('reads an MCPB/DXT manifest.json (server.mcp_config + tools)', () => {
-    const p = parseManifest(input({ asset_type: 'mcp_server', raw_manifest: JSON.stringify({
-      dxt_version: '0.1', name: 'notes', version: '0.3.0', license: 'MIT', author: { name: 'Ann' },
-      server: { type: 'node', entry_point: 'server/index.js', mcp_config: { command: 'node', args: ['${__dirname}/server/index.js'], env: { NOTES_DIR: '${user_config.dir}' } } },
-      tools: [{ name: 'list_notes', description: 'Lists notes' }],
-    }) }));
-    expect(p).toMatchObject({ kind: 'mcpb_manifest', name: 'notes', version: '0.3.0', licenses: ['MIT'], authors: ['Ann'] });
-    expect(p.servers[0]).toMatchObject({ command: 'node', env: { NOTES_DIR: '${user_config.dir}' }, transport: 'stdio' });
+    const p = parseManifest(
+      input({
+        asset_type: 'mcp_server',
+        raw_manifest: JSON.stringify({
+          dxt_version: '0.1',
+          name: 'notes',
+          version: '0.3.0',
+          license: 'MIT',
+          author: { name: 'Ann' },
+          server: {
+            type: 'node',
+            entry_point: 'server/index.js',
+            mcp_config: {
+              command: 'node',
+              args: ['${__dirname}/server/index.js'],
+              env: { NOTES_DIR: '${user_config.dir}' },
+            },
+          },
+          tools: [{ name: 'list_notes', description: 'Lists notes' }],
+        }),
+      }),
+    );
+    expect(p).toMatchObject({
+      kind: 'mcpb_manifest',
+      name: 'notes',
+      version: '0.3.0',
+      licenses: ['MIT'],
+      authors: ['Ann'],
+    });
+    expect(p.servers[0]).toMatchObject({
+      command: 'node',
+      env: { NOTES_DIR: '${user_config.dir}' },
+      transport: 'stdio',
+    });
     expect(p.tools.map((t) => t.name)).toEqual(['list_notes']);
   });
   it('reads a Poetry pyproject.toml', () => {
-    const p = parseManifest(input({ asset_type: 'package', raw_manifest: '[tool.poetry]\nname = "agent-kit"\nversion = "0.1.0"\nlicense = "Apache-2.0"\n[tool.poetry.dependencies]\npython = "^3.10"\nlangchain = "0.0.100"\n' }));
+    const p = parseManifest(
+      input({
+        asset_type: 'package',
+        raw_manifest:
+          '[tool.poetry]\nname = "agent-kit"\nversion = "0.1.0"\nlicense = "Apache-2.0"\n[tool.poetry.dependencies]\npython = "^3.10"\nlangchain = "0.0.100"\n',
+      }),
+    );
     expect(p).toMatchObject({ kind: 'pyproject', name: 'agent-kit', version: '0.1.0', licenses: ['Apache-2.0'] });
-    expect(p.dependencies).toEqual([{ ecosystem: 'pypi', name: 'langchain', spec: '0.0.100', path: 'tool.poetry.dependencies.langchain' }]);
+    expect(p.dependencies).toEqual([
+      { ecosystem: 'pypi', name: 'langchain', spec: '0.0.100', path: 'tool.poetry.dependencies.langchain' },
+    ]);
   });
   it('reads a Modelfile FROM a local GGUF with an ADAPTER and a one-line LICENSE', () => {
-    const p = parseManifest(input({ raw_manifest: 'FROM ./models/llama-3-8b.Q4_K_M.gguf\nADAPTER ./lora.gguf\nPARAMETER num_ctx 4096\nLICENSE """Apache 2.0"""\n' }));
+    const p = parseManifest(
+      input({
+        raw_manifest:
+          'FROM ./models/llama-3-8b.Q4_K_M.gguf\nADAPTER ./lora.gguf\nPARAMETER num_ctx 4096\nLICENSE """Apache 2.0"""\n',
+      }),
+    );
     expect(p).toMatchObject({ kind: 'modelfile', licenses: ['Apache 2.0'], base_models: [] });
     expect(p.files.map((f) => f.path)).toEqual(['./models/llama-3-8b.Q4_K_M.gguf', './lora.gguf']);
     expect(p.modelfile?.parameters).toEqual({ num_ctx: '4096' });
   });
   it('reads Keras configs and tokenizer_config.json chat templates', () => {
-    expect(parseManifest(input({ raw_manifest: JSON.stringify({ class_name: 'Functional', config: { layers: [] } }) })).kind).toBe('keras_config');
-    const t = parseManifest(input({ raw_manifest: JSON.stringify({ chat_template: '{{ messages }}', eos_token: '</s>' }) }));
+    expect(
+      parseManifest(input({ raw_manifest: JSON.stringify({ class_name: 'Functional', config: { layers: [] } }) })).kind,
+    ).toBe('keras_config');
+    const t = parseManifest(
+      input({ raw_manifest: JSON.stringify({ chat_template: '{{ messages }}', eos_token: '</s>' }) }),
+    );
     expect([t.kind, t.chat_template]).toEqual(['tokenizer_config', '{{ messages }}']);
   });
   it('falls back to generic JSON, YAML, TOML and text', () => {
-    expect(parseManifest(input({ asset_type: 'application', raw_manifest: '{"endpoint":"https://x.dev","license":"MIT"}' }))).toMatchObject({ kind: 'json', format: 'json', licenses: ['MIT'] });
-    expect(parseManifest(input({ asset_type: 'application', raw_manifest: 'endpoint: https://x.dev\nregion: eu\n' }))).toMatchObject({ kind: 'yaml', format: 'yaml' });
-    expect(parseManifest(input({ asset_type: 'application', raw_manifest: '[package]\nname = "x"\nversion = "1.2.3"\n' }))).toMatchObject({ kind: 'toml', format: 'toml', name: 'x', version: '1.2.3' });
-    expect(parseManifest(input({ asset_type: 'application', raw_manifest: 'A hosted chat assistant for support teams.' }))).toMatchObject({ kind: 'text', format: 'text' });
+    expect(
+      parseManifest(input({ asset_type: 'application', raw_manifest: '{"endpoint":"https://x.dev","license":"MIT"}' })),
+    ).toMatchObject({ kind: 'json', format: 'json', licenses: ['MIT'] });
+    expect(
+      parseManifest(input({ asset_type: 'application', raw_manifest: 'endpoint: https://x.dev\nregion: eu\n' })),
+    ).toMatchObject({ kind: 'yaml', format: 'yaml' });
+    expect(
+      parseManifest(input({ asset_type: 'application', raw_manifest: '[package]\nname = "x"\nversion = "1.2.3"\n' })),
+    ).toMatchObject({ kind: 'toml', format: 'toml', name: 'x', version: '1.2.3' });
+    expect(
+      parseManifest(input({ asset_type: 'application', raw_manifest: 'A hosted chat assistant for support teams.' })),
+    ).toMatchObject({ kind: 'text', format: 'text' });
   });
 });
 
@@ -161,7 +326,9 @@ describe('robustness', () => {
     expect(a.findings.map((f) => f.rule_id)).toContain('manifest_unparseable');
   });
   it('accepts empty and odd input', () => {
-    expect(() => analyze(input({ raw_manifest: null, metadata: { files: 'nope', tools: 5 } as Record<string, unknown> }))).not.toThrow();
+    expect(() =>
+      analyze(input({ raw_manifest: null, metadata: { files: 'nope', tools: 5 } as Record<string, unknown> })),
+    ).not.toThrow();
     expect(() => analyze(input({ raw_manifest: '\u0000\u0001 garbage' }))).not.toThrow();
     expect(() => analyze(input({ raw_manifest: '[1,2,{"a":null}]' }))).not.toThrow();
   });

@@ -29,7 +29,9 @@ const EXPECTED: Record<string, { asset_type: AssetType; kind: string; rules: str
   '35-hf-config-chatglm2-auto-map.json': { asset_type: 'model', kind: 'hf_config', rules: ['R05'] },
 };
 
-const FILES = readdirSync(FIXTURES).filter((f) => /^\d\d-/.test(f)).sort();
+const FILES = readdirSync(FIXTURES)
+  .filter((f) => /^\d\d-/.test(f))
+  .sort();
 
 it('covers every sample manifest', () => {
   expect(FILES).toEqual(Object.keys(EXPECTED).sort());

@@ -15,42 +15,92 @@ type D = Pick<FindingDraft, 'rule_id' | 'weight' | 'severity' | 'confidence' | '
 
 describe('scoring properties', () => {
   it('is capped at 100 and integer contributions sum exactly to the score', () => {
-    fc.assert(fc.property(fc.array(draftArb, { maxLength: 30 }), (ds: D[]) => {
-      const s = computeScore(ds);
-      expect(s.score).toBeGreaterThanOrEqual(0);
-      expect(s.score).toBeLessThanOrEqual(100);
-      expect(Number.isInteger(s.score)).toBe(true);
-      expect(s.items.reduce((a, it) => a + it.contribution, 0)).toBe(s.score);
-      for (const it of s.items) expect(Number.isInteger(it.contribution) && it.contribution >= 0).toBe(true);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.array(draftArb, { maxLength: 30 }), (ds: D[]) => {
+        const s = computeScore(ds);
+        expect(s.score).toBeGreaterThanOrEqual(0);
+        expect(s.score).toBeLessThanOrEqual(100);
+        expect(Number.isInteger(s.score)).toBe(true);
+        expect(s.items.reduce((a, it) => a + it.contribution, 0)).toBe(s.score);
+        for (const it of s.items) expect(Number.isInteger(it.contribution) && it.contribution >= 0).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
   });
   it('is monotonic: adding a finding never lowers the score', () => {
-    fc.assert(fc.property(fc.array(draftArb, { maxLength: 20 }), draftArb, (ds: D[], extra: D) => {
-      expect(computeScore([...ds, extra]).score).toBeGreaterThanOrEqual(computeScore(ds).score);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.array(draftArb, { maxLength: 20 }), draftArb, (ds: D[], extra: D) => {
+        expect(computeScore([...ds, extra]).score).toBeGreaterThanOrEqual(computeScore(ds).score);
+      }),
+      { numRuns: 500 },
+    );
   });
   it('is order-independent', () => {
-    fc.assert(fc.property(fc.array(draftArb, { maxLength: 15 }), (ds: D[]) => {
-      expect(computeScore([...ds].reverse()).score).toBe(computeScore(ds).score);
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(fc.array(draftArb, { maxLength: 15 }), (ds: D[]) => {
+        expect(computeScore([...ds].reverse()).score).toBe(computeScore(ds).score);
+      }),
+      { numRuns: 200 },
+    );
   });
   it('applies diminishing returns and floors', () => {
     const med = { rule_id: 'R08', severity: 'medium' as const, confidence: 1, weight: 15, threat_ids: [] };
     expect(computeScore([med]).score).toBe(15);
     expect(computeScore([med, { ...med }]).score).toBe(28); // 100*(1-0.85^2)=27.75
-    expect(computeScore([{ rule_id: 'R05', severity: 'high', confidence: 1, weight: 35, threat_ids: [] }]).score).toBe(70);
-    expect(computeScore([{ rule_id: 'R16', severity: 'critical', confidence: 1, weight: 60, threat_ids: [] }]).score).toBe(90);
-    expect(computeScore([{ rule_id: 'R15', severity: 'high', confidence: 0.6, weight: 21, threat_ids: [] }]).score).toBe(21);
+    expect(computeScore([{ rule_id: 'R05', severity: 'high', confidence: 1, weight: 35, threat_ids: [] }]).score).toBe(
+      70,
+    );
+    expect(
+      computeScore([{ rule_id: 'R16', severity: 'critical', confidence: 1, weight: 60, threat_ids: [] }]).score,
+    ).toBe(90);
+    expect(
+      computeScore([{ rule_id: 'R15', severity: 'high', confidence: 0.6, weight: 21, threat_ids: [] }]).score,
+    ).toBe(21);
   });
   it('severity bands follow DESIGN.md', () => {
-    expect([100, 90, 89, 70, 69, 40, 39, 10, 9, 0].map(severityForScore)).toEqual(['critical', 'critical', 'high', 'high', 'medium', 'medium', 'low', 'low', 'informational', 'informational']);
+    expect([100, 90, 89, 70, 69, 40, 39, 10, 9, 0].map(severityForScore)).toEqual([
+      'critical',
+      'critical',
+      'high',
+      'high',
+      'medium',
+      'medium',
+      'low',
+      'low',
+      'informational',
+      'informational',
+    ]);
   });
 });
 
 describe('finalize', () => {
   it('adds a finding per matched threat with its risk_penalty and sums contributions', () => {
     const a = analyze(input({ raw_manifest: fixture('24-hf-card-wav2vec2-sv-ccbync-README.md') }));
-    const r = finalize(a, { ...CTX, threats: [{ id: 'thr_b', title: 'B', category: 'supply_chain', severity: 'high', risk_penalty: 20, cve_id: 'CVE-2024-3568', attack_techniques: ['AML.T0010'], remediation: 'upgrade' }, { id: 'thr_a', title: 'A', category: 'x', severity: 'low', risk_penalty: 5, cve_id: null, attack_techniques: [], remediation: null }] });
+    const r = finalize(a, {
+      ...CTX,
+      threats: [
+        {
+          id: 'thr_b',
+          title: 'B',
+          category: 'supply_chain',
+          severity: 'high',
+          risk_penalty: 20,
+          cve_id: 'CVE-2024-3568',
+          attack_techniques: ['AML.T0010'],
+          remediation: 'upgrade',
+        },
+        {
+          id: 'thr_a',
+          title: 'A',
+          category: 'x',
+          severity: 'low',
+          risk_penalty: 5,
+          cve_id: null,
+          attack_techniques: [],
+          remediation: null,
+        },
+      ],
+    });
     const tf = r.findings.filter((f) => f.rule_id === 'threat_match');
     expect(tf.map((f) => f.threat_ids[0])).toEqual(['thr_a', 'thr_b']);
     expect(tf.map((f) => f.weight)).toEqual([5, 20]);
@@ -61,7 +111,16 @@ describe('finalize', () => {
     expect(r.score_breakdown.items.find((i) => i.threat_id === 'thr_b')?.contribution).toBe(20);
   });
   it('caps at 100 with many threats', () => {
-    const threats = Array.from({ length: 5 }, (_, i) => ({ id: `thr_${i}`, title: 't', category: 'c', severity: 'critical' as const, risk_penalty: 40, cve_id: null, attack_techniques: [], remediation: null }));
+    const threats = Array.from({ length: 5 }, (_, i) => ({
+      id: `thr_${i}`,
+      title: 't',
+      category: 'c',
+      severity: 'critical' as const,
+      risk_penalty: 40,
+      cve_id: null,
+      attack_techniques: [],
+      remediation: null,
+    }));
     const r = enrich(input({ raw_manifest: fixture('33-hf-pytorch-bin-index-codegeex2.json') }), { ...CTX, threats });
     expect(r.intrinsic_risk_score).toBe(100);
     expect(r.findings.reduce((s, f) => s + f.score_contribution, 0)).toBe(100);
@@ -75,9 +134,17 @@ describe('publisher trust and benchmark summary', () => {
     expect(r.publisher_trust.score as number).toBeGreaterThanOrEqual(80);
   });
   it('established by org count and age, suspicious with a typosquat, unknown otherwise', () => {
-    const est = enrich(input({ name: 'someorg/model' }), { ...CTX, publisher: { org_count: 5, signal_count: 40, first_seen: '2025-01-01T00:00:00Z' } });
+    const est = enrich(input({ name: 'someorg/model' }), {
+      ...CTX,
+      publisher: { org_count: 5, signal_count: 40, first_seen: '2025-01-01T00:00:00Z' },
+    });
     expect(est.publisher_trust.level).toBe('established');
-    expect(enrich(input({ name: 'someorg/model' }), { ...CTX, publisher: { org_count: 1, signal_count: 1, first_seen: '2026-11-20T00:00:00Z' } }).publisher_trust.level).toBe('unknown');
+    expect(
+      enrich(input({ name: 'someorg/model' }), {
+        ...CTX,
+        publisher: { org_count: 1, signal_count: 1, first_seen: '2026-11-20T00:00:00Z' },
+      }).publisher_trust.level,
+    ).toBe('unknown');
     const sus = enrich(input({ name: 'meta-1lama/Llama-3-8B' }), CTX);
     expect(sus.publisher_trust).toMatchObject({ level: 'suspicious', verified: false });
     expect((sus.publisher_trust.factors as Array<{ factor: string }>).map((f) => f.factor)).toContain('typosquat_name');
@@ -85,7 +152,14 @@ describe('publisher trust and benchmark summary', () => {
   it('benchmark summary from model-index, null without it', () => {
     const r = enrich(input({ raw_manifest: fixture('24-hf-card-wav2vec2-sv-ccbync-README.md') }), CTX);
     expect(r.benchmark_summary).toMatchObject({ source: 'model-index', count: 2 });
-    expect((r.benchmark_summary?.results as unknown[])[1]).toMatchObject({ task: 'automatic-speech-recognition', dataset: 'common_voice', metric: 'wer', value: 19.145252414798616 });
-    expect(enrich(input({ raw_manifest: fixture('21-hf-card-pokemon-lora-README.md') }), CTX).benchmark_summary).toBeNull();
+    expect((r.benchmark_summary?.results as unknown[])[1]).toMatchObject({
+      task: 'automatic-speech-recognition',
+      dataset: 'common_voice',
+      metric: 'wer',
+      value: 19.145252414798616,
+    });
+    expect(
+      enrich(input({ raw_manifest: fixture('21-hf-card-pokemon-lora-README.md') }), CTX).benchmark_summary,
+    ).toBeNull();
   });
 });

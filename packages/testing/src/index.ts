@@ -20,7 +20,8 @@ import { createHash } from 'node:crypto';
  * (so a suite starts in ~100 ms) and a Redis key prefix, both removed by close(). Suites can run in
  * parallel and twice in a row without cleanup.
  */
-export const BASE_DATABASE_URL = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+export const BASE_DATABASE_URL =
+  process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export interface TestContext {
@@ -36,7 +37,11 @@ export interface TestContext {
 
 function templateName(): string {
   const digest = createHash('sha256')
-    .update(readMigrations().map((m) => `${m.name}:${m.checksum}`).join('\n'))
+    .update(
+      readMigrations()
+        .map((m) => `${m.name}:${m.checksum}`)
+        .join('\n'),
+    )
     .digest('hex')
     .slice(0, 16);
   return `risk_tpl_${digest}`;
@@ -66,7 +71,10 @@ async function ensureTemplate(): Promise<string> {
 
 export async function createScratchDatabase(label: string): Promise<string> {
   const template = await ensureTemplate();
-  const dbName = `risk_t_${label.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 20)}_${randomBytes(4).toString('hex')}`;
+  const dbName = `risk_t_${label
+    .replace(/[^a-z0-9]/gi, '')
+    .toLowerCase()
+    .slice(0, 20)}_${randomBytes(4).toString('hex')}`;
   const url = withDatabase(BASE_DATABASE_URL, dbName);
   for (let attempt = 0; ; attempt++) {
     try {

@@ -35,7 +35,12 @@ import {
   buildOpenApiDocument,
 } from '@risk/contracts';
 import { bearerOf, createTenantTokenSigner, isAdminToken } from './auth';
-import { createConnector, defaultConnectorContext, type FirewallConnection, type FirewallConnector } from './connectors';
+import {
+  createConnector,
+  defaultConnectorContext,
+  type FirewallConnection,
+  type FirewallConnector,
+} from './connectors';
 import { aiCategories, generalCategories } from './data';
 import * as tenants from './domain/tenants/tenants';
 import * as deployment from './domain/tenants/deployment-tokens';
@@ -104,16 +109,25 @@ export function createApp(deps: AppDeps) {
     if (!token) throw new ApiError('token_missing', { message: 'Send Authorization: Bearer <token>.' });
     if (isAdminToken(token, config.ADMIN_API_TOKEN)) {
       if (auth === 'admin') return '';
-      throw new ApiError('tenant_token_required', { message: 'This route needs a tenant token (the admin token manages tenants only).' });
+      throw new ApiError('tenant_token_required', {
+        message: 'This route needs a tenant token (the admin token manages tenants only).',
+      });
     }
     const tenantId = await signer.verify(token);
     if (auth === 'admin') throw new ApiError('admin_token_required', { message: 'This route needs the admin token.' });
     const tenant = await db.tenant.findUnique({ where: { id: tenantId }, select: { status: true } });
-    if (!tenant || tenant.status !== 'active') throw new ApiError('token_revoked', { message: 'The tenant of this token no longer exists or is not active.' });
+    if (!tenant || tenant.status !== 'active')
+      throw new ApiError('token_revoked', { message: 'The tenant of this token no longer exists or is not active.' });
     return tenantId;
   }
 
-  const route = (method: 'get' | 'post' | 'put' | 'delete', path: string, auth: Auth, status: number, handler: (ctx: Ctx) => Promise<unknown> | unknown) => {
+  const route = (
+    method: 'get' | 'post' | 'put' | 'delete',
+    path: string,
+    auth: Auth,
+    status: number,
+    handler: (ctx: Ctx) => Promise<unknown> | unknown,
+  ) => {
     app[method](path, async (req, res) => {
       const tenantId = await authenticate(req, auth);
       const query = parseQueryString(req.url.split('?')[1] ?? '');
@@ -129,14 +143,19 @@ export function createApp(deps: AppDeps) {
     service: 'Admin API',
     status: 'running',
     version: '1.0.0',
-    endpoints: Object.fromEntries(ADMIN_ROUTE_DOCS.map((r) => [`${r.method.toUpperCase()} ${r.path}`, { auth: r.auth, summary: r.summary }])),
+    endpoints: Object.fromEntries(
+      ADMIN_ROUTE_DOCS.map((r) => [`${r.method.toUpperCase()} ${r.path}`, { auth: r.auth, summary: r.summary }]),
+    ),
   }));
   app.get('/health', async (_req, res) => {
     const check = async (fn: () => Promise<unknown>) => {
       const started = Date.now();
       let timer: NodeJS.Timeout | undefined;
       try {
-        await Promise.race([fn(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timed out after 2000 ms')), 2000)))]);
+        await Promise.race([
+          fn(),
+          new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timed out after 2000 ms')), 2000))),
+        ]);
         return { status: 'up', latency_ms: Date.now() - started };
       } catch (err) {
         return { status: 'down', error: err instanceof Error ? err.message : String(err) };
@@ -146,7 +165,9 @@ export function createApp(deps: AppDeps) {
     };
     const [postgres, redis] = await Promise.all([check(() => db.$queryRaw`SELECT 1`), check(deps.pingRedis)]);
     const ok = postgres.status === 'up' && redis.status === 'up';
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'degraded', service: 'Admin API', checks: { postgres, redis } });
+    res
+      .status(ok ? 200 : 503)
+      .json({ status: ok ? 'ok' : 'degraded', service: 'Admin API', checks: { postgres, redis } });
   });
   const openapi = buildOpenApiDocument(adminRegistry, { title: 'Risk Intelligence Admin API', version: '1.0.0' });
   route('get', '/openapi.json', 'none', 200, () => openapi);
@@ -155,87 +176,156 @@ export function createApp(deps: AppDeps) {
   route('get', '/deploy/v1/credentials', 'none', 200, (ctx) => {
     const token = ctx.query.token;
     if (token === undefined || token === '') throw new ApiError('missing_required_param', { param: 'token' });
-    if (Array.isArray(token)) throw new ApiError('parameter_invalid', { param: 'token', message: 'token must be given once.' });
+    if (Array.isArray(token))
+      throw new ApiError('parameter_invalid', { param: 'token', message: 'token must be given once.' });
     return deployment.exchangeDeploymentToken(db, { token, apiBaseUrl: config.PUBLIC_API_BASE_URL });
   });
 
   // ── tenants (admin token) ──
-  route('post', '/tenants/v1/register', 'admin', 201, (ctx) => tenants.registerTenant(db, signer, { ...parseOrThrow(ZCreateTenantBody, ctx.body), ttlDays }));
+  route('post', '/tenants/v1/register', 'admin', 201, (ctx) =>
+    tenants.registerTenant(db, signer, { ...parseOrThrow(ZCreateTenantBody, ctx.body), ttlDays }),
+  );
   route('get', '/tenants/v1', 'admin', 200, (ctx) => tenants.listTenants(db, page(ctx)));
-  route('get', '/tenants/v1/:id', 'admin', 200, async (ctx) => serializeTenant(await tenants.getTenant(db, param(ctx, 'id'))));
+  route('get', '/tenants/v1/:id', 'admin', 200, async (ctx) =>
+    serializeTenant(await tenants.getTenant(db, param(ctx, 'id'))),
+  );
   route('post', '/tenants/v1/:id/tokens', 'admin', 201, (ctx) => {
     const body = parseOrThrow(ZCreateTenantTokenBody, ctx.body);
-    return tenants.mintTenantToken(db, signer, { tenantId: param(ctx, 'id'), ttlDays: body.expires_in_days ?? ttlDays });
+    return tenants.mintTenantToken(db, signer, {
+      tenantId: param(ctx, 'id'),
+      ttlDays: body.expires_in_days ?? ttlDays,
+    });
   });
   route('post', '/tenants/v1/:id/deployment-token', 'admin', 201, (ctx) =>
-    deployment.createDeploymentToken(db, { tenantId: param(ctx, 'id'), ...parseOrThrow(ZCreateDeploymentTokenBody, ctx.body) }),
+    deployment.createDeploymentToken(db, {
+      tenantId: param(ctx, 'id'),
+      ...parseOrThrow(ZCreateDeploymentTokenBody, ctx.body),
+    }),
   );
-  route('get', '/tenants/v1/:id/deployment-tokens', 'admin', 200, (ctx) => deployment.listDeploymentTokens(db, param(ctx, 'id'), page(ctx)));
+  route('get', '/tenants/v1/:id/deployment-tokens', 'admin', 200, (ctx) =>
+    deployment.listDeploymentTokens(db, param(ctx, 'id'), page(ctx)),
+  );
   route('delete', '/tenants/v1/:id/deployment-token/:token_id', 'admin', 200, (ctx) =>
     deployment.revokeDeploymentToken(db, { tenantId: param(ctx, 'id'), tokenId: param(ctx, 'token_id') }),
   );
 
   // ── firewalls (tenant token) ──
-  route('post', '/firewalls/v1', 'tenant', 201, (ctx) => firewalls.createFirewall(db, fwDeps, ctx.tenantId, parseOrThrow(ZCreateFirewallBody, ctx.body)));
+  route('post', '/firewalls/v1', 'tenant', 201, (ctx) =>
+    firewalls.createFirewall(db, fwDeps, ctx.tenantId, parseOrThrow(ZCreateFirewallBody, ctx.body)),
+  );
   route('get', '/firewalls/v1', 'tenant', 200, (ctx) => firewalls.listFirewalls(db, ctx.tenantId, page(ctx)));
   route('get', '/firewalls/v1/:id', 'tenant', 200, async (ctx) =>
     serializeFirewall(await firewalls.findFirewall(db, ctx.tenantId, param(ctx, 'id'))),
   );
-  route('put', '/firewalls/v1/:id', 'tenant', 200, (ctx) => firewalls.updateFirewall(db, fwDeps, ctx.tenantId, param(ctx, 'id'), parseOrThrow(ZUpdateFirewallBody, ctx.body)));
-  route('delete', '/firewalls/v1/:id', 'tenant', 200, (ctx) => firewalls.deleteFirewall(db, ctx.tenantId, param(ctx, 'id')));
+  route('put', '/firewalls/v1/:id', 'tenant', 200, (ctx) =>
+    firewalls.updateFirewall(db, fwDeps, ctx.tenantId, param(ctx, 'id'), parseOrThrow(ZUpdateFirewallBody, ctx.body)),
+  );
+  route('delete', '/firewalls/v1/:id', 'tenant', 200, (ctx) =>
+    firewalls.deleteFirewall(db, ctx.tenantId, param(ctx, 'id')),
+  );
   route('post', '/firewalls/v1/:id/test', 'tenant', 200, async (ctx) => {
     const result = await firewalls.testFirewall(db, fwDeps, ctx.tenantId, param(ctx, 'id'));
-    logger.info('firewall test', { tenant_id: ctx.tenantId, firewall_id: result.firewall_id, ok: result.ok, latency_ms: result.latency_ms, error: result.error });
+    logger.info('firewall test', {
+      tenant_id: ctx.tenantId,
+      firewall_id: result.firewall_id,
+      ok: result.ok,
+      latency_ms: result.latency_ms,
+      error: result.error,
+    });
     return result;
   });
   route('post', '/firewalls/v1/:id/configure-vendor-logging', 'tenant', 200, async (ctx) => {
-    const result = await firewalls.configureVendorLogging(db, fwDeps, ctx.tenantId, param(ctx, 'id'), parseOrThrow(ZConfigureLoggingBody, ctx.body));
-    logger.info('firewall logging configured', { tenant_id: ctx.tenantId, firewall_id: result.firewall_id, ok: result.ok, error: result.error });
+    const result = await firewalls.configureVendorLogging(
+      db,
+      fwDeps,
+      ctx.tenantId,
+      param(ctx, 'id'),
+      parseOrThrow(ZConfigureLoggingBody, ctx.body),
+    );
+    logger.info('firewall logging configured', {
+      tenant_id: ctx.tenantId,
+      firewall_id: result.firewall_id,
+      ok: result.ok,
+      error: result.error,
+    });
     return result;
   });
 
   // ── categories ──
   route('get', '/policies/v1/categories', 'tenant', 200, () => ({
     object: 'list',
-    data: generalCategories.map((c) => ({ id: c.id, name: c.name, description: c.description, pan_os: c.pan_os, fortiguard: c.fortiguard })),
+    data: generalCategories.map((c) => ({
+      id: c.id,
+      name: c.name,
+      description: c.description,
+      pan_os: c.pan_os,
+      fortiguard: c.fortiguard,
+    })),
     has_more: false,
     url: '/policies/v1/categories',
     next_cursor: null,
   }));
   route('get', '/policies/v1/categories/ai', 'tenant', 200, () => ({
     object: 'list',
-    data: aiCategories.map((c) => ({ id: c.id, name: c.name, description: c.description, parent: c.parent, pan_os_granular: c.pan_os_granular, vendors: c.vendors, domains: c.domains })),
+    data: aiCategories.map((c) => ({
+      id: c.id,
+      name: c.name,
+      description: c.description,
+      parent: c.parent,
+      pan_os_granular: c.pan_os_granular,
+      vendors: c.vendors,
+      domains: c.domains,
+    })),
     has_more: false,
     url: '/policies/v1/categories/ai',
     next_cursor: null,
   }));
 
   // ── URL-filter policies ──
-  route('post', '/policies/v1/url-filter', 'tenant', 201, (ctx) => policies.createPolicy(db, ctx.tenantId, parseOrThrow(ZCreatePolicyBody, ctx.body)));
+  route('post', '/policies/v1/url-filter', 'tenant', 201, (ctx) =>
+    policies.createPolicy(db, ctx.tenantId, parseOrThrow(ZCreatePolicyBody, ctx.body)),
+  );
   route('get', '/policies/v1/url-filter', 'tenant', 200, (ctx) => policies.listPolicies(db, ctx.tenantId, page(ctx)));
   route('get', '/policies/v1/url-filter/:id', 'tenant', 200, async (ctx) =>
     serializePolicy(await policies.findPolicy(db, ctx.tenantId, param(ctx, 'id'))),
   );
-  route('put', '/policies/v1/url-filter/:id', 'tenant', 200, (ctx) => policies.updatePolicy(db, ctx.tenantId, param(ctx, 'id'), parseOrThrow(ZUpdatePolicyBody, ctx.body)));
-  route('delete', '/policies/v1/url-filter/:id', 'tenant', 200, (ctx) => policies.deletePolicy(db, ctx.tenantId, param(ctx, 'id')));
+  route('put', '/policies/v1/url-filter/:id', 'tenant', 200, (ctx) =>
+    policies.updatePolicy(db, ctx.tenantId, param(ctx, 'id'), parseOrThrow(ZUpdatePolicyBody, ctx.body)),
+  );
+  route('delete', '/policies/v1/url-filter/:id', 'tenant', 200, (ctx) =>
+    policies.deletePolicy(db, ctx.tenantId, param(ctx, 'id')),
+  );
   route('post', '/policies/v1/url-filter/:id/rules/reorder', 'tenant', 200, (ctx) =>
     policies.reorderRules(db, ctx.tenantId, param(ctx, 'id'), parseOrThrow(ZReorderRulesBody, ctx.body)),
   );
-  route('post', '/policies/v1/url-filter/:id/rules', 'tenant', 201, (ctx) => policies.addRule(db, ctx.tenantId, param(ctx, 'id'), parseOrThrow(ZCreateRuleBody, ctx.body)));
-  route('put', '/policies/v1/url-filter/:id/rules/:ruleId', 'tenant', 200, (ctx) =>
-    policies.updateRule(db, ctx.tenantId, param(ctx, 'id'), param(ctx, 'ruleId'), parseOrThrow(ZUpdateRuleBody, ctx.body)),
+  route('post', '/policies/v1/url-filter/:id/rules', 'tenant', 201, (ctx) =>
+    policies.addRule(db, ctx.tenantId, param(ctx, 'id'), parseOrThrow(ZCreateRuleBody, ctx.body)),
   );
-  route('delete', '/policies/v1/url-filter/:id/rules/:ruleId', 'tenant', 200, (ctx) => policies.deleteRule(db, ctx.tenantId, param(ctx, 'id'), param(ctx, 'ruleId')));
+  route('put', '/policies/v1/url-filter/:id/rules/:ruleId', 'tenant', 200, (ctx) =>
+    policies.updateRule(
+      db,
+      ctx.tenantId,
+      param(ctx, 'id'),
+      param(ctx, 'ruleId'),
+      parseOrThrow(ZUpdateRuleBody, ctx.body),
+    ),
+  );
+  route('delete', '/policies/v1/url-filter/:id/rules/:ruleId', 'tenant', 200, (ctx) =>
+    policies.deleteRule(db, ctx.tenantId, param(ctx, 'id'), param(ctx, 'ruleId')),
+  );
   route('post', '/policies/v1/url-filter/:id/assign', 'tenant', 200, (ctx) =>
     policies.assignPolicy(db, ctx.tenantId, param(ctx, 'id'), parseOrThrow(ZAssignPolicyBody, ctx.body).firewall_ids),
   );
-  route('delete', '/policies/v1/url-filter/:id/assign/:fwId', 'tenant', 200, (ctx) => policies.unassignPolicy(db, ctx.tenantId, param(ctx, 'id'), param(ctx, 'fwId')));
+  route('delete', '/policies/v1/url-filter/:id/assign/:fwId', 'tenant', 200, (ctx) =>
+    policies.unassignPolicy(db, ctx.tenantId, param(ctx, 'id'), param(ctx, 'fwId')),
+  );
 
   // ── tools ──
   route('get', '/tools/v1/risk-score', 'tenant', 200, (ctx) => {
     const url = ctx.query.url;
     if (url === undefined || url === '') throw new ApiError('missing_required_param', { param: 'url' });
-    if (Array.isArray(url)) throw new ApiError('parameter_invalid', { param: 'url', message: 'url must be given once.' });
+    if (Array.isArray(url))
+      throw new ApiError('parameter_invalid', { param: 'url', message: 'url must be given once.' });
     return riskScoreForTenant(db, ctx.tenantId, url);
   });
 

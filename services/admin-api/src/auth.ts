@@ -37,7 +37,8 @@ export function createTenantTokenSigner(secretsKey: string): TenantTokenSigner {
         return payload.sub;
       } catch (err) {
         if (err instanceof ApiError) throw err;
-        if (err instanceof joseErrors.JWTExpired) throw new ApiError('token_expired', { message: 'The tenant token has expired; mint a new one.' });
+        if (err instanceof joseErrors.JWTExpired)
+          throw new ApiError('token_expired', { message: 'The tenant token has expired; mint a new one.' });
         throw new ApiError('token_invalid', { message: 'Invalid bearer token.' });
       }
     },

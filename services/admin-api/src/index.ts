@@ -1,6 +1,11 @@
 // @risk/admin-api: the app factory for tests and main.ts, and the firewall sync use cases the worker runs.
 export { createApp, type AppDeps } from './app';
-export { syncPolicyAssignment, removePolicyAssignment, type SyncOptions, type SyncResult } from './domain/policies/sync-policy-assignment';
+export {
+  syncPolicyAssignment,
+  removePolicyAssignment,
+  type SyncOptions,
+  type SyncResult,
+} from './domain/policies/sync-policy-assignment';
 export { createConnector, ConnectorError, type FirewallConnector, type FirewallConnection } from './connectors';
 export { startPanosSimulator, startFortinetSimulator } from './simulators';
 export { scoreUrl } from './domain/risk-score/score-url';

@@ -9,8 +9,17 @@ async function main(): Promise<void> {
   requireSecret(config, 'ADMIN_API_TOKEN');
   requireSecret(config, 'SECRETS_KEY');
   const logger = createLogger({ service: 'admin-api', level: config.LOG_LEVEL });
-  const db = createPrisma({ url: config.DATABASE_URL, applicationName: 'admin-api', max: config.DATABASE_POOL_MAX, onPoolError: (err) => logger.error('pg pool error', { err }) });
-  const redis = new IORedis(config.REDIS_URL, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  const db = createPrisma({
+    url: config.DATABASE_URL,
+    applicationName: 'admin-api',
+    max: config.DATABASE_POOL_MAX,
+    onPoolError: (err) => logger.error('pg pool error', { err }),
+  });
+  const redis = new IORedis(config.REDIS_URL, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+  });
   redis.on('error', (err) => logger.warn('redis error', { err: err.message }));
   await redis.connect().catch((err: Error) => logger.warn('redis not reachable at start', { err: err.message }));
   const app = createApp({ config, db: db.prisma, logger, pingRedis: () => redis.ping() });

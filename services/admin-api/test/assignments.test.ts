@@ -4,7 +4,13 @@
 import { removePolicyAssignment, syncPolicyAssignment } from '../src';
 import { evaluatePolicy, factsForHost } from '../src/domain/url-filter/policy-model';
 import { policyModelOf } from '../src/domain/policies/policies';
-import { startFortinetSimulator, startPanosSimulator, type FortinetSimulatorState, type PanosSimulatorState, type SimulatorHandle } from '../src/simulators';
+import {
+  startFortinetSimulator,
+  startPanosSimulator,
+  type FortinetSimulatorState,
+  type PanosSimulatorState,
+  type SimulatorHandle,
+} from '../src/simulators';
 import { closedPort, harnessWithTenant, expectError, unique, type AdminHarness, type Tenant } from './harness';
 
 let h: AdminHarness;
@@ -31,7 +37,15 @@ const sync = (id: string) => syncPolicyAssignment(h.ctx.db.prisma, id, syncOpts(
 const remove = (id: string) => removePolicyAssignment(h.ctx.db.prisma, id, syncOpts());
 
 async function simFirewall(vendor: 'palo_alto' | 'fortinet', over: Record<string, unknown> = {}) {
-  const res = await h.createFirewall(tenant.auth, { name: unique(vendor), type: vendor, host: '127.0.0.1', port: vendor === 'palo_alto' ? pan.port : forti.port, api_token: simKey, verify_ssl: false, ...over });
+  const res = await h.createFirewall(tenant.auth, {
+    name: unique(vendor),
+    type: vendor,
+    host: '127.0.0.1',
+    port: vendor === 'palo_alto' ? pan.port : forti.port,
+    api_token: simKey,
+    verify_ssl: false,
+    ...over,
+  });
   expect(res.status).toBe(201);
   return res.body.id as string;
 }
@@ -56,12 +70,34 @@ describe('POST /policies/v1/url-filter/{id}/assign', () => {
   it('creates pending assignments carrying the policy version and one firewall_sync outbox row each', async () => {
     const policy = await governancePolicy();
     const fws = [await simFirewall('palo_alto'), await simFirewall('fortinet')];
-    const res = await h.call('post', `${P}/${policy.id}/assign`, { auth: tenant.auth, body: { firewall_ids: [...fws, fws[0]] } });
+    const res = await h.call('post', `${P}/${policy.id}/assign`, {
+      auth: tenant.auth,
+      body: { firewall_ids: [...fws, fws[0]] },
+    });
     expect(res.status).toBe(200);
-    expect(res.body.assignments).toEqual(fws.map((fw) => expect.objectContaining({ object: 'policy_assignment', policy_id: policy.id, firewall_id: fw, sync_status: 'pending', target_version: 1, synced_version: null, last_error: null, warnings: [] })));
-    const outbox = await h.ctx.db.prisma.outboxMessage.findMany({ where: { kind: 'firewall_sync', payload: { path: ['version'], equals: 1 } } });
+    expect(res.body.assignments).toEqual(
+      fws.map((fw) =>
+        expect.objectContaining({
+          object: 'policy_assignment',
+          policy_id: policy.id,
+          firewall_id: fw,
+          sync_status: 'pending',
+          target_version: 1,
+          synced_version: null,
+          last_error: null,
+          warnings: [],
+        }),
+      ),
+    );
+    const outbox = await h.ctx.db.prisma.outboxMessage.findMany({
+      where: { kind: 'firewall_sync', payload: { path: ['version'], equals: 1 } },
+    });
     const ids = res.body.assignments.map((a: { id: string }) => a.id);
-    expect(outbox.filter((m) => ids.includes((m.payload as { assignment_id: string }).assignment_id)).map((m) => (m.payload as { action: string }).action)).toEqual(['apply', 'apply']);
+    expect(
+      outbox
+        .filter((m) => ids.includes((m.payload as { assignment_id: string }).assignment_id))
+        .map((m) => (m.payload as { action: string }).action),
+    ).toEqual(['apply', 'apply']);
   });
 
   it.each([
@@ -78,9 +114,22 @@ describe('POST /policies/v1/url-filter/{id}/assign', () => {
   it('404 naming the unknown firewall, and nothing is assigned; 404 for an unknown policy', async () => {
     const policy = await governancePolicy();
     const fw = await simFirewall('fortinet');
-    expectError(await h.call('post', `${P}/${policy.id}/assign`, { auth: tenant.auth, body: { firewall_ids: [fw, 'fw_unknown'] } }), 404, 'resource_missing', 'firewall_ids[1]');
+    expectError(
+      await h.call('post', `${P}/${policy.id}/assign`, {
+        auth: tenant.auth,
+        body: { firewall_ids: [fw, 'fw_unknown'] },
+      }),
+      404,
+      'resource_missing',
+      'firewall_ids[1]',
+    );
     expect(await h.ctx.db.prisma.policyAssignment.count({ where: { policy_id: policy.id } })).toBe(0);
-    expectError(await h.call('post', `${P}/pol_unknown/assign`, { auth: tenant.auth, body: { firewall_ids: [fw] } }), 404, 'resource_missing', 'id');
+    expectError(
+      await h.call('post', `${P}/pol_unknown/assign`, { auth: tenant.auth, body: { firewall_ids: [fw] } }),
+      404,
+      'resource_missing',
+      'id',
+    );
   });
 });
 
@@ -88,34 +137,59 @@ describe.each([
   ['PAN-OS', 'palo_alto' as const],
   ['FortiOS', 'fortinet' as const],
 ])('sync on the %s simulator', (_name, vendor) => {
-  const evaluate = (profile: string, host: string) => (vendor === 'palo_alto' ? pan.state.evaluate(profile, host) : forti.state.evaluate(profile, host));
+  const evaluate = (profile: string, host: string) =>
+    vendor === 'palo_alto' ? pan.state.evaluate(profile, host) : forti.state.evaluate(profile, host);
 
   it('assign → synced; the device decides like our model for every host; a change re-syncs; unassign removes everything', async () => {
     const policy = await governancePolicy();
     const fw = await simFirewall(vendor);
-    const assigned = await h.call('post', `${P}/${policy.id}/assign`, { auth: tenant.auth, body: { firewall_ids: [fw] } });
+    const assigned = await h.call('post', `${P}/${policy.id}/assign`, {
+      auth: tenant.auth,
+      body: { firewall_ids: [fw] },
+    });
     const assignmentId = assigned.body.assignments[0].id as string;
     expect(await sync(assignmentId)).toEqual({ assignment_id: assignmentId, status: 'synced' });
     const synced = (await h.call('get', `${P}/${policy.id}`, { auth: tenant.auth })).body.assignments[0];
-    expect(synced).toMatchObject({ sync_status: 'synced', synced_version: 1, target_version: 1, last_error: null, last_synced_at: expect.any(String) });
+    expect(synced).toMatchObject({
+      sync_status: 'synced',
+      synced_version: 1,
+      target_version: 1,
+      last_error: null,
+      last_synced_at: expect.any(String),
+    });
     const row = await h.ctx.db.prisma.policyAssignment.findUniqueOrThrow({ where: { id: assignmentId } });
     const profile = (row.pushed_objects as { profile: string }).profile;
-    const model = policyModelOf(await h.ctx.db.prisma.urlFilterPolicy.findUniqueOrThrow({ where: { id: policy.id }, include: { rules: true, assignments: true } }));
-    for (const host of HOSTS) expect([host, evaluate(profile, host)]).toEqual([host, evaluatePolicy(model, factsForHost(host)).action]);
+    const model = policyModelOf(
+      await h.ctx.db.prisma.urlFilterPolicy.findUniqueOrThrow({
+        where: { id: policy.id },
+        include: { rules: true, assignments: true },
+      }),
+    );
+    for (const host of HOSTS)
+      expect([host, evaluate(profile, host)]).toEqual([host, evaluatePolicy(model, factsForHost(host)).action]);
 
     // a rule change: pending at version 2, then synced at 2 and the device follows (chatgpt.com now blocked)
     const first = policy.rules[0]!.id;
     await h.call('put', `${P}/${policy.id}/rules/${first}`, { auth: tenant.auth, body: { action: 'block' } });
-    expect((await h.call('get', `${P}/${policy.id}`, { auth: tenant.auth })).body.assignments[0]).toMatchObject({ sync_status: 'pending', target_version: 2, synced_version: 1 });
+    expect((await h.call('get', `${P}/${policy.id}`, { auth: tenant.auth })).body.assignments[0]).toMatchObject({
+      sync_status: 'pending',
+      target_version: 2,
+      synced_version: 1,
+    });
     expect((await sync(assignmentId)).status).toBe('synced');
-    expect((await h.call('get', `${P}/${policy.id}`, { auth: tenant.auth })).body.assignments[0]).toMatchObject({ sync_status: 'synced', synced_version: 2 });
+    expect((await h.call('get', `${P}/${policy.id}`, { auth: tenant.auth })).body.assignments[0]).toMatchObject({
+      sync_status: 'synced',
+      synced_version: 2,
+    });
     expect(evaluate(profile, 'chatgpt.com')).toBe('block');
 
     // unassign: removing, then the worker removes the objects and the assignment
     const un = await h.call('delete', `${P}/${policy.id}/assign/${fw}`, { auth: tenant.auth });
     expect(un.status).toBe(200);
     expect(un.body).toMatchObject({ id: assignmentId, sync_status: 'removing' });
-    const removal = await h.ctx.db.prisma.outboxMessage.findMany({ where: { kind: 'firewall_sync', payload: { path: ['action'], equals: 'remove' } } });
+    const removal = await h.ctx.db.prisma.outboxMessage.findMany({
+      where: { kind: 'firewall_sync', payload: { path: ['action'], equals: 'remove' } },
+    });
     expect(removal.map((m) => (m.payload as { assignment_id: string }).assignment_id)).toContain(assignmentId);
     expect(await sync(assignmentId)).toEqual({ assignment_id: assignmentId, status: 'skipped' }); // a late apply job does not re-push
     expect(await remove(assignmentId)).toEqual({ assignment_id: assignmentId, status: 'removed' });
@@ -133,18 +207,35 @@ describe.each([
   it('a wrong API key fails the sync with auth_rejected (not retryable), shown on the assignment', async () => {
     const policy = await governancePolicy();
     const fw = await simFirewall(vendor, { api_token: h.newApiToken() });
-    const assigned = await h.call('post', `${P}/${policy.id}/assign`, { auth: tenant.auth, body: { firewall_ids: [fw] } });
+    const assigned = await h.call('post', `${P}/${policy.id}/assign`, {
+      auth: tenant.auth,
+      body: { firewall_ids: [fw] },
+    });
     const result = await sync(assigned.body.assignments[0].id);
     expect(result).toMatchObject({ status: 'failed', retryable: false, error: { reason: 'auth_rejected' } });
-    expect((await h.call('get', `${P}/${policy.id}`, { auth: tenant.auth })).body.assignments[0]).toMatchObject({ sync_status: 'failed', synced_version: null, last_error: expect.stringMatching(/^auth_rejected: /) });
+    expect((await h.call('get', `${P}/${policy.id}`, { auth: tenant.auth })).body.assignments[0]).toMatchObject({
+      sync_status: 'failed',
+      synced_version: null,
+      last_error: expect.stringMatching(/^auth_rejected: /),
+    });
   });
 
   it('an unreachable firewall fails the sync with tcp_refused (retryable)', async () => {
     const policy = await governancePolicy();
     const fw = await simFirewall(vendor, { port: await closedPort() });
-    const assigned = await h.call('post', `${P}/${policy.id}/assign`, { auth: tenant.auth, body: { firewall_ids: [fw] } });
-    expect(await sync(assigned.body.assignments[0].id)).toMatchObject({ status: 'failed', retryable: true, error: { reason: 'tcp_refused' } });
-    expect((await h.call('get', `${P}/${policy.id}`, { auth: tenant.auth })).body.assignments[0]).toMatchObject({ sync_status: 'failed', last_error: expect.stringMatching(/^tcp_refused: connection refused by 127\.0\.0\.1:/) });
+    const assigned = await h.call('post', `${P}/${policy.id}/assign`, {
+      auth: tenant.auth,
+      body: { firewall_ids: [fw] },
+    });
+    expect(await sync(assigned.body.assignments[0].id)).toMatchObject({
+      status: 'failed',
+      retryable: true,
+      error: { reason: 'tcp_refused' },
+    });
+    expect((await h.call('get', `${P}/${policy.id}`, { auth: tenant.auth })).body.assignments[0]).toMatchObject({
+      sync_status: 'failed',
+      last_error: expect.stringMatching(/^tcp_refused: connection refused by 127\.0\.0\.1:/),
+    });
   });
 
   it('re-assigning a failed assignment makes it pending again without a second row', async () => {
@@ -153,7 +244,9 @@ describe.each([
     const first = await h.call('post', `${P}/${policy.id}/assign`, { auth: tenant.auth, body: { firewall_ids: [fw] } });
     await sync(first.body.assignments[0].id);
     const again = await h.call('post', `${P}/${policy.id}/assign`, { auth: tenant.auth, body: { firewall_ids: [fw] } });
-    expect(again.body.assignments).toEqual([expect.objectContaining({ id: first.body.assignments[0].id, sync_status: 'pending', last_error: null })]);
+    expect(again.body.assignments).toEqual([
+      expect.objectContaining({ id: first.body.assignments[0].id, sync_status: 'pending', last_error: null }),
+    ]);
   });
 });
 
@@ -167,9 +260,16 @@ it('PAN-OS: a later stricter rule overlapping an earlier allow cannot be express
   });
   const fw = await simFirewall('palo_alto');
   const fgt = await simFirewall('fortinet');
-  const assigned = await h.call('post', `${P}/${res.body.id}/assign`, { auth: tenant.auth, body: { firewall_ids: [fw, fgt] } });
+  const assigned = await h.call('post', `${P}/${res.body.id}/assign`, {
+    auth: tenant.auth,
+    body: { firewall_ids: [fw, fgt] },
+  });
   const [panA, fortiA] = assigned.body.assignments as Array<{ id: string }>;
-  expect(await sync(panA!.id)).toMatchObject({ status: 'failed', retryable: false, error: { reason: 'policy_not_translatable', message: expect.stringMatching(/stricter action/) } });
+  expect(await sync(panA!.id)).toMatchObject({
+    status: 'failed',
+    retryable: false,
+    error: { reason: 'policy_not_translatable', message: expect.stringMatching(/stricter action/) },
+  });
   // FortiOS evaluates its URL table in order, so the same policy is fine there
   expect(await sync(fortiA!.id)).toMatchObject({ status: 'synced' });
 });
@@ -178,23 +278,47 @@ describe('DELETE /policies/v1/url-filter/{id}/assign/{fwId}', () => {
   it('404 for a firewall the policy is not assigned to, an unknown firewall or an unknown policy', async () => {
     const policy = await governancePolicy();
     const fw = await simFirewall('fortinet');
-    expectError(await h.call('delete', `${P}/${policy.id}/assign/${fw}`, { auth: tenant.auth }), 404, 'resource_missing', 'fwId');
-    expectError(await h.call('delete', `${P}/${policy.id}/assign/fw_unknown`, { auth: tenant.auth }), 404, 'resource_missing', 'fwId');
-    expectError(await h.call('delete', `${P}/pol_unknown/assign/${fw}`, { auth: tenant.auth }), 404, 'resource_missing', 'id');
+    expectError(
+      await h.call('delete', `${P}/${policy.id}/assign/${fw}`, { auth: tenant.auth }),
+      404,
+      'resource_missing',
+      'fwId',
+    );
+    expectError(
+      await h.call('delete', `${P}/${policy.id}/assign/fw_unknown`, { auth: tenant.auth }),
+      404,
+      'resource_missing',
+      'fwId',
+    );
+    expectError(
+      await h.call('delete', `${P}/pol_unknown/assign/${fw}`, { auth: tenant.auth }),
+      404,
+      'resource_missing',
+      'id',
+    );
   });
 
   it('unassigning a never-synced assignment removes it without touching the device', async () => {
     const policy = await governancePolicy();
     const fw = await simFirewall('palo_alto', { port: await closedPort() });
-    const assigned = await h.call('post', `${P}/${policy.id}/assign`, { auth: tenant.auth, body: { firewall_ids: [fw] } });
+    const assigned = await h.call('post', `${P}/${policy.id}/assign`, {
+      auth: tenant.auth,
+      body: { firewall_ids: [fw] },
+    });
     await h.call('delete', `${P}/${policy.id}/assign/${fw}`, { auth: tenant.auth });
-    expect(await remove(assigned.body.assignments[0].id)).toEqual({ assignment_id: assigned.body.assignments[0].id, status: 'removed' });
+    expect(await remove(assigned.body.assignments[0].id)).toEqual({
+      assignment_id: assigned.body.assignments[0].id,
+      status: 'removed',
+    });
   });
 
   it('re-assigning before the worker removed it keeps the assignment: the removal is skipped, the apply re-pushes', async () => {
     const policy = await governancePolicy();
     const fw = await simFirewall('fortinet');
-    const assigned = await h.call('post', `${P}/${policy.id}/assign`, { auth: tenant.auth, body: { firewall_ids: [fw] } });
+    const assigned = await h.call('post', `${P}/${policy.id}/assign`, {
+      auth: tenant.auth,
+      body: { firewall_ids: [fw] },
+    });
     const id = assigned.body.assignments[0].id as string;
     expect((await sync(id)).status).toBe('synced');
     await h.call('delete', `${P}/${policy.id}/assign/${fw}`, { auth: tenant.auth });
@@ -202,20 +326,28 @@ describe('DELETE /policies/v1/url-filter/{id}/assign/{fwId}', () => {
     expect(again.body.assignments).toEqual([expect.objectContaining({ id, sync_status: 'pending' })]);
     expect(await remove(id)).toEqual({ assignment_id: id, status: 'skipped' });
     expect(await sync(id)).toEqual({ assignment_id: id, status: 'synced' });
-    const profile = (await h.ctx.db.prisma.policyAssignment.findUniqueOrThrow({ where: { id } })).pushed_objects as { profile: string };
+    const profile = (await h.ctx.db.prisma.policyAssignment.findUniqueOrThrow({ where: { id } })).pushed_objects as {
+      profile: string;
+    };
     expect(forti.state.profiles.find((p) => p.name === profile.profile)).toBeDefined();
   });
 
   it('a removal that cannot reach the firewall stays removing with the error', async () => {
     const policy = await governancePolicy();
     const fw = await simFirewall('fortinet');
-    const assigned = await h.call('post', `${P}/${policy.id}/assign`, { auth: tenant.auth, body: { firewall_ids: [fw] } });
+    const assigned = await h.call('post', `${P}/${policy.id}/assign`, {
+      auth: tenant.auth,
+      body: { firewall_ids: [fw] },
+    });
     const id = assigned.body.assignments[0].id;
     expect((await sync(id)).status).toBe('synced');
     await h.call('put', `/firewalls/v1/${fw}`, { auth: tenant.auth, body: { port: await closedPort() } });
     await h.call('delete', `${P}/${policy.id}/assign/${fw}`, { auth: tenant.auth });
     expect(await remove(id)).toMatchObject({ status: 'failed', retryable: true, error: { reason: 'tcp_refused' } });
-    expect((await h.call('get', `${P}/${policy.id}`, { auth: tenant.auth })).body.assignments[0]).toMatchObject({ sync_status: 'removing', last_error: expect.stringMatching(/^tcp_refused/) });
+    expect((await h.call('get', `${P}/${policy.id}`, { auth: tenant.auth })).body.assignments[0]).toMatchObject({
+      sync_status: 'removing',
+      last_error: expect.stringMatching(/^tcp_refused/),
+    });
   });
 });
 

@@ -12,8 +12,12 @@ beforeAll(async () => ({ h, tenant } = await harnessWithTenant('adminauth')));
 afterAll(() => h.close());
 
 const concrete = (path: string) => path.replace(/\{(\w+)\}/g, (_m, name: string) => `x_${name}_000000000000`);
-const adminRoutes = ADMIN_ROUTE_DOCS.filter((r) => r.auth === 'admin').map((r) => [r.method.toUpperCase(), r.path, r.method, concrete(r.path)] as const);
-const tenantRoutes = ADMIN_ROUTE_DOCS.filter((r) => r.auth === 'tenant').map((r) => [r.method.toUpperCase(), r.path, r.method, concrete(r.path)] as const);
+const adminRoutes = ADMIN_ROUTE_DOCS.filter((r) => r.auth === 'admin').map(
+  (r) => [r.method.toUpperCase(), r.path, r.method, concrete(r.path)] as const,
+);
+const tenantRoutes = ADMIN_ROUTE_DOCS.filter((r) => r.auth === 'tenant').map(
+  (r) => [r.method.toUpperCase(), r.path, r.method, concrete(r.path)] as const,
+);
 const allCredentialed = [...adminRoutes, ...tenantRoutes];
 
 it('the route table has admin and tenant routes to check', () => {
@@ -22,7 +26,8 @@ it('the route table has admin and tenant routes to check', () => {
 });
 
 describe.each(allCredentialed)('%s %s', (_m, _p, method, path) => {
-  const call = (auth: string | null) => h.call(method as Method, path, { auth, body: method === 'post' || method === 'put' ? {} : undefined });
+  const call = (auth: string | null) =>
+    h.call(method as Method, path, { auth, body: method === 'post' || method === 'put' ? {} : undefined });
 
   it('401 token_missing without an Authorization header or with another scheme', async () => {
     const none = expectError(await call(null), 401, 'token_missing');
@@ -46,14 +51,25 @@ describe.each(allCredentialed)('%s %s', (_m, _p, method, path) => {
 
 describe.each(adminRoutes)('admin route %s %s', (_m, _p, method, path) => {
   it('403 admin_token_required for a tenant token', async () => {
-    const err = expectError(await h.call(method as Method, path, { auth: tenant.auth, body: method === 'post' ? {} : undefined }), 403, 'admin_token_required');
+    const err = expectError(
+      await h.call(method as Method, path, { auth: tenant.auth, body: method === 'post' ? {} : undefined }),
+      403,
+      'admin_token_required',
+    );
     expect(err.type).toBe('permission_error');
   });
 });
 
 describe.each(tenantRoutes)('tenant route %s %s', (_m, _p, method, path) => {
   it('403 tenant_token_required for the admin token', async () => {
-    const err = expectError(await h.call(method as Method, path, { auth: h.adminAuth, body: method === 'post' || method === 'put' ? {} : undefined }), 403, 'tenant_token_required');
+    const err = expectError(
+      await h.call(method as Method, path, {
+        auth: h.adminAuth,
+        body: method === 'post' || method === 'put' ? {} : undefined,
+      }),
+      403,
+      'tenant_token_required',
+    );
     expect(err.type).toBe('permission_error');
   });
 });
@@ -62,8 +78,16 @@ describe('tenant token details', () => {
   it('a token with the right key but a foreign audience or an alg=none token is 401 token_invalid', async () => {
     const { createHmac } = await import('node:crypto');
     const { decodeKey } = await import('@risk/common');
-    const key = createHmac('sha256', decodeKey(h.ctx.config.SECRETS_KEY!)!).update('admin-api tenant-token v1').digest();
-    const wrongAudience = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(tenant.id).setIssuer('risk-intel-admin').setAudience('someone-else').setExpirationTime('1h').sign(key);
+    const key = createHmac('sha256', decodeKey(h.ctx.config.SECRETS_KEY!)!)
+      .update('admin-api tenant-token v1')
+      .digest();
+    const wrongAudience = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(tenant.id)
+      .setIssuer('risk-intel-admin')
+      .setAudience('someone-else')
+      .setExpirationTime('1h')
+      .sign(key);
     expectError(await h.call('get', '/firewalls/v1', { auth: `Bearer ${wrongAudience}` }), 401, 'token_invalid');
     const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
     const unsigned = `${b64({ alg: 'none' })}.${b64({ sub: tenant.id, iss: 'risk-intel-admin', aud: 'risk-intel-tenant', exp: Math.floor(Date.now() / 1000) + 3600 })}.`;

@@ -17,7 +17,14 @@ beforeAll(async () => {
   producer = new QueueProducer({ url: h.ctx.redis.url, prefix: h.ctx.redis.prefix }, 'test-admin-deploy-flow');
   // no cache, so the revocation below is seen at once
   authenticator = new ApiKeyAuthenticator(h.ctx.db.prisma, { cacheTtlMs: 0, lastUsedFlushMs: 60_000 });
-  publicApp = createPublicApp({ config: h.ctx.config, prisma: h.ctx.db.prisma, pool: h.ctx.db.pool, producer, logger: h.ctx.logger, authenticator });
+  publicApp = createPublicApp({
+    config: h.ctx.config,
+    prisma: h.ctx.db.prisma,
+    pool: h.ctx.db.pool,
+    producer,
+    logger: h.ctx.logger,
+    authenticator,
+  });
 });
 afterAll(async () => {
   await authenticator.close();
@@ -40,7 +47,10 @@ function signal(orgId: string) {
 
 it('register → deployment token → credentials → the minted key writes and reads a signal on the public API', async () => {
   const tenant = await h.registerTenant('fleet-co');
-  const dt = await h.call('post', `/tenants/v1/${tenant.id}/deployment-token`, { auth: h.adminAuth, body: { name: 'laptops', max_uses: 10 } });
+  const dt = await h.call('post', `/tenants/v1/${tenant.id}/deployment-token`, {
+    auth: h.adminAuth,
+    body: { name: 'laptops', max_uses: 10 },
+  });
   expect(dt.status).toBe(201);
   const creds = await h.call('get', '/deploy/v1/credentials', { query: { token: dt.body.token } });
   expect(creds.status).toBe(200);
@@ -48,25 +58,44 @@ it('register → deployment token → credentials → the minted key writes and 
   const key = creds.body.api_key.key as string;
 
   const body = signal(tenant.org_id);
-  const posted = await request(publicApp).post('/v1/signals').set('Authorization', `Bearer ${key}`).set('Idempotency-Key', randomUUID()).send(body);
+  const posted = await request(publicApp)
+    .post('/v1/signals')
+    .set('Authorization', `Bearer ${key}`)
+    .set('Idempotency-Key', randomUUID())
+    .send(body);
   expect(posted.status).toBe(202);
-  expect(posted.body).toMatchObject({ object: 'signal', org_id: tenant.org_id, fingerprint: body.fingerprint, livemode: true });
+  expect(posted.body).toMatchObject({
+    object: 'signal',
+    org_id: tenant.org_id,
+    fingerprint: body.fingerprint,
+    livemode: true,
+  });
 
   const read = await request(publicApp).get(`/v1/signals/${posted.body.id}`).set('Authorization', `Bearer ${key}`);
   expect(read.status).toBe(200);
   expect(read.body).toMatchObject({ id: posted.body.id, org_id: tenant.org_id, fingerprint: body.fingerprint });
 
   // the key is bound to the tenant's org: a signal for another org is refused
-  const foreign = await request(publicApp).post('/v1/signals').set('Authorization', `Bearer ${key}`).set('Idempotency-Key', randomUUID()).send(signal('org_someone_else'));
+  const foreign = await request(publicApp)
+    .post('/v1/signals')
+    .set('Authorization', `Bearer ${key}`)
+    .set('Idempotency-Key', randomUUID())
+    .send(signal('org_someone_else'));
   expect(foreign.status).toBe(403);
 
   // the deployment scopes do not include threats:write or webhooks:write
-  const webhook = await request(publicApp).post('/v1/webhooks').set('Authorization', `Bearer ${key}`).set('Idempotency-Key', randomUUID()).send({ url: 'https://hooks.example/x', events: ['asset.created'] });
+  const webhook = await request(publicApp)
+    .post('/v1/webhooks')
+    .set('Authorization', `Bearer ${key}`)
+    .set('Idempotency-Key', randomUUID())
+    .send({ url: 'https://hooks.example/x', events: ['asset.created'] });
   expect(webhook.status).toBe(403);
   expect(webhook.body.error.type).toBe('permission_error');
 
   // revoking the deployment token revokes the key on the public API too
-  expect((await h.call('delete', `/tenants/v1/${tenant.id}/deployment-token/${dt.body.id}`, { auth: h.adminAuth })).status).toBe(200);
+  expect(
+    (await h.call('delete', `/tenants/v1/${tenant.id}/deployment-token/${dt.body.id}`, { auth: h.adminAuth })).status,
+  ).toBe(200);
   const after = await request(publicApp).get(`/v1/signals/${posted.body.id}`).set('Authorization', `Bearer ${key}`);
   expect(after.status).toBe(401);
   expect(after.body.error.type).toBe('authentication_error');

@@ -5,17 +5,31 @@ import { harnessWithTenant, expectError, type AdminHarness, type Tenant } from '
 
 let h: AdminHarness;
 let tenant: Tenant;
-beforeAll(async () => ({ h, tenant } = await harnessWithTenant('admindeploy', { env: { PUBLIC_API_BASE_URL: 'https://api.risk.example' } })));
+beforeAll(
+  async () =>
+    ({ h, tenant } = await harnessWithTenant('admindeploy', {
+      env: { PUBLIC_API_BASE_URL: 'https://api.risk.example' },
+    })),
+);
 afterAll(() => h.close());
 
-const create = (body?: unknown, tenantId = tenant.id) => h.call('post', `/tenants/v1/${tenantId}/deployment-token`, { auth: h.adminAuth, body });
+const create = (body?: unknown, tenantId = tenant.id) =>
+  h.call('post', `/tenants/v1/${tenantId}/deployment-token`, { auth: h.adminAuth, body });
 const exchange = (token: string) => h.call('get', '/deploy/v1/credentials', { query: { token } });
 
 describe('POST /tenants/v1/{id}/deployment-token', () => {
   it('201 with the secret once, a 168 h default expiry and no use limit', async () => {
     const res = await create({});
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ object: 'deployment_token', tenant_id: tenant.id, name: null, status: 'active', max_uses: null, use_count: 0, revoked_at: null });
+    expect(res.body).toMatchObject({
+      object: 'deployment_token',
+      tenant_id: tenant.id,
+      name: null,
+      status: 'active',
+      max_uses: null,
+      use_count: 0,
+      revoked_at: null,
+    });
     expect(res.body.token).toMatch(/^dpl_[A-Za-z0-9_-]{20,}$/);
     expect(res.body.token_prefix).toBe(res.body.token.slice(0, 12));
     const hours = (new Date(res.body.expires_at).getTime() - Date.now()) / 3600_000;
@@ -66,12 +80,20 @@ describe('GET /tenants/v1/{id}/deployment-tokens', () => {
     expect(res.text).not.toContain(a.body.token);
     expect(res.text).not.toContain(b.body.token);
     // paginates
-    const page = await h.call('get', `/tenants/v1/${own.id}/deployment-tokens`, { auth: h.adminAuth, query: { limit: '1' } });
+    const page = await h.call('get', `/tenants/v1/${own.id}/deployment-tokens`, {
+      auth: h.adminAuth,
+      query: { limit: '1' },
+    });
     expect(page.body).toMatchObject({ has_more: true, data: [{ id: b.body.id }] });
   });
 
   it('404 for an unknown tenant', async () => {
-    expectError(await h.call('get', '/tenants/v1/ten_unknown/deployment-tokens', { auth: h.adminAuth }), 404, 'resource_missing', 'id');
+    expectError(
+      await h.call('get', '/tenants/v1/ten_unknown/deployment-tokens', { auth: h.adminAuth }),
+      404,
+      'resource_missing',
+      'id',
+    );
   });
 });
 
@@ -80,22 +102,45 @@ describe('GET /deploy/v1/credentials', () => {
     const dt = await create({ name: 'fleet' });
     const res = await exchange(dt.body.token);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ object: 'deployment_credentials', tenant_id: tenant.id, org_id: tenant.org_id, api_base_url: 'https://api.risk.example' });
-    expect(res.body.api_key).toMatchObject({ livemode: true, scopes: ['signals:write', 'signals:read', 'assets:read', 'threats:read'] });
+    expect(res.body).toMatchObject({
+      object: 'deployment_credentials',
+      tenant_id: tenant.id,
+      org_id: tenant.org_id,
+      api_base_url: 'https://api.risk.example',
+    });
+    expect(res.body.api_key).toMatchObject({
+      livemode: true,
+      scopes: ['signals:write', 'signals:read', 'assets:read', 'threats:read'],
+    });
     expect(res.body.api_key.key).toMatch(/^rk_live_/);
-    const row = await h.ctx.db.prisma.apiKey.findUniqueOrThrow({ where: { key_hash: sha256Hex(res.body.api_key.key) } });
-    expect(row).toMatchObject({ id: res.body.api_key.id, org_id: tenant.org_id, deployment_token_id: dt.body.id, revoked_at: null });
+    const row = await h.ctx.db.prisma.apiKey.findUniqueOrThrow({
+      where: { key_hash: sha256Hex(res.body.api_key.key) },
+    });
+    expect(row).toMatchObject({
+      id: res.body.api_key.id,
+      org_id: tenant.org_id,
+      deployment_token_id: dt.body.id,
+      revoked_at: null,
+    });
     expect(JSON.stringify(row)).not.toContain(res.body.api_key.key);
     // each exchange mints a different key and counts a use
     const again = await exchange(dt.body.token);
     expect(again.body.api_key.key).not.toBe(res.body.api_key.key);
-    expect(await h.ctx.db.prisma.deploymentToken.findUniqueOrThrow({ where: { id: dt.body.id } })).toMatchObject({ use_count: 2, last_used_at: expect.any(Date) });
+    expect(await h.ctx.db.prisma.deploymentToken.findUniqueOrThrow({ where: { id: dt.body.id } })).toMatchObject({
+      use_count: 2,
+      last_used_at: expect.any(Date),
+    });
   });
 
   it('400 when the token is missing, empty or repeated', async () => {
     expectError(await h.call('get', '/deploy/v1/credentials'), 400, 'missing_required_param', 'token');
     expectError(await exchange(''), 400, 'missing_required_param', 'token');
-    expectError(await h.call('get', '/deploy/v1/credentials?token=dpl_a&token=dpl_b'), 400, 'parameter_invalid', 'token');
+    expectError(
+      await h.call('get', '/deploy/v1/credentials?token=dpl_a&token=dpl_b'),
+      400,
+      'parameter_invalid',
+      'token',
+    );
   });
 
   it('401 token_invalid for an unknown token', async () => {
@@ -105,9 +150,15 @@ describe('GET /deploy/v1/credentials', () => {
 
   it('401 token_expired once the token has expired', async () => {
     const dt = await create({ expires_in_hours: 1 });
-    await h.ctx.db.prisma.deploymentToken.update({ where: { id: dt.body.id }, data: { expires_at: new Date(Date.now() - 1000) } });
+    await h.ctx.db.prisma.deploymentToken.update({
+      where: { id: dt.body.id },
+      data: { expires_at: new Date(Date.now() - 1000) },
+    });
     expectError(await exchange(dt.body.token), 401, 'token_expired', 'token');
-    const listed = await h.call('get', `/tenants/v1/${tenant.id}/deployment-tokens`, { auth: h.adminAuth, query: { limit: '100' } });
+    const listed = await h.call('get', `/tenants/v1/${tenant.id}/deployment-tokens`, {
+      auth: h.adminAuth,
+      query: { limit: '100' },
+    });
     expect(listed.body.data.find((t: { id: string }) => t.id === dt.body.id).status).toBe('expired');
   });
 
@@ -128,17 +179,30 @@ describe('DELETE /tenants/v1/{id}/deployment-token/{token_id}', () => {
     const other = await create({ name: 'unrelated' });
     const k3 = await exchange(other.body.token);
 
-    const res = await h.call('delete', `/tenants/v1/${tenant.id}/deployment-token/${dt.body.id}`, { auth: h.adminAuth });
+    const res = await h.call('delete', `/tenants/v1/${tenant.id}/deployment-token/${dt.body.id}`, {
+      auth: h.adminAuth,
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ object: 'deployment_token', id: dt.body.id, status: 'revoked', revoked_at: expect.any(String) });
+    expect(res.body).toMatchObject({
+      object: 'deployment_token',
+      id: dt.body.id,
+      status: 'revoked',
+      revoked_at: expect.any(String),
+    });
     expect(res.body).not.toHaveProperty('token');
     for (const k of [k1, k2]) {
-      expect((await h.ctx.db.prisma.apiKey.findUniqueOrThrow({ where: { id: k.body.api_key.id } })).revoked_at).not.toBeNull();
+      expect(
+        (await h.ctx.db.prisma.apiKey.findUniqueOrThrow({ where: { id: k.body.api_key.id } })).revoked_at,
+      ).not.toBeNull();
     }
-    expect((await h.ctx.db.prisma.apiKey.findUniqueOrThrow({ where: { id: k3.body.api_key.id } })).revoked_at).toBeNull();
+    expect(
+      (await h.ctx.db.prisma.apiKey.findUniqueOrThrow({ where: { id: k3.body.api_key.id } })).revoked_at,
+    ).toBeNull();
     expectError(await exchange(dt.body.token), 401, 'token_revoked', 'token');
     // revoking twice is idempotent and keeps the first revocation time
-    const twice = await h.call('delete', `/tenants/v1/${tenant.id}/deployment-token/${dt.body.id}`, { auth: h.adminAuth });
+    const twice = await h.call('delete', `/tenants/v1/${tenant.id}/deployment-token/${dt.body.id}`, {
+      auth: h.adminAuth,
+    });
     expect(twice.status).toBe(200);
     expect(twice.body.revoked_at).toBe(res.body.revoked_at);
   });
@@ -146,9 +210,24 @@ describe('DELETE /tenants/v1/{id}/deployment-token/{token_id}', () => {
   it('404 for an unknown token, another tenant’s token, or an unknown tenant', async () => {
     const dt = await create({});
     const other = await h.registerTenant();
-    expectError(await h.call('delete', `/tenants/v1/${tenant.id}/deployment-token/dpt_unknown`, { auth: h.adminAuth }), 404, 'resource_missing', 'token_id');
-    expectError(await h.call('delete', `/tenants/v1/${other.id}/deployment-token/${dt.body.id}`, { auth: h.adminAuth }), 404, 'resource_missing', 'token_id');
-    expectError(await h.call('delete', `/tenants/v1/ten_unknown/deployment-token/${dt.body.id}`, { auth: h.adminAuth }), 404, 'resource_missing', 'id');
+    expectError(
+      await h.call('delete', `/tenants/v1/${tenant.id}/deployment-token/dpt_unknown`, { auth: h.adminAuth }),
+      404,
+      'resource_missing',
+      'token_id',
+    );
+    expectError(
+      await h.call('delete', `/tenants/v1/${other.id}/deployment-token/${dt.body.id}`, { auth: h.adminAuth }),
+      404,
+      'resource_missing',
+      'token_id',
+    );
+    expectError(
+      await h.call('delete', `/tenants/v1/ten_unknown/deployment-token/${dt.body.id}`, { auth: h.adminAuth }),
+      404,
+      'resource_missing',
+      'id',
+    );
     expect((await exchange(dt.body.token)).status).toBe(200);
   });
 });

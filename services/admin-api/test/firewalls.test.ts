@@ -4,7 +4,13 @@
 import request from 'supertest';
 import { decryptSecret } from '@risk/common';
 import { createApp } from '../src/app';
-import { startFortinetSimulator, startPanosSimulator, type FortinetSimulatorState, type PanosSimulatorState, type SimulatorHandle } from '../src/simulators';
+import {
+  startFortinetSimulator,
+  startPanosSimulator,
+  type FortinetSimulatorState,
+  type PanosSimulatorState,
+  type SimulatorHandle,
+} from '../src/simulators';
 import { closedPort, harnessWithTenant, expectError, unique, type AdminHarness, type Tenant } from './harness';
 
 let h: AdminHarness;
@@ -25,12 +31,26 @@ afterAll(async () => {
   await h.close();
 });
 
-const valid = (over: Record<string, unknown> = {}) => ({ name: unique('fw'), type: 'palo_alto', host: '10.20.30.40', api_token: h.newApiToken(), ...over });
+const valid = (over: Record<string, unknown> = {}) => ({
+  name: unique('fw'),
+  type: 'palo_alto',
+  host: '10.20.30.40',
+  api_token: h.newApiToken(),
+  ...over,
+});
 const fw = (id: string, suffix = '') => `/firewalls/v1/${id}${suffix}`;
 
 async function simFirewall(vendor: 'palo_alto' | 'fortinet', over: Record<string, unknown> = {}) {
   const port = vendor === 'palo_alto' ? pan.port : forti.port;
-  const res = await h.createFirewall(tenant.auth, { name: unique(vendor), type: vendor, host: '127.0.0.1', port, api_token: simKey, verify_ssl: false, ...over });
+  const res = await h.createFirewall(tenant.auth, {
+    name: unique(vendor),
+    type: vendor,
+    host: '127.0.0.1',
+    port,
+    api_token: simKey,
+    verify_ssl: false,
+    ...over,
+  });
   expect(res.status).toBe(201);
   return res.body as { id: string };
 }
@@ -38,11 +58,26 @@ async function simFirewall(vendor: 'palo_alto' | 'fortinet', over: Record<string
 describe('POST /firewalls/v1', () => {
   it('201 with defaults (port 443, verify_ssl true, status unknown), last4 only, the token encrypted at rest', async () => {
     const token = h.newApiToken();
-    const res = await h.createFirewall(tenant.auth, { name: 'edge-1', type: 'fortinet', host: 'FW1.Corp.Example', api_token: token });
+    const res = await h.createFirewall(tenant.auth, {
+      name: 'edge-1',
+      type: 'fortinet',
+      host: 'FW1.Corp.Example',
+      api_token: token,
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      object: 'firewall', name: 'edge-1', type: 'fortinet', host: 'fw1.corp.example', port: 443, verify_ssl: true,
-      api_token_last4: token.slice(-4), status: 'unknown', model: null, version: null, last_test: null, logging: null,
+      object: 'firewall',
+      name: 'edge-1',
+      type: 'fortinet',
+      host: 'fw1.corp.example',
+      port: 443,
+      verify_ssl: true,
+      api_token_last4: token.slice(-4),
+      status: 'unknown',
+      model: null,
+      version: null,
+      last_test: null,
+      logging: null,
     });
     expect(res.body.id).toMatch(/^fw_/);
     expect(res.body).not.toHaveProperty('api_token');
@@ -82,7 +117,12 @@ describe('POST /firewalls/v1', () => {
   });
 
   it('400 naming the allowed types for an unknown type', async () => {
-    const err = expectError(await h.createFirewall(tenant.auth, valid({ type: 'checkpoint' })), 400, 'parameter_invalid', 'type');
+    const err = expectError(
+      await h.createFirewall(tenant.auth, valid({ type: 'checkpoint' })),
+      400,
+      'parameter_invalid',
+      'type',
+    );
     expect(err.message).toMatch(/palo_alto/);
     expect(err.message).toMatch(/fortinet/);
   });
@@ -94,12 +134,20 @@ describe('POST /firewalls/v1', () => {
   });
 
   it('loopback is refused without OUTBOUND_ALLOWED_HOSTS and accepted with it', async () => {
-    const strict = createApp({ config: { ...h.ctx.config, OUTBOUND_ALLOWED_HOSTS: '' }, db: h.ctx.db.prisma, logger: h.ctx.logger, pingRedis: () => h.redis.ping() });
+    const strict = createApp({
+      config: { ...h.ctx.config, OUTBOUND_ALLOWED_HOSTS: '' },
+      db: h.ctx.db.prisma,
+      logger: h.ctx.logger,
+      pingRedis: () => h.redis.ping(),
+    });
     for (const host of ['127.0.0.1', 'localhost', '::1']) {
       const res = await request(strict).post('/firewalls/v1').set('Authorization', tenant.auth).send(valid({ host }));
       expectError(res, 400, 'url_not_allowed', 'host');
     }
-    const privateOk = await request(strict).post('/firewalls/v1').set('Authorization', tenant.auth).send(valid({ host: '172.16.0.9' }));
+    const privateOk = await request(strict)
+      .post('/firewalls/v1')
+      .set('Authorization', tenant.auth)
+      .send(valid({ host: '172.16.0.9' }));
     expect(privateOk.status).toBe(201);
     expect((await h.createFirewall(tenant.auth, valid({ host: '127.0.0.1' }))).status).toBe(201);
   });
@@ -122,7 +170,10 @@ describe('GET /firewalls/v1 and /firewalls/v1/{id}', () => {
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ object: 'list', url: '/firewalls/v1', has_more: false });
     expect(list.body.data.map((f: { id: string }) => f.id)).toEqual([b.body.id, a.body.id]);
-    const page = await h.call('get', '/firewalls/v1', { auth: own.auth, query: { limit: '1', starting_after: b.body.id } });
+    const page = await h.call('get', '/firewalls/v1', {
+      auth: own.auth,
+      query: { limit: '1', starting_after: b.body.id },
+    });
     expect(page.body.data.map((f: { id: string }) => f.id)).toEqual([a.body.id]);
     const one = await h.call('get', fw(a.body.id), { auth: own.auth });
     expect(one.status).toBe(200);
@@ -130,7 +181,12 @@ describe('GET /firewalls/v1 and /firewalls/v1/{id}', () => {
   });
 
   it('400 for a bad limit; 404 for an unknown id', async () => {
-    expectError(await h.call('get', '/firewalls/v1', { auth: tenant.auth, query: { limit: '101' } }), 400, 'parameter_invalid', 'limit');
+    expectError(
+      await h.call('get', '/firewalls/v1', { auth: tenant.auth, query: { limit: '101' } }),
+      400,
+      'parameter_invalid',
+      'limit',
+    );
     expectError(await h.call('get', fw('fw_unknown'), { auth: tenant.auth }), 404, 'resource_missing', 'id');
   });
 });
@@ -141,7 +197,13 @@ describe('PUT /firewalls/v1/{id}', () => {
     expect((await h.call('post', fw(created.id, '/test'), { auth: tenant.auth })).body.ok).toBe(true);
     const renamed = await h.call('put', fw(created.id), { auth: tenant.auth, body: { name: 'renamed-pa' } });
     expect(renamed.status).toBe(200);
-    expect(renamed.body).toMatchObject({ name: 'renamed-pa', host: '127.0.0.1', port: pan.port, status: 'connected', api_token_last4: simKey.slice(-4) });
+    expect(renamed.body).toMatchObject({
+      name: 'renamed-pa',
+      host: '127.0.0.1',
+      port: pan.port,
+      status: 'connected',
+      api_token_last4: simKey.slice(-4),
+    });
     const token = h.newApiToken();
     const rekeyed = await h.call('put', fw(created.id), { auth: tenant.auth, body: { api_token: token } });
     expect(rekeyed.body).toMatchObject({ name: 'renamed-pa', status: 'unknown', api_token_last4: token.slice(-4) });
@@ -165,25 +227,47 @@ describe('PUT /firewalls/v1/{id}', () => {
 
   it('400 url_not_allowed when the new host is a metadata address', async () => {
     const created = await h.createFirewall(tenant.auth, valid());
-    expectError(await h.call('put', fw(created.body.id), { auth: tenant.auth, body: { host: '169.254.169.254' } }), 400, 'url_not_allowed', 'host');
+    expectError(
+      await h.call('put', fw(created.body.id), { auth: tenant.auth, body: { host: '169.254.169.254' } }),
+      400,
+      'url_not_allowed',
+      'host',
+    );
     expect((await h.call('get', fw(created.body.id), { auth: tenant.auth })).body.host).toBe('10.20.30.40');
   });
 
   // NAT64 / 6to4 / Teredo addresses carry an IPv4 target the network translates to: 64:ff9b::a9fe:a9fe is
   // 169.254.169.254 behind NAT64, so each must be refused like the address it embeds
-  it.each(['64:ff9b::a9fe:a9fe', '2002:a9fe:a9fe::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2', 'metadata.google.internal'])(
-    '400 url_not_allowed for the host %s',
-    async (host) => {
-      const created = await h.createFirewall(tenant.auth, valid());
-      expectError(await h.call('put', fw(created.body.id), { auth: tenant.auth, body: { host } }), 400, 'url_not_allowed', 'host');
-    },
-  );
+  it.each([
+    '64:ff9b::a9fe:a9fe',
+    '2002:a9fe:a9fe::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    'metadata.google.internal',
+  ])('400 url_not_allowed for the host %s', async (host) => {
+    const created = await h.createFirewall(tenant.auth, valid());
+    expectError(
+      await h.call('put', fw(created.body.id), { auth: tenant.auth, body: { host } }),
+      400,
+      'url_not_allowed',
+      'host',
+    );
+  });
 
   it('409 when renaming onto another firewall name; 404 for an unknown id', async () => {
     const a = await h.createFirewall(tenant.auth, valid());
     const b = await h.createFirewall(tenant.auth, valid());
-    expectError(await h.call('put', fw(b.body.id), { auth: tenant.auth, body: { name: a.body.name } }), 409, 'resource_already_exists', 'name');
-    expectError(await h.call('put', fw('fw_unknown'), { auth: tenant.auth, body: { name: 'x' } }), 404, 'resource_missing', 'id');
+    expectError(
+      await h.call('put', fw(b.body.id), { auth: tenant.auth, body: { name: a.body.name } }),
+      409,
+      'resource_already_exists',
+      'name',
+    );
+    expectError(
+      await h.call('put', fw('fw_unknown'), { auth: tenant.auth, body: { name: 'x' } }),
+      404,
+      'resource_missing',
+      'id',
+    );
   });
 });
 
@@ -200,9 +284,20 @@ describe('DELETE /firewalls/v1/{id}', () => {
 
 it('DELETE is 409 policy_assigned while a policy is assigned to the firewall, and works once it is unassigned', async () => {
   const created = await h.createFirewall(tenant.auth, valid());
-  const policy = await h.createPolicy(tenant.auth, { name: unique('pol'), rules: [{ action: 'block', domains: ['x.example'] }] });
-  await h.call('post', `/policies/v1/url-filter/${policy.body.id}/assign`, { auth: tenant.auth, body: { firewall_ids: [created.body.id] } });
-  const err = expectError(await h.call('delete', fw(created.body.id), { auth: tenant.auth }), 409, 'policy_assigned', 'id');
+  const policy = await h.createPolicy(tenant.auth, {
+    name: unique('pol'),
+    rules: [{ action: 'block', domains: ['x.example'] }],
+  });
+  await h.call('post', `/policies/v1/url-filter/${policy.body.id}/assign`, {
+    auth: tenant.auth,
+    body: { firewall_ids: [created.body.id] },
+  });
+  const err = expectError(
+    await h.call('delete', fw(created.body.id), { auth: tenant.auth }),
+    409,
+    'policy_assigned',
+    'id',
+  );
   expect(err.message).toMatch(/unassign/);
   expect((await h.call('get', fw(created.body.id), { auth: tenant.auth })).status).toBe(200);
   // the worker's removal deletes the assignment; then the firewall can go
@@ -218,38 +313,72 @@ describe.each([
     const created = await simFirewall(vendor);
     const res = await h.call('post', fw(created.id, '/test'), { auth: tenant.auth });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ object: 'firewall_test', firewall_id: created.id, ok: true, status: 'connected', error: null, ...info });
+    expect(res.body).toMatchObject({
+      object: 'firewall_test',
+      firewall_id: created.id,
+      ok: true,
+      status: 'connected',
+      error: null,
+      ...info,
+    });
     expect(res.body.latency_ms).toBeGreaterThanOrEqual(0);
     const stored = await h.call('get', fw(created.id), { auth: tenant.auth });
-    expect(stored.body).toMatchObject({ status: 'connected', model: info.model, version: info.version, last_test: { ok: true, error: null, latency_ms: res.body.latency_ms } });
+    expect(stored.body).toMatchObject({
+      status: 'connected',
+      model: info.model,
+      version: info.version,
+      last_test: { ok: true, error: null, latency_ms: res.body.latency_ms },
+    });
   });
 
   it('a wrong API key is 200 ok:false auth_rejected, stored as status error', async () => {
     const created = await simFirewall(vendor, { api_token: h.newApiToken() });
     const res = await h.call('post', fw(created.id, '/test'), { auth: tenant.auth });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ ok: false, status: 'error', model: null, error: { reason: 'auth_rejected', message: expect.stringMatching(vendor === 'palo_alto' ? /PAN-OS rejected the API key/ : /FortiOS/i) } });
+    expect(res.body).toMatchObject({
+      ok: false,
+      status: 'error',
+      model: null,
+      error: {
+        reason: 'auth_rejected',
+        message: expect.stringMatching(vendor === 'palo_alto' ? /PAN-OS rejected the API key/ : /FortiOS/i),
+      },
+    });
     const stored = await h.call('get', fw(created.id), { auth: tenant.auth });
-    expect(stored.body).toMatchObject({ status: 'error', last_test: { ok: false, error: expect.stringMatching(/^auth_rejected: /) } });
+    expect(stored.body).toMatchObject({
+      status: 'error',
+      last_test: { ok: false, error: expect.stringMatching(/^auth_rejected: /) },
+    });
   });
 
   it('an unreachable host (closed port) is ok:false tcp_refused naming the address', async () => {
     const port = await closedPort();
     const created = await simFirewall(vendor, { port });
     const res = await h.call('post', fw(created.id, '/test'), { auth: tenant.auth });
-    expect(res.body).toMatchObject({ ok: false, status: 'error', error: { reason: 'tcp_refused', message: `connection refused by 127.0.0.1:${port}` } });
+    expect(res.body).toMatchObject({
+      ok: false,
+      status: 'error',
+      error: { reason: 'tcp_refused', message: `connection refused by 127.0.0.1:${port}` },
+    });
   });
 
   it('a host name that does not resolve is ok:false dns naming the host', async () => {
     const created = await simFirewall(vendor, { host: 'no-such-firewall.invalid' });
     const res = await h.call('post', fw(created.id, '/test'), { auth: tenant.auth });
-    expect(res.body).toMatchObject({ ok: false, status: 'error', error: { reason: 'dns', message: expect.stringMatching(/^could not resolve no-such-firewall\.invalid/) } });
+    expect(res.body).toMatchObject({
+      ok: false,
+      status: 'error',
+      error: { reason: 'dns', message: expect.stringMatching(/^could not resolve no-such-firewall\.invalid/) },
+    });
   });
 
   it('a self-signed certificate with verify_ssl on is ok:false tls', async () => {
     const created = await simFirewall(vendor, { verify_ssl: true });
     const res = await h.call('post', fw(created.id, '/test'), { auth: tenant.auth });
-    expect(res.body).toMatchObject({ ok: false, error: { reason: 'tls', message: expect.stringMatching(/TLS handshake with 127\.0\.0\.1:\d+ failed/) } });
+    expect(res.body).toMatchObject({
+      ok: false,
+      error: { reason: 'tls', message: expect.stringMatching(/TLS handshake with 127\.0\.0\.1:\d+ failed/) },
+    });
   });
 
   it('404 for an unknown firewall', async () => {
@@ -261,10 +390,16 @@ describe('POST /firewalls/v1/{id}/configure-vendor-logging', () => {
   it('PAN-OS: pushes a syslog server profile with defaults (514, UDP, LOG_USER) and commits', async () => {
     const created = await simFirewall('palo_alto');
     const commitsBefore = pan.state.jobs.length;
-    const res = await h.call('post', fw(created.id, '/configure-vendor-logging'), { auth: tenant.auth, body: { syslog_server: '10.9.8.7' } });
+    const res = await h.call('post', fw(created.id, '/configure-vendor-logging'), {
+      auth: tenant.auth,
+      body: { syslog_server: '10.9.8.7' },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      object: 'firewall_logging', firewall_id: created.id, ok: true, error: null,
+      object: 'firewall_logging',
+      firewall_id: created.id,
+      ok: true,
+      error: null,
       config: { syslog_server: '10.9.8.7', syslog_port: 514, mode: 'udp', facility: 'LOG_USER' },
       vendor_config: { transport: 'UDP', port: 514, facility: 'LOG_USER', syslog_server_profile: 'risk-intel-syslog' },
     });
@@ -273,35 +408,66 @@ describe('POST /firewalls/v1/{id}/configure-vendor-logging', () => {
     const profiles = JSON.stringify(pan.state.syslogProfiles());
     expect(profiles).toContain('10.9.8.7');
     const stored = await h.call('get', fw(created.id), { auth: tenant.auth });
-    expect(stored.body.logging).toMatchObject({ status: 'configured', error: null, config: { syslog_server: '10.9.8.7', mode: 'udp' } });
+    expect(stored.body.logging).toMatchObject({
+      status: 'configured',
+      error: null,
+      config: { syslog_server: '10.9.8.7', mode: 'udp' },
+    });
   });
 
   it('FortiOS: sets log.syslogd/setting with the mode and facility asked for', async () => {
     const created = await simFirewall('fortinet');
-    const res = await h.call('post', fw(created.id, '/configure-vendor-logging'), { auth: tenant.auth, body: { syslog_server: 'syslog.corp.example', syslog_port: 6514, mode: 'tls', facility: 'LOG_LOCAL5' } });
-    expect(res.body).toMatchObject({ ok: true, vendor_config: { path: 'log.syslogd/setting', server: 'syslog.corp.example', port: 6514, facility: 'local5' } });
-    expect(forti.state.syslogd).toMatchObject({ status: 'enable', server: 'syslog.corp.example', port: 6514, facility: 'local5', mode: 'reliable', 'enc-algorithm': 'high' });
+    const res = await h.call('post', fw(created.id, '/configure-vendor-logging'), {
+      auth: tenant.auth,
+      body: { syslog_server: 'syslog.corp.example', syslog_port: 6514, mode: 'tls', facility: 'LOG_LOCAL5' },
+    });
+    expect(res.body).toMatchObject({
+      ok: true,
+      vendor_config: { path: 'log.syslogd/setting', server: 'syslog.corp.example', port: 6514, facility: 'local5' },
+    });
+    expect(forti.state.syslogd).toMatchObject({
+      status: 'enable',
+      server: 'syslog.corp.example',
+      port: 6514,
+      facility: 'local5',
+      mode: 'reliable',
+      'enc-algorithm': 'high',
+    });
   });
 
-  it.each(['palo_alto', 'fortinet'] as const)('%s: a wrong key is ok:false auth_rejected, recorded as failed', async (vendor) => {
-    const created = await simFirewall(vendor, { api_token: h.newApiToken() });
-    const res = await h.call('post', fw(created.id, '/configure-vendor-logging'), { auth: tenant.auth, body: { syslog_server: '10.1.1.1', mode: 'tcp' } });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ ok: false, vendor_config: null, error: { reason: 'auth_rejected' } });
-    const stored = await h.call('get', fw(created.id), { auth: tenant.auth });
-    expect(stored.body.logging).toMatchObject({ status: 'failed', error: expect.stringMatching(/^auth_rejected: /) });
-  });
+  it.each(['palo_alto', 'fortinet'] as const)(
+    '%s: a wrong key is ok:false auth_rejected, recorded as failed',
+    async (vendor) => {
+      const created = await simFirewall(vendor, { api_token: h.newApiToken() });
+      const res = await h.call('post', fw(created.id, '/configure-vendor-logging'), {
+        auth: tenant.auth,
+        body: { syslog_server: '10.1.1.1', mode: 'tcp' },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ ok: false, vendor_config: null, error: { reason: 'auth_rejected' } });
+      const stored = await h.call('get', fw(created.id), { auth: tenant.auth });
+      expect(stored.body.logging).toMatchObject({ status: 'failed', error: expect.stringMatching(/^auth_rejected: /) });
+    },
+  );
 
   it.each(['palo_alto', 'fortinet'] as const)('%s: an unreachable host is ok:false tcp_refused', async (vendor) => {
     const created = await simFirewall(vendor, { port: await closedPort() });
-    const res = await h.call('post', fw(created.id, '/configure-vendor-logging'), { auth: tenant.auth, body: { syslog_server: '10.1.1.1' } });
+    const res = await h.call('post', fw(created.id, '/configure-vendor-logging'), {
+      auth: tenant.auth,
+      body: { syslog_server: '10.1.1.1' },
+    });
     expect(res.body).toMatchObject({ ok: false, error: { reason: 'tcp_refused' } });
   });
 
   it.each([
     ['syslog_server missing', {}, 'missing_required_param', 'syslog_server'],
     ['syslog_server invalid', { syslog_server: 'not a host' }, 'parameter_invalid', 'syslog_server'],
-    ['syslog_server too long for the vendors', { syslog_server: `${'a'.repeat(60)}.example` }, 'parameter_invalid', 'syslog_server'],
+    [
+      'syslog_server too long for the vendors',
+      { syslog_server: `${'a'.repeat(60)}.example` },
+      'parameter_invalid',
+      'syslog_server',
+    ],
     ['syslog_port zero', { syslog_server: '10.0.0.1', syslog_port: 0 }, 'parameter_invalid', 'syslog_port'],
     ['syslog_port a string', { syslog_server: '10.0.0.1', syslog_port: '514' }, 'parameter_invalid', 'syslog_port'],
     ['mode unknown', { syslog_server: '10.0.0.1', mode: 'ssl' }, 'parameter_invalid', 'mode'],
@@ -309,11 +475,24 @@ describe('POST /firewalls/v1/{id}/configure-vendor-logging', () => {
     ['unknown field', { syslog_server: '10.0.0.1', format: 'IETF' }, 'parameter_unknown', 'format'],
   ])('400 for %s', async (_label, body, code, param) => {
     const created = await h.createFirewall(tenant.auth, valid());
-    expectError(await h.call('post', fw(created.body.id, '/configure-vendor-logging'), { auth: tenant.auth, body }), 400, code, param);
+    expectError(
+      await h.call('post', fw(created.body.id, '/configure-vendor-logging'), { auth: tenant.auth, body }),
+      400,
+      code,
+      param,
+    );
   });
 
   it('404 for an unknown firewall', async () => {
-    expectError(await h.call('post', fw('fw_unknown', '/configure-vendor-logging'), { auth: tenant.auth, body: { syslog_server: '10.0.0.1' } }), 404, 'resource_missing', 'id');
+    expectError(
+      await h.call('post', fw('fw_unknown', '/configure-vendor-logging'), {
+        auth: tenant.auth,
+        body: { syslog_server: '10.0.0.1' },
+      }),
+      404,
+      'resource_missing',
+      'id',
+    );
   });
 });
 

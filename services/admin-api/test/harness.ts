@@ -58,12 +58,22 @@ export async function closedPort(): Promise<number> {
   return port;
 }
 
-export async function createAdminHarness(label: string, opts: { env?: Record<string, string>; deps?: Partial<AppDeps> } = {}): Promise<AdminHarness> {
+export async function createAdminHarness(
+  label: string,
+  opts: { env?: Record<string, string>; deps?: Partial<AppDeps> } = {},
+): Promise<AdminHarness> {
   const ctx = await createTestContext(label, opts.env);
   const redis = new IORedis(ctx.redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   const allowList = parseAllowList(ctx.config.OUTBOUND_ALLOWED_HOSTS);
   const connectorFor = (c: FirewallConnection) => createConnector(c, { timeoutMs: 3000, allowList, pollIntervalMs: 5 });
-  const app = createApp({ config: ctx.config, db: ctx.db.prisma, logger: ctx.logger, pingRedis: () => redis.ping(), connectorFor, ...opts.deps });
+  const app = createApp({
+    config: ctx.config,
+    db: ctx.db.prisma,
+    logger: ctx.logger,
+    pingRedis: () => redis.ping(),
+    connectorFor,
+    ...opts.deps,
+  });
   const adminAuth = `Bearer ${ctx.config.ADMIN_API_TOKEN}`;
   const responses: string[] = [];
   const secrets = new Set<string>();
@@ -87,9 +97,18 @@ export async function createAdminHarness(label: string, opts: { env?: Record<str
     secrets,
     call,
     async registerTenant(name = unique('tenant')) {
-      const res = await call('post', '/tenants/v1/register', { auth: adminAuth, body: { name, admin_email: `secops@${name}.example` } });
+      const res = await call('post', '/tenants/v1/register', {
+        auth: adminAuth,
+        body: { name, admin_email: `secops@${name}.example` },
+      });
       if (res.status !== 201) throw new Error(`register ${name}: ${res.status} ${res.text}`);
-      return { id: res.body.id, org_id: res.body.org_id, name, token: res.body.tenant_token.token, auth: `Bearer ${res.body.tenant_token.token}` };
+      return {
+        id: res.body.id,
+        org_id: res.body.org_id,
+        name,
+        token: res.body.tenant_token.token,
+        auth: `Bearer ${res.body.tenant_token.token}`,
+      };
     },
     newApiToken() {
       const token = `fw-secret-${randomBytes(12).toString('hex')}`;
@@ -123,14 +142,21 @@ export async function createAdminHarness(label: string, opts: { env?: Record<str
 }
 
 /** A harness and one registered tenant: the set-up most suites start from. */
-export async function harnessWithTenant(label: string, opts: Parameters<typeof createAdminHarness>[1] = {}): Promise<{ h: AdminHarness; tenant: Tenant }> {
+export async function harnessWithTenant(
+  label: string,
+  opts: Parameters<typeof createAdminHarness>[1] = {},
+): Promise<{ h: AdminHarness; tenant: Tenant }> {
   const h = await createAdminHarness(label, opts);
   return { h, tenant: await h.registerTenant() };
 }
 
 /** The envelope of an error response, checked for the spec's shape and the X-Request-Id echo. */
 export function expectError(res: request.Response, status: number, code: string, param?: string) {
-  expect({ status: res.status, code: res.body?.error?.code, param: res.body?.error?.param }).toEqual({ status, code, param });
+  expect({ status: res.status, code: res.body?.error?.code, param: res.body?.error?.param }).toEqual({
+    status,
+    code,
+    param,
+  });
   expect(res.body.error.request_id).toBe(res.headers['x-request-id']);
   expect(typeof res.body.error.message).toBe('string');
   return res.body.error as { type: string; code: string; param?: string; message: string };

@@ -41,16 +41,30 @@ describe('GET /health', () => {
   it('is 200 with Postgres and Redis up', async () => {
     const res = await h.call('get', '/health');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'ok', service: 'Admin API', checks: { postgres: { status: 'up' }, redis: { status: 'up' } } });
+    expect(res.body).toMatchObject({
+      status: 'ok',
+      service: 'Admin API',
+      checks: { postgres: { status: 'up' }, redis: { status: 'up' } },
+    });
     expect(res.body.checks.redis.latency_ms).toEqual(expect.any(Number));
   });
 
   it('is 503 naming Redis when Redis is unreachable', async () => {
     // main.ts's client options (no offline queue: a command fails at once while Redis is away), pointed at a
     // port nothing listens on; not connected, because a refused connect leaves ioredis timers running
-    const down = new IORedis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, retryStrategy: () => null });
+    const down = new IORedis('redis://127.0.0.1:1', {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      retryStrategy: () => null,
+    });
     down.on('error', () => undefined);
-    const app = createApp({ config: h.ctx.config, db: h.ctx.db.prisma, logger: h.ctx.logger, pingRedis: () => down.ping() });
+    const app = createApp({
+      config: h.ctx.config,
+      db: h.ctx.db.prisma,
+      logger: h.ctx.logger,
+      pingRedis: () => down.ping(),
+    });
     try {
       const started = Date.now();
       const res = await request(app).get('/health');
@@ -58,7 +72,10 @@ describe('GET /health', () => {
       expect(Date.now() - started).toBeLessThan(2000); // fails fast, not by the 2 s check timeout
       expect(res.body.status).toBe('degraded');
       expect(res.body.checks.postgres.status).toBe('up');
-      expect(res.body.checks.redis).toEqual({ status: 'down', error: expect.stringMatching(/writeable|closed|ECONNREFUSED/) });
+      expect(res.body.checks.redis).toEqual({
+        status: 'down',
+        error: expect.stringMatching(/writeable|closed|ECONNREFUSED/),
+      });
     } finally {
       const ended = down.status === 'end' ? Promise.resolve() : new Promise((resolve) => down.once('end', resolve));
       down.disconnect();
@@ -75,7 +92,10 @@ describe('GET /health', () => {
     });
     const res = await request(app).get('/health');
     expect(res.status).toBe(503);
-    expect(res.body.checks).toMatchObject({ postgres: { status: 'down', error: expect.stringContaining('ECONNREFUSED') }, redis: { status: 'up' } });
+    expect(res.body.checks).toMatchObject({
+      postgres: { status: 'down', error: expect.stringContaining('ECONNREFUSED') },
+      redis: { status: 'up' },
+    });
   });
 });
 
@@ -84,10 +104,17 @@ describe('GET /openapi.json', () => {
     const res = await h.call('get', '/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
-    expect(res.body.components.securitySchemes).toMatchObject({ adminToken: { type: 'http', scheme: 'bearer' }, tenantToken: { type: 'http', scheme: 'bearer' } });
+    expect(res.body.components.securitySchemes).toMatchObject({
+      adminToken: { type: 'http', scheme: 'bearer' },
+      tenantToken: { type: 'http', scheme: 'bearer' },
+    });
     for (const route of ADMIN_ROUTE_DOCS) {
       const op = res.body.paths[route.path]?.[route.method];
-      expect([route.method, route.path, op ? 'documented' : 'missing']).toEqual([route.method, route.path, 'documented']);
+      expect([route.method, route.path, op ? 'documented' : 'missing']).toEqual([
+        route.method,
+        route.path,
+        'documented',
+      ]);
       if (route.auth !== 'none') {
         expect(op.security).toEqual([{ [route.auth === 'admin' ? 'adminToken' : 'tenantToken']: [] }]);
         expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['401', '403']));
@@ -102,9 +129,17 @@ describe('errors outside the routes', () => {
   });
 
   it('answers malformed JSON with 400 invalid_json and a form body with 415', async () => {
-    const bad = await request(h.app).post('/tenants/v1/register').set('Authorization', h.adminAuth).set('Content-Type', 'application/json').send('{"name":');
+    const bad = await request(h.app)
+      .post('/tenants/v1/register')
+      .set('Authorization', h.adminAuth)
+      .set('Content-Type', 'application/json')
+      .send('{"name":');
     expectError(bad, 400, 'invalid_json');
-    const form = await request(h.app).post('/tenants/v1/register').set('Authorization', h.adminAuth).type('form').send('name=x');
+    const form = await request(h.app)
+      .post('/tenants/v1/register')
+      .set('Authorization', h.adminAuth)
+      .type('form')
+      .send('name=x');
     expectError(form, 415, 'unsupported_media_type');
   });
 });

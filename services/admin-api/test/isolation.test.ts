@@ -21,15 +21,28 @@ beforeAll(async () => {
   h = await createAdminHarness('adminisolation');
   a = await h.registerTenant('tenant-a');
   b = await h.registerTenant('tenant-b');
-  aFw = (await h.createFirewall(a.auth, { name: 'a-fw', type: 'palo_alto', host: '10.0.0.1', api_token: h.newApiToken() })).body.id;
-  aFw2 = (await h.createFirewall(a.auth, { name: 'a-fw2', type: 'fortinet', host: '10.0.0.2', api_token: h.newApiToken() })).body.id;
-  const policy = await h.createPolicy(a.auth, { name: 'a-policy', rules: [{ action: 'block', domains: ['x.example'] }, { action: 'allow', categories: ['news'] }] });
+  aFw = (
+    await h.createFirewall(a.auth, { name: 'a-fw', type: 'palo_alto', host: '10.0.0.1', api_token: h.newApiToken() })
+  ).body.id;
+  aFw2 = (
+    await h.createFirewall(a.auth, { name: 'a-fw2', type: 'fortinet', host: '10.0.0.2', api_token: h.newApiToken() })
+  ).body.id;
+  const policy = await h.createPolicy(a.auth, {
+    name: 'a-policy',
+    rules: [
+      { action: 'block', domains: ['x.example'] },
+      { action: 'allow', categories: ['news'] },
+    ],
+  });
   aPolicy = policy.body.id;
   aRules = policy.body.rules.map((r: { id: string }) => r.id);
   aRule = aRules[0]!;
   await h.call('post', `${P}/${aPolicy}/assign`, { auth: a.auth, body: { firewall_ids: [aFw] } });
-  bPolicy = (await h.createPolicy(b.auth, { name: 'b-policy', rules: [{ action: 'block', domains: ['y.example'] }] })).body.id;
-  bFw = (await h.createFirewall(b.auth, { name: 'b-fw', type: 'fortinet', host: '10.0.0.3', api_token: h.newApiToken() })).body.id;
+  bPolicy = (await h.createPolicy(b.auth, { name: 'b-policy', rules: [{ action: 'block', domains: ['y.example'] }] }))
+    .body.id;
+  bFw = (
+    await h.createFirewall(b.auth, { name: 'b-fw', type: 'fortinet', host: '10.0.0.3', api_token: h.newApiToken() })
+  ).body.id;
   aSnapshot = JSON.stringify(await state());
 });
 afterAll(() => h.close());
@@ -38,7 +51,10 @@ async function state() {
   const prisma = h.ctx.db.prisma;
   return {
     firewalls: await prisma.firewall.findMany({ where: { tenant_id: a.id }, orderBy: { id: 'asc' } }),
-    policies: await prisma.urlFilterPolicy.findMany({ where: { tenant_id: a.id }, include: { rules: { orderBy: { id: 'asc' } }, assignments: true } }),
+    policies: await prisma.urlFilterPolicy.findMany({
+      where: { tenant_id: a.id },
+      include: { rules: { orderBy: { id: 'asc' } }, assignments: true },
+    }),
   };
 }
 
@@ -48,7 +64,13 @@ const cases: Case[] = [
   ['PUT firewall', 'put', () => `/firewalls/v1/${aFw}`, () => ({ name: 'stolen' }), 'id'],
   ['DELETE firewall', 'delete', () => `/firewalls/v1/${aFw}`, () => undefined, 'id'],
   ['test firewall', 'post', () => `/firewalls/v1/${aFw}/test`, () => undefined, 'id'],
-  ['configure-vendor-logging', 'post', () => `/firewalls/v1/${aFw}/configure-vendor-logging`, () => ({ syslog_server: '10.9.9.9' }), 'id'],
+  [
+    'configure-vendor-logging',
+    'post',
+    () => `/firewalls/v1/${aFw}/configure-vendor-logging`,
+    () => ({ syslog_server: '10.9.9.9' }),
+    'id',
+  ],
   ['GET policy', 'get', () => `${P}/${aPolicy}`, () => undefined, 'id'],
   ['PUT policy', 'put', () => `${P}/${aPolicy}`, () => ({ default_action: 'block' }), 'id'],
   ['DELETE policy', 'delete', () => `${P}/${aPolicy}`, () => undefined, 'id'],
@@ -59,8 +81,20 @@ const cases: Case[] = [
   ['assign A policy to A firewall', 'post', () => `${P}/${aPolicy}/assign`, () => ({ firewall_ids: [aFw2] }), 'id'],
   ['assign A policy to B firewall', 'post', () => `${P}/${aPolicy}/assign`, () => ({ firewall_ids: [bFw] }), 'id'],
   ['unassign', 'delete', () => `${P}/${aPolicy}/assign/${aFw}`, () => undefined, 'id'],
-  ["assign A's firewall to B's policy", 'post', () => `${P}/${bPolicy}/assign`, () => ({ firewall_ids: [aFw] }), 'firewall_ids[0]'],
-  ["B's rule routes with A's rule id", 'put', () => `${P}/${bPolicy}/rules/${aRule}`, () => ({ action: 'allow' }), 'ruleId'],
+  [
+    "assign A's firewall to B's policy",
+    'post',
+    () => `${P}/${bPolicy}/assign`,
+    () => ({ firewall_ids: [aFw] }),
+    'firewall_ids[0]',
+  ],
+  [
+    "B's rule routes with A's rule id",
+    'put',
+    () => `${P}/${bPolicy}/rules/${aRule}`,
+    () => ({ action: 'allow' }),
+    'ruleId',
+  ],
   ["B's unassign with A's firewall", 'delete', () => `${P}/${bPolicy}/assign/${aFw}`, () => undefined, 'fwId'],
 ];
 

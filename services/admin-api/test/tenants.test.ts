@@ -33,7 +33,12 @@ describe('POST /tenants/v1/register', () => {
   it('409 conflict_error resource_already_exists for a duplicate name', async () => {
     const name = unique('dup');
     expect((await register({ name, admin_email: 'a@example.com' })).status).toBe(201);
-    const err = expectError(await register({ name, admin_email: 'b@example.com' }), 409, 'resource_already_exists', 'name');
+    const err = expectError(
+      await register({ name, admin_email: 'b@example.com' }),
+      409,
+      'resource_already_exists',
+      'name',
+    );
     expect(err.type).toBe('conflict_error');
   });
 
@@ -60,18 +65,38 @@ describe('GET /tenants/v1', () => {
     expect(first.body).toMatchObject({ object: 'list', url: '/tenants/v1', has_more: true });
     expect(first.body.data.map((t: { name: string }) => t.name)).toEqual([names[2], names[1]]);
     expect(first.body.data[0]).not.toHaveProperty('tenant_token');
-    const next = await h.call('get', '/tenants/v1', { auth: h.adminAuth, query: { limit: '2', starting_after: first.body.data[1].id } });
+    const next = await h.call('get', '/tenants/v1', {
+      auth: h.adminAuth,
+      query: { limit: '2', starting_after: first.body.data[1].id },
+    });
     expect(next.body.data[0].name).toBe(names[0]);
-    const back = await h.call('get', '/tenants/v1', { auth: h.adminAuth, query: { limit: '1', ending_before: first.body.data[1].id } });
+    const back = await h.call('get', '/tenants/v1', {
+      auth: h.adminAuth,
+      query: { limit: '1', ending_before: first.body.data[1].id },
+    });
     expect(back.body.data.map((t: { name: string }) => t.name)).toEqual([names[2]]);
   });
 
   it('400 for an invalid limit or an unknown cursor', async () => {
-    expectError(await h.call('get', '/tenants/v1', { auth: h.adminAuth, query: { limit: '0' } }), 400, 'parameter_invalid', 'limit');
-    expectError(await h.call('get', '/tenants/v1', { auth: h.adminAuth, query: { limit: 'ten' } }), 400, 'parameter_invalid', 'limit');
+    expectError(
+      await h.call('get', '/tenants/v1', { auth: h.adminAuth, query: { limit: '0' } }),
+      400,
+      'parameter_invalid',
+      'limit',
+    );
+    expectError(
+      await h.call('get', '/tenants/v1', { auth: h.adminAuth, query: { limit: 'ten' } }),
+      400,
+      'parameter_invalid',
+      'limit',
+    );
     const cursor = await h.call('get', '/tenants/v1', { auth: h.adminAuth, query: { starting_after: 'ten_nope' } });
     expect(cursor.status).toBe(400);
-    expect(cursor.body.error).toMatchObject({ type: 'invalid_request_error', code: 'resource_missing', param: 'starting_after' });
+    expect(cursor.body.error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'resource_missing',
+      param: 'starting_after',
+    });
   });
 });
 
@@ -85,7 +110,12 @@ describe('GET /tenants/v1/{id}', () => {
   });
 
   it('404 resource_missing for an unknown id', async () => {
-    const err = expectError(await h.call('get', '/tenants/v1/ten_unknown', { auth: h.adminAuth }), 404, 'resource_missing', 'id');
+    const err = expectError(
+      await h.call('get', '/tenants/v1/ten_unknown', { auth: h.adminAuth }),
+      404,
+      'resource_missing',
+      'id',
+    );
     expect(err.type).toBe('not_found_error');
   });
 });
@@ -114,10 +144,20 @@ describe('POST /tenants/v1/{id}/tokens', () => {
     ['a string', { expires_in_days: '3' }, 'parameter_invalid'],
   ])('400 for expires_in_days as %s', async (_label, body, code) => {
     const t = await h.registerTenant();
-    expectError(await h.call('post', `/tenants/v1/${t.id}/tokens`, { auth: h.adminAuth, body }), 400, code, 'expires_in_days');
+    expectError(
+      await h.call('post', `/tenants/v1/${t.id}/tokens`, { auth: h.adminAuth, body }),
+      400,
+      code,
+      'expires_in_days',
+    );
   });
 
   it('404 for an unknown tenant', async () => {
-    expectError(await h.call('post', '/tenants/v1/ten_unknown/tokens', { auth: h.adminAuth, body: {} }), 404, 'resource_missing', 'id');
+    expectError(
+      await h.call('post', '/tenants/v1/ten_unknown/tokens', { auth: h.adminAuth, body: {} }),
+      404,
+      'resource_missing',
+      'id',
+    );
   });
 });

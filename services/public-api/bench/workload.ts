@@ -17,7 +17,11 @@ export function benchSignal(orgId: string, i: number, run: string) {
     name: `@bench/server-${i}`,
     version: '1.0.0',
     source_url: `https://www.npmjs.com/package/@bench/server-${i}`,
-    raw_manifest: JSON.stringify({ name: `@bench/server-${i}`, version: '1.0.0', dependencies: { '@modelcontextprotocol/sdk': '^1.0.0' } }),
+    raw_manifest: JSON.stringify({
+      name: `@bench/server-${i}`,
+      version: '1.0.0',
+      dependencies: { '@modelcontextprotocol/sdk': '^1.0.0' },
+    }),
     metadata: { collector: 'bench', host: `host-${i % 17}` },
   };
 }

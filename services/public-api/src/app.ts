@@ -133,10 +133,15 @@ export function createApp(deps: AppDeps): PublicApiApp {
   const jsonBody = express.json({ limit: BODY_LIMIT });
   const bulkJsonBody = express.json({ limit: BULK_BODY_LIMIT });
   app.use(
-    inSequence(requestIdMiddleware({ asyncContext: false }), precomputedHelmet(), requireJsonContentType(), (req, res, next) => {
-      if (req.method === 'GET' || req.method === 'HEAD') next();
-      else (isBulkPath(req.path) ? bulkJsonBody : jsonBody)(req, res, next);
-    }),
+    inSequence(
+      requestIdMiddleware({ asyncContext: false }),
+      precomputedHelmet(),
+      requireJsonContentType(),
+      (req, res, next) => {
+        if (req.method === 'GET' || req.method === 'HEAD') next();
+        else (isBulkPath(req.path) ? bulkJsonBody : jsonBody)(req, res, next);
+      },
+    ),
   );
 
   // /v1 first: the hot routes do not walk the root routes below

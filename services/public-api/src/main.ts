@@ -1,4 +1,12 @@
-import { ApiKeyAuthenticator, closeServer, createLogger, listenWithLimits, loadConfigOrExit, onShutdown, QueueProducer } from '@risk/common';
+import {
+  ApiKeyAuthenticator,
+  closeServer,
+  createLogger,
+  listenWithLimits,
+  loadConfigOrExit,
+  onShutdown,
+  QueueProducer,
+} from '@risk/common';
 import { createPrisma } from '@risk/db';
 import { createApp, MAX_HEADER_SIZE } from './app';
 

@@ -28,7 +28,14 @@ test('/healthz is 200 and /readyz checks Postgres and Redis', async () => {
 test('/readyz is 503 naming Redis when Redis is unreachable, and 503 once shutdown begins', async () => {
   const producer = new QueueProducer({ url: 'redis://127.0.0.1:1', prefix: 'x' }, 'down');
   const authenticator = new ApiKeyAuthenticator(h.ctx.db.prisma);
-  const app = createApp({ config: h.ctx.config, prisma: h.ctx.db.prisma, pool: h.ctx.db.pool, producer, logger: h.ctx.logger, authenticator });
+  const app = createApp({
+    config: h.ctx.config,
+    prisma: h.ctx.db.prisma,
+    pool: h.ctx.db.pool,
+    producer,
+    logger: h.ctx.logger,
+    authenticator,
+  });
   try {
     const res = await request(app).get('/readyz');
     expect(res.status).toBe(503);
@@ -48,7 +55,11 @@ test('an unknown route is 404 route_not_found in the envelope with the request i
   for (const path of ['/v1/nothing-here', '/v1/assets-x', '/v1/events/a/b', '/v1', '/v1/', '/v1?x=1']) {
     const res = await request(h.app).get(path);
     expect(res.status).toBe(404);
-    expect(res.body.error).toMatchObject({ type: 'not_found_error', code: 'route_not_found', request_id: res.headers['x-request-id'] });
+    expect(res.body.error).toMatchObject({
+      type: 'not_found_error',
+      code: 'route_not_found',
+      request_id: res.headers['x-request-id'],
+    });
   }
 });
 

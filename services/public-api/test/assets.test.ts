@@ -17,9 +17,18 @@ describe('GET /v1/assets/{fingerprint}', () => {
   ])('retrieves a fingerprint holding a %s when URL-encoded', async (_label, fingerprint) => {
     const res = await postSignal(h, signalBody(h.orgId, { fingerprint }));
     expect(res.status).toBe(202);
-    const got = await request(h.app).get(`/v1/assets/${encodeURIComponent(fingerprint)}`).set(auth());
+    const got = await request(h.app)
+      .get(`/v1/assets/${encodeURIComponent(fingerprint)}`)
+      .set(auth());
     expect(got.status).toBe(200);
-    expect(got.body).toMatchObject({ object: 'asset', fingerprint, enrichment_status: 'pending', findings: null, aibom: null, signal_count: 1 });
+    expect(got.body).toMatchObject({
+      object: 'asset',
+      fingerprint,
+      enrichment_status: 'pending',
+      findings: null,
+      aibom: null,
+      signal_count: 1,
+    });
   });
 
   test('a missing asset is 404 resource_missing naming fingerprint', async () => {
@@ -33,7 +42,9 @@ describe('GET /v1/assets/{fingerprint}', () => {
     const body = signalBody(h.orgId);
     await postSignal(h, body);
     await enrichLikeWorker(h, body.fingerprint as string);
-    const plain = await request(h.app).get(`/v1/assets/${encodeURIComponent(body.fingerprint as string)}`).set(auth());
+    const plain = await request(h.app)
+      .get(`/v1/assets/${encodeURIComponent(body.fingerprint as string)}`)
+      .set(auth());
     expect(plain.status).toBe(200);
     expect(plain.body.enrichment_status).toBe('enriched');
     expect(plain.body.findings).toBeNull();
@@ -49,7 +60,9 @@ describe('GET /v1/assets/{fingerprint}', () => {
   test('an unsupported expand value is 400 naming expand', async () => {
     const body = signalBody(h.orgId);
     await postSignal(h, body);
-    const res = await request(h.app).get(`/v1/assets/${encodeURIComponent(body.fingerprint as string)}?expand[]=threats`).set(auth());
+    const res = await request(h.app)
+      .get(`/v1/assets/${encodeURIComponent(body.fingerprint as string)}?expand[]=threats`)
+      .set(auth());
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'parameter_invalid', param: 'expand' });
   });
@@ -72,15 +85,60 @@ describe('findings, AI-BOM and threats of an asset', () => {
     threatByCve = 'thr_0000000000cve00000000000000';
     await prisma.threat.createMany({
       data: [
-        { ...base, id: threatByFp, category: 'malicious_package', title: 'listed', fingerprints: [enrichedFp], affected_asset_types: [] },
-        { ...base, id: threatByCve, category: 'vulnerable_dependency', title: 'by cve', cve_id: 'CVE-2025-53110', affected_asset_types: ['mcp_server'] },
-        { ...base, id: 'thr_0000000000type0000000000000', category: 'other', title: 'wrong type', fingerprints: [enrichedFp], affected_asset_types: ['model'] },
-        { ...base, id: 'thr_0000000000else0000000000000', category: 'other', title: 'other asset', fingerprints: ['someone-else'] },
-        { ...base, id: 'thr_0000000000test0000000000000', livemode: false, category: 'other', title: 'test mode', fingerprints: [enrichedFp] },
+        {
+          ...base,
+          id: threatByFp,
+          category: 'malicious_package',
+          title: 'listed',
+          fingerprints: [enrichedFp],
+          affected_asset_types: [],
+        },
+        {
+          ...base,
+          id: threatByCve,
+          category: 'vulnerable_dependency',
+          title: 'by cve',
+          cve_id: 'CVE-2025-53110',
+          affected_asset_types: ['mcp_server'],
+        },
+        {
+          ...base,
+          id: 'thr_0000000000type0000000000000',
+          category: 'other',
+          title: 'wrong type',
+          fingerprints: [enrichedFp],
+          affected_asset_types: ['model'],
+        },
+        {
+          ...base,
+          id: 'thr_0000000000else0000000000000',
+          category: 'other',
+          title: 'other asset',
+          fingerprints: ['someone-else'],
+        },
+        {
+          ...base,
+          id: 'thr_0000000000test0000000000000',
+          livemode: false,
+          category: 'other',
+          title: 'test mode',
+          fingerprints: [enrichedFp],
+        },
       ],
     });
     await enrichLikeWorker(h, enrichedFp, {
-      threats: [{ id: threatByFp, title: 'listed', category: 'malicious_package', severity: 'high', risk_penalty: 10, cve_id: null, attack_techniques: [], remediation: null }],
+      threats: [
+        {
+          id: threatByFp,
+          title: 'listed',
+          category: 'malicious_package',
+          severity: 'high',
+          risk_penalty: 10,
+          cve_id: null,
+          attack_techniques: [],
+          remediation: null,
+        },
+      ],
     });
     // give one finding the CVE the second threat names (the engine's CVE rules need a vulnerable version)
     const f = await prisma.finding.findFirstOrThrow({ where: { fingerprint: enrichedFp } });
@@ -95,26 +153,41 @@ describe('findings, AI-BOM and threats of an asset', () => {
   test('findings come in a list envelope; expand[]=threats inlines the related threats', async () => {
     const res = await request(h.app).get(path(enrichedFp, 'findings')).set(auth());
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ object: 'list', has_more: false, url: path(enrichedFp, 'findings'), next_cursor: null });
+    expect(res.body).toMatchObject({
+      object: 'list',
+      has_more: false,
+      url: path(enrichedFp, 'findings'),
+      next_cursor: null,
+    });
     expect(res.body.data.length).toBeGreaterThan(0);
     const withThreat = res.body.data.find((f: { threats: string[] }) => f.threats.length > 0);
     expect(withThreat.threats).toEqual([threatByFp]);
-    const expanded = await request(h.app).get(`${path(enrichedFp, 'findings')}?expand[]=threats`).set(auth());
+    const expanded = await request(h.app)
+      .get(`${path(enrichedFp, 'findings')}?expand[]=threats`)
+      .set(auth());
     expect(expanded.status).toBe(200);
     const inlined = expanded.body.data.find((f: { id: string }) => f.id === withThreat.id);
     expect(inlined.threats).toEqual([expect.objectContaining({ object: 'threat', id: threatByFp, title: 'listed' })]);
   });
 
   test('findings page with limit and cursors', async () => {
-    const all = (await request(h.app).get(`${path(enrichedFp, 'findings')}?limit=100`).set(auth())).body.data;
-    const first = await request(h.app).get(`${path(enrichedFp, 'findings')}?limit=1`).set(auth());
+    const all = (
+      await request(h.app)
+        .get(`${path(enrichedFp, 'findings')}?limit=100`)
+        .set(auth())
+    ).body.data;
+    const first = await request(h.app)
+      .get(`${path(enrichedFp, 'findings')}?limit=1`)
+      .set(auth());
     expect(first.body.data).toHaveLength(1);
     expect(first.body.has_more).toBe(all.length > 1);
     expect(first.body.data[0].id).toBe(all[0].id);
   });
 
   test('an unsupported expand on findings is 400', async () => {
-    const res = await request(h.app).get(`${path(enrichedFp, 'findings')}?expand[]=aibom`).set(auth());
+    const res = await request(h.app)
+      .get(`${path(enrichedFp, 'findings')}?expand[]=aibom`)
+      .set(auth());
     expect(res.status).toBe(400);
     expect(res.body.error.param).toBe('expand');
   });
@@ -125,25 +198,34 @@ describe('findings, AI-BOM and threats of an asset', () => {
     ['spdx_tv', 'text/plain'],
     ['cyclonedx_json', 'application/vnd.cyclonedx+json'],
   ])('AI-BOM format %s is served as %s', async (format, type) => {
-    const res = await request(h.app).get(`${path(enrichedFp, 'aibom')}?format=${format}`).set(auth()).buffer(true).parse((r, cb) => {
-      let data = '';
-      r.on('data', (c: Buffer) => (data += c.toString()));
-      r.on('end', () => cb(null, data));
-    });
+    const res = await request(h.app)
+      .get(`${path(enrichedFp, 'aibom')}?format=${format}`)
+      .set(auth())
+      .buffer(true)
+      .parse((r, cb) => {
+        let data = '';
+        r.on('data', (c: Buffer) => (data += c.toString()));
+        r.on('end', () => cb(null, data));
+      });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toContain(type);
     const text = res.body as string;
-    if (format === 'json') expect(JSON.parse(text)).toMatchObject({ object: 'aibom', bom_version: 1, spdx: { spdxVersion: 'SPDX-2.3' } });
-    if (format === 'spdx_json') expect(JSON.parse(text)).toMatchObject({ spdxVersion: 'SPDX-2.3', SPDXID: 'SPDXRef-DOCUMENT' });
+    if (format === 'json')
+      expect(JSON.parse(text)).toMatchObject({ object: 'aibom', bom_version: 1, spdx: { spdxVersion: 'SPDX-2.3' } });
+    if (format === 'spdx_json')
+      expect(JSON.parse(text)).toMatchObject({ spdxVersion: 'SPDX-2.3', SPDXID: 'SPDXRef-DOCUMENT' });
     if (format === 'spdx_tv') expect(text).toMatch(/^SPDXVersion: SPDX-2\.3\nDataLicense: CC0-1\.0\n/);
-    if (format === 'cyclonedx_json') expect(JSON.parse(text)).toMatchObject({ bomFormat: 'CycloneDX', specVersion: '1.6' });
+    if (format === 'cyclonedx_json')
+      expect(JSON.parse(text)).toMatchObject({ bomFormat: 'CycloneDX', specVersion: '1.6' });
   });
 
   test('json is the default AI-BOM format; another format is 400 naming format', async () => {
     const def = await request(h.app).get(path(enrichedFp, 'aibom')).set(auth());
     expect(def.status).toBe(200);
     expect(def.body.object).toBe('aibom');
-    const bad = await request(h.app).get(`${path(enrichedFp, 'aibom')}?format=xml`).set(auth());
+    const bad = await request(h.app)
+      .get(`${path(enrichedFp, 'aibom')}?format=xml`)
+      .set(auth());
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ code: 'parameter_invalid', param: 'format' });
   });
@@ -164,8 +246,13 @@ describe('findings, AI-BOM and threats of an asset', () => {
   test.each(['findings', 'aibom', 'threats'])('%s of a failed asset is 404 asset_not_enriched', async (suffix) => {
     const failed = signalBody(h.orgId);
     await postSignal(h, failed);
-    await h.ctx.db.prisma.asset.update({ where: { fingerprint: failed.fingerprint as string }, data: { enrichment_status: 'failed' } });
-    const res = await request(h.app).get(path(failed.fingerprint as string, suffix)).set(auth());
+    await h.ctx.db.prisma.asset.update({
+      where: { fingerprint: failed.fingerprint as string },
+      data: { enrichment_status: 'failed' },
+    });
+    const res = await request(h.app)
+      .get(path(failed.fingerprint as string, suffix))
+      .set(auth());
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('asset_not_enriched');
   });
@@ -174,7 +261,9 @@ describe('findings, AI-BOM and threats of an asset', () => {
     const changed = { ...signalBody(h.orgId), fingerprint: enrichedFp, version: '9.9.9' };
     const res = await postSignal(h, changed);
     expect(res.body.enrichment).toEqual({ status: 'queued', reason: 'content_changed' });
-    const asset = await request(h.app).get(`/v1/assets/${encodeURIComponent(enrichedFp)}`).set(auth());
+    const asset = await request(h.app)
+      .get(`/v1/assets/${encodeURIComponent(enrichedFp)}`)
+      .set(auth());
     expect(asset.body.enrichment_status).toBe('stale');
     expect((await request(h.app).get(path(enrichedFp, 'findings')).set(auth())).status).toBe(200);
     expect((await request(h.app).get(path(enrichedFp, 'aibom')).set(auth())).status).toBe(200);
@@ -256,7 +345,11 @@ describe('asset sub-resources: cursors and bad parameters', () => {
 
   test('asset threats page with both cursors', async () => {
     const all = (await get(path(fp, '/threats'))).body.data.map((t: { id: string }) => t.id);
-    expect(all).toEqual(['thr_0000000000pg100000000000000', 'thr_0000000000pg200000000000000', 'thr_0000000000pg300000000000000']);
+    expect(all).toEqual([
+      'thr_0000000000pg100000000000000',
+      'thr_0000000000pg200000000000000',
+      'thr_0000000000pg300000000000000',
+    ]);
     const first = await get(`${path(fp, '/threats')}?limit=2`);
     expect(first.body).toMatchObject({ has_more: true, next_cursor: all[1], url: path(fp, '/threats') });
     const second = await get(`${path(fp, '/threats')}?limit=2&starting_after=${first.body.next_cursor}`);

@@ -13,10 +13,18 @@ beforeAll(async () => {
   const body = signalBody(h.orgId, { fingerprint: 'hf:org/model@1' });
   fp = body.fingerprint as string;
   signalId = (await postSignal(h, body)).body.id;
-  const threat = await request(h.app).post('/v1/threats').set('Authorization', `Bearer ${h.key}`).set('Idempotency-Key', idem()).send(THREAT);
+  const threat = await request(h.app)
+    .post('/v1/threats')
+    .set('Authorization', `Bearer ${h.key}`)
+    .set('Idempotency-Key', idem())
+    .send(THREAT);
   expect(threat.status).toBe(201);
   threatId = threat.body.id;
-  const webhook = await request(h.app).post('/v1/webhooks').set('Authorization', `Bearer ${h.key}`).set('Idempotency-Key', idem()).send(WEBHOOK);
+  const webhook = await request(h.app)
+    .post('/v1/webhooks')
+    .set('Authorization', `Bearer ${h.key}`)
+    .set('Idempotency-Key', idem())
+    .send(WEBHOOK);
   expect(webhook.status).toBe(201);
   webhookId = webhook.body.id;
   // creating the threat recorded a threat.created event for this org
@@ -33,7 +41,12 @@ type Route = { method: 'get' | 'post' | 'delete'; path: () => string; scope: Sco
 /** Every /v1 route the service serves except GET /v1/openapi.json (public); scope null: any valid key. */
 const ROUTES: Route[] = [
   { method: 'post', path: () => '/v1/signals', scope: 'signals:write', body: () => signalBody(h.orgId) },
-  { method: 'post', path: () => '/v1/signals/bulk', scope: 'signals:write', body: () => ({ signals: [signalBody(h.orgId)] }) },
+  {
+    method: 'post',
+    path: () => '/v1/signals/bulk',
+    scope: 'signals:write',
+    body: () => ({ signals: [signalBody(h.orgId)] }),
+  },
   { method: 'get', path: () => `/v1/signals/${signalId}`, scope: 'signals:read' },
   { method: 'get', path: () => '/v1/assets', scope: 'assets:read' },
   { method: 'get', path: () => `/v1/assets/lookup?fingerprints=${encodeURIComponent(fp)}`, scope: 'assets:read' },
@@ -44,11 +57,21 @@ const ROUTES: Route[] = [
   { method: 'post', path: () => '/v1/threats', scope: 'threats:write', body: () => THREAT },
   { method: 'get', path: () => '/v1/threats', scope: 'threats:read' },
   { method: 'get', path: () => `/v1/threats/${threatId}`, scope: 'threats:read' },
-  { method: 'post', path: () => `/v1/threats/${threatId}`, scope: 'threats:write', body: () => ({ title: `renamed ${idem()}` }) },
+  {
+    method: 'post',
+    path: () => `/v1/threats/${threatId}`,
+    scope: 'threats:write',
+    body: () => ({ title: `renamed ${idem()}` }),
+  },
   { method: 'post', path: () => '/v1/webhooks', scope: 'webhooks:write', body: () => WEBHOOK },
   { method: 'get', path: () => '/v1/webhooks', scope: 'webhooks:write' },
   { method: 'get', path: () => `/v1/webhooks/${webhookId}`, scope: 'webhooks:write' },
-  { method: 'post', path: () => `/v1/webhooks/${webhookId}`, scope: 'webhooks:write', body: () => ({ description: `desc ${idem()}` }) },
+  {
+    method: 'post',
+    path: () => `/v1/webhooks/${webhookId}`,
+    scope: 'webhooks:write',
+    body: () => ({ description: `desc ${idem()}` }),
+  },
   { method: 'post', path: () => `/v1/webhooks/${webhookId}/rotate_secret`, scope: 'webhooks:write', body: () => ({}) },
   { method: 'get', path: () => `/v1/webhooks/${webhookId}/deliveries`, scope: 'webhooks:write' },
   { method: 'get', path: () => '/v1/events', scope: null },
@@ -56,7 +79,14 @@ const ROUTES: Route[] = [
   // last: it removes the endpoint the routes above use
   { method: 'delete', path: () => `/v1/webhooks/${webhookId}`, scope: 'webhooks:write' },
 ];
-const ALL_SCOPES: Scope[] = ['signals:write', 'signals:read', 'assets:read', 'threats:read', 'threats:write', 'webhooks:write'];
+const ALL_SCOPES: Scope[] = [
+  'signals:write',
+  'signals:read',
+  'assets:read',
+  'threats:read',
+  'threats:write',
+  'webhooks:write',
+];
 
 function send(route: Route, authorization?: string) {
   let req =
@@ -69,46 +99,56 @@ function send(route: Route, authorization?: string) {
   return route.body ? req.send(route.body() as object) : req;
 }
 
-describe.each(ROUTES.map((r) => [`${r.method.toUpperCase()} ${r.path().split('?')[0]}`, r] as const))('auth on %s', (_name, route) => {
-  test.each([
-    ['no key', async () => undefined, 'api_key_missing'],
-    ['a malformed header', async () => 'Basic abc', 'api_key_invalid'],
-    ['an unknown key', async () => 'Bearer rk_live_doesnotexist', 'api_key_invalid'],
-    ['an expired key', async () => `Bearer ${await h.mintKey({ expiresAt: new Date(Date.now() - 1000) })}`, 'api_key_expired'],
-    [
-      'a revoked key',
-      async () => {
-        const key = await h.mintKey();
-        const { hashApiKey } = await import('@risk/common');
-        await h.ctx.db.prisma.apiKey.update({ where: { key_hash: hashApiKey(key) }, data: { revoked_at: new Date() } });
-        return `Bearer ${key}`;
-      },
-      'api_key_revoked',
-    ],
-  ])('%s is 401 authentication_error', async (_label, header, code) => {
-    const res = await send(route, await header());
-    expect(res.status).toBe(401);
-    expect(res.body.error).toMatchObject({ type: 'authentication_error', code });
-    expect(res.body.error.request_id).toBe(res.headers['x-request-id']);
-  });
-
-  if (route.scope) {
-    const scope = route.scope;
-    test(`a key without ${scope} is 403 insufficient_scope`, async () => {
-      const res = await send(route, `Bearer ${await h.mintKey({ scopes: ALL_SCOPES.filter((s) => s !== scope) })}`);
-      expect(res.status).toBe(403);
-      expect(res.body.error).toMatchObject({ type: 'permission_error', code: 'insufficient_scope' });
-      expect(res.body.error.message).toContain(scope);
+describe.each(ROUTES.map((r) => [`${r.method.toUpperCase()} ${r.path().split('?')[0]}`, r] as const))(
+  'auth on %s',
+  (_name, route) => {
+    test.each([
+      ['no key', async () => undefined, 'api_key_missing'],
+      ['a malformed header', async () => 'Basic abc', 'api_key_invalid'],
+      ['an unknown key', async () => 'Bearer rk_live_doesnotexist', 'api_key_invalid'],
+      [
+        'an expired key',
+        async () => `Bearer ${await h.mintKey({ expiresAt: new Date(Date.now() - 1000) })}`,
+        'api_key_expired',
+      ],
+      [
+        'a revoked key',
+        async () => {
+          const key = await h.mintKey();
+          const { hashApiKey } = await import('@risk/common');
+          await h.ctx.db.prisma.apiKey.update({
+            where: { key_hash: hashApiKey(key) },
+            data: { revoked_at: new Date() },
+          });
+          return `Bearer ${key}`;
+        },
+        'api_key_revoked',
+      ],
+    ])('%s is 401 authentication_error', async (_label, header, code) => {
+      const res = await send(route, await header());
+      expect(res.status).toBe(401);
+      expect(res.body.error).toMatchObject({ type: 'authentication_error', code });
       expect(res.body.error.request_id).toBe(res.headers['x-request-id']);
     });
-  }
 
-  test(`a key with only ${route.scope ?? 'no scope at all'} gets through`, async () => {
-    const res = await send(route, `Bearer ${await h.mintKey({ scopes: route.scope ? [route.scope] : [] })}`);
-    expect([200, 201, 202, 404]).toContain(res.status);
-    if (res.status === 404) expect(res.body.error.code).toBe('asset_not_enriched'); // findings/aibom/threats of a pending asset
-  });
-});
+    if (route.scope) {
+      const scope = route.scope;
+      test(`a key without ${scope} is 403 insufficient_scope`, async () => {
+        const res = await send(route, `Bearer ${await h.mintKey({ scopes: ALL_SCOPES.filter((s) => s !== scope) })}`);
+        expect(res.status).toBe(403);
+        expect(res.body.error).toMatchObject({ type: 'permission_error', code: 'insufficient_scope' });
+        expect(res.body.error.message).toContain(scope);
+        expect(res.body.error.request_id).toBe(res.headers['x-request-id']);
+      });
+    }
+
+    test(`a key with only ${route.scope ?? 'no scope at all'} gets through`, async () => {
+      const res = await send(route, `Bearer ${await h.mintKey({ scopes: route.scope ? [route.scope] : [] })}`);
+      expect([200, 201, 202, 404]).toContain(res.status);
+      if (res.status === 404) expect(res.body.error.code).toBe('asset_not_enriched'); // findings/aibom/threats of a pending asset
+    });
+  },
+);
 
 test('GET /v1/openapi.json is public: no key needed, and a bad key is not even looked at', async () => {
   expect((await request(h.app).get('/v1/openapi.json')).status).toBe(200);
@@ -117,10 +157,17 @@ test('GET /v1/openapi.json is public: no key needed, and a bad key is not even l
 
 describe('idempotency', () => {
   const post = (key: string, body: unknown, path = '/v1/signals') =>
-    request(h.app).post(path).set('Authorization', `Bearer ${h.key}`).set('Idempotency-Key', key).send(body as object);
+    request(h.app)
+      .post(path)
+      .set('Authorization', `Bearer ${h.key}`)
+      .set('Idempotency-Key', key)
+      .send(body as object);
 
   test('a POST without Idempotency-Key is 400 idempotency_key_missing; a non-UUID is 400 idempotency_key_invalid', async () => {
-    const missing = await request(h.app).post('/v1/signals').set('Authorization', `Bearer ${h.key}`).send(signalBody(h.orgId));
+    const missing = await request(h.app)
+      .post('/v1/signals')
+      .set('Authorization', `Bearer ${h.key}`)
+      .send(signalBody(h.orgId));
     expect(missing.status).toBe(400);
     expect(missing.body.error).toMatchObject({ type: 'invalid_request_error', code: 'idempotency_key_missing' });
     const invalid = await post('not-a-uuid', signalBody(h.orgId));
@@ -159,7 +206,11 @@ describe('idempotency', () => {
     expect(bulkRes.status).toBe(202);
     expect(bulkRes.headers['idempotent-replayed']).toBeUndefined();
     const otherOrgKey = await h.mintKey({ orgId: 'org_second' });
-    const otherOrg = await request(h.app).post('/v1/signals').set('Authorization', `Bearer ${otherOrgKey}`).set('Idempotency-Key', key).send(signalBody('org_second'));
+    const otherOrg = await request(h.app)
+      .post('/v1/signals')
+      .set('Authorization', `Bearer ${otherOrgKey}`)
+      .set('Idempotency-Key', key)
+      .send(signalBody('org_second'));
     expect(otherOrg.status).toBe(202);
     expect(otherOrg.headers['idempotent-replayed']).toBeUndefined();
   });
@@ -218,7 +269,8 @@ describe('idempotency', () => {
 describe('last_used_at', () => {
   test('is written in one batched update, not per request', async () => {
     const key = await h.mintKey({ scopes: ['assets:read'] });
-    for (let i = 0; i < 3; i++) expect((await request(h.app).get('/v1/assets?limit=1').set('Authorization', `Bearer ${key}`)).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await request(h.app).get('/v1/assets?limit=1').set('Authorization', `Bearer ${key}`)).status).toBe(200);
     const { hashApiKey } = await import('@risk/common');
     const row = () => h.ctx.db.prisma.apiKey.findUniqueOrThrow({ where: { key_hash: hashApiKey(key) } });
     expect((await row()).last_used_at).toBeNull();

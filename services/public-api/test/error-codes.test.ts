@@ -26,7 +26,9 @@ const srcDirs = ['packages', 'services'].flatMap((top) =>
 );
 
 /** Codes passed to `new ApiError('…'` anywhere in the services' and packages' sources. */
-const thrown = new Set(srcDirs.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/new ApiError\(\s*'([a-z_]+)'/g)].map((m) => m[1]!)));
+const thrown = new Set(
+  srcDirs.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/new ApiError\(\s*'([a-z_]+)'/g)].map((m) => m[1]!)),
+);
 
 /** Rows of the doc's code table: code → { status, type, when } (a row may name several codes). */
 const doc = readFileSync(join(ROOT, 'docs/errors.md'), 'utf8');
@@ -39,7 +41,15 @@ for (const line of doc.split('\n')) {
 
 test('the scan finds the codes (guards against a broken pattern)', () => {
   expect(srcDirs.length).toBeGreaterThan(50);
-  expect([...thrown]).toEqual(expect.arrayContaining(['parameter_invalid', 'resource_missing', 'asset_not_enriched', 'api_key_missing', 'request_too_large']));
+  expect([...thrown]).toEqual(
+    expect.arrayContaining([
+      'parameter_invalid',
+      'resource_missing',
+      'asset_not_enriched',
+      'api_key_missing',
+      'request_too_large',
+    ]),
+  );
 });
 
 test('every code the sources throw is documented with its status and type', () => {
@@ -49,7 +59,8 @@ test('every code the sources throw is documented with its status and type', () =
     const entry = ERROR_CODES[code as keyof typeof ERROR_CODES];
     if (!entry) problems.push(`${code}: not in ERROR_CODES`);
     else if (!row) problems.push(`${code}: no row in docs/errors.md`);
-    else if (!row.status.startsWith(String(entry.status)) || !row.type.startsWith(entry.type)) problems.push(`${code}: doc says ${row.status} ${row.type}, code ${entry.status} ${entry.type}`);
+    else if (!row.status.startsWith(String(entry.status)) || !row.type.startsWith(entry.type))
+      problems.push(`${code}: doc says ${row.status} ${row.type}, code ${entry.status} ${entry.type}`);
   }
   expect(problems).toEqual([]);
 });

@@ -25,7 +25,10 @@ export async function createHarness(
 ): Promise<Harness> {
   const ctx = await createTestContext(label, opts.env);
   opts.beforeFirstQuery?.(ctx);
-  const producer = new QueueProducer({ url: opts.redisUrl ?? ctx.redis.url, prefix: ctx.redis.prefix }, `test-${label}`);
+  const producer = new QueueProducer(
+    { url: opts.redisUrl ?? ctx.redis.url, prefix: ctx.redis.prefix },
+    `test-${label}`,
+  );
   // a 0 ms cache so revocation tests see the change at once
   const authenticator = new ApiKeyAuthenticator(ctx.db.prisma, { cacheTtlMs: 0, lastUsedFlushMs: 60_000 });
   const app = createApp({
@@ -68,7 +71,11 @@ export const idem = () => randomUUID();
 /** An authenticated POST with a fresh Idempotency-Key, as integrators send every write. */
 export async function postJson(h: Harness, path: string, body: unknown, key = h.key) {
   const { default: request } = await import('supertest');
-  return request(h.app).post(path).set('Authorization', `Bearer ${key}`).set('Idempotency-Key', idem()).send(body as object);
+  return request(h.app)
+    .post(path)
+    .set('Authorization', `Bearer ${key}`)
+    .set('Idempotency-Key', idem())
+    .send(body as object);
 }
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -84,7 +91,11 @@ export function signalBody(orgId: string, over: Record<string, unknown> = {}): R
     name: '@modelcontextprotocol/server-filesystem',
     version: '2025.7.1',
     source_url: 'https://www.npmjs.com/package/@modelcontextprotocol/server-filesystem',
-    raw_manifest: JSON.stringify({ name: '@modelcontextprotocol/server-filesystem', version: '2025.7.1', bin: { 'mcp-server-filesystem': 'dist/index.js' } }),
+    raw_manifest: JSON.stringify({
+      name: '@modelcontextprotocol/server-filesystem',
+      version: '2025.7.1',
+      bin: { 'mcp-server-filesystem': 'dist/index.js' },
+    }),
     metadata: { collector: 'test', host: 'laptop-1' },
     ...over,
   };
@@ -98,7 +109,19 @@ export function signalBody(orgId: string, over: Record<string, unknown> = {}): R
 export async function enrichLikeWorker(
   h: Harness,
   fingerprint: string,
-  opts: { threats?: Array<{ id: string; title: string; category: string; severity: 'critical' | 'high' | 'medium' | 'low' | 'informational'; risk_penalty: number; cve_id: string | null; attack_techniques: string[]; remediation: string | null }>; ecosystem?: string } = {},
+  opts: {
+    threats?: Array<{
+      id: string;
+      title: string;
+      category: string;
+      severity: 'critical' | 'high' | 'medium' | 'low' | 'informational';
+      risk_penalty: number;
+      cve_id: string | null;
+      attack_techniques: string[];
+      remediation: string | null;
+    }>;
+    ecosystem?: string;
+  } = {},
 ): Promise<void> {
   const { enrich } = await import('@risk/enrichment');
   const { newId, ID_PREFIXES } = await import('@risk/common');
@@ -116,7 +139,11 @@ export async function enrichLikeWorker(
       raw_manifest: signal.raw_manifest,
       metadata: signal.metadata as Record<string, unknown> | null,
     },
-    { threats: opts.threats ?? [], publisher: { org_count: 1, signal_count: asset.signal_count, first_seen: asset.first_seen.toISOString() }, now: now.toISOString() },
+    {
+      threats: opts.threats ?? [],
+      publisher: { org_count: 1, signal_count: asset.signal_count, first_seen: asset.first_seen.toISOString() },
+      now: now.toISOString(),
+    },
   );
   const last = await prisma.aiBom.findFirst({ where: { fingerprint }, orderBy: { bom_version: 'desc' } });
   const bomId = newId(ID_PREFIXES.aibom);
@@ -177,5 +204,9 @@ export async function enrichLikeWorker(
 
 export async function postSignal(h: Harness, body: Record<string, unknown>, key = h.key) {
   const { default: request } = await import('supertest');
-  return request(h.app).post('/v1/signals').set('Authorization', `Bearer ${key}`).set('Idempotency-Key', idem()).send(body);
+  return request(h.app)
+    .post('/v1/signals')
+    .set('Authorization', `Bearer ${key}`)
+    .set('Idempotency-Key', idem())
+    .send(body);
 }

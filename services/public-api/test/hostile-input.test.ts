@@ -35,11 +35,27 @@ describe('a NUL character anywhere is a 400 naming the field, never a 500', () =
   test.each([
     ['/v1/signals', () => signal({ metadata: { note: 'a\u0000b' } }), 'metadata.note'],
     ['/v1/signals', () => signal({ raw_manifest: '{"name":"x"}\u0000' }), 'raw_manifest'],
-    ['/v1/signals/bulk', () => ({ signals: [signal(), signal({ fingerprint: 'hostile:three', name: 'n\u0000' })] }), 'signals[1].name'],
-    ['/v1/signals/bulk', () => ({ signals: [signal(), signal({ fingerprint: 'hostile:two', metadata: { tags: ['x', '\u0000'] } })] }), 'signals[1].metadata.tags[1]'],
+    [
+      '/v1/signals/bulk',
+      () => ({ signals: [signal(), signal({ fingerprint: 'hostile:three', name: 'n\u0000' })] }),
+      'signals[1].name',
+    ],
+    [
+      '/v1/signals/bulk',
+      () => ({ signals: [signal(), signal({ fingerprint: 'hostile:two', metadata: { tags: ['x', '\u0000'] } })] }),
+      'signals[1].metadata.tags[1]',
+    ],
     ['/v1/threats', () => ({ category: 'malicious_model', title: 'a\u0000b', severity: 'high' }), 'title'],
-    ['/v1/threats', () => ({ category: 'malicious_model', title: 'ok', severity: 'high', metadata: { 'k\u0000': 1 } }), 'metadata.k\u0000'],
-    ['/v1/webhooks', () => ({ url: 'https://hooks.example.com/x', events: ['*'], description: '\u0000' }), 'description'],
+    [
+      '/v1/threats',
+      () => ({ category: 'malicious_model', title: 'ok', severity: 'high', metadata: { 'k\u0000': 1 } }),
+      'metadata.k\u0000',
+    ],
+    [
+      '/v1/webhooks',
+      () => ({ url: 'https://hooks.example.com/x', events: ['*'], description: '\u0000' }),
+      'description',
+    ],
   ])('POST %s', async (path, body, param) => {
     const before = await rowCounts();
     const res = await request(h.app).post(path).set(auth()).set('Idempotency-Key', idem()).send(body());
@@ -66,12 +82,15 @@ describe('a NUL character anywhere is a 400 naming the field, never a 500', () =
   });
 });
 
-test.each(['/v1/assets/%E0%A4%A', '/v1/signals/%zz', '/v1/threats/%'])('malformed percent-encoding in %s is a 400 in the envelope', async (path) => {
-  const res = await request(h.app).get(path).set(auth());
-  expect(res.status).toBe(400);
-  expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'parameter_invalid' });
-  expect(res.body.error.request_id).toBe(res.headers['x-request-id']);
-});
+test.each(['/v1/assets/%E0%A4%A', '/v1/signals/%zz', '/v1/threats/%'])(
+  'malformed percent-encoding in %s is a 400 in the envelope',
+  async (path) => {
+    const res = await request(h.app).get(path).set(auth());
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'parameter_invalid' });
+    expect(res.body.error.request_id).toBe(res.headers['x-request-id']);
+  },
+);
 
 describe('the header limit', () => {
   let server: Server;
@@ -99,7 +118,9 @@ describe('the header limit', () => {
   });
 
   test('a request line over the limit is 431 in the error envelope, with a request id', async () => {
-    const res = await fetch(`${base}/v1/assets/lookup?fingerprints=${'x'.repeat(MAX_HEADER_SIZE + 10)}`, { headers: auth() });
+    const res = await fetch(`${base}/v1/assets/lookup?fingerprints=${'x'.repeat(MAX_HEADER_SIZE + 10)}`, {
+      headers: auth(),
+    });
     expect(res.status).toBe(431);
     const body = (await res.json()) as { error: Record<string, string> };
     expect(body.error).toMatchObject({ type: 'invalid_request_error', code: 'headers_too_large' });

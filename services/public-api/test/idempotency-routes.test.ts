@@ -24,13 +24,47 @@ afterAll(() => h.close());
 
 /** other: another valid body (rotate_secret has none: any other body fails validation, which runs first). */
 const ROUTES: Array<{ name: string; path: () => string; body: () => object; other?: () => object }> = [
-  { name: 'POST /v1/signals', path: () => '/v1/signals', body: () => signalBody(h.orgId), other: () => signalBody(h.orgId) },
-  { name: 'POST /v1/signals/bulk', path: () => '/v1/signals/bulk', body: () => ({ signals: [signalBody(h.orgId)] }), other: () => ({ signals: [signalBody(h.orgId)] }) },
-  { name: 'POST /v1/threats', path: () => '/v1/threats', body: () => THREAT, other: () => ({ ...THREAT, title: 'another' }) },
-  { name: 'POST /v1/threats/{id}', path: () => `/v1/threats/${threatId}`, body: () => ({ title: `t ${idem()}` }), other: () => ({ title: 'other title' }) },
-  { name: 'POST /v1/webhooks', path: () => '/v1/webhooks', body: () => WEBHOOK, other: () => ({ ...WEBHOOK, description: 'x' }) },
-  { name: 'POST /v1/webhooks/{id}', path: () => `/v1/webhooks/${webhookId}`, body: () => ({ description: `d ${idem()}` }), other: () => ({ description: 'other' }) },
-  { name: 'POST /v1/webhooks/{id}/rotate_secret', path: () => `/v1/webhooks/${webhookId}/rotate_secret`, body: () => ({}) },
+  {
+    name: 'POST /v1/signals',
+    path: () => '/v1/signals',
+    body: () => signalBody(h.orgId),
+    other: () => signalBody(h.orgId),
+  },
+  {
+    name: 'POST /v1/signals/bulk',
+    path: () => '/v1/signals/bulk',
+    body: () => ({ signals: [signalBody(h.orgId)] }),
+    other: () => ({ signals: [signalBody(h.orgId)] }),
+  },
+  {
+    name: 'POST /v1/threats',
+    path: () => '/v1/threats',
+    body: () => THREAT,
+    other: () => ({ ...THREAT, title: 'another' }),
+  },
+  {
+    name: 'POST /v1/threats/{id}',
+    path: () => `/v1/threats/${threatId}`,
+    body: () => ({ title: `t ${idem()}` }),
+    other: () => ({ title: 'other title' }),
+  },
+  {
+    name: 'POST /v1/webhooks',
+    path: () => '/v1/webhooks',
+    body: () => WEBHOOK,
+    other: () => ({ ...WEBHOOK, description: 'x' }),
+  },
+  {
+    name: 'POST /v1/webhooks/{id}',
+    path: () => `/v1/webhooks/${webhookId}`,
+    body: () => ({ description: `d ${idem()}` }),
+    other: () => ({ description: 'other' }),
+  },
+  {
+    name: 'POST /v1/webhooks/{id}/rotate_secret',
+    path: () => `/v1/webhooks/${webhookId}/rotate_secret`,
+    body: () => ({}),
+  },
 ];
 
 describe.each(ROUTES.map((r) => [r.name, r] as const))('%s', (_name, route) => {
@@ -79,19 +113,25 @@ test('only 2xx responses are stored: a 404 leaves no key behind', async () => {
   expect(await h.ctx.db.prisma.idempotencyKey.count({ where: { key } })).toBe(0);
 });
 
-test.each(['/v1/signals', '/v1/threats'])('on %s a key older than 24 h is forgotten: the same key with a new body runs', async (path) => {
-  const key = idem();
-  const body = path === '/v1/signals' ? signalBody(h.orgId) : THREAT;
-  const first = await post(path, key, body);
-  expect(first.status).toBeLessThan(300);
-  await h.ctx.db.prisma.idempotencyKey.updateMany({ where: { key }, data: { created: new Date(Date.now() - 25 * 3600 * 1000) } });
-  const other = path === '/v1/signals' ? signalBody(h.orgId) : { ...THREAT, title: 'after a day' };
-  const later = await post(path, key, other);
-  expect(later.status).toBe(first.status);
-  expect(later.headers['idempotent-replayed']).toBeUndefined();
-  expect(later.body.id).not.toBe(first.body.id);
-  // and the new response is what the key replays from now on
-  const replay = await post(path, key, other);
-  expect(replay.headers['idempotent-replayed']).toBe('true');
-  expect(replay.body.id).toBe(later.body.id);
-});
+test.each(['/v1/signals', '/v1/threats'])(
+  'on %s a key older than 24 h is forgotten: the same key with a new body runs',
+  async (path) => {
+    const key = idem();
+    const body = path === '/v1/signals' ? signalBody(h.orgId) : THREAT;
+    const first = await post(path, key, body);
+    expect(first.status).toBeLessThan(300);
+    await h.ctx.db.prisma.idempotencyKey.updateMany({
+      where: { key },
+      data: { created: new Date(Date.now() - 25 * 3600 * 1000) },
+    });
+    const other = path === '/v1/signals' ? signalBody(h.orgId) : { ...THREAT, title: 'after a day' };
+    const later = await post(path, key, other);
+    expect(later.status).toBe(first.status);
+    expect(later.headers['idempotent-replayed']).toBeUndefined();
+    expect(later.body.id).not.toBe(first.body.id);
+    // and the new response is what the key replays from now on
+    const replay = await post(path, key, other);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body.id).toBe(later.body.id);
+  },
+);

@@ -13,7 +13,8 @@ test('sqlString is pg escapeLiteral', () => {
     }),
     { numRuns: 2000 },
   );
-  for (const s of ["it's", 'back\\slash', "\\'", "''\\\\", "'); DROP TABLE signals; --"]) expect(sqlString(s)).toBe(escapeLiteral(s));
+  for (const s of ["it's", 'back\\slash', "\\'", "''\\\\", "'); DROP TABLE signals; --"])
+    expect(sqlString(s)).toBe(escapeLiteral(s));
 });
 
 describe('round trip through Postgres', () => {
@@ -25,8 +26,17 @@ describe('round trip through Postgres', () => {
 
   test('quotes, backslashes, unicode and SQL fragments are stored exactly', async () => {
     const nasty = "O'Brien \\ \\' $1 $$ ; COMMIT; -- ünï 🚀 E'x'";
-    const body = signalBody(h.orgId, { name: nasty, version: "1'2\\3", raw_manifest: `{"a":"${nasty.replace(/\\/g, '\\\\')}"}`, metadata: { k: nasty } });
-    const res = await request(h.app).post('/v1/signals').set('Authorization', `Bearer ${h.key}`).set('Idempotency-Key', idem()).send(body);
+    const body = signalBody(h.orgId, {
+      name: nasty,
+      version: "1'2\\3",
+      raw_manifest: `{"a":"${nasty.replace(/\\/g, '\\\\')}"}`,
+      metadata: { k: nasty },
+    });
+    const res = await request(h.app)
+      .post('/v1/signals')
+      .set('Authorization', `Bearer ${h.key}`)
+      .set('Idempotency-Key', idem())
+      .send(body);
     expect(res.status).toBe(202);
     const row = await h.ctx.db.prisma.signal.findUniqueOrThrow({ where: { id: res.body.id } });
     expect(row.name).toBe(nasty);
@@ -37,7 +47,10 @@ describe('round trip through Postgres', () => {
 
   test('a NUL character is a 400 naming the parameter, and nothing is written', async () => {
     const before = await h.ctx.db.prisma.signal.count();
-    const res = await request(h.app).post('/v1/signals/bulk').set('Authorization', `Bearer ${h.key}`).set('Idempotency-Key', idem())
+    const res = await request(h.app)
+      .post('/v1/signals/bulk')
+      .set('Authorization', `Bearer ${h.key}`)
+      .set('Idempotency-Key', idem())
       .send({ signals: [signalBody(h.orgId), signalBody(h.orgId, { name: 'a\u0000b' })] });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'parameter_invalid', param: 'signals[1].name' });

@@ -17,10 +17,17 @@ beforeAll(async () => {
       observed_at: nowSeconds() - 10,
       name: `org/asset-${batch * 50 + i}`,
     }));
-    const res = await request(h.app).post('/v1/signals/bulk').set(auth()).set('Idempotency-Key', idem()).send({ signals });
+    const res = await request(h.app)
+      .post('/v1/signals/bulk')
+      .set(auth())
+      .set('Idempotency-Key', idem())
+      .send({ signals });
     expect(res.status).toBe(202);
   }
-  const rows = await h.ctx.db.prisma.asset.findMany({ orderBy: [{ created: 'desc' }, { fingerprint: 'desc' }], select: { fingerprint: true } });
+  const rows = await h.ctx.db.prisma.asset.findMany({
+    orderBy: [{ created: 'desc' }, { fingerprint: 'desc' }],
+    select: { fingerprint: true },
+  });
   newestFirst = rows.map((r) => r.fingerprint);
   expect(newestFirst).toHaveLength(TOTAL);
 });
@@ -60,19 +67,25 @@ test('starting_after and ending_before together are 400 parameters_exclusive', a
   expect(res.body.error.code).toBe('parameters_exclusive');
 });
 
-test.each(['starting_after', 'ending_before'])('an unknown %s cursor is 400 resource_missing naming it', async (param) => {
-  const res = await list(`?${param}=nope`);
-  expect(res.status).toBe(400);
-  expect(res.body.error).toMatchObject({ code: 'resource_missing', param });
-});
-
-test.each(['starting_after', 'ending_before'])('a %s cursor with a NUL or control character is 400 naming it (not a failed query)', async (param) => {
-  for (const value of ['%00', 'fp-0001%00', '%1B']) {
-    const res = await list(`?${param}=${value}`);
+test.each(['starting_after', 'ending_before'])(
+  'an unknown %s cursor is 400 resource_missing naming it',
+  async (param) => {
+    const res = await list(`?${param}=nope`);
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'parameter_invalid', param });
-  }
-});
+    expect(res.body.error).toMatchObject({ code: 'resource_missing', param });
+  },
+);
+
+test.each(['starting_after', 'ending_before'])(
+  'a %s cursor with a NUL or control character is 400 naming it (not a failed query)',
+  async (param) => {
+    for (const value of ['%00', 'fp-0001%00', '%1B']) {
+      const res = await list(`?${param}=${value}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'parameter_invalid', param });
+    }
+  },
+);
 
 test('an unknown query parameter is 400 parameter_unknown', async () => {
   const res = await list('?colour=blue');
@@ -177,10 +190,19 @@ test('ending_before pages stay newest first; has_more says whether newer items r
 test('filters combine, and apply to cursor pages too', async () => {
   const page1 = await list('?asset_type=dataset&enrichment_status=pending&limit=50');
   expect(page1.status).toBe(200);
-  expect(page1.body.data.every((a: { asset_type: string; enrichment_status: string }) => a.asset_type === 'dataset' && a.enrichment_status === 'pending')).toBe(true);
-  const page2 = await list(`?asset_type=dataset&enrichment_status=pending&limit=100&starting_after=${page1.body.next_cursor}`);
+  expect(
+    page1.body.data.every(
+      (a: { asset_type: string; enrichment_status: string }) =>
+        a.asset_type === 'dataset' && a.enrichment_status === 'pending',
+    ),
+  ).toBe(true);
+  const page2 = await list(
+    `?asset_type=dataset&enrichment_status=pending&limit=100&starting_after=${page1.body.next_cursor}`,
+  );
   const all = [...fps(page1), ...fps(page2)];
-  const expected = await h.ctx.db.prisma.asset.count({ where: { asset_type: 'dataset', enrichment_status: 'pending' } });
+  const expected = await h.ctx.db.prisma.asset.count({
+    where: { asset_type: 'dataset', enrichment_status: 'pending' },
+  });
   expect(expected).toBeGreaterThan(100); // 125 datasets, less any a test above enriched
   expect(all).toHaveLength(expected);
   expect(new Set(all).size).toBe(expected);

@@ -24,10 +24,18 @@ interface Operation {
 interface OpenApiDoc {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }>; securitySchemes: Record<string, unknown> };
+  components: {
+    schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }>;
+    securitySchemes: Record<string, unknown>;
+  };
 }
 
-type Layer = { route?: { path: string; methods: Record<string, boolean> }; handle: { stack?: Layer[] }; rawPath?: string; slash?: boolean };
+type Layer = {
+  route?: { path: string; methods: Record<string, boolean> };
+  handle: { stack?: Layer[] };
+  rawPath?: string;
+  slash?: boolean;
+};
 
 /** `METHOD /path/{param}` of every route registered on the express app (mounted routers included). */
 function servedRoutes(stack: Layer[], prefix = ''): string[] {
@@ -36,14 +44,18 @@ function servedRoutes(stack: Layer[], prefix = ''): string[] {
       const path = `${prefix}${layer.route.path}`.replace(/:([a-z_]+)/g, '{$1}');
       return Object.keys(layer.route.methods).map((m) => `${m.toUpperCase()} ${path}`);
     }
-    if (layer.handle.stack) return servedRoutes(layer.handle.stack, layer.slash || !layer.rawPath ? prefix : `${prefix}${layer.rawPath}`);
+    if (layer.handle.stack)
+      return servedRoutes(layer.handle.stack, layer.slash || !layer.rawPath ? prefix : `${prefix}${layer.rawPath}`);
     return [];
   });
 }
 
-const documented = () => Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+const documented = () =>
+  Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
 const operations = () =>
-  Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ method, path, op, name: `${method.toUpperCase()} ${path}` })));
+  Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => ({ method, path, op, name: `${method.toUpperCase()} ${path}` })),
+  );
 
 /** The spec's route tables (part 4) for /v1. */
 const SPEC_ROUTES = [
@@ -94,7 +106,12 @@ test('every operation needs the bearer key and answers its errors in the envelop
     const expected = ['400', '401', '500', ...(NO_SCOPE.has(name) ? [] : ['403'])];
     expect([name, statuses]).toEqual([name, expect.arrayContaining(expected)]);
     for (const [status, response] of Object.entries(op.responses)) {
-      if (Number(status) >= 400) expect([name, status, response.content?.['application/json']?.schema]).toEqual([name, status, { $ref: ERROR_REF }]);
+      if (Number(status) >= 400)
+        expect([name, status, response.content?.['application/json']?.schema]).toEqual([
+          name,
+          status,
+          { $ref: ERROR_REF },
+        ]);
       else expect([name, status, Object.keys(response.content ?? {}).length > 0]).toEqual([name, status, true]);
     }
   }
@@ -115,23 +132,45 @@ test('every POST documents its JSON body, the Idempotency-Key header, 409 idempo
   for (const { name, op } of posts) {
     const header = (op.parameters ?? []).find((p) => p.in === 'header' && p.name === 'Idempotency-Key');
     expect([name, header?.required]).toEqual([name, true]);
-    if (!EMPTY_BODY.has(name)) expect([name, op.requestBody?.content['application/json']?.schema]).toEqual([name, expect.anything()]);
+    if (!EMPTY_BODY.has(name))
+      expect([name, op.requestBody?.content['application/json']?.schema]).toEqual([name, expect.anything()]);
     expect([name, Object.keys(op.responses)]).toEqual([name, expect.arrayContaining(['409', '413'])]);
   }
 });
 
 test('query parameters of the list and look-up routes are documented', () => {
-  const names = (path: string) => (doc.paths[path]!.get!.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+  const names = (path: string) =>
+    (doc.paths[path]!.get!.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
   expect(names('/v1/assets')).toEqual(
-    expect.arrayContaining(['limit', 'starting_after', 'ending_before', 'asset_type', 'enrichment_status', 'intrinsic_risk_severity', 'expand[]']),
+    expect.arrayContaining([
+      'limit',
+      'starting_after',
+      'ending_before',
+      'asset_type',
+      'enrichment_status',
+      'intrinsic_risk_severity',
+      'expand[]',
+    ]),
   );
   expect(names('/v1/assets/lookup')).toEqual(
-    expect.arrayContaining(['fingerprints', 'lookup_name', 'lookup_version', 'lookup_ecosystem', 'lookup_fingerprint', 'include_candidates', 'expand[]']),
+    expect.arrayContaining([
+      'fingerprints',
+      'lookup_name',
+      'lookup_version',
+      'lookup_ecosystem',
+      'lookup_fingerprint',
+      'include_candidates',
+      'expand[]',
+    ]),
   );
-  expect(names('/v1/assets/{fingerprint}/findings')).toEqual(expect.arrayContaining(['limit', 'starting_after', 'ending_before', 'expand[]']));
+  expect(names('/v1/assets/{fingerprint}/findings')).toEqual(
+    expect.arrayContaining(['limit', 'starting_after', 'ending_before', 'expand[]']),
+  );
   expect(names('/v1/assets/{fingerprint}/aibom')).toEqual(['format']);
   const aibom = doc.paths['/v1/assets/{fingerprint}/aibom']!.get!.responses['200']!.content!;
-  expect(Object.keys(aibom)).toEqual(expect.arrayContaining(['application/json', 'application/spdx+json', 'text/plain']));
+  expect(Object.keys(aibom)).toEqual(
+    expect.arrayContaining(['application/json', 'application/spdx+json', 'text/plain']),
+  );
 });
 
 test('every $ref resolves to a component', () => {

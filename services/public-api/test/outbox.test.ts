@@ -17,14 +17,22 @@ const RELAY = path.resolve(__dirname, '../../worker/src/outbox-relay.ts');
 test('a signal accepted while Redis is down leaves an unprocessed outbox row, and the job is queued once Redis is back', async () => {
   const body = signalBody(h.orgId);
   const started = Date.now();
-  const res = await request(h.app).post('/v1/signals').set('Authorization', `Bearer ${h.key}`).set('Idempotency-Key', idem()).send(body);
+  const res = await request(h.app)
+    .post('/v1/signals')
+    .set('Authorization', `Bearer ${h.key}`)
+    .set('Idempotency-Key', idem())
+    .send(body);
   expect(res.status).toBe(202);
   expect(res.body.enrichment).toEqual({ status: 'queued', reason: 'new_asset' });
   expect(Date.now() - started).toBeLessThan(2000); // fails fast, never waits on Redis
   const rows = await h.ctx.db.prisma.outboxMessage.findMany({ where: { kind: 'enrichment' } });
   expect(rows).toHaveLength(1);
   expect(rows[0]!.processed_at).toBeNull();
-  expect(rows[0]!.payload).toEqual({ fingerprint: body.fingerprint, digest: res.body.content_digest, reason: 'new_asset' });
+  expect(rows[0]!.payload).toEqual({
+    fingerprint: body.fingerprint,
+    digest: res.body.content_digest,
+    reason: 'new_asset',
+  });
 
   // Redis is back: the worker's relay moves the row to the queue
   const live = new QueueProducer(h.ctx.redis, 'outbox-test');
@@ -32,8 +40,18 @@ test('a signal accepted while Redis is down leaves an unprocessed outbox row, an
     expect(existsSync(RELAY)).toBe(true); // the relay lives in services/worker (outbox-relay.ts)
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { relayOutbox } = require(RELAY) as { relayOutbox: (deps: unknown) => Promise<unknown> };
-    await relayOutbox({ prisma: h.ctx.db.prisma, pool: h.ctx.db.pool, producer: live, logger: h.ctx.logger, config: h.ctx.config });
-    const jobId = JOBS.enrichment.jobId({ fingerprint: body.fingerprint as string, digest: res.body.content_digest, reason: 'new_asset' });
+    await relayOutbox({
+      prisma: h.ctx.db.prisma,
+      pool: h.ctx.db.pool,
+      producer: live,
+      logger: h.ctx.logger,
+      config: h.ctx.config,
+    });
+    const jobId = JOBS.enrichment.jobId({
+      fingerprint: body.fingerprint as string,
+      digest: res.body.content_digest,
+      reason: 'new_asset',
+    });
     const job = await live.queue(JOBS.enrichment.queue).getJob(jobId);
     expect(job?.data).toEqual({ fingerprint: body.fingerprint, digest: res.body.content_digest, reason: 'new_asset' });
     const after = await h.ctx.db.prisma.outboxMessage.findUniqueOrThrow({ where: { id: rows[0]!.id } });
@@ -46,13 +64,28 @@ test('a signal accepted while Redis is down leaves an unprocessed outbox row, an
 test('the same app with Redis up marks the row processed at once', async () => {
   const up = new QueueProducer(h.ctx.redis, 'outbox-up');
   // producers never queue commands offline: until the connection is ready, jobs go through the outbox
-  await new Promise<void>((resolve) => (up.connection.status === 'ready' ? resolve() : up.connection.once('ready', () => resolve())));
-  const app = createApp({ config: h.ctx.config, prisma: h.ctx.db.prisma, pool: h.ctx.db.pool, producer: up, logger: h.ctx.logger, authenticator: h.authenticator });
+  await new Promise<void>((resolve) =>
+    up.connection.status === 'ready' ? resolve() : up.connection.once('ready', () => resolve()),
+  );
+  const app = createApp({
+    config: h.ctx.config,
+    prisma: h.ctx.db.prisma,
+    pool: h.ctx.db.pool,
+    producer: up,
+    logger: h.ctx.logger,
+    authenticator: h.authenticator,
+  });
   try {
     const body = signalBody(h.orgId);
-    const res = await request(app).post('/v1/signals').set('Authorization', `Bearer ${h.key}`).set('Idempotency-Key', idem()).send(body);
+    const res = await request(app)
+      .post('/v1/signals')
+      .set('Authorization', `Bearer ${h.key}`)
+      .set('Idempotency-Key', idem())
+      .send(body);
     expect(res.status).toBe(202);
-    const row = await h.ctx.db.prisma.outboxMessage.findFirstOrThrow({ where: { payload: { path: ['fingerprint'], equals: body.fingerprint as string } } });
+    const row = await h.ctx.db.prisma.outboxMessage.findFirstOrThrow({
+      where: { payload: { path: ['fingerprint'], equals: body.fingerprint as string } },
+    });
     expect(row.processed_at).not.toBeNull();
   } finally {
     await up.close();

@@ -28,7 +28,12 @@ const THREAT = {
   metadata: { feed: 'internal' },
 };
 // live-mode keys need https; 127.0.0.1 is on the test OUTBOUND_ALLOWED_HOSTS list
-const WEBHOOK = { url: 'https://127.0.0.1/hooks', events: ['threat.created'], description: 'SOC', metadata: { team: 'soc' } };
+const WEBHOOK = {
+  url: 'https://127.0.0.1/hooks',
+  events: ['threat.created'],
+  description: 'SOC',
+  metadata: { team: 'soc' },
+};
 
 beforeAll(async () => {
   h = await createHarness('propwrites');
@@ -67,7 +72,16 @@ const nastyValue = fc.oneof(
   fc.string({ unit: 'binary' }),
   fc.array(fc.anything(), { maxLength: 3 }),
   fc.dictionary(fc.string(), fc.anything(), { maxKeys: 3 }),
-  fc.constantFrom('', '\u0000', '__proto__', 'constructor', '${jndi:x}', "'; DROP TABLE threats; --", 'http://169.254.169.254/', 'CVE-1-1'),
+  fc.constantFrom(
+    '',
+    '\u0000',
+    '__proto__',
+    'constructor',
+    '${jndi:x}',
+    "'; DROP TABLE threats; --",
+    'http://169.254.169.254/',
+    'CVE-1-1',
+  ),
 );
 
 /**
@@ -82,7 +96,9 @@ const rejectedBy = (schema: z.ZodType) => (body: unknown) => !schema.safeParse(o
 function mutated(base: Record<string, unknown>, schema: z.ZodType) {
   return fc
     .tuple(fc.constantFrom(...Object.keys(base), 'unknown'), nastyValue, fc.string({ minLength: 1, maxLength: 12 }))
-    .map(([field, value, extra]) => (field === 'unknown' ? { ...base, [`x_${extra}`]: value } : { ...base, [field]: value }))
+    .map(([field, value, extra]) =>
+      field === 'unknown' ? { ...base, [`x_${extra}`]: value } : { ...base, [field]: value },
+    )
     .filter(rejectedBy(schema));
 }
 
@@ -105,15 +121,33 @@ function isJsonAccepted(raw: string, schema: z.ZodType): boolean {
 }
 
 const ROUTES: Array<{ name: string; path: () => string; body: fc.Arbitrary<unknown> }> = [
-  { name: '/v1/threats', path: () => '/v1/threats', body: fc.oneof(mutated(THREAT, ZCreateThreatBody), garbage(ZCreateThreatBody)) },
-  { name: '/v1/threats/{threat_id}', path: () => `/v1/threats/${threatId}`, body: fc.oneof(mutated(THREAT, ZUpdateThreatBody), garbage(ZUpdateThreatBody)) },
-  { name: '/v1/webhooks', path: () => '/v1/webhooks', body: fc.oneof(mutated(WEBHOOK, ZCreateWebhookBody), garbage(ZCreateWebhookBody)) },
-  { name: '/v1/webhooks/{webhook_id}', path: () => `/v1/webhooks/${webhookId}`, body: fc.oneof(mutated(WEBHOOK, ZUpdateWebhookBody), garbage(ZUpdateWebhookBody)) },
+  {
+    name: '/v1/threats',
+    path: () => '/v1/threats',
+    body: fc.oneof(mutated(THREAT, ZCreateThreatBody), garbage(ZCreateThreatBody)),
+  },
+  {
+    name: '/v1/threats/{threat_id}',
+    path: () => `/v1/threats/${threatId}`,
+    body: fc.oneof(mutated(THREAT, ZUpdateThreatBody), garbage(ZUpdateThreatBody)),
+  },
+  {
+    name: '/v1/webhooks',
+    path: () => '/v1/webhooks',
+    body: fc.oneof(mutated(WEBHOOK, ZCreateWebhookBody), garbage(ZCreateWebhookBody)),
+  },
+  {
+    name: '/v1/webhooks/{webhook_id}',
+    path: () => `/v1/webhooks/${webhookId}`,
+    body: fc.oneof(mutated(WEBHOOK, ZUpdateWebhookBody), garbage(ZUpdateWebhookBody)),
+  },
   {
     name: '/v1/webhooks/{webhook_id}/rotate_secret',
     path: () => `/v1/webhooks/${webhookId}/rotate_secret`,
     body: fc.oneof(
-      fc.dictionary(fc.string({ minLength: 1 }), fc.anything(), { minKeys: 1, maxKeys: 3 }).filter(rejectedBy(z.strictObject({}))),
+      fc
+        .dictionary(fc.string({ minLength: 1 }), fc.anything(), { minKeys: 1, maxKeys: 3 })
+        .filter(rejectedBy(z.strictObject({}))),
       garbage(z.strictObject({})),
     ),
   },
@@ -125,7 +159,10 @@ test.each(ROUTES.map((r) => [r.name, r] as const))(
     const before = await snapshot();
     await fc.assert(
       fc.asyncProperty(route.body, async (body) => {
-        const raw = body !== null && typeof body === 'object' && '__raw' in body ? String((body as { __raw: unknown }).__raw) : undefined;
+        const raw =
+          body !== null && typeof body === 'object' && '__raw' in body
+            ? String((body as { __raw: unknown }).__raw)
+            : undefined;
         const res = await request(h.app)
           .post(route.path())
           .set(auth())
@@ -133,7 +170,9 @@ test.each(ROUTES.map((r) => [r.name, r] as const))(
           .set('Content-Type', 'application/json')
           .send(raw ?? JSON.stringify(body ?? null));
         if (res.status >= 500 || res.status < 400) {
-          throw new Error(`${route.path()} answered ${res.status} for ${(raw ?? JSON.stringify(body))?.slice(0, 300)}: ${JSON.stringify(res.body)}`);
+          throw new Error(
+            `${route.path()} answered ${res.status} for ${(raw ?? JSON.stringify(body))?.slice(0, 300)}: ${JSON.stringify(res.body)}`,
+          );
         }
         expect(res.body.error.request_id).toBe(res.headers['x-request-id']);
       }),

@@ -23,7 +23,17 @@ async function rowCounts() {
   return { signals, assets, outbox, events, keys };
 }
 
-const FIELDS = ['fingerprint', 'asset_type', 'org_id', 'observed_at', 'name', 'version', 'source_url', 'raw_manifest', 'metadata'] as const;
+const FIELDS = [
+  'fingerprint',
+  'asset_type',
+  'org_id',
+  'observed_at',
+  'name',
+  'version',
+  'source_url',
+  'raw_manifest',
+  'metadata',
+] as const;
 const nastyValue = fc.oneof(
   fc.constant(null),
   fc.boolean(),
@@ -49,7 +59,11 @@ const mutatedSignal = fc
   // judged in its JSON form, which is what the API receives (undefined members vanish, NaN/Infinity become null)
   .filter((body) => !ZCreateSignalBody.safeParse(JSON.parse(JSON.stringify(body))).success);
 
-const randomBody = fc.oneof(fc.anything(), fc.json().map((j) => ({ __raw: j })), mutatedSignal);
+const randomBody = fc.oneof(
+  fc.anything(),
+  fc.json().map((j) => ({ __raw: j })),
+  mutatedSignal,
+);
 
 test('random and mutated bodies on POST /v1/signals and /bulk never 5xx and never write a row', async () => {
   const before = await rowCounts();
@@ -65,7 +79,9 @@ test('random and mutated bodies on POST /v1/signals and /bulk never 5xx and neve
         res = await req.set('Content-Type', 'application/json').send(JSON.stringify(payload ?? null));
       }
       if (res.status >= 500 || res.status < 400) {
-        throw new Error(`${path} answered ${res.status} for ${JSON.stringify(body)?.slice(0, 300)}: ${JSON.stringify(res.body)}`);
+        throw new Error(
+          `${path} answered ${res.status} for ${JSON.stringify(body)?.slice(0, 300)}: ${JSON.stringify(res.body)}`,
+        );
       }
       expect(res.body.error.request_id).toBe(res.headers['x-request-id']);
     }),
@@ -96,7 +112,14 @@ test('random query strings on the asset routes never 5xx', async () => {
   const value = fc.oneof(fc.string({ maxLength: 20 }), fc.string({ maxLength: 20, unit: 'binary-ascii' }));
   await fc.assert(
     fc.asyncProperty(
-      fc.constantFrom('/v1/assets', '/v1/assets/lookup', '/v1/assets/fp%2Fx', `/v1/assets/${encodeURIComponent(enrichedFp)}/findings`, `/v1/assets/${encodeURIComponent(enrichedFp)}/threats`, '/v1/assets/fp/aibom'),
+      fc.constantFrom(
+        '/v1/assets',
+        '/v1/assets/lookup',
+        '/v1/assets/fp%2Fx',
+        `/v1/assets/${encodeURIComponent(enrichedFp)}/findings`,
+        `/v1/assets/${encodeURIComponent(enrichedFp)}/threats`,
+        '/v1/assets/fp/aibom',
+      ),
       fc.array(fc.tuple(key, value), { maxLength: 6 }),
       async (path, pairs) => {
         const qs = pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
@@ -111,7 +134,11 @@ test('random query strings on the asset routes never 5xx', async () => {
 /** An enriched asset, so the findings and threats routes get as far as their queries. */
 async function enrichedAsset(): Promise<string> {
   const body = signalBody(h.orgId);
-  const res = await request(h.app).post('/v1/signals').set('Authorization', `Bearer ${h.key}`).set('Idempotency-Key', idem()).send(body);
+  const res = await request(h.app)
+    .post('/v1/signals')
+    .set('Authorization', `Bearer ${h.key}`)
+    .set('Idempotency-Key', idem())
+    .send(body);
   expect(res.status).toBe(202);
   await enrichLikeWorker(h, body.fingerprint as string);
   return body.fingerprint as string;

@@ -13,7 +13,11 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const bulk = (signals: unknown[], key = h.key) =>
-  request(h.app).post('/v1/signals/bulk').set('Authorization', `Bearer ${key}`).set('Idempotency-Key', idem()).send({ signals });
+  request(h.app)
+    .post('/v1/signals/bulk')
+    .set('Authorization', `Bearer ${key}`)
+    .set('Idempotency-Key', idem())
+    .send({ signals });
 
 async function waitingJobIds(): Promise<string[]> {
   const jobs = await h.producer.queue(JOBS.enrichment.queue).getJobs(['waiting', 'delayed', 'prioritized']);
@@ -42,11 +46,22 @@ describe('POST /v1/signals', () => {
     expect(res.body.id).toMatch(/^sig_/);
     expect(res.body.content_digest).toBe(contentDigest(body as never));
     const asset = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { fingerprint: body.fingerprint as string } });
-    expect(asset).toMatchObject({ enrichment_status: 'pending', normalized_name: 'server-filesystem', signal_count: 1, latest_signal_id: res.body.id });
-    const outbox = await h.ctx.db.prisma.outboxMessage.findMany({ where: { payload: { path: ['fingerprint'], equals: body.fingerprint as string } } });
+    expect(asset).toMatchObject({
+      enrichment_status: 'pending',
+      normalized_name: 'server-filesystem',
+      signal_count: 1,
+      latest_signal_id: res.body.id,
+    });
+    const outbox = await h.ctx.db.prisma.outboxMessage.findMany({
+      where: { payload: { path: ['fingerprint'], equals: body.fingerprint as string } },
+    });
     expect(outbox).toHaveLength(1);
     expect(outbox[0]!.processed_at).not.toBeNull();
-    const jobId = JOBS.enrichment.jobId({ fingerprint: body.fingerprint as string, digest: res.body.content_digest, reason: 'new_asset' });
+    const jobId = JOBS.enrichment.jobId({
+      fingerprint: body.fingerprint as string,
+      digest: res.body.content_digest,
+      reason: 'new_asset',
+    });
     expect(await waitingJobIds()).toContain(jobId);
     const orgs = await h.ctx.db.prisma.assetOrg.findMany({ where: { fingerprint: body.fingerprint as string } });
     expect(orgs).toEqual([expect.objectContaining({ org_id: h.orgId, signal_count: 1 })]);
@@ -67,11 +82,17 @@ describe('POST /v1/signals', () => {
     const prisma = h.ctx.db.prisma;
     expect((await postSignal(h, body)).body.enrichment).toEqual({ status: 'queued', reason: 'new_asset' });
     // same content while the job waits: nothing new to do
-    expect((await postSignal(h, body)).body.enrichment).toEqual({ status: 'skipped', reason: 'enrichment_in_progress' });
+    expect((await postSignal(h, body)).body.enrichment).toEqual({
+      status: 'skipped',
+      reason: 'enrichment_in_progress',
+    });
     await enrichLikeWorker(h, fp);
     expect((await postSignal(h, body)).body.enrichment).toEqual({ status: 'skipped', reason: 'up_to_date' });
     // enriched longer ago than ENRICHMENT_TTL_DAYS (7)
-    await prisma.asset.update({ where: { fingerprint: fp }, data: { enriched_at: new Date(Date.now() - 8 * 86_400_000) } });
+    await prisma.asset.update({
+      where: { fingerprint: fp },
+      data: { enriched_at: new Date(Date.now() - 8 * 86_400_000) },
+    });
     expect((await postSignal(h, body)).body.enrichment).toEqual({ status: 'queued', reason: 'ttl_expired' });
     expect((await prisma.asset.findUniqueOrThrow({ where: { fingerprint: fp } })).enrichment_status).toBe('stale');
     await enrichLikeWorker(h, fp);
@@ -149,7 +170,12 @@ describe('POST /v1/signals', () => {
       .send('{"fingerprint": ');
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid_json');
-    const form = await request(h.app).post('/v1/signals').set(auth()).set('Idempotency-Key', idem()).type('form').send('a=b');
+    const form = await request(h.app)
+      .post('/v1/signals')
+      .set(auth())
+      .set('Idempotency-Key', idem())
+      .type('form')
+      .send('a=b');
     expect(form.status).toBe(415);
   });
 
@@ -162,7 +188,9 @@ describe('POST /v1/signals', () => {
 
 describe('POST /v1/signals/bulk', () => {
   test('500 signals are stored in one request with a fixed number of statements', async () => {
-    const signals = Array.from({ length: 500 }, (_, i) => signalBody(h.orgId, { fingerprint: `bulk-${i % 250}-${h.orgId}` }));
+    const signals = Array.from({ length: 500 }, (_, i) =>
+      signalBody(h.orgId, { fingerprint: `bulk-${i % 250}-${h.orgId}` }),
+    );
     const res = await bulk(signals);
     expect(res.status).toBe(202);
     expect(res.body.object).toBe('signal_batch');
@@ -181,7 +209,10 @@ describe('POST /v1/signals/bulk', () => {
     const second = { ...first, version: '9.9.9' };
     const res = await bulk([first, second]);
     expect(res.status).toBe(202);
-    expect(res.body.data.map((s: { enrichment: { reason: string } }) => s.enrichment.reason)).toEqual(['superseded_in_batch', 'new_asset']);
+    expect(res.body.data.map((s: { enrichment: { reason: string } }) => s.enrichment.reason)).toEqual([
+      'superseded_in_batch',
+      'new_asset',
+    ]);
     expect(res.body.enrichment_queued).toBe(1);
   });
 
@@ -208,7 +239,7 @@ describe('POST /v1/signals/bulk', () => {
     expect(await h.ctx.db.prisma.signal.count()).toBe(before);
   });
 
-  test("an item of another org is 403 org_mismatch naming it, and nothing is written", async () => {
+  test('an item of another org is 403 org_mismatch naming it, and nothing is written', async () => {
     const signals = Array.from({ length: 5 }, () => signalBody(h.orgId));
     signals[4]!.org_id = 'org_other';
     const before = await h.ctx.db.prisma.signal.count();
@@ -219,7 +250,11 @@ describe('POST /v1/signals/bulk', () => {
   });
 
   test('an unknown top-level field and a missing signals list are 400', async () => {
-    const extra = await request(h.app).post('/v1/signals/bulk').set(auth()).set('Idempotency-Key', idem()).send({ signals: [signalBody(h.orgId)], x: 1 });
+    const extra = await request(h.app)
+      .post('/v1/signals/bulk')
+      .set(auth())
+      .set('Idempotency-Key', idem())
+      .send({ signals: [signalBody(h.orgId)], x: 1 });
     expect(extra.body.error).toMatchObject({ code: 'parameter_unknown', param: 'x' });
     const missing = await request(h.app).post('/v1/signals/bulk').set(auth()).set('Idempotency-Key', idem()).send({});
     expect(missing.body.error).toMatchObject({ code: 'missing_required_param', param: 'signals' });
@@ -243,16 +278,28 @@ describe('GET /v1/signals/{signal_id}', () => {
     const { enrichment: _e, ...signal } = created.body;
     expect(mine.body).toEqual(signal);
     const otherKey = await h.mintKey({ orgId: 'org_other', scopes: ['signals:read'] });
-    const theirs = await request(h.app).get(`/v1/signals/${created.body.id}`).set('Authorization', `Bearer ${otherKey}`);
+    const theirs = await request(h.app)
+      .get(`/v1/signals/${created.body.id}`)
+      .set('Authorization', `Bearer ${otherKey}`);
     expect(theirs.status).toBe(404);
     expect(theirs.body.error).toMatchObject({ type: 'not_found_error', code: 'resource_missing', param: 'signal_id' });
     const testMode = await h.mintKey({ livemode: false, scopes: ['signals:read'] });
-    expect((await request(h.app).get(`/v1/signals/${created.body.id}`).set('Authorization', `Bearer ${testMode}`)).status).toBe(404);
+    expect(
+      (await request(h.app).get(`/v1/signals/${created.body.id}`).set('Authorization', `Bearer ${testMode}`)).status,
+    ).toBe(404);
   });
 
   test('an unknown id is 404; an over-long id is 400', async () => {
-    expect((await request(h.app).get(`/v1/signals/${newId('sig')}`).set(auth())).status).toBe(404);
-    const long = await request(h.app).get(`/v1/signals/${'s'.repeat(300)}`).set(auth());
+    expect(
+      (
+        await request(h.app)
+          .get(`/v1/signals/${newId('sig')}`)
+          .set(auth())
+      ).status,
+    ).toBe(404);
+    const long = await request(h.app)
+      .get(`/v1/signals/${'s'.repeat(300)}`)
+      .set(auth());
     expect(long.status).toBe(400);
     expect(long.body.error.param).toBe('signal_id');
   });

@@ -38,7 +38,8 @@ const ASSETS = Number(process.env.BENCH_ASSETS ?? 2000);
 const VERSIONS = Number(process.env.BENCH_VERSIONS ?? 5);
 const LOW_LOAD = Number(process.env.BENCH_LOW_LOAD ?? 200);
 const SEQUENTIAL = 300;
-const SAMPLES = process.env.BENCH_SAMPLES ?? path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'samples', 'manifests');
+const SAMPLES =
+  process.env.BENCH_SAMPLES ?? path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'samples', 'manifests');
 
 interface Sample {
   file: string;
@@ -69,7 +70,9 @@ function variant(samples: Sample[], i: number, v: number) {
     else doc.bench_revision = v; // config.json, .mcp.json, weight index: an extra key, still valid
     raw = JSON.stringify(doc, null, 2);
   } else if (s.file.endsWith('.toml')) {
-    raw = s.raw.replace(/^name = "([^"]+)"/m, `name = "$1-${i}"`).replace(/^version = "[^"]*"/m, `version = "${version}"`);
+    raw = s.raw
+      .replace(/^name = "([^"]+)"/m, `name = "$1-${i}"`)
+      .replace(/^version = "[^"]*"/m, `version = "${version}"`);
   } else {
     raw = `${s.raw.trimEnd()}\n\nRevision ${v} of bench asset ${i}.\n`;
   }
@@ -83,7 +86,12 @@ function variant(samples: Sample[], i: number, v: number) {
     raw_manifest: raw,
     metadata: {
       collector: 'bench',
-      files: s.asset_type === 'model' ? (v % 2 ? ['config.json', 'model.safetensors'] : ['config.json', 'pytorch_model.bin']) : [],
+      files:
+        s.asset_type === 'model'
+          ? v % 2
+            ? ['config.json', 'model.safetensors']
+            : ['config.json', 'pytorch_model.bin']
+          : [],
     },
   };
 }
@@ -91,14 +99,18 @@ function variant(samples: Sample[], i: number, v: number) {
 async function waitForHealth(port: number, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`worker exited with ${child.exitCode}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error('worker did not become healthy');
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 const f1 = (n: number) => n.toFixed(1);
 const f2 = (n: number) => n.toFixed(2);
@@ -155,7 +167,13 @@ async function main() {
   const dbName = databaseName(databaseUrl);
   const prefix = `bench-${randomUUID().slice(0, 8)}`;
   const secretsKey = randomUUID().replace(/-/g, '') + randomUUID().replace(/-/g, '');
-  const config = loadConfig({ DATABASE_URL: databaseUrl, REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: prefix, SECRETS_KEY: secretsKey, LOG_LEVEL: 'error' });
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_PREFIX: prefix,
+    SECRETS_KEY: secretsKey,
+    LOG_LEVEL: 'error',
+  });
   const logger = createLogger({ service: 'bench', level: 'error' });
   const db = createPrisma({ url: databaseUrl, applicationName: 'bench', max: 10 });
   const producer = new QueueProducer({ url: config.REDIS_URL, prefix }, 'bench');
@@ -198,7 +216,9 @@ async function main() {
       await new Promise((r) => setTimeout(r, 100));
     }
     const queued = await queue.count();
-    console.log(`ingested ${signals} signals over ${ASSETS} assets (${samples.length} sample manifests, ${VERSIONS} versions each) in ${f1(ingestMs / 1000)} s; ${queued} enrichment jobs queued`);
+    console.log(
+      `ingested ${signals} signals over ${ASSETS} assets (${samples.length} sample manifests, ${VERSIONS} versions each) in ${f1(ingestMs / 1000)} s; ${queued} enrichment jobs queued`,
+    );
 
     const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean); // e.g. --cpu-prof
     worker = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(__dirname, '..', 'src', 'main.ts')], {
@@ -227,12 +247,25 @@ async function main() {
         )
       ).rows.map((r) => r.pid);
     const redisPids = pidsWhere((c) => c.startsWith('redis-server'));
-    const cpuBefore = { machine: machineBusyMs(), worker: cpuMs(worker.pid!), pg: cpuSnapshot(await pgPids()), redis: cpuSnapshot(redisPids) };
+    const cpuBefore = {
+      machine: machineBusyMs(),
+      worker: cpuMs(worker.pid!),
+      pg: cpuSnapshot(await pgPids()),
+      redis: cpuSnapshot(redisPids),
+    };
     // jobs the worker finished before its health server answered are not in the timed window: count them
-    const [{ early }] = (await db.pool.query<{ early: number }>(`SELECT count(*)::int AS early FROM assets WHERE enrichment_status = 'enriched'`)).rows as [{ early: number }];
+    const [{ early }] = (
+      await db.pool.query<{ early: number }>(
+        `SELECT count(*)::int AS early FROM assets WHERE enrichment_status = 'enriched'`,
+      )
+    ).rows as [{ early: number }];
     const drainStart = performance.now();
     for (;;) {
-      const [{ n }] = (await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM assets WHERE enrichment_status <> 'enriched'`)).rows as [{ n: number }];
+      const [{ n }] = (
+        await db.pool.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM assets WHERE enrichment_status <> 'enriched'`,
+        )
+      ).rows as [{ n: number }];
       if (n === 0) {
         const c = await queue.getJobCounts('waiting', 'active', 'prioritized', 'delayed');
         if (c.waiting! + c.active! + c.prioritized! + c.delayed! === 0) break;
@@ -268,7 +301,10 @@ async function main() {
       await post('/v1/signals', body);
       const accepted = performance.now();
       for (;;) {
-        const { rows } = await db.pool.query<{ enrichment_status: string }>('SELECT enrichment_status FROM assets WHERE fingerprint = $1', [body.fingerprint]);
+        const { rows } = await db.pool.query<{ enrichment_status: string }>(
+          'SELECT enrichment_status FROM assets WHERE fingerprint = $1',
+          [body.fingerprint],
+        );
         if (rows[0]?.enrichment_status === 'enriched') break;
         if (performance.now() - accepted > 30_000) throw new Error(`${body.fingerprint} was not enriched within 30 s`);
         await new Promise((r) => setTimeout(r, 1));
@@ -288,7 +324,9 @@ async function main() {
         [SEQUENTIAL],
       )
     ).rows;
-    await db.pool.query(`UPDATE assets SET enrichment_status = 'stale' WHERE fingerprint = ANY($1::text[])`, [seqAssets.map((a) => a.fingerprint)]);
+    await db.pool.query(`UPDATE assets SET enrichment_status = 'stale' WHERE fingerprint = ANY($1::text[])`, [
+      seqAssets.map((a) => a.fingerprint),
+    ]);
     const deps = { config, prisma: db.prisma, pool: db.pool, producer, logger };
     const seqTimings: EnrichmentTimings[] = [];
     const s0 = performance.now();
@@ -299,10 +337,24 @@ async function main() {
     const seqWallPerAsset = (performance.now() - s0) / seqAssets.length;
     // baseline: the pure engine (analyze + finalize) over the same manifests, same process, warmed up
     const inputs = seqAssets.map((_, i) => variant(samples, i, VERSIONS - 1));
-    const ctx = { threats: [], publisher: { org_count: 1, signal_count: VERSIONS, first_seen: new Date().toISOString() }, now: new Date().toISOString() };
+    const ctx = {
+      threats: [],
+      publisher: { org_count: 1, signal_count: VERSIONS, first_seen: new Date().toISOString() },
+      now: new Date().toISOString(),
+    };
     const runEngine = () => {
       for (const s of inputs) {
-        finalize(analyze({ fingerprint: s.fingerprint, asset_type: s.asset_type, name: s.name, version: s.version, raw_manifest: s.raw_manifest, metadata: s.metadata }), ctx);
+        finalize(
+          analyze({
+            fingerprint: s.fingerprint,
+            asset_type: s.asset_type,
+            name: s.name,
+            version: s.version,
+            raw_manifest: s.raw_manifest,
+            metadata: s.metadata,
+          }),
+          ctx,
+        );
       }
     };
     runEngine();
@@ -310,7 +362,8 @@ async function main() {
     for (let r = 0; r < 3; r++) runEngine();
     const engineOnlyMs = (performance.now() - e0) / (3 * inputs.length);
 
-    const avg = (ts: EnrichmentTimings[], k: keyof EnrichmentTimings) => sum(ts.map((t) => t[k])) / Math.max(1, ts.length);
+    const avg = (ts: EnrichmentTimings[], k: keyof EnrichmentTimings) =>
+      sum(ts.map((t) => t[k])) / Math.max(1, ts.length);
     const shares = (ts: EnrichmentTimings[]) => {
       const r = avg(ts, 'read_ms');
       const e = avg(ts, 'engine_ms');
@@ -320,12 +373,24 @@ async function main() {
     };
     const cpuTotal = cpu.worker + cpu.pg + cpu.redis;
 
-    console.log(`\n── enrichment benchmark: one worker process, ENRICHMENT_CONCURRENCY ${concurrency}, ${ASSETS} assets ──`);
-    console.log(`drain: ${signals} signals → ${queued} jobs (${[...outcomes].map(([k, n]) => `${n} ${k}`).join(', ')}${failed ? `, ${failed} failed` : ''})`);
-    console.log(`       in ${f2(drainS)} s → ${assetsPerS.toFixed(0)} assets/s, ${(queued / drainS).toFixed(0)} jobs/s (target ≥ 300 assets/s); ${early} assets were already enriched when the clock started`);
-    console.log(`low load (${LOW_LOAD} signals one at a time), 202 → enriched: p50 ${f1(percentile(latencies, 50))} ms, p99 ${f1(percentile(latencies, 99))} ms, max ${f1(latencies.at(-1)!)} ms (target p50 < 250 ms)`);
-    console.log(`per enriched asset, during the drain (${drainTimings.length} jobs, concurrent): ${shares(drainTimings)}`);
-    console.log(`per enriched asset, sequential (${seqTimings.length} jobs, no contention, ${f2(seqWallPerAsset)} ms wall each): ${shares(seqTimings)}`);
+    console.log(
+      `\n── enrichment benchmark: one worker process, ENRICHMENT_CONCURRENCY ${concurrency}, ${ASSETS} assets ──`,
+    );
+    console.log(
+      `drain: ${signals} signals → ${queued} jobs (${[...outcomes].map(([k, n]) => `${n} ${k}`).join(', ')}${failed ? `, ${failed} failed` : ''})`,
+    );
+    console.log(
+      `       in ${f2(drainS)} s → ${assetsPerS.toFixed(0)} assets/s, ${(queued / drainS).toFixed(0)} jobs/s (target ≥ 300 assets/s); ${early} assets were already enriched when the clock started`,
+    );
+    console.log(
+      `low load (${LOW_LOAD} signals one at a time), 202 → enriched: p50 ${f1(percentile(latencies, 50))} ms, p99 ${f1(percentile(latencies, 99))} ms, max ${f1(latencies.at(-1)!)} ms (target p50 < 250 ms)`,
+    );
+    console.log(
+      `per enriched asset, during the drain (${drainTimings.length} jobs, concurrent): ${shares(drainTimings)}`,
+    );
+    console.log(
+      `per enriched asset, sequential (${seqTimings.length} jobs, no contention, ${f2(seqWallPerAsset)} ms wall each): ${shares(seqTimings)}`,
+    );
     if (Number.isFinite(cpuTotal) && cpuTotal > 0) {
       console.log(
         `CPU during the drain (${os.cpus().length} cores × ${f1(drainS)} s = ${f1(os.cpus().length * drainS)} s): worker ${f1(cpu.worker / 1000)} s (${((100 * cpu.worker) / (1000 * drainS)).toFixed(0)} % of a core), postgres ${f1(cpu.pg / 1000)} s, redis ${f1(cpu.redis / 1000)} s, everything else on the machine ${f1((cpu.machine - cpuTotal) / 1000)} s; per asset: worker ${f2(cpu.worker / ASSETS)} ms, postgres ${f2(cpu.pg / ASSETS)} ms, redis ${f2(cpu.redis / ASSETS)} ms`,

@@ -16,7 +16,8 @@ async function main() {
   });
   const producer = new QueueProducer({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, 'worker-producer');
   await db.pool.query('SELECT 1');
-  if (!(await producer.ping(3000))) logger.warn('redis is not answering yet; the worker keeps retrying', { redis: config.REDIS_URL });
+  if (!(await producer.ping(3000)))
+    logger.warn('redis is not answering yet; the worker keeps retrying', { redis: config.REDIS_URL });
 
   const running = startWorker({ config, prisma: db.prisma, pool: db.pool, producer, logger });
 
@@ -26,12 +27,21 @@ async function main() {
       return;
     }
     const [postgres, redis] = await Promise.all([
-      withTimeout(db.pool.query('SELECT 1'), 1000, 'pg').then(() => 'ok', () => 'unavailable'),
+      withTimeout(db.pool.query('SELECT 1'), 1000, 'pg').then(
+        () => 'ok',
+        () => 'unavailable',
+      ),
       producer.ping(1000).then((ok) => (ok ? 'ok' : 'unavailable')),
     ]);
     const ok = postgres === 'ok' && redis === 'ok';
     res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ status: ok ? 'ok' : 'unavailable', checks: { postgres, redis }, queues: running.workers.map((w) => w.name) }));
+    res.end(
+      JSON.stringify({
+        status: ok ? 'ok' : 'unavailable',
+        checks: { postgres, redis },
+        queues: running.workers.map((w) => w.name),
+      }),
+    );
   });
   await new Promise<void>((resolve) => health.listen(config.WORKER_HEALTH_PORT, '0.0.0.0', resolve));
   logger.info('worker ready', {

@@ -34,7 +34,9 @@ export async function runMaintenance(deps: WorkerDeps, now = new Date()): Promis
   const events = await deps.pool.query('DELETE FROM events WHERE created < $1', [
     new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000),
   ]);
-  const outbox = await deps.pool.query('DELETE FROM outbox WHERE processed_at < $1', [new Date(now.getTime() - 86_400_000)]);
+  const outbox = await deps.pool.query('DELETE FROM outbox WHERE processed_at < $1', [
+    new Date(now.getTime() - 86_400_000),
+  ]);
   return {
     staled: staled.rowCount ?? 0,
     idempotency_keys_purged: idem.rowCount ?? 0,
@@ -51,7 +53,13 @@ export function startMaintenance(deps: WorkerDeps): { stop(): void } {
   const key = `${deps.config.REDIS_PREFIX}:maintenance-lock`;
   const run = async () => {
     try {
-      const locked = await deps.producer.connection.set(key, String(process.pid), 'PX', deps.config.MAINTENANCE_INTERVAL_MS, 'NX');
+      const locked = await deps.producer.connection.set(
+        key,
+        String(process.pid),
+        'PX',
+        deps.config.MAINTENANCE_INTERVAL_MS,
+        'NX',
+      );
       if (locked !== 'OK') return;
       const result = await runMaintenance(deps);
       deps.logger.info('maintenance done', { ...result });

@@ -31,7 +31,11 @@ function spawnWorker(h: WorkerHarness, env: Record<string, string>): ChildProces
   return child;
 }
 
-async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | null | undefined | false>,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await fn();
@@ -42,7 +46,8 @@ async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined |
 }
 
 function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  if (child.exitCode !== null || child.signalCode !== null)
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 }
 
@@ -65,7 +70,12 @@ describe('crash safety of the worker process', () => {
     children.push(first);
     await waitFor('first worker ready', async () => first.output.join('').includes('worker ready'));
 
-    const res = await h.submit({ fingerprint: fp, asset_type: 'model', name: 'crash/model', raw_manifest: modelCardManifest() });
+    const res = await h.submit({
+      fingerprint: fp,
+      asset_type: 'model',
+      name: 'crash/model',
+      raw_manifest: modelCardManifest(),
+    });
     expect(res.status).toBe(202);
     const queue = h.producer.queue(JOBS.enrichment.queue);
     await waitFor('job active in the first worker', async () => (await queue.getActiveCount()) === 1);
@@ -83,7 +93,10 @@ describe('crash safety of the worker process', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(await h.ctx.db.prisma.aiBom.count({ where: { fingerprint: fp } })).toBe(1);
     expect(await h.ctx.db.prisma.event.count({ where: { fingerprint: fp, type: 'asset.enriched' } })).toBe(1);
-    const findings = await h.ctx.db.prisma.finding.findMany({ where: { fingerprint: fp }, select: { enrichment_digest: true } });
+    const findings = await h.ctx.db.prisma.finding.findMany({
+      where: { fingerprint: fp },
+      select: { enrichment_digest: true },
+    });
     expect(findings.length).toBeGreaterThan(0);
     expect(new Set(findings.map((f) => f.enrichment_digest)).size).toBe(1);
 

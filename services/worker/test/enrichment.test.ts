@@ -41,8 +41,13 @@ describe('enrichment worker (real queue, real database)', () => {
     expect(asset.body.enrichment_status).toBe('enriched');
     expect(asset.body.intrinsic_risk_score).toBeGreaterThan(0);
     expect(asset.body.findings.length).toBeGreaterThan(0);
-    expect(asset.body.findings.map((f: { rule_id: string }) => f.rule_id)).toEqual(expect.arrayContaining([expect.any(String)]));
-    const contributions = asset.body.findings.reduce((s: number, f: { score_contribution: number }) => s + f.score_contribution, 0);
+    expect(asset.body.findings.map((f: { rule_id: string }) => f.rule_id)).toEqual(
+      expect.arrayContaining([expect.any(String)]),
+    );
+    const contributions = asset.body.findings.reduce(
+      (s: number, f: { score_contribution: number }) => s + f.score_contribution,
+      0,
+    );
     expect(Math.round(contributions)).toBe(asset.body.intrinsic_risk_score);
     expect(asset.body.publisher_trust).toMatchObject({ publisher: expect.any(String) });
 
@@ -64,34 +69,55 @@ describe('enrichment worker (real queue, real database)', () => {
     const cdx = await request(h.app).get(`/v1/assets/${enc}/aibom?format=cyclonedx_json`).set(auth);
     expect(cdx.status).toBe(200);
     expect(cdx.headers['content-type']).toMatch(/application\/vnd\.cyclonedx\+json/);
-    expect(cdx.body).toMatchObject({ bomFormat: 'CycloneDX', specVersion: '1.6', metadata: { component: { type: 'machine-learning-model', modelCard: expect.any(Object) } } });
+    expect(cdx.body).toMatchObject({
+      bomFormat: 'CycloneDX',
+      specVersion: '1.6',
+      metadata: { component: { type: 'machine-learning-model', modelCard: expect.any(Object) } },
+    });
     const threats = await request(h.app).get(`/v1/assets/${enc}/threats`).set(auth);
     expect(threats.status).toBe(200);
     expect(threats.body.data).toEqual([]);
 
     // what the engine derived, as served: lineage, the dataset, findings with ATLAS ids, trust
-    expect(bom.body.lineage).toMatchObject({ base_models: [{ id: 'meta-llama/Llama-2-7b-hf', relation: 'finetune' }], datasets: ['tatsu-lab/alpaca'] });
-    expect(spdx.body.relationships).toEqual(expect.arrayContaining([
-      expect.objectContaining({ relationshipType: 'DESCRIBES', spdxElementId: 'SPDXRef-DOCUMENT' }),
-      expect.objectContaining({ relationshipType: 'DESCENDANT_OF' }),
-      expect.objectContaining({ relationshipType: 'DEPENDS_ON', comment: expect.stringMatching(/trainedOn/) }),
-    ]));
+    expect(bom.body.lineage).toMatchObject({
+      base_models: [{ id: 'meta-llama/Llama-2-7b-hf', relation: 'finetune' }],
+      datasets: ['tatsu-lab/alpaca'],
+    });
+    expect(spdx.body.relationships).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ relationshipType: 'DESCRIBES', spdxElementId: 'SPDXRef-DOCUMENT' }),
+        expect.objectContaining({ relationshipType: 'DESCENDANT_OF' }),
+        expect.objectContaining({ relationshipType: 'DEPENDS_ON', comment: expect.stringMatching(/trainedOn/) }),
+      ]),
+    );
     // apache-2.0 on a Llama 2 fine-tune: the derivative's licence conflicts with the base model's (R11)
     const r11 = asset.body.findings.find((f: { rule_id: string }) => f.rule_id === 'R11');
     expect(r11).toMatchObject({ severity: 'medium', attack_techniques: ['AML.T0010.003'] });
 
     // the list and lookup routes carry the same enrichment
-    const list = await request(h.app).get('/v1/assets?enrichment_status=enriched&asset_type=model&expand[]=findings').set(auth);
+    const list = await request(h.app)
+      .get('/v1/assets?enrichment_status=enriched&asset_type=model&expand[]=findings')
+      .set(auth);
     expect(list.status).toBe(200);
     const listed = list.body.data.find((a: { fingerprint: string }) => a.fingerprint === fp);
-    expect(listed).toMatchObject({ intrinsic_risk_score: asset.body.intrinsic_risk_score, intrinsic_risk_severity: asset.body.intrinsic_risk_severity });
+    expect(listed).toMatchObject({
+      intrinsic_risk_score: asset.body.intrinsic_risk_score,
+      intrinsic_risk_severity: asset.body.intrinsic_risk_severity,
+    });
     expect(listed.findings).toHaveLength(asset.body.findings.length);
-    const bySeverity = await request(h.app).get(`/v1/assets?intrinsic_risk_severity=${asset.body.intrinsic_risk_severity}`).set(auth);
+    const bySeverity = await request(h.app)
+      .get(`/v1/assets?intrinsic_risk_severity=${asset.body.intrinsic_risk_severity}`)
+      .set(auth);
     expect(bySeverity.body.data.map((a: { fingerprint: string }) => a.fingerprint)).toContain(fp);
     // lookup by name relies on the normalized name and ecosystem the enrichment wrote
-    const lookup = await request(h.app).get('/v1/assets/lookup?lookup_name=Llama_2.7b.Alpaca&lookup_ecosystem=huggingface&expand[]=aibom').set(auth);
+    const lookup = await request(h.app)
+      .get('/v1/assets/lookup?lookup_name=Llama_2.7b.Alpaca&lookup_ecosystem=huggingface&expand[]=aibom')
+      .set(auth);
     expect(lookup.status).toBe(200);
-    expect(lookup.body.data[0]).toMatchObject({ match: 'exact', asset: { fingerprint: fp, intrinsic_risk_score: asset.body.intrinsic_risk_score, aibom: { bom_version: 1 } } });
+    expect(lookup.body.data[0]).toMatchObject({
+      match: 'exact',
+      asset: { fingerprint: fp, intrinsic_risk_score: asset.body.intrinsic_risk_score, aibom: { bom_version: 1 } },
+    });
 
     const events = await h.ctx.db.prisma.event.findMany({ where: { fingerprint: fp }, orderBy: { id: 'asc' } });
     expect(events.map((e) => e.type)).toEqual(['asset.created', 'asset.enriched']);
@@ -100,7 +126,9 @@ describe('enrichment worker (real queue, real database)', () => {
   it('does not enrich the same digest twice and keeps the AI-BOM version', async () => {
     const asset = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { fingerprint: fp } });
     // a duplicate job for the enriched digest, as a crash-and-retry would produce
-    await h.producer.queue(JOBS.enrichment.queue).add('enrich', { fingerprint: fp, digest: asset.latest_digest, reason: 'retry' });
+    await h.producer
+      .queue(JOBS.enrichment.queue)
+      .add('enrich', { fingerprint: fp, digest: asset.latest_digest, reason: 'retry' });
     const res = await submitModel();
     expect(res.status).toBe(202);
     expect(res.body.enrichment).toEqual({ status: 'skipped', reason: 'up_to_date' });
@@ -114,13 +142,18 @@ describe('enrichment worker (real queue, real database)', () => {
     // the new release ships pickle weights: unsafe deserialization raises the risk
     const res = await submitModel({ version: '1.1', files: ['pytorch_model.bin', 'model.ckpt'] });
     expect(res.body.enrichment.status).toBe('queued');
-    await h.waitForAsset(fp, (a) => a.enrichment_status === 'enriched' && a.enriched_digest === res.body.content_digest);
+    await h.waitForAsset(
+      fp,
+      (a) => a.enrichment_status === 'enriched' && a.enriched_digest === res.body.content_digest,
+    );
     const after = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { fingerprint: fp } });
     expect(after.intrinsic_risk_score).toBeGreaterThan(before.intrinsic_risk_score!);
     const boms = await h.ctx.db.prisma.aiBom.findMany({ where: { fingerprint: fp }, orderBy: { bom_version: 'asc' } });
     expect(boms.map((b) => b.bom_version)).toEqual([1, 2]);
     expect(after.current_aibom_id).toBe(boms[1]!.id);
-    const changed = await h.ctx.db.prisma.event.findFirstOrThrow({ where: { fingerprint: fp, type: 'asset.risk_changed' } });
+    const changed = await h.ctx.db.prisma.event.findFirstOrThrow({
+      where: { fingerprint: fp, type: 'asset.risk_changed' },
+    });
     expect(changed.data).toMatchObject({ previous_attributes: { intrinsic_risk_score: before.intrinsic_risk_score } });
     const findings = await h.ctx.db.prisma.finding.findMany({ where: { fingerprint: fp } });
     expect(JSON.stringify(findings)).toMatch(/pickle/i);
@@ -132,7 +165,13 @@ describe('enrichment worker (real queue, real database)', () => {
       .post('/v1/threats')
       .set('Authorization', `Bearer ${h.key}`)
       .set('Idempotency-Key', crypto.randomUUID())
-      .send({ category: 'malicious_model', title: 'Backdoored fine-tune', severity: 'high', fingerprints: [fp], risk_penalty: 25 });
+      .send({
+        category: 'malicious_model',
+        title: 'Backdoored fine-tune',
+        severity: 'high',
+        fingerprints: [fp],
+        risk_penalty: 25,
+      });
     expect(threat.status).toBe(201);
     await h.waitForAsset(fp, (a) => a.enrichment_status === 'enriched');
     await new Promise((r) => setTimeout(r, 100));
@@ -143,11 +182,17 @@ describe('enrichment worker (real queue, real database)', () => {
       after = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { fingerprint: fp } });
     }
     expect(after.intrinsic_risk_score).toBeGreaterThan(before.intrinsic_risk_score!);
-    const findings = await request(h.app).get(`/v1/assets/${encodeURIComponent(fp)}/findings?expand[]=threats`).set('Authorization', `Bearer ${h.key}`);
-    const linked = findings.body.data.find((f: { threats: Array<{ id: string }> }) => f.threats.some((t) => t.id === threat.body.id));
+    const findings = await request(h.app)
+      .get(`/v1/assets/${encodeURIComponent(fp)}/findings?expand[]=threats`)
+      .set('Authorization', `Bearer ${h.key}`);
+    const linked = findings.body.data.find((f: { threats: Array<{ id: string }> }) =>
+      f.threats.some((t) => t.id === threat.body.id),
+    );
     expect(linked).toBeDefined();
     expect(linked.score_contribution).toBeGreaterThan(0);
-    const threats = await request(h.app).get(`/v1/assets/${encodeURIComponent(fp)}/threats`).set('Authorization', `Bearer ${h.key}`);
+    const threats = await request(h.app)
+      .get(`/v1/assets/${encodeURIComponent(fp)}/threats`)
+      .set('Authorization', `Bearer ${h.key}`);
     expect(threats.body.data.map((t: { id: string }) => t.id)).toEqual([threat.body.id]);
   });
 });

@@ -7,7 +7,11 @@ import { createWorkerHarness, type WorkerHarness } from './harness';
 
 const SIM_KEY = 'sim-key-for-worker-sync-0001';
 
-async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | null | undefined | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -28,7 +32,12 @@ describe('URL-filter policy sync through the worker (admin API → outbox → qu
     h = await createWorkerHarness('fwsync');
     pan = await startPanosSimulator({ apiKey: SIM_KEY });
     forti = await startFortinetSimulator({ apiKey: SIM_KEY });
-    admin = createAdminApp({ config: h.ctx.config, db: h.ctx.db.prisma, logger: h.ctx.logger, pingRedis: () => h.producer.connection.ping() });
+    admin = createAdminApp({
+      config: h.ctx.config,
+      db: h.ctx.db.prisma,
+      logger: h.ctx.logger,
+      pingRedis: () => h.producer.connection.ping(),
+    });
     worker = startWorker(h.deps, { maintenance: false });
   });
   afterAll(async () => {
@@ -46,7 +55,10 @@ describe('URL-filter policy sync through the worker (admin API → outbox → qu
     expect(reg.status).toBe(201);
     const auth = `Bearer ${reg.body.tenant_token.token}`;
     const fws: string[] = [];
-    for (const [type, sim] of [['palo_alto', pan], ['fortinet', forti]] as const) {
+    for (const [type, sim] of [
+      ['palo_alto', pan],
+      ['fortinet', forti],
+    ] as const) {
       const fw = await request(admin)
         .post('/firewalls/v1')
         .set('Authorization', auth)
@@ -59,13 +71,18 @@ describe('URL-filter policy sync through the worker (admin API → outbox → qu
       .set('Authorization', auth)
       .send({ name: 'AI', default_action: 'allow', rules: [{ action: 'block', domains: ['*.deepseek.com'] }] });
     expect(policy.status).toBe(201);
-    const assigned = await request(admin).post(`/policies/v1/url-filter/${policy.body.id}/assign`).set('Authorization', auth).send({ firewall_ids: fws });
+    const assigned = await request(admin)
+      .post(`/policies/v1/url-filter/${policy.body.id}/assign`)
+      .set('Authorization', auth)
+      .send({ firewall_ids: fws });
     expect(assigned.status).toBe(200);
 
     const synced = (version: number) =>
       waitFor(`assignments synced at version ${version}`, async () => {
         const rows = await h.ctx.db.prisma.policyAssignment.findMany({ where: { policy_id: policy.body.id } });
-        return rows.length === 2 && rows.every((r) => r.sync_status === 'synced' && r.synced_version === version) && rows;
+        return (
+          rows.length === 2 && rows.every((r) => r.sync_status === 'synced' && r.synced_version === version) && rows
+        );
       });
     await synced(policy.body.version);
     expect(JSON.stringify(pan.state.customCategories())).toContain('deepseek.com');
@@ -81,9 +98,14 @@ describe('URL-filter policy sync through the worker (admin API → outbox → qu
     await synced(current.body.version);
     expect(JSON.stringify(pan.state.customCategories())).toContain('chat.mistral.ai');
 
-    const un = await request(admin).delete(`/policies/v1/url-filter/${policy.body.id}/assign/${fws[0]}`).set('Authorization', auth);
+    const un = await request(admin)
+      .delete(`/policies/v1/url-filter/${policy.body.id}/assign/${fws[0]}`)
+      .set('Authorization', auth);
     expect(un.status).toBe(200);
-    await waitFor('assignment removed', async () => (await h.ctx.db.prisma.policyAssignment.count({ where: { firewall_id: fws[0] } })) === 0);
+    await waitFor(
+      'assignment removed',
+      async () => (await h.ctx.db.prisma.policyAssignment.count({ where: { firewall_id: fws[0] } })) === 0,
+    );
     expect(pan.state.customCategories()).toEqual({});
   });
   it('a firewall that rejects the key ends failed with auth_rejected, and the job is not retried', async () => {
@@ -92,12 +114,22 @@ describe('URL-filter policy sync through the worker (admin API → outbox → qu
       .set('Authorization', `Bearer ${h.ctx.config.ADMIN_API_TOKEN}`)
       .send({ name: 'wrong-key-co', admin_email: 'ops@wrong-key-co.example' });
     const auth = `Bearer ${reg.body.tenant_token.token}`;
-    const fw = await request(admin)
-      .post('/firewalls/v1')
+    const fw = await request(admin).post('/firewalls/v1').set('Authorization', auth).send({
+      name: 'pa-wrong-key',
+      type: 'palo_alto',
+      host: '127.0.0.1',
+      port: pan.port,
+      api_token: 'not-the-sim-key-0000',
+      verify_ssl: false,
+    });
+    const policy = await request(admin)
+      .post('/policies/v1/url-filter')
       .set('Authorization', auth)
-      .send({ name: 'pa-wrong-key', type: 'palo_alto', host: '127.0.0.1', port: pan.port, api_token: 'not-the-sim-key-0000', verify_ssl: false });
-    const policy = await request(admin).post('/policies/v1/url-filter').set('Authorization', auth).send({ name: 'AI', rules: [{ action: 'block', domains: ['grok.com'] }] });
-    const assigned = await request(admin).post(`/policies/v1/url-filter/${policy.body.id}/assign`).set('Authorization', auth).send({ firewall_ids: [fw.body.id] });
+      .send({ name: 'AI', rules: [{ action: 'block', domains: ['grok.com'] }] });
+    const assigned = await request(admin)
+      .post(`/policies/v1/url-filter/${policy.body.id}/assign`)
+      .set('Authorization', auth)
+      .send({ firewall_ids: [fw.body.id] });
     const assignmentId = assigned.body.assignments[0].id as string;
     const failed = await waitFor('assignment failed', async () => {
       const row = await h.ctx.db.prisma.policyAssignment.findUnique({ where: { id: assignmentId } });
@@ -107,7 +139,9 @@ describe('URL-filter policy sync through the worker (admin API → outbox → qu
     expect(failed.synced_version).toBeNull();
     // the job handler marks a permanent failure unrecoverable, so BullMQ does not retry it
     const processor = createFirewallSyncProcessor(h.deps);
-    await expect(processor({ data: { assignment_id: assignmentId, action: 'apply', version: 1 } })).rejects.toBeInstanceOf(UnrecoverableError);
+    await expect(
+      processor({ data: { assignment_id: assignmentId, action: 'apply', version: 1 } }),
+    ).rejects.toBeInstanceOf(UnrecoverableError);
     const res = await request(admin).get(`/policies/v1/url-filter/${policy.body.id}`).set('Authorization', auth);
     expect(res.body.assignments[0]).toMatchObject({ sync_status: 'failed', target_version: 1, synced_version: null });
     expect(JSON.stringify(res.body)).not.toContain('not-the-sim-key-0000');

@@ -17,12 +17,21 @@ export interface WorkerHarness {
   orgId: string;
   key: string;
   submit(body: Record<string, unknown>): Promise<request.Response>;
-  waitForAsset(fingerprint: string, pred: (a: { enrichment_status: string; enriched_digest: string | null }) => boolean, timeoutMs?: number): Promise<void>;
+  waitForAsset(
+    fingerprint: string,
+    pred: (a: { enrichment_status: string; enriched_digest: string | null }) => boolean,
+    timeoutMs?: number,
+  ): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function createWorkerHarness(label: string, env: Record<string, string> = {}): Promise<WorkerHarness> {
-  const ctx = await createTestContext(label, { WORKER_LOCK_DURATION_MS: '2000', WORKER_STALLED_INTERVAL_MS: '1000', OUTBOX_RELAY_INTERVAL_MS: '200', ...env });
+  const ctx = await createTestContext(label, {
+    WORKER_LOCK_DURATION_MS: '2000',
+    WORKER_STALLED_INTERVAL_MS: '1000',
+    OUTBOX_RELAY_INTERVAL_MS: '200',
+    ...env,
+  });
   const producer = new QueueProducer(ctx.redis, `test-${label}`);
   const config: Config = ctx.config;
   const app = createApp({ config, prisma: ctx.db.prisma, pool: ctx.db.pool, producer, logger: ctx.logger });

@@ -15,13 +15,25 @@ describe('worker reliability', () => {
     // the API's producer points at a closed port: the request still succeeds and the outbox keeps the job
     const downProducer = new QueueProducer({ url: 'redis://127.0.0.1:1', prefix: h.ctx.redis.prefix }, 'down');
     const { createApp } = await import('@risk/public-api');
-    const app = createApp({ config: h.ctx.config, prisma: h.ctx.db.prisma, pool: h.ctx.db.pool, producer: downProducer, logger: h.ctx.logger });
+    const app = createApp({
+      config: h.ctx.config,
+      prisma: h.ctx.db.prisma,
+      pool: h.ctx.db.pool,
+      producer: downProducer,
+      logger: h.ctx.logger,
+    });
     const request = (await import('supertest')).default;
     const res = await request(app)
       .post('/v1/signals')
       .set('Authorization', `Bearer ${h.key}`)
       .set('Idempotency-Key', crypto.randomUUID())
-      .send({ fingerprint: 'npm:outbox-demo@1.0.0', asset_type: 'package', org_id: h.orgId, observed_at: Math.floor(Date.now() / 1000), name: 'outbox-demo' });
+      .send({
+        fingerprint: 'npm:outbox-demo@1.0.0',
+        asset_type: 'package',
+        org_id: h.orgId,
+        observed_at: Math.floor(Date.now() / 1000),
+        name: 'outbox-demo',
+      });
     expect(res.status).toBe(202);
     await downProducer.close();
     const pending = await h.ctx.db.prisma.outboxMessage.findMany({ where: { processed_at: null, kind: 'enrichment' } });
@@ -32,7 +44,9 @@ describe('worker reliability', () => {
     expect(result).toMatchObject({ claimed: 1, enqueued: 1, failed: 0 });
     const row = await h.ctx.db.prisma.outboxMessage.findUniqueOrThrow({ where: { id: pending[0]!.id } });
     expect(row.processed_at).not.toBeNull();
-    const job = await h.producer.queue(JOBS.enrichment.queue).getJob(JOBS.enrichment.jobId(pending[0]!.payload as never));
+    const job = await h.producer
+      .queue(JOBS.enrichment.queue)
+      .getJob(JOBS.enrichment.jobId(pending[0]!.payload as never));
     expect(job?.data).toMatchObject({ fingerprint: 'npm:outbox-demo@1.0.0', digest: res.body.content_digest });
 
     // and a worker then enriches it
@@ -45,7 +59,9 @@ describe('worker reliability', () => {
   });
 
   it('the relay leaves rows for later when Redis refuses, recording the error', async () => {
-    await h.ctx.db.prisma.outboxMessage.create({ data: { kind: 'enrichment', payload: { fingerprint: 'x', digest: 'y' } } });
+    await h.ctx.db.prisma.outboxMessage.create({
+      data: { kind: 'enrichment', payload: { fingerprint: 'x', digest: 'y' } },
+    });
     const down = new QueueProducer({ url: 'redis://127.0.0.1:1', prefix: h.ctx.redis.prefix }, 'down2');
     try {
       const result = await relayOutbox({ ...h.deps, producer: down });
@@ -61,7 +77,10 @@ describe('worker reliability', () => {
 
   it('two relays running at once never enqueue the same row twice (SKIP LOCKED)', async () => {
     await h.ctx.db.prisma.outboxMessage.createMany({
-      data: Array.from({ length: 40 }, (_, i) => ({ kind: 'enrichment', payload: { fingerprint: `fp-${i}`, digest: 'd' } })),
+      data: Array.from({ length: 40 }, (_, i) => ({
+        kind: 'enrichment',
+        payload: { fingerprint: `fp-${i}`, digest: 'd' },
+      })),
     });
     const [a, b] = await Promise.all([relayOutbox(h.deps, 25), relayOutbox(h.deps, 25)]);
     const again = await relayOutbox(h.deps, 25);
@@ -74,7 +93,9 @@ describe('worker reliability', () => {
     const job = { fingerprint: 'hf:dedup/model', digest: 'sha256:dedup' };
     await h.producer.enqueueEnrichment([job, { ...job }], 5000);
     await h.producer.enqueueEnrichment([{ ...job }], 5000);
-    const waiting = (await queue.getJobs(['waiting', 'prioritized', 'delayed'])).filter((j) => j.data.fingerprint === job.fingerprint);
+    const waiting = (await queue.getJobs(['waiting', 'prioritized', 'delayed'])).filter(
+      (j) => j.data.fingerprint === job.fingerprint,
+    );
     expect(waiting).toHaveLength(1);
     expect(waiting[0]!.opts).toMatchObject({ attempts: 5, backoff: { type: 'exponential', delay: 2000 } });
     await waiting[0]!.remove();
@@ -86,7 +107,17 @@ describe('worker reliability', () => {
     const queue = h.producer.queue(JOBS.enrichment.queue);
     try {
       expect(worker.workers[0]!.concurrency).toBe(3);
-      for (let i = 0; i < 4; i++) expect((await h.submit({ fingerprint: `hf:conc/m${i}`, asset_type: 'model', name: `conc/m${i}`, raw_manifest: modelCardManifest() })).status).toBe(202);
+      for (let i = 0; i < 4; i++)
+        expect(
+          (
+            await h.submit({
+              fingerprint: `hf:conc/m${i}`,
+              asset_type: 'model',
+              name: `conc/m${i}`,
+              raw_manifest: modelCardManifest(),
+            })
+          ).status,
+        ).toBe(202);
       let maxActive = 0;
       const deadline = Date.now() + 5000;
       while (Date.now() < deadline && maxActive < 3) {
@@ -102,7 +133,12 @@ describe('worker reliability', () => {
 
   it('a job that exhausts its attempts marks the asset failed with the reason and records an event', async () => {
     const fp = 'hf:broken/model';
-    const res = await h.submit({ fingerprint: fp, asset_type: 'model', name: 'broken/model', raw_manifest: modelCardManifest() });
+    const res = await h.submit({
+      fingerprint: fp,
+      asset_type: 'model',
+      name: 'broken/model',
+      raw_manifest: modelCardManifest(),
+    });
     expect(res.status).toBe(202);
     // make every write for this asset fail inside Postgres, the way a real database error would
     await h.ctx.db.pool.query(`
@@ -112,7 +148,11 @@ describe('worker reliability', () => {
     const queue = new Queue(JOBS.enrichment.queue, { connection: h.producer.connection, prefix: h.ctx.redis.prefix });
     // the API's job (5 attempts, seconds of backoff) is replaced by one with quick retries for the test
     await queue.obliterate({ force: true });
-    await queue.add('enrich', { fingerprint: fp, digest: res.body.content_digest }, { attempts: 2, backoff: { type: 'fixed', delay: 50 } });
+    await queue.add(
+      'enrich',
+      { fingerprint: fp, digest: res.body.content_digest },
+      { attempts: 2, backoff: { type: 'fixed', delay: 50 } },
+    );
     const worker: RunningWorker = startWorker(h.deps, { maintenance: false, relay: false });
     try {
       await h.waitForAsset(fp, (a) => a.enrichment_status === 'failed');
@@ -123,11 +163,18 @@ describe('worker reliability', () => {
     const asset = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { fingerprint: fp } });
     expect(asset.enrichment_error).toMatch(/simulated write failure/);
     expect(await h.ctx.db.prisma.aiBom.count({ where: { fingerprint: fp } })).toBe(0);
-    const event = await h.ctx.db.prisma.event.findFirstOrThrow({ where: { fingerprint: fp, type: 'asset.enrichment_failed' } });
+    const event = await h.ctx.db.prisma.event.findFirstOrThrow({
+      where: { fingerprint: fp, type: 'asset.enrichment_failed' },
+    });
     expect(JSON.stringify(event.data)).toMatch(/simulated write failure/);
 
     // a new signal for a failed asset is queued again (DESIGN.md trigger rules)
-    const again = await h.submit({ fingerprint: fp, asset_type: 'model', name: 'broken/model', raw_manifest: modelCardManifest() });
+    const again = await h.submit({
+      fingerprint: fp,
+      asset_type: 'model',
+      name: 'broken/model',
+      raw_manifest: modelCardManifest(),
+    });
     expect(again.body.enrichment).toEqual({ status: 'queued', reason: 'enrichment_failed' });
   });
 
@@ -137,10 +184,30 @@ describe('worker reliability', () => {
     const enriched = await prisma.asset.findFirstOrThrow({ where: { enrichment_status: 'enriched' } });
     await prisma.asset.update({ where: { fingerprint: enriched.fingerprint }, data: { enriched_at: old } });
     await prisma.idempotencyKey.create({
-      data: { org_id: 'o', livemode: true, method: 'POST', path: '/v1/signals', key: crypto.randomUUID(), request_hash: 'h', status: 'completed', original_request_id: 'req_x', created: new Date(Date.now() - 25 * 3600_000) },
+      data: {
+        org_id: 'o',
+        livemode: true,
+        method: 'POST',
+        path: '/v1/signals',
+        key: crypto.randomUUID(),
+        request_hash: 'h',
+        status: 'completed',
+        original_request_id: 'req_x',
+        created: new Date(Date.now() - 25 * 3600_000),
+      },
     });
-    await prisma.event.create({ data: { id: 'evt_old', type: 'threat.created', livemode: true, data: {}, created: new Date(Date.now() - 31 * 86_400_000) } });
-    await prisma.outboxMessage.create({ data: { kind: 'enrichment', payload: {}, processed_at: new Date(Date.now() - 2 * 86_400_000) } });
+    await prisma.event.create({
+      data: {
+        id: 'evt_old',
+        type: 'threat.created',
+        livemode: true,
+        data: {},
+        created: new Date(Date.now() - 31 * 86_400_000),
+      },
+    });
+    await prisma.outboxMessage.create({
+      data: { kind: 'enrichment', payload: {}, processed_at: new Date(Date.now() - 2 * 86_400_000) },
+    });
 
     const result = await runMaintenance(h.deps);
     expect(result.staled).toBe(1);
@@ -149,8 +216,15 @@ describe('worker reliability', () => {
     expect(result.outbox_purged).toBeGreaterThanOrEqual(1);
     const after = await prisma.asset.findUniqueOrThrow({ where: { fingerprint: enriched.fingerprint } });
     expect(after.enrichment_status).toBe('stale');
-    const queued = await prisma.outboxMessage.findFirstOrThrow({ where: { processed_at: null, kind: 'enrichment' }, orderBy: { id: 'desc' } });
-    expect(queued.payload).toMatchObject({ fingerprint: enriched.fingerprint, digest: enriched.latest_digest, reason: expect.stringMatching(/^ttl:/) });
+    const queued = await prisma.outboxMessage.findFirstOrThrow({
+      where: { processed_at: null, kind: 'enrichment' },
+      orderBy: { id: 'desc' },
+    });
+    expect(queued.payload).toMatchObject({
+      fingerprint: enriched.fingerprint,
+      digest: enriched.latest_digest,
+      reason: expect.stringMatching(/^ttl:/),
+    });
 
     // the re-enrichment runs and brings the asset back to enriched
     await relayOutbox(h.deps);

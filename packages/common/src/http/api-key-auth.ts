@@ -49,7 +49,9 @@ export class ApiKeyAuthenticator {
     }
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) {
-      throw new ApiError('api_key_invalid', { message: "Malformed Authorization header; expected 'Bearer <API_KEY>'." });
+      throw new ApiError('api_key_invalid', {
+        message: "Malformed Authorization header; expected 'Bearer <API_KEY>'.",
+      });
     }
     const hash = hashApiKey(match[1]!);
     const now = Date.now();

@@ -5,11 +5,7 @@ import { ApiError } from '../errors';
 import { zQueryInt } from './validate';
 
 /** A cursor is an object id or a fingerprint: never a control character (ids travel in URLs and logs). */
-const zCursor = z
-  .string()
-  .min(1)
-  .max(512)
-  .regex(NO_CONTROL, 'must not contain control characters');
+const zCursor = z.string().min(1).max(512).regex(NO_CONTROL, 'must not contain control characters');
 
 /**
  * Cursor pagination (DESIGN.md §3): newest first (created DESC, id DESC); limit 1..100, default 20;
@@ -62,7 +58,12 @@ export async function paginate<T>(
     cursor = await opts.loadCursor(cursorId);
     if (!cursor) {
       const param = page.starting_after ? 'starting_after' : 'ending_before';
-      throw new ApiError('resource_missing', { param, status: 400, type: 'invalid_request_error', message: `No such object for ${param}: '${cursorId}'.` });
+      throw new ApiError('resource_missing', {
+        param,
+        status: 400,
+        type: 'invalid_request_error',
+        message: `No such object for ${param}: '${cursorId}'.`,
+      });
     }
   }
   if (page.ending_before && cursor) {
@@ -102,7 +103,9 @@ export function keysetSql(
   const op = page.before ? Prisma.raw('<') : Prisma.raw('>');
   const dir = Prisma.raw(page.order === 'asc' ? 'ASC' : 'DESC');
   return {
-    and: bound ? Prisma.sql`AND (${a}.created, ${a}.id) ${op} (${bound.created}::timestamptz, ${bound.id})` : Prisma.empty,
+    and: bound
+      ? Prisma.sql`AND (${a}.created, ${a}.id) ${op} (${bound.created}::timestamptz, ${bound.id})`
+      : Prisma.empty,
     orderBy: Prisma.sql`ORDER BY ${a}.created ${dir}, ${a}.id ${dir}`,
   };
 }
@@ -119,7 +122,11 @@ export interface ListEnvelope<T> {
   next_cursor: string | null;
 }
 
-export function listEnvelope<T>(url: string, page: { data: T[]; has_more: boolean }, idOf: (item: T) => string): ListEnvelope<T> {
+export function listEnvelope<T>(
+  url: string,
+  page: { data: T[]; has_more: boolean },
+  idOf: (item: T) => string,
+): ListEnvelope<T> {
   const last = page.data[page.data.length - 1];
   return {
     object: 'list',

@@ -11,7 +11,9 @@ describe('parseQueryString', () => {
   });
 
   it('keeps all 500 repeated values (node:querystring stops at 1000 pairs, qs reshapes >20)', () => {
-    const qs = Array.from({ length: 500 }, (_, i) => `lookup_name=n${i}&lookup_version=v${i}&fingerprints=f${i}`).join('&');
+    const qs = Array.from({ length: 500 }, (_, i) => `lookup_name=n${i}&lookup_version=v${i}&fingerprints=f${i}`).join(
+      '&',
+    );
     const parsed = parseQueryString(qs);
     expect(parsed.lookup_name).toHaveLength(500);
     expect(parsed.lookup_version).toHaveLength(500);
@@ -20,7 +22,10 @@ describe('parseQueryString', () => {
   });
 
   it('decodes percent-encoding and +', () => {
-    expect(parseQueryString('url=https%3A%2F%2Fa.example%2Fx%3Fy%3D1&q=a+b')).toEqual({ url: 'https://a.example/x?y=1', q: 'a b' });
+    expect(parseQueryString('url=https%3A%2F%2Fa.example%2Fx%3Fy%3D1&q=a+b')).toEqual({
+      url: 'https://a.example/x?y=1',
+      q: 'a b',
+    });
   });
 
   it('has no prototype to pollute', () => {

@@ -56,7 +56,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     else {
       const e = err as BodyParserError;
       if (e?.type === 'entity.too.large')
-        apiError = new ApiError('request_too_large', { message: `Request body exceeds the limit of ${e.limit} bytes.` });
+        apiError = new ApiError('request_too_large', {
+          message: `Request body exceeds the limit of ${e.limit} bytes.`,
+        });
       else if (e?.type === 'entity.parse.failed')
         apiError = new ApiError('invalid_json', { message: 'Request body is not valid JSON.' });
       else if (err instanceof URIError && e.status === 400)
@@ -81,7 +83,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
 export function requireJsonContentType(): RequestHandler {
   return (req, _res, next) => {
     const hasBody = req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0';
-    if ((req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') && (hasBody || req.headers['transfer-encoding'])) {
+    if (
+      (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') &&
+      (hasBody || req.headers['transfer-encoding'])
+    ) {
       if (!req.is('application/json')) {
         next(new ApiError('unsupported_media_type', { message: 'Send the request body as application/json.' }));
         return;

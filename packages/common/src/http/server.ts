@@ -24,7 +24,9 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
   const requestId = newRequestId();
   const apiError = tooLarge
-    ? new ApiError('headers_too_large', { message: 'The request line and headers exceed the server limit; send fewer look-up keys per request.' })
+    ? new ApiError('headers_too_large', {
+        message: 'The request line and headers exceed the server limit; send fewer look-up keys per request.',
+      })
     : new ApiError('malformed_request', { message: 'Malformed HTTP request.' });
   const body = JSON.stringify(apiError.toEnvelope(requestId));
   const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
@@ -32,7 +34,6 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
     `HTTP/1.1 ${apiError.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
-
 
 /** Starts an http server with a raised header limit (see ListenOptions.maxHeaderSize). */
 export async function listenWithLimits(app: Express, opts: ListenOptions): Promise<Server> {

@@ -21,7 +21,9 @@ describe('parseOrThrow', () => {
   });
 
   it('names a missing field as missing_required_param', () => {
-    const err = errorOf(() => parseOrThrow(Body, { signals: [{ fingerprint: 'a', observed_at: 1 }, { observed_at: 1 }] }));
+    const err = errorOf(() =>
+      parseOrThrow(Body, { signals: [{ fingerprint: 'a', observed_at: 1 }, { observed_at: 1 }] }),
+    );
     expect(err).toBeInstanceOf(ApiError);
     expect(err.code).toBe('missing_required_param');
     expect(err.param).toBe('signals[1].fingerprint');

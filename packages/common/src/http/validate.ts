@@ -21,7 +21,11 @@ function valueAt(data: unknown, path: ReadonlyArray<PropertyKey>): unknown {
 }
 
 /** Turns the first zod issue into the envelope's code/param/message. */
-export function zodIssueToApiError(issue: z.core.$ZodIssue, data: unknown, prefix: ReadonlyArray<PropertyKey> = []): ApiError {
+export function zodIssueToApiError(
+  issue: z.core.$ZodIssue,
+  data: unknown,
+  prefix: ReadonlyArray<PropertyKey> = [],
+): ApiError {
   const path = [...prefix, ...issue.path];
   if (issue.code === 'unrecognized_keys') {
     const param = formatParamPath([...path, issue.keys[0]!]);
@@ -41,13 +45,20 @@ export function zodIssueToApiError(issue: z.core.$ZodIssue, data: unknown, prefi
     return new ApiError('missing_required_param', { param, message: `Missing required param: ${param}.` });
   }
   if (issue.code === 'invalid_type' && issue.expected === 'int') {
-    return new ApiError('parameter_invalid_integer', { param, message: `Invalid integer for ${param}: ${issue.message}.` });
+    return new ApiError('parameter_invalid_integer', {
+      param,
+      message: `Invalid integer for ${param}: ${issue.message}.`,
+    });
   }
   return new ApiError('parameter_invalid', { param, message: `Invalid ${param ?? 'request'}: ${issue.message}.` });
 }
 
 /** Validates `data` with `schema` or throws the ApiError for its first problem. */
-export function parseOrThrow<S extends z.ZodType>(schema: S, data: unknown, prefix: ReadonlyArray<PropertyKey> = []): z.output<S> {
+export function parseOrThrow<S extends z.ZodType>(
+  schema: S,
+  data: unknown,
+  prefix: ReadonlyArray<PropertyKey> = [],
+): z.output<S> {
   const result = schema.safeParse(data);
   if (!result.success) {
     // report the earliest problem in document order so messages are stable
@@ -57,7 +68,10 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, data: unknown, pref
   const nulPath = findNulString(result.data, prefix);
   if (nulPath) {
     const param = formatParamPath(nulPath) || undefined;
-    throw new ApiError('parameter_invalid', { param, message: `Invalid ${param ?? 'request'}: must not contain the NUL character (\\u0000).` });
+    throw new ApiError('parameter_invalid', {
+      param,
+      message: `Invalid ${param ?? 'request'}: must not contain the NUL character (\\u0000).`,
+    });
   }
   return result.data;
 }
@@ -99,12 +113,21 @@ export const zQueryList = <T extends z.ZodType>(item: T) =>
 
 /** A single-valued query parameter: repeated values are an error. */
 export const zQueryOne = <T extends z.ZodType>(inner: T) =>
-  z.preprocess((v) => v, inner.refine((v) => !Array.isArray(v), 'must be given once'));
+  z.preprocess(
+    (v) => v,
+    inner.refine((v) => !Array.isArray(v), 'must be given once'),
+  );
 
 export const zQueryInt = (min: number, max: number) =>
   z.preprocess(
     (v) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v),
-    z.int(`must be an integer between ${min} and ${max}`).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`),
+    z
+      .int(`must be an integer between ${min} and ${max}`)
+      .min(min, `must be at least ${min}`)
+      .max(max, `must be at most ${max}`),
   );
 
-export const zQueryBool = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean('must be true or false'));
+export const zQueryBool = z.preprocess(
+  (v) => (v === 'true' ? true : v === 'false' ? false : v),
+  z.boolean('must be true or false'),
+);

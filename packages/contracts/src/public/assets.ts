@@ -62,7 +62,10 @@ export const ZAiBom = z
       .openapi({ description: 'SPDX document metadata' }),
     spdx: z.record(z.string(), z.unknown()).openapi({ description: 'the SPDX 2.3 JSON document' }),
     components: z.array(z.record(z.string(), z.unknown())).openapi({ description: 'normalized component inventory' }),
-    lineage: z.record(z.string(), z.unknown()).nullable().openapi({ description: 'model lineage when it can be derived' }),
+    lineage: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .openapi({ description: 'model lineage when it can be derived' }),
     content_hash: z.string(),
     created: unix(),
   })
@@ -84,7 +87,10 @@ export const ZAsset = z
     publisher_trust: z.record(z.string(), z.unknown()).nullable(),
     benchmark_summary: z.record(z.string(), z.unknown()).nullable(),
     findings: z.array(ZFinding).nullable().openapi({ description: 'null unless expand[]=findings' }),
-    aibom: z.union([z.string(), ZAiBom]).nullable().openapi({ description: 'AI-BOM id (or null); the object with expand[]=aibom' }),
+    aibom: z
+      .union([z.string(), ZAiBom])
+      .nullable()
+      .openapi({ description: 'AI-BOM id (or null); the object with expand[]=aibom' }),
     signal_count: z.number().int(),
     first_seen: unix(),
     last_seen: unix(),
@@ -100,7 +106,10 @@ export const ZFindingList = zList(ZFinding, 'FindingList');
 export const ZAssetThreatList = zList(ZThreat, 'AssetThreatList');
 
 export const ZLookupCandidate = z
-  .object({ similarity: z.number().openapi({ description: 'pg_trgm similarity of normalized names, 0–1' }), asset: ZAsset })
+  .object({
+    similarity: z.number().openapi({ description: 'pg_trgm similarity of normalized names, 0–1' }),
+    asset: ZAsset,
+  })
   .openapi('LookupCandidate');
 
 export const ZLookupResult = z
@@ -114,7 +123,10 @@ export const ZLookupResult = z
     }),
     match: z.enum(LOOKUP_MATCHES),
     asset: ZAsset.nullable(),
-    candidates: z.array(ZLookupCandidate).optional().openapi({ description: 'with include_candidates=true, name keys only' }),
+    candidates: z
+      .array(ZLookupCandidate)
+      .optional()
+      .openapi({ description: 'with include_candidates=true, name keys only' }),
   })
   .openapi('LookupResult');
 
@@ -125,7 +137,10 @@ export type LookupResponse = z.infer<typeof ZLookupResponse>;
 
 // query parameters as documented (the service validates the parsed query strings with the same rules)
 const expand = (values: readonly [string, ...string[]]) =>
-  z.array(z.enum(values)).optional().openapi({ description: `repeat as expand[]=…; one of ${values.join(', ')}` });
+  z
+    .array(z.enum(values))
+    .optional()
+    .openapi({ description: `repeat as expand[]=…; one of ${values.join(', ')}` });
 
 export const ZListAssetsQueryDoc = ZListParams.extend({
   asset_type: z.enum(ASSET_TYPE_VALUES).optional(),
@@ -135,11 +150,26 @@ export const ZListAssetsQueryDoc = ZListParams.extend({
 });
 export const ZLookupQueryDoc = z.object({
   fingerprints: z.array(z.string()).optional().openapi({ description: 'repeatable; exact fingerprint look-up' }),
-  lookup_name: z.array(z.string()).optional().openapi({ description: 'repeatable; asset name (normalized: case, _-. folding, org/ prefix)' }),
-  lookup_version: z.array(z.string()).optional().openapi({ description: 'repeatable; aligned by position with lookup_name (empty = any)' }),
-  lookup_ecosystem: z.array(z.string()).optional().openapi({ description: 'repeatable; aligned by position with lookup_name (empty = any)' }),
-  lookup_fingerprint: z.array(z.string()).optional().openapi({ description: 'repeatable; fallback fingerprint aligned by position with lookup_name' }),
-  include_candidates: z.enum(['true', 'false']).optional().openapi({ description: 'up to 5 pg_trgm candidates per name key' }),
+  lookup_name: z
+    .array(z.string())
+    .optional()
+    .openapi({ description: 'repeatable; asset name (normalized: case, _-. folding, org/ prefix)' }),
+  lookup_version: z
+    .array(z.string())
+    .optional()
+    .openapi({ description: 'repeatable; aligned by position with lookup_name (empty = any)' }),
+  lookup_ecosystem: z
+    .array(z.string())
+    .optional()
+    .openapi({ description: 'repeatable; aligned by position with lookup_name (empty = any)' }),
+  lookup_fingerprint: z
+    .array(z.string())
+    .optional()
+    .openapi({ description: 'repeatable; fallback fingerprint aligned by position with lookup_name' }),
+  include_candidates: z
+    .enum(['true', 'false'])
+    .optional()
+    .openapi({ description: 'up to 5 pg_trgm candidates per name key' }),
   'expand[]': expand(ASSET_EXPANDS),
 });
 
@@ -201,7 +231,12 @@ publicRegistry.registerPath({
   security,
   request: {
     params: fingerprintParams,
-    query: z.object({ format: z.enum(AIBOM_FORMATS).optional().openapi({ description: 'json (default), spdx_json, spdx_tv, cyclonedx_json' }) }),
+    query: z.object({
+      format: z
+        .enum(AIBOM_FORMATS)
+        .optional()
+        .openapi({ description: 'json (default), spdx_json, spdx_tv, cyclonedx_json' }),
+    }),
   },
   responses: {
     200: {

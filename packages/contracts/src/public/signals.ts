@@ -47,7 +47,10 @@ export const ZCreateSignalBody = z
       .openapi({ description: 'raw manifest text (JSON, YAML, TOML or text), at most 1 MiB' }),
     metadata: z
       .record(z.string(), z.unknown())
-      .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= SIGNAL_METADATA_MAX_BYTES, 'must be at most 16 KiB serialized')
+      .refine(
+        (m) => Buffer.byteLength(JSON.stringify(m)) <= SIGNAL_METADATA_MAX_BYTES,
+        'must be at most 16 KiB serialized',
+      )
       .optional()
       .openapi({ description: 'free-form JSON object, at most 16 KiB serialized' }),
   })
@@ -56,7 +59,10 @@ export type CreateSignalBody = z.infer<typeof ZCreateSignalBody>;
 
 export const ZCreateSignalsBulkBody = z
   .strictObject({
-    signals: z.array(ZCreateSignalBody).min(1, 'must hold at least 1 signal').max(BULK_SIGNALS_MAX, 'must hold at most 500 signals'),
+    signals: z
+      .array(ZCreateSignalBody)
+      .min(1, 'must hold at least 1 signal')
+      .max(BULK_SIGNALS_MAX, 'must hold at most 500 signals'),
   })
   .openapi('CreateSignalsBulkBody');
 export type CreateSignalsBulkBody = z.infer<typeof ZCreateSignalsBulkBody>;
@@ -101,14 +107,20 @@ export const ZSignalBatch = z
   .object({
     object: z.literal('signal_batch'),
     data: z.array(ZSignalAccepted),
-    enrichment_queued: z.number().int().openapi({ description: 'enrichment jobs queued by this batch (one per asset at most)' }),
+    enrichment_queued: z
+      .number()
+      .int()
+      .openapi({ description: 'enrichment jobs queued by this batch (one per asset at most)' }),
   })
   .openapi('SignalBatch');
 export type SignalBatch = z.infer<typeof ZSignalBatch>;
 
 const security = [{ apiKey: [] }];
 const idempotencyHeader = z.object({
-  'Idempotency-Key': z.string().uuid().openapi({ description: 'a UUID; replays within 24 h return the first response' }),
+  'Idempotency-Key': z
+    .string()
+    .uuid()
+    .openapi({ description: 'a UUID; replays within 24 h return the first response' }),
 });
 
 publicRegistry.registerPath({
@@ -121,7 +133,10 @@ publicRegistry.registerPath({
   security,
   request: { headers: idempotencyHeader, body: { content: { 'application/json': { schema: ZCreateSignalBody } } } },
   responses: {
-    202: { description: 'the stored signal and the enrichment decision', content: { 'application/json': { schema: ZSignalAccepted } } },
+    202: {
+      description: 'the stored signal and the enrichment decision',
+      content: { 'application/json': { schema: ZSignalAccepted } },
+    },
     ...errorResponses(400, 401, 403, 409, 413, 500),
   },
 });
@@ -129,9 +144,13 @@ publicRegistry.registerPath({
   method: 'post',
   path: '/v1/signals/bulk',
   summary: 'Submit 1–500 signals at once, all or nothing (scope signals:write)',
-  description: 'Every signal is validated before any is written; an error names the item, e.g. signals[12].observed_at. Body limit 10 MiB.',
+  description:
+    'Every signal is validated before any is written; an error names the item, e.g. signals[12].observed_at. Body limit 10 MiB.',
   security,
-  request: { headers: idempotencyHeader, body: { content: { 'application/json': { schema: ZCreateSignalsBulkBody } } } },
+  request: {
+    headers: idempotencyHeader,
+    body: { content: { 'application/json': { schema: ZCreateSignalsBulkBody } } },
+  },
   responses: {
     202: { description: 'the stored signals', content: { 'application/json': { schema: ZSignalBatch } } },
     ...errorResponses(400, 401, 403, 409, 413, 500),

@@ -41,7 +41,12 @@ export function classifyNetworkError(err: NodeJS.ErrnoException, target: string)
     return new ConnectorError('network_unreachable', `${target} is unreachable (${code})`);
   }
   if (code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT') return new ConnectorError('timeout', `${target} timed out`);
-  if (TLS_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /certificate|ssl|tls/i.test(err.message)) {
+  if (
+    TLS_CODES.has(code) ||
+    code.startsWith('ERR_TLS') ||
+    code.startsWith('ERR_SSL') ||
+    /certificate|ssl|tls/i.test(err.message)
+  ) {
     return new ConnectorError('tls', `TLS handshake with ${target} failed: ${code || err.message}`);
   }
   if (code === 'ECONNRESET') return new ConnectorError('unexpected_response', `${target} reset the connection`);

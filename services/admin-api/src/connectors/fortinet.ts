@@ -3,7 +3,14 @@
 // status is checked, not only the HTTP code.
 import { ConnectorError } from './errors';
 import { httpsCall, type ConnectorContext } from './https-client';
-import type { FirewallConnection, FirewallConnector, FirewallTestInfo, LoggingOptions, LoggingResult, PushedObjects } from './types';
+import type {
+  FirewallConnection,
+  FirewallConnector,
+  FirewallTestInfo,
+  LoggingOptions,
+  LoggingResult,
+  PushedObjects,
+} from './types';
 import { compileFortios } from '../domain/url-filter/compile-fortios';
 import type { PolicyModel } from '../domain/url-filter/policy-model';
 
@@ -26,25 +33,41 @@ export class FortinetConnector implements FirewallConnector {
     private readonly context: ConnectorContext,
   ) {}
 
-  private async request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', apiPath: string, body?: unknown, allowNotFound = false): Promise<FortiEnvelope | null> {
+  private async request(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    apiPath: string,
+    body?: unknown,
+    allowNotFound = false,
+  ): Promise<FortiEnvelope | null> {
     const separator = apiPath.includes('?') ? '&' : '?';
     const result = await httpsCall(
       { host: this.connection.host, port: this.connection.port, verifySsl: this.connection.verify_ssl },
       {
         method,
         path: `${apiPath}${separator}vdom=root`,
-        headers: { Authorization: `Bearer ${this.connection.api_token}`, Accept: 'application/json', ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+        headers: {
+          Authorization: `Bearer ${this.connection.api_token}`,
+          Accept: 'application/json',
+          ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       },
       this.context,
     );
     if (result.status === 401) throw new ConnectorError('auth_rejected', 'FortiOS rejected the API token (HTTP 401)');
-    if (result.status === 403) throw new ConnectorError('auth_rejected', 'FortiOS refused the request (HTTP 403: the API admin profile lacks permission or a trusted host)');
+    if (result.status === 403)
+      throw new ConnectorError(
+        'auth_rejected',
+        'FortiOS refused the request (HTTP 403: the API admin profile lacks permission or a trusted host)',
+      );
     let envelope: FortiEnvelope;
     try {
       envelope = JSON.parse(result.body) as FortiEnvelope;
     } catch {
-      throw new ConnectorError('unexpected_response', `FortiOS answered HTTP ${result.status} with a body that is not JSON (is this a FortiGate REST API?)`);
+      throw new ConnectorError(
+        'unexpected_response',
+        `FortiOS answered HTTP ${result.status} with a body that is not JSON (is this a FortiGate REST API?)`,
+      );
     }
     if (typeof envelope !== 'object' || envelope === null || !('status' in envelope)) {
       throw new ConnectorError('unexpected_response', `FortiOS answered HTTP ${result.status} without a status field`);
@@ -63,8 +86,10 @@ export class FortinetConnector implements FirewallConnector {
   async test(): Promise<FirewallTestInfo> {
     const envelope = (await this.request('GET', '/api/v2/monitor/system/status'))!;
     const results = envelope.results as Record<string, unknown> | undefined;
-    if (!results || typeof results !== 'object') throw new ConnectorError('unexpected_response', 'FortiOS system status has no results');
-    const model = [results.model_name, results.model_number].filter((v) => typeof v === 'string' && v).join(' ') || null;
+    if (!results || typeof results !== 'object')
+      throw new ConnectorError('unexpected_response', 'FortiOS system status has no results');
+    const model =
+      [results.model_name, results.model_number].filter((v) => typeof v === 'string' && v).join(' ') || null;
     return {
       model,
       version: envelope.version ?? null,
@@ -98,7 +123,12 @@ export class FortinetConnector implements FirewallConnector {
     };
     let tableId: number | null = null;
     if (previous?.vendor === 'fortinet') {
-      const existing = await this.request('GET', `/api/v2/cmdb/webfilter/urlfilter/${previous.urlfilter_id}`, undefined, true);
+      const existing = await this.request(
+        'GET',
+        `/api/v2/cmdb/webfilter/urlfilter/${previous.urlfilter_id}`,
+        undefined,
+        true,
+      );
       if (existing) {
         await this.request('PUT', `/api/v2/cmdb/webfilter/urlfilter/${previous.urlfilter_id}`, table);
         tableId = previous.urlfilter_id;
@@ -107,7 +137,8 @@ export class FortinetConnector implements FirewallConnector {
     if (tableId === null) {
       const created = await this.request('POST', '/api/v2/cmdb/webfilter/urlfilter', table);
       tableId = Number(created?.mkey);
-      if (!Number.isInteger(tableId)) throw new ConnectorError('unexpected_response', 'FortiOS did not return the new urlfilter id (mkey)');
+      if (!Number.isInteger(tableId))
+        throw new ConnectorError('unexpected_response', 'FortiOS did not return the new urlfilter id (mkey)');
     }
     const profile = {
       name: compiled.profileName,
@@ -117,15 +148,32 @@ export class FortinetConnector implements FirewallConnector {
       web: { 'urlfilter-table': tableId },
       'ftgd-wf': { filters: compiled.filters },
     };
-    const existingProfile = await this.request('GET', `/api/v2/cmdb/webfilter/profile/${encodeURIComponent(compiled.profileName)}`, undefined, true);
-    if (existingProfile) await this.request('PUT', `/api/v2/cmdb/webfilter/profile/${encodeURIComponent(compiled.profileName)}`, profile);
+    const existingProfile = await this.request(
+      'GET',
+      `/api/v2/cmdb/webfilter/profile/${encodeURIComponent(compiled.profileName)}`,
+      undefined,
+      true,
+    );
+    if (existingProfile)
+      await this.request('PUT', `/api/v2/cmdb/webfilter/profile/${encodeURIComponent(compiled.profileName)}`, profile);
     else await this.request('POST', '/api/v2/cmdb/webfilter/profile', profile);
-    return { vendor: 'fortinet', profile: compiled.profileName, urlfilter_id: tableId, policy_version: policy.version, warnings: compiled.warnings };
+    return {
+      vendor: 'fortinet',
+      profile: compiled.profileName,
+      urlfilter_id: tableId,
+      policy_version: policy.version,
+      warnings: compiled.warnings,
+    };
   }
 
   async removeUrlPolicy(pushed: PushedObjects): Promise<void> {
     if (pushed.vendor !== 'fortinet') return;
-    await this.request('DELETE', `/api/v2/cmdb/webfilter/profile/${encodeURIComponent(pushed.profile)}`, undefined, true);
+    await this.request(
+      'DELETE',
+      `/api/v2/cmdb/webfilter/profile/${encodeURIComponent(pushed.profile)}`,
+      undefined,
+      true,
+    );
     await this.request('DELETE', `/api/v2/cmdb/webfilter/urlfilter/${pushed.urlfilter_id}`, undefined, true);
   }
 }

@@ -67,7 +67,10 @@ export async function httpsCall(
   const address = await resolveGuarded(endpoint.host, context.allowList);
   const bareHost = endpoint.host.replace(/^\[|\]$/g, '');
   return new Promise<HttpsCallResult>((resolve, reject) => {
-    const headers: Record<string, string> = { Host: net.isIPv6(bareHost) ? `[${bareHost}]` : bareHost, ...options.headers };
+    const headers: Record<string, string> = {
+      Host: net.isIPv6(bareHost) ? `[${bareHost}]` : bareHost,
+      ...options.headers,
+    };
     if (options.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(options.body));
     const request = https.request({
       host: address,
@@ -111,7 +114,12 @@ export async function httpsCall(
         if (settled) return;
         const status = response.statusCode ?? 0;
         if (status >= 300 && status < 400) {
-          fail(new ConnectorError('unexpected_response', `${target} answered with a redirect (${status}); redirects are not followed`));
+          fail(
+            new ConnectorError(
+              'unexpected_response',
+              `${target} answered with a redirect (${status}); redirects are not followed`,
+            ),
+          );
           return;
         }
         settled = true;

@@ -4,7 +4,14 @@
 // message in msg/line, result/msg/line, result/msg or msg.
 import { ConnectorError } from './errors';
 import { httpsCall, type ConnectorContext } from './https-client';
-import type { FirewallConnection, FirewallConnector, FirewallTestInfo, LoggingOptions, LoggingResult, PushedObjects } from './types';
+import type {
+  FirewallConnection,
+  FirewallConnector,
+  FirewallTestInfo,
+  LoggingOptions,
+  LoggingResult,
+  PushedObjects,
+} from './types';
 import { parseXml, path, escapeXml, type XmlNode } from '../lib/xml-tree';
 import { compilePanos, PolicyTranslationError } from '../domain/url-filter/compile-panos';
 import type { PolicyModel } from '../domain/url-filter/policy-model';
@@ -16,7 +23,12 @@ export const PAN_LOG_FORWARDING_PROFILE = 'risk-intel-log-forwarding';
 const TRANSPORT = { udp: 'UDP', tcp: 'TCP', tls: 'SSL' } as const;
 
 function messageOf(root: XmlNode): string {
-  const candidates = [path(root, 'msg', 'line'), path(root, 'result', 'msg', 'line'), path(root, 'result', 'msg'), path(root, 'msg')];
+  const candidates = [
+    path(root, 'msg', 'line'),
+    path(root, 'result', 'msg', 'line'),
+    path(root, 'result', 'msg'),
+    path(root, 'msg'),
+  ];
   for (const node of candidates) {
     if (!node) continue;
     if (node.text) return node.text;
@@ -38,7 +50,11 @@ export class PaloAltoConnector implements FirewallConnector {
       {
         method: 'POST',
         path: '/api/',
-        headers: { 'X-PAN-KEY': this.connection.api_token, 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/xml' },
+        headers: {
+          'X-PAN-KEY': this.connection.api_token,
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Accept: 'application/xml',
+        },
         body: new URLSearchParams(params).toString(),
       },
       this.context,
@@ -50,14 +66,23 @@ export class PaloAltoConnector implements FirewallConnector {
       root = undefined;
     }
     if (!root) {
-      throw new ConnectorError('unexpected_response', `PAN-OS answered HTTP ${result.status} without an XML <response> (is this a PAN-OS management interface?)`);
+      throw new ConnectorError(
+        'unexpected_response',
+        `PAN-OS answered HTTP ${result.status} without an XML <response> (is this a PAN-OS management interface?)`,
+      );
     }
     const code = root.attrs.code;
     if (result.status === 403 || code === '403' || code === '16') {
-      throw new ConnectorError('auth_rejected', `PAN-OS rejected the API key: ${messageOf(root) || 'Invalid Credential'}`);
+      throw new ConnectorError(
+        'auth_rejected',
+        `PAN-OS rejected the API key: ${messageOf(root) || 'Invalid Credential'}`,
+      );
     }
     if (root.attrs.status !== 'success') {
-      throw new ConnectorError('vendor_error', `PAN-OS error${code ? ` code ${code}` : ''} (HTTP ${result.status}): ${messageOf(root) || 'no message'}`);
+      throw new ConnectorError(
+        'vendor_error',
+        `PAN-OS error${code ? ` code ${code}` : ''} (HTTP ${result.status}): ${messageOf(root) || 'no message'}`,
+      );
     }
     return root;
   }
@@ -65,7 +90,8 @@ export class PaloAltoConnector implements FirewallConnector {
   async test(): Promise<FirewallTestInfo> {
     const root = await this.call({ type: 'op', cmd: '<show><system><info></info></system></show>' });
     const system = path(root, 'result', 'system');
-    if (!system) throw new ConnectorError('unexpected_response', 'PAN-OS reply to show system info has no result/system');
+    if (!system)
+      throw new ConnectorError('unexpected_response', 'PAN-OS reply to show system info has no result/system');
     return {
       model: path(system, 'model')?.text ?? null,
       version: path(system, 'sw-version')?.text ?? null,
@@ -86,8 +112,14 @@ export class PaloAltoConnector implements FirewallConnector {
       if (status === 'FIN') {
         const result = path(jobNode, 'result')?.text;
         if (result === 'OK') return { job };
-        const details = (path(jobNode, 'details')?.children ?? []).map((l) => l.text).filter(Boolean).join('; ');
-        throw new ConnectorError('vendor_error', `PAN-OS commit job ${job} failed: ${details || result || 'no details'}`);
+        const details = (path(jobNode, 'details')?.children ?? [])
+          .map((l) => l.text)
+          .filter(Boolean)
+          .join('; ');
+        throw new ConnectorError(
+          'vendor_error',
+          `PAN-OS commit job ${job} failed: ${details || result || 'no details'}`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, this.context.pollIntervalMs ?? 500));
     }
@@ -141,7 +173,10 @@ export class PaloAltoConnector implements FirewallConnector {
       );
     }
     const lists = (['allow', 'alert', 'block'] as const)
-      .map((action) => `<${action}>${compiled.profile[action].map((m) => `<member>${escapeXml(m)}</member>`).join('')}</${action}>`)
+      .map(
+        (action) =>
+          `<${action}>${compiled.profile[action].map((m) => `<member>${escapeXml(m)}</member>`).join('')}</${action}>`,
+      )
       .join('');
     await this.edit(
       `${PAN_VSYS}/profiles/url-filtering/entry[@name='${compiled.profileName}']`,
@@ -150,18 +185,36 @@ export class PaloAltoConnector implements FirewallConnector {
     const current = new Set(compiled.customCategories.map((c) => c.name));
     if (previous?.vendor === 'palo_alto') {
       for (const stale of previous.custom_categories.filter((name) => !current.has(name))) {
-        await this.call({ type: 'config', action: 'delete', xpath: `${PAN_VSYS}/profiles/custom-url-category/entry[@name='${stale}']` });
+        await this.call({
+          type: 'config',
+          action: 'delete',
+          xpath: `${PAN_VSYS}/profiles/custom-url-category/entry[@name='${stale}']`,
+        });
       }
     }
     await this.commitAndWait();
-    return { vendor: 'palo_alto', profile: compiled.profileName, custom_categories: [...current], policy_version: policy.version, warnings: compiled.warnings };
+    return {
+      vendor: 'palo_alto',
+      profile: compiled.profileName,
+      custom_categories: [...current],
+      policy_version: policy.version,
+      warnings: compiled.warnings,
+    };
   }
 
   async removeUrlPolicy(pushed: PushedObjects): Promise<void> {
     if (pushed.vendor !== 'palo_alto') return;
-    await this.call({ type: 'config', action: 'delete', xpath: `${PAN_VSYS}/profiles/url-filtering/entry[@name='${pushed.profile}']` });
+    await this.call({
+      type: 'config',
+      action: 'delete',
+      xpath: `${PAN_VSYS}/profiles/url-filtering/entry[@name='${pushed.profile}']`,
+    });
     for (const name of pushed.custom_categories) {
-      await this.call({ type: 'config', action: 'delete', xpath: `${PAN_VSYS}/profiles/custom-url-category/entry[@name='${name}']` });
+      await this.call({
+        type: 'config',
+        action: 'delete',
+        xpath: `${PAN_VSYS}/profiles/custom-url-category/entry[@name='${name}']`,
+      });
     }
     await this.commitAndWait();
   }

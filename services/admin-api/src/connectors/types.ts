@@ -22,7 +22,17 @@ export interface FirewallTestInfo {
 
 export const SYSLOG_MODES = ['udp', 'tcp', 'tls'] as const;
 export type SyslogMode = (typeof SYSLOG_MODES)[number];
-export const SYSLOG_FACILITIES = ['LOG_USER', 'LOG_LOCAL0', 'LOG_LOCAL1', 'LOG_LOCAL2', 'LOG_LOCAL3', 'LOG_LOCAL4', 'LOG_LOCAL5', 'LOG_LOCAL6', 'LOG_LOCAL7'] as const;
+export const SYSLOG_FACILITIES = [
+  'LOG_USER',
+  'LOG_LOCAL0',
+  'LOG_LOCAL1',
+  'LOG_LOCAL2',
+  'LOG_LOCAL3',
+  'LOG_LOCAL4',
+  'LOG_LOCAL5',
+  'LOG_LOCAL6',
+  'LOG_LOCAL7',
+] as const;
 export type SyslogFacility = (typeof SYSLOG_FACILITIES)[number];
 
 export interface LoggingOptions {

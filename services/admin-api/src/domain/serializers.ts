@@ -5,7 +5,16 @@ import type { Tenant, DeploymentToken, Firewall, UrlFilterPolicy, UrlFilterRule,
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
 export function serializeTenant(t: Tenant) {
-  return { object: 'tenant' as const, id: t.id, name: t.name, admin_email: t.admin_email, org_id: t.org_id, status: t.status, created: t.created.toISOString(), updated: t.updated.toISOString() };
+  return {
+    object: 'tenant' as const,
+    id: t.id,
+    name: t.name,
+    admin_email: t.admin_email,
+    org_id: t.org_id,
+    status: t.status,
+    created: t.created.toISOString(),
+    updated: t.updated.toISOString(),
+  };
 }
 
 export function deploymentTokenStatus(t: DeploymentToken, now = new Date()) {
@@ -49,7 +58,12 @@ export function serializeFirewall(f: Firewall) {
       ? { ok: f.last_test_ok, at: iso(f.last_test_at), latency_ms: f.last_test_latency_ms, error: f.last_test_error }
       : null,
     logging: f.logging_updated_at
-      ? { status: f.logging_status, config: f.logging_config, error: f.logging_error, updated_at: iso(f.logging_updated_at) }
+      ? {
+          status: f.logging_status,
+          config: f.logging_config,
+          error: f.logging_error,
+          updated_at: iso(f.logging_updated_at),
+        }
       : null,
     created: f.created.toISOString(),
     updated: f.updated.toISOString(),

@@ -43,11 +43,18 @@ export function parseXml(xml: string): XmlNode[] {
 }
 
 export function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
 
 export function serialize(node: XmlNode): string {
-  const attrs = Object.entries(node.attrs).map(([k, v]) => ` ${k}="${escapeXml(v)}"`).join('');
+  const attrs = Object.entries(node.attrs)
+    .map(([k, v]) => ` ${k}="${escapeXml(v)}"`)
+    .join('');
   if (node.children.length) return `<${node.tag}${attrs}>${node.children.map(serialize).join('')}</${node.tag}>`;
   if (node.text !== undefined) return `<${node.tag}${attrs}>${escapeXml(node.text)}</${node.tag}>`;
   return `<${node.tag}${attrs}/>`;
@@ -90,7 +97,11 @@ export function parseXpath(xpath: string): XpathStep[] | null {
     re.lastIndex = index;
     match = re.exec(xpath);
     if (!match) return null;
-    steps.push(match[2] !== undefined || match[3] !== undefined ? { tag: match[1]!, name: match[2] ?? match[3] } : { tag: match[1]! });
+    steps.push(
+      match[2] !== undefined || match[3] !== undefined
+        ? { tag: match[1]!, name: match[2] ?? match[3] }
+        : { tag: match[1]! },
+    );
     index = re.lastIndex;
   }
   return steps;
@@ -101,7 +112,11 @@ function matchesStep(node: XmlNode, step: XpathStep): boolean {
 }
 
 /** Find (or, with create, build) the node an xpath names below root (root is the `config` element). */
-export function resolveXpath(root: XmlNode, steps: XpathStep[], create = false): { node: XmlNode; parent: XmlNode | null } | null {
+export function resolveXpath(
+  root: XmlNode,
+  steps: XpathStep[],
+  create = false,
+): { node: XmlNode; parent: XmlNode | null } | null {
   if (!steps.length || steps[0]!.tag !== root.tag) return null;
   let node = root;
   let parent: XmlNode | null = null;
@@ -127,7 +142,8 @@ export function mergeInto(target: XmlNode, source: XmlNode): void {
   }
   for (const incoming of source.children) {
     if (incoming.tag === 'member') {
-      if (!target.children.some((c) => c.tag === 'member' && c.text === incoming.text)) target.children.push(clone(incoming));
+      if (!target.children.some((c) => c.tag === 'member' && c.text === incoming.text))
+        target.children.push(clone(incoming));
       continue;
     }
     const existing = target.children.find(

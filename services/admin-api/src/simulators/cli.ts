@@ -8,14 +8,20 @@ async function main(): Promise<void> {
   const apiKey = process.env.SIM_API_KEY ?? 'sim-api-key-0001';
   if (vendor === 'panos') {
     const sim = await startPanosSimulator({ port: Number(process.env.SIM_PORT ?? 8443), apiKey });
-    console.log(`PAN-OS XML API simulator on ${sim.url}/api/ (self-signed TLS; X-PAN-KEY or key=${apiKey}; keygen user admin / password admin)`);
-    console.log(`Register it: {"name":"pa-sim","type":"palo_alto","host":"127.0.0.1","port":${sim.port},"api_token":"${apiKey}","verify_ssl":false}`);
+    console.log(
+      `PAN-OS XML API simulator on ${sim.url}/api/ (self-signed TLS; X-PAN-KEY or key=${apiKey}; keygen user admin / password admin)`,
+    );
+    console.log(
+      `Register it: {"name":"pa-sim","type":"palo_alto","host":"127.0.0.1","port":${sim.port},"api_token":"${apiKey}","verify_ssl":false}`,
+    );
     process.on('SIGINT', () => void sim.close().then(() => process.exit(0)));
     process.on('SIGTERM', () => void sim.close().then(() => process.exit(0)));
   } else if (vendor === 'fortinet') {
     const sim = await startFortinetSimulator({ port: Number(process.env.SIM_PORT ?? 9443), apiKey });
     console.log(`FortiOS REST API simulator on ${sim.url}/api/v2/ (self-signed TLS; Authorization: Bearer ${apiKey})`);
-    console.log(`Register it: {"name":"fg-sim","type":"fortinet","host":"127.0.0.1","port":${sim.port},"api_token":"${apiKey}","verify_ssl":false}`);
+    console.log(
+      `Register it: {"name":"fg-sim","type":"fortinet","host":"127.0.0.1","port":${sim.port},"api_token":"${apiKey}","verify_ssl":false}`,
+    );
     process.on('SIGINT', () => void sim.close().then(() => process.exit(0)));
     process.on('SIGTERM', () => void sim.close().then(() => process.exit(0)));
   } else {

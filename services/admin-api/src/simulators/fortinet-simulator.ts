@@ -42,15 +42,35 @@ const BUILD = 2573;
 const SERIAL = 'FGVM02TM00SIM001';
 
 function envelope(method: string, pathName: string, name: string, extra: Json): Json {
-  return { http_method: method, revision: '1', vdom: 'root', path: pathName, name, serial: SERIAL, version: VERSION, build: BUILD, ...extra };
+  return {
+    http_method: method,
+    revision: '1',
+    vdom: 'root',
+    path: pathName,
+    name,
+    serial: SERIAL,
+    version: VERSION,
+    build: BUILD,
+    ...extra,
+  };
 }
 
-export async function startFortinetSimulator(options: FortinetSimulatorOptions): Promise<SimulatorHandle<FortinetSimulatorState>> {
+export async function startFortinetSimulator(
+  options: FortinetSimulatorOptions,
+): Promise<SimulatorHandle<FortinetSimulatorState>> {
   const categoryDb = new Map(Object.entries(options.categoryDb ?? {}).map(([h, id]) => [h.toLowerCase(), id]));
   const state: FortinetSimulatorState = {
     urlfilters: [],
     profiles: [],
-    syslogd: { status: 'disable', server: '', mode: 'udp', port: 514, facility: 'local7', format: 'default', 'enc-algorithm': 'disable' },
+    syslogd: {
+      status: 'disable',
+      server: '',
+      mode: 'udp',
+      port: 514,
+      facility: 'local7',
+      format: 'default',
+      'enc-algorithm': 'disable',
+    },
     requests: [],
     categoryDb,
     evaluate(profileName, host) {
@@ -96,14 +116,29 @@ export async function startFortinetSimulator(options: FortinetSimulatorOptions):
         res.end(JSON.stringify(body, null, 2));
       };
       const fail = (pathName: string, name: string, status: number, error?: number, cliError?: string) =>
-        send(status, envelope(method, pathName, name, { status: 'error', http_status: status, ...(error !== undefined ? { error } : {}), ...(cliError ? { cli_error: cliError } : {}) }));
+        send(
+          status,
+          envelope(method, pathName, name, {
+            status: 'error',
+            http_status: status,
+            ...(error !== undefined ? { error } : {}),
+            ...(cliError ? { cli_error: cliError } : {}),
+          }),
+        );
       state.requests.push({ method, path: url.pathname });
 
       const auth = req.headers.authorization;
       const token = auth?.startsWith('Bearer ') ? auth.slice(7) : url.searchParams.get('access_token');
       if (token !== options.apiKey) {
         // FortiOS answers an invalid or missing token with 401 and the error envelope
-        return send(401, { http_method: method, status: 'error', http_status: 401, serial: SERIAL, version: VERSION, build: BUILD });
+        return send(401, {
+          http_method: method,
+          status: 'error',
+          http_status: 401,
+          serial: SERIAL,
+          version: VERSION,
+          build: BUILD,
+        });
       }
       const vdom = url.searchParams.get('vdom');
       if (vdom && vdom !== 'root') return fail('', '', 404, -3, `vdom ${vdom} not found`);
@@ -120,22 +155,40 @@ export async function startFortinetSimulator(options: FortinetSimulatorOptions):
 
       const p = url.pathname.replace(/\/+$/, '');
       if (p === '/api/v2/monitor/system/status' && method === 'GET') {
-        return send(200, envelope(method, 'system', 'status', {
-          action: '',
-          status: 'success',
-          http_status: 200,
-          results: { model_name: 'FortiGate', model_number: 'VM64', model: 'FGVMK6', hostname: 'FGT-SIM', log_disk_status: 'available' },
-        }));
+        return send(
+          200,
+          envelope(method, 'system', 'status', {
+            action: '',
+            status: 'success',
+            http_status: 200,
+            results: {
+              model_name: 'FortiGate',
+              model_number: 'VM64',
+              model: 'FGVMK6',
+              hostname: 'FGT-SIM',
+              log_disk_status: 'available',
+            },
+          }),
+        );
       }
       if (p === '/api/v2/cmdb/log.syslogd/setting') {
-        if (method === 'GET') return send(200, envelope(method, 'log.syslogd', 'setting', { status: 'success', http_status: 200, results: state.syslogd }));
+        if (method === 'GET')
+          return send(
+            200,
+            envelope(method, 'log.syslogd', 'setting', { status: 'success', http_status: 200, results: state.syslogd }),
+          );
         if (method === 'PUT') {
           const allowedModes = ['udp', 'legacy-reliable', 'reliable'];
-          if (body.mode !== undefined && !allowedModes.includes(String(body.mode))) return fail('log.syslogd', 'setting', 500, -651, 'invalid mode');
+          if (body.mode !== undefined && !allowedModes.includes(String(body.mode)))
+            return fail('log.syslogd', 'setting', 500, -651, 'invalid mode');
           const port = body.port === undefined ? 514 : Number(body.port);
-          if (!Number.isInteger(port) || port < 1 || port > 65535) return fail('log.syslogd', 'setting', 500, -651, 'invalid port');
+          if (!Number.isInteger(port) || port < 1 || port > 65535)
+            return fail('log.syslogd', 'setting', 500, -651, 'invalid port');
           state.syslogd = { ...state.syslogd, ...body };
-          return send(200, envelope(method, 'log.syslogd', 'setting', { status: 'success', http_status: 200, mkey: 'setting' }));
+          return send(
+            200,
+            envelope(method, 'log.syslogd', 'setting', { status: 'success', http_status: 200, mkey: 'setting' }),
+          );
         }
         return fail('log.syslogd', 'setting', 405);
       }
@@ -150,7 +203,17 @@ export async function startFortinetSimulator(options: FortinetSimulatorOptions):
       const meta = (extra: Json) => envelope(method, 'webfilter', resource!, extra);
 
       if (method === 'GET') {
-        if (key === undefined) return send(200, meta({ status: 'success', http_status: 200, results: collection, size: collection.length, matched_count: collection.length }));
+        if (key === undefined)
+          return send(
+            200,
+            meta({
+              status: 'success',
+              http_status: 200,
+              results: collection,
+              size: collection.length,
+              matched_count: collection.length,
+            }),
+          );
         const item = find(key);
         if (!item) return fail('webfilter', resource!, 404, -3);
         return send(200, meta({ status: 'success', http_status: 200, mkey: item[mkeyField], results: [item] }));
@@ -159,11 +222,13 @@ export async function startFortinetSimulator(options: FortinetSimulatorOptions):
         if (resource === 'urlfilter') {
           const id = body.id === undefined ? Math.max(0, ...state.urlfilters.map((t) => t.id)) + 1 : Number(body.id);
           if (find(String(id))) return fail('webfilter', resource, 424, -5, 'duplicate entry');
-          if (typeof body.name !== 'string' || !body.name) return fail('webfilter', resource, 424, -651, 'name is required');
+          if (typeof body.name !== 'string' || !body.name)
+            return fail('webfilter', resource, 424, -651, 'name is required');
           state.urlfilters.push({ entries: [], ...body, id } as unknown as FortiUrlFilterTable);
           return send(200, meta({ status: 'success', http_status: 200, mkey: id }));
         }
-        if (typeof body.name !== 'string' || !body.name) return fail('webfilter', resource!, 424, -651, 'name is required');
+        if (typeof body.name !== 'string' || !body.name)
+          return fail('webfilter', resource!, 424, -651, 'name is required');
         if (find(body.name)) return fail('webfilter', resource!, 424, -5, 'duplicate entry');
         const tableRef = (body.web as FortiWebProfile['web'])?.['urlfilter-table'];
         if (tableRef !== undefined && tableRef !== 0 && !state.urlfilters.some((t) => t.id === tableRef)) {
@@ -200,7 +265,10 @@ export async function startFortinetSimulator(options: FortinetSimulatorOptions):
         if (key === undefined) return fail('webfilter', resource!, 405);
         const item = find(key);
         if (!item) return fail('webfilter', resource!, 404, -3);
-        if (resource === 'urlfilter' && state.profiles.some((profile) => profile.web?.['urlfilter-table'] === item.id)) {
+        if (
+          resource === 'urlfilter' &&
+          state.profiles.some((profile) => profile.web?.['urlfilter-table'] === item.id)
+        ) {
           return fail('webfilter', resource, 424, -23, 'entry is used by a webfilter profile');
         }
         collection.splice(collection.indexOf(item), 1);

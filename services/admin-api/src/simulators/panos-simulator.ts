@@ -62,7 +62,15 @@ export interface PanosSimulatorState {
 const STRICTNESS = ['allow', 'alert', 'continue', 'override', 'block'] as const;
 
 function emptyConfig(): XmlNode {
-  const vsys = el('entry', [el('profiles', [el('custom-url-category'), el('url-filtering')]), el('log-settings', [el('profiles')]), el('rulebase', [el('security', [el('rules')])])], { name: 'vsys1' });
+  const vsys = el(
+    'entry',
+    [
+      el('profiles', [el('custom-url-category'), el('url-filtering')]),
+      el('log-settings', [el('profiles')]),
+      el('rulebase', [el('security', [el('rules')])]),
+    ],
+    { name: 'vsys1' },
+  );
   const device = el('entry', [el('vsys', [vsys])], { name: 'localhost.localdomain' });
   return el('config', [el('devices', [device]), el('shared', [el('log-settings', [el('syslog')])])]);
 }
@@ -96,12 +104,15 @@ function response(status: 'success' | 'error', code: string | undefined, inner: 
   return `<response status="${status}"${code ? ` code="${code}"` : ''}>${inner}</response>`;
 }
 
-export async function startPanosSimulator(options: PanosSimulatorOptions): Promise<SimulatorHandle<PanosSimulatorState>> {
+export async function startPanosSimulator(
+  options: PanosSimulatorOptions,
+): Promise<SimulatorHandle<PanosSimulatorState>> {
   const username = options.username ?? 'admin';
   const password = options.password ?? 'admin';
   const commitPolls = options.commitPolls ?? 1;
   const categoryDb = defaultCategoryDb();
-  for (const [host, categories] of Object.entries(options.categoryDb ?? {})) categoryDb.set(host.toLowerCase(), categories);
+  for (const [host, categories] of Object.entries(options.categoryDb ?? {}))
+    categoryDb.set(host.toLowerCase(), categories);
 
   const state: PanosSimulatorState = {
     candidate: emptyConfig(),
@@ -138,7 +149,9 @@ export async function startPanosSimulator(options: PanosSimulatorOptions): Promi
       };
       const h = host.toLowerCase();
       const customs = path(vsys, 'profiles', 'custom-url-category')?.children ?? [];
-      const matchedCustom = customs.filter((c) => members(path(c, 'list')).some((m) => urlListMatches(m, h))).map((c) => c.attrs.name!);
+      const matchedCustom = customs
+        .filter((c) => members(path(c, 'list')).some((m) => urlListMatches(m, h)))
+        .map((c) => c.attrs.name!);
       // custom URL categories are checked before predefined ones
       const customBest = strictest(matchedCustom);
       if (customBest >= 0) return STRICTNESS[customBest]!;
@@ -148,7 +161,8 @@ export async function startPanosSimulator(options: PanosSimulatorOptions): Promi
     customCategories() {
       const vsys = resolveXpath(state.running, parseXpath(PANOS_VSYS_XPATH)!)!.node;
       const out: Record<string, string[]> = {};
-      for (const entry of path(vsys, 'profiles', 'custom-url-category')?.children ?? []) out[entry.attrs.name!] = members(path(entry, 'list'));
+      for (const entry of path(vsys, 'profiles', 'custom-url-category')?.children ?? [])
+        out[entry.attrs.name!] = members(path(entry, 'list'));
       return out;
     },
     syslogProfiles() {
@@ -159,24 +173,36 @@ export async function startPanosSimulator(options: PanosSimulatorOptions): Promi
   const handleConfig = (params: URLSearchParams): { http: number; body: string } => {
     const action = params.get('action') ?? '';
     const xpath = params.get('xpath');
-    if (!xpath) return { http: 400, body: response('error', '400', '<result><msg>Missing parameter: xpath</msg></result>') };
+    if (!xpath)
+      return { http: 400, body: response('error', '400', '<result><msg>Missing parameter: xpath</msg></result>') };
     if (xpath === '/config/predefined/pan-url-categories' && (action === 'get' || action === 'show')) {
       const entries = panPredefinedCategories.map((name) => `<entry name="${escapeXml(name)}"/>`).join('');
-      return { http: 200, body: response('success', '19', `<result><pan-url-categories>${entries}</pan-url-categories></result>`) };
+      return {
+        http: 200,
+        body: response('success', '19', `<result><pan-url-categories>${entries}</pan-url-categories></result>`),
+      };
     }
     const steps = parseXpath(xpath);
-    if (!steps || steps[0]?.tag !== 'config') return { http: 200, body: response('error', '6', '<msg><line>Bad XPath</line></msg>') };
+    if (!steps || steps[0]?.tag !== 'config')
+      return { http: 200, body: response('error', '6', '<msg><line>Bad XPath</line></msg>') };
     switch (action) {
       case 'get':
       case 'show': {
         const found = resolveXpath(action === 'get' ? state.candidate : state.running, steps);
         if (!found) return { http: 200, body: response('success', '7', '<result/>') };
-        return { http: 200, body: response('success', '19', `<result total-count="1" count="1">${serialize(found.node)}</result>`) };
+        return {
+          http: 200,
+          body: response('success', '19', `<result total-count="1" count="1">${serialize(found.node)}</result>`),
+        };
       }
       case 'set':
       case 'edit': {
         const elementXml = params.get('element');
-        if (!elementXml) return { http: 400, body: response('error', '400', '<result><msg>Missing parameter: element</msg></result>') };
+        if (!elementXml)
+          return {
+            http: 400,
+            body: response('error', '400', '<result><msg>Missing parameter: element</msg></result>'),
+          };
         let elements: XmlNode[];
         try {
           elements = parseXml(elementXml);
@@ -189,8 +215,16 @@ export async function startPanosSimulator(options: PanosSimulatorOptions): Promi
         } else {
           const last = steps[steps.length - 1]!;
           const replacement = elements[0];
-          if (!replacement || elements.length !== 1 || replacement.tag !== last.tag || (last.name !== undefined && replacement.attrs.name !== last.name)) {
-            return { http: 200, body: response('error', '12', '<msg><line>edit: element does not match the xpath node</line></msg>') };
+          if (
+            !replacement ||
+            elements.length !== 1 ||
+            replacement.tag !== last.tag ||
+            (last.name !== undefined && replacement.attrs.name !== last.name)
+          ) {
+            return {
+              http: 200,
+              body: response('error', '12', '<msg><line>edit: element does not match the xpath node</line></msg>'),
+            };
           }
           const target = resolveXpath(state.candidate, steps, true)!;
           target.node.children = clone(replacement).children;
@@ -201,7 +235,8 @@ export async function startPanosSimulator(options: PanosSimulatorOptions): Promi
       }
       case 'delete': {
         const found = resolveXpath(state.candidate, steps);
-        if (!found || !found.parent) return { http: 200, body: response('success', '7', "<msg>Object doesn't exist</msg>") };
+        if (!found || !found.parent)
+          return { http: 200, body: response('success', '7', "<msg>Object doesn't exist</msg>") };
         const name = found.node.attrs.name;
         if (found.parent.tag === 'custom-url-category' && name) {
           const vsys = resolveXpath(state.candidate, parseXpath(PANOS_VSYS_XPATH)!)!.node;
@@ -211,7 +246,11 @@ export async function startPanosSimulator(options: PanosSimulatorOptions): Promi
           if (inUse) {
             return {
               http: 200,
-              body: response('error', '10', `<msg><line>${escapeXml(name)} cannot be deleted because of references from: url-filtering ${escapeXml(inUse.attrs.name ?? '')}</line></msg>`),
+              body: response(
+                'error',
+                '10',
+                `<msg><line>${escapeXml(name)} cannot be deleted because of references from: url-filtering ${escapeXml(inUse.attrs.name ?? '')}</line></msg>`,
+              ),
             };
           }
         }
@@ -220,13 +259,22 @@ export async function startPanosSimulator(options: PanosSimulatorOptions): Promi
         return { http: 200, body: response('success', '20', '<msg>command succeeded</msg>') };
       }
       default:
-        return { http: 400, body: response('error', '400', `<result><msg>Illegal value for parameter "action" [${escapeXml(action)}]</msg></result>`) };
+        return {
+          http: 400,
+          body: response(
+            'error',
+            '400',
+            `<result><msg>Illegal value for parameter "action" [${escapeXml(action)}]</msg></result>`,
+          ),
+        };
     }
   };
 
   const validateCandidate = (): string[] => {
     const vsys = resolveXpath(state.candidate, parseXpath(PANOS_VSYS_XPATH)!)!.node;
-    const customNames = new Set((path(vsys, 'profiles', 'custom-url-category')?.children ?? []).map((c) => c.attrs.name));
+    const customNames = new Set(
+      (path(vsys, 'profiles', 'custom-url-category')?.children ?? []).map((c) => c.attrs.name),
+    );
     const known = new Set(panPredefinedCategories);
     const problems: string[] = [];
     for (const profile of path(vsys, 'profiles', 'url-filtering')?.children ?? []) {
@@ -250,7 +298,9 @@ export async function startPanosSimulator(options: PanosSimulatorOptions): Promi
     }
     const root = nodes[0];
     if (root?.tag === 'show' && path(root, 'system', 'info')) {
-      const info = Object.entries(state.systemInfo).map(([k, v]) => `<${k}>${escapeXml(v)}</${k}>`).join('');
+      const info = Object.entries(state.systemInfo)
+        .map(([k, v]) => `<${k}>${escapeXml(v)}</${k}>`)
+        .join('');
       return { http: 200, body: response('success', undefined, `<result><system>${info}</system></result>`) };
     }
     if (root?.tag === 'show' && path(root, 'jobs', 'id')) {
@@ -275,7 +325,11 @@ export async function startPanosSimulator(options: PanosSimulatorOptions): Promi
       const progress = job.status === 'FIN' ? '100' : '55';
       return {
         http: 200,
-        body: response('success', undefined, `<result><job><tenq>2026/01/01 00:00:00</tenq><id>${job.id}</id><type>Commit</type><status>${job.status}</status><result>${job.result}</result><progress>${progress}</progress><details>${details}</details><warnings/></job></result>`),
+        body: response(
+          'success',
+          undefined,
+          `<result><job><tenq>2026/01/01 00:00:00</tenq><id>${job.id}</id><type>Commit</type><status>${job.status}</status><result>${job.result}</result><progress>${progress}</progress><details>${details}</details><warnings/></job></result>`,
+        ),
       };
     }
     return { http: 200, body: response('error', '17', '<msg><line>Invalid command</line></msg>') };
@@ -288,7 +342,8 @@ export async function startPanosSimulator(options: PanosSimulatorOptions): Promi
         res.end(body);
       };
       const url = new URL(req.url ?? '/', 'https://localhost');
-      if (url.pathname !== '/api/' && url.pathname !== '/api') return reply(404, response('error', '400', '<result><msg>Not Found</msg></result>'));
+      if (url.pathname !== '/api/' && url.pathname !== '/api')
+        return reply(404, response('error', '400', '<result><msg>Not Found</msg></result>'));
       const params = new URLSearchParams(url.search);
       if (req.method === 'POST') {
         const body = await readBody(req);
@@ -297,20 +352,38 @@ export async function startPanosSimulator(options: PanosSimulatorOptions): Promi
         return reply(405, response('error', '400', '<result><msg>Method Not Allowed</msg></result>'));
       }
       const type = params.get('type') ?? '';
-      state.requests.push({ type, action: params.get('action') ?? undefined, xpath: params.get('xpath') ?? undefined, cmd: params.get('cmd') ?? undefined });
+      state.requests.push({
+        type,
+        action: params.get('action') ?? undefined,
+        xpath: params.get('xpath') ?? undefined,
+        cmd: params.get('cmd') ?? undefined,
+      });
       if (type === 'keygen') {
         if (params.get('user') === username && params.get('password') === password) {
           return reply(200, response('success', undefined, `<result><key>${escapeXml(options.apiKey)}</key></result>`));
         }
-        return reply(403, "<response status = 'error' code = '403'><result><msg>Invalid Credential</msg></result></response>");
+        return reply(
+          403,
+          "<response status = 'error' code = '403'><result><msg>Invalid Credential</msg></result></response>",
+        );
       }
       const key = (req.headers['x-pan-key'] as string | undefined) ?? params.get('key');
       if (key !== options.apiKey) {
-        return reply(403, "<response status = 'error' code = '403'><result><msg>Invalid Credential</msg></result></response>");
+        return reply(
+          403,
+          "<response status = 'error' code = '403'><result><msg>Invalid Credential</msg></result></response>",
+        );
       }
       switch (type) {
         case 'version':
-          return reply(200, response('success', undefined, `<result><sw-version>${state.systemInfo['sw-version']}</sw-version><multi-vsys>off</multi-vsys><model>${state.systemInfo.model}</model><serial>${state.systemInfo.serial}</serial></result>`));
+          return reply(
+            200,
+            response(
+              'success',
+              undefined,
+              `<result><sw-version>${state.systemInfo['sw-version']}</sw-version><multi-vsys>off</multi-vsys><model>${state.systemInfo.model}</model><serial>${state.systemInfo.serial}</serial></result>`,
+            ),
+          );
         case 'op': {
           const cmd = params.get('cmd');
           if (!cmd) return reply(400, response('error', '400', '<result><msg>Missing parameter: cmd</msg></result>'));
@@ -325,10 +398,24 @@ export async function startPanosSimulator(options: PanosSimulatorOptions): Promi
           if (!state.dirty) return reply(200, response('success', '19', '<msg>There are no changes to commit.</msg>'));
           const job: PanosJob = { id: state.jobs.length + 1, polls: 0, status: 'ACT', result: 'PEND', details: [] };
           state.jobs.push(job);
-          return reply(200, response('success', '19', `<result><msg><line>Commit job enqueued with jobid ${job.id}</line></msg><job>${job.id}</job></result>`));
+          return reply(
+            200,
+            response(
+              'success',
+              '19',
+              `<result><msg><line>Commit job enqueued with jobid ${job.id}</line></msg><job>${job.id}</job></result>`,
+            ),
+          );
         }
         default:
-          return reply(400, response('error', '400', `<result><msg>Illegal value for parameter "type" [${escapeXml(type)}]</msg></result>`));
+          return reply(
+            400,
+            response(
+              'error',
+              '400',
+              `<result><msg>Illegal value for parameter "type" [${escapeXml(type)}]</msg></result>`,
+            ),
+          );
       }
     })().catch(() => {
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/xml' });

@@ -11,7 +11,10 @@ import path from 'node:path';
 
 export function simulatorTls(): { key: string; cert: string } {
   const dir = path.join(__dirname, 'certs');
-  return { key: fs.readFileSync(path.join(dir, 'sim-key.pem'), 'utf8'), cert: fs.readFileSync(path.join(dir, 'sim-cert.pem'), 'utf8') };
+  return {
+    key: fs.readFileSync(path.join(dir, 'sim-key.pem'), 'utf8'),
+    cert: fs.readFileSync(path.join(dir, 'sim-cert.pem'), 'utf8'),
+  };
 }
 
 export function readBody(req: import('node:http').IncomingMessage, limit = 4 * 1024 * 1024): Promise<string> {
@@ -41,7 +44,11 @@ export interface SimulatorHandle<S> {
 }
 
 /** Simulators listen on 127.0.0.1 only (port 0: any free port); close() drops open keep-alive sockets too. */
-export async function listenOnLoopback<S>(server: https.Server, port: number | undefined, state: S): Promise<SimulatorHandle<S>> {
+export async function listenOnLoopback<S>(
+  server: https.Server,
+  port: number | undefined,
+  state: S,
+): Promise<SimulatorHandle<S>> {
   await new Promise<void>((resolve) => server.listen(port ?? 0, '127.0.0.1', resolve));
   const bound = (server.address() as AddressInfo).port;
   return {

@@ -22,10 +22,14 @@ export function precomputedHelmet(options?: Parameters<typeof helmet>[0]): Reque
     getHeader: () => undefined,
   };
   let finished = false;
-  helmet(options)({ headers: {}, method: 'GET', url: '/' } as IncomingMessage, recorder as unknown as ServerResponse, (err?: unknown) => {
-    if (err) throw err instanceof Error ? err : new Error(String(err));
-    finished = true;
-  });
+  helmet(options)(
+    { headers: {}, method: 'GET', url: '/' } as IncomingMessage,
+    recorder as unknown as ServerResponse,
+    (err?: unknown) => {
+      if (err) throw err instanceof Error ? err : new Error(String(err));
+      finished = true;
+    },
+  );
   if (!finished) throw new Error('helmet did not finish synchronously; cannot precompute its headers');
   return (_req, res, next) => {
     for (let i = 0; i < set.length; i++) res.setHeader(set[i]![0], set[i]![1]);

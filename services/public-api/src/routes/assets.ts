@@ -26,7 +26,8 @@ import { defineRoute, mountRoutes, RawResponse } from '../http/route';
 const ZFingerprintParams = z.object({ fingerprint: ZFingerprint });
 
 // look-up keys are compared with stored names and fingerprints, which never hold control characters
-const zLookupText = (min: number, max: number) => z.string().min(min).max(max).regex(NO_CONTROL, 'must not contain control characters');
+const zLookupText = (min: number, max: number) =>
+  z.string().min(min).max(max).regex(NO_CONTROL, 'must not contain control characters');
 
 const ZListAssetsQuery = ZListQuery.extend({
   asset_type: z.enum(ASSET_TYPE_VALUES).optional(),
@@ -57,7 +58,8 @@ export const assetRoutes = [
     path: '/assets',
     scope: 'assets:read',
     query: ZListAssetsQuery,
-    handler: ({ deps, query }) => listAssets(deps, { ...query, expand: parseExpand(query.expand, ASSET_EXPANDS, { list: true }) }),
+    handler: ({ deps, query }) =>
+      listAssets(deps, { ...query, expand: parseExpand(query.expand, ASSET_EXPANDS, { list: true }) }),
   }),
   // literal path before /assets/:fingerprint
   defineRoute({
@@ -79,7 +81,8 @@ export const assetRoutes = [
     scope: 'assets:read',
     params: ZFingerprintParams,
     query: ZExpandOnlyQuery,
-    handler: ({ deps, params, query }) => getAsset(deps, { fingerprint: params.fingerprint, expand: parseExpand(query.expand, ASSET_EXPANDS) }),
+    handler: ({ deps, params, query }) =>
+      getAsset(deps, { fingerprint: params.fingerprint, expand: parseExpand(query.expand, ASSET_EXPANDS) }),
   }),
   defineRoute({
     method: 'get',
@@ -102,7 +105,9 @@ export const assetRoutes = [
     query: ZAiBomQuery,
     handler: async ({ deps, params, query }) => {
       const out = await getAiBom(deps, { fingerprint: params.fingerprint, format: query.format });
-      return 'text' in out ? new RawResponse(out.contentType, out.text) : new RawResponse(out.contentType, JSON.stringify(out.json));
+      return 'text' in out
+        ? new RawResponse(out.contentType, out.text)
+        : new RawResponse(out.contentType, JSON.stringify(out.json));
     },
   }),
   defineRoute({
@@ -111,7 +116,8 @@ export const assetRoutes = [
     scope: 'assets:read',
     params: ZFingerprintParams,
     query: ZListQuery.strict(),
-    handler: ({ deps, auth, params, query }) => listAssetThreats(deps, { ...query, auth, fingerprint: params.fingerprint }),
+    handler: ({ deps, auth, params, query }) =>
+      listAssetThreats(deps, { ...query, auth, fingerprint: params.fingerprint }),
   }),
 ];
 

@@ -8,7 +8,8 @@ import { ingestSignals } from '../domain/signals/ingest-signals';
 import { defineRoute, mountRoutes, ReplayResponse, SerializedResponse } from '../http/route';
 import type { IngestOutcome, IngestResponse } from '../domain/signals/ingest-signals';
 
-const answer = (out: IngestOutcome) => (out.kind === 'replay' ? new ReplayResponse(out.stored) : new SerializedResponse(out.status, out.json));
+const answer = (out: IngestOutcome) =>
+  out.kind === 'replay' ? new ReplayResponse(out.stored) : new SerializedResponse(out.status, out.json);
 
 // the 202 bodies, built by ingestSignals before its commit so the idempotency row stores them in the same transaction
 const BULK_RESPONSE: IngestResponse = {
@@ -26,7 +27,9 @@ export const signalRoutes = [
     status: 202,
     idempotency: 'inline',
     handler: async ({ deps, auth, requestId, body, idempotency }) =>
-      answer(await ingestSignals(deps, { auth, requestId, signals: body.signals, bulk: true }, BULK_RESPONSE, idempotency)),
+      answer(
+        await ingestSignals(deps, { auth, requestId, signals: body.signals, bulk: true }, BULK_RESPONSE, idempotency),
+      ),
   }),
   defineRoute({
     method: 'post',
@@ -36,7 +39,9 @@ export const signalRoutes = [
     status: 202,
     idempotency: 'inline',
     handler: async ({ deps, auth, requestId, body, idempotency }) =>
-      answer(await ingestSignals(deps, { auth, requestId, signals: [body], bulk: false }, SINGLE_RESPONSE, idempotency)),
+      answer(
+        await ingestSignals(deps, { auth, requestId, signals: [body], bulk: false }, SINGLE_RESPONSE, idempotency),
+      ),
   }),
   defineRoute({
     method: 'get',

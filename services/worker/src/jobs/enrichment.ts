@@ -12,13 +12,25 @@ import {
   type NewEvent,
 } from '@risk/common';
 import { Prisma } from '@risk/db';
-import { analyze, finalize, type Analysis, type AssetType, type EnrichmentResult, type MatchedThreat, type Severity } from '@risk/enrichment';
+import {
+  analyze,
+  finalize,
+  type Analysis,
+  type AssetType,
+  type EnrichmentResult,
+  type MatchedThreat,
+  type Severity,
+} from '@risk/enrichment';
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import type { WorkerDeps } from '../deps';
 
 export type EnrichmentOutcome =
   | { outcome: 'enriched'; fingerprint: string; score: number; bom_version: number; timings: EnrichmentTimings }
-  | { outcome: 'skipped'; fingerprint: string; reason: 'asset_missing' | 'superseded' | 'up_to_date' | 'signal_missing' };
+  | {
+      outcome: 'skipped';
+      fingerprint: string;
+      reason: 'asset_missing' | 'superseded' | 'up_to_date' | 'signal_missing';
+    };
 
 /**
  * Where a job's time goes (the bench reports the shares): read_ms = the read before the engine,
@@ -157,7 +169,8 @@ export async function enrichAsset(deps: WorkerDeps, job: EnrichmentJob): Promise
   const t0 = performance.now();
   const asset = await readJob(deps.pool, job);
   if (!asset) return { outcome: 'skipped', fingerprint: job.fingerprint, reason: 'asset_missing' };
-  if (asset.latest_digest !== job.digest) return { outcome: 'skipped', fingerprint: job.fingerprint, reason: 'superseded' };
+  if (asset.latest_digest !== job.digest)
+    return { outcome: 'skipped', fingerprint: job.fingerprint, reason: 'superseded' };
   if (asset.enrichment_status === 'enriched' && asset.enriched_digest === job.digest) {
     return { outcome: 'skipped', fingerprint: job.fingerprint, reason: 'up_to_date' };
   }
@@ -272,8 +285,31 @@ const STATEMENTS: Record<string, { types: string[]; sql: string }> = {
   ew_lock_fp: { types: LOCK_SHAPES.ew_lock_fp.values.map(typeOf), sql: LOCK_SHAPES.ew_lock_fp.text },
   ew_lock_cve: { types: LOCK_SHAPES.ew_lock_cve.values.map(typeOf), sql: LOCK_SHAPES.ew_lock_cve.text },
   ew_write: {
-    types: ['text', 'text', 'timestamptz', 'jsonb', 'text', 'int', 'text', 'text', 'jsonb', 'jsonb', 'jsonb', 'jsonb', 'boolean',
-      'int', 'text', 'jsonb', 'jsonb', 'jsonb', 'text', 'text', 'text', 'text', 'jsonb'],
+    types: [
+      'text',
+      'text',
+      'timestamptz',
+      'jsonb',
+      'text',
+      'int',
+      'text',
+      'text',
+      'jsonb',
+      'jsonb',
+      'jsonb',
+      'jsonb',
+      'boolean',
+      'int',
+      'text',
+      'jsonb',
+      'jsonb',
+      'jsonb',
+      'text',
+      'text',
+      'text',
+      'text',
+      'jsonb',
+    ],
     sql: WRITE_SQL,
   },
   ew_fanout: { types: ['text[]'], sql: FAN_OUT_EVENTS_SQL },
@@ -292,7 +328,8 @@ function sqlString(s: string): string {
 }
 const text = (v: string | null | undefined) => (v === null || v === undefined ? 'NULL' : sqlString(v));
 const jsonb = (v: unknown) => (v === null || v === undefined ? 'NULL' : sqlString(JSON.stringify(v)));
-const textArray = (vs: readonly string[]) => (vs.length === 0 ? `'{}'::text[]` : `ARRAY[${vs.map(sqlString).join(',')}]::text[]`);
+const textArray = (vs: readonly string[]) =>
+  vs.length === 0 ? `'{}'::text[]` : `ARRAY[${vs.map(sqlString).join(',')}]::text[]`;
 const int = (n: number) => {
   if (!Number.isFinite(n)) throw new Error(`not a number: ${n}`);
   return String(n);
@@ -323,7 +360,9 @@ async function writeEnrichment(deps: WorkerDeps, asset: JobRead, job: Enrichment
     const lock = lockSql({ fingerprint: job.fingerprint, asset_type: asset.asset_type, cve_ids: analysis.cve_ids });
     const lockName = analysis.cve_ids.length > 0 ? 'ew_lock_cve' : 'ew_lock_fp';
     began = true;
-    const first = (await client.query(assertNoNul(`BEGIN;\n${exec(lockName, lock.values.map(literal))}`))) as unknown as QueryResult[];
+    const first = (await client.query(
+      assertNoNul(`BEGIN;\n${exec(lockName, lock.values.map(literal))}`),
+    )) as unknown as QueryResult[];
     const current = first[1]!.rows[0] as LockedRow | undefined;
     if (!current) throw new Error(`asset ${job.fingerprint} disappeared during enrichment`);
 
@@ -378,7 +417,9 @@ async function writeEnrichment(deps: WorkerDeps, asset: JobRead, job: Enrichment
       bom_version: bomVersion,
       enriched_at: Math.floor(now.getTime() / 1000),
     };
-    const events: NewEvent[] = [{ type: 'asset.enriched', livemode: true, fingerprint: job.fingerprint, object: rendered }];
+    const events: NewEvent[] = [
+      { type: 'asset.enriched', livemode: true, fingerprint: job.fingerprint, object: rendered },
+    ];
     const scoreChanged = asset.intrinsic_risk_score !== result.intrinsic_risk_score;
     const severityChanged = asset.intrinsic_risk_severity !== result.intrinsic_risk_severity;
     if (asset.intrinsic_risk_score !== null && (scoreChanged || severityChanged)) {
@@ -395,7 +436,11 @@ async function writeEnrichment(deps: WorkerDeps, asset: JobRead, job: Enrichment
         },
       });
     }
-    const eventRows = events.map((e) => ({ id: newId(ID_PREFIXES.event), type: e.type, data: { object: e.object, ...(e.extra ?? {}) } }));
+    const eventRows = events.map((e) => ({
+      id: newId(ID_PREFIXES.event),
+      type: e.type,
+      data: { object: e.object, ...(e.extra ?? {}) },
+    }));
 
     const second = [
       exec('ew_write', [
@@ -429,7 +474,10 @@ async function writeEnrichment(deps: WorkerDeps, asset: JobRead, job: Enrichment
     const out = (await client.query(assertNoNul(second.join(';\n')))) as unknown as QueryResult[];
     began = false;
     const deliveries: FannedOutDelivery[] = current.has_endpoints
-      ? (out[1]!.rows as Array<{ delivery_id: string; outbox_id: string }>).map((r) => ({ delivery_id: r.delivery_id, outbox_id: BigInt(r.outbox_id) }))
+      ? (out[1]!.rows as Array<{ delivery_id: string; outbox_id: string }>).map((r) => ({
+          delivery_id: r.delivery_id,
+          outbox_id: BigInt(r.outbox_id),
+        }))
       : [];
     return { result, bomVersion, deliveries, finalizeMs };
   } catch (err) {
@@ -458,7 +506,12 @@ export async function markEnrichmentFailed(deps: WorkerDeps, job: EnrichmentJob,
         type: 'asset.enrichment_failed',
         livemode: true,
         fingerprint: job.fingerprint,
-        object: { object: 'asset', fingerprint: job.fingerprint, enrichment_status: 'failed', enrichment_error: reason.slice(0, 1000) },
+        object: {
+          object: 'asset',
+          fingerprint: job.fingerprint,
+          enrichment_status: 'failed',
+          enrichment_error: reason.slice(0, 1000),
+        },
       },
     ]);
     return deliveries;

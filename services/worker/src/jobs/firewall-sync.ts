@@ -11,7 +11,10 @@ import type { WorkerDeps } from '../deps';
 export function createFirewallSyncProcessor(deps: WorkerDeps): (job: { data: unknown }) => Promise<SyncResult> {
   return async (job) => {
     const payload = JOBS.firewallSync.payload.parse(job.data);
-    const options = { secretsKey: requireSecret(deps.config, 'SECRETS_KEY'), allowedHosts: deps.config.OUTBOUND_ALLOWED_HOSTS };
+    const options = {
+      secretsKey: requireSecret(deps.config, 'SECRETS_KEY'),
+      allowedHosts: deps.config.OUTBOUND_ALLOWED_HOSTS,
+    };
     const result =
       payload.action === 'remove'
         ? await removePolicyAssignment(deps.prisma, payload.assignment_id, options)

@@ -11,7 +11,12 @@ import { createWebhookDeliveryProcessor } from './webhook-delivery';
  */
 export function startJobWorkers(deps: WorkerDeps): Worker[] {
   const { config } = deps;
-  const table: Array<{ queue: QueueName; processor: (job: Job) => Promise<unknown>; concurrency: number; onFailed?: (job: Job | undefined, err: Error) => Promise<void> }> = [
+  const table: Array<{
+    queue: QueueName;
+    processor: (job: Job) => Promise<unknown>;
+    concurrency: number;
+    onFailed?: (job: Job | undefined, err: Error) => Promise<void>;
+  }> = [
     {
       queue: JOBS.enrichment.queue,
       processor: createEnrichmentProcessor(deps),
@@ -20,13 +25,21 @@ export function startJobWorkers(deps: WorkerDeps): Worker[] {
     },
     {
       queue: JOBS.webhookDelivery.queue,
-      processor: createWebhookDeliveryProcessor({ db: deps.prisma, config, producer: deps.producer, logger: deps.logger }),
+      processor: createWebhookDeliveryProcessor({
+        db: deps.prisma,
+        config,
+        producer: deps.producer,
+        logger: deps.logger,
+      }),
       concurrency: 20,
     },
     { queue: JOBS.firewallSync.queue, processor: createFirewallSyncProcessor(deps), concurrency: 4 },
   ];
   return table.map(({ queue, processor, concurrency, onFailed }) => {
-    const connection = createWorkerConnection({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, `worker-${queue}`);
+    const connection = createWorkerConnection(
+      { url: config.REDIS_URL, prefix: config.REDIS_PREFIX },
+      `worker-${queue}`,
+    );
     const worker = new Worker(queue, processor, {
       connection,
       prefix: config.REDIS_PREFIX,
@@ -37,7 +50,8 @@ export function startJobWorkers(deps: WorkerDeps): Worker[] {
     });
     worker.on('failed', (job, err) => {
       deps.logger.warn('job failed', { queue, job_id: job?.id, attempts: job?.attemptsMade, err: err.message });
-      if (onFailed) onFailed(job, err).catch((e: unknown) => deps.logger.error('failure handler failed', { queue, err: e }));
+      if (onFailed)
+        onFailed(job, err).catch((e: unknown) => deps.logger.error('failure handler failed', { queue, err: e }));
     });
     worker.on('error', (err) => deps.logger.warn('worker error', { queue, err: err.message }));
     // BullMQ never closes a connection it was handed (only the ones it creates), so close it here:

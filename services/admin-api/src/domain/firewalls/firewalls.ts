@@ -1,6 +1,19 @@
 // Firewall use cases. The api_token is encrypted (AES-256-GCM under SECRETS_KEY) before it reaches the
 // database and decrypted only to build a connector; responses carry api_token_last4 only.
-import { ApiError, ID_PREFIXES, decryptSecret, encryptSecret, hostRefusal, keysetOrder, keysetWhere, listEnvelope, newId, paginate, type AllowList, type ListQuery } from '@risk/common';
+import {
+  ApiError,
+  ID_PREFIXES,
+  decryptSecret,
+  encryptSecret,
+  hostRefusal,
+  keysetOrder,
+  keysetWhere,
+  listEnvelope,
+  newId,
+  paginate,
+  type AllowList,
+  type ListQuery,
+} from '@risk/common';
 import { Prisma, type PrismaClient, type Firewall } from '@risk/db';
 import { ConnectorError, type FirewallConnection, type FirewallConnector, type LoggingOptions } from '../../connectors';
 import { notFound } from '../errors';
@@ -15,13 +28,19 @@ export interface FirewallDeps {
 function assertHostAllowed(host: string, allowList: AllowList) {
   const refusal = hostRefusal(allowList, host, 'firewall');
   if (refusal) {
-    throw new ApiError('url_not_allowed', { param: 'host', message: `host is not allowed: ${refusal}. Loopback, link-local and metadata addresses need OUTBOUND_ALLOWED_HOSTS.` });
+    throw new ApiError('url_not_allowed', {
+      param: 'host',
+      message: `host is not allowed: ${refusal}. Loopback, link-local and metadata addresses need OUTBOUND_ALLOWED_HOSTS.`,
+    });
   }
 }
 
 function conflictOnName(err: unknown, name: string | undefined): never {
   if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
-    throw new ApiError('resource_already_exists', { param: 'name', message: `A firewall named '${name}' already exists.` });
+    throw new ApiError('resource_already_exists', {
+      param: 'name',
+      message: `A firewall named '${name}' already exists.`,
+    });
   }
   throw err;
 }
@@ -62,11 +81,20 @@ export async function findFirewall(db: PrismaClient, tenantId: string, id: strin
 
 export async function listFirewalls(db: PrismaClient, tenantId: string, page: ListQuery) {
   const result = await paginate(page, {
-    loadCursor: (id) => db.firewall.findFirst({ where: { id, tenant_id: tenantId }, select: { id: true, created: true } }),
+    loadCursor: (id) =>
+      db.firewall.findFirst({ where: { id, tenant_id: tenantId }, select: { id: true, created: true } }),
     fetch: ({ before, after, order, take }) =>
-      db.firewall.findMany({ where: { tenant_id: tenantId, ...keysetWhere('id', { before, after }) }, orderBy: keysetOrder('id', order), take }),
+      db.firewall.findMany({
+        where: { tenant_id: tenantId, ...keysetWhere('id', { before, after }) },
+        orderBy: keysetOrder('id', order),
+        take,
+      }),
   });
-  return listEnvelope('/firewalls/v1', { data: result.data.map(serializeFirewall), has_more: result.has_more }, (f) => f.id);
+  return listEnvelope(
+    '/firewalls/v1',
+    { data: result.data.map(serializeFirewall), has_more: result.has_more },
+    (f) => f.id,
+  );
 }
 
 export async function updateFirewall(
@@ -89,7 +117,10 @@ export async function updateFirewall(
         ...(input.port !== undefined ? { port: input.port } : {}),
         ...(input.verify_ssl !== undefined ? { verify_ssl: input.verify_ssl } : {}),
         ...(input.api_token !== undefined
-          ? { api_token_ciphertext: encryptSecret(input.api_token, deps.secretsKey), api_token_last4: input.api_token.slice(-4) }
+          ? {
+              api_token_ciphertext: encryptSecret(input.api_token, deps.secretsKey),
+              api_token_last4: input.api_token.slice(-4),
+            }
           : {}),
         // a changed connection has not been tested yet
         ...(connectionChanged ? { status: 'unknown' } : {}),
@@ -168,12 +199,19 @@ export async function testFirewall(db: PrismaClient, deps: FirewallDeps, tenantI
   };
 }
 
-export async function configureVendorLogging(db: PrismaClient, deps: FirewallDeps, tenantId: string, id: string, options: LoggingOptions) {
+export async function configureVendorLogging(
+  db: PrismaClient,
+  deps: FirewallDeps,
+  tenantId: string,
+  id: string,
+  options: LoggingOptions,
+) {
   const firewall = await findFirewall(db, tenantId, id);
   let vendorConfig: Record<string, unknown> | null = null;
   let error: { reason: string; message: string } | null = null;
   try {
-    vendorConfig = (await deps.connectorFor(connectionOf(firewall, deps.secretsKey)).configureLogging(options)).vendor_config;
+    vendorConfig = (await deps.connectorFor(connectionOf(firewall, deps.secretsKey)).configureLogging(options))
+      .vendor_config;
   } catch (err) {
     error = failure(err);
   }
@@ -187,5 +225,13 @@ export async function configureVendorLogging(db: PrismaClient, deps: FirewallDep
       logging_updated_at: updatedAt,
     },
   });
-  return { object: 'firewall_logging' as const, firewall_id: id, ok: !error, config: options, vendor_config: vendorConfig, error, updated_at: updatedAt.toISOString() };
+  return {
+    object: 'firewall_logging' as const,
+    firewall_id: id,
+    ok: !error,
+    config: options,
+    vendor_config: vendorConfig,
+    error,
+    updated_at: updatedAt.toISOString(),
+  };
 }

@@ -1,6 +1,16 @@
 // URL-filter policy use cases. Every change bumps `version` and, in the same transaction, marks the
 // policy's assignments pending and writes one firewall_sync outbox row per assignment; the worker pushes.
-import { ApiError, ID_PREFIXES, keysetOrder, keysetWhere, listEnvelope, newId, paginate, writeOutbox, type ListQuery } from '@risk/common';
+import {
+  ApiError,
+  ID_PREFIXES,
+  keysetOrder,
+  keysetWhere,
+  listEnvelope,
+  newId,
+  paginate,
+  writeOutbox,
+  type ListQuery,
+} from '@risk/common';
 import { Prisma, type PrismaClient, type Tx } from '@risk/db';
 import { allCategoryIds } from '../../data';
 import { normalizeDomainPattern, type PolicyModel, type FilterAction } from '../url-filter/policy-model';
@@ -16,26 +26,42 @@ export interface RuleInput {
   enabled?: boolean;
 }
 
-const withChildren = { rules: { orderBy: { position: 'asc' as const } }, assignments: { orderBy: { created: 'asc' as const } } };
+const withChildren = {
+  rules: { orderBy: { position: 'asc' as const } },
+  assignments: { orderBy: { created: 'asc' as const } },
+};
 
 /** Validates categories and domain patterns; returns the normalized lists. `param` prefixes error params. */
-export function normalizeRule(input: RuleInput, param: string, existing?: { categories: string[]; domains: string[]; min_risk_score: number | null }) {
+export function normalizeRule(
+  input: RuleInput,
+  param: string,
+  existing?: { categories: string[]; domains: string[]; min_risk_score: number | null },
+) {
   const categories = input.categories ?? existing?.categories ?? [];
   categories.forEach((c, i) => {
     if (!allCategoryIds.has(c)) {
-      throw new ApiError('parameter_invalid', { param: `${param}categories[${i}]`, message: `Unknown category '${c}'; see GET /policies/v1/categories and /policies/v1/categories/ai.` });
+      throw new ApiError('parameter_invalid', {
+        param: `${param}categories[${i}]`,
+        message: `Unknown category '${c}'; see GET /policies/v1/categories and /policies/v1/categories/ai.`,
+      });
     }
   });
   const domains = (input.domains ?? existing?.domains ?? []).map((d, i) => {
     const normalized = normalizeDomainPattern(d);
     if (!normalized) {
-      throw new ApiError('parameter_invalid', { param: `${param}domains[${i}]`, message: `'${d}' is not a host name or a *.wildcard pattern.` });
+      throw new ApiError('parameter_invalid', {
+        param: `${param}domains[${i}]`,
+        message: `'${d}' is not a host name or a *.wildcard pattern.`,
+      });
     }
     return normalized;
   });
   const minRisk = input.min_risk_score !== undefined ? input.min_risk_score : (existing?.min_risk_score ?? null);
   if (!categories.length && !domains.length && minRisk === null) {
-    throw new ApiError('missing_required_param', { param: `${param}categories`, message: 'A rule needs at least one of categories, domains or min_risk_score.' });
+    throw new ApiError('missing_required_param', {
+      param: `${param}categories`,
+      message: 'A rule needs at least one of categories, domains or min_risk_score.',
+    });
   }
   return { categories: [...new Set(categories)], domains: [...new Set(domains)], min_risk_score: minRisk };
 }
@@ -48,7 +74,10 @@ export async function findPolicy(db: PrismaClient | Tx, tenantId: string, id: st
 
 function nameConflict(err: unknown, name?: string): never {
   if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
-    throw new ApiError('resource_already_exists', { param: 'name', message: `A policy named '${name}' already exists.` });
+    throw new ApiError('resource_already_exists', {
+      param: 'name',
+      message: `A policy named '${name}' already exists.`,
+    });
   }
   throw err;
 }
@@ -56,7 +85,12 @@ function nameConflict(err: unknown, name?: string): never {
 export async function createPolicy(
   db: PrismaClient,
   tenantId: string,
-  input: { name: string; description?: string; default_action: FilterAction; rules: Array<RuleInput & { action: FilterAction }> },
+  input: {
+    name: string;
+    description?: string;
+    default_action: FilterAction;
+    rules: Array<RuleInput & { action: FilterAction }>;
+  },
 ) {
   const rules = input.rules.map((r, i) => ({ ...r, ...normalizeRule(r, `rules[${i}].`) }));
   const id = newId(ID_PREFIXES.policy);
@@ -90,20 +124,46 @@ export async function createPolicy(
 
 export async function listPolicies(db: PrismaClient, tenantId: string, page: ListQuery) {
   const result = await paginate(page, {
-    loadCursor: (id) => db.urlFilterPolicy.findFirst({ where: { id, tenant_id: tenantId }, select: { id: true, created: true } }),
+    loadCursor: (id) =>
+      db.urlFilterPolicy.findFirst({ where: { id, tenant_id: tenantId }, select: { id: true, created: true } }),
     fetch: ({ before, after, order, take }) =>
-      db.urlFilterPolicy.findMany({ where: { tenant_id: tenantId, ...keysetWhere('id', { before, after }) }, orderBy: keysetOrder('id', order), take, include: withChildren }),
+      db.urlFilterPolicy.findMany({
+        where: { tenant_id: tenantId, ...keysetWhere('id', { before, after }) },
+        orderBy: keysetOrder('id', order),
+        take,
+        include: withChildren,
+      }),
   });
-  return listEnvelope('/policies/v1/url-filter', { data: result.data.map(serializePolicy), has_more: result.has_more }, (p) => p.id);
+  return listEnvelope(
+    '/policies/v1/url-filter',
+    { data: result.data.map(serializePolicy), has_more: result.has_more },
+    (p) => p.id,
+  );
 }
 
 /** Bump the version and queue a re-sync of every live assignment, inside the caller's transaction. */
 async function bumpAndResync(tx: Tx, policyId: string): Promise<number> {
-  const { version } = await tx.urlFilterPolicy.update({ where: { id: policyId }, data: { version: { increment: 1 } }, select: { version: true } });
-  const assignments = await tx.policyAssignment.findMany({ where: { policy_id: policyId, sync_status: { not: 'removing' } }, select: { id: true } });
+  const { version } = await tx.urlFilterPolicy.update({
+    where: { id: policyId },
+    data: { version: { increment: 1 } },
+    select: { version: true },
+  });
+  const assignments = await tx.policyAssignment.findMany({
+    where: { policy_id: policyId, sync_status: { not: 'removing' } },
+    select: { id: true },
+  });
   if (assignments.length) {
-    await tx.policyAssignment.updateMany({ where: { id: { in: assignments.map((a) => a.id) } }, data: { sync_status: 'pending', target_version: version } });
-    await writeOutbox(tx, assignments.map((a) => ({ kind: 'firewall_sync' as const, payload: { assignment_id: a.id, action: 'apply' as const, version } })));
+    await tx.policyAssignment.updateMany({
+      where: { id: { in: assignments.map((a) => a.id) } },
+      data: { sync_status: 'pending', target_version: version },
+    });
+    await writeOutbox(
+      tx,
+      assignments.map((a) => ({
+        kind: 'firewall_sync' as const,
+        payload: { assignment_id: a.id, action: 'apply' as const, version },
+      })),
+    );
   }
   return version;
 }
@@ -145,7 +205,12 @@ export async function deletePolicy(db: PrismaClient, tenantId: string, id: strin
   return { id, object: 'url_filter_policy', deleted: true as const };
 }
 
-export async function addRule(db: PrismaClient, tenantId: string, policyId: string, input: RuleInput & { action: FilterAction }) {
+export async function addRule(
+  db: PrismaClient,
+  tenantId: string,
+  policyId: string,
+  input: RuleInput & { action: FilterAction },
+) {
   await findPolicy(db, tenantId, policyId);
   const normalized = normalizeRule(input, '');
   return db.$transaction(async (tx) => {
@@ -173,7 +238,13 @@ async function findRule(db: PrismaClient, tenantId: string, policyId: string, ru
   return rule;
 }
 
-export async function updateRule(db: PrismaClient, tenantId: string, policyId: string, ruleId: string, input: RuleInput) {
+export async function updateRule(
+  db: PrismaClient,
+  tenantId: string,
+  policyId: string,
+  ruleId: string,
+  input: RuleInput,
+) {
   const rule = await findRule(db, tenantId, policyId, ruleId);
   const normalized = normalizeRule(input, '', rule);
   return db.$transaction(async (tx) => {
@@ -203,14 +274,26 @@ export async function deleteRule(db: PrismaClient, tenantId: string, policyId: s
   await findRule(db, tenantId, policyId, ruleId);
   await db.$transaction(async (tx) => {
     await tx.urlFilterRule.delete({ where: { id: ruleId } });
-    const rest = await tx.urlFilterRule.findMany({ where: { policy_id: policyId }, orderBy: { position: 'asc' }, select: { id: true } });
-    await setRulePositions(tx, rest.map((r) => r.id));
+    const rest = await tx.urlFilterRule.findMany({
+      where: { policy_id: policyId },
+      orderBy: { position: 'asc' },
+      select: { id: true },
+    });
+    await setRulePositions(
+      tx,
+      rest.map((r) => r.id),
+    );
     await bumpAndResync(tx, policyId);
   });
   return { id: ruleId, object: 'url_filter_rule', deleted: true as const };
 }
 
-export async function reorderRules(db: PrismaClient, tenantId: string, policyId: string, input: { rule_ids: string[]; expected_version?: number }) {
+export async function reorderRules(
+  db: PrismaClient,
+  tenantId: string,
+  policyId: string,
+  input: { rule_ids: string[]; expected_version?: number },
+) {
   await db.$transaction(async (tx) => {
     // lock the policy row so a concurrent change cannot slip between the version check and the write
     await tx.$queryRaw`SELECT id FROM url_filter_policies WHERE id = ${policyId} FOR UPDATE`;
@@ -223,7 +306,11 @@ export async function reorderRules(db: PrismaClient, tenantId: string, policyId:
     }
     const current = new Set(policy.rules.map((r) => r.id));
     const given = new Set(input.rule_ids);
-    if (given.size !== input.rule_ids.length || given.size !== current.size || [...given].some((id) => !current.has(id))) {
+    if (
+      given.size !== input.rule_ids.length ||
+      given.size !== current.size ||
+      [...given].some((id) => !current.has(id))
+    ) {
       throw new ApiError('invalid_rule_order', {
         param: 'rule_ids',
         message: 'rule_ids must list every rule of the policy exactly once (a permutation of its rule ids).',
@@ -238,31 +325,60 @@ export async function reorderRules(db: PrismaClient, tenantId: string, policyId:
 export async function assignPolicy(db: PrismaClient, tenantId: string, policyId: string, firewallIds: string[]) {
   const policy = await findPolicy(db, tenantId, policyId);
   const ids = [...new Set(firewallIds)];
-  const firewalls = await db.firewall.findMany({ where: { id: { in: ids }, tenant_id: tenantId }, select: { id: true } });
+  const firewalls = await db.firewall.findMany({
+    where: { id: { in: ids }, tenant_id: tenantId },
+    select: { id: true },
+  });
   const found = new Set(firewalls.map((f) => f.id));
   const missing = ids.findIndex((id) => !found.has(id));
   if (missing >= 0) throw notFound('firewall', ids[missing]!, `firewall_ids[${firewallIds.indexOf(ids[missing]!)}]`);
   await db.$transaction(async (tx) => {
     // new pairs are created, existing ones (failed, or being removed) go back to pending: three statements in all
     await tx.policyAssignment.createMany({
-      data: ids.map((firewallId) => ({ id: newId(ID_PREFIXES.assignment), tenant_id: tenantId, policy_id: policyId, firewall_id: firewallId, sync_status: 'pending', target_version: policy.version })),
+      data: ids.map((firewallId) => ({
+        id: newId(ID_PREFIXES.assignment),
+        tenant_id: tenantId,
+        policy_id: policyId,
+        firewall_id: firewallId,
+        sync_status: 'pending',
+        target_version: policy.version,
+      })),
       skipDuplicates: true,
     });
     const where = { policy_id: policyId, firewall_id: { in: ids } };
-    await tx.policyAssignment.updateMany({ where, data: { sync_status: 'pending', target_version: policy.version, last_error: null } });
+    await tx.policyAssignment.updateMany({
+      where,
+      data: { sync_status: 'pending', target_version: policy.version, last_error: null },
+    });
     const assignments = await tx.policyAssignment.findMany({ where, select: { id: true } });
-    await writeOutbox(tx, assignments.map((a) => ({ kind: 'firewall_sync' as const, payload: { assignment_id: a.id, action: 'apply' as const, version: policy.version } })));
+    await writeOutbox(
+      tx,
+      assignments.map((a) => ({
+        kind: 'firewall_sync' as const,
+        payload: { assignment_id: a.id, action: 'apply' as const, version: policy.version },
+      })),
+    );
   });
   return serializePolicy(await findPolicy(db, tenantId, policyId));
 }
 
 export async function unassignPolicy(db: PrismaClient, tenantId: string, policyId: string, firewallId: string) {
   await findPolicy(db, tenantId, policyId);
-  const assignment = await db.policyAssignment.findFirst({ where: { policy_id: policyId, firewall_id: firewallId, tenant_id: tenantId } });
+  const assignment = await db.policyAssignment.findFirst({
+    where: { policy_id: policyId, firewall_id: firewallId, tenant_id: tenantId },
+  });
   if (!assignment) throw notFound('assignment of this policy to firewall', firewallId, 'fwId');
   const updated = await db.$transaction(async (tx) => {
-    const row = await tx.policyAssignment.update({ where: { id: assignment.id }, data: { sync_status: 'removing', last_error: null } });
-    await writeOutbox(tx, [{ kind: 'firewall_sync', payload: { assignment_id: assignment.id, action: 'remove', version: row.target_version } }]);
+    const row = await tx.policyAssignment.update({
+      where: { id: assignment.id },
+      data: { sync_status: 'removing', last_error: null },
+    });
+    await writeOutbox(tx, [
+      {
+        kind: 'firewall_sync',
+        payload: { assignment_id: assignment.id, action: 'remove', version: row.target_version },
+      },
+    ]);
     return row;
   });
   return serializeAssignment(updated);

@@ -18,7 +18,11 @@ export async function riskScoreForTenant(db: PrismaClient, tenantId: string, url
     include: { rules: { orderBy: { position: 'asc' } }, assignments: true },
   });
   const decisions = assigned.map((policy) => {
-    const decision = evaluatePolicy(policyModelOf(policy), { host: score.host, categories: score.categories, risk_score: score.risk_score });
+    const decision = evaluatePolicy(policyModelOf(policy), {
+      host: score.host,
+      categories: score.categories,
+      risk_score: score.risk_score,
+    });
     return { policy_id: policy.id, policy_name: policy.name, ...decision };
   });
   const action = decisions.reduce<(typeof decisions)[number]['action'] | null>(

@@ -4,7 +4,12 @@ import { scoreUrl, UrlParseError } from './score-url';
 describe('scoreUrl', () => {
   it('recognises a known AI domain with its category and vendor', () => {
     const r = scoreUrl('https://chatgpt.com/c/1');
-    expect(r).toMatchObject({ registrable_domain: 'chatgpt.com', ai_category: 'ai-chat-assistant', vendor: 'OpenAI', severity: 'informational' });
+    expect(r).toMatchObject({
+      registrable_domain: 'chatgpt.com',
+      ai_category: 'ai-chat-assistant',
+      vendor: 'OpenAI',
+      severity: 'informational',
+    });
   });
   it('flags a look-alike of an AI brand', () => {
     const r = scoreUrl('chatgpt-login.example');
@@ -13,7 +18,9 @@ describe('scoreUrl', () => {
     expect(scoreUrl('https://chatgtp.com').factors.map((f) => f.code)).toContain('typosquat');
   });
   it('flags an IP literal host', () => {
-    expect(scoreUrl('http://192.168.1.10:8080/').factors.map((f) => f.code)).toEqual(expect.arrayContaining(['ip_literal_host', 'nonstandard_port']));
+    expect(scoreUrl('http://192.168.1.10:8080/').factors.map((f) => f.code)).toEqual(
+      expect.arrayContaining(['ip_literal_host', 'nonstandard_port']),
+    );
   });
   it('flags a punycode homoglyph of a brand', () => {
     const r = scoreUrl('https://xn--chtgpt-4nf.com/');

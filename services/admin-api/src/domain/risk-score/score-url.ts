@@ -6,7 +6,6 @@ import { parse as parseDomain } from 'tldts';
 import { lookupAiDomain, riskLists, classifyHost } from '../../data';
 import { severityForScore, type RiskSeverity } from '@risk/contracts';
 
-
 export interface RiskFactor {
   code: string;
   points: number;
@@ -31,11 +30,34 @@ export class UrlParseError extends Error {}
 
 export const SCORING_VERSION = '1';
 
-
 // Latin look-alikes from Cyrillic and Greek (the usual IDN homograph set).
 const CONFUSABLES: Record<string, string> = {
-  а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', у: 'y', х: 'x', і: 'i', ј: 'j', ѕ: 's', һ: 'h', ԁ: 'd', ԛ: 'q',
-  ԝ: 'w', ӏ: 'l', ɡ: 'g', α: 'a', ο: 'o', ρ: 'p', ν: 'v', τ: 't', ι: 'i', κ: 'k', χ: 'x', ε: 'e', υ: 'u',
+  а: 'a',
+  е: 'e',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  у: 'y',
+  х: 'x',
+  і: 'i',
+  ј: 'j',
+  ѕ: 's',
+  һ: 'h',
+  ԁ: 'd',
+  ԛ: 'q',
+  ԝ: 'w',
+  ӏ: 'l',
+  ɡ: 'g',
+  α: 'a',
+  ο: 'o',
+  ρ: 'p',
+  ν: 'v',
+  τ: 't',
+  ι: 'i',
+  κ: 'k',
+  χ: 'x',
+  ε: 'e',
+  υ: 'u',
 };
 
 function foldConfusables(label: string): string {
@@ -163,7 +185,11 @@ export function scoreUrl(input: string): UrlRiskScore {
           }
         }
       } else if (!ownsBrand(registrableLabel)) {
-        add('brand_impersonation', 40, `${registrable} uses the AI brand "${registrableLabel}" on a domain it does not own`);
+        add(
+          'brand_impersonation',
+          40,
+          `${registrable} uses the AI brand "${registrableLabel}" on a domain it does not own`,
+        );
         brandHit = true;
       }
       if (!brandHit) {
@@ -172,15 +198,21 @@ export function scoreUrl(input: string): UrlRiskScore {
         const inPath = pathTokens.find((t) => t.length >= 4 && riskLists.brands.has(t));
         const brand = inSub ?? inPath;
         if (brand && !(riskLists.brands.get(brand)?.has(registrable) ?? false)) {
-          add('brand_in_subdomain_or_path', 25, `the AI brand "${brand}" appears in the ${inSub ? 'subdomain' : 'path'} of ${registrable}`);
+          add(
+            'brand_in_subdomain_or_path',
+            25,
+            `the AI brand "${brand}" appears in the ${inSub ? 'subdomain' : 'path'} of ${registrable}`,
+          );
         }
       }
     }
 
     const tld = parsed.publicSuffix ?? bareHost.split('.').pop() ?? '';
-    if (riskLists.suspiciousTlds.has(tld)) add('suspicious_tld', 10, `.${tld} is among the TLDs most used for phishing`);
+    if (riskLists.suspiciousTlds.has(tld))
+      add('suspicious_tld', 10, `.${tld} is among the TLDs most used for phishing`);
     if (parsed.isIcann === false && !parsed.isPrivate) add('unlisted_tld', 5, `.${tld} is not a public suffix`);
-    if (subdomainLabels.length >= 4) add('many_subdomains', 10, `${subdomainLabels.length} labels before ${registrable}`);
+    if (subdomainLabels.length >= 4)
+      add('many_subdomains', 10, `${subdomainLabels.length} labels before ${registrable}`);
     else if (subdomainLabels.length === 3) add('many_subdomains', 5, `3 labels before ${registrable}`);
 
     const longest = bareHost
@@ -212,7 +244,13 @@ export function scoreUrl(input: string): UrlRiskScore {
   }
   if (aiEntry) add('ai_service', 0, `${aiEntry.domain} is a known ${aiEntry.category} service (${aiEntry.vendor})`);
 
-  const score = Math.max(0, Math.min(100, factors.reduce((sum, f) => sum + f.points, 0)));
+  const score = Math.max(
+    0,
+    Math.min(
+      100,
+      factors.reduce((sum, f) => sum + f.points, 0),
+    ),
+  );
   // a password in the URL is a factor, never echoed back: both url fields show it as ***
   const shown = new URL(url.href);
   if (shown.password) shown.password = '***';

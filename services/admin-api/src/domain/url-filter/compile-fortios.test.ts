@@ -20,7 +20,11 @@ function fortiEvaluate(compiled: FortiCompiledPolicy, host: string, fortiguardCa
   return monitored || filter?.action === 'monitor' ? 'alert' : 'allow';
 }
 
-const aiFacts = (host: string) => ({ host, categories: aiCategories.filter((c) => c.domains.some((d) => host === d || host.endsWith(`.${d}`))).map((c) => c.id), risk_score: 0 });
+const aiFacts = (host: string) => ({
+  host,
+  categories: aiCategories.filter((c) => c.domains.some((d) => host === d || host.endsWith(`.${d}`))).map((c) => c.id),
+  risk_score: 0,
+});
 
 describe('compileFortios', () => {
   it('keeps first-match meaning: allow becomes exempt so a later block cannot catch it', () => {
@@ -30,8 +34,21 @@ describe('compileFortios', () => {
       rule('block', { domains: ['*.openai.com'] }),
     ]);
     const compiled = compileFortios(p);
-    expect(compiled.entries[0]).toEqual({ id: 1, url: 'chatgpt.com', type: 'simple', action: 'exempt', status: 'enable' });
-    for (const host of ['chatgpt.com', 'claude.ai', 'www.claude.ai', 'api.openai.com', 'chat.openai.com', 'example.org']) {
+    expect(compiled.entries[0]).toEqual({
+      id: 1,
+      url: 'chatgpt.com',
+      type: 'simple',
+      action: 'exempt',
+      status: 'enable',
+    });
+    for (const host of [
+      'chatgpt.com',
+      'claude.ai',
+      'www.claude.ai',
+      'api.openai.com',
+      'chat.openai.com',
+      'example.org',
+    ]) {
       expect([host, fortiEvaluate(compiled, host)]).toEqual([host, evaluatePolicy(p, aiFacts(host)).action]);
     }
   });
@@ -48,11 +65,13 @@ describe('compileFortios', () => {
   });
 
   it('maps alert to monitor, drops shadowed patterns and skips disabled rules', () => {
-    const compiled = compileFortios(policy([
-      rule('alert', { domains: ['*.example.com'] }),
-      rule('block', { domains: ['www.example.com', 'other.example'] }),
-      rule('block', { domains: ['off.example'], enabled: false }),
-    ]));
+    const compiled = compileFortios(
+      policy([
+        rule('alert', { domains: ['*.example.com'] }),
+        rule('block', { domains: ['www.example.com', 'other.example'] }),
+        rule('block', { domains: ['off.example'], enabled: false }),
+      ]),
+    );
     expect(compiled.entries.map((e) => [e.id, e.url, e.action])).toEqual([
       [1, '*.example.com', 'monitor'],
       [2, 'other.example', 'block'],
@@ -62,19 +81,30 @@ describe('compileFortios', () => {
   it('general categories become FortiGuard filters: first rule wins, allow has no filter, the rest take the default', () => {
     const gambling = generalCategories.find((c) => c.id === 'gambling')!;
     const malware = generalCategories.find((c) => c.id === 'malware')!;
-    const compiled = compileFortios(policy([rule('allow', { categories: ['gambling'] }), rule('block', { categories: ['gambling', 'malware'] })], 'alert'));
+    const compiled = compileFortios(
+      policy(
+        [rule('allow', { categories: ['gambling'] }), rule('block', { categories: ['gambling', 'malware'] })],
+        'alert',
+      ),
+    );
     for (const id of gambling.fortiguard) {
       expect(compiled.filters.find((f) => f.category === id)).toBeUndefined();
       expect(fortiEvaluate(compiled, 'casino.example', id)).toBe('allow');
     }
-    for (const id of malware.fortiguard) expect(compiled.filters.find((f) => f.category === id)).toMatchObject({ action: 'block', log: 'enable' });
-    const unclaimed = fortiguardCategoryIds.filter((id) => !gambling.fortiguard.includes(id) && !malware.fortiguard.includes(id));
-    for (const id of unclaimed) expect(compiled.filters.find((f) => f.category === id)).toMatchObject({ action: 'monitor' });
+    for (const id of malware.fortiguard)
+      expect(compiled.filters.find((f) => f.category === id)).toMatchObject({ action: 'block', log: 'enable' });
+    const unclaimed = fortiguardCategoryIds.filter(
+      (id) => !gambling.fortiguard.includes(id) && !malware.fortiguard.includes(id),
+    );
+    for (const id of unclaimed)
+      expect(compiled.filters.find((f) => f.category === id)).toMatchObject({ action: 'monitor' });
     expect(compiled.filters.map((f) => f.id)).toEqual(compiled.filters.map((_, i) => i + 1));
   });
 
   it('warns about monitor falling through to a blocked category, and about min_risk_score', () => {
-    const compiled = compileFortios(policy([rule('alert', { domains: ['x.example'] }), rule('block', { min_risk_score: 80 })], 'block'));
+    const compiled = compileFortios(
+      policy([rule('alert', { domains: ['x.example'] }), rule('block', { min_risk_score: 80 })], 'block'),
+    );
     expect(compiled.warnings.join(' ')).toMatch(/monitor' continues to the FortiGuard category check/);
     expect(compiled.warnings.join(' ')).toMatch(/min_risk_score is our own score/);
     expect(compiled.tableName).toBe(compiled.profileName);

@@ -94,7 +94,8 @@ export function compilePanos(policy: PolicyModel): PanCompiledPolicy {
     for (const name of panNames) {
       if (!claimedPredefined.has(name)) claimedPredefined.set(name, rule.action);
     }
-    if (panNames.length && !firstGeneralCategoryRule) firstGeneralCategoryRule = { position: rule.position, action: rule.action };
+    if (panNames.length && !firstGeneralCategoryRule)
+      firstGeneralCategoryRule = { position: rule.position, action: rule.action };
     if (rule.min_risk_score !== null) {
       warnings.push(`${label}: min_risk_score is our own score; firewalls cannot evaluate it, so it is not pushed.`);
     }

@@ -57,7 +57,8 @@ export function normalizeDomainPattern(input: string): string | null {
     // an IDN becomes its punycode form
     if (!/[^\x00-\x7f]/.test(pattern)) return null;
   }
-  if (!/^[a-z0-9.-]+$/.test(ascii) || ascii.includes('..') || ascii.startsWith('.') || ascii.startsWith('-')) return null;
+  if (!/^[a-z0-9.-]+$/.test(ascii) || ascii.includes('..') || ascii.startsWith('.') || ascii.startsWith('-'))
+    return null;
   if (wildcard && !ascii.includes('.')) return null;
   return wildcard ? `*.${ascii}` : ascii;
 }

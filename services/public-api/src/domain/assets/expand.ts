@@ -13,7 +13,11 @@ export const ZExpandParam = zQueryList(z.string()).optional();
  * Checks expand[] values against what the route supports; anything else is 400 parameter_invalid
  * with param `expand`. List routes also accept Stripe's `data.<field>` spelling.
  */
-export function parseExpand<T extends string>(values: string[] | undefined, allowed: readonly T[], opts: { list?: boolean } = {}): Set<T> {
+export function parseExpand<T extends string>(
+  values: string[] | undefined,
+  allowed: readonly T[],
+  opts: { list?: boolean } = {},
+): Set<T> {
   const out = new Set<T>();
   for (const raw of values ?? []) {
     const value = opts.list && raw.startsWith('data.') ? raw.slice(5) : raw;
@@ -61,7 +65,8 @@ export async function loadAssetExpansions(
   }
   if (aiboms) {
     const byId = new Map<string, AiBom>(aiboms.map((b) => [b.id, renderAiBom(b)]));
-    for (const a of assets) out.get(a.fingerprint)!.aibom = a.current_aibom_id ? (byId.get(a.current_aibom_id) ?? null) : null;
+    for (const a of assets)
+      out.get(a.fingerprint)!.aibom = a.current_aibom_id ? (byId.get(a.current_aibom_id) ?? null) : null;
   }
   return out;
 }

@@ -13,23 +13,39 @@ export type AiBomOutput =
   | { contentType: 'text/plain; charset=utf-8'; text: string };
 
 /** The asset's current AI-BOM (the last good one for stale assets) in the requested format. */
-export async function getAiBom(deps: Pick<AppDeps, 'prisma' | 'pool'>, input: { fingerprint: string; format: AiBomFormat }): Promise<AiBomOutput> {
+export async function getAiBom(
+  deps: Pick<AppDeps, 'prisma' | 'pool'>,
+  input: { fingerprint: string; format: AiBomFormat },
+): Promise<AiBomOutput> {
   const asset = await findAssetOr404(deps, input.fingerprint);
   assertEnriched(asset);
   const row = asset.current_aibom_id
     ? await deps.prisma.aiBom.findUnique({ where: { id: asset.current_aibom_id } })
-    : await deps.prisma.aiBom.findFirst({ where: { fingerprint: asset.fingerprint }, orderBy: { bom_version: 'desc' } });
-  if (!row) throw new ApiError('resource_missing', { param: 'fingerprint', message: `Asset '${asset.fingerprint}' has no AI-BOM.` });
+    : await deps.prisma.aiBom.findFirst({
+        where: { fingerprint: asset.fingerprint },
+        orderBy: { bom_version: 'desc' },
+      });
+  if (!row)
+    throw new ApiError('resource_missing', {
+      param: 'fingerprint',
+      message: `Asset '${asset.fingerprint}' has no AI-BOM.`,
+    });
   switch (input.format) {
     case 'json':
       return { contentType: 'application/json', json: renderAiBom(row) };
     case 'spdx_json':
       return { contentType: 'application/spdx+json', json: row.spdx };
     case 'spdx_tv':
-      return { contentType: 'text/plain; charset=utf-8', text: renderSpdxTagValue(row.spdx as Record<string, unknown>) };
+      return {
+        contentType: 'text/plain; charset=utf-8',
+        text: renderSpdxTagValue(row.spdx as Record<string, unknown>),
+      };
     case 'cyclonedx_json':
       if (!row.cyclonedx) {
-        throw new ApiError('resource_missing', { param: 'format', message: `AI-BOM ${row.id} has no CycloneDX rendering.` });
+        throw new ApiError('resource_missing', {
+          param: 'format',
+          message: `AI-BOM ${row.id} has no CycloneDX rendering.`,
+        });
       }
       return { contentType: 'application/vnd.cyclonedx+json; version=1.6', json: row.cyclonedx };
   }

@@ -8,7 +8,8 @@ import { renderAsset, type AssetRow } from './render';
 /** Hot path (every asset route): one raw primary-key read, batched with concurrent ones (asset-reader.ts). */
 export async function findAssetOr404(deps: Pick<AppDeps, 'pool'>, fingerprint: string): Promise<AssetRow> {
   const row = await assetReader(deps).read(fingerprint);
-  if (!row) throw new ApiError('resource_missing', { param: 'fingerprint', message: `No such asset: '${fingerprint}'.` });
+  if (!row)
+    throw new ApiError('resource_missing', { param: 'fingerprint', message: `No such asset: '${fingerprint}'.` });
   return row;
 }
 
@@ -22,7 +23,10 @@ export function assertEnriched(asset: AssetRow): void {
   }
 }
 
-export async function getAsset(deps: Pick<AppDeps, 'prisma' | 'pool'>, input: { fingerprint: string; expand: Set<AssetExpand> }): Promise<Asset> {
+export async function getAsset(
+  deps: Pick<AppDeps, 'prisma' | 'pool'>,
+  input: { fingerprint: string; expand: Set<AssetExpand> },
+): Promise<Asset> {
   const row = await findAssetOr404(deps, input.fingerprint);
   const expansions = await loadAssetExpansions(deps, [row], input.expand);
   return renderAsset(row, expansions.get(row.fingerprint));

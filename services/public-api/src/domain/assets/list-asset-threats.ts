@@ -13,7 +13,10 @@ export interface ListAssetThreatsInput {
 }
 
 /** GET /v1/assets/{fingerprint}/threats: the threats the shared matching rule (@risk/common threat-match) finds. */
-export async function listAssetThreats(deps: Pick<AppDeps, 'prisma' | 'pool'>, input: ListAssetThreatsInput): Promise<ListEnvelope<Threat>> {
+export async function listAssetThreats(
+  deps: Pick<AppDeps, 'prisma' | 'pool'>,
+  input: ListAssetThreatsInput,
+): Promise<ListEnvelope<Threat>> {
   const asset = await findAssetOr404(deps, input.fingerprint);
   assertEnriched(asset);
   const page = await listThreatsForAsset(deps.prisma, asset.fingerprint, {

@@ -24,7 +24,10 @@ export async function listAssets(deps: Pick<AppDeps, 'prisma'>, input: ListAsset
   };
   const page = await paginate(input, {
     loadCursor: async (fingerprint) => {
-      const row = await deps.prisma.asset.findUnique({ where: { fingerprint }, select: { created: true, fingerprint: true } });
+      const row = await deps.prisma.asset.findUnique({
+        where: { fingerprint },
+        select: { created: true, fingerprint: true },
+      });
       return row ? { created: row.created, id: row.fingerprint } : null;
     },
     fetch: ({ before, after, order, take }) =>

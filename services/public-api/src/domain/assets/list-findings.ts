@@ -14,17 +14,28 @@ export interface ListFindingsInput {
   expandThreats: boolean;
 }
 
-export async function listFindings(deps: Pick<AppDeps, 'prisma' | 'pool'>, input: ListFindingsInput): Promise<ListEnvelope<Finding>> {
+export async function listFindings(
+  deps: Pick<AppDeps, 'prisma' | 'pool'>,
+  input: ListFindingsInput,
+): Promise<ListEnvelope<Finding>> {
   const asset = await findAssetOr404(deps, input.fingerprint);
   assertEnriched(asset);
   const page = await paginate(input, {
     loadCursor: async (id) => {
-      const row = await deps.prisma.finding.findFirst({ where: { id, fingerprint: asset.fingerprint }, select: { created: true, id: true } });
+      const row = await deps.prisma.finding.findFirst({
+        where: { id, fingerprint: asset.fingerprint },
+        select: { created: true, id: true },
+      });
       return row;
     },
     fetch: ({ before, after, order, take }) =>
       deps.prisma.finding.findMany({
-        where: { AND: [{ fingerprint: asset.fingerprint }, (keysetWhere('id', { before, after }) ?? {}) as Prisma.FindingWhereInput] },
+        where: {
+          AND: [
+            { fingerprint: asset.fingerprint },
+            (keysetWhere('id', { before, after }) ?? {}) as Prisma.FindingWhereInput,
+          ],
+        },
         orderBy: keysetOrder('id', order) as Prisma.FindingOrderByWithRelationInput[],
         take,
       }),

@@ -93,7 +93,10 @@ export function validateLookup(input: LookupInput): NameKey[] {
  * every name key in one statement (unnest), trigram candidates for every key that needs them in one
  * statement (LATERAL join), all assets in one `= ANY($1)` read, then one query per expansion.
  */
-export async function lookupAssets(deps: Pick<AppDeps, 'prisma' | 'pool'>, input: LookupInput): Promise<LookupResponse> {
+export async function lookupAssets(
+  deps: Pick<AppDeps, 'prisma' | 'pool'>,
+  input: LookupInput,
+): Promise<LookupResponse> {
   const keys = validateLookup(input);
 
   const exactByKey = new Map<number, string>();
@@ -112,7 +115,9 @@ export async function lookupAssets(deps: Pick<AppDeps, 'prisma' | 'pool'>, input
 
   // candidates: every name key when asked for; otherwise only name-alone keys without an exact match
   const nameAlone = (k: NameKey) => k.version === null && k.ecosystem === null && k.fingerprint === null;
-  const trigramKeys = keys.filter((k) => k.normalized !== '' && (input.include_candidates || (nameAlone(k) && !exactByKey.has(k.index))));
+  const trigramKeys = keys.filter(
+    (k) => k.normalized !== '' && (input.include_candidates || (nameAlone(k) && !exactByKey.has(k.index))),
+  );
   const candidatesByKey = new Map<number, Array<{ fingerprint: string; similarity: number }>>();
   if (trigramKeys.length > 0) {
     const { rows } = await deps.pool.query<{ idx: number; fingerprint: string; sim: number }>(
@@ -163,7 +168,13 @@ export async function lookupAssets(deps: Pick<AppDeps, 'prisma' | 'pool'>, input
     return { match: 'none', asset: null };
   });
 
-  const matched = [...new Map([...fingerprintResults, ...nameResults].flatMap((r) => (r.asset ? [[r.asset.fingerprint, r.asset] as const] : []))).values()];
+  const matched = [
+    ...new Map(
+      [...fingerprintResults, ...nameResults].flatMap((r) =>
+        r.asset ? [[r.asset.fingerprint, r.asset] as const] : [],
+      ),
+    ).values(),
+  ];
   const expansions = await loadAssetExpansions(deps, matched, input.expand);
   const render = (a: AssetRow | null) => (a ? renderAsset(a, expansions.get(a.fingerprint)) : null);
 

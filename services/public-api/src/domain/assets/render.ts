@@ -153,7 +153,9 @@ export function renderAiBom(row: AiBomRow): AiBom {
       document_name: str(spdx.name),
       document_namespace: str(spdx.documentNamespace),
       created: str(creation.created),
-      creators: Array.isArray(creation.creators) ? creation.creators.filter((c): c is string => typeof c === 'string') : [],
+      creators: Array.isArray(creation.creators)
+        ? creation.creators.filter((c): c is string => typeof c === 'string')
+        : [],
     },
     spdx,
     components: (Array.isArray(row.components) ? row.components : []) as AiBom['components'],

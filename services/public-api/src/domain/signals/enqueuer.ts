@@ -67,7 +67,9 @@ export class EnrichmentEnqueuer {
       const ids = batch.outboxIds.filter((id) => /^\d+$/.test(id)).join(',');
       const client = await this.pool.connect();
       try {
-        await client.query(`BEGIN; SET LOCAL synchronous_commit = off; UPDATE outbox SET processed_at = now() WHERE id = ANY('{${ids}}'::bigint[]); COMMIT`);
+        await client.query(
+          `BEGIN; SET LOCAL synchronous_commit = off; UPDATE outbox SET processed_at = now() WHERE id = ANY('{${ids}}'::bigint[]); COMMIT`,
+        );
       } catch (err) {
         await client.query('ROLLBACK').catch(() => undefined); // never hand back a connection in a failed transaction
         throw err;

@@ -14,10 +14,19 @@ export interface PreviousAssetState {
 }
 
 export type EnrichmentDecision =
-  | { status: 'queued'; reason: 'new_asset' | 'content_changed' | 'enrichment_failed' | 'ttl_expired'; nextStatus: AssetStatus }
+  | {
+      status: 'queued';
+      reason: 'new_asset' | 'content_changed' | 'enrichment_failed' | 'ttl_expired';
+      nextStatus: AssetStatus;
+    }
   | { status: 'skipped'; reason: 'up_to_date' | 'enrichment_in_progress' | 'superseded_in_batch'; nextStatus: null };
 
-export function decideEnrichment(prev: PreviousAssetState | null, digest: string, now: Date, ttlDays: number): EnrichmentDecision {
+export function decideEnrichment(
+  prev: PreviousAssetState | null,
+  digest: string,
+  now: Date,
+  ttlDays: number,
+): EnrichmentDecision {
   if (!prev) return { status: 'queued', reason: 'new_asset', nextStatus: 'pending' };
   const waitingForThisDigest = prev.latest_digest === digest;
   switch (prev.enrichment_status) {
@@ -32,7 +41,8 @@ export function decideEnrichment(prev: PreviousAssetState | null, digest: string
       // enriched or stale: the last good result is being served
       const stale = prev.enrichment_status === 'stale';
       if (prev.enriched_digest !== digest) {
-        if (stale && waitingForThisDigest) return { status: 'skipped', reason: 'enrichment_in_progress', nextStatus: null };
+        if (stale && waitingForThisDigest)
+          return { status: 'skipped', reason: 'enrichment_in_progress', nextStatus: null };
         return { status: 'queued', reason: 'content_changed', nextStatus: 'stale' };
       }
       const expired = !prev.enriched_at || now.getTime() - prev.enriched_at.getTime() > ttlDays * 86_400_000;

@@ -4,10 +4,14 @@ import type { AppDeps } from '../../deps';
 import { renderSignal } from './render-signal';
 
 /** A signal is readable only by its org (and mode); anyone else gets the same 404 as a missing id. */
-export async function getSignal(deps: Pick<AppDeps, 'prisma'>, input: { auth: ApiKeyPrincipal; signalId: string }): Promise<Signal> {
+export async function getSignal(
+  deps: Pick<AppDeps, 'prisma'>,
+  input: { auth: ApiKeyPrincipal; signalId: string },
+): Promise<Signal> {
   const row = await deps.prisma.signal.findFirst({
     where: { id: input.signalId, org_id: input.auth.org_id, livemode: input.auth.livemode },
   });
-  if (!row) throw new ApiError('resource_missing', { param: 'signal_id', message: `No such signal: '${input.signalId}'.` });
+  if (!row)
+    throw new ApiError('resource_missing', { param: 'signal_id', message: `No such signal: '${input.signalId}'.` });
   return renderSignal(row);
 }

@@ -1,4 +1,12 @@
-import { keysetOrder, keysetSql, keysetWhere, listEnvelope, paginate, type ListEnvelope, type PageRequest } from '@risk/common';
+import {
+  keysetOrder,
+  keysetSql,
+  keysetWhere,
+  listEnvelope,
+  paginate,
+  type ListEnvelope,
+  type PageRequest,
+} from '@risk/common';
 import type { Threat } from '@risk/contracts';
 import { Prisma, type PrismaClient, type Threat as ThreatRow } from '@risk/db';
 import { assetCveIds, threatsMatchingAssetWhere } from '@risk/common';
@@ -58,7 +66,9 @@ export async function listThreatsForAsset(
     loadCursor: (id) => db.threat.findUnique({ where: { id }, select: { id: true, created: true } }),
     fetch: ({ take, ...bound }) => {
       const keyset = keysetSql('t', bound);
-      return db.$queryRaw<ThreatRow[]>`SELECT t.* FROM threats t WHERE ${matches} ${keyset.and} ${keyset.orderBy} LIMIT ${take}`;
+      return db.$queryRaw<
+        ThreatRow[]
+      >`SELECT t.* FROM threats t WHERE ${matches} ${keyset.and} ${keyset.orderBy} LIMIT ${take}`;
     },
   });
   const url = `/v1/assets/${encodeURIComponent(fingerprint)}/threats`;
