@@ -59,13 +59,18 @@ const isBulkPath = (path: string): boolean => {
   return p === '/v1/signals/bulk' || p.startsWith('/v1/signals/bulk/');
 };
 
-/** Runs middleware one after another as one express layer; an error skips the rest. */
+/** Runs middleware one after another as one express layer; an error (or a rejected promise, as express 5 treats it) skips the rest. */
 function inSequence(...handlers: RequestHandler[]): RequestHandler {
   return (req, res, next) => {
     let i = 0;
     const step = (err?: unknown): void => {
-      if (err !== undefined || i === handlers.length) next(err);
-      else void handlers[i++]!(req, res, step);
+      // express passes null or undefined for "no error" (a router left with next('router') ends with null)
+      if (err != null) next(err);
+      else if (i === handlers.length) next();
+      else {
+        const result: unknown = handlers[i++]!(req, res, step);
+        if (result instanceof Promise) result.catch(step);
+      }
     };
     step();
   };
@@ -84,6 +89,8 @@ function v1Dispatcher(routers: Router[]): RequestHandler {
       const path = layer.route?.path;
       if (typeof path !== 'string') throw new Error('v1 routers hold only routes with string paths');
       const segment = firstSegment(path).toLowerCase();
+      if (!/^[a-z0-9._~-]+$/.test(segment))
+        throw new Error(`v1 route ${path}: its first path segment must be a literal`);
       const list = bySegment.get(segment) ?? [];
       if (!list.includes(router)) list.push(router);
       bySegment.set(segment, list);
@@ -98,7 +105,8 @@ function v1Dispatcher(routers: Router[]): RequestHandler {
     }
     let i = 0;
     const step = (err?: unknown): void => {
-      if (err !== undefined || i === list.length) next(err);
+      if (err != null) next(err);
+      else if (i === list.length) next();
       else list[i++]!(req, res, step);
     };
     step();
