@@ -32,6 +32,28 @@ export interface BomComponent {
   hashes: Array<{ alg: 'SHA-256'; content: string }>;
   primary: boolean;
 }
+
+/**
+ * A component with nothing known beyond what `known` says (no licence, supplier, hashes; not primary).
+ * Fields stay in BomComponent's order, so the stored AI-BOM JSON keeps its shape.
+ */
+function bomComponent(
+  known: Pick<BomComponent, 'ref' | 'type' | 'name'> & Partial<Omit<BomComponent, 'ref' | 'type' | 'name'>>,
+): BomComponent {
+  return {
+    ref: known.ref,
+    type: known.type,
+    name: known.name,
+    version: known.version ?? null,
+    purl: known.purl ?? null,
+    license: known.license ?? null,
+    license_raw: known.license_raw ?? null,
+    supplier: known.supplier ?? null,
+    download_location: known.download_location ?? null,
+    hashes: known.hashes ?? [],
+    primary: known.primary ?? false,
+  };
+}
 export interface Lineage {
   base_models: Array<{ id: string; relation: string }>;
   relation: string;
@@ -174,38 +196,30 @@ export function buildBomModel(
     for (const b of uniq(p.base_models)) {
       const id = mkId('Model', b);
       const isHf = /^[\w.-]+\/[\w.-]+$/.test(b);
-      components.push({
-        ref: id,
-        type: 'model',
-        name: b,
-        version: null,
-        purl: isHf ? purlFor('huggingface', b, null) : null,
-        license: null,
-        license_raw: null,
-        supplier: isHf ? (b.split('/')[0] ?? null) : null,
-        download_location: isHf ? `https://huggingface.co/${b}` : null,
-        hashes: [],
-        primary: false,
-      });
+      components.push(
+        bomComponent({
+          ref: id,
+          type: 'model',
+          name: b,
+          purl: isHf ? purlFor('huggingface', b, null) : null,
+          supplier: isHf ? (b.split('/')[0] ?? null) : null,
+          download_location: isHf ? `https://huggingface.co/${b}` : null,
+        }),
+      );
       rels.push({ from: primaryId, type: 'DESCENDANT_OF', to: id, comment: `base_model_relation: ${relation}` });
     }
   } else if (p.datasets.length) lineage = { base_models: [], relation: 'none', parents: [], datasets: [...p.datasets] };
   for (const d of uniq(p.datasets)) {
     const id = mkId('Dataset', d);
     const isHf = /^[\w.-]+(\/[\w.-]+)?$/.test(d);
-    components.push({
-      ref: id,
-      type: 'dataset',
-      name: d,
-      version: null,
-      purl: null,
-      license: null,
-      license_raw: null,
-      supplier: null,
-      download_location: isHf ? `https://huggingface.co/datasets/${d}` : null,
-      hashes: [],
-      primary: false,
-    });
+    components.push(
+      bomComponent({
+        ref: id,
+        type: 'dataset',
+        name: d,
+        download_location: isHf ? `https://huggingface.co/datasets/${d}` : null,
+      }),
+    );
     rels.push({ from: primaryId, type: 'DEPENDS_ON', to: id, comment: 'trainedOn (model card datasets)' });
   }
   for (const d of p.dependencies.slice(0, 300)) {
@@ -217,19 +231,15 @@ export function buildBomModel(
           : null
         : (/^===?([\w.+!-]+)$/.exec(d.spec)?.[1] ?? null);
     const id = mkId('Package', `${d.ecosystem}-${d.name}`);
-    components.push({
-      ref: id,
-      type: 'library',
-      name: d.name,
-      version: pinned ?? (d.spec || null),
-      purl: purlFor(d.ecosystem, d.name, pinned),
-      license: null,
-      license_raw: null,
-      supplier: null,
-      download_location: null,
-      hashes: [],
-      primary: false,
-    });
+    components.push(
+      bomComponent({
+        ref: id,
+        type: 'library',
+        name: d.name,
+        version: pinned ?? (d.spec || null),
+        purl: purlFor(d.ecosystem, d.name, pinned),
+      }),
+    );
     rels.push({ from: primaryId, type: 'DEPENDS_ON', to: id, comment: `${d.path}: ${d.spec || '*'}` });
   }
   for (const s of p.servers) {
@@ -244,19 +254,15 @@ export function buildBomModel(
               ? 'oci'
               : null;
       const id = mkId('Package', `${s.registry}-${s.identifier ?? s.name}`);
-      components.push({
-        ref: id,
-        type: 'library',
-        name: s.identifier ?? s.name,
-        version: s.version,
-        purl: s.identifier ? purlFor(eco, s.identifier, s.version) : null,
-        license: null,
-        license_raw: null,
-        supplier: null,
-        download_location: null,
-        hashes: [],
-        primary: false,
-      });
+      components.push(
+        bomComponent({
+          ref: id,
+          type: 'library',
+          name: s.identifier ?? s.name,
+          version: s.version,
+          purl: s.identifier ? purlFor(eco, s.identifier, s.version) : null,
+        }),
+      );
       rels.push({ from: primaryId, type: 'DEPENDS_ON', to: id, comment: `distribution (${s.registry})` });
       continue;
     }
@@ -273,36 +279,27 @@ export function buildBomModel(
         purl = purlFor(launcherEco, m[1], ver);
       }
     }
-    components.push({
-      ref: id,
-      type: 'mcp_server',
-      name: s.name,
-      version: ver,
-      purl,
-      license: null,
-      license_raw: null,
-      supplier: null,
-      download_location: s.url ?? null,
-      hashes: [],
-      primary: false,
-    });
+    components.push(
+      bomComponent({
+        ref: id,
+        type: 'mcp_server',
+        name: s.name,
+        version: ver,
+        purl,
+        download_location: s.url ?? null,
+      }),
+    );
     rels.push({ from: primaryId, type: 'DEPENDS_ON', to: id, comment: `mcp server (${s.transport ?? 'stdio'})` });
   }
   for (const t of p.tools.slice(0, 200)) {
     const id = mkId('Tool', t.name);
-    components.push({
-      ref: id,
-      type: 'tool',
-      name: t.name,
-      version: null,
-      purl: null,
-      license: null,
-      license_raw: null,
-      supplier: null,
-      download_location: null,
-      hashes: [],
-      primary: false,
-    });
+    components.push(
+      bomComponent({
+        ref: id,
+        type: 'tool',
+        name: t.name,
+      }),
+    );
     rels.push({ from: primaryId, type: 'CONTAINS', to: id, comment: 'mcp tool' });
   }
   const seenFiles = new Set<string>();
@@ -310,19 +307,14 @@ export function buildBomModel(
     if (seenFiles.has(f.path)) continue;
     seenFiles.add(f.path);
     const id = mkId('File', f.path);
-    components.push({
-      ref: id,
-      type: 'file',
-      name: f.path,
-      version: null,
-      purl: null,
-      license: null,
-      license_raw: null,
-      supplier: null,
-      download_location: null,
-      hashes: f.sha256 ? [{ alg: 'SHA-256', content: f.sha256 }] : [],
-      primary: false,
-    });
+    components.push(
+      bomComponent({
+        ref: id,
+        type: 'file',
+        name: f.path,
+        hashes: f.sha256 ? [{ alg: 'SHA-256', content: f.sha256 }] : [],
+      }),
+    );
     rels.push({ from: primaryId, type: 'CONTAINS', to: id });
   }
   // `ai:<name>` keys are SPDX 3.0.1 AI-profile properties (ai_AIPackage) with their value shapes (string lists,

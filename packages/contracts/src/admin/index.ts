@@ -164,24 +164,28 @@ export const ZFirewall = z
   })
   .openapi('Firewall');
 
+/** Syslog transports and facilities a firewall's log forwarding can use (the connectors map them per vendor). */
+export const SYSLOG_MODES = ['udp', 'tcp', 'tls'] as const;
+export type SyslogMode = (typeof SYSLOG_MODES)[number];
+export const SYSLOG_FACILITIES = [
+  'LOG_USER',
+  'LOG_LOCAL0',
+  'LOG_LOCAL1',
+  'LOG_LOCAL2',
+  'LOG_LOCAL3',
+  'LOG_LOCAL4',
+  'LOG_LOCAL5',
+  'LOG_LOCAL6',
+  'LOG_LOCAL7',
+] as const;
+export type SyslogFacility = (typeof SYSLOG_FACILITIES)[number];
+
 export const ZConfigureLoggingBody = z
   .strictObject({
     syslog_server: zHost.refine((v) => v.length <= 63, 'must be at most 63 characters'),
     syslog_port: z.number().int().min(1).max(65535).default(514),
-    mode: z.enum(['udp', 'tcp', 'tls']).default('udp'),
-    facility: z
-      .enum([
-        'LOG_USER',
-        'LOG_LOCAL0',
-        'LOG_LOCAL1',
-        'LOG_LOCAL2',
-        'LOG_LOCAL3',
-        'LOG_LOCAL4',
-        'LOG_LOCAL5',
-        'LOG_LOCAL6',
-        'LOG_LOCAL7',
-      ])
-      .default('LOG_USER'),
+    mode: z.enum(SYSLOG_MODES).default('udp'),
+    facility: z.enum(SYSLOG_FACILITIES).default('LOG_USER'),
   })
   .openapi('ConfigureLoggingBody');
 

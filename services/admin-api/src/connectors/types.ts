@@ -1,5 +1,7 @@
 // The one interface every vendor connector implements; the admin use cases and the worker's sync job only
 // see this. Each call opens its own HTTPS connection (see https-client.ts) and throws ConnectorError.
+// the syslog modes and facilities are defined once, with the request schema that accepts them
+import type { SyslogFacility, SyslogMode } from '@risk/contracts';
 import type { PolicyModel } from '../domain/url-filter/policy-model';
 
 export const FIREWALL_TYPES = ['palo_alto', 'fortinet'] as const;
@@ -19,21 +21,6 @@ export interface FirewallTestInfo {
   hostname: string | null;
   serial: string | null;
 }
-
-export const SYSLOG_MODES = ['udp', 'tcp', 'tls'] as const;
-export type SyslogMode = (typeof SYSLOG_MODES)[number];
-export const SYSLOG_FACILITIES = [
-  'LOG_USER',
-  'LOG_LOCAL0',
-  'LOG_LOCAL1',
-  'LOG_LOCAL2',
-  'LOG_LOCAL3',
-  'LOG_LOCAL4',
-  'LOG_LOCAL5',
-  'LOG_LOCAL6',
-  'LOG_LOCAL7',
-] as const;
-export type SyslogFacility = (typeof SYSLOG_FACILITIES)[number];
 
 export interface LoggingOptions {
   syslog_server: string;
