@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
-import { createTestContext, type TestContext } from '@risk/testing';
+import { createTestContext, waitFor, type TestContext } from '@risk/testing';
 
 // `pnpm start` as a process: the one-line failures when a dependency is down, and a clean stop that
 // leaves no service behind. Secrets are passed in, so the tests never write the repo's .risk-local.json.
@@ -61,14 +61,6 @@ function childPids(pid: number): number[] {
       .filter((n) => n > 0);
   } catch {
     return []; // ps exits 1 when there are none
-  }
-}
-
-async function waitFor(what: string, check: () => Promise<boolean> | boolean, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
   }
 }
 
@@ -131,14 +123,19 @@ describe('pnpm start', () => {
       LOG_LEVEL: 'warn',
     };
     const up = async (run: Run) => {
-      await waitFor('the three services', async () => {
-        if (run.child.exitCode !== null) throw new Error(`start exited early:\n${run.output()}`);
-        return (
-          (await ok(`http://127.0.0.1:${pub}/readyz`)) &&
-          (await ok(`http://127.0.0.1:${adm}/`)) &&
-          (await ok(`http://127.0.0.1:${wrk}/healthz`))
-        );
-      });
+      await waitFor(
+        'the three services',
+        async () => {
+          if (run.child.exitCode !== null) throw new Error(`start exited early:\n${run.output()}`);
+          return (
+            (await ok(`http://127.0.0.1:${pub}/readyz`)) &&
+            (await ok(`http://127.0.0.1:${adm}/`)) &&
+            (await ok(`http://127.0.0.1:${wrk}/healthz`))
+          );
+        },
+        60_000,
+        200,
+      );
       const pids = childPids(run.child.pid!);
       expect(pids.length).toBeGreaterThanOrEqual(3);
       return pids;
@@ -157,6 +154,6 @@ describe('pnpm start', () => {
     const secondPids = await up(second);
     second.child.kill('SIGKILL');
     await second.exited;
-    await waitFor('the orphaned services to stop', () => secondPids.every((pid) => !alive(pid)), 30_000);
+    await waitFor('the orphaned services to stop', () => secondPids.every((pid) => !alive(pid)), 30_000, 200);
   }, 120_000);
 });

@@ -143,3 +143,22 @@ export async function createTestContext(label: string, env: Record<string, strin
 }
 
 export { migrate };
+
+/**
+ * Polls `fn` until it returns something truthy (returned), or throws `timed out waiting for <what>`
+ * after `timeoutMs`. Tests wait on real processes, queues and databases this way instead of sleeping.
+ */
+export async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  timeoutMs = 20_000,
+  intervalMs = 25,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}

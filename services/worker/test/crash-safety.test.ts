@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { JOBS } from '@risk/common';
-import { createWorkerHarness, modelCardManifest, type WorkerHarness } from './harness';
+import { createWorkerHarness, modelCardManifest, waitFor, type WorkerHarness } from './harness';
 
 const MAIN = path.join(__dirname, '..', 'src', 'main.ts');
 
@@ -31,20 +31,6 @@ function spawnWorker(h: WorkerHarness, env: Record<string, string>): ChildProces
   return child;
 }
 
-async function waitFor<T>(
-  what: string,
-  fn: () => Promise<T | null | undefined | false>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   if (child.exitCode !== null || child.signalCode !== null)
     return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
@@ -68,7 +54,7 @@ describe('crash safety of the worker process', () => {
     // the first worker spends 4 s inside each job, so it is surely mid-job when killed
     const first = spawnWorker(h, { ENRICHMENT_TEST_DELAY_MS: '4000' });
     children.push(first);
-    await waitFor('first worker ready', async () => first.output.join('').includes('worker ready'));
+    await waitFor('first worker ready', async () => first.output.join('').includes('worker ready'), 30_000, 50);
 
     const res = await h.submit({
       fingerprint: fp,
@@ -78,7 +64,7 @@ describe('crash safety of the worker process', () => {
     });
     expect(res.status).toBe(202);
     const queue = h.producer.queue(JOBS.enrichment.queue);
-    await waitFor('job active in the first worker', async () => (await queue.getActiveCount()) === 1);
+    await waitFor('job active in the first worker', async () => (await queue.getActiveCount()) === 1, 30_000, 50);
 
     first.kill('SIGKILL');
     expect((await exited(first)).signal).toBe('SIGKILL');

@@ -3,23 +3,9 @@ import { UnrecoverableError } from 'bullmq';
 import request from 'supertest';
 import { createFirewallSyncProcessor } from '../src/jobs/firewall-sync';
 import { startWorker, type RunningWorker } from '../src';
-import { createWorkerHarness, type WorkerHarness } from './harness';
+import { createWorkerHarness, waitFor, type WorkerHarness } from './harness';
 
 const SIM_KEY = 'sim-key-for-worker-sync-0001';
-
-async function waitFor<T>(
-  what: string,
-  fn: () => Promise<T | null | undefined | false>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('URL-filter policy sync through the worker (admin API → outbox → queue → firewall simulators)', () => {
   let h: WorkerHarness;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mintApiKey, QueueProducer, SCOPES, type Config } from '@risk/common';
 import { createApp, type PublicApiApp } from '@risk/public-api';
-import { createTestContext, type TestContext } from '@risk/testing';
+import { createTestContext, waitFor, type TestContext } from '@risk/testing';
 import request from 'supertest';
 import type { WorkerDeps } from '../src';
 
@@ -71,20 +71,8 @@ export async function createWorkerHarness(label: string, env: Record<string, str
   };
 }
 
-/** Polls `fn` every 25 ms until it returns something truthy (returned), or throws after timeoutMs. */
-export async function waitFor<T>(
-  what: string,
-  fn: () => Promise<T | undefined | null | false>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+// the one polling helper of the test suites, for the worker tests that import from here
+export { waitFor };
 
 /** A Hugging Face model card in the shape of the samples (front matter + body), pickle weights listed. */
 export function modelCardManifest(extra = ''): string {
