@@ -7,13 +7,12 @@
  * PROFILE_EXISTING=1 creates the POST scenario's assets first (re-observations instead of new assets).
  */
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { ApiKeyAuthenticator, closeServer, listenWithLimits, mintApiKey, QueueProducer, SCOPES } from '@risk/common';
 import { createTestContext } from '@risk/testing';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { createApp } from '../src/app';
-import { benchSignal } from './workload';
+import { benchSignal, urlOf } from './workload';
 
 const stats = new Map<string, { n: number; ms: number }>();
 let counting = false;
@@ -78,7 +77,7 @@ async function main() {
     authenticator,
   });
   const server = await listenWithLimits(app, { port: 0, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const base = urlOf(server);
   const orgId = 'org_bench';
   const key = (await mintApiKey(ctx.db.prisma, { org_id: orgId, scopes: [...SCOPES], livemode: true })).key;
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
@@ -152,7 +151,7 @@ async function main() {
       res.status(202).json({ received: Object.keys(req.body as object).length });
     });
     const hs = await listenWithLimits(hello, { port: 0, host: '127.0.0.1' });
-    const hbase = `http://127.0.0.1:${(hs.address() as AddressInfo).port}`;
+    const hbase = urlOf(hs);
     let n = 0;
     const post = (url: string, h: object) => ({
       url,

@@ -1,6 +1,6 @@
 import { type Scope } from '@risk/common';
 import request from 'supertest';
-import { createHarness, idem, postSignal, signalBody, type Harness } from './harness';
+import { createHarness, idem, postJson, postSignal, signalBody, type Harness } from './harness';
 
 let h: Harness;
 let fp: string;
@@ -13,18 +13,10 @@ beforeAll(async () => {
   const body = signalBody(h.orgId, { fingerprint: 'hf:org/model@1' });
   fp = body.fingerprint as string;
   signalId = (await postSignal(h, body)).body.id;
-  const threat = await request(h.app)
-    .post('/v1/threats')
-    .set('Authorization', `Bearer ${h.key}`)
-    .set('Idempotency-Key', idem())
-    .send(THREAT);
+  const threat = await postJson(h, '/v1/threats', THREAT);
   expect(threat.status).toBe(201);
   threatId = threat.body.id;
-  const webhook = await request(h.app)
-    .post('/v1/webhooks')
-    .set('Authorization', `Bearer ${h.key}`)
-    .set('Idempotency-Key', idem())
-    .send(WEBHOOK);
+  const webhook = await postJson(h, '/v1/webhooks', WEBHOOK);
   expect(webhook.status).toBe(201);
   webhookId = webhook.body.id;
   // creating the threat recorded a threat.created event for this org

@@ -202,11 +202,5 @@ export async function enrichLikeWorker(
   ]);
 }
 
-export async function postSignal(h: Harness, body: Record<string, unknown>, key = h.key) {
-  const { default: request } = await import('supertest');
-  return request(h.app)
-    .post('/v1/signals')
-    .set('Authorization', `Bearer ${key}`)
-    .set('Idempotency-Key', idem())
-    .send(body);
-}
+export const postSignal = (h: Harness, body: Record<string, unknown>, key = h.key) =>
+  postJson(h, '/v1/signals', body, key);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { escapeLiteral } from 'pg';
 import request from 'supertest';
 import { sqlString } from '../src/domain/signals/ingest-statements';
-import { createHarness, idem, signalBody, type Harness } from './harness';
+import { createHarness, postSignal, idem, signalBody, type Harness } from './harness';
 
 // The ingest statements carry values as SQL literals: the escaping must equal pg's escapeLiteral and
 // every awkward string must be stored byte for byte.
@@ -32,11 +32,7 @@ describe('round trip through Postgres', () => {
       raw_manifest: `{"a":"${nasty.replace(/\\/g, '\\\\')}"}`,
       metadata: { k: nasty },
     });
-    const res = await request(h.app)
-      .post('/v1/signals')
-      .set('Authorization', `Bearer ${h.key}`)
-      .set('Idempotency-Key', idem())
-      .send(body);
+    const res = await postSignal(h, body);
     expect(res.status).toBe(202);
     const row = await h.ctx.db.prisma.signal.findUniqueOrThrow({ where: { id: res.body.id } });
     expect(row.name).toBe(nasty);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { JOBS, QueueProducer } from '@risk/common';
 import request from 'supertest';
 import { createApp } from '../src/app';
-import { createHarness, idem, signalBody, type Harness } from './harness';
+import { createHarness, postSignal, idem, signalBody, type Harness } from './harness';
 
 // The producer points at a closed port: Redis is "stopped" for this app.
 let h: Harness;
@@ -17,11 +17,7 @@ const RELAY = path.resolve(__dirname, '../../worker/src/outbox-relay.ts');
 test('a signal accepted while Redis is down leaves an unprocessed outbox row, and the job is queued once Redis is back', async () => {
   const body = signalBody(h.orgId);
   const started = Date.now();
-  const res = await request(h.app)
-    .post('/v1/signals')
-    .set('Authorization', `Bearer ${h.key}`)
-    .set('Idempotency-Key', idem())
-    .send(body);
+  const res = await postSignal(h, body);
   expect(res.status).toBe(202);
   expect(res.body.enrichment).toEqual({ status: 'queued', reason: 'new_asset' });
   expect(Date.now() - started).toBeLessThan(2000); // fails fast, never waits on Redis

@@ -1,7 +1,7 @@
 import { ZCreateSignalBody } from '@risk/contracts';
 import fc from 'fast-check';
 import request from 'supertest';
-import { createHarness, enrichLikeWorker, idem, signalBody, type Harness } from './harness';
+import { createHarness, postSignal, enrichLikeWorker, idem, signalBody, type Harness } from './harness';
 
 // Random and mutated bodies must never produce a 5xx and never write a row. Every generated body
 // is invalid by construction (an unknown field, a wrong type, or garbage), so nothing may be stored.
@@ -134,11 +134,7 @@ test('random query strings on the asset routes never 5xx', async () => {
 /** An enriched asset, so the findings and threats routes get as far as their queries. */
 async function enrichedAsset(): Promise<string> {
   const body = signalBody(h.orgId);
-  const res = await request(h.app)
-    .post('/v1/signals')
-    .set('Authorization', `Bearer ${h.key}`)
-    .set('Idempotency-Key', idem())
-    .send(body);
+  const res = await postSignal(h, body);
   expect(res.status).toBe(202);
   await enrichLikeWorker(h, body.fingerprint as string);
   return body.fingerprint as string;

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createHarness, idem, signalBody, type Harness } from './harness';
+import { createHarness, postSignal, signalBody, type Harness } from './harness';
 
 let h: Harness;
 beforeAll(async () => {
@@ -9,11 +9,7 @@ afterAll(() => h.close());
 
 test('accepts a signal and reads it back', async () => {
   const body = signalBody(h.orgId);
-  const res = await request(h.app)
-    .post('/v1/signals')
-    .set('Authorization', `Bearer ${h.key}`)
-    .set('Idempotency-Key', idem())
-    .send(body);
+  const res = await postSignal(h, body);
   expect(res.status).toBe(202);
   expect(res.body.enrichment).toEqual({ status: 'queued', reason: 'new_asset' });
   const got = await request(h.app).get(`/v1/signals/${res.body.id}`).set('Authorization', `Bearer ${h.key}`);
