@@ -1,4 +1,4 @@
-import { type Scope } from '@risk/common';
+import { SCOPES, type Scope } from '@risk/common';
 import request from 'supertest';
 import { createHarness, idem, postJson, postSignal, signalBody, type Harness } from './harness';
 
@@ -71,14 +71,6 @@ const ROUTES: Route[] = [
   // last: it removes the endpoint the routes above use
   { method: 'delete', path: () => `/v1/webhooks/${webhookId}`, scope: 'webhooks:write' },
 ];
-const ALL_SCOPES: Scope[] = [
-  'signals:write',
-  'signals:read',
-  'assets:read',
-  'threats:read',
-  'threats:write',
-  'webhooks:write',
-];
 
 function send(route: Route, authorization?: string) {
   let req =
@@ -126,7 +118,7 @@ describe.each(ROUTES.map((r) => [`${r.method.toUpperCase()} ${r.path().split('?'
     if (route.scope) {
       const scope = route.scope;
       test(`a key without ${scope} is 403 insufficient_scope`, async () => {
-        const res = await send(route, `Bearer ${await h.mintKey({ scopes: ALL_SCOPES.filter((s) => s !== scope) })}`);
+        const res = await send(route, `Bearer ${await h.mintKey({ scopes: SCOPES.filter((s) => s !== scope) })}`);
         expect(res.status).toBe(403);
         expect(res.body.error).toMatchObject({ type: 'permission_error', code: 'insufficient_scope' });
         expect(res.body.error.message).toContain(scope);
