@@ -18,9 +18,9 @@ export interface LookupInput {
   expand: Set<AssetExpand>;
   /**
    * The kind of each key in the order the request listed them (`fingerprints` and `lookup_name`
-   * interleaved as in the URL); results follow it. Without it: fingerprints first, then name keys.
+   * interleaved as in the URL, see lookupKeyOrder); results follow it.
    */
-  order?: ReadonlyArray<LookupKeyKind>;
+  order: ReadonlyArray<LookupKeyKind>;
 }
 
 export type LookupKeyKind = 'fingerprints' | 'lookup_name';
@@ -98,6 +98,8 @@ export async function lookupAssets(
   input: LookupInput,
 ): Promise<LookupResponse> {
   const keys = validateLookup(input);
+  if (input.order.length !== input.fingerprints.length + keys.length)
+    throw new Error('look-up: the key order does not match the parsed key lists');
 
   const exactByKey = new Map<number, string>();
   if (keys.length > 0) {
@@ -204,16 +206,11 @@ export async function lookupAssets(
         : {}),
     };
   };
-  // one result per key in request order; an order that does not account for every key (a direct
-  // caller without one) falls back to fingerprints first, then name keys
-  const order =
-    input.order && input.order.length === input.fingerprints.length + keys.length
-      ? input.order
-      : [...input.fingerprints.map(() => 'fingerprints' as const), ...keys.map(() => 'lookup_name' as const)];
+  // one result per key, in request order
   let f = 0;
   let n = 0;
   return {
     object: 'asset_lookup',
-    data: order.map((kind) => (kind === 'fingerprints' ? fingerprintResult(f++) : nameResult(n++))),
+    data: input.order.map((kind) => (kind === 'fingerprints' ? fingerprintResult(f++) : nameResult(n++))),
   };
 }
