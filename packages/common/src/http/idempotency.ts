@@ -153,7 +153,7 @@ export async function resolveTakenKey(
  * Claims the key with one INSERT … ON CONFLICT DO NOTHING RETURNING (one round trip when free).
  * Returns the claim's row id, or the stored response to replay; throws mismatch / in use.
  */
-export async function claimIdempotencyKey(
+async function claimIdempotencyKey(
   db: IdempotencyDb,
   r: IdempotencyRequest,
   storage: IdempotencyStorage = {},

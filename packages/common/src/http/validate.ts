@@ -21,7 +21,7 @@ function valueAt(data: unknown, path: ReadonlyArray<PropertyKey>): unknown {
 }
 
 /** Turns the first zod issue into the envelope's code/param/message. */
-export function zodIssueToApiError(
+function zodIssueToApiError(
   issue: z.core.$ZodIssue,
   data: unknown,
   prefix: ReadonlyArray<PropertyKey> = [],
@@ -81,7 +81,7 @@ export function parseOrThrow<S extends z.ZodType>(
  * cannot store NUL, so every validated input is checked once here instead of in each schema: a NUL
  * anywhere is a 400 naming the field, never a 500 from the database.
  */
-export function findNulString(value: unknown, prefix: ReadonlyArray<PropertyKey> = []): PropertyKey[] | null {
+function findNulString(value: unknown, prefix: ReadonlyArray<PropertyKey> = []): PropertyKey[] | null {
   const reversed = nulPathReversed(value);
   return reversed ? [...prefix, ...reversed.reverse()] : null;
 }

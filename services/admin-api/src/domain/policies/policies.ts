@@ -32,7 +32,7 @@ const withChildren = {
 };
 
 /** Validates categories and domain patterns; returns the normalized lists. `param` prefixes error params. */
-export function normalizeRule(
+function normalizeRule(
   input: RuleInput,
   param: string,
   existing?: { categories: string[]; domains: string[]; min_risk_score: number | null },

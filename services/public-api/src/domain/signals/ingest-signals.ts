@@ -164,7 +164,7 @@ function singleSignalBatcher(deps: AppDeps): MicroBatcher<IngestRequest, IngestO
  * sent and executed; `pnpm bench` found 4 best of 1/2/4/8 on 2 cores, within its noise), each holding
  * one pooled connection until it commits; at most 64 requests share one.
  */
-export const SINGLE_SIGNAL_BATCHING: BatcherLimits = { maxInFlight: 4, maxItems: 64 };
+const SINGLE_SIGNAL_BATCHING: BatcherLimits = { maxInFlight: 4, maxItems: 64 };
 
 const idempotencyScopeKey = (r: IdempotencyRequest) =>
   JSON.stringify([r.scope.org_id, r.scope.livemode, r.scope.method, r.scope.path, r.scope.key]);
