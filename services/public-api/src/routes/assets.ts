@@ -70,7 +70,7 @@ export const assetRoutes = [
     handler: ({ deps, query, req }) =>
       lookupAssets(deps, {
         ...query,
-        order: lookupKeyOrder(req.url.slice(req.url.indexOf('?') + 1 || req.url.length)),
+        order: lookupKeyOrder(req.url),
         include_candidates: query.include_candidates ?? false,
         expand: parseExpand(query.expand, ASSET_EXPANDS, { list: true }),
       }),

@@ -25,10 +25,11 @@ export interface LookupInput {
 
 export type LookupKeyKind = 'fingerprints' | 'lookup_name';
 
-/** The kinds of the look-up keys in URL order, from the raw query string (the parsed query groups them by name). */
-export function lookupKeyOrder(rawQuery: string): LookupKeyKind[] {
+/** The kinds of the look-up keys in URL order, from the request URL (the parsed query groups them by name). */
+export function lookupKeyOrder(url: string): LookupKeyKind[] {
+  const q = url.indexOf('?');
   const order: LookupKeyKind[] = [];
-  for (const rawKey of new URLSearchParams(rawQuery).keys()) {
+  for (const rawKey of new URLSearchParams(q === -1 ? '' : url.slice(q + 1)).keys()) {
     const key = rawKey.endsWith('[]') ? rawKey.slice(0, -2) : rawKey;
     if (key === 'fingerprints' || key === 'lookup_name') order.push(key);
   }
