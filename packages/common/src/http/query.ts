@@ -7,12 +7,15 @@
  */
 export type ParsedQuery = Record<string, string | string[]>;
 
+/** A query key as the parsed query names it: `expand[]` → `expand`. */
+export const queryKeyName = (rawKey: string): string => (rawKey.endsWith('[]') ? rawKey.slice(0, -2) : rawKey);
+
 export function parseQueryString(qs: string): ParsedQuery {
   const out: ParsedQuery = Object.create(null);
   if (!qs) return out;
   for (const [rawKey, value] of new URLSearchParams(qs)) {
     const isList = rawKey.endsWith('[]');
-    const key = isList ? rawKey.slice(0, -2) : rawKey;
+    const key = queryKeyName(rawKey);
     const prev = out[key];
     if (prev === undefined) out[key] = isList ? [value] : value;
     else if (Array.isArray(prev)) prev.push(value);
