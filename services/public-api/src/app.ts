@@ -83,7 +83,7 @@ function inSequence(...handlers: RequestHandler[]): RequestHandler {
  * segments come from its own route layers, so a new route needs nothing here.
  */
 function v1Dispatcher(routers: Router[]): RequestHandler {
-  const bySegment = new Map<string, Router[]>();
+  const routersOf = new Map<string, Router[]>();
   for (const router of routers) {
     for (const layer of (router as unknown as { stack: Array<{ route?: { path: string } }> }).stack) {
       const path = layer.route?.path;
@@ -91,25 +91,20 @@ function v1Dispatcher(routers: Router[]): RequestHandler {
       const segment = firstSegment(path).toLowerCase();
       if (!/^[a-z0-9._~-]+$/.test(segment))
         throw new Error(`v1 route ${path}: its first path segment must be a literal`);
-      const list = bySegment.get(segment) ?? [];
+      const list = routersOf.get(segment) ?? [];
       if (!list.includes(router)) list.push(router);
-      bySegment.set(segment, list);
+      routersOf.set(segment, list);
     }
   }
+  // most segments have one router: it handles the request itself, without a sequence around it
+  const bySegment = new Map<string, RequestHandler>(
+    [...routersOf].map(([segment, list]) => [segment, list.length === 1 ? list[0]! : inSequence(...list)]),
+  );
   const dispatch: RequestHandler & { stack?: unknown[] } = (req, res, next) => {
     // express matches paths case-insensitively: so does this
-    const list = bySegment.get(firstSegment(req.url).toLowerCase());
-    if (!list) {
-      next();
-      return;
-    }
-    let i = 0;
-    const step = (err?: unknown): void => {
-      if (err != null) next(err);
-      else if (i === list.length) next();
-      else list[i++]!(req, res, step);
-    };
-    step();
+    const handle = bySegment.get(firstSegment(req.url).toLowerCase());
+    if (handle) void handle(req, res, next);
+    else next();
   };
   // the routers' layers, where an express Router keeps them, so route introspection (the OpenAPI test) sees every route
   dispatch.stack = routers.flatMap((router) => (router as unknown as { stack: unknown[] }).stack);
