@@ -2,7 +2,7 @@ import type { EnrichmentJob, Logger, QueueProducer } from '@risk/common';
 import type { AppDeps } from '../../deps';
 
 /** How long a flush waits for Redis; past it the outbox relay (worker) takes over. */
-export const ENQUEUE_TIMEOUT_MS = 500;
+const ENQUEUE_TIMEOUT_MS = 500;
 
 interface Pending {
   jobs: EnrichmentJob[];

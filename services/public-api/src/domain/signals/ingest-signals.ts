@@ -24,8 +24,6 @@ import { MicroBatcher, type BatcherLimits } from './ingest-batcher';
 import { ensurePrepared, releaseClaims, sql, type AssetWrite, type SignalInsert } from './ingest-statements';
 import { renderSignal } from './render-signal';
 
-export { ENQUEUE_TIMEOUT_MS } from './enqueuer';
-
 export interface IngestInput {
   auth: ApiKeyPrincipal;
   requestId: string;
