@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { decodeJwt } from 'jose';
 import { ApiKeyAuthenticator, QueueProducer } from '@risk/common';
+import { ZRegisteredTenant, ZTenant, ZTenantToken } from '@risk/contracts';
 import { createApp as createPublicApp } from '@risk/public-api';
 import { createAdminHarness, expectError, type AdminHarness, type Tenant } from './harness';
 
@@ -69,6 +70,18 @@ describe('GET /tenants/v1/{id}/tokens', () => {
       created: expect.any(String),
     });
     expect(res.body.data[1].last_used_at).toBeNull();
+    // the responses are what the OpenAPI document says
+    for (const item of res.body.data) expect(ZTenantToken.safeParse(item).error).toBeUndefined();
+    expect(ZTenantToken.safeParse(named).error).toBeUndefined();
+    const registered = await h.call('post', '/tenants/v1/register', {
+      auth: h.adminAuth,
+      body: { name: `${t.name}-2`, admin_email: 'a@example.com' },
+    });
+    expect(ZRegisteredTenant.safeParse(registered.body).error).toBeUndefined();
+    expect(registered.body.tenant_token).toMatchObject({
+      status: 'active',
+      id: decodeJwt(registered.body.tenant_token.token).jti,
+    });
     for (const secret of [t.token, named.token]) expect(res.text).not.toContain(secret);
     expect(res.text).not.toMatch(/"token"/);
 
@@ -140,8 +153,7 @@ describe('POST /tenants/v1/{id}/suspend and /reactivate', () => {
     return res.body as { id: string; token: string };
   }
   const exchange = (token: string) => h.call('get', '/deploy/v1/credentials', { query: { token } });
-  const publicGet = (key: string) =>
-    request(publicApp).get('/v1/assets?limit=1').set('Authorization', `Bearer ${key}`);
+  const publicGet = (key: string) => request(publicApp).get('/v1/assets?limit=1').set('Authorization', `Bearer ${key}`);
   const publicPost = (key: string, orgId: string) =>
     request(publicApp)
       .post('/v1/signals')
@@ -168,6 +180,7 @@ describe('POST /tenants/v1/{id}/suspend and /reactivate', () => {
     expect(suspended.status).toBe(200);
     expect(suspended.body).toMatchObject({ object: 'tenant', id: t.id, status: 'suspended' });
     expect(suspended.body.suspended_at).toEqual(expect.any(String));
+    expect(ZTenant.safeParse(suspended.body).error).toBeUndefined();
     // idempotent: a second suspension keeps the first time
     const twice = await h.call('post', `/tenants/v1/${t.id}/suspend`, { auth: h.adminAuth });
     expect(twice.body.suspended_at).toBe(suspended.body.suspended_at);
