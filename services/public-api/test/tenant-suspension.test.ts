@@ -3,6 +3,7 @@
 // tenant owns are unaffected; the in-process key cache bounds how long a suspension takes to be seen.
 import request from 'supertest';
 import { ApiKeyAuthenticator, ID_PREFIXES, newId } from '@risk/common';
+import { createApp } from '../src/app';
 import { createHarness, postJson, signalBody, type Harness } from './harness';
 
 let h: Harness;
@@ -64,7 +65,6 @@ it('a revoked or expired key keeps its own code while its tenant is suspended', 
 });
 
 it('with the key cache on, a suspension is seen once the cached entry is older than cacheTtlMs', async () => {
-  const { createApp } = await import('../src/app');
   const cached = new ApiKeyAuthenticator(h.ctx.db.prisma, { cacheTtlMs: 300, lastUsedFlushMs: 60_000 });
   const app = createApp({
     config: h.ctx.config,
