@@ -41,6 +41,7 @@ export const ERROR_CODES = {
   not_owner: { status: 403, type: 'permission_error' },
   admin_token_required: { status: 403, type: 'permission_error' },
   tenant_token_required: { status: 403, type: 'permission_error' },
+  tenant_suspended: { status: 403, type: 'permission_error' },
   invalid_rule_order: { status: 400, type: 'invalid_request_error' },
   policy_assigned: { status: 409, type: 'conflict_error' },
   url_not_allowed: { status: 400, type: 'invalid_request_error' },

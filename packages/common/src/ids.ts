@@ -20,6 +20,7 @@ export const ID_PREFIXES = {
   deliveryAttempt: 'wha',
   tenant: 'ten',
   org: 'org',
+  tenantToken: 'ttk',
   deploymentToken: 'dpt',
   firewall: 'fw',
   policy: 'pol',

@@ -43,6 +43,8 @@ import {
 } from './connectors';
 import { aiCategories, generalCategories } from './data';
 import * as tenants from './domain/tenants/tenants';
+import * as tenantTokens from './domain/tenants/tenant-tokens';
+import { getTenant } from './domain/tenants/get-tenant';
 import * as deployment from './domain/tenants/deployment-tokens';
 import * as firewalls from './domain/firewalls/firewalls';
 import * as policies from './domain/policies/policies';
@@ -113,12 +115,10 @@ export function createApp(deps: AppDeps) {
         message: 'This route needs a tenant token (the admin token manages tenants only).',
       });
     }
-    const tenantId = await signer.verify(token);
+    const claims = await signer.verify(token);
     if (auth === 'admin') throw new ApiError('admin_token_required', { message: 'This route needs the admin token.' });
-    const tenant = await db.tenant.findUnique({ where: { id: tenantId }, select: { status: true } });
-    if (!tenant || tenant.status !== 'active')
-      throw new ApiError('token_revoked', { message: 'The tenant of this token no longer exists or is not active.' });
-    return tenantId;
+    await tenantTokens.checkTenantToken(db, claims);
+    return claims.tenantId;
   }
 
   const route = (
@@ -186,16 +186,27 @@ export function createApp(deps: AppDeps) {
     tenants.registerTenant(db, signer, { ...parseOrThrow(ZCreateTenantBody, ctx.body), ttlDays }),
   );
   route('get', '/tenants/v1', 'admin', 200, (ctx) => tenants.listTenants(db, page(ctx)));
-  route('get', '/tenants/v1/:id', 'admin', 200, async (ctx) =>
-    serializeTenant(await tenants.getTenant(db, param(ctx, 'id'))),
+  route('get', '/tenants/v1/:id', 'admin', 200, async (ctx) => serializeTenant(await getTenant(db, param(ctx, 'id'))));
+  route('post', '/tenants/v1/:id/suspend', 'admin', 200, (ctx) =>
+    tenants.setTenantStatus(db, param(ctx, 'id'), 'suspended'),
+  );
+  route('post', '/tenants/v1/:id/reactivate', 'admin', 200, (ctx) =>
+    tenants.setTenantStatus(db, param(ctx, 'id'), 'active'),
   );
   route('post', '/tenants/v1/:id/tokens', 'admin', 201, (ctx) => {
     const body = parseOrThrow(ZCreateTenantTokenBody, ctx.body);
-    return tenants.mintTenantToken(db, signer, {
+    return tenantTokens.mintTenantToken(db, signer, {
       tenantId: param(ctx, 'id'),
       ttlDays: body.expires_in_days ?? ttlDays,
+      name: body.name,
     });
   });
+  route('get', '/tenants/v1/:id/tokens', 'admin', 200, (ctx) =>
+    tenantTokens.listTenantTokens(db, param(ctx, 'id'), page(ctx)),
+  );
+  route('delete', '/tenants/v1/:id/tokens/:token_id', 'admin', 200, (ctx) =>
+    tenantTokens.revokeTenantToken(db, { tenantId: param(ctx, 'id'), tokenId: param(ctx, 'token_id') }),
+  );
   route('post', '/tenants/v1/:id/deployment-token', 'admin', 201, (ctx) =>
     deployment.createDeploymentToken(db, {
       tenantId: param(ctx, 'id'),

@@ -1,5 +1,7 @@
 // Admin API credentials (DESIGN.md §4): the admin token (ADMIN_API_TOKEN, compared in constant time) and
-// tenant tokens (JWT HS256, sub = tenant id, signed with a key derived from SECRETS_KEY).
+// tenant tokens (JWT HS256, sub = tenant id, jti = the token's row in tenant_tokens, signed with a key derived
+// from SECRETS_KEY). The signature proves who issued a token; the row (checked on every request) says whether
+// it is still valid (docs/security.md "Tenant credentials and firewall tokens").
 import { createHmac } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { ApiError, constantTimeEqual, decodeKey } from '@risk/common';
@@ -7,9 +9,15 @@ import { ApiError, constantTimeEqual, decodeKey } from '@risk/common';
 const ISSUER = 'risk-intel-admin';
 const AUDIENCE = 'risk-intel-tenant';
 
+export interface TenantTokenClaims {
+  tenantId: string;
+  /** the tenant_tokens row id; null for a token signed before tokens had ids (refused by the app) */
+  tokenId: string | null;
+}
+
 export interface TenantTokenSigner {
-  sign(tenantId: string, ttlDays: number): Promise<{ token: string; expires_at: Date }>;
-  verify(token: string): Promise<string>;
+  sign(input: { tenantId: string; tokenId: string; expiresAt: Date }): Promise<string>;
+  verify(token: string): Promise<TenantTokenClaims>;
 }
 
 /** Signing key: HMAC-SHA256(SECRETS_KEY, label), so the encryption key itself never signs anything. */
@@ -18,23 +26,22 @@ export function createTenantTokenSigner(secretsKey: string): TenantTokenSigner {
   if (!raw) throw new Error('SECRETS_KEY must be 32 bytes');
   const key = createHmac('sha256', raw).update('admin-api tenant-token v1').digest();
   return {
-    async sign(tenantId, ttlDays) {
-      const expires = new Date(Date.now() + ttlDays * 86400_000);
-      const token = await new SignJWT({ typ: 'tenant' })
+    sign({ tenantId, tokenId, expiresAt }) {
+      return new SignJWT({ typ: 'tenant' })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(tenantId)
+        .setJti(tokenId)
         .setIssuer(ISSUER)
         .setAudience(AUDIENCE)
         .setIssuedAt()
-        .setExpirationTime(Math.floor(expires.getTime() / 1000))
+        .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
         .sign(key);
-      return { token, expires_at: new Date(Math.floor(expires.getTime() / 1000) * 1000) };
     },
     async verify(token) {
       try {
         const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
         if (!payload.sub) throw new ApiError('token_invalid', { message: 'The tenant token has no subject.' });
-        return payload.sub;
+        return { tenantId: payload.sub, tokenId: typeof payload.jti === 'string' ? payload.jti : null };
       } catch (err) {
         if (err instanceof ApiError) throw err;
         if (err instanceof joseErrors.JWTExpired)

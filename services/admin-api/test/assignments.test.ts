@@ -341,7 +341,12 @@ describe('DELETE /policies/v1/url-filter/{id}/assign/{fwId}', () => {
     });
     const id = assigned.body.assignments[0].id;
     expect((await sync(id)).status).toBe('synced');
-    await h.call('put', `/firewalls/v1/${fw}`, { auth: tenant.auth, body: { port: await closedPort() } });
+    // a connection change carries the token (docs/security.md "Tenant credentials and firewall tokens")
+    const moved = await h.call('put', `/firewalls/v1/${fw}`, {
+      auth: tenant.auth,
+      body: { port: await closedPort(), api_token: simKey },
+    });
+    expect(moved.status).toBe(200);
     await h.call('delete', `${P}/${policy.id}/assign/${fw}`, { auth: tenant.auth });
     expect(await remove(id)).toMatchObject({ status: 'failed', retryable: true, error: { reason: 'tcp_refused' } });
     expect((await h.call('get', `${P}/${policy.id}`, { auth: tenant.auth })).body.assignments[0]).toMatchObject({

@@ -1,7 +1,8 @@
 // Credentials on every route of the route table: 401 for a missing, malformed, expired or wrongly signed
-// token; 403 for the other kind of token; 401 for a token whose tenant is no longer active.
+// token; 403 for the other kind of token; 401 for a revoked token or one without an id; 403 tenant_suspended
+// for a token of a suspended tenant.
 import { randomBytes } from 'node:crypto';
-import { SignJWT } from 'jose';
+import { SignJWT, decodeJwt } from 'jose';
 import { ADMIN_ROUTE_DOCS } from '@risk/contracts';
 import { createTenantTokenSigner } from '../src/auth';
 import { harnessWithTenant, expectError, type AdminHarness, type Method, type Tenant } from './harness';
@@ -19,9 +20,10 @@ const tenantRoutes = ADMIN_ROUTE_DOCS.filter((r) => r.auth === 'tenant').map(
   (r) => [r.method.toUpperCase(), r.path, r.method, concrete(r.path)] as const,
 );
 const allCredentialed = [...adminRoutes, ...tenantRoutes];
+const inOneDay = () => new Date(Date.now() + 86400_000);
 
 it('the route table has admin and tenant routes to check', () => {
-  expect(adminRoutes.length).toBe(7);
+  expect(adminRoutes.length).toBe(11);
   expect(tenantRoutes.length).toBe(21);
 });
 
@@ -39,12 +41,17 @@ describe.each(allCredentialed)('%s %s', (_m, _p, method, path) => {
   it('401 token_invalid for a malformed token or a JWT signed with another key', async () => {
     expectError(await call('Bearer not-a-jwt'), 401, 'token_invalid');
     const foreign = createTenantTokenSigner(randomBytes(32).toString('hex'));
-    expectError(await call(`Bearer ${(await foreign.sign(tenant.id, 1)).token}`), 401, 'token_invalid');
+    const forged = await foreign.sign({ tenantId: tenant.id, tokenId: 'ttk_forged', expiresAt: inOneDay() });
+    expectError(await call(`Bearer ${forged}`), 401, 'token_invalid');
   });
 
   it('401 token_expired for an expired tenant token', async () => {
     const signer = createTenantTokenSigner(h.ctx.config.SECRETS_KEY!);
-    const { token } = await signer.sign(tenant.id, -1);
+    const token = await signer.sign({
+      tenantId: tenant.id,
+      tokenId: 'ttk_expired',
+      expiresAt: new Date(Date.now() - 86400_000),
+    });
     expectError(await call(`Bearer ${token}`), 401, 'token_expired');
   });
 });
@@ -101,18 +108,47 @@ describe('tenant token details', () => {
     expect((await h.call('get', '/tenants/v1', { auth: `bearer  ${admin}` })).status).toBe(200);
   });
 
-  it('a token of a suspended tenant is 401 token_revoked, and works again once the tenant is active', async () => {
+  it('a token of a suspended tenant is 403 tenant_suspended, and works again once the tenant is reactivated', async () => {
     const other = await h.registerTenant();
     expect((await h.call('get', '/firewalls/v1', { auth: other.auth })).status).toBe(200);
-    await h.ctx.db.prisma.tenant.update({ where: { id: other.id }, data: { status: 'suspended' } });
-    expectError(await h.call('get', '/firewalls/v1', { auth: other.auth }), 401, 'token_revoked');
-    await h.ctx.db.prisma.tenant.update({ where: { id: other.id }, data: { status: 'active' } });
+    expect((await h.call('post', `/tenants/v1/${other.id}/suspend`, { auth: h.adminAuth })).status).toBe(200);
+    const err = expectError(await h.call('get', '/firewalls/v1', { auth: other.auth }), 403, 'tenant_suspended');
+    expect(err.type).toBe('permission_error');
+    expect((await h.call('post', `/tenants/v1/${other.id}/reactivate`, { auth: h.adminAuth })).status).toBe(200);
     expect((await h.call('get', '/firewalls/v1', { auth: other.auth })).status).toBe(200);
   });
 
   it('a token whose tenant no longer exists is 401 token_revoked', async () => {
     const signer = createTenantTokenSigner(h.ctx.config.SECRETS_KEY!);
-    const { token } = await signer.sign('ten_does_not_exist', 1);
+    const token = await signer.sign({ tenantId: 'ten_does_not_exist', tokenId: 'ttk_unknown', expiresAt: inOneDay() });
     expectError(await h.call('get', '/policies/v1/url-filter', { auth: `Bearer ${token}` }), 401, 'token_revoked');
+    // a deleted tenant takes its token rows with it
+    const gone = await h.registerTenant();
+    await h.ctx.db.prisma.tenant.delete({ where: { id: gone.id } });
+    expectError(await h.call('get', '/policies/v1/url-filter', { auth: gone.auth }), 401, 'token_revoked');
+  });
+
+  it('a correctly signed token without an id (signed before tokens had ids) is 401 token_revoked', async () => {
+    const { createHmac } = await import('node:crypto');
+    const { decodeKey } = await import('@risk/common');
+    const key = createHmac('sha256', decodeKey(h.ctx.config.SECRETS_KEY!)!)
+      .update('admin-api tenant-token v1')
+      .digest();
+    const legacy = await new SignJWT({ typ: 'tenant' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(tenant.id)
+      .setIssuer('risk-intel-admin')
+      .setAudience('risk-intel-tenant')
+      .setExpirationTime('1h')
+      .sign(key);
+    expectError(await h.call('get', '/firewalls/v1', { auth: `Bearer ${legacy}` }), 401, 'token_revoked');
+  });
+
+  it("a token naming another tenant's token id is 401 token_revoked", async () => {
+    const other = await h.registerTenant();
+    const otherTokenId = decodeJwt(other.token).jti!;
+    const signer = createTenantTokenSigner(h.ctx.config.SECRETS_KEY!);
+    const token = await signer.sign({ tenantId: tenant.id, tokenId: otherTokenId, expiresAt: inOneDay() });
+    expectError(await h.call('get', '/firewalls/v1', { auth: `Bearer ${token}` }), 401, 'token_revoked');
   });
 });

@@ -271,6 +271,103 @@ describe('PUT /firewalls/v1/{id}', () => {
   });
 });
 
+// The token redirect: a tenant-token holder must not be able to point a firewall at a host of their choosing
+// and have the next /test send the stored api_token there (issue 10 item 5; docs/security.md "Tenant
+// credentials and firewall tokens"). The "attacker" is a second PAN-OS simulator on localhost that records
+// every request it receives.
+describe('PUT /firewalls/v1/{id}: the stored api_token stays bound to its connection', () => {
+  let attacker: SimulatorHandle<PanosSimulatorState>;
+  let attackerKey: string;
+  beforeAll(async () => {
+    attackerKey = h.newApiToken();
+    attacker = await startPanosSimulator({ apiKey: attackerKey });
+  });
+  afterAll(() => attacker.close());
+
+  it('a new host without api_token is 400 naming api_token and changes nothing; /test still goes to the old host', async () => {
+    const created = await simFirewall('palo_alto');
+    expect((await h.call('post', fw(created.id, '/test'), { auth: tenant.auth })).body.ok).toBe(true);
+    const before = (await h.call('get', fw(created.id), { auth: tenant.auth })).body;
+    const err = expectError(
+      await h.call('put', fw(created.id), {
+        auth: tenant.auth,
+        body: { name: 'moved', host: 'localhost', port: attacker.port },
+      }),
+      400,
+      'missing_required_param',
+      'api_token',
+    );
+    expect(err.type).toBe('invalid_request_error');
+    expect(err.message).toMatch(/host, port requires api_token/);
+    // nothing changed, not even the name sent along
+    expect((await h.call('get', fw(created.id), { auth: tenant.auth })).body).toEqual(before);
+    const panRequests = pan.state.requests.length;
+    expect((await h.call('post', fw(created.id, '/test'), { auth: tenant.auth })).body.ok).toBe(true);
+    expect(pan.state.requests.length).toBeGreaterThan(panRequests);
+    expect(attacker.state.requests).toEqual([]);
+  });
+
+  it.each([
+    ['host', { host: 'localhost' }, false],
+    ['port', { port: 1 }, false],
+    ['type', { type: 'fortinet' }, false],
+    ['verify_ssl turned off', { verify_ssl: false }, true],
+    ['verify_ssl turned on', { verify_ssl: true }, false],
+  ])('400 for a %s change without api_token', async (_label, body, initialVerify) => {
+    const created = await simFirewall('palo_alto', { verify_ssl: initialVerify });
+    expectError(
+      await h.call('put', fw(created.id), { auth: tenant.auth, body }),
+      400,
+      'missing_required_param',
+      'api_token',
+    );
+    const row = await h.ctx.db.prisma.firewall.findUniqueOrThrow({ where: { id: created.id } });
+    expect({ host: row.host, port: row.port, type: row.type, verify_ssl: row.verify_ssl }).toEqual({
+      host: '127.0.0.1',
+      port: pan.port,
+      type: 'palo_alto',
+      verify_ssl: initialVerify,
+    });
+  });
+
+  it('with api_token the move is accepted, and the next /test goes to the new host with the new token', async () => {
+    const created = await simFirewall('palo_alto');
+    const moved = await h.call('put', fw(created.id), {
+      auth: tenant.auth,
+      body: { host: 'localhost', port: attacker.port, api_token: attackerKey },
+    });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({
+      host: 'localhost',
+      port: attacker.port,
+      status: 'unknown',
+      api_token_last4: attackerKey.slice(-4),
+    });
+    const panRequests = pan.state.requests.length;
+    const test = await h.call('post', fw(created.id, '/test'), { auth: tenant.auth });
+    expect(test.body).toMatchObject({ ok: true, status: 'connected' });
+    expect(attacker.state.requests.length).toBeGreaterThan(0);
+    expect(pan.state.requests.length).toBe(panRequests);
+    const row = await h.ctx.db.prisma.firewall.findUniqueOrThrow({ where: { id: created.id } });
+    expect(decryptSecret(row.api_token_ciphertext, h.ctx.config.SECRETS_KEY!)).toBe(attackerKey);
+  });
+
+  it('a rename, or a PUT that repeats the current connection fields, needs no api_token and keeps the status', async () => {
+    const created = await simFirewall('palo_alto');
+    expect((await h.call('post', fw(created.id, '/test'), { auth: tenant.auth })).body.ok).toBe(true);
+    const renamed = await h.call('put', fw(created.id), { auth: tenant.auth, body: { name: unique('renamed') } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ status: 'connected', host: '127.0.0.1', port: pan.port });
+    // what a client read back (host in another case too) sent again unchanged
+    const same = await h.call('put', fw(created.id), {
+      auth: tenant.auth,
+      body: { name: renamed.body.name, type: 'palo_alto', host: '127.0.0.1', port: pan.port, verify_ssl: false },
+    });
+    expect(same.status).toBe(200);
+    expect(same.body).toMatchObject({ status: 'connected', api_token_last4: simKey.slice(-4) });
+  });
+});
+
 describe('DELETE /firewalls/v1/{id}', () => {
   it('deletes, then the firewall is 404; an unknown id is 404', async () => {
     const created = await h.createFirewall(tenant.auth, valid());

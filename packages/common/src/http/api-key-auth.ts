@@ -17,15 +17,20 @@ interface CachedKey {
   scopes: string[];
   expires_at: Date | null;
   revoked_at: Date | null;
+  /** status of the admin tenant that owns the key's org (null for an org no tenant owns) */
+  tenant_status: string | null;
   fetchedAt: number;
   /** built once per look-up, shared by the requests the cache entry serves */
   principal: ApiKeyPrincipal;
 }
 
+type KeyRow = Omit<CachedKey, 'fetchedAt' | 'principal'>;
+
 /**
- * Bearer API-key authentication. Keys are looked up by SHA-256 hash; positive look-ups are cached
- * in process for `cacheTtlMs` (so revocation takes effect within that window) and last_used_at is
- * written in batches, not once per request.
+ * Bearer API-key authentication. Keys are looked up by SHA-256 hash, joined to the tenant that owns
+ * their org so a suspended tenant's keys are refused (docs/security.md "Tenant credentials and firewall
+ * tokens"); positive look-ups are cached in process for `cacheTtlMs` (so revocation and suspension take
+ * effect within that window) and last_used_at is written in batches, not once per request.
  */
 export class ApiKeyAuthenticator {
   private readonly cache = new Map<string, CachedKey>();
@@ -57,10 +62,11 @@ export class ApiKeyAuthenticator {
     const now = Date.now();
     let key = this.cache.get(hash);
     if (!key || now - key.fetchedAt > (this.opts.cacheTtlMs ?? 5000)) {
-      const row = await this.db.apiKey.findUnique({
-        where: { key_hash: hash },
-        select: { id: true, org_id: true, livemode: true, scopes: true, expires_at: true, revoked_at: true },
-      });
+      // one query: the unique key_hash index, then the unique tenants.org_id index
+      const [row] = await this.db.$queryRaw<KeyRow[]>`
+        SELECT k.id, k.org_id, k.livemode, k.scopes, k.expires_at, k.revoked_at, t.status AS tenant_status
+        FROM api_keys k LEFT JOIN tenants t ON t.org_id = k.org_id
+        WHERE k.key_hash = ${hash}`;
       if (!row) {
         this.cache.delete(hash);
         throw new ApiError('api_key_invalid', { message: 'Invalid API key provided.' });
@@ -78,6 +84,11 @@ export class ApiKeyAuthenticator {
     }
     if (key.expires_at && key.expires_at.getTime() <= now) {
       throw new ApiError('api_key_expired', { message: 'This API key has expired.' });
+    }
+    if (key.tenant_status !== null && key.tenant_status !== 'active') {
+      throw new ApiError('tenant_suspended', {
+        message: "This API key's tenant is suspended; its keys are refused until an admin reactivates it.",
+      });
     }
     this.used.add(key.id);
     return key.principal;

@@ -21,18 +21,36 @@ export const ZTenant = z
     name: z.string(),
     admin_email: z.string(),
     org_id: z.string(),
-    status: z.string(),
+    status: z.enum(['active', 'suspended']).openapi({
+      description:
+        'suspended: every tenant token, deployment token and API key of the tenant is refused (403 tenant_suspended)',
+    }),
+    suspended_at: isoDate.nullable(),
     created: isoDate,
     updated: isoDate,
   })
   .openapi('Tenant');
 
 export const ZCreateTenantTokenBody = z
-  .strictObject({ expires_in_days: z.number().int().min(1).max(365).optional() })
+  .strictObject({
+    name: z.string().trim().min(1).max(100).optional(),
+    expires_in_days: z.number().int().min(1).max(365).optional(),
+  })
   .openapi('CreateTenantTokenBody');
 
 export const ZTenantToken = z
-  .object({ object: z.literal('tenant_token'), tenant_id: z.string(), token: z.string(), expires_at: isoDate })
+  .object({
+    object: z.literal('tenant_token'),
+    id: z.string().openapi({ description: "the token's id (its JWT `jti`), used to revoke it" }),
+    tenant_id: z.string(),
+    name: z.string().nullable(),
+    status: z.enum(['active', 'expired', 'revoked']),
+    expires_at: isoDate,
+    revoked_at: isoDate.nullable(),
+    last_used_at: isoDate.nullable().openapi({ description: 'to the minute' }),
+    created: isoDate,
+    token: z.string().optional().openapi({ description: 'the secret JWT; only in the minting response' }),
+  })
   .openapi('TenantToken');
 
 export const ZRegisteredTenant = ZTenant.extend({ tenant_token: ZTenantToken }).openapi('RegisteredTenant');
@@ -112,7 +130,10 @@ export const ZUpdateFirewallBody = z
     api_token: z.string().min(1).max(4096).optional(),
     verify_ssl: z.boolean().optional(),
   })
-  .openapi('UpdateFirewallBody');
+  .openapi('UpdateFirewallBody', {
+    description:
+      'Changing type, host, port or verify_ssl needs api_token in the same request (400 missing_required_param, param api_token): a stored token is never sent to a connection it was not given for.',
+  });
 
 export const ZFirewallTestResult = z
   .object({
@@ -353,7 +374,8 @@ adminRegistry.registerComponent('securitySchemes', 'tenantToken', {
   type: 'http',
   scheme: 'bearer',
   bearerFormat: 'JWT',
-  description: 'tenant token (JWT, sub = tenant id) from POST /tenants/v1/register or POST /tenants/v1/{id}/tokens',
+  description:
+    'tenant token (JWT, sub = tenant id, jti = token id) from POST /tenants/v1/register or POST /tenants/v1/{id}/tokens',
 });
 
 type Auth = 'admin' | 'tenant' | 'none';
@@ -416,13 +438,49 @@ export const ADMIN_ROUTE_DOCS: RouteDoc[] = [
   },
   {
     method: 'post',
+    path: '/tenants/v1/{id}/suspend',
+    auth: 'admin',
+    summary: 'Suspend a tenant: its tenant tokens, deployment tokens and API keys are refused at once',
+    ok: 200,
+    response: ZTenant,
+    errors: [401, 403, 404],
+  },
+  {
+    method: 'post',
+    path: '/tenants/v1/{id}/reactivate',
+    auth: 'admin',
+    summary: 'Reactivate a suspended tenant (revoked and expired credentials stay so)',
+    ok: 200,
+    response: ZTenant,
+    errors: [401, 403, 404],
+  },
+  {
+    method: 'post',
     path: '/tenants/v1/{id}/tokens',
     auth: 'admin',
-    summary: 'Mint a new tenant token',
+    summary: 'Mint a new tenant token (secret shown once)',
     body: ZCreateTenantTokenBody,
     ok: 201,
     response: ZTenantToken,
     errors: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: '/tenants/v1/{id}/tokens',
+    auth: 'admin',
+    summary: 'List tenant tokens (never the secret)',
+    ok: 200,
+    response: list(ZTenantToken, 'TenantTokenList'),
+    errors: [400, 401, 403, 404],
+  },
+  {
+    method: 'delete',
+    path: '/tenants/v1/{id}/tokens/{token_id}',
+    auth: 'admin',
+    summary: 'Revoke a tenant token; the next request with it is 401 token_revoked',
+    ok: 200,
+    response: ZTenantToken,
+    errors: [401, 403, 404],
   },
   {
     method: 'post',

@@ -1,6 +1,14 @@
 // Database rows → API objects. The firewall serializer is the only way a firewall leaves the service, and it
 // has no access to the ciphertext: api_token never appears in a response.
-import type { Tenant, DeploymentToken, Firewall, UrlFilterPolicy, UrlFilterRule, PolicyAssignment } from '@risk/db';
+import type {
+  Tenant,
+  TenantToken,
+  DeploymentToken,
+  Firewall,
+  UrlFilterPolicy,
+  UrlFilterRule,
+  PolicyAssignment,
+} from '@risk/db';
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
@@ -11,9 +19,31 @@ export function serializeTenant(t: Tenant) {
     name: t.name,
     admin_email: t.admin_email,
     org_id: t.org_id,
-    status: t.status,
+    status: t.status as 'active' | 'suspended',
+    suspended_at: iso(t.suspended_at),
     created: t.created.toISOString(),
     updated: t.updated.toISOString(),
+  };
+}
+
+export function tenantTokenStatus(t: TenantToken, now = new Date()) {
+  if (t.revoked_at) return 'revoked' as const;
+  if (t.expires_at <= now) return 'expired' as const;
+  return 'active' as const;
+}
+
+/** Never the token itself: it is shown once, by the route that mints it. */
+export function serializeTenantToken(t: TenantToken) {
+  return {
+    object: 'tenant_token' as const,
+    id: t.id,
+    tenant_id: t.tenant_id,
+    name: t.name,
+    status: tenantTokenStatus(t),
+    expires_at: t.expires_at.toISOString(),
+    revoked_at: iso(t.revoked_at),
+    last_used_at: iso(t.last_used_at),
+    created: t.created.toISOString(),
   };
 }
 

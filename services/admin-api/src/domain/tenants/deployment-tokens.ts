@@ -16,7 +16,8 @@ import {
 import type { PrismaClient } from '@risk/db';
 import { notFound } from '../errors';
 import { deploymentTokenStatus, serializeDeploymentToken } from '../serializers';
-import { getTenant } from './tenants';
+import { tenantSuspended } from './tenant-tokens';
+import { getTenant } from './get-tenant';
 
 export async function createDeploymentToken(
   db: PrismaClient,
@@ -91,6 +92,7 @@ export async function exchangeDeploymentToken(db: PrismaClient, input: { token: 
         param: 'token',
         message: 'This deployment token has reached its max_uses.',
       });
+    if (token.tenant.status !== 'active') throw tenantSuspended('token');
     // guarded increment: two concurrent exchanges cannot both take the last use
     const claimed = await tx.deploymentToken.updateMany({
       where: {

@@ -1,4 +1,4 @@
-// Tenant use cases: register (with a first tenant token), list, retrieve, mint a token.
+// Tenant use cases: register (with a first tenant token), list, suspend and reactivate.
 import {
   ApiError,
   ID_PREFIXES,
@@ -11,8 +11,9 @@ import {
 } from '@risk/common';
 import { Prisma, type PrismaClient } from '@risk/db';
 import type { TenantTokenSigner } from '../../auth';
-import { notFound } from '../errors';
 import { serializeTenant } from '../serializers';
+import { getTenant } from './get-tenant';
+import { issueTenantToken } from './tenant-tokens';
 
 export async function registerTenant(
   db: PrismaClient,
@@ -20,24 +21,18 @@ export async function registerTenant(
   input: { name: string; admin_email: string; ttlDays: number },
 ) {
   try {
-    const tenant = await db.tenant.create({
-      data: {
-        id: newId(ID_PREFIXES.tenant),
-        name: input.name,
-        admin_email: input.admin_email.toLowerCase(),
-        org_id: newId(ID_PREFIXES.org),
-      },
+    return await db.$transaction(async (tx) => {
+      const tenant = await tx.tenant.create({
+        data: {
+          id: newId(ID_PREFIXES.tenant),
+          name: input.name,
+          admin_email: input.admin_email.toLowerCase(),
+          org_id: newId(ID_PREFIXES.org),
+        },
+      });
+      const tenantToken = await issueTenantToken(tx, signer, { tenantId: tenant.id, ttlDays: input.ttlDays });
+      return { ...serializeTenant(tenant), tenant_token: tenantToken };
     });
-    const { token, expires_at } = await signer.sign(tenant.id, input.ttlDays);
-    return {
-      ...serializeTenant(tenant),
-      tenant_token: {
-        object: 'tenant_token' as const,
-        tenant_id: tenant.id,
-        token,
-        expires_at: expires_at.toISOString(),
-      },
-    };
   } catch (err) {
     if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
       throw new ApiError('resource_already_exists', {
@@ -47,12 +42,6 @@ export async function registerTenant(
     }
     throw err;
   }
-}
-
-export async function getTenant(db: PrismaClient, id: string) {
-  const tenant = await db.tenant.findUnique({ where: { id } });
-  if (!tenant) throw notFound('tenant', id, 'id');
-  return tenant;
 }
 
 export async function listTenants(db: PrismaClient, page: ListQuery) {
@@ -68,12 +57,18 @@ export async function listTenants(db: PrismaClient, page: ListQuery) {
   );
 }
 
-export async function mintTenantToken(
-  db: PrismaClient,
-  signer: TenantTokenSigner,
-  input: { tenantId: string; ttlDays: number },
-) {
-  const tenant = await getTenant(db, input.tenantId);
-  const { token, expires_at } = await signer.sign(tenant.id, input.ttlDays);
-  return { object: 'tenant_token' as const, tenant_id: tenant.id, token, expires_at: expires_at.toISOString() };
+/**
+ * Suspension stops every credential of the tenant at once without touching them: tenant tokens and
+ * deployment tokens are checked against the tenant's status on every use, and the public API's key
+ * look-up joins the tenant by org_id. Reactivation therefore restores exactly the credentials that were
+ * valid before (revoked or expired ones stay so). Both are idempotent.
+ */
+export async function setTenantStatus(db: PrismaClient, id: string, status: 'active' | 'suspended') {
+  const tenant = await getTenant(db, id);
+  if (tenant.status === status) return serializeTenant(tenant);
+  const updated = await db.tenant.update({
+    where: { id },
+    data: { status, suspended_at: status === 'suspended' ? new Date() : null },
+  });
+  return serializeTenant(updated);
 }
