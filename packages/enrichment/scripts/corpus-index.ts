@@ -1,0 +1,154 @@
+// The labelled corpus of real manifests (packages/enrichment/corpus/, method in its README.md): loading and the
+// structural checks shared by the scoreboard (scripts/eval-corpus.ts) and the well-formedness test
+// (test/corpus.test.ts). No engine code here: the expectations must stay independent of the engine.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { ASSET_TYPES, type AssetType, type Severity } from '../src/index';
+
+export const CORPUS_DIR = join(__dirname, '..', 'corpus');
+export const INDEX_PATH = join(CORPUS_DIR, 'index.yaml');
+
+/** Severity bands, least to most severe; a band's position is its distance unit in the scoreboard. */
+export const BANDS: readonly Severity[] = ['informational', 'low', 'medium', 'high', 'critical'];
+
+/** Every format issue 18 lists; the corpus must hold at least one entry of each. */
+export const REQUIRED_FORMATS = [
+  'hf_model_card',
+  'hf_config',
+  'weights_index',
+  'file_listing',
+  'requirements',
+  'pyproject',
+  'setup_cfg',
+  'package_json',
+  'mcp_client_config',
+  'mcp_server_json',
+  'mcp_tools_list',
+  'mcpb_manifest',
+  'modelfile',
+  'browser_extension_manifest',
+  'dockerfile',
+  'compose',
+  'notebook',
+] as const;
+
+/** Variants that must each appear at least once (format → subformats). */
+export const REQUIRED_SUBFORMATS: Record<string, readonly string[]> = {
+  mcp_client_config: ['claude_desktop', 'cursor', 'vscode', 'dot_mcp_json', 'windsurf'],
+  pyproject: ['pep621', 'poetry', 'uv'],
+  browser_extension_manifest: ['mv2', 'mv3'],
+};
+
+export const MIN_ENTRIES = 100;
+
+export interface CorpusSource {
+  repo: string;
+  path: string;
+  commit: string;
+}
+
+export interface CorpusEntry {
+  id: string;
+  file: string;
+  format: string;
+  subformat?: string;
+  asset_type: AssetType;
+  name: string;
+  fingerprint?: string;
+  source: CorpusSource;
+  expected_band: Severity;
+  /** Engine-agnostic risk phrases (keys of risk_vocabulary). */
+  expected_risks: string[];
+  /** Extra engine rule ids that also count as expected for this entry. */
+  rules?: string[];
+  justification: string;
+  excerpt?: string;
+  note?: string;
+  /** Set when the manifest was taken from /work/shared/samples/manifests (the engine's own test data). */
+  from_samples?: string;
+}
+
+export interface CorpusHistoryItem {
+  date: string;
+  change: string;
+  entries: string | string[];
+  reason?: string;
+}
+
+export interface CorpusIndex {
+  version: number;
+  expectations: { written_at: string; engine_run_before_writing: boolean; author: string };
+  risk_vocabulary: Record<string, string[]>;
+  history: CorpusHistoryItem[];
+  entries: CorpusEntry[];
+}
+
+export function loadCorpus(path = INDEX_PATH): CorpusIndex {
+  return parse(readFileSync(path, 'utf8')) as CorpusIndex;
+}
+
+export function readManifest(entry: CorpusEntry): string {
+  return readFileSync(join(CORPUS_DIR, entry.file), 'utf8');
+}
+
+export function bandIndex(band: Severity): number {
+  return BANDS.indexOf(band);
+}
+
+/** Benign = expected informational or low; everything else is a risky asset. */
+export function isRisky(entry: CorpusEntry): boolean {
+  return bandIndex(entry.expected_band) >= bandIndex('medium');
+}
+
+/** Engine rule ids that count as producing the entry's expected risks (vocabulary mapping plus `rules`). */
+export function expectedRules(index: CorpusIndex, entry: CorpusEntry): Set<string> {
+  const out = new Set<string>(entry.rules ?? []);
+  for (const risk of entry.expected_risks) for (const rule of index.risk_vocabulary[risk] ?? []) out.add(rule);
+  return out;
+}
+
+const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v.trim().length > 0;
+
+/** Every structural problem in the index, as readable sentences (empty when well-formed). */
+export function validateCorpus(index: CorpusIndex): string[] {
+  const problems: string[] = [];
+  if (!index || !Array.isArray(index.entries)) return ['index has no entries list'];
+  if (!index.expectations || !nonEmpty(index.expectations.written_at))
+    problems.push('expectations.written_at is missing');
+  if (!Array.isArray(index.history) || index.history.length === 0) problems.push('history section is missing');
+  const vocab = index.risk_vocabulary ?? {};
+  for (const [phrase, rules] of Object.entries(vocab))
+    if (!Array.isArray(rules)) problems.push(`risk_vocabulary.${phrase} is not a list`);
+  if (index.entries.length < MIN_ENTRIES)
+    problems.push(`${index.entries.length} entries, at least ${MIN_ENTRIES} required`);
+  const seen = new Set<string>();
+  for (const e of index.entries) {
+    const at = `entry ${e?.id ?? '?'}`;
+    if (!nonEmpty(e.id)) problems.push(`${at}: id missing`);
+    else if (seen.has(e.id)) problems.push(`${at}: duplicate id`);
+    else seen.add(e.id);
+    for (const key of ['file', 'format', 'name', 'justification'] as const)
+      if (!nonEmpty(e[key])) problems.push(`${at}: ${key} missing`);
+    if (nonEmpty(e.file) && !existsSync(join(CORPUS_DIR, e.file))) problems.push(`${at}: file ${e.file} not found`);
+    if (!(ASSET_TYPES as readonly string[]).includes(e.asset_type))
+      problems.push(`${at}: asset_type ${String(e.asset_type)} unknown`);
+    if (!BANDS.includes(e.expected_band)) problems.push(`${at}: expected_band ${String(e.expected_band)} unknown`);
+    if (!e.source || !nonEmpty(e.source.repo) || !nonEmpty(e.source.path) || !nonEmpty(e.source.commit))
+      problems.push(`${at}: source {repo, path, commit} incomplete`);
+    else if (!/^[0-9a-f]{7,40}$/.test(e.source.commit)) problems.push(`${at}: source.commit is not a git sha`);
+    if (!Array.isArray(e.expected_risks)) problems.push(`${at}: expected_risks is not a list`);
+    else
+      for (const r of e.expected_risks)
+        if (!(r in vocab)) problems.push(`${at}: expected risk "${r}" is not in risk_vocabulary`);
+    if (isRisky(e) && Array.isArray(e.expected_risks) && e.expected_risks.length === 0)
+      problems.push(`${at}: a ${e.expected_band} expectation names no key risk`);
+  }
+  const formats = new Set(index.entries.map((e) => e.format));
+  for (const f of REQUIRED_FORMATS) if (!formats.has(f)) problems.push(`format ${f} not covered`);
+  for (const [format, subs] of Object.entries(REQUIRED_SUBFORMATS)) {
+    const have = new Set(index.entries.filter((e) => e.format === format).map((e) => e.subformat));
+    for (const s of subs) if (!have.has(s)) problems.push(`format ${format} has no ${s} entry`);
+  }
+  return problems;
+}

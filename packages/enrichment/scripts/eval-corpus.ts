@@ -1,0 +1,288 @@
+// Scoreboard: runs the engine on every manifest of the labelled corpus (corpus/index.yaml) and compares its band and
+// findings with the reviewer's expectations. `pnpm eval:enrichment` prints a Markdown report and exits 1 below the
+// issue-18 targets; `--report-only` (or EVAL_ENFORCE=0) prints the same report and always exits 0.
+// Definitions (false positive, miss, precision): corpus/README.md "Scoreboard".
+import { analyze, finalize, type FinalizeContext, type Severity } from '../src/index';
+import {
+  BANDS,
+  bandIndex,
+  expectedRules,
+  isRisky,
+  loadCorpus,
+  readManifest,
+  validateCorpus,
+  type CorpusEntry,
+  type CorpusIndex,
+} from './corpus-index';
+
+/** Neutral context: no matched threats, the engine's own default publisher context, a fixed clock. */
+export const NEUTRAL_NOW = '2026-11-23T00:00:00Z';
+export const NEUTRAL_CONTEXT: FinalizeContext = {
+  threats: [],
+  publisher: { org_count: 0, signal_count: 0, first_seen: NEUTRAL_NOW },
+  now: NEUTRAL_NOW,
+};
+
+export const TARGETS = { exact: 0.85, withinOne: 1, fpPerBenign: 0.1, underScoredBy2: 0 };
+
+export interface EntryOutcome {
+  entry: CorpusEntry;
+  kind: string;
+  score: number;
+  actual: Severity;
+  /** Rule ids of the findings that claim a risk (severity above informational), once per rule. */
+  rules: string[];
+  expectedRules: string[];
+  falsePositives: string[];
+  /** Expected risk phrases none of whose rules fired. */
+  missed: string[];
+  distance: number;
+}
+
+export function runEntry(index: CorpusIndex, entry: CorpusEntry): EntryOutcome {
+  const analysis = analyze({
+    fingerprint: entry.fingerprint ?? `corpus:${entry.id}`,
+    asset_type: entry.asset_type,
+    name: entry.name,
+    version: null,
+    source_url: null,
+    raw_manifest: readManifest(entry),
+    metadata: null,
+  });
+  const result = finalize(analysis, NEUTRAL_CONTEXT);
+  const rules = [
+    ...new Set(result.findings.filter((f) => f.severity !== 'informational').map((f) => f.rule_id)),
+  ].sort();
+  const expected = expectedRules(index, entry);
+  const fired = new Set(rules);
+  const missed = entry.expected_risks.filter((risk) => !(index.risk_vocabulary[risk] ?? []).some((r) => fired.has(r)));
+  return {
+    entry,
+    kind: analysis.parsed.kind,
+    score: result.intrinsic_risk_score,
+    actual: result.intrinsic_risk_severity,
+    rules,
+    expectedRules: [...expected].sort(),
+    falsePositives: isRisky(entry) ? [] : rules.filter((r) => !expected.has(r)),
+    missed,
+    distance: bandIndex(result.intrinsic_risk_severity) - bandIndex(entry.expected_band),
+  };
+}
+
+export interface Scoreboard {
+  outcomes: EntryOutcome[];
+  matrix: number[][];
+  exact: number;
+  withinOne: number;
+  benign: number;
+  risky: number;
+  falsePositives: number;
+  fpPerBenign: number;
+  misses: number;
+  missesPerRisky: number;
+  missesByRisk: Array<{ risk: string; missed: number; expected: number; rules: string[] }>;
+  underScoredBy2: EntryOutcome[];
+  precision: Array<{ rule: string; tp: number; fp: number; precision: number }>;
+  byFormat: Array<{ format: string; n: number; exact: number; withinOne: number }>;
+  failures: string[];
+}
+
+export function scoreCorpus(index: CorpusIndex, outcomes: EntryOutcome[]): Scoreboard {
+  const n = outcomes.length;
+  const matrix = BANDS.map(() => BANDS.map(() => 0));
+  for (const o of outcomes) matrix[bandIndex(o.entry.expected_band)]![bandIndex(o.actual)]! += 1;
+  const exact = outcomes.filter((o) => o.distance === 0).length / n;
+  const withinOne = outcomes.filter((o) => Math.abs(o.distance) <= 1).length / n;
+  const benignOutcomes = outcomes.filter((o) => !isRisky(o.entry));
+  const riskyOutcomes = outcomes.filter((o) => isRisky(o.entry));
+  const falsePositives = benignOutcomes.reduce((s, o) => s + o.falsePositives.length, 0);
+  const misses = riskyOutcomes.reduce((s, o) => s + o.missed.length, 0);
+
+  const missTally = new Map<string, { missed: number; expected: number }>();
+  for (const o of riskyOutcomes)
+    for (const risk of o.entry.expected_risks) {
+      const t = missTally.get(risk) ?? { missed: 0, expected: 0 };
+      t.expected += 1;
+      if (o.missed.includes(risk)) t.missed += 1;
+      missTally.set(risk, t);
+    }
+  const missesByRisk = [...missTally.entries()]
+    .map(([risk, t]) => ({ risk, ...t, rules: index.risk_vocabulary[risk] ?? [] }))
+    .sort((a, b) => b.missed - a.missed || a.risk.localeCompare(b.risk));
+
+  const tally = new Map<string, { tp: number; fp: number }>();
+  for (const o of outcomes)
+    for (const r of o.rules) {
+      const t = tally.get(r) ?? { tp: 0, fp: 0 };
+      if (o.expectedRules.includes(r)) t.tp += 1;
+      else t.fp += 1;
+      tally.set(r, t);
+    }
+  const precision = [...tally.entries()]
+    .map(([rule, t]) => ({ rule, ...t, precision: t.tp + t.fp === 0 ? NaN : t.tp / (t.tp + t.fp) }))
+    .sort((a, b) => a.rule.localeCompare(b.rule, 'en', { numeric: true }));
+
+  const formats = [...new Set(outcomes.map((o) => o.entry.format))].sort();
+  const byFormat = formats.map((format) => {
+    const of = outcomes.filter((o) => o.entry.format === format);
+    return {
+      format,
+      n: of.length,
+      exact: of.filter((o) => o.distance === 0).length / of.length,
+      withinOne: of.filter((o) => Math.abs(o.distance) <= 1).length / of.length,
+    };
+  });
+
+  const underScoredBy2 = outcomes.filter((o) => o.distance <= -2);
+  const fpPerBenign = benignOutcomes.length ? falsePositives / benignOutcomes.length : 0;
+  const failures: string[] = [];
+  if (exact < TARGETS.exact) failures.push(`exact band agreement ${pct(exact)} < ${pct(TARGETS.exact)}`);
+  if (withinOne < TARGETS.withinOne) failures.push(`±1 band agreement ${pct(withinOne)} < ${pct(TARGETS.withinOne)}`);
+  if (fpPerBenign > TARGETS.fpPerBenign)
+    failures.push(`${fpPerBenign.toFixed(2)} false-positive findings per benign asset > ${TARGETS.fpPerBenign}`);
+  if (underScoredBy2.length > TARGETS.underScoredBy2)
+    failures.push(`${underScoredBy2.length} assets under-scored by 2+ bands`);
+  return {
+    outcomes,
+    matrix,
+    exact,
+    withinOne,
+    benign: benignOutcomes.length,
+    risky: riskyOutcomes.length,
+    falsePositives,
+    fpPerBenign,
+    misses,
+    missesPerRisky: riskyOutcomes.length ? misses / riskyOutcomes.length : 0,
+    missesByRisk,
+    underScoredBy2,
+    precision,
+    byFormat,
+    failures,
+  };
+}
+
+function pct(x: number): string {
+  return `${(x * 100).toFixed(1)} %`;
+}
+
+const list = (xs: string[]) => (xs.length ? xs.join(', ') : '—');
+
+export function renderReport(index: CorpusIndex, s: Scoreboard): string {
+  const out: string[] = [];
+  const n = s.outcomes.length;
+  out.push('# Enrichment scoreboard', '');
+  out.push(
+    `Corpus: ${n} manifests (${s.risky} risky, ${s.benign} benign), expectations written ${index.expectations.written_at}.`,
+    `Context: no threats, default publisher context, now = ${NEUTRAL_NOW}.`,
+    '',
+  );
+  out.push('## Headline', '');
+  out.push('| measure | value | target |', '|---|---|---|');
+  out.push(`| exact band agreement | ${pct(s.exact)} | ≥ ${pct(TARGETS.exact)} |`);
+  out.push(`| ±1 band agreement | ${pct(s.withinOne)} | ${pct(TARGETS.withinOne)} |`);
+  out.push(
+    `| false-positive findings per benign asset | ${s.fpPerBenign.toFixed(2)} (${s.falsePositives} on ${s.benign}) | ≤ ${TARGETS.fpPerBenign} |`,
+  );
+  out.push(`| under-scored by 2+ bands | ${s.underScoredBy2.length} | ${TARGETS.underScoredBy2} |`);
+  out.push(
+    `| missed key risks per risky asset | ${s.missesPerRisky.toFixed(2)} (${s.misses} on ${s.risky}) | (reported) |`,
+  );
+  out.push('', s.failures.length ? `**Below target:** ${s.failures.join('; ')}.` : '**All targets met.**', '');
+
+  out.push('## Confusion matrix (rows: expected, columns: engine)', '');
+  out.push(`| expected \\ engine | ${BANDS.join(' | ')} | total |`, `|---|${BANDS.map(() => '---:').join('|')}|---:|`);
+  BANDS.forEach((b, i) => {
+    const row = s.matrix[i]!;
+    out.push(
+      `| **${b}** | ${row.map((c, j) => (i === j ? `**${c}**` : String(c))).join(' | ')} | ${row.reduce((a, c) => a + c, 0)} |`,
+    );
+  });
+  const cols = BANDS.map((_, j) => s.matrix.reduce((a, row) => a + row[j]!, 0));
+  out.push(`| total | ${cols.join(' | ')} | ${n} |`, '');
+
+  out.push('## Agreement by format', '');
+  out.push('| format | n | exact | ±1 |', '|---|---:|---:|---:|');
+  for (const f of s.byFormat) out.push(`| ${f.format} | ${f.n} | ${pct(f.exact)} | ${pct(f.withinOne)} |`);
+  out.push('');
+
+  out.push('## Per-rule precision', '');
+  out.push(
+    "A fired rule (once per asset) is a true positive when it is among the asset's expected rules, a false positive otherwise. Recall is in the next table, per expected risk.",
+    '',
+  );
+  out.push('| rule | fired | true pos. | false pos. | precision |', '|---|---:|---:|---:|---:|');
+  for (const p of s.precision)
+    out.push(
+      `| ${p.rule} | ${p.tp + p.fp} | ${p.tp} | ${p.fp} | ${Number.isNaN(p.precision) ? '—' : pct(p.precision)} |`,
+    );
+  out.push('');
+
+  out.push('## Missed key risks (risky assets)', '');
+  out.push('| expected risk | missed | of | engine rules counted |', '|---|---:|---:|---|');
+  for (const m of s.missesByRisk)
+    out.push(`| ${m.risk} | ${m.missed} | ${m.expected} | ${m.rules.length ? m.rules.join(', ') : '(no rule yet)'} |`);
+  out.push('');
+
+  out.push('## False-positive findings (benign assets)', '');
+  const fps = s.outcomes.filter((o) => o.falsePositives.length);
+  if (!fps.length) out.push('None.');
+  else {
+    out.push('| id | format | expected | engine | unexpected rules |', '|---|---|---|---|---|');
+    for (const o of fps)
+      out.push(
+        `| ${o.entry.id} | ${o.entry.format} | ${o.entry.expected_band} | ${o.actual} | ${list(o.falsePositives)} |`,
+      );
+  }
+  out.push('');
+
+  out.push('## Worst disagreements', '');
+  const worst = [...s.outcomes]
+    .filter((o) => o.distance !== 0)
+    .sort(
+      (a, b) =>
+        Math.abs(b.distance) - Math.abs(a.distance) || a.distance - b.distance || a.entry.id.localeCompare(b.entry.id),
+    )
+    .slice(0, 15);
+  out.push('| id | format | expected | engine (score) | read as | fired | missed |', '|---|---|---|---|---|---|---|');
+  for (const o of worst)
+    out.push(
+      `| ${o.entry.id} | ${o.entry.format} | ${o.entry.expected_band} | ${o.actual} (${o.score}) | ${o.kind} | ${list(o.rules)} | ${list(o.missed)} |`,
+    );
+  out.push('');
+
+  out.push('## Every entry', '');
+  out.push(
+    '| id | format | expected | engine (score) | read as | fired rules | missed risks |',
+    '|---|---|---|---|---|---|---|',
+  );
+  for (const o of s.outcomes)
+    out.push(
+      `| ${o.entry.id} | ${o.entry.format} | ${o.entry.expected_band} | ${o.actual} (${o.score}) | ${o.kind} | ${list(o.rules)} | ${list(o.missed)} |`,
+    );
+  out.push('');
+  return out.join('\n');
+}
+
+function main(argv: string[]): number {
+  const reportOnly = argv.includes('--report-only') || process.env.EVAL_ENFORCE === '0';
+  const index = loadCorpus();
+  const problems = validateCorpus(index);
+  if (problems.length) {
+    console.error(`corpus index is malformed:\n- ${problems.join('\n- ')}`);
+    return 2;
+  }
+  const board = scoreCorpus(
+    index,
+    index.entries.map((e) => runEntry(index, e)),
+  );
+  console.log(renderReport(index, board));
+  if (board.failures.length && !reportOnly) {
+    console.error(
+      `eval:enrichment: below target (${board.failures.join('; ')}); --report-only or EVAL_ENFORCE=0 to report without failing`,
+    );
+    return 1;
+  }
+  return 0;
+}
+
+if (require.main === module) process.exitCode = main(process.argv.slice(2));
