@@ -54,7 +54,7 @@ export async function updateThreat(
       data: Object.fromEntries(changed.map((k) => [k, data[k] === null && k === 'metadata' ? Prisma.DbNull : data[k]])),
     });
     const enrichments =
-      row.livemode && changed.some((k) => (ENRICHMENT_FIELDS as readonly string[]).includes(k))
+      changed.some((k) => (ENRICHMENT_FIELDS as readonly string[]).includes(k))
         ? await markMatchingAssetsForReenrichment(tx, [before, row], threatReason(row.id, row.updated))
         : [];
     const rendered = renderThreat(row);
