@@ -44,6 +44,7 @@ test('a signal accepted while Redis is down leaves an unprocessed outbox row, an
       config: h.ctx.config,
     });
     const jobId = JOBS.enrichment.jobId({
+      livemode: true,
       fingerprint: body.fingerprint as string,
       digest: res.body.content_digest,
       reason: 'new_asset',

@@ -40,6 +40,7 @@ describe('event fan-out to webhook deliveries', () => {
     // org_b has submitted signals for fp-b
     await db.asset.create({
       data: {
+        livemode: true,
         fingerprint: 'fp-b',
         asset_type: 'model',
         latest_signal_id: 'sig_x',
