@@ -246,7 +246,8 @@ describe('findings, AI-BOM and threats of an asset', () => {
   test.each(['findings', 'aibom', 'threats'])('%s of a failed asset is 404 asset_not_enriched', async (suffix) => {
     const failed = signalBody(h.orgId);
     await postSignal(h, failed);
-    await h.ctx.db.prisma.asset.update({ where: { livemode_fingerprint: { livemode: true, fingerprint: failed.fingerprint as string } },
+    await h.ctx.db.prisma.asset.update({
+      where: { livemode_fingerprint: { livemode: true, fingerprint: failed.fingerprint as string } },
       data: { enrichment_status: 'failed' },
     });
     const res = await request(h.app)

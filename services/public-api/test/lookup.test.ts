@@ -50,7 +50,8 @@ beforeAll(async () => {
     expect(res.status).toBe(202);
   }
   await enrichLikeWorker(h, 'npm:@modelcontextprotocol/server-filesystem', { ecosystem: 'npm' });
-  await h.ctx.db.prisma.asset.update({ where: { livemode_fingerprint: { livemode: true, fingerprint: 'hf:meta-llama/Llama_3.1-8B' } },
+  await h.ctx.db.prisma.asset.update({
+    where: { livemode_fingerprint: { livemode: true, fingerprint: 'hf:meta-llama/Llama_3.1-8B' } },
     data: { ecosystem: 'huggingface' },
   });
   server = await listenWithLimits(h.app, { port: 0, host: '127.0.0.1', maxHeaderSize: MAX_HEADER_SIZE });

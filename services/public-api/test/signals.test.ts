@@ -45,7 +45,9 @@ describe('POST /v1/signals', () => {
     });
     expect(res.body.id).toMatch(/^sig_/);
     expect(res.body.content_digest).toBe(contentDigest(body as never));
-    const asset = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { livemode_fingerprint: { livemode: true, fingerprint: body.fingerprint as string } } });
+    const asset = await h.ctx.db.prisma.asset.findUniqueOrThrow({
+      where: { livemode_fingerprint: { livemode: true, fingerprint: body.fingerprint as string } },
+    });
     expect(asset).toMatchObject({
       enrichment_status: 'pending',
       normalized_name: 'server-filesystem',
@@ -90,23 +92,38 @@ describe('POST /v1/signals', () => {
     await enrichLikeWorker(h, fp);
     expect((await postSignal(h, body)).body.enrichment).toEqual({ status: 'skipped', reason: 'up_to_date' });
     // enriched longer ago than ENRICHMENT_TTL_DAYS (7)
-    await prisma.asset.update({ where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
+    await prisma.asset.update({
+      where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
       data: { enriched_at: new Date(Date.now() - 8 * 86_400_000) },
     });
     expect((await postSignal(h, body)).body.enrichment).toEqual({ status: 'queued', reason: 'ttl_expired' });
-    expect((await prisma.asset.findUniqueOrThrow({ where: { livemode_fingerprint: { livemode: true, fingerprint: fp } } })).enrichment_status).toBe('stale');
+    expect(
+      (await prisma.asset.findUniqueOrThrow({ where: { livemode_fingerprint: { livemode: true, fingerprint: fp } } }))
+        .enrichment_status,
+    ).toBe('stale');
     await enrichLikeWorker(h, fp);
     // new content
     expect((await postSignal(h, { ...body, raw_manifest: '{"name":"x","version":"3.0.0"}' })).body.enrichment).toEqual({
       status: 'queued',
       reason: 'content_changed',
     });
-    expect((await prisma.asset.findUniqueOrThrow({ where: { livemode_fingerprint: { livemode: true, fingerprint: fp } } })).enrichment_status).toBe('stale');
+    expect(
+      (await prisma.asset.findUniqueOrThrow({ where: { livemode_fingerprint: { livemode: true, fingerprint: fp } } }))
+        .enrichment_status,
+    ).toBe('stale');
     // a failed asset is retried
-    await prisma.asset.update({ where: { livemode_fingerprint: { livemode: true, fingerprint: fp } }, data: { enrichment_status: 'failed' } });
+    await prisma.asset.update({
+      where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
+      data: { enrichment_status: 'failed' },
+    });
     expect((await postSignal(h, body)).body.enrichment).toEqual({ status: 'queued', reason: 'enrichment_failed' });
-    expect((await prisma.asset.findUniqueOrThrow({ where: { livemode_fingerprint: { livemode: true, fingerprint: fp } } })).enrichment_status).toBe('pending');
-    const asset = await prisma.asset.findUniqueOrThrow({ where: { livemode_fingerprint: { livemode: true, fingerprint: fp } } });
+    expect(
+      (await prisma.asset.findUniqueOrThrow({ where: { livemode_fingerprint: { livemode: true, fingerprint: fp } } }))
+        .enrichment_status,
+    ).toBe('pending');
+    const asset = await prisma.asset.findUniqueOrThrow({
+      where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
+    });
     expect(asset.signal_count).toBe(6);
   });
 
@@ -116,7 +133,9 @@ describe('POST /v1/signals', () => {
     expect(results.map((r) => r.status)).toEqual(Array(6).fill(202));
     const reasons = results.map((r) => r.body.enrichment.reason).sort();
     expect(reasons.filter((r) => r === 'new_asset')).toHaveLength(1);
-    const asset = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { livemode_fingerprint: { livemode: true, fingerprint: body.fingerprint as string } } });
+    const asset = await h.ctx.db.prisma.asset.findUniqueOrThrow({
+      where: { livemode_fingerprint: { livemode: true, fingerprint: body.fingerprint as string } },
+    });
     expect(asset.signal_count).toBe(6);
   });
 

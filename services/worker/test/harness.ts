@@ -55,7 +55,8 @@ export async function createWorkerHarness(label: string, env: Record<string, str
       await waitFor(
         `asset ${fingerprint} to reach the expected state`,
         async () => {
-          const asset = await ctx.db.prisma.asset.findUnique({ where: { livemode_fingerprint: { livemode: true, fingerprint } },
+          const asset = await ctx.db.prisma.asset.findUnique({
+            where: { livemode_fingerprint: { livemode: true, fingerprint } },
             select: { enrichment_status: true, enriched_digest: true },
           });
           return asset && pred(asset);

@@ -69,7 +69,9 @@ describe('threat → re-enrichment → signed webhooks (end to end)', () => {
       ).status,
     ).toBe(202);
     await h.waitForAsset(fp, (a) => a.enrichment_status === 'enriched');
-    const before = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { livemode_fingerprint: { livemode: true, fingerprint: fp } } });
+    const before = await h.ctx.db.prisma.asset.findUniqueOrThrow({
+      where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
+    });
 
     const threat = await request(h.app)
       .post('/v1/threats')
@@ -87,7 +89,9 @@ describe('threat → re-enrichment → signed webhooks (end to end)', () => {
     expect(threat.status).toBe(201);
 
     const after = await waitFor('re-enrichment with the threat', async () => {
-      const a = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { livemode_fingerprint: { livemode: true, fingerprint: fp } } });
+      const a = await h.ctx.db.prisma.asset.findUniqueOrThrow({
+        where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
+      });
       return a.enrichment_status === 'enriched' && a.intrinsic_risk_score !== before.intrinsic_risk_score ? a : null;
     });
     expect(after.intrinsic_risk_score!).toBeGreaterThan(before.intrinsic_risk_score!);

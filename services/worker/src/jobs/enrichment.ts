@@ -210,9 +210,11 @@ export async function enrichAsset(deps: WorkerDeps, job: EnrichmentJob): Promise
     return { outcome: 'skipped', fingerprint: job.fingerprint, reason: 'signal_missing' };
   const t1 = performance.now();
 
-  const inputs = asset.observations.map(
-    (o): EnrichmentInput => ({ ...o, fingerprint: job.fingerprint, asset_type: o.asset_type as AssetType }),
-  );
+  const inputs = asset.observations.map((o): EnrichmentInput => ({
+    ...o,
+    fingerprint: job.fingerprint,
+    asset_type: o.asset_type as AssetType,
+  }));
   const analysis = analyzeObservations(inputs);
   const t2 = performance.now();
   if (deps.config.ENRICHMENT_TEST_DELAY_MS > 0) {

@@ -33,10 +33,7 @@ export async function listFindings(
     fetch: ({ before, after, order, take }) =>
       deps.prisma.finding.findMany({
         where: {
-          AND: [
-            ofAsset,
-            (keysetWhere('id', { before, after }) ?? {}) as Prisma.FindingWhereInput,
-          ],
+          AND: [ofAsset, (keysetWhere('id', { before, after }) ?? {}) as Prisma.FindingWhereInput],
         },
         orderBy: keysetOrder('id', order) as Prisma.FindingOrderByWithRelationInput[],
         take,
