@@ -28,7 +28,7 @@ export async function runMaintenance(deps: WorkerDeps, now = new Date()): Promis
     `WITH expired AS (
        UPDATE assets SET enrichment_status = 'stale', updated = now()
         WHERE enrichment_status = 'enriched' AND enriched_at < $1
-        RETURNING fingerprint, latest_digest
+        RETURNING livemode, fingerprint, latest_digest
      )
      INSERT INTO outbox (kind, payload)
      SELECT 'enrichment', jsonb_build_object('livemode', livemode, 'fingerprint', fingerprint, 'digest', latest_digest, 'reason', $2::text)

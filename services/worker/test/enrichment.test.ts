@@ -148,7 +148,9 @@ describe('enrichment worker (real queue, real database)', () => {
     expect(res.body.enrichment.status).toBe('queued');
     await h.waitForAsset(
       fp,
-      (a) => a.enrichment_status === 'enriched' && a.enriched_digest === res.body.content_digest,
+      // the asset's digest covers every org's latest observation (docs/security.md), so the job to wait
+      // for is the one of the asset's current digest
+      (a) => a.enrichment_status === 'enriched' && a.enriched_digest === a.latest_digest,
     );
     const after = await h.ctx.db.prisma.asset.findUniqueOrThrow({
       where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
