@@ -193,7 +193,8 @@ interface CommittedBatch {
  * The statements go to Postgres as two multi-statement simple queries (values inlined as escaped
  * literals), i.e. two round trips and one commit per batch:
  *   1. [claim the Idempotency-Keys and commit the claims;] BEGIN; insert signals; insert new assets;
- *      lock the batch's assets (a new statement, so it sees an asset a concurrent request just created)
+ *      lock the batch's assets (a new statement, so it sees an asset a concurrent request just created);
+ *      read the submitting orgs' previous observations (asset_orgs) under those locks
  *   2. update existing assets; asset_orgs; outbox; events + fan-out; [store the 2xx responses on the
  *      claims;] COMMIT
  * The claims commit on their own (before the ingest transaction) so a concurrent duplicate sees them
@@ -312,6 +313,7 @@ async function ingestBatch(deps: AppDeps, requests: readonly IngestRequest[]): P
       sql.insertSignals(now, rowsOf.flat()),
       sql.insertNewAssets(now, assets),
       sql.lockAssets(assets),
+      sql.orgObservations(assets),
     );
     let r1: QueryResult[];
     try {
@@ -327,7 +329,18 @@ async function ingestBatch(deps: AppDeps, requests: readonly IngestRequest[]): P
     const offset = idems.length > 0 ? 4 : 0;
     type Keyed = { livemode: boolean; fingerprint: string };
     const inserted = new Set((r1[offset + 2]!.rows as Keyed[]).map(keyOf));
-    const locked = new Map((r1[offset + 3]!.rows as Array<PreviousAssetState & Keyed>).map((r) => [keyOf(r), r]));
+    type OrgObservation = Pick<PreviousAssetState, 'org_digest' | 'org_last_seen'>;
+    const observed = new Map((r1[offset + 4]!.rows as Array<OrgObservation & Keyed>).map((r) => [keyOf(r), r]));
+    const locked = new Map(
+      (r1[offset + 3]!.rows as Array<Omit<PreviousAssetState, keyof OrgObservation> & Keyed>).map((r) => [
+        keyOf(r),
+        {
+          ...r,
+          org_digest: observed.get(keyOf(r))?.org_digest ?? null,
+          org_last_seen: observed.get(keyOf(r))?.org_last_seen ?? null,
+        },
+      ]),
+    );
 
     const { ENRICHMENT_TTL_DAYS, OBSERVATION_TTL_DAYS } = deps.config;
     const existing: AssetWrite[] = [];

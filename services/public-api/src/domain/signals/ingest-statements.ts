@@ -80,17 +80,23 @@ const STATEMENTS = {
           RETURNING livemode, fingerprint`,
   },
   // Locks every asset of the batch in (livemode, fingerprint) order (those this transaction just inserted
-  // are already ours) and reads the previous state of the others, with the submitting org's latest
-  // observation (asset_orgs). A separate statement after the INSERT: it sees an asset that a concurrent
-  // request created and committed while the INSERT waited for it.
+  // are already ours) and reads the previous state of the others. A separate statement after the INSERT:
+  // it sees an asset that a concurrent request created and committed while the INSERT waited for it.
   ri_assets_lock: {
-    types: ['boolean[]', 'text[]', 'text[]'],
-    sql: `SELECT a.livemode, a.fingerprint, a.enrichment_status, a.latest_digest, a.enriched_digest, a.enriched_at,
-                 ao.latest_digest AS org_digest, ao.last_seen AS org_last_seen
-          FROM unnest($1, $2, $3) AS t(livemode, fingerprint, org_id)
+    types: ['boolean[]', 'text[]'],
+    sql: `SELECT a.livemode, a.fingerprint, a.enrichment_status, a.latest_digest, a.enriched_digest, a.enriched_at
+          FROM unnest($1, $2) AS t(livemode, fingerprint)
           JOIN assets a ON a.livemode = t.livemode AND a.fingerprint = t.fingerprint
-          LEFT JOIN asset_orgs ao ON ao.livemode = t.livemode AND ao.fingerprint = t.fingerprint AND ao.org_id = t.org_id
           ORDER BY a.livemode, a.fingerprint FOR UPDATE OF a`,
+  },
+  // The submitting org's latest observation of each asset. A statement of its own, after the lock: it
+  // reads with a snapshot taken once the asset locks are held, and every writer of asset_orgs holds its
+  // asset's lock, so what it reads stays current until this transaction commits.
+  ri_org_observations: {
+    types: ['boolean[]', 'text[]', 'text[]'],
+    sql: `SELECT ao.livemode, ao.fingerprint, ao.latest_digest AS org_digest, ao.last_seen AS org_last_seen
+          FROM unnest($1, $2, $3) AS t(livemode, fingerprint, org_id)
+          JOIN asset_orgs ao ON ao.livemode = t.livemode AND ao.fingerprint = t.fingerprint AND ao.org_id = t.org_id`,
   },
   // the same column arrays as ri_assets_insert (asset_type is not updated), plus the next enrichment status
   ri_assets_update: {
@@ -261,7 +267,9 @@ export const sql = {
   insertNewAssets: (now: Date, assets: readonly AssetWrite[]) =>
     exec('ri_assets_insert', [ts(now), ...assetColumns(assets)]),
   lockAssets: (assets: readonly AssetWrite[]) =>
-    exec('ri_assets_lock', [
+    exec('ri_assets_lock', [boolArray(assets.map((a) => a.livemode)), textArray(assets.map((a) => a.fingerprint))]),
+  orgObservations: (assets: readonly AssetWrite[]) =>
+    exec('ri_org_observations', [
       boolArray(assets.map((a) => a.livemode)),
       textArray(assets.map((a) => a.fingerprint)),
       textArray(assets.map((a) => a.org_id)),
