@@ -266,19 +266,11 @@ async function ingestBatch(deps: AppDeps, requests: readonly IngestRequest[]): P
       if (r.observed_at > a.last_seen) a.last_seen = r.observed_at;
     }
   });
-  // a fixed lock order across concurrent batches avoids deadlocks
-  // (ORDER BY livemode, fingerprint in ri_assets_lock: false before true, then the text order; the
-  // lock order is Postgres's, this sort only keeps the statements' arrays in a stable order)
-  const assets = [...byAsset.values()].sort((x, y) =>
-    x.livemode !== y.livemode
-      ? x.livemode
-        ? 1
-        : -1
-      : x.fingerprint < y.fingerprint
-        ? -1
-        : x.fingerprint > y.fingerprint
-          ? 1
-          : 0,
+  // a fixed lock order across concurrent batches avoids deadlocks (test mode first, then by fingerprint)
+  const assets = [...byAsset.values()].sort(
+    (x, y) =>
+      Number(x.livemode) - Number(y.livemode) ||
+      (x.fingerprint < y.fingerprint ? -1 : x.fingerprint > y.fingerprint ? 1 : 0),
   );
   for (const a of assets) a.normalized_name = normalized(a.name);
   const keyOf = (a: { livemode: boolean; fingerprint: string }) => assetKey(a.livemode, a.fingerprint);
