@@ -32,6 +32,8 @@ export const ConfigSchema = z.object({
   OUTBOUND_ALLOWED_HOSTS: z.string().default(''),
   ENRICHMENT_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   ENRICHMENT_TTL_DAYS: z.coerce.number().positive().default(7),
+  /** an org's observation of an asset stops counting this long after its latest signal (docs/security.md) */
+  OBSERVATION_TTL_DAYS: z.coerce.number().positive().default(90),
   TENANT_TOKEN_TTL_DAYS: z.coerce.number().positive().default(30),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10000),
   /** multiplies the webhook retry schedule and the 24 h disable window (docs/webhooks.md); tests use ~0.00001 */

@@ -8,8 +8,9 @@ import type { QueueProducer } from './queue';
  * (recordEvents(tx, …)), and the same call fans them out to webhook endpoints: one
  * webhook_deliveries row per (event, subscribed endpoint) plus an outbox row kind 'webhook_delivery'
  * per delivery, so a committed event always reaches the delivery queue (fast path after commit, or the
- * worker's outbox relay). Audience: an event with org_id goes to that org; with fingerprint, to the
- * orgs that submitted signals for the asset (asset_orgs); with neither, to every org.
+ * worker's outbox relay). Audience, always within the event's mode (an event of one mode reaches only
+ * endpoints of that mode): an event with org_id goes to that org; with fingerprint, to the orgs that
+ * submitted signals for the asset of that mode (asset_orgs); with neither, to every org.
  */
 // the catalogue itself is part of the API contract (packages/contracts/src/public/events.ts)
 export const EVENT_TYPES = EVENT_TYPE_NAMES;
@@ -81,18 +82,20 @@ export async function recordEventsWithDeliveries(tx: EventWriter, events: NewEve
  */
 export const FAN_OUT_EVENTS_SQL = `
     WITH ev AS (
-      SELECT id, type, org_id, fingerprint FROM events WHERE id = ANY($1::text[])
+      SELECT id, type, livemode, org_id, fingerprint FROM events WHERE id = ANY($1::text[])
     ),
     targets AS (
       SELECT ev.id AS event_id, we.id AS endpoint_id
       FROM ev
       JOIN webhook_endpoints we
         ON we.status = 'enabled'
+       AND we.livemode = ev.livemode
        AND (ev.type = ANY(we.events) OR '*' = ANY(we.events))
        AND (
             (ev.org_id IS NOT NULL AND we.org_id = ev.org_id)
          OR (ev.org_id IS NULL AND ev.fingerprint IS NOT NULL AND EXISTS (
-               SELECT 1 FROM asset_orgs ao WHERE ao.fingerprint = ev.fingerprint AND ao.org_id = we.org_id))
+               SELECT 1 FROM asset_orgs ao
+                WHERE ao.livemode = ev.livemode AND ao.fingerprint = ev.fingerprint AND ao.org_id = we.org_id))
          OR (ev.org_id IS NULL AND ev.fingerprint IS NULL)
        )
     ),

@@ -18,17 +18,24 @@ export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 export const JOBS = {
   enrichment: {
     queue: QUEUES.enrichment,
-    // reason distinguishes re-enrichment of unchanged content (a threat now matches, TTL expiry)
-    payload: z.object({ fingerprint: z.string().min(1), digest: z.string().min(1), reason: z.string().optional() }),
+    // reason distinguishes re-enrichment of unchanged content (a threat now matches, TTL expiry);
+    // digest is the asset's observation-set digest; livemode names the asset (test mode is a sandbox),
+    // defaulting to live for jobs written before modes were separate
+    payload: z.object({
+      livemode: z.boolean().default(true),
+      fingerprint: z.string().min(1),
+      digest: z.string().min(1),
+      reason: z.string().optional(),
+    }),
     options: {
       attempts: 5,
       backoff: { type: 'exponential', delay: 2000 },
       removeOnComplete: { age: 3600, count: 10000 },
       removeOnFail: { age: 7 * 24 * 3600 },
     } satisfies JobsOptions,
-    /** one job per fingerprint+digest: a second add with the same id is a no-op while the first is kept */
-    jobId: (p: { fingerprint: string; digest: string; reason?: string }) =>
-      `enr-${sha256Hex(`${p.fingerprint}\n${p.digest}\n${p.reason ?? ''}`).slice(0, 40)}`,
+    /** one job per mode+fingerprint+digest: a second add with the same id is a no-op while the first is kept */
+    jobId: (p: { livemode: boolean; fingerprint: string; digest: string; reason?: string }) =>
+      `enr-${sha256Hex(`${p.livemode ? 'live' : 'test'}\n${p.fingerprint}\n${p.digest}\n${p.reason ?? ''}`).slice(0, 40)}`,
   },
   webhookDelivery: {
     queue: QUEUES.webhooks,

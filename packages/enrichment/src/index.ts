@@ -1,5 +1,6 @@
 import { buildBomModel, buildCycloneDx, buildSpdx, contentHash, isoSeconds } from './aibom';
 import { emptyParsed, parseManifest } from './parse';
+import { mergeAnalyses } from './observations';
 import { evaluateRules } from './rules';
 import { RULES as RULE_DEFS, SEVERITY_WEIGHT } from './rules-table';
 // the DESIGN.md severity bands are defined once, in @risk/contracts (pure, no I/O, like this package)
@@ -32,6 +33,7 @@ export { renderSpdxTagValue } from './aibom';
 export { computeScore, SCORE_FORMULA } from './score';
 export { severityForScore };
 export { parseSpdxTagValue } from './tagvalue';
+export { mergeAnalyses, primaryAnalysis } from './observations';
 
 export const RULES: ReadonlyArray<{
   id: string;
@@ -339,6 +341,20 @@ export function finalize(analysis: Analysis, ctx: FinalizeContext): EnrichmentRe
 
 export function enrich(input: EnrichmentInput, ctx: FinalizeContext): EnrichmentResult {
   return finalize(analyze(input), ctx);
+}
+
+/**
+ * Analysis of every org's latest observation of one asset, combined into one (observations.ts:
+ * union of findings and CVE ids, AI-BOM from the riskiest observation). `inputs` are ordered newest
+ * first. The result goes to finalize() with the threats matching its cve_ids.
+ */
+export function analyzeObservations(inputs: readonly EnrichmentInput[]): Analysis {
+  return mergeAnalyses(inputs.map(analyze));
+}
+
+/** The whole engine over several observations: analyzeObservations, then finalize. */
+export function enrichObservations(inputs: readonly EnrichmentInput[], ctx: FinalizeContext): EnrichmentResult {
+  return finalize(analyzeObservations(inputs), ctx);
 }
 
 export type { FinalizeContext } from './types';

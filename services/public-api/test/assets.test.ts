@@ -247,7 +247,7 @@ describe('findings, AI-BOM and threats of an asset', () => {
     const failed = signalBody(h.orgId);
     await postSignal(h, failed);
     await h.ctx.db.prisma.asset.update({
-      where: { fingerprint: failed.fingerprint as string },
+      where: { livemode_fingerprint: { livemode: true, fingerprint: failed.fingerprint as string } },
       data: { enrichment_status: 'failed' },
     });
     const res = await request(h.app)

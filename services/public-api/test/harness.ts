@@ -102,9 +102,10 @@ export function signalBody(orgId: string, over: Record<string, unknown> = {}): R
 }
 
 /**
- * Does what the enrichment worker does for one asset, with the real engine (@risk/enrichment):
- * analyse the latest signal, store findings and the AI-BOM, mark the asset enriched. Lets the
- * asset routes be tested without running the worker process.
+ * Does what the enrichment worker does for one asset (of `opts.livemode`, live by default), with the
+ * real engine (@risk/enrichment): combine every org's latest observation (enrichObservations), store
+ * findings and the AI-BOM, mark the asset enriched. Lets the asset routes be tested without running
+ * the worker process. (No observation TTL here: the worker's own tests cover it.)
  */
 export async function enrichLikeWorker(
   h: Harness,
@@ -121,37 +122,51 @@ export async function enrichLikeWorker(
       remediation: string | null;
     }>;
     ecosystem?: string;
+    livemode?: boolean;
   } = {},
 ): Promise<void> {
-  const { enrich } = await import('@risk/enrichment');
+  const { enrichObservations } = await import('@risk/enrichment');
   const { newId, ID_PREFIXES } = await import('@risk/common');
   const prisma = h.ctx.db.prisma;
-  const asset = await prisma.asset.findUniqueOrThrow({ where: { fingerprint } });
-  const signal = await prisma.signal.findUniqueOrThrow({ where: { id: asset.latest_signal_id } });
+  const livemode = opts.livemode ?? true;
+  const key = { livemode_fingerprint: { livemode, fingerprint } };
+  const asset = await prisma.asset.findUniqueOrThrow({ where: key });
+  const observations = await prisma.assetOrg.findMany({
+    where: { livemode, fingerprint, latest_signal_id: { not: null } },
+    orderBy: [{ last_seen: 'desc' }, { latest_signal_id: 'desc' }],
+  });
+  const signals = await prisma.signal.findMany({
+    where: { id: { in: observations.map((o) => o.latest_signal_id!) } },
+  });
+  const byId = new Map(signals.map((s) => [s.id, s]));
   const now = new Date();
-  const result = enrich(
-    {
-      fingerprint,
-      asset_type: signal.asset_type as 'mcp_server',
-      name: signal.name,
-      version: signal.version,
-      source_url: signal.source_url,
-      raw_manifest: signal.raw_manifest,
-      metadata: signal.metadata as Record<string, unknown> | null,
-    },
+  const result = enrichObservations(
+    observations.map((o) => {
+      const signal = byId.get(o.latest_signal_id!)!;
+      return {
+        fingerprint,
+        asset_type: signal.asset_type as 'mcp_server',
+        name: signal.name,
+        version: signal.version,
+        source_url: signal.source_url,
+        raw_manifest: signal.raw_manifest,
+        metadata: signal.metadata as Record<string, unknown> | null,
+      };
+    }),
     {
       threats: opts.threats ?? [],
       publisher: { org_count: 1, signal_count: asset.signal_count, first_seen: asset.first_seen.toISOString() },
       now: now.toISOString(),
     },
   );
-  const last = await prisma.aiBom.findFirst({ where: { fingerprint }, orderBy: { bom_version: 'desc' } });
+  const last = await prisma.aiBom.findFirst({ where: { livemode, fingerprint }, orderBy: { bom_version: 'desc' } });
   const bomId = newId(ID_PREFIXES.aibom);
   await prisma.$transaction([
-    prisma.finding.deleteMany({ where: { fingerprint } }),
+    prisma.finding.deleteMany({ where: { livemode, fingerprint } }),
     prisma.finding.createMany({
       data: result.findings.map((f) => ({
         id: newId(ID_PREFIXES.finding),
+        livemode,
         fingerprint,
         rule_id: f.rule_id,
         title: f.title,
@@ -166,12 +181,13 @@ export async function enrichLikeWorker(
         threat_ids: f.threat_ids,
         remediation: f.remediation,
         score_contribution: f.score_contribution,
-        enrichment_digest: signal.content_digest,
+        enrichment_digest: asset.latest_digest,
       })),
     }),
     prisma.aiBom.create({
       data: {
         id: bomId,
+        livemode,
         fingerprint,
         bom_version: (last?.bom_version ?? 0) + 1,
         content_hash: result.aibom.content_hash,
@@ -183,7 +199,7 @@ export async function enrichLikeWorker(
       },
     }),
     prisma.asset.update({
-      where: { fingerprint },
+      where: key,
       data: {
         enrichment_status: 'enriched',
         intrinsic_risk_score: result.intrinsic_risk_score,
@@ -195,7 +211,7 @@ export async function enrichLikeWorker(
         publisher: result.publisher,
         ecosystem: opts.ecosystem ?? result.ecosystem,
         current_aibom_id: bomId,
-        enriched_digest: signal.content_digest,
+        enriched_digest: asset.latest_digest,
         enriched_at: now,
       },
     }),

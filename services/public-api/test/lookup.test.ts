@@ -51,7 +51,7 @@ beforeAll(async () => {
   }
   await enrichLikeWorker(h, 'npm:@modelcontextprotocol/server-filesystem', { ecosystem: 'npm' });
   await h.ctx.db.prisma.asset.update({
-    where: { fingerprint: 'hf:meta-llama/Llama_3.1-8B' },
+    where: { livemode_fingerprint: { livemode: true, fingerprint: 'hf:meta-llama/Llama_3.1-8B' } },
     data: { ecosystem: 'huggingface' },
   });
   server = await listenWithLimits(h.app, { port: 0, host: '127.0.0.1', maxHeaderSize: MAX_HEADER_SIZE });

@@ -25,6 +25,7 @@ test('a signal accepted while Redis is down leaves an unprocessed outbox row, an
   expect(rows).toHaveLength(1);
   expect(rows[0]!.processed_at).toBeNull();
   expect(rows[0]!.payload).toEqual({
+    livemode: true,
     fingerprint: body.fingerprint,
     digest: res.body.content_digest,
     reason: 'new_asset',
@@ -44,12 +45,18 @@ test('a signal accepted while Redis is down leaves an unprocessed outbox row, an
       config: h.ctx.config,
     });
     const jobId = JOBS.enrichment.jobId({
+      livemode: true,
       fingerprint: body.fingerprint as string,
       digest: res.body.content_digest,
       reason: 'new_asset',
     });
     const job = await live.queue(JOBS.enrichment.queue).getJob(jobId);
-    expect(job?.data).toEqual({ fingerprint: body.fingerprint, digest: res.body.content_digest, reason: 'new_asset' });
+    expect(job?.data).toEqual({
+      livemode: true,
+      fingerprint: body.fingerprint,
+      digest: res.body.content_digest,
+      reason: 'new_asset',
+    });
     const after = await h.ctx.db.prisma.outboxMessage.findUniqueOrThrow({ where: { id: rows[0]!.id } });
     expect(after.processed_at).not.toBeNull();
   } finally {

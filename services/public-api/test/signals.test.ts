@@ -45,7 +45,9 @@ describe('POST /v1/signals', () => {
     });
     expect(res.body.id).toMatch(/^sig_/);
     expect(res.body.content_digest).toBe(contentDigest(body as never));
-    const asset = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { fingerprint: body.fingerprint as string } });
+    const asset = await h.ctx.db.prisma.asset.findUniqueOrThrow({
+      where: { livemode_fingerprint: { livemode: true, fingerprint: body.fingerprint as string } },
+    });
     expect(asset).toMatchObject({
       enrichment_status: 'pending',
       normalized_name: 'server-filesystem',
@@ -58,6 +60,7 @@ describe('POST /v1/signals', () => {
     expect(outbox).toHaveLength(1);
     expect(outbox[0]!.processed_at).not.toBeNull();
     const jobId = JOBS.enrichment.jobId({
+      livemode: true,
       fingerprint: body.fingerprint as string,
       digest: res.body.content_digest,
       reason: 'new_asset',
@@ -90,23 +93,37 @@ describe('POST /v1/signals', () => {
     expect((await postSignal(h, body)).body.enrichment).toEqual({ status: 'skipped', reason: 'up_to_date' });
     // enriched longer ago than ENRICHMENT_TTL_DAYS (7)
     await prisma.asset.update({
-      where: { fingerprint: fp },
+      where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
       data: { enriched_at: new Date(Date.now() - 8 * 86_400_000) },
     });
     expect((await postSignal(h, body)).body.enrichment).toEqual({ status: 'queued', reason: 'ttl_expired' });
-    expect((await prisma.asset.findUniqueOrThrow({ where: { fingerprint: fp } })).enrichment_status).toBe('stale');
+    expect(
+      (await prisma.asset.findUniqueOrThrow({ where: { livemode_fingerprint: { livemode: true, fingerprint: fp } } }))
+        .enrichment_status,
+    ).toBe('stale');
     await enrichLikeWorker(h, fp);
     // new content
     expect((await postSignal(h, { ...body, raw_manifest: '{"name":"x","version":"3.0.0"}' })).body.enrichment).toEqual({
       status: 'queued',
       reason: 'content_changed',
     });
-    expect((await prisma.asset.findUniqueOrThrow({ where: { fingerprint: fp } })).enrichment_status).toBe('stale');
+    expect(
+      (await prisma.asset.findUniqueOrThrow({ where: { livemode_fingerprint: { livemode: true, fingerprint: fp } } }))
+        .enrichment_status,
+    ).toBe('stale');
     // a failed asset is retried
-    await prisma.asset.update({ where: { fingerprint: fp }, data: { enrichment_status: 'failed' } });
+    await prisma.asset.update({
+      where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
+      data: { enrichment_status: 'failed' },
+    });
     expect((await postSignal(h, body)).body.enrichment).toEqual({ status: 'queued', reason: 'enrichment_failed' });
-    expect((await prisma.asset.findUniqueOrThrow({ where: { fingerprint: fp } })).enrichment_status).toBe('pending');
-    const asset = await prisma.asset.findUniqueOrThrow({ where: { fingerprint: fp } });
+    expect(
+      (await prisma.asset.findUniqueOrThrow({ where: { livemode_fingerprint: { livemode: true, fingerprint: fp } } }))
+        .enrichment_status,
+    ).toBe('pending');
+    const asset = await prisma.asset.findUniqueOrThrow({
+      where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
+    });
     expect(asset.signal_count).toBe(6);
   });
 
@@ -116,7 +133,9 @@ describe('POST /v1/signals', () => {
     expect(results.map((r) => r.status)).toEqual(Array(6).fill(202));
     const reasons = results.map((r) => r.body.enrichment.reason).sort();
     expect(reasons.filter((r) => r === 'new_asset')).toHaveLength(1);
-    const asset = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { fingerprint: body.fingerprint as string } });
+    const asset = await h.ctx.db.prisma.asset.findUniqueOrThrow({
+      where: { livemode_fingerprint: { livemode: true, fingerprint: body.fingerprint as string } },
+    });
     expect(asset.signal_count).toBe(6);
   });
 
@@ -200,7 +219,9 @@ describe('POST /v1/signals/bulk', () => {
     // each fingerprint appears twice with equal content: both report the asset's decision
     expect(res.body.data[250].enrichment).toEqual({ status: 'queued', reason: 'new_asset' });
     expect(await h.ctx.db.prisma.signal.count({ where: { fingerprint: { startsWith: 'bulk-' } } })).toBe(500);
-    const asset = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { fingerprint: `bulk-0-${h.orgId}` } });
+    const asset = await h.ctx.db.prisma.asset.findUniqueOrThrow({
+      where: { livemode_fingerprint: { livemode: true, fingerprint: `bulk-0-${h.orgId}` } },
+    });
     expect(asset.signal_count).toBe(2);
   });
 

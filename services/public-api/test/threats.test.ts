@@ -272,7 +272,7 @@ describe('matching threats to assets', () => {
       if (name !== 'pending') await enrichLikeWorker(h3, fps[name]!);
     }
     for (const name of ['cveAsset', 'cveModel']) {
-      const f = await prisma().finding.findFirstOrThrow({ where: { fingerprint: fps[name] } });
+      const f = await prisma().finding.findFirstOrThrow({ where: { fingerprint: fps[name]! } });
       await prisma().finding.update({ where: { id: f.id }, data: { cve_ids: ['CVE-2025-53110'] } });
     }
   });
@@ -285,7 +285,11 @@ describe('matching threats to assets', () => {
       .set('Idempotency-Key', idem())
       .send({ category: 'malicious_package', severity: 'high', title: 'm', ...body });
   const statusOf = async (name: string) =>
-    (await prisma().asset.findUniqueOrThrow({ where: { fingerprint: fps[name] } })).enrichment_status;
+    (
+      await prisma().asset.findUniqueOrThrow({
+        where: { livemode_fingerprint: { livemode: true, fingerprint: fps[name]! } },
+      })
+    ).enrichment_status;
   const outboxFor = async (threatId: string) =>
     (await prisma().outboxMessage.findMany({ where: { kind: 'enrichment' }, orderBy: { id: 'asc' } }))
       .map((m) => m.payload as { fingerprint: string; digest: string; reason: string })
@@ -307,9 +311,12 @@ describe('matching threats to assets', () => {
     expect(await statusOf('pending')).toBe('pending');
     const rows = await outboxFor(res.body.id);
     expect(rows.map((r) => nameOf(r.fingerprint)).sort()).toEqual(['mcp1', 'pending']);
-    const mcp1 = await prisma().asset.findUniqueOrThrow({ where: { fingerprint: fps.mcp1 } });
+    const mcp1 = await prisma().asset.findUniqueOrThrow({
+      where: { livemode_fingerprint: { livemode: true, fingerprint: fps.mcp1! } },
+    });
     const updatedMs = (await prisma().threat.findUniqueOrThrow({ where: { id: res.body.id } })).updated.getTime();
     expect(rows.find((r) => r.fingerprint === fps.mcp1)).toEqual({
+      livemode: true,
       fingerprint: fps.mcp1,
       digest: mcp1.latest_digest,
       reason: `threat:${res.body.id}:${updatedMs}`,
@@ -381,7 +388,9 @@ describe('matching threats to assets', () => {
 
   test('a threat created after an asset was enriched raises its score on re-enrichment and shows in /threats and findings', async () => {
     await resetAll();
-    const before = await prisma().asset.findUniqueOrThrow({ where: { fingerprint: fps.mcp2 } });
+    const before = await prisma().asset.findUniqueOrThrow({
+      where: { livemode_fingerprint: { livemode: true, fingerprint: fps.mcp2! } },
+    });
     const res = await createThreat({
       fingerprints: [fps.mcp2],
       risk_penalty: 35,
@@ -398,13 +407,16 @@ describe('matching threats to assets', () => {
       ),
     ];
     const threats = await findThreatsMatchingAsset(prisma(), {
+      livemode: true,
       fingerprint: fps.mcp2!,
       asset_type: 'mcp_server',
       cve_ids: cveIds,
     });
     expect(threats.map((t) => t.id)).toContain(res.body.id);
     await enrichLikeWorker(h3, fps.mcp2!, { threats: threats.map((t) => ({ ...t, severity: t.severity as 'high' })) });
-    const after = await prisma().asset.findUniqueOrThrow({ where: { fingerprint: fps.mcp2 } });
+    const after = await prisma().asset.findUniqueOrThrow({
+      where: { livemode_fingerprint: { livemode: true, fingerprint: fps.mcp2! } },
+    });
     // score = min(100, base + Σ risk_penalty): the threat's 35 points are added on top
     expect(after.intrinsic_risk_score!).toBeGreaterThan(before.intrinsic_risk_score!);
     expect(

@@ -331,7 +331,12 @@ async function main() {
     const seqTimings: EnrichmentTimings[] = [];
     const s0 = performance.now();
     for (const a of seqAssets) {
-      const out = await enrichAsset(deps, { fingerprint: a.fingerprint, digest: a.latest_digest, reason: 'bench' });
+      const out = await enrichAsset(deps, {
+        livemode: true,
+        fingerprint: a.fingerprint,
+        digest: a.latest_digest,
+        reason: 'bench',
+      });
       if (out.outcome === 'enriched') seqTimings.push(out.timings);
     }
     const seqWallPerAsset = (performance.now() - s0) / seqAssets.length;

@@ -3,6 +3,8 @@ import type { WorkerDeps } from './deps';
 
 export interface MaintenanceResult {
   staled: number;
+  /** assets re-enriched because an org's observation expired (OBSERVATION_TTL_DAYS) */
+  observations_expired: number;
   idempotency_keys_purged: number;
   events_purged: number;
   outbox_purged: number;
@@ -12,6 +14,10 @@ export interface MaintenanceResult {
  * Periodic upkeep, each step one set-based statement:
  * - enriched assets older than ENRICHMENT_TTL_DAYS become stale and get an enrichment outbox row
  *   (reason `ttl:<day>`, so the job id differs from the original enrichment of the same digest);
+ * - enriched assets whose observation set shrank because an org's observation passed
+ *   OBSERVATION_TTL_DAYS since it was enriched become stale and get an outbox row (reason
+ *   `observation_ttl:<day>`), so the expired observation stops counting (docs/security.md "Modes and
+ *   shared observations");
  * - idempotency keys older than 24 h, events older than 30 days and processed outbox rows older than
  *   a day are deleted.
  */
@@ -22,11 +28,39 @@ export async function runMaintenance(deps: WorkerDeps, now = new Date()): Promis
     `WITH expired AS (
        UPDATE assets SET enrichment_status = 'stale', updated = now()
         WHERE enrichment_status = 'enriched' AND enriched_at < $1
-        RETURNING fingerprint, latest_digest
+        RETURNING livemode, fingerprint, latest_digest
      )
      INSERT INTO outbox (kind, payload)
-     SELECT 'enrichment', jsonb_build_object('fingerprint', fingerprint, 'digest', latest_digest, 'reason', $2::text) FROM expired`,
+     SELECT 'enrichment', jsonb_build_object('livemode', livemode, 'fingerprint', fingerprint, 'digest', latest_digest, 'reason', $2::text)
+       FROM expired`,
     [ttlCutoff, reason],
+  );
+  // An enrichment at enriched_at counted the observations received since enriched_at - TTL; those
+  // received before now - TTL have expired since. Enriched assets survive the step above only when
+  // enriched_at >= ttlCutoff, which bounds the asset_orgs range scanned (index on last_seen). A minute
+  // of slack covers the job's clock running slightly ahead of enriched_at.
+  const observationTtlMs = deps.config.OBSERVATION_TTL_DAYS * 86_400_000;
+  const observationCutoff = new Date(now.getTime() - observationTtlMs);
+  const observations = await deps.pool.query(
+    `WITH shrunk AS (
+       UPDATE assets a SET enrichment_status = 'stale', updated = now()
+         FROM (SELECT DISTINCT ao.livemode, ao.fingerprint FROM asset_orgs ao
+                WHERE ao.last_seen >= $1 AND ao.last_seen < $2) x
+        WHERE a.livemode = x.livemode AND a.fingerprint = x.fingerprint AND a.enrichment_status = 'enriched'
+          AND EXISTS (SELECT 1 FROM asset_orgs ao
+                       WHERE ao.livemode = a.livemode AND ao.fingerprint = a.fingerprint AND ao.last_seen < $2
+                         AND ao.last_seen >= a.enriched_at - make_interval(secs => $3::float8 / 1000) - interval '1 minute')
+        RETURNING a.livemode, a.fingerprint, a.latest_digest
+     )
+     INSERT INTO outbox (kind, payload)
+     SELECT 'enrichment', jsonb_build_object('livemode', livemode, 'fingerprint', fingerprint, 'digest', latest_digest, 'reason', $4::text)
+       FROM shrunk`,
+    [
+      new Date(ttlCutoff.getTime() - observationTtlMs - 60_000),
+      observationCutoff,
+      observationTtlMs,
+      `observation_ttl:${now.toISOString().slice(0, 10)}`,
+    ],
   );
   const idem = await deps.pool.query('DELETE FROM idempotency_keys WHERE created < $1', [
     new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS),
@@ -39,6 +73,7 @@ export async function runMaintenance(deps: WorkerDeps, now = new Date()): Promis
   ]);
   return {
     staled: staled.rowCount ?? 0,
+    observations_expired: observations.rowCount ?? 0,
     idempotency_keys_purged: idem.rowCount ?? 0,
     events_purged: events.rowCount ?? 0,
     outbox_purged: outbox.rowCount ?? 0,

@@ -68,7 +68,9 @@ describe('crash safety of the worker process', () => {
 
     first.kill('SIGKILL');
     expect((await exited(first)).signal).toBe('SIGKILL');
-    const mid = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { fingerprint: fp } });
+    const mid = await h.ctx.db.prisma.asset.findUniqueOrThrow({
+      where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
+    });
     expect(mid.enrichment_status).toBe('pending');
 
     const second = spawnWorker(h, {});

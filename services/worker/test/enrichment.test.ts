@@ -124,7 +124,9 @@ describe('enrichment worker (real queue, real database)', () => {
   });
 
   it('does not enrich the same digest twice and keeps the AI-BOM version', async () => {
-    const asset = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { fingerprint: fp } });
+    const asset = await h.ctx.db.prisma.asset.findUniqueOrThrow({
+      where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
+    });
     // a duplicate job for the enriched digest, as a crash-and-retry would produce
     await h.producer
       .queue(JOBS.enrichment.queue)
@@ -138,15 +140,21 @@ describe('enrichment worker (real queue, real database)', () => {
   });
 
   it('re-enriches changed content, bumps bom_version and records asset.risk_changed', async () => {
-    const before = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { fingerprint: fp } });
+    const before = await h.ctx.db.prisma.asset.findUniqueOrThrow({
+      where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
+    });
     // the new release ships pickle weights: unsafe deserialization raises the risk
     const res = await submitModel({ version: '1.1', files: ['pytorch_model.bin', 'model.ckpt'] });
     expect(res.body.enrichment.status).toBe('queued');
     await h.waitForAsset(
       fp,
-      (a) => a.enrichment_status === 'enriched' && a.enriched_digest === res.body.content_digest,
+      // the asset's digest covers every org's latest observation (docs/security.md), so the job to wait
+      // for is the one of the asset's current digest
+      (a) => a.enrichment_status === 'enriched' && a.enriched_digest === a.latest_digest,
     );
-    const after = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { fingerprint: fp } });
+    const after = await h.ctx.db.prisma.asset.findUniqueOrThrow({
+      where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
+    });
     expect(after.intrinsic_risk_score).toBeGreaterThan(before.intrinsic_risk_score!);
     const boms = await h.ctx.db.prisma.aiBom.findMany({ where: { fingerprint: fp }, orderBy: { bom_version: 'asc' } });
     expect(boms.map((b) => b.bom_version)).toEqual([1, 2]);
@@ -160,7 +168,9 @@ describe('enrichment worker (real queue, real database)', () => {
   });
 
   it('a threat created after enrichment raises the score and shows as a finding', async () => {
-    const before = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { fingerprint: fp } });
+    const before = await h.ctx.db.prisma.asset.findUniqueOrThrow({
+      where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
+    });
     const threat = await request(h.app)
       .post('/v1/threats')
       .set('Authorization', `Bearer ${h.key}`)
@@ -176,10 +186,14 @@ describe('enrichment worker (real queue, real database)', () => {
     await h.waitForAsset(fp, (a) => a.enrichment_status === 'enriched');
     await new Promise((r) => setTimeout(r, 100));
     const deadline = Date.now() + 15000;
-    let after = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { fingerprint: fp } });
+    let after = await h.ctx.db.prisma.asset.findUniqueOrThrow({
+      where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
+    });
     while (after.intrinsic_risk_score === before.intrinsic_risk_score && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 100));
-      after = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { fingerprint: fp } });
+      after = await h.ctx.db.prisma.asset.findUniqueOrThrow({
+        where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
+      });
     }
     expect(after.intrinsic_risk_score).toBeGreaterThan(before.intrinsic_risk_score!);
     const findings = await request(h.app)

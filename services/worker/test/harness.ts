@@ -16,11 +16,14 @@ export interface WorkerHarness {
   deps: WorkerDeps;
   orgId: string;
   key: string;
-  submit(body: Record<string, unknown>): Promise<request.Response>;
+  /** POST /v1/signals for the harness org, with its live key unless another is given */
+  submit(body: Record<string, unknown>, key?: string): Promise<request.Response>;
+  /** waits for the asset (live unless livemode is false) to satisfy pred */
   waitForAsset(
     fingerprint: string,
-    pred: (a: { enrichment_status: string; enriched_digest: string | null }) => boolean,
+    pred: (a: { enrichment_status: string; enriched_digest: string | null; latest_digest: string }) => boolean,
     timeoutMs?: number,
+    livemode?: boolean,
   ): Promise<void>;
   close(): Promise<void>;
 }
@@ -45,19 +48,19 @@ export async function createWorkerHarness(label: string, env: Record<string, str
     deps,
     orgId,
     key,
-    submit: (body) =>
+    submit: (body, submitKey = key) =>
       request(app)
         .post('/v1/signals')
-        .set('Authorization', `Bearer ${key}`)
+        .set('Authorization', `Bearer ${submitKey}`)
         .set('Idempotency-Key', randomUUID())
         .send({ org_id: orgId, observed_at: Math.floor(Date.now() / 1000) - 5, ...body }),
-    async waitForAsset(fingerprint, pred, timeoutMs = 20_000) {
+    async waitForAsset(fingerprint, pred, timeoutMs = 20_000, livemode = true) {
       await waitFor(
         `asset ${fingerprint} to reach the expected state`,
         async () => {
           const asset = await ctx.db.prisma.asset.findUnique({
-            where: { fingerprint },
-            select: { enrichment_status: true, enriched_digest: true },
+            where: { livemode_fingerprint: { livemode, fingerprint } },
+            select: { enrichment_status: true, enriched_digest: true, latest_digest: true },
           });
           return asset && pred(asset);
         },

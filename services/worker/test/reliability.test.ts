@@ -90,7 +90,7 @@ describe('worker reliability', () => {
 
   it('enrichment jobs are deduplicated per fingerprint+digest and retry with exponential backoff', async () => {
     const queue = h.producer.queue(JOBS.enrichment.queue);
-    const job = { fingerprint: 'hf:dedup/model', digest: 'sha256:dedup' };
+    const job = { livemode: true, fingerprint: 'hf:dedup/model', digest: 'sha256:dedup' };
     await h.producer.enqueueEnrichment([job, { ...job }], 5000);
     await h.producer.enqueueEnrichment([{ ...job }], 5000);
     const waiting = (await queue.getJobs(['waiting', 'prioritized', 'delayed'])).filter(
@@ -160,7 +160,9 @@ describe('worker reliability', () => {
       await worker.close();
       await h.ctx.db.pool.query('DROP TRIGGER fail_broken ON findings');
     }
-    const asset = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { fingerprint: fp } });
+    const asset = await h.ctx.db.prisma.asset.findUniqueOrThrow({
+      where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
+    });
     expect(asset.enrichment_error).toMatch(/simulated write failure/);
     expect(await h.ctx.db.prisma.aiBom.count({ where: { fingerprint: fp } })).toBe(0);
     const event = await h.ctx.db.prisma.event.findFirstOrThrow({
@@ -182,7 +184,10 @@ describe('worker reliability', () => {
     const prisma = h.ctx.db.prisma;
     const old = new Date(Date.now() - 8 * 86_400_000);
     const enriched = await prisma.asset.findFirstOrThrow({ where: { enrichment_status: 'enriched' } });
-    await prisma.asset.update({ where: { fingerprint: enriched.fingerprint }, data: { enriched_at: old } });
+    await prisma.asset.update({
+      where: { livemode_fingerprint: { livemode: true, fingerprint: enriched.fingerprint } },
+      data: { enriched_at: old },
+    });
     await prisma.idempotencyKey.create({
       data: {
         org_id: 'o',
@@ -214,7 +219,9 @@ describe('worker reliability', () => {
     expect(result.idempotency_keys_purged).toBe(1);
     expect(result.events_purged).toBe(1);
     expect(result.outbox_purged).toBeGreaterThanOrEqual(1);
-    const after = await prisma.asset.findUniqueOrThrow({ where: { fingerprint: enriched.fingerprint } });
+    const after = await prisma.asset.findUniqueOrThrow({
+      where: { livemode_fingerprint: { livemode: true, fingerprint: enriched.fingerprint } },
+    });
     expect(after.enrichment_status).toBe('stale');
     const queued = await prisma.outboxMessage.findFirstOrThrow({
       where: { processed_at: null, kind: 'enrichment' },
@@ -234,7 +241,9 @@ describe('worker reliability', () => {
     } finally {
       await worker.close();
     }
-    const fresh = await prisma.asset.findUniqueOrThrow({ where: { fingerprint: enriched.fingerprint } });
+    const fresh = await prisma.asset.findUniqueOrThrow({
+      where: { livemode_fingerprint: { livemode: true, fingerprint: enriched.fingerprint } },
+    });
     expect(fresh.enriched_at!.getTime()).toBeGreaterThan(old.getTime());
   });
 });

@@ -41,7 +41,8 @@ describe('threat → re-enrichment → signed webhooks (end to end)', () => {
   });
 
   it('raises the score, links the threat in findings and /threats, and delivers every event signed', async () => {
-    // a test-mode key of the same org registers the plain-http receiver (live mode requires https)
+    // the story runs in test mode: a test-mode key registers the plain-http receiver (live mode requires
+    // https), and test-mode events reach test-mode endpoints only (docs/security.md)
     const { key: testKey } = await mintApiKey(h.ctx.db.prisma, {
       org_id: h.orgId,
       scopes: [...SCOPES],
@@ -56,24 +57,29 @@ describe('threat → re-enrichment → signed webhooks (end to end)', () => {
     const wh = new Webhook(endpoint.body.secret);
 
     const fp = 'hf:acme/llama-2-7b-alpaca-webhooks';
-    const live = { Authorization: `Bearer ${h.key}` };
+    const test = { Authorization: `Bearer ${testKey}` };
     expect(
       (
-        await h.submit({
-          fingerprint: fp,
-          asset_type: 'model',
-          name: 'acme/llama-2-7b-alpaca',
-          version: '1.0',
-          raw_manifest: modelCardManifest(),
-        })
+        await h.submit(
+          {
+            fingerprint: fp,
+            asset_type: 'model',
+            name: 'acme/llama-2-7b-alpaca',
+            version: '1.0',
+            raw_manifest: modelCardManifest(),
+          },
+          testKey,
+        )
       ).status,
     ).toBe(202);
-    await h.waitForAsset(fp, (a) => a.enrichment_status === 'enriched');
-    const before = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { fingerprint: fp } });
+    await h.waitForAsset(fp, (a) => a.enrichment_status === 'enriched', undefined, false);
+    const before = await h.ctx.db.prisma.asset.findUniqueOrThrow({
+      where: { livemode_fingerprint: { livemode: false, fingerprint: fp } },
+    });
 
     const threat = await request(h.app)
       .post('/v1/threats')
-      .set(live)
+      .set(test)
       .set('Idempotency-Key', randomUUID())
       .send({
         category: 'malicious_model',
@@ -87,16 +93,18 @@ describe('threat → re-enrichment → signed webhooks (end to end)', () => {
     expect(threat.status).toBe(201);
 
     const after = await waitFor('re-enrichment with the threat', async () => {
-      const a = await h.ctx.db.prisma.asset.findUniqueOrThrow({ where: { fingerprint: fp } });
+      const a = await h.ctx.db.prisma.asset.findUniqueOrThrow({
+        where: { livemode_fingerprint: { livemode: false, fingerprint: fp } },
+      });
       return a.enrichment_status === 'enriched' && a.intrinsic_risk_score !== before.intrinsic_risk_score ? a : null;
     });
     expect(after.intrinsic_risk_score!).toBeGreaterThan(before.intrinsic_risk_score!);
     expect(after.score_breakdown).toMatchObject({ threat_penalty: 30 });
 
     const enc = encodeURIComponent(fp);
-    const threats = await request(h.app).get(`/v1/assets/${enc}/threats`).set(live);
+    const threats = await request(h.app).get(`/v1/assets/${enc}/threats`).set(test);
     expect(threats.body.data.map((t: { id: string }) => t.id)).toEqual([threat.body.id]);
-    const findings = await request(h.app).get(`/v1/assets/${enc}/findings?expand[]=threats&limit=100`).set(live);
+    const findings = await request(h.app).get(`/v1/assets/${enc}/findings?expand[]=threats&limit=100`).set(test);
     const linked = findings.body.data.filter((f: { threats: Array<{ id: string }> }) =>
       f.threats.some((t) => t.id === threat.body.id),
     );
@@ -127,7 +135,7 @@ describe('threat → re-enrichment → signed webhooks (end to end)', () => {
       previous_attributes: { intrinsic_risk_score: before.intrinsic_risk_score },
     });
     // and GET /v1/events lists the same events for reconciliation
-    const listed = await request(h.app).get('/v1/events?limit=100').set(live);
+    const listed = await request(h.app).get('/v1/events?limit=100').set(test);
     expect(listed.body.data.map((e: { id: string }) => e.id)).toEqual(expect.arrayContaining(events.map((e) => e.id)));
   }, 60_000);
 });

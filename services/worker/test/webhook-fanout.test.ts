@@ -40,6 +40,7 @@ describe('event fan-out to webhook deliveries', () => {
     // org_b has submitted signals for fp-b
     await db.asset.create({
       data: {
+        livemode: false,
         fingerprint: 'fp-b',
         asset_type: 'model',
         latest_signal_id: 'sig_x',
@@ -73,13 +74,25 @@ describe('event fan-out to webhook deliveries', () => {
       recordEvents(tx, [
         {
           type: 'asset.enriched',
-          livemode: true,
+          livemode: false,
           fingerprint: 'fp-b',
           object: { object: 'asset', fingerprint: 'fp-b' },
         },
       ]),
     );
     expect(await endpointsFor(id!)).toEqual(['b_all', 'b_assets']);
+  });
+
+  it('never sends an event to an endpoint of the other mode (test mode is a sandbox)', async () => {
+    // every endpoint here is a test-mode endpoint; org_b observed the test-mode asset fp-b
+    const ids = await ctx.db.prisma.$transaction((tx) =>
+      recordEvents(tx, [
+        { type: 'threat.created', livemode: true, object: { object: 'threat', id: 'thr_live' } },
+        { type: 'asset.enriched', livemode: true, fingerprint: 'fp-b', object: { fingerprint: 'fp-b' } },
+        { type: 'webhook_endpoint.disabled', livemode: true, org_id: 'org_a', object: {} },
+      ]),
+    );
+    for (const id of ids) expect(await endpointsFor(id)).toEqual([]);
   });
 
   it('sends org events to that org only', async () => {
@@ -135,7 +148,7 @@ describe('event fan-out to webhook deliveries', () => {
       await client.query('BEGIN');
       const id = newId(ID_PREFIXES.event);
       await client.query(
-        `INSERT INTO events (id, type, livemode, org_id, fingerprint, data) VALUES ($1, 'asset.created', true, NULL, 'fp-b', '{}'::jsonb)`,
+        `INSERT INTO events (id, type, livemode, org_id, fingerprint, data) VALUES ($1, 'asset.created', false, NULL, 'fp-b', '{}'::jsonb)`,
         [id],
       );
       const deliveries = await fanOutEventsPg(client, [id]);

@@ -1,4 +1,5 @@
-// Asset contracts (DESIGN.md §3): assets are global and keyed by fingerprint; findings and AI-BOMs
+// Asset contracts (DESIGN.md §3): assets are shared by every org of a mode and keyed by fingerprint
+// within it (docs/security.md "Modes and shared observations"); findings and AI-BOMs
 // are served for enriched (and stale: last good result) assets only.
 import { z } from '../zod';
 import { ZListParams, zList } from '../common';

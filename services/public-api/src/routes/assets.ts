@@ -58,8 +58,12 @@ export const assetRoutes = [
     path: '/assets',
     scope: 'assets:read',
     query: ZListAssetsQuery,
-    handler: ({ deps, query }) =>
-      listAssets(deps, { ...query, expand: parseExpand(query.expand, ASSET_EXPANDS, { list: true }) }),
+    handler: ({ deps, auth, query }) =>
+      listAssets(deps, {
+        ...query,
+        livemode: auth.livemode,
+        expand: parseExpand(query.expand, ASSET_EXPANDS, { list: true }),
+      }),
   }),
   // literal path before /assets/:fingerprint
   defineRoute({
@@ -67,9 +71,10 @@ export const assetRoutes = [
     path: '/assets/lookup',
     scope: 'assets:read',
     query: ZLookupQuery,
-    handler: ({ deps, query, req }) =>
+    handler: ({ deps, auth, query, req }) =>
       lookupAssets(deps, {
         ...query,
+        livemode: auth.livemode,
         order: lookupKeyOrder(req.url),
         include_candidates: query.include_candidates ?? false,
         expand: parseExpand(query.expand, ASSET_EXPANDS, { list: true }),
@@ -81,8 +86,12 @@ export const assetRoutes = [
     scope: 'assets:read',
     params: ZFingerprintParams,
     query: ZExpandOnlyQuery,
-    handler: ({ deps, params, query }) =>
-      getAsset(deps, { fingerprint: params.fingerprint, expand: parseExpand(query.expand, ASSET_EXPANDS) }),
+    handler: ({ deps, auth, params, query }) =>
+      getAsset(deps, {
+        livemode: auth.livemode,
+        fingerprint: params.fingerprint,
+        expand: parseExpand(query.expand, ASSET_EXPANDS),
+      }),
   }),
   defineRoute({
     method: 'get',
@@ -90,9 +99,10 @@ export const assetRoutes = [
     scope: 'assets:read',
     params: ZFingerprintParams,
     query: ZFindingsQuery,
-    handler: ({ deps, params, query }) =>
+    handler: ({ deps, auth, params, query }) =>
       listFindings(deps, {
         ...query,
+        livemode: auth.livemode,
         fingerprint: params.fingerprint,
         expandThreats: parseExpand(query.expand, FINDING_EXPANDS, { list: true }).has('threats'),
       }),
@@ -103,8 +113,12 @@ export const assetRoutes = [
     scope: 'assets:read',
     params: ZFingerprintParams,
     query: ZAiBomQuery,
-    handler: async ({ deps, params, query }) => {
-      const out = await getAiBom(deps, { fingerprint: params.fingerprint, format: query.format });
+    handler: async ({ deps, auth, params, query }) => {
+      const out = await getAiBom(deps, {
+        livemode: auth.livemode,
+        fingerprint: params.fingerprint,
+        format: query.format,
+      });
       return 'text' in out
         ? new RawResponse(out.contentType, out.text)
         : new RawResponse(out.contentType, JSON.stringify(out.json));

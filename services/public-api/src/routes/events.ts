@@ -20,13 +20,13 @@ export function eventsRouter(deps: AppDeps, authenticator: ApiKeyAuthenticator):
     const auth = await authenticator.authenticate(req.headers.authorization);
     res.locals.auth = auth;
     const query = parseOrThrow(ZListEventsQuery, req.query ?? {});
-    res.json(await listEvents(deps.prisma, auth.org_id, query));
+    res.json(await listEvents(deps.prisma, auth, query));
   });
   router.get('/events/:event_id', async (req, res) => {
     const auth = await authenticator.authenticate(req.headers.authorization);
     res.locals.auth = auth;
     const params = parseOrThrow(ZEventParams, { ...req.params });
-    res.json(await getEvent(deps.prisma, auth.org_id, params.event_id));
+    res.json(await getEvent(deps.prisma, auth, params.event_id));
   });
   return router;
 }

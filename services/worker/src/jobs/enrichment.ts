@@ -8,15 +8,17 @@ import {
   threatsMatchingAssetWhere,
   type EnrichmentJob,
   type FannedOutDelivery,
+  type AssetMatchKeys,
   type MatchingThreatRow,
   type NewEvent,
 } from '@risk/common';
 import { Prisma } from '@risk/db';
 import {
-  analyze,
+  analyzeObservations,
   finalize,
   type Analysis,
   type AssetType,
+  type EnrichmentInput,
   type EnrichmentResult,
   type MatchedThreat,
   type Severity,
@@ -43,7 +45,17 @@ export interface EnrichmentTimings {
   write_ms: number;
 }
 
-/** The asset as the job reads it, plus — only when the job has work to do — its signal and orgs. */
+/** One org's latest observation of the asset: the content of its latest signal. */
+interface Observation {
+  asset_type: string;
+  name: string | null;
+  version: string | null;
+  source_url: string | null;
+  raw_manifest: string | null;
+  metadata: Record<string, unknown> | null;
+}
+
+/** The asset as the job reads it, plus — only when the job has work to do — its observations and orgs. */
 interface JobRead {
   asset_type: string;
   enrichment_status: string;
@@ -53,45 +65,55 @@ interface JobRead {
   intrinsic_risk_severity: string | null;
   first_seen: Date;
   signal_count: number;
-  signal_id: string | null;
-  signal_asset_type: string | null;
-  name: string | null;
-  version: string | null;
-  source_url: string | null;
-  raw_manifest: string | null;
-  metadata: Record<string, unknown> | null;
+  /** newest first; null when the job has nothing to do */
+  observations: Observation[] | null;
   org_count: number | null;
   org_signal_count: number | null;
   org_first_seen: Date | null;
 }
 
 // Everything the engine needs, for a batch of jobs, in one round trip (plain pg, a named statement
-// prepared once per connection). The newest signal with the job's digest and the asset_orgs aggregate
-// sit behind one-time filters on the asset row, so a job that is superseded or already enriched — most
-// of a backlog — costs one key look-up. Concurrent jobs share a round trip (ReadBatcher below).
+// prepared once per connection). The observations and the asset_orgs aggregate sit behind one-time
+// filters on the asset row, so a job that is superseded or already enriched — most of a backlog —
+// costs one key look-up. Concurrent jobs share a round trip (ReadBatcher below).
+//
+// The observations (docs/security.md "Modes and shared observations"): every org's latest signal for
+// the asset in the job's mode, received within OBSERVATION_TTL_DAYS ($4 = the cutoff), one per distinct
+// content digest (equal content analyses alike), newest first. When every observation has expired the
+// newest one still describes the asset. Which org observed what never leaves this statement.
+const ONCE = `a.latest_digest = j.digest AND NOT (a.enrichment_status = 'enriched' AND a.enriched_digest IS NOT DISTINCT FROM j.digest)`;
 const READ_SQL = `
   SELECT j.i, a.asset_type, a.enrichment_status, a.latest_digest, a.enriched_digest, a.intrinsic_risk_score,
          a.intrinsic_risk_severity, a.first_seen, a.signal_count,
-         s.id AS signal_id, s.asset_type AS signal_asset_type, s.name, s.version, s.source_url, s.raw_manifest, s.metadata,
-         o.org_count, o.org_signal_count, o.org_first_seen
-    FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS j(fingerprint, digest, i)
-    JOIN assets a ON a.fingerprint = j.fingerprint
+         obs.observations, o.org_count, o.org_signal_count, o.org_first_seen
+    FROM unnest($1::boolean[], $2::text[], $3::text[]) WITH ORDINALITY AS j(livemode, fingerprint, digest, i)
+    JOIN assets a ON a.livemode = j.livemode AND a.fingerprint = j.fingerprint
     LEFT JOIN LATERAL (
-      SELECT s.id, s.asset_type, s.name, s.version, s.source_url, s.raw_manifest, s.metadata
-        FROM signals s
-       WHERE s.fingerprint = a.fingerprint AND s.content_digest = j.digest
-         AND a.latest_digest = j.digest AND NOT (a.enrichment_status = 'enriched' AND a.enriched_digest IS NOT DISTINCT FROM j.digest)
-       ORDER BY s.created DESC, s.id DESC
-       LIMIT 1
-    ) s ON true
+      SELECT json_agg(json_build_object('asset_type', s.asset_type, 'name', s.name, 'version', s.version,
+                                        'source_url', s.source_url, 'raw_manifest', s.raw_manifest, 'metadata', s.metadata)
+                      ORDER BY d.rn) AS observations
+        FROM (
+          SELECT u.latest_signal_id, u.last_seen,
+                 row_number() OVER (ORDER BY u.last_seen DESC, u.latest_signal_id DESC) AS rn
+            FROM (
+              SELECT DISTINCT ON (ao.latest_digest) ao.latest_digest, ao.latest_signal_id, ao.last_seen
+                FROM asset_orgs ao
+               WHERE ao.livemode = a.livemode AND ao.fingerprint = a.fingerprint AND ao.latest_signal_id IS NOT NULL
+                 AND ${ONCE}
+               ORDER BY ao.latest_digest, ao.last_seen DESC, ao.latest_signal_id DESC
+            ) u
+        ) d
+        JOIN signals s ON s.id = d.latest_signal_id
+       WHERE d.last_seen >= $4 OR d.rn = 1
+    ) obs ON true
     LEFT JOIN LATERAL (
       SELECT count(ao.org_id)::int AS org_count, sum(ao.signal_count)::int AS org_signal_count, min(ao.first_seen) AS org_first_seen
         FROM asset_orgs ao
-       WHERE ao.fingerprint = a.fingerprint
-         AND a.latest_digest = j.digest AND NOT (a.enrichment_status = 'enriched' AND a.enriched_digest IS NOT DISTINCT FROM j.digest)
+       WHERE ao.livemode = a.livemode AND ao.fingerprint = a.fingerprint AND ${ONCE}
     ) o ON true`;
 
 interface PendingRead {
+  livemode: boolean;
   fingerprint: string;
   digest: string;
   resolve: (row: JobRead | undefined) => void;
@@ -110,11 +132,14 @@ class ReadBatcher {
   private inFlight = 0;
   private scheduled = false;
 
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    private readonly observationTtlDays: number,
+  ) {}
 
-  read(fingerprint: string, digest: string): Promise<JobRead | undefined> {
+  read(job: EnrichmentJob): Promise<JobRead | undefined> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ fingerprint, digest, resolve, reject });
+      this.pending.push({ livemode: job.livemode, fingerprint: job.fingerprint, digest: job.digest, resolve, reject });
       this.schedule();
     });
   }
@@ -136,7 +161,12 @@ class ReadBatcher {
       .query<JobRead & { i: string }>({
         name: 'enrichment_read',
         text: READ_SQL,
-        values: [batch.map((r) => r.fingerprint), batch.map((r) => r.digest)],
+        values: [
+          batch.map((r) => r.livemode),
+          batch.map((r) => r.fingerprint),
+          batch.map((r) => r.digest),
+          new Date(Date.now() - this.observationTtlDays * 86_400_000),
+        ],
       })
       .then(
         ({ rows }) => {
@@ -153,39 +183,39 @@ class ReadBatcher {
 }
 
 const batchers = new WeakMap<Pool, ReadBatcher>();
-function readJob(pool: Pool, job: EnrichmentJob): Promise<JobRead | undefined> {
-  let b = batchers.get(pool);
-  if (!b) batchers.set(pool, (b = new ReadBatcher(pool)));
-  return b.read(job.fingerprint, job.digest);
+function readJob(deps: WorkerDeps, job: EnrichmentJob): Promise<JobRead | undefined> {
+  let b = batchers.get(deps.pool);
+  if (!b) batchers.set(deps.pool, (b = new ReadBatcher(deps.pool, deps.config.OBSERVATION_TTL_DAYS)));
+  return b.read(job);
 }
 
 /**
- * One enrichment job (fingerprint + content digest). Idempotent: a job whose digest is already
- * enriched (status enriched) or superseded by newer content does nothing, so a job run twice after a
- * crash enriches once. Everything the job writes — findings, a new AI-BOM version when its content
- * changed, the asset's scores and status, and the events — commits in one transaction.
+ * One enrichment job (livemode + fingerprint + observation-set digest). Idempotent: a job whose digest
+ * is already enriched (status enriched) or superseded by a newer observation set does nothing, so a job
+ * run twice after a crash enriches once. The engine combines every org's latest observation
+ * (analyzeObservations); everything the job writes — findings, a new AI-BOM version when its content
+ * changed, the asset's scores and status, and the events, all in the job's mode — commits in one
+ * transaction.
  */
 export async function enrichAsset(deps: WorkerDeps, job: EnrichmentJob): Promise<EnrichmentOutcome> {
   const t0 = performance.now();
-  const asset = await readJob(deps.pool, job);
+  const asset = await readJob(deps, job);
   if (!asset) return { outcome: 'skipped', fingerprint: job.fingerprint, reason: 'asset_missing' };
   if (asset.latest_digest !== job.digest)
     return { outcome: 'skipped', fingerprint: job.fingerprint, reason: 'superseded' };
   if (asset.enrichment_status === 'enriched' && asset.enriched_digest === job.digest) {
     return { outcome: 'skipped', fingerprint: job.fingerprint, reason: 'up_to_date' };
   }
-  if (asset.signal_id === null) return { outcome: 'skipped', fingerprint: job.fingerprint, reason: 'signal_missing' };
+  if (!asset.observations || asset.observations.length === 0)
+    return { outcome: 'skipped', fingerprint: job.fingerprint, reason: 'signal_missing' };
   const t1 = performance.now();
 
-  const analysis = analyze({
+  const inputs = asset.observations.map((o): EnrichmentInput => ({
+    ...o,
     fingerprint: job.fingerprint,
-    asset_type: asset.signal_asset_type as AssetType,
-    name: asset.name,
-    version: asset.version,
-    source_url: asset.source_url,
-    raw_manifest: asset.raw_manifest,
-    metadata: asset.metadata ?? null,
-  });
+    asset_type: o.asset_type as AssetType,
+  }));
+  const analysis = analyzeObservations(inputs);
   const t2 = performance.now();
   if (deps.config.ENRICHMENT_TEST_DELAY_MS > 0) {
     await new Promise((r) => setTimeout(r, deps.config.ENRICHMENT_TEST_DELAY_MS));
@@ -220,34 +250,36 @@ interface LockedRow {
  * threats matching the asset (the shared rule, applied to the CVE ids just computed) and whether any
  * webhook endpoint is enabled at all (when none is, the fan-out statement is skipped).
  */
-function lockSql(keys: { fingerprint: string; asset_type: string; cve_ids: string[] }): Prisma.Sql {
+function lockSql(keys: AssetMatchKeys): Prisma.Sql {
   return Prisma.sql`
     SELECT a.latest_digest, a.enrichment_status, b.id AS bom_id, b.bom_version, b.content_hash,
-           EXISTS (SELECT 1 FROM webhook_endpoints we WHERE we.status = 'enabled') AS has_endpoints,
+           EXISTS (SELECT 1 FROM webhook_endpoints we WHERE we.status = 'enabled' AND we.livemode = a.livemode) AS has_endpoints,
            COALESCE((
              SELECT json_agg(m ORDER BY m.id) FROM (
                SELECT t.id, t.title, t.category, t.severity, t.risk_penalty, t.cve_id,
                       COALESCE(t.attack_techniques, '{}') AS attack_techniques, t.remediation
                  FROM threats t
-                WHERE t.livemode AND ${threatsMatchingAssetWhere(keys)}
+                WHERE ${threatsMatchingAssetWhere(keys)}
              ) m), '[]'::json) AS threats
       FROM assets a
       LEFT JOIN LATERAL (
-        SELECT id, bom_version, content_hash FROM aiboms WHERE fingerprint = a.fingerprint ORDER BY bom_version DESC LIMIT 1
+        SELECT id, bom_version, content_hash FROM aiboms
+         WHERE livemode = a.livemode AND fingerprint = a.fingerprint ORDER BY bom_version DESC LIMIT 1
       ) b ON true
-     WHERE a.fingerprint = ${keys.fingerprint}
+     WHERE a.livemode = ${keys.livemode} AND a.fingerprint = ${keys.fingerprint}
        FOR UPDATE OF a`;
 }
 
 // The whole write in one statement: findings replaced, the AI-BOM version inserted when its content
-// changed, the events inserted, the asset updated. (Data-modifying CTEs always run to completion.)
+// changed, the events inserted, the asset updated, all in the job's mode ($24). (Data-modifying CTEs
+// always run to completion.)
 const WRITE_SQL = `
-  WITH del AS (DELETE FROM findings WHERE fingerprint = $1),
+  WITH del AS (DELETE FROM findings WHERE livemode = $24 AND fingerprint = $1),
   ins AS (
-    INSERT INTO findings (id, fingerprint, rule_id, title, description, severity, category, confidence, evidence,
+    INSERT INTO findings (id, livemode, fingerprint, rule_id, title, description, severity, category, confidence, evidence,
       capabilities, attack_techniques, cve_ids, threat_ids, remediation, score_contribution, score_breakdown,
       benchmark, enrichment_digest, created)
-    SELECT f.id, $1, f.rule_id, f.title, f.description, f.severity, f.category, f.confidence, f.evidence,
+    SELECT f.id, $24, $1, f.rule_id, f.title, f.description, f.severity, f.category, f.confidence, f.evidence,
       ARRAY(SELECT jsonb_array_elements_text(f.capabilities)), ARRAY(SELECT jsonb_array_elements_text(f.attack_techniques)),
       ARRAY(SELECT jsonb_array_elements_text(f.cve_ids)), ARRAY(SELECT jsonb_array_elements_text(f.threat_ids)),
       f.remediation, f.score_contribution, f.score_breakdown, f.benchmark, $2, now()
@@ -256,30 +288,30 @@ const WRITE_SQL = `
       threat_ids jsonb, remediation text, score_contribution float8, score_breakdown jsonb, benchmark jsonb)
   ),
   bom AS (
-    INSERT INTO aiboms (id, fingerprint, bom_version, content_hash, spdx_version, spdx, components, lineage, cyclonedx, created)
-    SELECT $5, $1, $6, $7, $8, $9, $10, $11, $12, now() WHERE $13
+    INSERT INTO aiboms (id, livemode, fingerprint, bom_version, content_hash, spdx_version, spdx, components, lineage, cyclonedx, created)
+    SELECT $5, $24, $1, $6, $7, $8, $9, $10, $11, $12, now() WHERE $13
   ),
   ev AS (
     INSERT INTO events (id, type, livemode, org_id, fingerprint, data, created)
-    SELECT e.id, e.type, true, NULL, $1, e.data, now()
+    SELECT e.id, e.type, $24, NULL, $1, e.data, now()
     FROM jsonb_to_recordset($23) AS e(id text, type text, data jsonb)
   )
   UPDATE assets SET intrinsic_risk_score = $14, intrinsic_risk_severity = $15, publisher_trust = $16,
     benchmark_summary = $17, score_breakdown = $18, normalized_name = COALESCE($19, normalized_name),
     publisher = $20, ecosystem = $21, current_aibom_id = $5, enriched_digest = $2, enriched_at = $3,
     enrichment_status = $22, enrichment_error = NULL, updated = $3
-  WHERE fingerprint = $1`;
+  WHERE livemode = $24 AND fingerprint = $1`;
 
 // ── the write transaction's statements, prepared once per pooled connection ──
 // Server-side prepared statements run through EXECUTE in simple-protocol queries, so BEGIN + the lock
 // read travel in one round trip and the write (+ fan-out) + COMMIT in a second, with no re-parsing or
 // re-planning. Arguments are SQL literals (a simple query has no bind parameters): strings through
 // sqlString (pg's escapeLiteral output), the rest formatted here for the declared parameter types.
-const typeOf = (v: unknown) => (Array.isArray(v) ? 'text[]' : 'text');
+const typeOf = (v: unknown) => (Array.isArray(v) ? 'text[]' : typeof v === 'boolean' ? 'boolean' : 'text');
 const LOCK_SHAPES = {
   // the threat rule's SQL differs with and without CVE ids; each shape is its own statement
-  ew_lock_fp: lockSql({ fingerprint: '', asset_type: '', cve_ids: [] }),
-  ew_lock_cve: lockSql({ fingerprint: '', asset_type: '', cve_ids: [''] }),
+  ew_lock_fp: lockSql({ livemode: true, fingerprint: '', asset_type: '', cve_ids: [] }),
+  ew_lock_cve: lockSql({ livemode: true, fingerprint: '', asset_type: '', cve_ids: [''] }),
 };
 const STATEMENTS: Record<string, { types: string[]; sql: string }> = {
   ew_lock_fp: { types: LOCK_SHAPES.ew_lock_fp.values.map(typeOf), sql: LOCK_SHAPES.ew_lock_fp.text },
@@ -309,6 +341,7 @@ const STATEMENTS: Record<string, { types: string[]; sql: string }> = {
       'text',
       'text',
       'jsonb',
+      'boolean',
     ],
     sql: WRITE_SQL,
   },
@@ -334,7 +367,9 @@ const int = (n: number) => {
   if (!Number.isFinite(n)) throw new Error(`not a number: ${n}`);
   return String(n);
 };
-const literal = (v: unknown) => (Array.isArray(v) ? textArray(v as string[]) : text(v as string));
+const bool = (b: boolean) => (b ? 'TRUE' : 'FALSE');
+const literal = (v: unknown) =>
+  Array.isArray(v) ? textArray(v as string[]) : typeof v === 'boolean' ? bool(v) : text(v as string);
 const exec = (name: string, args: string[]) => `EXECUTE ${name}(${args.join(', ')})`;
 
 /** Strings cannot carry NUL characters into SQL text (nor into text/jsonb columns). */
@@ -357,7 +392,12 @@ async function writeEnrichment(deps: WorkerDeps, asset: JobRead, job: Enrichment
       await client.query(PREPARE_ALL);
       preparedOn.add(client);
     }
-    const lock = lockSql({ fingerprint: job.fingerprint, asset_type: asset.asset_type, cve_ids: analysis.cve_ids });
+    const lock = lockSql({
+      livemode: job.livemode,
+      fingerprint: job.fingerprint,
+      asset_type: asset.asset_type,
+      cve_ids: analysis.cve_ids,
+    });
     const lockName = analysis.cve_ids.length > 0 ? 'ew_lock_cve' : 'ew_lock_fp';
     began = true;
     const first = (await client.query(
@@ -418,14 +458,14 @@ async function writeEnrichment(deps: WorkerDeps, asset: JobRead, job: Enrichment
       enriched_at: Math.floor(now.getTime() / 1000),
     };
     const events: NewEvent[] = [
-      { type: 'asset.enriched', livemode: true, fingerprint: job.fingerprint, object: rendered },
+      { type: 'asset.enriched', livemode: job.livemode, fingerprint: job.fingerprint, object: rendered },
     ];
     const scoreChanged = asset.intrinsic_risk_score !== result.intrinsic_risk_score;
     const severityChanged = asset.intrinsic_risk_severity !== result.intrinsic_risk_severity;
     if (asset.intrinsic_risk_score !== null && (scoreChanged || severityChanged)) {
       events.push({
         type: 'asset.risk_changed',
-        livemode: true,
+        livemode: job.livemode,
         fingerprint: job.fingerprint,
         object: rendered,
         extra: {
@@ -456,7 +496,7 @@ async function writeEnrichment(deps: WorkerDeps, asset: JobRead, job: Enrichment
         jsonb(result.aibom.components),
         jsonb(result.aibom.lineage),
         jsonb(result.aibom.cyclonedx),
-        newBom ? 'TRUE' : 'FALSE',
+        bool(newBom),
         int(result.intrinsic_risk_score),
         text(result.intrinsic_risk_severity),
         jsonb(result.publisher_trust),
@@ -467,6 +507,7 @@ async function writeEnrichment(deps: WorkerDeps, asset: JobRead, job: Enrichment
         text(result.ecosystem),
         text(status),
         jsonb(eventRows),
+        bool(job.livemode),
       ]),
     ];
     if (current.has_endpoints) second.push(exec('ew_fanout', [textArray(eventRows.map((e) => e.id))]));
@@ -497,14 +538,14 @@ async function writeEnrichment(deps: WorkerDeps, asset: JobRead, job: Enrichment
 export async function markEnrichmentFailed(deps: WorkerDeps, job: EnrichmentJob, reason: string): Promise<void> {
   const deliveries = await deps.prisma.$transaction(async (tx) => {
     const updated = await tx.asset.updateMany({
-      where: { fingerprint: job.fingerprint, latest_digest: job.digest },
+      where: { livemode: job.livemode, fingerprint: job.fingerprint, latest_digest: job.digest },
       data: { enrichment_status: 'failed', enrichment_error: reason.slice(0, 1000) },
     });
     if (updated.count === 0) return [];
     const { deliveries } = await recordEventsWithDeliveries(tx, [
       {
         type: 'asset.enrichment_failed',
-        livemode: true,
+        livemode: job.livemode,
         fingerprint: job.fingerprint,
         object: {
           object: 'asset',

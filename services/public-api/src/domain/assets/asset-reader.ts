@@ -1,7 +1,10 @@
 import type { AppDeps } from '../../deps';
 import { ASSET_COLUMNS_SQL, type AssetRow } from './render';
 
-const BY_FINGERPRINTS_SQL = `SELECT ${ASSET_COLUMNS_SQL} FROM assets a WHERE a.fingerprint = ANY($1::text[])`;
+// keyed by (livemode, fingerprint): a key reads only the assets of its own mode. $1 = live fingerprints,
+// $2 = test ones: two primary-key index conditions, whatever the planner's guess of the array sizes.
+const BY_KEYS_SQL = `SELECT a.livemode, ${ASSET_COLUMNS_SQL} FROM assets a
+  WHERE (a.livemode AND a.fingerprint = ANY($1::text[])) OR (NOT a.livemode AND a.fingerprint = ANY($2::text[]))`;
 const MAX_BATCH = 500;
 
 interface Waiter {
@@ -11,8 +14,8 @@ interface Waiter {
 
 /**
  * Primary-key reads of assets, batched like a group commit: while one read is in flight, the reads
- * that arrive meanwhile wait and then go out together as ONE statement (`fingerprint = ANY($1)`, a
- * named statement, planned once per connection). A lone read goes out at once, so an idle server
+ * that arrive meanwhile wait and then go out together as ONE statement (the (livemode, fingerprint)
+ * keys as two arrays, a named statement, planned once per connection). A lone read goes out at once, so an idle server
  * adds no latency; under load the Postgres round trip (the largest cost of GET /v1/assets/{fp}) is
  * shared by every request that arrived during the previous one.
  *
@@ -25,11 +28,12 @@ export class AssetReader {
 
   constructor(private readonly pool: AppDeps['pool']) {}
 
-  read(fingerprint: string): Promise<AssetRow | undefined> {
+  read(livemode: boolean, fingerprint: string): Promise<AssetRow | undefined> {
     return new Promise((resolve, reject) => {
-      const waiters = this.queue.get(fingerprint);
+      const key = readKey(livemode, fingerprint);
+      const waiters = this.queue.get(key);
       if (waiters) waiters.push({ resolve, reject });
-      else this.queue.set(fingerprint, [{ resolve, reject }]);
+      else this.queue.set(key, [{ resolve, reject }]);
       if (!this.inFlight) void this.drain();
     });
   }
@@ -51,13 +55,17 @@ export class AssetReader {
           }
         }
         try {
-          const { rows } = await this.pool.query<AssetRow>({
-            name: 'public_api_assets_by_fingerprints',
-            text: BY_FINGERPRINTS_SQL,
-            values: [[...batch.keys()]],
+          const keys = [...batch.keys()];
+          const { rows } = await this.pool.query<AssetRow & { livemode: boolean }>({
+            name: 'public_api_assets_by_keys',
+            text: BY_KEYS_SQL,
+            values: [
+              keys.filter((k) => k.startsWith('live:')).map((k) => k.slice(5)),
+              keys.filter((k) => k.startsWith('test:')).map((k) => k.slice(5)),
+            ],
           });
-          const found = new Map(rows.map((r) => [r.fingerprint, r]));
-          for (const [fp, waiters] of batch) for (const w of waiters) w.resolve(found.get(fp));
+          const found = new Map(rows.map(({ livemode, ...row }) => [readKey(livemode, row.fingerprint), row]));
+          for (const [key, waiters] of batch) for (const w of waiters) w.resolve(found.get(key));
         } catch (err) {
           for (const waiters of batch.values()) for (const w of waiters) w.reject(err);
         }
@@ -67,6 +75,9 @@ export class AssetReader {
     }
   }
 }
+
+/** 'live:' or 'test:' (both 5 characters) + the fingerprint */
+const readKey = (livemode: boolean, fingerprint: string) => `${livemode ? 'live' : 'test'}:${fingerprint}`;
 
 const readers = new WeakMap<object, AssetReader>();
 

@@ -32,9 +32,13 @@ export function parseExpand<T extends string>(
   return out;
 }
 
-/** Loads the expanded fields of many assets at once: one query per expanded field, never per asset. */
+/**
+ * Loads the expanded fields of many assets (all of the key's mode) at once: one query per expanded
+ * field, never per asset.
+ */
 export async function loadAssetExpansions(
   deps: Pick<AppDeps, 'prisma'>,
+  livemode: boolean,
   assets: AssetRow[],
   expand: Set<AssetExpand>,
 ): Promise<Map<string, AssetExpansions>> {
@@ -43,13 +47,13 @@ export async function loadAssetExpansions(
   const [findings, aiboms] = await Promise.all([
     expand.has('findings')
       ? deps.prisma.finding.findMany({
-          where: { fingerprint: { in: assets.map((a) => a.fingerprint) } },
+          where: { livemode, fingerprint: { in: assets.map((a) => a.fingerprint) } },
           orderBy: [{ created: 'desc' }, { id: 'desc' }],
         })
       : Promise.resolve(null),
     expand.has('aibom')
       ? deps.prisma.aiBom.findMany({
-          where: { id: { in: assets.flatMap((a) => (a.current_aibom_id ? [a.current_aibom_id] : [])) } },
+          where: { livemode, id: { in: assets.flatMap((a) => (a.current_aibom_id ? [a.current_aibom_id] : [])) } },
           omit: { cyclonedx: true },
         })
       : Promise.resolve(null),

@@ -15,14 +15,14 @@ export type AiBomOutput =
 /** The asset's current AI-BOM (the last good one for stale assets) in the requested format. */
 export async function getAiBom(
   deps: Pick<AppDeps, 'prisma' | 'pool'>,
-  input: { fingerprint: string; format: AiBomFormat },
+  input: { livemode: boolean; fingerprint: string; format: AiBomFormat },
 ): Promise<AiBomOutput> {
-  const asset = await findAssetOr404(deps, input.fingerprint);
+  const asset = await findAssetOr404(deps, input.livemode, input.fingerprint);
   assertEnriched(asset);
   const row = asset.current_aibom_id
-    ? await deps.prisma.aiBom.findUnique({ where: { id: asset.current_aibom_id } })
+    ? await deps.prisma.aiBom.findFirst({ where: { id: asset.current_aibom_id, livemode: input.livemode } })
     : await deps.prisma.aiBom.findFirst({
-        where: { fingerprint: asset.fingerprint },
+        where: { livemode: input.livemode, fingerprint: asset.fingerprint },
         orderBy: { bom_version: 'desc' },
       });
   if (!row)

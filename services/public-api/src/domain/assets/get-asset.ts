@@ -5,9 +5,16 @@ import { loadAssetExpansions, type AssetExpand } from './expand';
 import { assetReader } from './asset-reader';
 import { renderAsset, type AssetRow } from './render';
 
-/** Hot path (every asset route): one raw primary-key read, batched with concurrent ones (asset-reader.ts). */
-export async function findAssetOr404(deps: Pick<AppDeps, 'pool'>, fingerprint: string): Promise<AssetRow> {
-  const row = await assetReader(deps).read(fingerprint);
+/**
+ * Hot path (every asset route): one raw primary-key read, batched with concurrent ones (asset-reader.ts).
+ * Only the asset of the key's mode: a test-mode asset is 404 to a live key and the reverse.
+ */
+export async function findAssetOr404(
+  deps: Pick<AppDeps, 'pool'>,
+  livemode: boolean,
+  fingerprint: string,
+): Promise<AssetRow> {
+  const row = await assetReader(deps).read(livemode, fingerprint);
   if (!row)
     throw new ApiError('resource_missing', { param: 'fingerprint', message: `No such asset: '${fingerprint}'.` });
   return row;
@@ -25,9 +32,9 @@ export function assertEnriched(asset: AssetRow): void {
 
 export async function getAsset(
   deps: Pick<AppDeps, 'prisma' | 'pool'>,
-  input: { fingerprint: string; expand: Set<AssetExpand> },
+  input: { livemode: boolean; fingerprint: string; expand: Set<AssetExpand> },
 ): Promise<Asset> {
-  const row = await findAssetOr404(deps, input.fingerprint);
-  const expansions = await loadAssetExpansions(deps, [row], input.expand);
+  const row = await findAssetOr404(deps, input.livemode, input.fingerprint);
+  const expansions = await loadAssetExpansions(deps, input.livemode, [row], input.expand);
   return renderAsset(row, expansions.get(row.fingerprint));
 }

@@ -17,7 +17,7 @@ export async function listAssetThreats(
   deps: Pick<AppDeps, 'prisma' | 'pool'>,
   input: ListAssetThreatsInput,
 ): Promise<ListEnvelope<Threat>> {
-  const asset = await findAssetOr404(deps, input.fingerprint);
+  const asset = await findAssetOr404(deps, input.auth.livemode, input.fingerprint);
   assertEnriched(asset);
   const page = await listThreatsForAsset(deps.prisma, asset.fingerprint, {
     limit: input.limit,

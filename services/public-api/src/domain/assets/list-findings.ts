@@ -7,6 +7,7 @@ import { renderThreat } from '../threats/render';
 import { renderFinding } from './render';
 
 export interface ListFindingsInput {
+  livemode: boolean;
   fingerprint: string;
   limit: number;
   starting_after?: string;
@@ -18,12 +19,13 @@ export async function listFindings(
   deps: Pick<AppDeps, 'prisma' | 'pool'>,
   input: ListFindingsInput,
 ): Promise<ListEnvelope<Finding>> {
-  const asset = await findAssetOr404(deps, input.fingerprint);
+  const asset = await findAssetOr404(deps, input.livemode, input.fingerprint);
+  const ofAsset = { livemode: input.livemode, fingerprint: asset.fingerprint };
   assertEnriched(asset);
   const page = await paginate(input, {
     loadCursor: async (id) => {
       const row = await deps.prisma.finding.findFirst({
-        where: { id, fingerprint: asset.fingerprint },
+        where: { id, ...ofAsset },
         select: { created: true, id: true },
       });
       return row;
@@ -31,10 +33,7 @@ export async function listFindings(
     fetch: ({ before, after, order, take }) =>
       deps.prisma.finding.findMany({
         where: {
-          AND: [
-            { fingerprint: asset.fingerprint },
-            (keysetWhere('id', { before, after }) ?? {}) as Prisma.FindingWhereInput,
-          ],
+          AND: [ofAsset, (keysetWhere('id', { before, after }) ?? {}) as Prisma.FindingWhereInput],
         },
         orderBy: keysetOrder('id', order) as Prisma.FindingOrderByWithRelationInput[],
         take,
@@ -43,7 +42,9 @@ export async function listFindings(
   let threats: Map<string, Threat> | undefined;
   if (input.expandThreats) {
     const ids = [...new Set(page.data.flatMap((f) => f.threat_ids))];
-    const rows = ids.length ? await deps.prisma.threat.findMany({ where: { id: { in: ids } } }) : [];
+    const rows = ids.length
+      ? await deps.prisma.threat.findMany({ where: { id: { in: ids }, livemode: input.livemode } })
+      : [];
     threats = new Map(rows.map((t) => [t.id, renderThreat(t)]));
   }
   return listEnvelope(

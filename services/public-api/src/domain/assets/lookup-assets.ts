@@ -9,6 +9,8 @@ import { ASSET_COLUMNS_SQL, renderAsset, type AssetRow } from './render';
 export const FLEXIBLE_MIN_SIMILARITY = 0.5;
 
 export interface LookupInput {
+  /** the key's mode: only assets of this mode are looked up */
+  livemode: boolean;
   fingerprints: string[];
   lookup_name: string[];
   lookup_version: string[];
@@ -107,11 +109,11 @@ export async function lookupAssets(
     const { rows } = await deps.pool.query<{ idx: number; fingerprint: string }>(
       `SELECT DISTINCT ON (k.idx) k.idx::int AS idx, a.fingerprint
        FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS k(nname, version, ecosystem, idx)
-       JOIN assets a ON a.normalized_name = k.nname
+       JOIN assets a ON a.livemode = $4 AND a.normalized_name = k.nname
                     AND (k.version IS NULL OR a.version = k.version)
                     AND (k.ecosystem IS NULL OR lower(a.ecosystem) = lower(k.ecosystem))
        ORDER BY k.idx, a.last_seen DESC, a.fingerprint`,
-      [keys.map((k) => k.normalized), keys.map((k) => k.version), keys.map((k) => k.ecosystem)],
+      [keys.map((k) => k.normalized), keys.map((k) => k.version), keys.map((k) => k.ecosystem), input.livemode],
     );
     for (const r of rows) exactByKey.set(r.idx - 1, r.fingerprint);
   }
@@ -129,12 +131,12 @@ export async function lookupAssets(
        CROSS JOIN LATERAL (
          SELECT a.fingerprint, similarity(a.normalized_name, k.nname)::float8 AS sim
          FROM assets a
-         WHERE a.normalized_name % k.nname
+         WHERE a.livemode = $3 AND a.normalized_name % k.nname
          ORDER BY sim DESC, a.last_seen DESC, a.fingerprint
          LIMIT ${LOOKUP_MAX_CANDIDATES}
        ) c
        ORDER BY k.idx, c.sim DESC`,
-      [trigramKeys.map((k) => k.normalized), trigramKeys.map((k) => k.index)],
+      [trigramKeys.map((k) => k.normalized), trigramKeys.map((k) => k.index), input.livemode],
     );
     for (const r of rows) {
       const list = candidatesByKey.get(r.idx) ?? [];
@@ -150,8 +152,8 @@ export async function lookupAssets(
     ...[...candidatesByKey.values()].flat().map((c) => c.fingerprint),
   ]);
   const { rows: assetRows } = await deps.pool.query<AssetRow>(
-    `SELECT ${ASSET_COLUMNS_SQL} FROM assets a WHERE a.fingerprint = ANY($1::text[])`,
-    [[...wanted]],
+    `SELECT ${ASSET_COLUMNS_SQL} FROM assets a WHERE a.livemode = $2 AND a.fingerprint = ANY($1::text[])`,
+    [[...wanted], input.livemode],
   );
   const assets = new Map(assetRows.map((a) => [a.fingerprint, a]));
 
@@ -178,7 +180,7 @@ export async function lookupAssets(
       ),
     ).values(),
   ];
-  const expansions = await loadAssetExpansions(deps, matched, input.expand);
+  const expansions = await loadAssetExpansions(deps, input.livemode, matched, input.expand);
   const render = (a: AssetRow | null) => (a ? renderAsset(a, expansions.get(a.fingerprint)) : null);
 
   const fingerprintResult = (i: number) => {

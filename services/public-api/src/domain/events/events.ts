@@ -10,17 +10,24 @@ import {
 import type { Event } from '@risk/contracts';
 import { Prisma, type PrismaClient } from '@risk/db';
 
+/** Who reads events: an org, through a key of one mode. */
+export interface EventReader {
+  org_id: string;
+  livemode: boolean;
+}
+
 /**
- * Events an org may see (the audience rule of @risk/common events.ts): its own (org_id), asset
- * events for assets it has submitted signals for (asset_orgs), and events addressed to everyone
- * (threat events). Only the last EVENT_RETENTION_DAYS days are served.
+ * Events a key may see (the audience rule of @risk/common events.ts), only ever of the key's mode: its
+ * org's own (org_id), asset events for assets of that mode it has submitted signals for (asset_orgs),
+ * and events addressed to everyone (threat events). Only the last EVENT_RETENTION_DAYS days are served.
  */
-function audienceWhere(orgId: string): Prisma.Sql {
-  return Prisma.sql`(
-       e.org_id = ${orgId}
+function audienceWhere(reader: EventReader): Prisma.Sql {
+  return Prisma.sql`e.livemode = ${reader.livemode} AND (
+       e.org_id = ${reader.org_id}
     OR (e.org_id IS NULL AND e.fingerprint IS NULL)
     OR (e.org_id IS NULL AND e.fingerprint IS NOT NULL AND EXISTS (
-          SELECT 1 FROM asset_orgs ao WHERE ao.fingerprint = e.fingerprint AND ao.org_id = ${orgId}))
+          SELECT 1 FROM asset_orgs ao
+           WHERE ao.livemode = e.livemode AND ao.fingerprint = e.fingerprint AND ao.org_id = ${reader.org_id}))
   ) AND e.created >= now() - make_interval(days => ${EVENT_RETENTION_DAYS})`;
 }
 
@@ -46,7 +53,7 @@ export function renderEvent(row: EventRow): Event {
 
 export async function listEvents(
   db: PrismaClient,
-  orgId: string,
+  reader: EventReader,
   input: PageRequest & { type?: string },
 ): Promise<ListEnvelope<Event>> {
   const typeFilter = input.type ? Prisma.sql`AND e.type = ${input.type}` : Prisma.empty;
@@ -54,14 +61,14 @@ export async function listEvents(
     // a cursor resolves without the list's filters, but only to an event the org can see
     loadCursor: async (id) => {
       const rows = await db.$queryRaw<Array<{ id: string; created: Date }>>`
-        SELECT e.id, e.created FROM events e WHERE e.id = ${id} AND ${audienceWhere(orgId)}`;
+        SELECT e.id, e.created FROM events e WHERE e.id = ${id} AND ${audienceWhere(reader)}`;
       return rows[0] ?? null;
     },
     fetch: ({ take, ...bound }) => {
       const keyset = keysetSql('e', bound);
       return db.$queryRaw<EventRow[]>`
         SELECT e.id, e.type, e.livemode, e.data, e.created FROM events e
-        WHERE ${audienceWhere(orgId)} ${typeFilter} ${keyset.and}
+        WHERE ${audienceWhere(reader)} ${typeFilter} ${keyset.and}
         ${keyset.orderBy}
         LIMIT ${take}`;
     },
@@ -69,9 +76,9 @@ export async function listEvents(
   return listEnvelope('/v1/events', { data: page.data.map(renderEvent), has_more: page.has_more }, (e) => e.id);
 }
 
-export async function getEvent(db: PrismaClient, orgId: string, id: string): Promise<Event> {
+export async function getEvent(db: PrismaClient, reader: EventReader, id: string): Promise<Event> {
   const rows = await db.$queryRaw<EventRow[]>`
-    SELECT e.id, e.type, e.livemode, e.data, e.created FROM events e WHERE e.id = ${id} AND ${audienceWhere(orgId)}`;
+    SELECT e.id, e.type, e.livemode, e.data, e.created FROM events e WHERE e.id = ${id} AND ${audienceWhere(reader)}`;
   const row = rows[0];
   if (!row) throw new ApiError('resource_missing', { param: 'event_id', message: `No such event: '${id}'.` });
   return renderEvent(row);

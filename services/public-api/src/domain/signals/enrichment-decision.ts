@@ -1,3 +1,5 @@
+import { sha256Hex } from '@risk/common';
+
 /**
  * DESIGN.md §3 enrichment trigger rules, as one pure function. Enrichment runs when the asset is new,
  * when the signal's content digest differs from the one last enriched, when the asset failed, or when
@@ -8,9 +10,35 @@ export type AssetStatus = 'pending' | 'enriched' | 'failed' | 'stale';
 
 export interface PreviousAssetState {
   enrichment_status: string;
+  /** the asset's observation-set digest */
   latest_digest: string;
   enriched_digest: string | null;
   enriched_at: Date | null;
+  /** the submitting org's latest observation of the asset (asset_orgs), null when it has none */
+  org_digest: string | null;
+  org_last_seen: Date | null;
+}
+
+/**
+ * The asset's digest after an org's new observation (docs/security.md "Modes and shared
+ * observations"). Enrichment reads every org's latest observation, so "the content changed" means "the
+ * set of observations changed": the digest is chained (sha256 over the previous digest, the org and
+ * its new content digest) whenever the org's observation changes — new content, a first observation,
+ * or one that had expired (OBSERVATION_TTL_DAYS) counting again — and stays put otherwise. A new asset
+ * starts from its first signal's content digest. Chaining costs O(1) per signal however many orgs
+ * observed the asset; returning to an earlier set re-enriches once, which is harmless.
+ */
+export function observationSetDigest(
+  prev: PreviousAssetState,
+  orgId: string,
+  contentDigest: string,
+  now: Date,
+  observationTtlDays: number,
+): string {
+  const expired =
+    prev.org_last_seen !== null && now.getTime() - prev.org_last_seen.getTime() > observationTtlDays * 86_400_000;
+  if (prev.org_digest === contentDigest && !expired) return prev.latest_digest;
+  return sha256Hex(`${prev.latest_digest}\n${orgId}\n${contentDigest}`);
 }
 
 export type EnrichmentDecision =

@@ -18,7 +18,12 @@ import { normalizeAssetName } from '@risk/enrichment';
 import type { QueryResult } from 'pg';
 import type { AppDeps } from '../../deps';
 import { renderAsset, type AssetRow } from '../assets/render';
-import { decideEnrichment, type EnrichmentDecision, type PreviousAssetState } from './enrichment-decision';
+import {
+  decideEnrichment,
+  observationSetDigest,
+  type EnrichmentDecision,
+  type PreviousAssetState,
+} from './enrichment-decision';
 import { enrichmentEnqueuer } from './enqueuer';
 import { MicroBatcher, type BatcherLimits } from './ingest-batcher';
 import { ensurePrepared, releaseClaims, sql, type AssetWrite, type SignalInsert } from './ingest-statements';
@@ -135,7 +140,7 @@ function singleSignalBatcher(deps: AppDeps): MicroBatcher<IngestRequest, IngestO
     b = new MicroBatcher<IngestRequest, IngestOutcome>(
       {
         keys: (r) => [
-          ...r.input.signals.map((s) => `fp:${s.fingerprint}`),
+          ...r.input.signals.map((s) => `fp:${assetKey(r.input.auth.livemode, s.fingerprint)}`),
           ...(r.idem ? [`idem:${idempotencyScopeKey(r.idem)}`] : []),
         ],
         runAlone: (r, released) => ingestAlone(deps, r, released),
@@ -167,6 +172,9 @@ const SINGLE_SIGNAL_BATCHING: BatcherLimits = { maxInFlight: 4, maxItems: 64 };
 const idempotencyScopeKey = (r: IdempotencyRequest) =>
   JSON.stringify([r.scope.org_id, r.scope.livemode, r.scope.method, r.scope.path, r.scope.key]);
 
+/** An asset's key within a batch: test mode is a sandbox, so a fingerprint names one asset per mode. */
+const assetKey = (livemode: boolean, fingerprint: string) => `${livemode ? 'live' : 'test'}:${fingerprint}`;
+
 interface CommittedBatch {
   /** one per request, in order */
   outcomes: Array<IngestOutcome & { kind: 'stored' }>;
@@ -185,7 +193,8 @@ interface CommittedBatch {
  * The statements go to Postgres as two multi-statement simple queries (values inlined as escaped
  * literals), i.e. two round trips and one commit per batch:
  *   1. [claim the Idempotency-Keys and commit the claims;] BEGIN; insert signals; insert new assets;
- *      lock the batch's assets (a new statement, so it sees an asset a concurrent request just created)
+ *      lock the batch's assets (a new statement, so it sees an asset a concurrent request just created);
+ *      read the submitting orgs' previous observations (asset_orgs) under those locks
  *   2. update existing assets; asset_orgs; outbox; events + fan-out; [store the 2xx responses on the
  *      claims;] COMMIT
  * The claims commit on their own (before the ingest transaction) so a concurrent duplicate sees them
@@ -197,8 +206,9 @@ interface CommittedBatch {
 async function ingestBatch(deps: AppDeps, requests: readonly IngestRequest[]): Promise<CommittedBatch> {
   const now = new Date();
   const rowsOf: SignalInsert[][] = [];
-  // one aggregate per asset: a request's last signal for an asset is the asset's latest observation
-  const byFingerprint = new Map<string, AssetWrite>();
+  // one aggregate per asset (mode + fingerprint): a request's last signal for an asset is its org's
+  // latest observation
+  const byAsset = new Map<string, AssetWrite>();
   const ownerOf = new Map<string, number>();
   requests.forEach(({ input }, k) => {
     const { auth, requestId } = input;
@@ -220,20 +230,24 @@ async function ingestBatch(deps: AppDeps, requests: readonly IngestRequest[]): P
     }));
     rowsOf.push(rows);
     for (const r of rows) {
-      const owner = ownerOf.get(r.fingerprint);
+      const key = assetKey(r.livemode, r.fingerprint);
+      const owner = ownerOf.get(key);
       if (owner !== undefined && owner !== k)
         throw new Error(`asset ${r.fingerprint} appears in two requests of one ingest batch`);
-      ownerOf.set(r.fingerprint, k);
-      const a = byFingerprint.get(r.fingerprint);
+      ownerOf.set(key, k);
+      const a = byAsset.get(key);
       if (!a) {
-        byFingerprint.set(r.fingerprint, {
+        byAsset.set(key, {
+          livemode: r.livemode,
           fingerprint: r.fingerprint,
+          org_id: r.org_id,
           asset_type: r.asset_type,
           name: r.name,
           normalized_name: null,
           version: r.version,
           source_url: r.source_url,
           latest_signal_id: r.id,
+          content_digest: r.content_digest,
           latest_digest: r.content_digest,
           count: 1,
           first_seen: r.observed_at,
@@ -245,22 +259,25 @@ async function ingestBatch(deps: AppDeps, requests: readonly IngestRequest[]): P
       a.version = r.version ?? a.version;
       a.source_url = r.source_url ?? a.source_url;
       a.latest_signal_id = r.id;
+      a.content_digest = r.content_digest;
       a.latest_digest = r.content_digest;
       a.count++;
       if (r.observed_at < a.first_seen) a.first_seen = r.observed_at;
       if (r.observed_at > a.last_seen) a.last_seen = r.observed_at;
     }
   });
-  // a fixed lock order across concurrent batches avoids deadlocks
-  const assets = [...byFingerprint.values()].sort((x, y) =>
-    x.fingerprint < y.fingerprint ? -1 : x.fingerprint > y.fingerprint ? 1 : 0,
+  // a fixed lock order across concurrent batches avoids deadlocks (test mode first, then by fingerprint)
+  const assets = [...byAsset.values()].sort(
+    (x, y) =>
+      Number(x.livemode) - Number(y.livemode) ||
+      (x.fingerprint < y.fingerprint ? -1 : x.fingerprint > y.fingerprint ? 1 : 0),
   );
   for (const a of assets) a.normalized_name = normalized(a.name);
-  const requestOf = (fingerprint: string) => requests[ownerOf.get(fingerprint)!]!;
+  const keyOf = (a: { livemode: boolean; fingerprint: string }) => assetKey(a.livemode, a.fingerprint);
   const idems = requests.flatMap((r) => (r.idem ? [r.idem] : []));
 
   const decisions = new Map<string, EnrichmentDecision>();
-  const newAssetRows: AssetRow[] = [];
+  const newAssetRows: Array<{ livemode: boolean; row: AssetRow }> = [];
   const jobs: EnrichmentJob[] = [];
   let outboxIds: string[] = [];
   let deliveries: FannedOutDelivery[] = [];
@@ -287,7 +304,8 @@ async function ingestBatch(deps: AppDeps, requests: readonly IngestRequest[]): P
       'BEGIN',
       sql.insertSignals(now, rowsOf.flat()),
       sql.insertNewAssets(now, assets),
-      sql.lockAssets(assets.map((a) => a.fingerprint)),
+      sql.lockAssets(assets),
+      sql.orgObservations(assets),
     );
     let r1: QueryResult[];
     try {
@@ -301,36 +319,49 @@ async function ingestBatch(deps: AppDeps, requests: readonly IngestRequest[]): P
     began = true;
     claimCommitted = idems.length > 0;
     const offset = idems.length > 0 ? 4 : 0;
-    const inserted = new Set(r1[offset + 2]!.rows.map((r: { fingerprint: string }) => r.fingerprint));
+    type Keyed = { livemode: boolean; fingerprint: string };
+    const inserted = new Set((r1[offset + 2]!.rows as Keyed[]).map(keyOf));
+    type OrgObservation = Pick<PreviousAssetState, 'org_digest' | 'org_last_seen'>;
+    const observed = new Map((r1[offset + 4]!.rows as Array<OrgObservation & Keyed>).map((r) => [keyOf(r), r]));
     const locked = new Map(
-      (r1[offset + 3]!.rows as Array<PreviousAssetState & { fingerprint: string }>).map((r) => [r.fingerprint, r]),
+      (r1[offset + 3]!.rows as Array<Omit<PreviousAssetState, keyof OrgObservation> & Keyed>).map((r) => [
+        keyOf(r),
+        {
+          ...r,
+          org_digest: observed.get(keyOf(r))?.org_digest ?? null,
+          org_last_seen: observed.get(keyOf(r))?.org_last_seen ?? null,
+        },
+      ]),
     );
 
+    const { ENRICHMENT_TTL_DAYS, OBSERVATION_TTL_DAYS } = deps.config;
     const existing: AssetWrite[] = [];
     for (const a of assets) {
-      if (inserted.has(a.fingerprint)) {
-        decisions.set(a.fingerprint, decideEnrichment(null, a.latest_digest, now, deps.config.ENRICHMENT_TTL_DAYS));
+      if (inserted.has(keyOf(a))) {
+        decisions.set(keyOf(a), decideEnrichment(null, a.latest_digest, now, ENRICHMENT_TTL_DAYS));
         newAssetRows.push(newAssetRow(a, now));
         continue;
       }
-      const p = locked.get(a.fingerprint);
+      const p = locked.get(keyOf(a));
       if (!p) throw new Error(`asset ${a.fingerprint} vanished inside the ingest transaction`);
-      decisions.set(a.fingerprint, decideEnrichment(p, a.latest_digest, now, deps.config.ENRICHMENT_TTL_DAYS));
+      // the org's new observation replaces only its own: the set digest says whether the set changed
+      a.latest_digest = observationSetDigest(p, a.org_id, a.content_digest, now, OBSERVATION_TTL_DAYS);
+      decisions.set(keyOf(a), decideEnrichment(p, a.latest_digest, now, ENRICHMENT_TTL_DAYS));
       existing.push(a);
     }
     const queuedOf = requests.map(() => 0);
     for (const a of assets) {
-      const d = decisions.get(a.fingerprint)!;
+      const d = decisions.get(keyOf(a))!;
       if (d.status !== 'queued') continue;
-      jobs.push({ fingerprint: a.fingerprint, digest: a.latest_digest, reason: d.reason });
-      queuedOf[ownerOf.get(a.fingerprint)!]!++;
+      jobs.push({ livemode: a.livemode, fingerprint: a.fingerprint, digest: a.latest_digest, reason: d.reason });
+      queuedOf[ownerOf.get(keyOf(a))!]!++;
     }
 
     outcomes = requests.map((request, k) => {
       const signals = rowsOf[k]!.map((r): SignalAccepted => {
-        const agg = byFingerprint.get(r.fingerprint)!;
-        const d = decisions.get(r.fingerprint)!;
-        const superseded = agg.latest_signal_id !== r.id && agg.latest_digest !== r.content_digest;
+        const agg = byAsset.get(keyOf(r))!;
+        const d = decisions.get(keyOf(r))!;
+        const superseded = agg.latest_signal_id !== r.id && agg.content_digest !== r.content_digest;
         return {
           ...renderSignal(r),
           enrichment: superseded
@@ -350,25 +381,18 @@ async function ingestBatch(deps: AppDeps, requests: readonly IngestRequest[]): P
     // ── round trip 2 ──
     const second: Array<{ tag: string; sql: string }> = [];
     if (existing.length > 0) {
-      const next = existing.map((a) => decisions.get(a.fingerprint)!.nextStatus);
+      const next = existing.map((a) => decisions.get(keyOf(a))!.nextStatus);
       second.push({ tag: 'update', sql: sql.updateExistingAssets(now, existing, next) });
     }
-    second.push({
-      tag: 'asset_orgs',
-      sql: sql.upsertAssetOrgs(
-        now,
-        assets,
-        assets.map((a) => requestOf(a.fingerprint).input.auth.org_id),
-      ),
-    });
+    second.push({ tag: 'asset_orgs', sql: sql.upsertAssetOrgs(now, assets) });
     if (jobs.length > 0) second.push({ tag: 'outbox', sql: sql.insertOutbox(jobs) });
     if (newAssetRows.length > 0) {
-      // asset.created goes to the webhooks of the orgs that submitted the asset (same transaction)
-      const events = newAssetRows.map((a) => ({
+      // asset.created goes to the webhooks (of the asset's mode) of the orgs that submitted it (same transaction)
+      const events = newAssetRows.map(({ livemode, row }) => ({
         id: newId(ID_PREFIXES.event, now.getTime()),
-        livemode: requestOf(a.fingerprint).input.auth.livemode,
-        fingerprint: a.fingerprint,
-        data: JSON.stringify({ object: renderAsset(a) }),
+        livemode,
+        fingerprint: row.fingerprint,
+        data: JSON.stringify({ object: renderAsset(row) }),
       }));
       second.push({ tag: 'events', sql: sql.insertAssetCreatedEvents(now, events) });
       second.push({ tag: 'fanout', sql: sql.fanOut(events.map((e) => e.id)) });
@@ -404,8 +428,8 @@ async function ingestBatch(deps: AppDeps, requests: readonly IngestRequest[]): P
   return { outcomes, flushed };
 }
 
-function newAssetRow(a: AssetWrite, now: Date): AssetRow {
-  return {
+function newAssetRow(a: AssetWrite, now: Date): { livemode: boolean; row: AssetRow } {
+  const row: AssetRow = {
     fingerprint: a.fingerprint,
     asset_type: a.asset_type,
     name: a.name,
@@ -425,6 +449,7 @@ function newAssetRow(a: AssetWrite, now: Date): AssetRow {
     created: now,
     updated: now,
   };
+  return { livemode: a.livemode, row };
 }
 
 const normalized = (name: string | null) => (name === null ? null : normalizeAssetName(name) || null);

@@ -14,10 +14,17 @@ import type { SignalRow } from './render-signal';
  */
 /**
  * Parameter types of ri_assets_insert and ri_assets_update: `$1` now, then the per-asset column arrays
- * (fingerprint, asset_type, name, normalized_name, version, source_url, latest_signal_id, latest_digest,
- * count, first_seen, last_seen); the update appends its next_status array.
+ * (livemode, fingerprint, asset_type, name, normalized_name, version, source_url, latest_signal_id,
+ * latest_digest, count, first_seen, last_seen); the update appends its next_status array.
  */
-const ASSET_ROW_TYPES = ['timestamptz', ...Array<string>(8).fill('text[]'), 'int[]', 'timestamptz[]', 'timestamptz[]'];
+const ASSET_ROW_TYPES = [
+  'timestamptz',
+  'boolean[]',
+  ...Array<string>(8).fill('text[]'),
+  'int[]',
+  'timestamptz[]',
+  'timestamptz[]',
+];
 
 const STATEMENTS = {
   // One claim row per request of the batch. A plain INSERT: a taken key aborts the round trip with a
@@ -62,23 +69,34 @@ const STATEMENTS = {
   },
   ri_assets_insert: {
     types: ASSET_ROW_TYPES,
-    sql: `INSERT INTO assets (fingerprint, asset_type, name, normalized_name, version, source_url, enrichment_status,
+    sql: `INSERT INTO assets (livemode, fingerprint, asset_type, name, normalized_name, version, source_url, enrichment_status,
                               latest_signal_id, latest_digest, signal_count, first_seen, last_seen, created, updated)
-          SELECT t.fingerprint, t.asset_type, t.name, t.normalized_name, t.version, t.source_url, 'pending',
+          SELECT t.livemode, t.fingerprint, t.asset_type, t.name, t.normalized_name, t.version, t.source_url, 'pending',
                  t.latest_signal_id, t.latest_digest, t.count, t.first_seen, t.last_seen, $1, $1
-          FROM unnest($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-               AS t(fingerprint, asset_type, name, normalized_name, version, source_url, latest_signal_id, latest_digest,
-                    count, first_seen, last_seen)
-          ON CONFLICT (fingerprint) DO NOTHING
-          RETURNING fingerprint`,
+          FROM unnest($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+               AS t(livemode, fingerprint, asset_type, name, normalized_name, version, source_url, latest_signal_id,
+                    latest_digest, count, first_seen, last_seen)
+          ON CONFLICT (livemode, fingerprint) DO NOTHING
+          RETURNING livemode, fingerprint`,
   },
-  // Locks every asset of the batch in fingerprint order (those this transaction just inserted are already
-  // ours) and reads the previous state of the others. A separate statement after the INSERT: it sees an
-  // asset that a concurrent request created and committed while the INSERT waited for it.
+  // Locks every asset of the batch in (livemode, fingerprint) order (those this transaction just inserted
+  // are already ours) and reads the previous state of the others. A separate statement after the INSERT:
+  // it sees an asset that a concurrent request created and committed while the INSERT waited for it.
   ri_assets_lock: {
-    types: ['text[]'],
-    sql: `SELECT fingerprint, enrichment_status, latest_digest, enriched_digest, enriched_at
-          FROM assets WHERE fingerprint = ANY($1) ORDER BY fingerprint FOR UPDATE`,
+    types: ['boolean[]', 'text[]'],
+    sql: `SELECT a.livemode, a.fingerprint, a.enrichment_status, a.latest_digest, a.enriched_digest, a.enriched_at
+          FROM unnest($1, $2) AS t(livemode, fingerprint)
+          JOIN assets a ON a.livemode = t.livemode AND a.fingerprint = t.fingerprint
+          ORDER BY a.livemode, a.fingerprint FOR UPDATE OF a`,
+  },
+  // The submitting org's latest observation of each asset. A statement of its own, after the lock: it
+  // reads with a snapshot taken once the asset locks are held, and every writer of asset_orgs holds its
+  // asset's lock, so what it reads stays current until this transaction commits.
+  ri_org_observations: {
+    types: ['boolean[]', 'text[]', 'text[]'],
+    sql: `SELECT ao.livemode, ao.fingerprint, ao.latest_digest AS org_digest, ao.last_seen AS org_last_seen
+          FROM unnest($1, $2, $3) AS t(livemode, fingerprint, org_id)
+          JOIN asset_orgs ao ON ao.livemode = t.livemode AND ao.fingerprint = t.fingerprint AND ao.org_id = t.org_id`,
   },
   // the same column arrays as ri_assets_insert (asset_type is not updated), plus the next enrichment status
   ri_assets_update: {
@@ -95,18 +113,20 @@ const STATEMENTS = {
             last_seen = GREATEST(a.last_seen, t.last_seen),
             enrichment_status = COALESCE(t.next_status, a.enrichment_status),
             updated = $1
-          FROM unnest($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-               AS t(fingerprint, asset_type, name, normalized_name, version, source_url, latest_signal_id, latest_digest, count,
-                    first_seen, last_seen, next_status)
-          WHERE a.fingerprint = t.fingerprint`,
+          FROM unnest($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+               AS t(livemode, fingerprint, asset_type, name, normalized_name, version, source_url, latest_signal_id,
+                    latest_digest, count, first_seen, last_seen, next_status)
+          WHERE a.livemode = t.livemode AND a.fingerprint = t.fingerprint`,
   },
+  // the org's latest observation of the asset replaces its previous one (never another org's)
   ri_asset_orgs: {
-    types: ['timestamptz', 'text[]', 'text[]', 'int[]'],
-    sql: `INSERT INTO asset_orgs (fingerprint, org_id, signal_count, first_seen, last_seen)
-          SELECT t.fingerprint, t.org_id, t.count, $1, $1
-          FROM unnest($2, $3, $4) AS t(fingerprint, org_id, count)
-          ON CONFLICT (fingerprint, org_id) DO UPDATE
-            SET signal_count = asset_orgs.signal_count + EXCLUDED.signal_count, last_seen = EXCLUDED.last_seen`,
+    types: ['timestamptz', 'boolean[]', 'text[]', 'text[]', 'int[]', 'text[]', 'text[]'],
+    sql: `INSERT INTO asset_orgs (livemode, fingerprint, org_id, signal_count, first_seen, last_seen, latest_signal_id, latest_digest)
+          SELECT t.livemode, t.fingerprint, t.org_id, t.count, $1, $1, t.signal_id, t.digest
+          FROM unnest($2, $3, $4, $5, $6, $7) AS t(livemode, fingerprint, org_id, count, signal_id, digest)
+          ON CONFLICT (livemode, fingerprint, org_id) DO UPDATE
+            SET signal_count = asset_orgs.signal_count + EXCLUDED.signal_count, last_seen = EXCLUDED.last_seen,
+                latest_signal_id = EXCLUDED.latest_signal_id, latest_digest = EXCLUDED.latest_digest`,
   },
   ri_outbox: {
     types: ['text[]', 'text[]'],
@@ -114,7 +134,7 @@ const STATEMENTS = {
           SELECT 'enrichment', t.payload::jsonb, t.dedupe_key FROM unnest($1, $2) AS t(payload, dedupe_key)
           RETURNING id`,
   },
-  // asset.created, scoped by fingerprint so only the orgs that submitted signals for it see it
+  // asset.created, scoped by fingerprint (and mode) so only the orgs that submitted signals for it see it
   ri_events: {
     types: ['timestamptz', 'text[]', 'boolean[]', 'text[]', 'text[]'],
     sql: `INSERT INTO events (id, type, livemode, org_id, fingerprint, data, created)
@@ -162,15 +182,23 @@ const exec = (name: StatementName, args: string[]): string => `EXECUTE ${name}($
 /** A signal row as inserted: the rendered columns plus the id of the request that sent it. */
 export type SignalInsert = SignalRow & { request_id: string };
 
-/** One asset of a batch: the batch's aggregate of its signals (the last one is the latest observation). */
+/**
+ * One asset of a batch: the batch's aggregate of its signals (the last one is the org's latest
+ * observation). One org per asset and batch (requests of a batch never share an asset).
+ */
 export interface AssetWrite {
+  livemode: boolean;
   fingerprint: string;
+  org_id: string;
   asset_type: string;
   name: string | null;
   normalized_name: string | null;
   version: string | null;
   source_url: string | null;
   latest_signal_id: string;
+  /** the content digest of the latest signal */
+  content_digest: string;
+  /** the asset's observation-set digest after this batch (= content_digest for a new asset) */
   latest_digest: string;
   count: number;
   first_seen: Date;
@@ -179,6 +207,7 @@ export interface AssetWrite {
 
 /** The column arrays ri_assets_insert and ri_assets_update share, in their parameter order. */
 const assetColumns = (assets: readonly AssetWrite[]): string[] => [
+  boolArray(assets.map((a) => a.livemode)),
   textArray(assets.map((a) => a.fingerprint)),
   textArray(assets.map((a) => a.asset_type)),
   textArray(assets.map((a) => a.name)),
@@ -237,16 +266,26 @@ export const sql = {
   },
   insertNewAssets: (now: Date, assets: readonly AssetWrite[]) =>
     exec('ri_assets_insert', [ts(now), ...assetColumns(assets)]),
-  lockAssets: (fingerprints: readonly string[]) => exec('ri_assets_lock', [textArray(fingerprints)]),
+  lockAssets: (assets: readonly AssetWrite[]) =>
+    exec('ri_assets_lock', [boolArray(assets.map((a) => a.livemode)), textArray(assets.map((a) => a.fingerprint))]),
+  orgObservations: (assets: readonly AssetWrite[]) =>
+    exec('ri_org_observations', [
+      boolArray(assets.map((a) => a.livemode)),
+      textArray(assets.map((a) => a.fingerprint)),
+      textArray(assets.map((a) => a.org_id)),
+    ]),
   updateExistingAssets: (now: Date, assets: readonly AssetWrite[], nextStatus: ReadonlyArray<string | null>) =>
     exec('ri_assets_update', [ts(now), ...assetColumns(assets), textArray(nextStatus)]),
-  /** one asset_orgs row per asset: `orgIds[i]` submitted `assets[i]` */
-  upsertAssetOrgs: (now: Date, assets: readonly AssetWrite[], orgIds: readonly string[]) =>
+  /** one asset_orgs row per asset: its org's latest observation */
+  upsertAssetOrgs: (now: Date, assets: readonly AssetWrite[]) =>
     exec('ri_asset_orgs', [
       ts(now),
+      boolArray(assets.map((a) => a.livemode)),
       textArray(assets.map((a) => a.fingerprint)),
-      textArray(orgIds),
+      textArray(assets.map((a) => a.org_id)),
       intArray(assets.map((a) => a.count)),
+      textArray(assets.map((a) => a.latest_signal_id)),
+      textArray(assets.map((a) => a.content_digest)),
     ]),
   insertOutbox: (jobs: readonly EnrichmentJob[]) =>
     exec('ri_outbox', [

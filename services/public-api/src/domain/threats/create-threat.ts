@@ -13,7 +13,7 @@ export interface ThreatActor {
 export const threatReason = (id: string, updated: Date): string => `threat:${id}:${updated.getTime()}`;
 
 /**
- * POST /v1/threats. In one transaction: the threat, its matching assets (live mode) marked stale with outbox rows
+ * POST /v1/threats. In one transaction: the threat, its matching assets (of the threat's mode) marked stale with outbox rows
  * for re-enrichment, and a threat.created event (audience: every org) fanned out to webhooks. After
  * commit the jobs are enqueued at once when Redis answers quickly.
  */
@@ -42,10 +42,8 @@ export async function createThreat(deps: ThreatDeps, actor: ThreatActor, body: C
         metadata: (body.metadata ?? undefined) as Prisma.InputJsonValue | undefined,
       },
     });
-    // only live-mode threats change enrichment (docs/threats.md "Modes")
-    const enrichments = row.livemode
-      ? await markMatchingAssetsForReenrichment(tx, [row], threatReason(row.id, row.updated))
-      : [];
+    // a threat re-enriches the matching assets of its own mode only (docs/threats.md "Modes")
+    const enrichments = await markMatchingAssetsForReenrichment(tx, [row], threatReason(row.id, row.updated));
     const rendered = renderThreat(row);
     const events = await recordEventsWithDeliveries(tx, [
       { type: 'threat.created', livemode: row.livemode, object: rendered },

@@ -29,7 +29,8 @@ export async function listThreats(db: PrismaClient, input: ListThreatsInput): Pr
     ...(input.affected_asset_type ? { affected_asset_types: { has: input.affected_asset_type } } : {}),
   };
   const page = await paginate(input, {
-    loadCursor: (id) => db.threat.findUnique({ where: { id }, select: { id: true, created: true } }),
+    loadCursor: (id) =>
+      db.threat.findFirst({ where: { id, livemode: input.livemode }, select: { id: true, created: true } }),
     fetch: ({ before, after, order, take }) =>
       db.threat.findMany({
         where: { AND: [filter, (keysetWhere('id', { before, after }) ?? {}) as Prisma.ThreatWhereInput] },
@@ -56,14 +57,18 @@ export async function listThreatsForAsset(
   fingerprint: string,
   page: PageRequest & { livemode: boolean },
 ): Promise<ListEnvelope<Threat> | null> {
-  const asset = await db.asset.findUnique({ where: { fingerprint }, select: { fingerprint: true, asset_type: true } });
+  const { livemode } = page;
+  const asset = await db.asset.findUnique({
+    where: { livemode_fingerprint: { livemode, fingerprint } },
+    select: { fingerprint: true, asset_type: true },
+  });
   if (!asset) return null;
-  const cve_ids = await assetCveIds(db, fingerprint);
-  // the matching rule and the keyset page in one query: no id list of every matching threat in memory
-  const matches = Prisma.sql`t.livemode = ${page.livemode}
-    AND ${threatsMatchingAssetWhere({ fingerprint, asset_type: asset.asset_type, cve_ids })}`;
+  const cve_ids = await assetCveIds(db, { livemode, fingerprint });
+  // the matching rule (threats of the asset's mode) and the keyset page in one query: no id list of
+  // every matching threat in memory
+  const matches = threatsMatchingAssetWhere({ livemode, fingerprint, asset_type: asset.asset_type, cve_ids });
   const result = await paginate(page, {
-    loadCursor: (id) => db.threat.findUnique({ where: { id }, select: { id: true, created: true } }),
+    loadCursor: (id) => db.threat.findFirst({ where: { id, livemode }, select: { id: true, created: true } }),
     fetch: ({ take, ...bound }) => {
       const keyset = keysetSql('t', bound);
       return db.$queryRaw<

@@ -25,15 +25,19 @@ export interface QueuedEnrichment {
 
 /**
  * In the caller's transaction, for every asset matching any of `keySets` (a threat before and after
- * a change): enriched assets become stale, and enriched, stale and pending ones get an outbox row
- * kind 'enrichment' {fingerprint, digest: latest_digest, reason}. One statement; the reason makes the
- * job id differ from the content-driven enrichment of the same digest.
+ * a change; one threat, so one mode): enriched assets of that mode become stale, and enriched, stale
+ * and pending ones get an outbox row kind 'enrichment' {livemode, fingerprint, digest: latest_digest,
+ * reason}. One statement; the reason makes the job id differ from the content-driven enrichment of the
+ * same digest. A threat never touches the assets of the other mode.
  */
 export async function markMatchingAssetsForReenrichment(
   tx: Prisma.TransactionClient,
   keySets: ThreatMatchKeys[],
   reason: string,
 ): Promise<QueuedEnrichment[]> {
+  const livemode = keySets[0]?.livemode;
+  if (livemode === undefined) return [];
+  if (keySets.some((k) => k.livemode !== livemode)) throw new Error('threat key sets of two modes');
   const matched = Prisma.join(
     keySets.map((k) => Prisma.sql`(${matchingAssetsSql(k)})`),
     ' UNION ',
@@ -43,19 +47,23 @@ export async function markMatchingAssetsForReenrichment(
     staled AS (
       UPDATE assets a SET enrichment_status = 'stale', updated = now()
       FROM matched m
-      WHERE a.fingerprint = m.fingerprint AND a.enrichment_status = 'enriched'
+      WHERE a.livemode = ${livemode} AND a.fingerprint = m.fingerprint AND a.enrichment_status = 'enriched'
       RETURNING a.fingerprint
     ),
     queued AS (
       INSERT INTO outbox (kind, payload)
-      SELECT 'enrichment', jsonb_build_object('fingerprint', a.fingerprint, 'digest', a.latest_digest, 'reason', ${reason}::text)
-      FROM assets a JOIN matched m ON m.fingerprint = a.fingerprint
+      SELECT 'enrichment', jsonb_build_object('livemode', a.livemode, 'fingerprint', a.fingerprint,
+                                              'digest', a.latest_digest, 'reason', ${reason}::text)
+      FROM assets a JOIN matched m ON a.livemode = ${livemode} AND m.fingerprint = a.fingerprint
       WHERE a.enrichment_status IN ('enriched', 'stale', 'pending')
       RETURNING id, payload
     )
     -- data-modifying CTEs (staled) always run to completion, read or not
     SELECT id, payload->>'fingerprint' AS fingerprint, payload->>'digest' AS digest FROM queued`;
-  return rows.map((r) => ({ outbox_id: BigInt(r.id), job: { fingerprint: r.fingerprint, digest: r.digest, reason } }));
+  return rows.map((r) => ({
+    outbox_id: BigInt(r.id),
+    job: { livemode, fingerprint: r.fingerprint, digest: r.digest, reason },
+  }));
 }
 
 /**

@@ -53,10 +53,9 @@ export async function updateThreat(
       where: { id },
       data: Object.fromEntries(changed.map((k) => [k, data[k] === null && k === 'metadata' ? Prisma.DbNull : data[k]])),
     });
-    const enrichments =
-      row.livemode && changed.some((k) => (ENRICHMENT_FIELDS as readonly string[]).includes(k))
-        ? await markMatchingAssetsForReenrichment(tx, [before, row], threatReason(row.id, row.updated))
-        : [];
+    const enrichments = changed.some((k) => (ENRICHMENT_FIELDS as readonly string[]).includes(k))
+      ? await markMatchingAssetsForReenrichment(tx, [before, row], threatReason(row.id, row.updated))
+      : [];
     const rendered = renderThreat(row);
     const previous = renderThreat(before) as unknown as Record<string, unknown>;
     const previous_attributes = Object.fromEntries([...changed, 'updated'].map((k) => [k, previous[k]]));
