@@ -1,0 +1,268 @@
+import type { Request, Response } from 'express';
+import type IORedis from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Config } from '../config';
+import { ApiError, type ErrorCode } from '../errors';
+import type { Logger } from '../logger';
+import { withTimeout } from '../queue';
+
+/**
+ * Rate limits and per-org quotas shared by both APIs (docs/security.md "Rate limits and caps").
+ *
+ * Counters live in Redis (rate-limiter-flexible's RateLimiterRedis: one Lua INCRBY+PEXPIRE per check,
+ * fixed windows) so every replica of a service shares them. Keys are
+ * `<REDIS_PREFIX>:rl:<policy>:<caller>`: a test suite's prefix keeps its counters to itself and its
+ * clean-up removes them.
+ *
+ * When Redis fails, each limiter falls back to an in-process counter with the same quota
+ * (rate-limiter-flexible's insuranceLimiter): a replica still limits what it sees, so the effective
+ * limit is at most one quota per replica until Redis is back. A Redis that hangs instead of failing
+ * lets the request through after STORE_TIMEOUT_MS with a logged warning (fail open): a rate limit must
+ * never make the API unavailable.
+ *
+ * Headers follow draft-ietf-httpapi-ratelimit-headers-11 (May 2026; the structured-field form
+ * unchanged since -08): `RateLimit-Policy: "<policy>";q=<quota>;w=<window s>` and
+ * `RateLimit: "<policy>";r=<remaining>;t=<seconds to reset>`, plus `Retry-After` on a 429.
+ */
+
+/** a Redis answer slower than this lets the request through (fail open), with a warning */
+export const STORE_TIMEOUT_MS = 250;
+/** at most one "rate limiter unavailable" warning per this many ms, not one per request */
+const WARN_EVERY_MS = 10_000;
+
+export interface RateLimitPolicy {
+  /** the policy identifier in the RateLimit headers (`"live"`, `"test"`, `"admin"`, …) */
+  name: string;
+  /** quota per window; 0 turns the policy off */
+  quota: number;
+  windowSeconds: number;
+}
+
+/** One check's outcome, enough to write the RateLimit headers. */
+export interface RateLimitDecision {
+  policy: RateLimitPolicy;
+  allowed: boolean;
+  remaining: number;
+  /** seconds until the window resets (at least 1 while anything is consumed) */
+  resetSeconds: number;
+}
+
+/** A fixed-window counter per key, in Redis with an in-process fallback. */
+export class Limiter {
+  private readonly store: RateLimiterRedis;
+  private lastWarning = 0;
+
+  constructor(
+    readonly policy: RateLimitPolicy,
+    redis: IORedis,
+    keyPrefix: string,
+    private readonly logger: Logger,
+  ) {
+    this.store = new RateLimiterRedis({
+      storeClient: redis,
+      keyPrefix: `${keyPrefix}:rl:${policy.name}`,
+      points: Math.max(policy.quota, 1),
+      duration: policy.windowSeconds,
+      // an offline connection fails at once (no command queued behind a reconnect): the fallback answers
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: new RateLimiterMemory({
+        keyPrefix: `rl:${policy.name}`,
+        points: Math.max(policy.quota, 1),
+        duration: policy.windowSeconds,
+      }),
+    });
+  }
+
+  get enabled(): boolean {
+    return this.policy.quota > 0;
+  }
+
+  /** Consumes `weight` points for `key`; never throws (store trouble lets the request through). */
+  async consume(key: string, weight = 1): Promise<RateLimitDecision> {
+    try {
+      const res = await withTimeout(this.store.consume(key, weight), STORE_TIMEOUT_MS, 'rate limiter');
+      return this.decision(true, res);
+    } catch (err) {
+      if (err instanceof RateLimiterRes) return this.decision(false, err);
+      this.warn(err);
+      return {
+        policy: this.policy,
+        allowed: true,
+        remaining: this.policy.quota,
+        resetSeconds: this.policy.windowSeconds,
+      };
+    }
+  }
+
+  /** Points consumed by `key` in its current window, or null when none (or the store failed). */
+  async peek(key: string): Promise<RateLimitDecision | null> {
+    try {
+      const res = await withTimeout(this.store.get(key), STORE_TIMEOUT_MS, 'rate limiter');
+      if (!res) return null;
+      return this.decision(res.consumedPoints < this.policy.quota, res);
+    } catch (err) {
+      this.warn(err);
+      return null;
+    }
+  }
+
+  private decision(allowed: boolean, res: RateLimiterRes): RateLimitDecision {
+    return {
+      policy: this.policy,
+      allowed,
+      remaining: Math.max(this.policy.quota - res.consumedPoints, 0),
+      resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+    };
+  }
+
+  private warn(err: unknown): void {
+    const now = Date.now();
+    if (now - this.lastWarning < WARN_EVERY_MS) return;
+    this.lastWarning = now;
+    this.logger.warn('rate limiter store unavailable; requests pass unlimited until it answers', {
+      policy: this.policy.name,
+      err: err instanceof Error ? err.message : String(err),
+    });
+  }
+}
+
+/** `RateLimit-Policy` and `RateLimit` for a decision (draft-ietf-httpapi-ratelimit-headers-11 §2, §3). */
+export function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
+  return {
+    'RateLimit-Policy': `"${d.policy.name}";q=${d.policy.quota};w=${d.policy.windowSeconds}`,
+    RateLimit: `"${d.policy.name}";r=${d.remaining};t=${d.resetSeconds}`,
+  };
+}
+
+/** The 429 for a refused decision: the envelope plus Retry-After and the RateLimit headers. */
+export function rateLimitError(d: RateLimitDecision, code: ErrorCode = 'rate_limited', message?: string): ApiError {
+  return new ApiError(code, {
+    message:
+      message ??
+      `Too many requests: the '${d.policy.name}' limit is ${d.policy.quota} per ${d.policy.windowSeconds} s. Retry after ${d.resetSeconds} s.`,
+    headers: { 'Retry-After': String(d.resetSeconds), ...rateLimitHeaders(d) },
+  });
+}
+
+/** The caller's address for per-IP limits: express's req.ip, which honours TRUST_PROXY and nothing else. */
+export function clientIp(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}
+
+/** The policies of one deployment, from the env (Config). */
+export interface RateLimitSettings {
+  enabled: boolean;
+  live: RateLimitPolicy;
+  test: RateLimitPolicy;
+  admin: RateLimitPolicy;
+  failedAuth: RateLimitPolicy;
+  bulkWeight: number;
+  /** a per-org cap, not a rate limit: RATE_LIMIT_ENABLED=false leaves it on */
+  threatWrites: RateLimitPolicy;
+}
+
+export function rateLimitSettings(config: Config): RateLimitSettings {
+  return {
+    enabled: config.RATE_LIMIT_ENABLED,
+    live: { name: 'live', quota: config.RATE_LIMIT_LIVE_PER_SECOND, windowSeconds: 1 },
+    test: { name: 'test', quota: config.RATE_LIMIT_TEST_PER_SECOND, windowSeconds: 1 },
+    admin: { name: 'admin', quota: config.RATE_LIMIT_ADMIN_PER_SECOND, windowSeconds: 1 },
+    failedAuth: {
+      name: 'failed_auth',
+      quota: config.RATE_LIMIT_FAILED_AUTH_PER_IP,
+      windowSeconds: config.RATE_LIMIT_FAILED_AUTH_WINDOW_SECONDS,
+    },
+    bulkWeight: config.RATE_LIMIT_BULK_WEIGHT,
+    threatWrites: { name: 'threat_writes', quota: config.THREAT_WRITES_PER_ORG_PER_HOUR, windowSeconds: 3600 },
+  };
+}
+
+/**
+ * The request guard both APIs run before anything else of an authenticated route: the per-IP
+ * failed-authentication check, then authentication (the caller's own function), then the caller's
+ * limit. Only then does the route read its body and claim an idempotency key, so a refused request
+ * costs no parsing and stores nothing.
+ */
+export class RequestGuard {
+  private readonly limiters = new Map<string, Limiter>();
+  private readonly failedAuth: Limiter | null;
+  private readonly threatWrites: Limiter | null;
+
+  constructor(
+    private readonly settings: RateLimitSettings,
+    redis: IORedis,
+    keyPrefix: string,
+    logger: Logger,
+  ) {
+    for (const policy of [settings.live, settings.test, settings.admin]) {
+      if (settings.enabled && policy.quota > 0)
+        this.limiters.set(policy.name, new Limiter(policy, redis, keyPrefix, logger));
+    }
+    this.failedAuth =
+      settings.enabled && settings.failedAuth.quota > 0
+        ? new Limiter(settings.failedAuth, redis, keyPrefix, logger)
+        : null;
+    this.threatWrites =
+      settings.threatWrites.quota > 0 ? new Limiter(settings.threatWrites, redis, keyPrefix, logger) : null;
+  }
+
+  get bulkWeight(): number {
+    return this.settings.bulkWeight;
+  }
+
+  /**
+   * Runs `authenticate` unless the client's IP has used up its failed authentications (429). A 401
+   * from `authenticate` counts against the IP; the one that uses up the allowance is still a 401.
+   */
+  async authenticate<T>(req: Request, authenticate: () => Promise<T>): Promise<T> {
+    if (!this.failedAuth) return authenticate();
+    const ip = clientIp(req);
+    // the block check runs while the credential is looked up: one Redis round trip, overlapped
+    const [blocked, outcome] = await Promise.all([
+      this.failedAuth.peek(ip),
+      authenticate().then(
+        (value) => ({ ok: true as const, value }),
+        (err: unknown) => ({ ok: false as const, err }),
+      ),
+    ]);
+    if (blocked && !blocked.allowed) {
+      throw rateLimitError(
+        blocked,
+        'rate_limited',
+        `Too many failed authentications from this address; retry after ${blocked.resetSeconds} s.`,
+      );
+    }
+    if (outcome.ok) return outcome.value;
+    if (outcome.err instanceof ApiError && outcome.err.status === 401) await this.failedAuth.consume(ip);
+    throw outcome.err;
+  }
+
+  /**
+   * Counts one request (of `weight`) of `caller` against `policy` ('live', 'test' or 'admin'), sets
+   * the RateLimit headers on the response and throws the 429 when the quota is used up.
+   */
+  async limit(res: Response, policy: 'live' | 'test' | 'admin', caller: string, weight = 1): Promise<void> {
+    const limiter = this.limiters.get(policy);
+    if (!limiter) return;
+    const d = await limiter.consume(caller, weight);
+    if (!d.allowed) throw rateLimitError(d);
+    const headers = rateLimitHeaders(d);
+    res.setHeader('RateLimit-Policy', headers['RateLimit-Policy']!);
+    res.setHeader('RateLimit', headers.RateLimit!);
+  }
+
+  /**
+   * Counts one threat create or update of `org` (in one mode) against THREAT_WRITES_PER_ORG_PER_HOUR;
+   * 429 threat_write_limit_reached once the hour's quota is used.
+   */
+  async countThreatWrite(org: string): Promise<void> {
+    if (!this.threatWrites) return;
+    const d = await this.threatWrites.consume(org);
+    if (!d.allowed)
+      throw rateLimitError(
+        d,
+        'threat_write_limit_reached',
+        `This org has written ${d.policy.quota} threats in the last hour, the most allowed; retry after ${d.resetSeconds} s.`,
+      );
+  }
+}
