@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type IORedis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config';
-import { ApiError, type ErrorCode } from '../errors';
+import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import { withTimeout } from '../queue';
 
@@ -63,8 +63,8 @@ export class Limiter {
       keyPrefix: `${keyPrefix}:rl:${policy.name}`,
       points: Math.max(policy.quota, 1),
       duration: policy.windowSeconds,
-      // an offline connection fails at once (no command queued behind a reconnect): the fallback answers
-      rejectIfRedisNotReady: true,
+      // the services pass fail-fast connections (no offline queue): a command on a broken connection fails
+      // at once and the in-process fallback answers; a lazy connection still connects on first use
       insuranceLimiter: new RateLimiterMemory({
         keyPrefix: `rl:${policy.name}`,
         points: Math.max(policy.quota, 1),
@@ -134,13 +134,18 @@ export function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
   };
 }
 
-/** The 429 for a refused decision: the envelope plus Retry-After and the RateLimit headers. */
-export function rateLimitError(d: RateLimitDecision, code: ErrorCode = 'rate_limited', message?: string): ApiError {
-  return new ApiError(code, {
+/** The headers of a 429 for a refused decision: Retry-After and the RateLimit fields. */
+export function retryHeaders(d: RateLimitDecision): Record<string, string> {
+  return { 'Retry-After': String(d.resetSeconds), ...rateLimitHeaders(d) };
+}
+
+/** 429 rate_limited in the envelope, with Retry-After and the RateLimit headers. */
+export function rateLimitError(d: RateLimitDecision, message?: string): ApiError {
+  return new ApiError('rate_limited', {
     message:
       message ??
       `Too many requests: the '${d.policy.name}' limit is ${d.policy.quota} per ${d.policy.windowSeconds} s. Retry after ${d.resetSeconds} s.`,
-    headers: { 'Retry-After': String(d.resetSeconds), ...rateLimitHeaders(d) },
+    headers: retryHeaders(d),
   });
 }
 
@@ -213,27 +218,37 @@ export class RequestGuard {
   /**
    * Runs `authenticate` unless the client's IP has used up its failed authentications (429). A 401
    * from `authenticate` counts against the IP; the one that uses up the allowance is still a 401.
+   * `checkFirst`: look at the block before running `authenticate` instead of alongside it.
    */
-  async authenticate<T>(req: Request, authenticate: () => Promise<T>): Promise<T> {
+  async authenticate<T>(req: Request, authenticate: () => Promise<T>, opts: { checkFirst?: boolean } = {}): Promise<T> {
     if (!this.failedAuth) return authenticate();
+    const failedAuth = this.failedAuth;
     const ip = clientIp(req);
-    // the block check runs while the credential is looked up: one Redis round trip, overlapped
-    const [blocked, outcome] = await Promise.all([
-      this.failedAuth.peek(ip),
+    const refuseIfBlocked = (blocked: RateLimitDecision | null) => {
+      if (blocked && !blocked.allowed)
+        throw rateLimitError(
+          blocked,
+          `Too many failed authentications from this address; retry after ${blocked.resetSeconds} s.`,
+        );
+    };
+    const attempt = () =>
       authenticate().then(
         (value) => ({ ok: true as const, value }),
         (err: unknown) => ({ ok: false as const, err }),
-      ),
-    ]);
-    if (blocked && !blocked.allowed) {
-      throw rateLimitError(
-        blocked,
-        'rate_limited',
-        `Too many failed authentications from this address; retry after ${blocked.resetSeconds} s.`,
       );
+    let outcome: Awaited<ReturnType<typeof attempt>>;
+    if (opts.checkFirst) {
+      // `authenticate` has effects beyond checking the credential: it runs only for an address not blocked
+      refuseIfBlocked(await failedAuth.peek(ip));
+      outcome = await attempt();
+    } else {
+      // the block check runs while the credential is looked up: one Redis round trip, overlapped
+      const [blocked, result] = await Promise.all([failedAuth.peek(ip), attempt()]);
+      refuseIfBlocked(blocked);
+      outcome = result;
     }
     if (outcome.ok) return outcome.value;
-    if (outcome.err instanceof ApiError && outcome.err.status === 401) await this.failedAuth.consume(ip);
+    if (outcome.err instanceof ApiError && outcome.err.status === 401) await failedAuth.consume(ip);
     throw outcome.err;
   }
 
@@ -259,10 +274,9 @@ export class RequestGuard {
     if (!this.threatWrites) return;
     const d = await this.threatWrites.consume(org);
     if (!d.allowed)
-      throw rateLimitError(
-        d,
-        'threat_write_limit_reached',
-        `This org has written ${d.policy.quota} threats in the last hour, the most allowed; retry after ${d.resetSeconds} s.`,
-      );
+      throw new ApiError('threat_write_limit_reached', {
+        message: `This org has written ${d.policy.quota} threats in the last hour, the most allowed; retry after ${d.resetSeconds} s.`,
+        headers: retryHeaders(d),
+      });
   }
 }
