@@ -48,6 +48,24 @@ describe('per-tenant limit', () => {
     expect(res.headers['ratelimit-policy']).toBe('"admin";q=4;w=1');
   });
 
+  test('/openapi.json documents 429 with Retry-After and the RateLimit headers on every credentialed route', async () => {
+    const doc = (await h.call('get', '/openapi.json')).body as {
+      paths: Record<string, Record<string, { security: unknown[]; responses: Record<string, { headers?: object }> }>>;
+    };
+    let credentialed = 0;
+    for (const [path, ops] of Object.entries(doc.paths))
+      for (const [method, op] of Object.entries(ops)) {
+        if (op.security.length === 0) continue;
+        credentialed++;
+        expect([method, path, Object.keys(op.responses['429']?.headers ?? {}).sort()]).toEqual([
+          method,
+          path,
+          ['RateLimit', 'RateLimit-Policy', 'Retry-After'],
+        ]);
+      }
+    expect(credentialed).toBeGreaterThan(20);
+  });
+
   test('public routes (/, /health, /openapi.json) carry no limit', async () => {
     for (const path of ['/', '/health', '/openapi.json']) {
       const res = await request(h.app).get(path);
