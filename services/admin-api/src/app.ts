@@ -150,9 +150,9 @@ export function createApp(deps: AppDeps) {
       // per-IP failed-auth block, then the credential, then the tenant's (or the admin token's) limit,
       // and only then the body. On 'none' routes the handler itself checks the credential it is given
       // (a deployment token), so its 401s count against the client address too.
-      // The block is checked before such a handler runs (it has effects: an exchange mints a key).
+      // A blocked address is refused before such a handler runs (it has effects: an exchange mints a key).
       if (auth === 'none') {
-        const result = await guard.authenticate(req, () => runRoute(req, res, '', handler), { checkFirst: true });
+        const result = await guard.authenticate(req, () => runRoute(req, res, '', handler));
         res.status(status).json(result);
         return;
       }

@@ -27,6 +27,8 @@ import { withTimeout } from '../queue';
 
 /** a Redis answer slower than this lets the request through (fail open), with a warning */
 export const STORE_TIMEOUT_MS = 250;
+/** addresses remembered as blocked in one process (the counts themselves live in Redis) */
+const MAX_BLOCKED_ADDRESSES = 10_000;
 /** at most one "rate limiter unavailable" warning per this many ms, not one per request */
 const WARN_EVERY_MS = 10_000;
 
@@ -91,18 +93,6 @@ export class Limiter {
         remaining: this.policy.quota,
         resetSeconds: this.policy.windowSeconds,
       };
-    }
-  }
-
-  /** Points consumed by `key` in its current window, or null when none (or the store failed). */
-  async peek(key: string): Promise<RateLimitDecision | null> {
-    try {
-      const res = await withTimeout(this.store.get(key), STORE_TIMEOUT_MS, 'rate limiter');
-      if (!res) return null;
-      return this.decision(res.consumedPoints < this.policy.quota, res);
-    } catch (err) {
-      this.warn(err);
-      return null;
     }
   }
 
@@ -184,7 +174,7 @@ export function rateLimitSettings(config: Config): RateLimitSettings {
 
 /**
  * The request guard both APIs run before anything else of an authenticated route: the per-IP
- * failed-authentication check, then authentication (the caller's own function), then the caller's
+ * failed-authentication block, then authentication (the caller's own function), then the caller's
  * limit. Only then does the route read its body and claim an idempotency key, so a refused request
  * costs no parsing and stores nothing.
  */
@@ -192,6 +182,8 @@ export class RequestGuard {
   private readonly limiters = new Map<string, Limiter>();
   private readonly failedAuth: Limiter | null;
   private readonly threatWrites: Limiter | null;
+  /** addresses whose failed authentications are used up → when their window ends (ms) */
+  private readonly blockedUntil = new Map<string, number>();
 
   constructor(
     private readonly settings: RateLimitSettings,
@@ -216,40 +208,53 @@ export class RequestGuard {
   }
 
   /**
-   * Runs `authenticate` unless the client's IP has used up its failed authentications (429). A 401
-   * from `authenticate` counts against the IP; the one that uses up the allowance is still a 401.
-   * `checkFirst`: look at the block before running `authenticate` instead of alongside it.
+   * Runs `authenticate` unless the client's address has used up its failed authentications (429,
+   * whatever credential it sends). A 401 from `authenticate` counts against the address in Redis; the
+   * failure that uses up the allowance is still a 401, and from then on the address is refused here
+   * until the window ends. The block is remembered in process, so a request that authenticates costs
+   * no Redis round trip for it; another replica learns of the block at the address's first failure
+   * there (docs/security.md "Rate limits and caps").
    */
-  async authenticate<T>(req: Request, authenticate: () => Promise<T>, opts: { checkFirst?: boolean } = {}): Promise<T> {
+  async authenticate<T>(req: Request, authenticate: () => Promise<T>): Promise<T> {
     if (!this.failedAuth) return authenticate();
-    const failedAuth = this.failedAuth;
     const ip = clientIp(req);
-    const refuseIfBlocked = (blocked: RateLimitDecision | null) => {
-      if (blocked && !blocked.allowed)
-        throw rateLimitError(
-          blocked,
-          `Too many failed authentications from this address; retry after ${blocked.resetSeconds} s.`,
-        );
-    };
-    const attempt = () =>
-      authenticate().then(
-        (value) => ({ ok: true as const, value }),
-        (err: unknown) => ({ ok: false as const, err }),
-      );
-    let outcome: Awaited<ReturnType<typeof attempt>>;
-    if (opts.checkFirst) {
-      // `authenticate` has effects beyond checking the credential: it runs only for an address not blocked
-      refuseIfBlocked(await failedAuth.peek(ip));
-      outcome = await attempt();
-    } else {
-      // the block check runs while the credential is looked up: one Redis round trip, overlapped
-      const [blocked, result] = await Promise.all([failedAuth.peek(ip), attempt()]);
-      refuseIfBlocked(blocked);
-      outcome = result;
+    const until = this.blockedUntil.get(ip);
+    if (until !== undefined) {
+      const ms = until - Date.now();
+      if (ms > 0)
+        throw this.failedAuthError({
+          policy: this.failedAuth.policy,
+          allowed: false,
+          remaining: 0,
+          resetSeconds: Math.ceil(ms / 1000),
+        });
+      this.blockedUntil.delete(ip);
     }
-    if (outcome.ok) return outcome.value;
-    if (outcome.err instanceof ApiError && outcome.err.status === 401) await failedAuth.consume(ip);
-    throw outcome.err;
+    try {
+      return await authenticate();
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) {
+        const d = await this.failedAuth.consume(ip);
+        if (d.remaining === 0) this.block(ip, d);
+        if (!d.allowed) throw this.failedAuthError(d);
+      }
+      throw err;
+    }
+  }
+
+  private block(ip: string, d: RateLimitDecision): void {
+    if (this.blockedUntil.size >= MAX_BLOCKED_ADDRESSES) {
+      const now = Date.now();
+      for (const [addr, until] of this.blockedUntil) if (until <= now) this.blockedUntil.delete(addr);
+      // still full of live blocks: forget the oldest (Redis still counts their failures)
+      if (this.blockedUntil.size >= MAX_BLOCKED_ADDRESSES)
+        this.blockedUntil.delete(this.blockedUntil.keys().next().value!);
+    }
+    this.blockedUntil.set(ip, Date.now() + d.resetSeconds * 1000);
+  }
+
+  private failedAuthError(d: RateLimitDecision): ApiError {
+    return rateLimitError(d, `Too many failed authentications from this address; retry after ${d.resetSeconds} s.`);
   }
 
   /**
