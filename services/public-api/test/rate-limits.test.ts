@@ -208,6 +208,28 @@ describe('per-IP limit on failed authentications', () => {
     expect(forged.status).toBe(429);
   });
 
+  test('another replica refuses the blocked address at its first failure there', async () => {
+    // (runs after the test above blocked 127.0.0.1 in this suite's Redis prefix)
+    const producer = new QueueProducer({ url: h.ctx.redis.url, prefix: h.ctx.redis.prefix }, 'replica-2');
+    const replica = createApp({
+      config: h.ctx.config,
+      prisma: h.ctx.db.prisma,
+      pool: h.ctx.db.pool,
+      producer,
+      logger: h.ctx.logger,
+    });
+    try {
+      const res = await get(h, 'rk_live_guess6', '/v1/threats', replica);
+      expect(res.status).toBe(429);
+      expect(res.body.error.code).toBe('rate_limited');
+      // and from then on it refuses every request from that address, valid key or not
+      expect((await get(h, h.key, '/v1/threats', replica)).status).toBe(429);
+    } finally {
+      await replica.locals.authenticator.close();
+      await producer.close();
+    }
+  });
+
   test('behind a trusted proxy (TRUST_PROXY=1) the client address comes from X-Forwarded-For', async () => {
     const proxied = await createHarness('failedauthproxy', {
       env: { RATE_LIMIT_FAILED_AUTH_PER_IP: '2', TRUST_PROXY: '1' },

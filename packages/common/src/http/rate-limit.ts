@@ -53,10 +53,11 @@ export interface RateLimitDecision {
 export class Limiter {
   private readonly store: RateLimiterRedis;
   private lastWarning = 0;
+  private opening?: Promise<void>;
 
   constructor(
     readonly policy: RateLimitPolicy,
-    redis: IORedis,
+    private readonly redis: IORedis,
     keyPrefix: string,
     private readonly logger: Logger,
   ) {
@@ -82,6 +83,7 @@ export class Limiter {
   /** Consumes `weight` points for `key`; never throws (store trouble lets the request through). */
   async consume(key: string, weight = 1): Promise<RateLimitDecision> {
     try {
+      await this.opened();
       const res = await withTimeout(this.store.consume(key, weight), STORE_TIMEOUT_MS, 'rate limiter');
       return this.decision(true, res);
     } catch (err) {
@@ -94,6 +96,22 @@ export class Limiter {
         resetSeconds: this.policy.windowSeconds,
       };
     }
+  }
+
+  /**
+   * A fail-fast connection refuses commands while it is still opening (a process's first requests):
+   * wait for it then, up to STORE_TIMEOUT_MS, instead of counting those requests in the fallback. A
+   * connection that is reconnecting (Redis down) is not waited for.
+   */
+  private async opened(): Promise<void> {
+    const status = this.redis.status;
+    if (status !== 'wait' && status !== 'connecting' && status !== 'connect') return;
+    // one 'ready' listener for all the requests that arrive while it opens
+    this.opening ??= new Promise<void>((resolve) => {
+      this.redis.once('ready', () => resolve());
+      if (status === 'wait') void this.redis.connect().catch(() => undefined);
+    }).finally(() => (this.opening = undefined));
+    await withTimeout(this.opening, STORE_TIMEOUT_MS, 'redis connect').catch(() => undefined);
   }
 
   private decision(allowed: boolean, res: RateLimiterRes): RateLimitDecision {
