@@ -131,7 +131,7 @@ export function defineRoute<
         spec.storeEncrypted ? () => ({ secretsKey: requireSecret(deps.config, 'SECRETS_KEY') }) : undefined,
       );
       const readBody = spec.method === 'post' ? bodyReader(spec.bulk ? BULK_BODY_LIMIT : BODY_LIMIT) : undefined;
-      const guard = guardOf(deps);
+      const guard = routeGuard(deps);
       const weight = spec.bulk ? guard.bulkWeight : 1;
       return async (req, res) => {
         await authenticateAndLimit(guard, authenticator, req, res, weight);
@@ -184,8 +184,9 @@ export function defineRoute<
   };
 }
 
-function guardOf(deps: AppDeps): RequestGuard {
-  if (!deps.guard) throw new Error('the route builder needs deps.guard (createApp builds it)');
+/** The guard createApp put in the routers' deps (also for routes written by hand: DELETE /v1/webhooks/:id). */
+export function routeGuard(deps: AppDeps): RequestGuard {
+  if (!deps.guard) throw new Error('the /v1 routes need deps.guard (createApp builds it)');
   return deps.guard;
 }
 
@@ -213,11 +214,6 @@ function bodyReader(limit: number): (req: Request, res: Response) => Promise<voi
     new Promise<void>((resolve, reject) => {
       void parse(req, res, (err?: unknown) => (err ? reject(err as Error) : resolve()));
     });
-}
-
-/** The /v1 route builder's guard, for routes written by hand (DELETE /v1/webhooks/:id). */
-export function routeGuard(deps: AppDeps): RequestGuard {
-  return guardOf(deps);
 }
 
 function checkIdempotencyHeader(req: Request): void {
