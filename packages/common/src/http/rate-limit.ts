@@ -26,7 +26,7 @@ import { withTimeout } from '../queue';
  */
 
 /** a Redis answer slower than this lets the request through (fail open), with a warning */
-export const STORE_TIMEOUT_MS = 250;
+export const STORE_TIMEOUT_MS = 500;
 /** addresses remembered as blocked in one process (the counts themselves live in Redis) */
 const MAX_BLOCKED_ADDRESSES = 10_000;
 /** at most one "rate limiter unavailable" warning per this many ms, not one per request */
