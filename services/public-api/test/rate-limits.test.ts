@@ -290,6 +290,10 @@ describe('Redis down', () => {
       expect(first.status).toBe(200);
       expect(first.headers['ratelimit-policy']).toBe('"live";q=3;w=1');
       expect((await burstUntil429(h, h.key)).res.body.error.code).toBe('rate_limited');
+      // operators are told, once in a while rather than once per request
+      const warnings = h.ctx.logLines.filter((l) => l.includes('rate limiter store unavailable'));
+      expect(warnings.length).toBeGreaterThan(0);
+      expect(warnings.length).toBeLessThanOrEqual(2);
     } finally {
       await h.close();
     }

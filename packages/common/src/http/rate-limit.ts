@@ -84,11 +84,14 @@ export class Limiter {
   async consume(key: string, weight = 1): Promise<RateLimitDecision> {
     try {
       await this.opened();
+      // the library's fallback answers silently: say once in a while that counters are per process now
+      if (this.redis.status !== 'ready')
+        this.warn(`Redis connection ${this.redis.status}`, 'counting in this process until Redis is back');
       const res = await withTimeout(this.store.consume(key, weight), STORE_TIMEOUT_MS, 'rate limiter');
       return this.decision(true, res);
     } catch (err) {
       if (err instanceof RateLimiterRes) return this.decision(false, err);
-      this.warn(err);
+      this.warn(err instanceof Error ? err.message : String(err), 'requests pass unlimited until it answers');
       return {
         policy: this.policy,
         allowed: true,
@@ -123,14 +126,11 @@ export class Limiter {
     };
   }
 
-  private warn(err: unknown): void {
+  private warn(err: string, consequence: string): void {
     const now = Date.now();
     if (now - this.lastWarning < WARN_EVERY_MS) return;
     this.lastWarning = now;
-    this.logger.warn('rate limiter store unavailable; requests pass unlimited until it answers', {
-      policy: this.policy.name,
-      err: err instanceof Error ? err.message : String(err),
-    });
+    this.logger.warn(`rate limiter store unavailable; ${consequence}`, { policy: this.policy.name, err });
   }
 }
 
