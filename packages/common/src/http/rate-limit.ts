@@ -76,10 +76,6 @@ export class Limiter {
     });
   }
 
-  get enabled(): boolean {
-    return this.policy.quota > 0;
-  }
-
   /** Consumes `weight` points for `key`; never throws (store trouble lets the request through). */
   async consume(key: string, weight = 1): Promise<RateLimitDecision> {
     try {
