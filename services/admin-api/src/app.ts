@@ -60,7 +60,10 @@ export interface AppDeps {
   pingRedis: () => Promise<unknown>;
   /** tests inject a connector context (timeouts); defaults to 10 s and OUTBOUND_ALLOWED_HOSTS */
   connectorFor?: (connection: FirewallConnection) => FirewallConnector;
-  /** the connection rate-limit counters live on (fail-fast: no offline queue), unless `guard` is given */
+  /**
+   * the connection rate-limit counters live on (fail-fast: no offline queue; main.ts passes it); without
+   * it (and without `guard`) the counters are per process, not shared by replicas
+   */
   redis?: IORedis;
   /** rate limits (docs/security.md "Rate limits and caps"); built on `redis` when absent */
   guard?: RequestGuard;
@@ -76,8 +79,7 @@ interface Ctx {
 }
 
 function guardOn(deps: AppDeps): RequestGuard {
-  if (!deps.redis) throw new Error('admin createApp needs deps.redis (rate-limit counters) or deps.guard');
-  return new RequestGuard(rateLimitSettings(deps.config), deps.redis, deps.config.REDIS_PREFIX, deps.logger);
+  return new RequestGuard(rateLimitSettings(deps.config), deps.redis ?? null, deps.config.REDIS_PREFIX, deps.logger);
 }
 
 export function createApp(deps: AppDeps) {

@@ -49,31 +49,37 @@ export interface RateLimitDecision {
   resetSeconds: number;
 }
 
-/** A fixed-window counter per key, in Redis with an in-process fallback. */
+/**
+ * A fixed-window counter per key, in Redis with an in-process fallback. Without a Redis connection
+ * (a tool or test that builds an app without one) it counts in process only.
+ */
 export class Limiter {
-  private readonly store: RateLimiterRedis;
+  private readonly store: RateLimiterRedis | RateLimiterMemory;
   private lastWarning = 0;
   private opening?: Promise<void>;
 
   constructor(
     readonly policy: RateLimitPolicy,
-    private readonly redis: IORedis,
+    private readonly redis: IORedis | null,
     keyPrefix: string,
     private readonly logger: Logger,
   ) {
-    this.store = new RateLimiterRedis({
-      storeClient: redis,
-      keyPrefix: `${keyPrefix}:rl:${policy.name}`,
+    const inProcess = new RateLimiterMemory({
+      keyPrefix: `rl:${policy.name}`,
       points: Math.max(policy.quota, 1),
       duration: policy.windowSeconds,
-      // the services pass fail-fast connections (no offline queue): a command on a broken connection fails
-      // at once and the in-process fallback answers; a lazy connection still connects on first use
-      insuranceLimiter: new RateLimiterMemory({
-        keyPrefix: `rl:${policy.name}`,
-        points: Math.max(policy.quota, 1),
-        duration: policy.windowSeconds,
-      }),
     });
+    this.store = redis
+      ? new RateLimiterRedis({
+          storeClient: redis,
+          keyPrefix: `${keyPrefix}:rl:${policy.name}`,
+          points: Math.max(policy.quota, 1),
+          duration: policy.windowSeconds,
+          // the services pass fail-fast connections (no offline queue): a command on a broken connection
+          // fails at once and the in-process fallback answers; a lazy connection still connects on first use
+          insuranceLimiter: inProcess,
+        })
+      : inProcess;
   }
 
   /** Consumes `weight` points for `key`; never throws (store trouble lets the request through). */
@@ -81,7 +87,7 @@ export class Limiter {
     try {
       await this.opened();
       // the library's fallback answers silently: say once in a while that counters are per process now
-      if (this.redis.status !== 'ready')
+      if (this.redis && this.redis.status !== 'ready')
         this.warn(`Redis connection ${this.redis.status}`, 'counting in this process until Redis is back');
       const res = await withTimeout(this.store.consume(key, weight), STORE_TIMEOUT_MS, 'rate limiter');
       return this.decision(true, res);
@@ -103,12 +109,14 @@ export class Limiter {
    * connection that is reconnecting (Redis down) is not waited for.
    */
   private async opened(): Promise<void> {
-    const status = this.redis.status;
+    const redis = this.redis;
+    if (!redis) return;
+    const status = redis.status;
     if (status !== 'wait' && status !== 'connecting' && status !== 'connect') return;
     // one 'ready' listener for all the requests that arrive while it opens
     this.opening ??= new Promise<void>((resolve) => {
-      this.redis.once('ready', () => resolve());
-      if (status === 'wait') void this.redis.connect().catch(() => undefined);
+      redis.once('ready', () => resolve());
+      if (status === 'wait') void redis.connect().catch(() => undefined);
     }).finally(() => (this.opening = undefined));
     await withTimeout(this.opening, STORE_TIMEOUT_MS, 'redis connect').catch(() => undefined);
   }
@@ -199,9 +207,10 @@ export class RequestGuard {
   /** addresses whose failed authentications are used up → when their window ends (ms) */
   private readonly blockedUntil = new Map<string, number>();
 
+  /** `redis` null: counters per process (for apps built without Redis: tools, some tests) */
   constructor(
     private readonly settings: RateLimitSettings,
-    redis: IORedis,
+    redis: IORedis | null,
     keyPrefix: string,
     logger: Logger,
   ) {
