@@ -29,4 +29,36 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SECRETS_KEY: 'short' })).toThrow(/SECRETS_KEY/);
     expect(loadConfig({ SECRETS_KEY: 'a'.repeat(64) }).SECRETS_KEY).toBe('a'.repeat(64));
   });
+
+  it('documents the rate-limit defaults (docs/security.md "Rate limits and caps")', () => {
+    const cfg = loadConfig({});
+    expect(cfg).toMatchObject({
+      RATE_LIMIT_ENABLED: true,
+      RATE_LIMIT_LIVE_PER_SECOND: 100,
+      RATE_LIMIT_TEST_PER_SECOND: 25,
+      RATE_LIMIT_BULK_WEIGHT: 10,
+      RATE_LIMIT_ADMIN_PER_SECOND: 25,
+      RATE_LIMIT_FAILED_AUTH_PER_IP: 20,
+      RATE_LIMIT_FAILED_AUTH_WINDOW_SECONDS: 300,
+      WEBHOOK_ENDPOINTS_PER_ORG: 16,
+      THREAT_WRITES_PER_ORG_PER_HOUR: 1000,
+      EXPAND_AIBOM_MAX_ITEMS: 100,
+    });
+    expect(loadConfig({ RATE_LIMIT_ENABLED: 'false' }).RATE_LIMIT_ENABLED).toBe(false);
+    expect(() => loadConfig({ RATE_LIMIT_LIVE_PER_SECOND: '-1' })).toThrow(/RATE_LIMIT_LIVE_PER_SECOND/);
+  });
+
+  it('TRUST_PROXY: off by default; a hop count, a list of proxies, or true', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.5,loopback' }).TRUST_PROXY).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.5',
+      'loopback',
+    ]);
+    expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY/);
+  });
 });

@@ -38,7 +38,54 @@ export const ConfigSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10000),
   /** multiplies the webhook retry schedule and the 24 h disable window (docs/webhooks.md); tests use ~0.00001 */
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1000).default(1),
-  TRUST_PROXY: bool.default(false),
+  /**
+   * express's `trust proxy`: which X-Forwarded-For hops are believed when taking the client address (the
+   * per-IP failed-authentication limit keys on it). `false` (default): the socket's address, headers
+   * ignored. A number: that many proxies in front (1 behind one load balancer). A comma list: the
+   * proxies' addresses or CIDRs. `true` trusts every hop, which lets a client pick its own address:
+   * only behind a proxy that overwrites the header (docs/security.md "Rate limits and caps").
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((v, ctx): boolean | number | string[] => {
+      const t = v.trim().toLowerCase();
+      if (t === 'false' || t === '0' || t === 'no' || t === '') return false;
+      if (t === 'true' || t === 'yes') return true;
+      if (/^[1-9][0-9]?$/.test(t)) return Number(t);
+      const list = t
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean);
+      if (
+        list.every(
+          (x) => /^[0-9a-f.:]+(\/[0-9]{1,3})?$/.test(x) || ['loopback', 'linklocal', 'uniquelocal'].includes(x),
+        )
+      )
+        return list;
+      ctx.addIssue({ code: 'custom', message: 'must be true, false, a hop count or a comma list of addresses/CIDRs' });
+      return z.NEVER;
+    }),
+  // ── rate limits and caps (docs/security.md "Rate limits and caps"); 0 turns a limit off ──
+  /** master switch: false turns every rate limit off (benchmarks); the per-org caps stay */
+  RATE_LIMIT_ENABLED: bool.default(true),
+  /** requests per second per live API key (public API) */
+  RATE_LIMIT_LIVE_PER_SECOND: z.coerce.number().int().min(0).default(100),
+  /** requests per second per test API key (public API) */
+  RATE_LIMIT_TEST_PER_SECOND: z.coerce.number().int().min(0).default(25),
+  /** how many requests one POST /v1/signals/bulk counts as */
+  RATE_LIMIT_BULK_WEIGHT: z.coerce.number().int().min(1).default(10),
+  /** requests per second per tenant (tenant tokens) and for the operator's admin token (admin API) */
+  RATE_LIMIT_ADMIN_PER_SECOND: z.coerce.number().int().min(0).default(25),
+  /** failed authentications per client IP per window before that IP is refused (both APIs) */
+  RATE_LIMIT_FAILED_AUTH_PER_IP: z.coerce.number().int().min(0).default(20),
+  RATE_LIMIT_FAILED_AUTH_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  /** webhook endpoints per org in each mode (0: no cap) */
+  WEBHOOK_ENDPOINTS_PER_ORG: z.coerce.number().int().min(0).default(16),
+  /** threat creates and updates per org and mode per hour (0: no cap) */
+  THREAT_WRITES_PER_ORG_PER_HOUR: z.coerce.number().int().min(0).default(1000),
+  /** most assets one response may expand `aibom` for (look-up keys; list pages are at most 100) */
+  EXPAND_AIBOM_MAX_ITEMS: z.coerce.number().int().min(1).default(100),
   /** BullMQ lock duration and stalled-job check: how soon a job of a crashed worker runs again */
   WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(1000).default(30000),
   WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(30000),

@@ -51,6 +51,9 @@ export const ERROR_CODES = {
   unsupported_media_type: { status: 415, type: 'invalid_request_error' },
   method_not_allowed: { status: 405, type: 'invalid_request_error' },
   rate_limited: { status: 429, type: 'rate_limit_error' },
+  threat_write_limit_reached: { status: 429, type: 'rate_limit_error' },
+  webhook_endpoint_limit_reached: { status: 400, type: 'invalid_request_error' },
+  expand_limit_exceeded: { status: 400, type: 'invalid_request_error' },
   service_unavailable: { status: 503, type: 'api_error' },
   internal_error: { status: 500, type: 'api_error' },
 } as const satisfies Record<string, { status: number; type: ErrorType }>;

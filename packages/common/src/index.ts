@@ -12,6 +12,7 @@ export * from './http/validate';
 export * from './http/pagination';
 export * from './http/api-key-auth';
 export * from './http/idempotency';
+export * from './http/rate-limit';
 export * from './http/server';
 export * from './events';
 export * from './outbox';

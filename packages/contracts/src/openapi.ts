@@ -16,8 +16,33 @@ publicRegistry.registerComponent('securitySchemes', 'apiKey', {
 publicRegistry.register('ErrorEnvelope', ZErrorEnvelope);
 adminRegistry.register('ErrorEnvelope', ZErrorEnvelope);
 
-/** Standard error responses for a route, each in the envelope. */
-export function errorResponses(...statuses: number[]) {
+/**
+ * The headers of a 429 (docs/security.md "Rate limits and caps"; the RateLimit fields follow
+ * draft-ietf-httpapi-ratelimit-headers-11). Successful responses of limited routes carry the two
+ * RateLimit fields as well.
+ */
+export const RATE_LIMIT_HEADERS = {
+  'Retry-After': {
+    description: 'Seconds to wait before retrying.',
+    schema: { type: 'integer' as const, minimum: 1 },
+  },
+  RateLimit: {
+    description: 'The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`.',
+    schema: { type: 'string' as const, examples: ['"live";r=0;t=1'] },
+  },
+  'RateLimit-Policy': {
+    description:
+      'The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes).',
+    schema: { type: 'string' as const, examples: ['"live";q=100;w=1'] },
+  },
+};
+
+/**
+ * Standard error responses for a route, each in the envelope. Every route that authenticates (401)
+ * is rate-limited, so it documents 429 with its headers too, whether or not the caller lists it.
+ */
+export function errorResponses(...given: number[]) {
+  const statuses = given.includes(401) && !given.includes(429) ? [...given, 429].sort((a, b) => a - b) : given;
   const text: Record<number, string> = {
     400: 'invalid_request_error',
     401: 'authentication_error',
@@ -32,7 +57,11 @@ export function errorResponses(...statuses: number[]) {
   return Object.fromEntries(
     statuses.map((s) => [
       s,
-      { description: text[s] ?? 'error', content: { 'application/json': { schema: ZErrorEnvelope } } },
+      {
+        description: text[s] ?? 'error',
+        ...(s === 429 ? { headers: RATE_LIMIT_HEADERS } : {}),
+        content: { 'application/json': { schema: ZErrorEnvelope } },
+      },
     ]),
   );
 }

@@ -12,11 +12,14 @@ import {
   requestIdMiddleware,
   requireJsonContentType,
   requestIdOf,
+  rateLimitSettings,
+  RequestGuard,
   type Config,
   type Logger,
   parseAllowList,
 } from '@risk/common';
 import type { PrismaClient } from '@risk/db';
+import type IORedis from 'ioredis';
 import {
   ZAssignPolicyBody,
   ZConfigureLoggingBody,
@@ -59,6 +62,13 @@ export interface AppDeps {
   pingRedis: () => Promise<unknown>;
   /** tests inject a connector context (timeouts); defaults to 10 s and OUTBOUND_ALLOWED_HOSTS */
   connectorFor?: (connection: FirewallConnection) => FirewallConnector;
+  /**
+   * the connection rate-limit counters live on (fail-fast: no offline queue; main.ts passes it); without
+   * it (and without `guard`) the counters are per process, not shared by replicas
+   */
+  redis?: IORedis;
+  /** rate limits (docs/security.md "Rate limits and caps"); built on `redis` when absent */
+  guard?: RequestGuard;
 }
 
 type Auth = 'admin' | 'tenant' | 'none';
@@ -68,6 +78,10 @@ interface Ctx {
   tenantId: string;
   query: Record<string, string | string[]>;
   body: unknown;
+}
+
+function guardOn(deps: AppDeps): RequestGuard {
+  return new RequestGuard(rateLimitSettings(deps.config), deps.redis ?? null, deps.config.REDIS_PREFIX, deps.logger);
 }
 
 export function createApp(deps: AppDeps) {
@@ -103,7 +117,13 @@ export function createApp(deps: AppDeps) {
   });
   app.use(helmet());
   app.use(requireJsonContentType());
-  app.use(express.json({ limit: '1mb' }));
+  // bodies are read per route, after authentication and the caller's rate limit (see route() below)
+  const jsonBody = express.json({ limit: '1mb' });
+  const readBody = (req: Request, res: Response) =>
+    new Promise<void>((resolve, reject) => {
+      void jsonBody(req, res, (err?: unknown) => (err ? reject(err as Error) : resolve()));
+    });
+  const guard = deps.guard ?? guardOn(deps);
 
   async function authenticate(req: Request, auth: Auth): Promise<string> {
     if (auth === 'none') return '';
@@ -129,11 +149,29 @@ export function createApp(deps: AppDeps) {
     handler: (ctx: Ctx) => Promise<unknown> | unknown,
   ) => {
     app[method](path, async (req, res) => {
-      const tenantId = await authenticate(req, auth);
-      const query = parseQueryString(req.url.split('?')[1] ?? '');
-      const result = await handler({ req, res, tenantId, query, body: req.body ?? {} });
-      res.status(status).json(result);
+      // per-IP failed-auth block, then the credential, then the tenant's (or the admin token's) limit,
+      // and only then the body. On 'none' routes the handler itself checks the credential it is given
+      // (a deployment token), so its 401s count against the client address too.
+      // A blocked address is refused before such a handler runs (it has effects: an exchange mints a key).
+      if (auth === 'none') {
+        const result = await guard.authenticate(req, () => runRoute(req, res, '', handler));
+        res.status(status).json(result);
+        return;
+      }
+      const tenantId = await guard.authenticate(req, () => authenticate(req, auth));
+      await guard.limit(res, 'admin', tenantId || 'admin-token');
+      res.status(status).json(await runRoute(req, res, tenantId, handler));
     });
+  };
+  const runRoute = async (
+    req: Request,
+    res: Response,
+    tenantId: string,
+    handler: (ctx: Ctx) => Promise<unknown> | unknown,
+  ): Promise<unknown> => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') await readBody(req, res);
+    const query = parseQueryString(req.url.split('?')[1] ?? '');
+    return handler({ req, res, tenantId, query, body: req.body ?? {} });
   };
   const param = (ctx: Ctx, name: string) => String(ctx.req.params[name]);
   const page = (ctx: Ctx) => parseOrThrow(ZListQuery, ctx.query);

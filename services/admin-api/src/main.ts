@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   });
   redis.on('error', (err) => logger.warn('redis error', { err: err.message }));
   await redis.connect().catch((err: Error) => logger.warn('redis not reachable at start', { err: err.message }));
-  const app = createApp({ config, db: db.prisma, logger, pingRedis: () => redis.ping() });
+  const app = createApp({ config, db: db.prisma, logger, pingRedis: () => redis.ping(), redis });
   const server = await listenWithLimits(app, { port: config.ADMIN_API_PORT });
   logger.info('admin api listening', { port: config.ADMIN_API_PORT });
   onShutdown(logger, async () => {

@@ -139,6 +139,7 @@ describe('POST /firewalls/v1', () => {
       db: h.ctx.db.prisma,
       logger: h.ctx.logger,
       pingRedis: () => h.redis.ping(),
+      redis: h.redis,
     });
     for (const host of ['127.0.0.1', 'localhost', '::1']) {
       const res = await request(strict).post('/firewalls/v1').set('Authorization', tenant.auth).send(valid({ host }));

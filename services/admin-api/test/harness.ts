@@ -71,6 +71,7 @@ export async function createAdminHarness(
     db: ctx.db.prisma,
     logger: ctx.logger,
     pingRedis: () => redis.ping(),
+    redis,
     connectorFor,
     ...opts.deps,
   });

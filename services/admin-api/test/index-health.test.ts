@@ -64,6 +64,7 @@ describe('GET /health', () => {
       db: h.ctx.db.prisma,
       logger: h.ctx.logger,
       pingRedis: () => down.ping(),
+      redis: down,
     });
     try {
       const started = Date.now();
@@ -89,6 +90,7 @@ describe('GET /health', () => {
       db: { $queryRaw: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5')) } as never,
       logger: h.ctx.logger,
       pingRedis: () => h.redis.ping(),
+      redis: h.redis,
     });
     const res = await request(app).get('/health');
     expect(res.status).toBe(503);

@@ -35,6 +35,8 @@ const WARMUP_BATCHES = 4;
 const WARMUP_SECONDS = 1;
 /** API and baseline runs alternate this many times; each side reports its median run */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** `false` measures without the rate limiter (docs/security.md "Rate limits and caps"); by default it runs, never refusing */
+const RATE_LIMIT_ENABLED = process.env.BENCH_RATE_LIMIT ?? 'true';
 
 interface CannonFigure {
   rps: number;
@@ -73,7 +75,7 @@ async function paired(api: autocannon.Options, base: autocannon.Options) {
 }
 
 async function main() {
-  const ctx = await createTestContext('bench', { ENRICHMENT_TTL_DAYS: '7' });
+  const ctx = await createTestContext('bench', { ENRICHMENT_TTL_DAYS: '7', RATE_LIMIT_ENABLED });
   // the API gets its own pool sized as main.ts sizes it (DATABASE_POOL_MAX), not the test context's
   const db = createPrisma({
     url: ctx.databaseUrl,

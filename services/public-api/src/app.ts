@@ -4,6 +4,8 @@ import {
   errorHandler,
   notFoundHandler,
   parseQueryString,
+  rateLimitSettings,
+  RequestGuard,
   requestIdMiddleware,
   requireJsonContentType,
   withTimeout,
@@ -21,9 +23,8 @@ import { webhooksRouter } from './routes/webhooks';
 export const SERVICE_NAME = 'Risk Intelligence API';
 export const SERVICE_VERSION = '1.0.0';
 
-/** Body limits: 500 signals with manifests need more room than any other request. */
-export const BULK_BODY_LIMIT = 10 * 1024 * 1024;
-export const BODY_LIMIT = 2 * 1024 * 1024;
+/** Body limits (read by the route builder, after authentication: http/route.ts). */
+export { BODY_LIMIT, BULK_BODY_LIMIT } from './http/route';
 /**
  * 500 fingerprints of 64 characters make a ~40 KB request line, and 500 name keys with version,
  * ecosystem and a fallback fingerprint up to ~90 KB; Node's default header limit is 16 KiB.
@@ -47,17 +48,6 @@ const V1_ROUTERS: V1RouterFactory[] = [
 export interface PublicApiApp extends Express {
   locals: Express['locals'] & { state: AppState; authenticator: ApiKeyAuthenticator };
 }
-
-/**
- * No GET route reads a body, but clients often send `Content-Type: application/json` and
- * `Content-Length: 0` on every request, which makes body-parser stream and parse an empty body
- * (several async hops) on the hottest read paths: the prelude skips the parser for GET and HEAD.
- * The bulk route's path as express matches a mount (case-insensitive, with anything below it).
- */
-const isBulkPath = (path: string): boolean => {
-  const p = path.toLowerCase();
-  return p === '/v1/signals/bulk' || p.startsWith('/v1/signals/bulk/');
-};
 
 /** Runs middleware one after another as one express layer; an error (or a rejected promise, as express 5 treats it) skips the rest. */
 function inSequence(...handlers: RequestHandler[]): RequestHandler {
@@ -121,6 +111,11 @@ function firstSegment(url: string): string {
 export function createApp(deps: AppDeps): PublicApiApp {
   const app = express() as PublicApiApp;
   const authenticator = deps.authenticator ?? new ApiKeyAuthenticator(deps.prisma);
+  // rate limits share the producer's connection (fail-fast, no offline queue) and its key prefix
+  const guard =
+    deps.guard ??
+    new RequestGuard(rateLimitSettings(deps.config), deps.producer.connection, deps.config.REDIS_PREFIX, deps.logger);
+  const routeDeps: AppDeps = { ...deps, authenticator, guard };
   const state: AppState = { shuttingDown: false };
   app.locals.state = state;
   app.locals.authenticator = authenticator;
@@ -131,24 +126,13 @@ export function createApp(deps: AppDeps): PublicApiApp {
   app.disable('x-powered-by');
   // The request prelude as ONE layer (each express layer costs a match and a next() on every request):
   // request id (no AsyncLocalStorage: every in-request log line here, errorHandler's, names the id
-  // itself), helmet's default headers computed once, the JSON content-type rule, then the body parser
-  // (none for GET/HEAD; the bulk route's larger limit on its own path).
-  const jsonBody = express.json({ limit: BODY_LIMIT });
-  const bulkJsonBody = express.json({ limit: BULK_BODY_LIMIT });
-  app.use(
-    inSequence(
-      requestIdMiddleware({ asyncContext: false }),
-      precomputedHelmet(),
-      requireJsonContentType(),
-      (req, res, next) => {
-        if (req.method === 'GET' || req.method === 'HEAD') next();
-        else (isBulkPath(req.path) ? bulkJsonBody : jsonBody)(req, res, next);
-      },
-    ),
-  );
+  // itself), helmet's default headers computed once and the JSON content-type rule (a header check).
+  // No body is read here: each route reads its own after authentication and its rate limit
+  // (http/route.ts), so an unauthenticated or throttled request never costs a parse.
+  app.use(inSequence(requestIdMiddleware({ asyncContext: false }), precomputedHelmet(), requireJsonContentType()));
 
   // /v1 first: the hot routes do not walk the root routes below
-  app.use('/v1', v1Dispatcher(V1_ROUTERS.map((makeRouter) => makeRouter(deps, authenticator))));
+  app.use('/v1', v1Dispatcher(V1_ROUTERS.map((makeRouter) => makeRouter(routeDeps, authenticator))));
 
   app.get('/', (_req, res) => {
     res.json({

@@ -1,4 +1,4 @@
-import type { ApiKeyAuthenticator, Config, Logger, QueueProducer } from '@risk/common';
+import type { ApiKeyAuthenticator, Config, Logger, QueueProducer, RequestGuard } from '@risk/common';
 import type { DbHandle, PrismaClient } from '@risk/db';
 
 /** Everything the public API needs from the outside world; tests build it from createTestContext. */
@@ -11,6 +11,8 @@ export interface AppDeps {
   logger: Logger;
   /** built by createApp when absent; main.ts passes its own so shutdown can flush last_used_at */
   authenticator?: ApiKeyAuthenticator;
+  /** rate limits and per-org quotas (docs/security.md "Rate limits and caps"); built by createApp when absent */
+  guard?: RequestGuard;
 }
 
 /** Process state shared by the app and main.ts: readiness answers 503 once shutdown begins. */

@@ -15,6 +15,9 @@ const fp64 = (i: number) => i.toString(16).padStart(64, '0');
 beforeAll(async () => {
   // count every statement sent on the app's pool (attached before the first connection opens)
   h = await createHarness('lookup', {
+    // the query-count tests expand aibom over all 500 keys: raise the expand bound (default 100,
+    // docs/security.md "Rate limits and caps"; rate-limits.test.ts tests the bound itself)
+    env: { EXPAND_AIBOM_MAX_ITEMS: '500' },
     beforeFirstQuery: (ctx) =>
       ctx.db.pool.on('connect', (client) => {
         const original = client.query.bind(client) as (...args: unknown[]) => unknown;

@@ -19,7 +19,7 @@ interface Operation {
   security?: Array<Record<string, string[]>>;
   parameters?: Array<{ in: string; name: string; required?: boolean; schema?: unknown }>;
   requestBody?: { content: Record<string, { schema: unknown }> };
-  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+  responses: Record<string, { content?: Record<string, { schema: unknown }>; headers?: Record<string, unknown> }>;
 }
 interface OpenApiDoc {
   openapi: string;
@@ -114,6 +114,17 @@ test('every operation needs the bearer key and answers its errors in the envelop
         ]);
       else expect([name, status, Object.keys(response.content ?? {}).length > 0]).toEqual([name, status, true]);
     }
+  }
+});
+
+test('every operation documents 429 rate_limited with Retry-After, RateLimit and RateLimit-Policy', () => {
+  for (const { name, op } of operations()) {
+    const tooMany = op.responses['429'];
+    expect([name, tooMany?.content?.['application/json']?.schema]).toEqual([name, { $ref: ERROR_REF }]);
+    expect([name, Object.keys(tooMany?.headers ?? {}).sort()]).toEqual([
+      name,
+      ['RateLimit', 'RateLimit-Policy', 'Retry-After'],
+    ]);
   }
 });
 

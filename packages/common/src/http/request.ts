@@ -74,6 +74,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (apiError.status >= 500 && err instanceof ApiError)
       logger.error('api error', { code: apiError.code, msg: apiError.message, request_id: requestIdOf(res) });
     if (res.headersSent) return;
+    // refused before its body was read (401, 429, 413): close after the answer instead of letting Node
+    // drain an upload nobody will parse (docs/security.md "Rate limits and caps")
+    if (!req.complete) res.setHeader('Connection', 'close');
     if (apiError.headers) for (const [k, v] of Object.entries(apiError.headers)) res.setHeader(k, v);
     res.status(apiError.status).json(apiError.toEnvelope(requestIdOf(res)));
   };

@@ -1,4 +1,11 @@
-import type { ApiKeyAuthenticator, ApiKeyPrincipal, IdempotencyRequest, Scope, StoredResponse } from '@risk/common';
+import type {
+  ApiKeyAuthenticator,
+  ApiKeyPrincipal,
+  IdempotencyRequest,
+  RequestGuard,
+  Scope,
+  StoredResponse,
+} from '@risk/common';
 import {
   ApiError,
   idempotencyMiddleware,
@@ -9,7 +16,7 @@ import {
   requireSecret,
   sendReplay,
 } from '@risk/common';
-import type { Request, RequestHandler, Response, Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { z } from 'zod';
 import type { AppDeps } from '../deps';
 
@@ -19,9 +26,16 @@ import type { AppDeps } from '../deps';
  * (strict objects: unknown fields are 400 parameter_unknown), claims the idempotency key, and only
  * then calls the handler with typed input. Handlers return the response body; the builder sends it.
  *
- * Order of checks (research/reliability.md §3.3): auth → scope → key present and a UUID → validation
- * → idempotency claim → handler. A validation 400 never touches the idempotency table.
+ * Order of checks (research/reliability.md §3.3, docs/errors.md "Order of checks"): per-IP
+ * failed-auth block and auth → the key's rate limit → scope → key present and a UUID → body read
+ * and parsed → validation → idempotency claim → handler. Nothing reads the body before the key is
+ * known and within its limit (docs/security.md "Rate limits and caps"), and a validation 400 or a
+ * 429 never touches the idempotency table.
  */
+
+/** Body limits: 500 signals with manifests need more room than any other request. */
+export const BULK_BODY_LIMIT = 10 * 1024 * 1024;
+export const BODY_LIMIT = 2 * 1024 * 1024;
 export interface HandlerContext<P, Q, B> {
   deps: AppDeps;
   auth: ApiKeyPrincipal;
@@ -85,6 +99,8 @@ export interface RouteSpec<
    * secret itself) and decrypted when a retry replays it. Without it the body is stored as plaintext.
    */
   storeEncrypted?: boolean;
+  /** the bulk route: BULK_BODY_LIMIT instead of BODY_LIMIT, and it counts RATE_LIMIT_BULK_WEIGHT requests */
+  bulk?: boolean;
   handler: (ctx: HandlerContext<Out<PS>, Out<QS>, Out<BS>>) => Promise<unknown>;
 }
 
@@ -114,10 +130,14 @@ export function defineRoute<
         deps.pool,
         spec.storeEncrypted ? () => ({ secretsKey: requireSecret(deps.config, 'SECRETS_KEY') }) : undefined,
       );
+      const readBody = spec.method === 'post' ? bodyReader(spec.bulk ? BULK_BODY_LIMIT : BODY_LIMIT) : undefined;
+      const guard = routeGuard(deps);
+      const weight = spec.bulk ? guard.bulkWeight : 1;
       return async (req, res) => {
-        res.locals.auth = await authenticator.authenticate(req.headers.authorization);
+        await authenticateAndLimit(guard, authenticator, req, res, weight);
         const auth = requireScope(res, spec.scope);
         if (spec.method === 'post') checkIdempotencyHeader(req);
+        if (readBody) await readBody(req, res);
         const params = (spec.params ? parseOrThrow(spec.params, { ...req.params }) : undefined) as Out<PS>;
         const query = (spec.query ? parseOrThrow(spec.query, req.query ?? {}) : undefined) as Out<QS>;
         const body = (spec.body ? parseOrThrow(spec.body, req.body ?? {}) : undefined) as Out<BS>;
@@ -162,6 +182,38 @@ export function defineRoute<
       };
     },
   };
+}
+
+/** The guard createApp put in the routers' deps (also for routes written by hand: DELETE /v1/webhooks/:id). */
+export function routeGuard(deps: AppDeps): RequestGuard {
+  if (!deps.guard) throw new Error('the /v1 routes need deps.guard (createApp builds it)');
+  return deps.guard;
+}
+
+/**
+ * Authenticates the request (behind the per-IP failed-auth block) and counts it against its key's
+ * limit (`live` or `test`). Sets `res.locals.auth`. Every authenticated /v1 route runs this first.
+ */
+export async function authenticateAndLimit(
+  guard: RequestGuard,
+  authenticator: ApiKeyAuthenticator,
+  req: Request,
+  res: Response,
+  weight = 1,
+): Promise<ApiKeyPrincipal> {
+  const auth = await guard.authenticate(req, () => authenticator.authenticate(req.headers.authorization));
+  res.locals.auth = auth;
+  await guard.limit(res, auth.livemode ? 'live' : 'test', auth.key_id, weight);
+  return auth;
+}
+
+/** body-parser's JSON reader as a promise; none for a request without a JSON body (req.body stays undefined). */
+function bodyReader(limit: number): (req: Request, res: Response) => Promise<void> {
+  const parse = express.json({ limit });
+  return (req, res) =>
+    new Promise<void>((resolve, reject) => {
+      void parse(req, res, (err?: unknown) => (err ? reject(err as Error) : resolve()));
+    });
 }
 
 function checkIdempotencyHeader(req: Request): void {

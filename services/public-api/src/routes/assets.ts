@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps';
 import { getAiBom } from '../domain/assets/get-aibom';
 import { getAsset } from '../domain/assets/get-asset';
-import { parseExpand, ZExpandParam } from '../domain/assets/expand';
+import { assertExpandBound, parseExpand, ZExpandParam } from '../domain/assets/expand';
 import { listAssetThreats } from '../domain/assets/list-asset-threats';
 import { listAssets } from '../domain/assets/list-assets';
 import { listFindings } from '../domain/assets/list-findings';
@@ -58,12 +58,11 @@ export const assetRoutes = [
     path: '/assets',
     scope: 'assets:read',
     query: ZListAssetsQuery,
-    handler: ({ deps, auth, query }) =>
-      listAssets(deps, {
-        ...query,
-        livemode: auth.livemode,
-        expand: parseExpand(query.expand, ASSET_EXPANDS, { list: true }),
-      }),
+    handler: ({ deps, auth, query }) => {
+      const expand = parseExpand(query.expand, ASSET_EXPANDS, { list: true });
+      assertExpandBound(expand, query.limit, deps.config.EXPAND_AIBOM_MAX_ITEMS, 'limit');
+      return listAssets(deps, { ...query, livemode: auth.livemode, expand });
+    },
   }),
   // literal path before /assets/:fingerprint
   defineRoute({
@@ -71,14 +70,24 @@ export const assetRoutes = [
     path: '/assets/lookup',
     scope: 'assets:read',
     query: ZLookupQuery,
-    handler: ({ deps, auth, query, req }) =>
-      lookupAssets(deps, {
+    handler: ({ deps, auth, query, req }) => {
+      const expand = parseExpand(query.expand, ASSET_EXPANDS, { list: true });
+      // one expanded asset at most per key (candidates are never expanded)
+      const keys = query.fingerprints.length + query.lookup_name.length;
+      assertExpandBound(
+        expand,
+        keys,
+        deps.config.EXPAND_AIBOM_MAX_ITEMS,
+        query.fingerprints.length ? 'fingerprints' : 'lookup_name',
+      );
+      return lookupAssets(deps, {
         ...query,
         livemode: auth.livemode,
         order: lookupKeyOrder(req.url),
         include_candidates: query.include_candidates ?? false,
-        expand: parseExpand(query.expand, ASSET_EXPANDS, { list: true }),
-      }),
+        expand,
+      });
+    },
   }),
   defineRoute({
     method: 'get',

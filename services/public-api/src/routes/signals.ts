@@ -26,6 +26,7 @@ export const signalRoutes = [
     body: ZCreateSignalsBulkBody,
     status: 202,
     idempotency: 'inline',
+    bulk: true,
     handler: async ({ deps, auth, requestId, body, idempotency }) =>
       answer(
         await ingestSignals(deps, { auth, requestId, signals: body.signals, bulk: true }, BULK_RESPONSE, idempotency),

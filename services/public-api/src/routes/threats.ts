@@ -18,6 +18,13 @@ const ZListThreatsQuery = ZListQuery.extend(
 
 const threatDeps = (deps: AppDeps): ThreatDeps => ({ db: deps.prisma, producer: deps.producer, logger: deps.logger });
 
+/**
+ * THREAT_WRITES_PER_ORG_PER_HOUR (docs/security.md "Rate limits and caps"): every validated create or
+ * update counts, per org and mode, before it writes; the 429 releases the idempotency key like any failure.
+ */
+const countThreatWrite = (deps: AppDeps, auth: { org_id: string; livemode: boolean }) =>
+  deps.guard?.countThreatWrite(`${auth.org_id}:${auth.livemode ? 'live' : 'test'}`);
+
 /** /v1/threats (docs/threats.md): shared records; every org reads, the creating org updates. */
 export function threatsRouter(deps: AppDeps, authenticator: ApiKeyAuthenticator): Router {
   return mountRoutes(Router(), deps, authenticator, [
@@ -27,7 +34,10 @@ export function threatsRouter(deps: AppDeps, authenticator: ApiKeyAuthenticator)
       scope: 'threats:write',
       body: ZCreateThreatBody,
       status: 201,
-      handler: ({ deps, auth, body }) => createThreat(threatDeps(deps), auth, body),
+      handler: async ({ deps, auth, body }) => {
+        await countThreatWrite(deps, auth);
+        return createThreat(threatDeps(deps), auth, body);
+      },
     }),
     defineRoute({
       method: 'get',
@@ -57,7 +67,10 @@ export function threatsRouter(deps: AppDeps, authenticator: ApiKeyAuthenticator)
       scope: 'threats:write',
       params: ZThreatParams,
       body: ZUpdateThreatBody,
-      handler: ({ deps, auth, params, body }) => updateThreat(threatDeps(deps), auth, params.threat_id, body),
+      handler: async ({ deps, auth, params, body }) => {
+        await countThreatWrite(deps, auth);
+        return updateThreat(threatDeps(deps), auth, params.threat_id, body);
+      },
     }),
   ]);
 }

@@ -4,7 +4,7 @@ import { WEBHOOK_DELIVERY_STATUSES, ZCreateWebhookBody, ZUpdateWebhookBody } fro
 import { Router } from 'express';
 import { z } from 'zod';
 import type { AppDeps } from '../deps';
-import { defineRoute, mountRoutes } from '../http/route';
+import { authenticateAndLimit, defineRoute, mountRoutes, routeGuard } from '../http/route';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -30,12 +30,14 @@ export function webhooksRouter(deps: AppDeps, authenticator: ApiKeyAuthenticator
       db: deps.prisma,
       guard: new OutboundGuard(deps.config.OUTBOUND_ALLOWED_HOSTS),
       secretsKey: requireSecret(deps.config, 'SECRETS_KEY'),
+      maxEndpointsPerOrg: deps.config.WEBHOOK_ENDPOINTS_PER_ORG,
     });
   const scope = 'webhooks:write' as const;
   const router = Router();
   // DELETE is outside the route builder's methods: authenticate and check the scope the same way
+  const guard = routeGuard(deps);
   router.delete('/webhooks/:webhook_id', async (req, res) => {
-    res.locals.auth = await authenticator.authenticate(req.headers.authorization);
+    await authenticateAndLimit(guard, authenticator, req, res);
     const auth = requireScope(res, scope);
     const params = parseOrThrow(ZWebhookParams, { ...req.params });
     res.json(await deleteWebhookEndpoint({ db: deps.prisma }, auth, params.webhook_id));

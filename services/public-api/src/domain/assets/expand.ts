@@ -33,6 +33,20 @@ export function parseExpand<T extends string>(
 }
 
 /**
+ * The bound on how much one response may expand (docs/security.md "Rate limits and caps"): an AI-BOM
+ * is the largest object we serve, so `expand[]=aibom` is refused (400 expand_limit_exceeded) on a
+ * request that could return more than EXPAND_AIBOM_MAX_ITEMS assets: a page `limit` or a look-up's
+ * key count above it. Checked before any query runs.
+ */
+export function assertExpandBound(expand: Set<AssetExpand>, items: number, max: number, param: string): void {
+  if (!expand.has('aibom') || items <= max) return;
+  throw new ApiError('expand_limit_exceeded', {
+    param,
+    message: `expand[]=aibom is allowed for at most ${max} assets per request; this request asks for up to ${items} (${param}). Send fewer, or fetch AI-BOMs at /v1/assets/{fingerprint}/aibom.`,
+  });
+}
+
+/**
  * Loads the expanded fields of many assets (all of the key's mode) at once: one query per expanded
  * field, never per asset.
  */

@@ -22,6 +22,8 @@ export interface WebhookDeps {
   guard: OutboundGuard;
   /** SECRETS_KEY: signing secrets are stored encrypted (AES-256-GCM); the worker decrypts to sign */
   secretsKey: string;
+  /** WEBHOOK_ENDPOINTS_PER_ORG: endpoints one org may have in one mode (0: no cap) */
+  maxEndpointsPerOrg?: number;
 }
 
 export interface WebhookActor {
@@ -46,17 +48,29 @@ export async function createWebhookEndpoint(
 ): Promise<WebhookEndpoint> {
   const url = await assertWebhookUrl(deps.guard, body.url, actor.livemode);
   const secret = generateWebhookSecret();
-  const row = await deps.db.webhookEndpoint.create({
-    data: {
-      id: newId(ID_PREFIXES.webhookEndpoint),
-      org_id: actor.org_id,
-      livemode: actor.livemode,
-      url,
-      events: normaliseEvents(body.events),
-      description: body.description ?? null,
-      metadata: body.metadata ?? undefined,
-      secret_ciphertext: encryptSecret(secret, deps.secretsKey),
-    },
+  const cap = deps.maxEndpointsPerOrg ?? 0;
+  const row = await deps.db.$transaction(async (tx) => {
+    if (cap > 0) {
+      // one creator per org and mode at a time (transaction-scoped lock), so concurrent creates cannot overshoot the cap
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`webhook-endpoints:${actor.org_id}:${actor.livemode}`}))`;
+      const count = await tx.webhookEndpoint.count({ where: { org_id: actor.org_id, livemode: actor.livemode } });
+      if (count >= cap)
+        throw new ApiError('webhook_endpoint_limit_reached', {
+          message: `This org already has ${count} ${actor.livemode ? 'live' : 'test'} webhook endpoints, the most allowed (${cap}); delete one first.`,
+        });
+    }
+    return tx.webhookEndpoint.create({
+      data: {
+        id: newId(ID_PREFIXES.webhookEndpoint),
+        org_id: actor.org_id,
+        livemode: actor.livemode,
+        url,
+        events: normaliseEvents(body.events),
+        description: body.description ?? null,
+        metadata: body.metadata ?? undefined,
+        secret_ciphertext: encryptSecret(secret, deps.secretsKey),
+      },
+    });
   });
   return renderEndpoint(row, secret);
 }

@@ -1,0 +1,310 @@
+import type { Request, Response } from 'express';
+import type IORedis from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Config } from '../config';
+import { ApiError } from '../errors';
+import type { Logger } from '../logger';
+import { withTimeout } from '../queue';
+
+/**
+ * Rate limits and per-org quotas shared by both APIs (docs/security.md "Rate limits and caps").
+ *
+ * Counters live in Redis (rate-limiter-flexible's RateLimiterRedis: one Lua INCRBY+PEXPIRE per check,
+ * fixed windows) so every replica of a service shares them. Keys are
+ * `<REDIS_PREFIX>:rl:<policy>:<caller>`: a test suite's prefix keeps its counters to itself and its
+ * clean-up removes them.
+ *
+ * When Redis fails, each limiter falls back to an in-process counter with the same quota
+ * (rate-limiter-flexible's insuranceLimiter): a replica still limits what it sees, so the effective
+ * limit is at most one quota per replica until Redis is back. A Redis that hangs instead of failing
+ * lets the request through after STORE_TIMEOUT_MS with a logged warning (fail open): a rate limit must
+ * never make the API unavailable.
+ *
+ * Headers follow draft-ietf-httpapi-ratelimit-headers-11 (May 2026; the structured-field form
+ * unchanged since -08): `RateLimit-Policy: "<policy>";q=<quota>;w=<window s>` and
+ * `RateLimit: "<policy>";r=<remaining>;t=<seconds to reset>`, plus `Retry-After` on a 429.
+ */
+
+/** a Redis answer slower than this lets the request through (fail open), with a warning */
+export const STORE_TIMEOUT_MS = 500;
+/** addresses remembered as blocked in one process (the counts themselves live in Redis) */
+const MAX_BLOCKED_ADDRESSES = 10_000;
+/** at most one "rate limiter unavailable" warning per this many ms, not one per request */
+const WARN_EVERY_MS = 10_000;
+
+export interface RateLimitPolicy {
+  /** the policy identifier in the RateLimit headers (`"live"`, `"test"`, `"admin"`, …) */
+  name: string;
+  /** quota per window; 0 turns the policy off */
+  quota: number;
+  windowSeconds: number;
+}
+
+/** One check's outcome, enough to write the RateLimit headers. */
+export interface RateLimitDecision {
+  policy: RateLimitPolicy;
+  allowed: boolean;
+  remaining: number;
+  /** seconds until the window resets (at least 1 while anything is consumed) */
+  resetSeconds: number;
+}
+
+/**
+ * A fixed-window counter per key, in Redis with an in-process fallback. Without a Redis connection
+ * (a tool or test that builds an app without one) it counts in process only.
+ */
+export class Limiter {
+  private readonly store: RateLimiterRedis | RateLimiterMemory;
+  private lastWarning = 0;
+  private opening?: Promise<void>;
+
+  constructor(
+    readonly policy: RateLimitPolicy,
+    private readonly redis: IORedis | null,
+    keyPrefix: string,
+    private readonly logger: Logger,
+  ) {
+    const inProcess = new RateLimiterMemory({
+      keyPrefix: `rl:${policy.name}`,
+      points: Math.max(policy.quota, 1),
+      duration: policy.windowSeconds,
+    });
+    this.store = redis
+      ? new RateLimiterRedis({
+          storeClient: redis,
+          keyPrefix: `${keyPrefix}:rl:${policy.name}`,
+          points: Math.max(policy.quota, 1),
+          duration: policy.windowSeconds,
+          // the services pass fail-fast connections (no offline queue): a command on a broken connection
+          // fails at once and the in-process fallback answers; a lazy connection still connects on first use
+          insuranceLimiter: inProcess,
+        })
+      : inProcess;
+  }
+
+  /** Consumes `weight` points for `key`; never throws (store trouble lets the request through). */
+  async consume(key: string, weight = 1): Promise<RateLimitDecision> {
+    try {
+      await this.opened();
+      // the library's fallback answers silently: say once in a while that counters are per process now
+      if (this.redis && this.redis.status !== 'ready')
+        this.warn(`Redis connection ${this.redis.status}`, 'counting in this process until Redis is back');
+      const res = await withTimeout(this.store.consume(key, weight), STORE_TIMEOUT_MS, 'rate limiter');
+      return this.decision(true, res);
+    } catch (err) {
+      if (err instanceof RateLimiterRes) return this.decision(false, err);
+      this.warn(err instanceof Error ? err.message : String(err), 'requests pass unlimited until it answers');
+      return {
+        policy: this.policy,
+        allowed: true,
+        remaining: this.policy.quota,
+        resetSeconds: this.policy.windowSeconds,
+      };
+    }
+  }
+
+  /**
+   * A fail-fast connection refuses commands while it is still opening (a process's first requests):
+   * wait for it then, up to STORE_TIMEOUT_MS, instead of counting those requests in the fallback. A
+   * connection that is reconnecting (Redis down) is not waited for.
+   */
+  private async opened(): Promise<void> {
+    const redis = this.redis;
+    if (!redis) return;
+    const status = redis.status;
+    if (status !== 'wait' && status !== 'connecting' && status !== 'connect') return;
+    // one 'ready' listener for all the requests that arrive while it opens
+    this.opening ??= new Promise<void>((resolve) => {
+      redis.once('ready', () => resolve());
+      if (status === 'wait') void redis.connect().catch(() => undefined);
+    }).finally(() => (this.opening = undefined));
+    await withTimeout(this.opening, STORE_TIMEOUT_MS, 'redis connect').catch(() => undefined);
+  }
+
+  private decision(allowed: boolean, res: RateLimiterRes): RateLimitDecision {
+    return {
+      policy: this.policy,
+      allowed,
+      remaining: Math.max(this.policy.quota - res.consumedPoints, 0),
+      resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+    };
+  }
+
+  private warn(err: string, consequence: string): void {
+    const now = Date.now();
+    if (now - this.lastWarning < WARN_EVERY_MS) return;
+    this.lastWarning = now;
+    this.logger.warn(`rate limiter store unavailable; ${consequence}`, { policy: this.policy.name, err });
+  }
+}
+
+/** `RateLimit-Policy` and `RateLimit` for a decision (draft-ietf-httpapi-ratelimit-headers-11 §2, §3). */
+export function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
+  return {
+    'RateLimit-Policy': `"${d.policy.name}";q=${d.policy.quota};w=${d.policy.windowSeconds}`,
+    RateLimit: `"${d.policy.name}";r=${d.remaining};t=${d.resetSeconds}`,
+  };
+}
+
+/** The headers of a 429 for a refused decision: Retry-After and the RateLimit fields. */
+export function retryHeaders(d: RateLimitDecision): Record<string, string> {
+  return { 'Retry-After': String(d.resetSeconds), ...rateLimitHeaders(d) };
+}
+
+/** 429 rate_limited in the envelope, with Retry-After and the RateLimit headers. */
+export function rateLimitError(d: RateLimitDecision, message?: string): ApiError {
+  return new ApiError('rate_limited', {
+    message:
+      message ??
+      `Too many requests: the '${d.policy.name}' limit is ${d.policy.quota} per ${d.policy.windowSeconds} s. Retry after ${d.resetSeconds} s.`,
+    headers: retryHeaders(d),
+  });
+}
+
+/** The caller's address for per-IP limits: express's req.ip, which honours TRUST_PROXY and nothing else. */
+export function clientIp(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}
+
+/** The policies of one deployment, from the env (Config). */
+export interface RateLimitSettings {
+  enabled: boolean;
+  live: RateLimitPolicy;
+  test: RateLimitPolicy;
+  admin: RateLimitPolicy;
+  failedAuth: RateLimitPolicy;
+  bulkWeight: number;
+  /** a per-org cap, not a rate limit: RATE_LIMIT_ENABLED=false leaves it on */
+  threatWrites: RateLimitPolicy;
+}
+
+export function rateLimitSettings(config: Config): RateLimitSettings {
+  return {
+    enabled: config.RATE_LIMIT_ENABLED,
+    live: { name: 'live', quota: config.RATE_LIMIT_LIVE_PER_SECOND, windowSeconds: 1 },
+    test: { name: 'test', quota: config.RATE_LIMIT_TEST_PER_SECOND, windowSeconds: 1 },
+    admin: { name: 'admin', quota: config.RATE_LIMIT_ADMIN_PER_SECOND, windowSeconds: 1 },
+    failedAuth: {
+      name: 'failed_auth',
+      quota: config.RATE_LIMIT_FAILED_AUTH_PER_IP,
+      windowSeconds: config.RATE_LIMIT_FAILED_AUTH_WINDOW_SECONDS,
+    },
+    bulkWeight: config.RATE_LIMIT_BULK_WEIGHT,
+    threatWrites: { name: 'threat_writes', quota: config.THREAT_WRITES_PER_ORG_PER_HOUR, windowSeconds: 3600 },
+  };
+}
+
+/**
+ * The request guard both APIs run before anything else of an authenticated route: the per-IP
+ * failed-authentication block, then authentication (the caller's own function), then the caller's
+ * limit. Only then does the route read its body and claim an idempotency key, so a refused request
+ * costs no parsing and stores nothing.
+ */
+export class RequestGuard {
+  private readonly limiters = new Map<string, Limiter>();
+  private readonly failedAuth: Limiter | null;
+  private readonly threatWrites: Limiter | null;
+  /** addresses whose failed authentications are used up → when their window ends (ms) */
+  private readonly blockedUntil = new Map<string, number>();
+
+  /** `redis` null: counters per process (for apps built without Redis: tools, some tests) */
+  constructor(
+    private readonly settings: RateLimitSettings,
+    redis: IORedis | null,
+    keyPrefix: string,
+    logger: Logger,
+  ) {
+    for (const policy of [settings.live, settings.test, settings.admin]) {
+      if (settings.enabled && policy.quota > 0)
+        this.limiters.set(policy.name, new Limiter(policy, redis, keyPrefix, logger));
+    }
+    this.failedAuth =
+      settings.enabled && settings.failedAuth.quota > 0
+        ? new Limiter(settings.failedAuth, redis, keyPrefix, logger)
+        : null;
+    this.threatWrites =
+      settings.threatWrites.quota > 0 ? new Limiter(settings.threatWrites, redis, keyPrefix, logger) : null;
+  }
+
+  get bulkWeight(): number {
+    return this.settings.bulkWeight;
+  }
+
+  /**
+   * Runs `authenticate` unless the client's address has used up its failed authentications (429,
+   * whatever credential it sends). A 401 from `authenticate` counts against the address in Redis; the
+   * failure that uses up the allowance is still a 401, and from then on the address is refused here
+   * until the window ends. The block is remembered in process, so a request that authenticates costs
+   * no Redis round trip for it; another replica learns of the block at the address's first failure
+   * there (docs/security.md "Rate limits and caps").
+   */
+  async authenticate<T>(req: Request, authenticate: () => Promise<T>): Promise<T> {
+    if (!this.failedAuth) return authenticate();
+    const ip = clientIp(req);
+    const until = this.blockedUntil.get(ip);
+    if (until !== undefined) {
+      const ms = until - Date.now();
+      if (ms > 0)
+        throw this.failedAuthError({
+          policy: this.failedAuth.policy,
+          allowed: false,
+          remaining: 0,
+          resetSeconds: Math.ceil(ms / 1000),
+        });
+      this.blockedUntil.delete(ip);
+    }
+    try {
+      return await authenticate();
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) {
+        const d = await this.failedAuth.consume(ip);
+        if (d.remaining === 0) this.block(ip, d);
+        if (!d.allowed) throw this.failedAuthError(d);
+      }
+      throw err;
+    }
+  }
+
+  private block(ip: string, d: RateLimitDecision): void {
+    if (this.blockedUntil.size >= MAX_BLOCKED_ADDRESSES) {
+      const now = Date.now();
+      for (const [addr, until] of this.blockedUntil) if (until <= now) this.blockedUntil.delete(addr);
+      // still full of live blocks: forget the oldest (Redis still counts their failures)
+      if (this.blockedUntil.size >= MAX_BLOCKED_ADDRESSES)
+        this.blockedUntil.delete(this.blockedUntil.keys().next().value!);
+    }
+    this.blockedUntil.set(ip, Date.now() + d.resetSeconds * 1000);
+  }
+
+  private failedAuthError(d: RateLimitDecision): ApiError {
+    return rateLimitError(d, `Too many failed authentications from this address; retry after ${d.resetSeconds} s.`);
+  }
+
+  /**
+   * Counts one request (of `weight`) of `caller` against `policy` ('live', 'test' or 'admin'), sets
+   * the RateLimit headers on the response and throws the 429 when the quota is used up.
+   */
+  async limit(res: Response, policy: 'live' | 'test' | 'admin', caller: string, weight = 1): Promise<void> {
+    const limiter = this.limiters.get(policy);
+    if (!limiter) return;
+    const d = await limiter.consume(caller, weight);
+    if (!d.allowed) throw rateLimitError(d);
+    const headers = rateLimitHeaders(d);
+    res.setHeader('RateLimit-Policy', headers['RateLimit-Policy']!);
+    res.setHeader('RateLimit', headers.RateLimit!);
+  }
+
+  /**
+   * Counts one threat create or update of `org` (in one mode) against THREAT_WRITES_PER_ORG_PER_HOUR;
+   * 429 threat_write_limit_reached once the hour's quota is used.
+   */
+  async countThreatWrite(org: string): Promise<void> {
+    if (!this.threatWrites) return;
+    const d = await this.threatWrites.consume(org);
+    if (!d.allowed)
+      throw new ApiError('threat_write_limit_reached', {
+        message: `This org has written ${d.policy.quota} threats in the last hour, the most allowed; retry after ${d.resetSeconds} s.`,
+        headers: retryHeaders(d),
+      });
+  }
+}
