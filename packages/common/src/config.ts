@@ -15,6 +15,13 @@ export const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'debug', 'silent']).default('info'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).default('postgresql://postgres@127.0.0.1:5432/risk'),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * Postgres statement_timeout / lock_timeout for every connection of every pool (docs/security.md,
+   * "Analysis under a budget"): one slow statement or a lock wait cannot hold a connection or a row for long.
+   * 0 turns a limit off (Postgres semantics).
+   */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(15000),
+  DATABASE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
   /** key prefix for every BullMQ queue, so several deployments or test runs share one Redis */
   REDIS_PREFIX: z.string().min(1).default('risk'),
@@ -32,6 +39,13 @@ export const ConfigSchema = z.object({
   OUTBOUND_ALLOWED_HOSTS: z.string().default(''),
   ENRICHMENT_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   ENRICHMENT_TTL_DAYS: z.coerce.number().positive().default(7),
+  /**
+   * Analysis (parse, rules, score, AI-BOM) runs in a worker-thread pool: its size (default min(2, cores))
+   * and the per-job deadline after which the thread is terminated and the asset fails with
+   * `analysis_timeout` (docs/security.md, "Analysis under a budget").
+   */
+  ENRICHMENT_THREADS: z.coerce.number().int().min(1).max(64).optional(),
+  ENRICHMENT_JOB_TIMEOUT_MS: z.coerce.number().int().min(10).default(2000),
   TENANT_TOKEN_TTL_DAYS: z.coerce.number().positive().default(30),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10000),
   /** multiplies the webhook retry schedule and the 24 h disable window (docs/webhooks.md); tests use ~0.00001 */
@@ -44,6 +58,8 @@ export const ConfigSchema = z.object({
   MAINTENANCE_INTERVAL_MS: z.coerce.number().int().min(1000).default(3600_000),
   /** test-only: make each enrichment job take this long (crash-safety test kills a worker mid-job) */
   ENRICHMENT_TEST_DELAY_MS: z.coerce.number().int().min(0).default(0),
+  /** test-only: busy-loop this long inside the analysis thread (the deadline test needs a slow analysis) */
+  ENRICHMENT_TEST_BUSY_MS: z.coerce.number().int().min(0).default(0),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { PUBLIC_API_BASE_URL: string };

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { createLogger, loadConfigOrExit, onShutdown, QueueProducer, withTimeout } from '@risk/common';
 import { createPrisma } from '@risk/db';
+import { analysisPoolFor } from './analysis/pool';
 import { startWorker } from './worker';
 
 const config = loadConfigOrExit();
@@ -47,6 +48,8 @@ async function main() {
   logger.info('worker ready', {
     queues: running.workers.map((w) => w.name),
     concurrency: config.ENRICHMENT_CONCURRENCY,
+    analysis_threads: analysisPoolFor(config).threads,
+    analysis_timeout_ms: config.ENRICHMENT_JOB_TIMEOUT_MS,
     health_port: config.WORKER_HEALTH_PORT,
   });
 

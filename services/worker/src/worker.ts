@@ -1,5 +1,6 @@
 import { withTimeout } from '@risk/common';
 import type { Worker } from 'bullmq';
+import { analysisPoolFor, closeAnalysisPool } from './analysis/pool';
 import type { WorkerDeps } from './deps';
 import { startJobWorkers } from './jobs';
 import { startMaintenance } from './maintenance';
@@ -12,6 +13,8 @@ export interface RunningWorker {
 }
 
 export function startWorker(deps: WorkerDeps, opts: { relay?: boolean; maintenance?: boolean } = {}): RunningWorker {
+  // start the analysis threads now: a thread loads the engine in hundreds of milliseconds
+  analysisPoolFor(deps.config);
   const workers = startJobWorkers(deps);
   const relay = opts.relay === false ? null : startOutboxRelay(deps);
   const maintenance = opts.maintenance === false ? null : startMaintenance(deps);
@@ -25,6 +28,8 @@ export function startWorker(deps: WorkerDeps, opts: { relay?: boolean; maintenan
       await Promise.all(
         workers.map((w) => withTimeout(w.close(), deadlineMs, 'worker close').catch(() => w.close(true))),
       );
+      // after the job workers: a job still analysing past the deadline loses its thread here
+      await closeAnalysisPool(deps.config);
     },
   };
 }

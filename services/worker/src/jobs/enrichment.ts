@@ -12,16 +12,10 @@ import {
   type NewEvent,
 } from '@risk/common';
 import { Prisma } from '@risk/db';
-import {
-  analyze,
-  finalize,
-  type Analysis,
-  type AssetType,
-  type EnrichmentResult,
-  type MatchedThreat,
-  type Severity,
-} from '@risk/enrichment';
+import { ADVISORY_CVE_IDS, type AssetType, type EnrichmentResult, type Severity } from '@risk/enrichment';
 import type { Pool, PoolClient, QueryResult } from 'pg';
+import { analysisPoolFor } from '../analysis/pool';
+import type { CandidateThreat } from '../analysis/task';
 import type { WorkerDeps } from '../deps';
 
 export type EnrichmentOutcome =
@@ -33,9 +27,9 @@ export type EnrichmentOutcome =
     };
 
 /**
- * Where a job's time goes (the bench reports the shares): read_ms = the read before the engine,
- * engine_ms = the pure engine (analyze, and finalize — which runs inside the write transaction because
- * it needs the threats read under the row lock), write_ms = the write transaction minus finalize.
+ * Where a job's time goes (the bench reports the shares): read_ms = the reads before the engine (the
+ * job's row and signal, then the candidate threats), engine_ms = the pure engine in the analysis thread
+ * pool (queueing for a thread included), write_ms = the write transaction.
  */
 export interface EnrichmentTimings {
   read_ms: number;
@@ -175,23 +169,41 @@ export async function enrichAsset(deps: WorkerDeps, job: EnrichmentJob): Promise
     return { outcome: 'skipped', fingerprint: job.fingerprint, reason: 'up_to_date' };
   }
   if (asset.signal_id === null) return { outcome: 'skipped', fingerprint: job.fingerprint, reason: 'signal_missing' };
+  const threats = await readCandidateThreats(deps.pool, job.fingerprint, asset.asset_type);
   const t1 = performance.now();
 
-  const analysis = analyze({
-    fingerprint: job.fingerprint,
-    asset_type: asset.signal_asset_type as AssetType,
-    name: asset.name,
-    version: asset.version,
-    source_url: asset.source_url,
-    raw_manifest: asset.raw_manifest,
-    metadata: asset.metadata ?? null,
-  });
+  // The whole engine runs in the analysis thread pool, under the per-job deadline, before any
+  // transaction begins: no row lock is held while analysing (docs/security.md, "Analysis under a
+  // budget"). The threats were read just above, without the lock. A threat created or changed while
+  // the analysis runs is not lost: creating/changing a threat marks its matching assets stale and
+  // re-enqueues them (services/worker/src/threat-matching.ts), so the re-enrichment applies it.
+  const now = new Date();
+  const result = await analysisPoolFor(deps.config).run('enrich', [
+    {
+      fingerprint: job.fingerprint,
+      asset_type: asset.signal_asset_type as AssetType,
+      name: asset.name,
+      version: asset.version,
+      source_url: asset.source_url,
+      raw_manifest: asset.raw_manifest,
+      metadata: asset.metadata ?? null,
+    },
+    {
+      threats,
+      publisher: {
+        org_count: asset.org_count ?? 0,
+        signal_count: asset.org_signal_count ?? asset.signal_count,
+        first_seen: (asset.org_first_seen ?? asset.first_seen).toISOString(),
+      },
+      now: now.toISOString(),
+    },
+  ]);
   const t2 = performance.now();
   if (deps.config.ENRICHMENT_TEST_DELAY_MS > 0) {
     await new Promise((r) => setTimeout(r, deps.config.ENRICHMENT_TEST_DELAY_MS));
   }
   const t3 = performance.now();
-  const { result, bomVersion, deliveries, finalizeMs } = await writeEnrichment(deps, asset, job, analysis, new Date());
+  const { bomVersion, deliveries } = await writeEnrichment(deps, asset, job, result, now);
   const t4 = performance.now();
   // after commit: hand the webhook deliveries to the queue (the outbox relay covers a failure)
   await enqueueDeliveries(deps.prisma, deps.producer, deliveries);
@@ -200,7 +212,7 @@ export async function enrichAsset(deps: WorkerDeps, job: EnrichmentJob): Promise
     fingerprint: job.fingerprint,
     score: result.intrinsic_risk_score,
     bom_version: bomVersion,
-    timings: { read_ms: t1 - t0, engine_ms: t2 - t1 + finalizeMs, write_ms: t4 - t3 - finalizeMs },
+    timings: { read_ms: t1 - t0, engine_ms: t2 - t1, write_ms: t4 - t3 },
   };
 }
 
@@ -211,26 +223,46 @@ interface LockedRow {
   bom_version: number | null;
   content_hash: string | null;
   has_endpoints: boolean;
-  threats: MatchingThreatRow[];
+}
+
+/**
+ * The live threats that may match the asset, read before the engine runs and without any lock: the
+ * shared rule (packages/common/src/threat-match.ts) with every CVE id the engine can report in place
+ * of the ones it will compute (rule findings only carry advisory ids, ADVISORY_CVE_IDS), each flagged
+ * with whether it lists the fingerprint; the analysis thread keeps the CVE-only ones whose CVE id the
+ * analysis produced (analysis/task.ts). Bounded by the fingerprint's threats plus the advisories'.
+ */
+function candidateThreatsSql(fingerprint: string, assetType: string): Prisma.Sql {
+  const keys = { fingerprint, asset_type: assetType, cve_ids: [...ADVISORY_CVE_IDS] };
+  return Prisma.sql`
+    SELECT t.id, t.title, t.category, t.severity, t.risk_penalty, t.cve_id,
+           COALESCE(t.attack_techniques, '{}') AS attack_techniques, t.remediation,
+           t.fingerprints @> ARRAY[${fingerprint}]::text[] AS by_fingerprint
+      FROM threats t
+     WHERE t.livemode AND ${threatsMatchingAssetWhere(keys)}
+     ORDER BY t.id`;
+}
+const CANDIDATE_THREATS_TEXT = candidateThreatsSql('', '').text;
+
+async function readCandidateThreats(pool: Pool, fingerprint: string, assetType: string): Promise<CandidateThreat[]> {
+  const { rows } = await pool.query<MatchingThreatRow & { by_fingerprint: boolean }>({
+    name: 'enrichment_threats',
+    text: CANDIDATE_THREATS_TEXT,
+    values: candidateThreatsSql(fingerprint, assetType).values,
+  });
+  return rows.map((t) => ({ ...t, severity: t.severity as Severity }));
 }
 
 /**
  * Locks the asset row (concurrent jobs for one asset serialise here, and what a job that committed
- * meanwhile wrote is seen) and reads, in the same statement, the latest AI-BOM version, the live
- * threats matching the asset (the shared rule, applied to the CVE ids just computed) and whether any
- * webhook endpoint is enabled at all (when none is, the fan-out statement is skipped).
+ * meanwhile wrote is seen) and reads, in the same statement, the latest AI-BOM version and whether any
+ * webhook endpoint is enabled at all (when none is, the fan-out statement is skipped). The engine has
+ * already run: the lock is held only for this read and the write that follows.
  */
-function lockSql(keys: { fingerprint: string; asset_type: string; cve_ids: string[] }): Prisma.Sql {
+function lockSql(keys: { fingerprint: string }): Prisma.Sql {
   return Prisma.sql`
     SELECT a.latest_digest, a.enrichment_status, b.id AS bom_id, b.bom_version, b.content_hash,
-           EXISTS (SELECT 1 FROM webhook_endpoints we WHERE we.status = 'enabled') AS has_endpoints,
-           COALESCE((
-             SELECT json_agg(m ORDER BY m.id) FROM (
-               SELECT t.id, t.title, t.category, t.severity, t.risk_penalty, t.cve_id,
-                      COALESCE(t.attack_techniques, '{}') AS attack_techniques, t.remediation
-                 FROM threats t
-                WHERE t.livemode AND ${threatsMatchingAssetWhere(keys)}
-             ) m), '[]'::json) AS threats
+           EXISTS (SELECT 1 FROM webhook_endpoints we WHERE we.status = 'enabled') AS has_endpoints
       FROM assets a
       LEFT JOIN LATERAL (
         SELECT id, bom_version, content_hash FROM aiboms WHERE fingerprint = a.fingerprint ORDER BY bom_version DESC LIMIT 1
@@ -276,14 +308,9 @@ const WRITE_SQL = `
 // re-planning. Arguments are SQL literals (a simple query has no bind parameters): strings through
 // sqlString (pg's escapeLiteral output), the rest formatted here for the declared parameter types.
 const typeOf = (v: unknown) => (Array.isArray(v) ? 'text[]' : 'text');
-const LOCK_SHAPES = {
-  // the threat rule's SQL differs with and without CVE ids; each shape is its own statement
-  ew_lock_fp: lockSql({ fingerprint: '', asset_type: '', cve_ids: [] }),
-  ew_lock_cve: lockSql({ fingerprint: '', asset_type: '', cve_ids: [''] }),
-};
+const LOCK_SHAPE = lockSql({ fingerprint: '' });
 const STATEMENTS: Record<string, { types: string[]; sql: string }> = {
-  ew_lock_fp: { types: LOCK_SHAPES.ew_lock_fp.values.map(typeOf), sql: LOCK_SHAPES.ew_lock_fp.text },
-  ew_lock_cve: { types: LOCK_SHAPES.ew_lock_cve.values.map(typeOf), sql: LOCK_SHAPES.ew_lock_cve.text },
+  ew_lock: { types: LOCK_SHAPE.values.map(typeOf), sql: LOCK_SHAPE.text },
   ew_write: {
     types: [
       'text',
@@ -348,7 +375,13 @@ function assertNoNul(sql: string): string {
  * adds one to prepare the statements): `BEGIN; EXECUTE lock` then `EXECUTE write; [EXECUTE fan-out;]
  * COMMIT`. The interactive Prisma transaction it replaces needed ten and more (docs/performance.md).
  */
-async function writeEnrichment(deps: WorkerDeps, asset: JobRead, job: EnrichmentJob, analysis: Analysis, now: Date) {
+async function writeEnrichment(
+  deps: WorkerDeps,
+  asset: JobRead,
+  job: EnrichmentJob,
+  result: EnrichmentResult,
+  now: Date,
+) {
   const client: PoolClient = await deps.pool.connect();
   let began = false;
   let broken: Error | undefined;
@@ -357,26 +390,13 @@ async function writeEnrichment(deps: WorkerDeps, asset: JobRead, job: Enrichment
       await client.query(PREPARE_ALL);
       preparedOn.add(client);
     }
-    const lock = lockSql({ fingerprint: job.fingerprint, asset_type: asset.asset_type, cve_ids: analysis.cve_ids });
-    const lockName = analysis.cve_ids.length > 0 ? 'ew_lock_cve' : 'ew_lock_fp';
+    const lock = lockSql({ fingerprint: job.fingerprint });
     began = true;
     const first = (await client.query(
-      assertNoNul(`BEGIN;\n${exec(lockName, lock.values.map(literal))}`),
+      assertNoNul(`BEGIN;\n${exec('ew_lock', lock.values.map(literal))}`),
     )) as unknown as QueryResult[];
     const current = first[1]!.rows[0] as LockedRow | undefined;
     if (!current) throw new Error(`asset ${job.fingerprint} disappeared during enrichment`);
-
-    const f0 = performance.now();
-    const result: EnrichmentResult = finalize(analysis, {
-      threats: current.threats.map((t) => ({ ...t, severity: t.severity as Severity }) satisfies MatchedThreat),
-      publisher: {
-        org_count: asset.org_count ?? 0,
-        signal_count: asset.org_signal_count ?? asset.signal_count,
-        first_seen: (asset.org_first_seen ?? asset.first_seen).toISOString(),
-      },
-      now: now.toISOString(),
-    });
-    const finalizeMs = performance.now() - f0;
 
     // every version is kept; a new one only when the BOM's content changed
     const newBom = current.content_hash !== result.aibom.content_hash;
@@ -479,7 +499,7 @@ async function writeEnrichment(deps: WorkerDeps, asset: JobRead, job: Enrichment
           outbox_id: BigInt(r.outbox_id),
         }))
       : [];
-    return { result, bomVersion, deliveries, finalizeMs };
+    return { bomVersion, deliveries };
   } catch (err) {
     if (began) {
       await client.query('ROLLBACK').catch((e: Error) => {
