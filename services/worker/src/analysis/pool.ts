@@ -25,14 +25,21 @@ export class AnalysisTimeoutError extends Error {
 export interface AnalysisPoolOptions {
   threads: number;
   timeoutMs: number;
-  /** test-only: busy-loop in the thread before each task (ENRICHMENT_TEST_BUSY_MS) */
+}
+
+export interface RunOptions {
+  /** test-only: the thread spins this long before the task, as a pathological input would (testBusyMs) */
   busyMs?: number;
 }
 
 export interface AnalysisPool {
   readonly threads: number;
   /** Runs one engine entry in a thread; rejects with AnalysisTimeoutError past the deadline. */
-  run<E extends EntryName>(entry: E, args: Parameters<AnalysisEntries[E]>): Promise<ReturnType<AnalysisEntries[E]>>;
+  run<E extends EntryName>(
+    entry: E,
+    args: Parameters<AnalysisEntries[E]>,
+    opts?: RunOptions,
+  ): Promise<ReturnType<AnalysisEntries[E]>>;
   /** Terminates every thread (running tasks reject). */
   close(): Promise<void>;
 }
@@ -69,12 +76,12 @@ export function createAnalysisPool(opts: AnalysisPoolOptions): AnalysisPool {
 
   return {
     threads: opts.threads,
-    async run(entry, args) {
+    async run(entry, args, runOpts = {}) {
       const id = (nextId = (nextId + 1) % Number.MAX_SAFE_INTEGER);
       const controller = new AbortController();
       const slot: { controller: AbortController; timer?: NodeJS.Timeout } = { controller };
       running.set(id, slot);
-      const task: AnalysisTask = { id, entry, args, busy_ms: opts.busyMs ?? 0 };
+      const task: AnalysisTask = { id, entry, args, busy_ms: runOpts.busyMs ?? 0 };
       try {
         return await piscina.run(task, { signal: controller.signal });
       } catch (err) {
@@ -101,7 +108,6 @@ export function analysisPoolFor(config: Config): AnalysisPool {
     pool = createAnalysisPool({
       threads: config.ENRICHMENT_THREADS ?? defaultThreads(),
       timeoutMs: config.ENRICHMENT_JOB_TIMEOUT_MS,
-      busyMs: config.ENRICHMENT_TEST_BUSY_MS,
     });
     pools.set(config, pool);
   }
@@ -112,4 +118,16 @@ export async function closeAnalysisPool(config: Config): Promise<void> {
   const pool = pools.get(config);
   pools.delete(config);
   await pool?.close();
+}
+
+/**
+ * Test-only hook (ENRICHMENT_TEST_BUSY_MS, 0 outside tests): a manifest carrying TEST_BUSY_MARKER
+ * makes its analysis thread spin that long, so the deadline tests stay meaningful whatever the engine's
+ * patterns cost; other manifests in the same run are analysed normally.
+ */
+export const TEST_BUSY_MARKER = '#enrichment-test-busy';
+export function testBusyMs(config: Config, rawManifest: string | null): number {
+  return config.ENRICHMENT_TEST_BUSY_MS > 0 && rawManifest?.includes(TEST_BUSY_MARKER)
+    ? config.ENRICHMENT_TEST_BUSY_MS
+    : 0;
 }

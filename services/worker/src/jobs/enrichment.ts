@@ -14,7 +14,7 @@ import {
 import { Prisma } from '@risk/db';
 import { ADVISORY_CVE_IDS, type AssetType, type EnrichmentResult, type Severity } from '@risk/enrichment';
 import type { Pool, PoolClient, QueryResult } from 'pg';
-import { analysisPoolFor } from '../analysis/pool';
+import { analysisPoolFor, testBusyMs } from '../analysis/pool';
 import type { CandidateThreat } from '../analysis/task';
 import type { WorkerDeps } from '../deps';
 
@@ -178,26 +178,30 @@ export async function enrichAsset(deps: WorkerDeps, job: EnrichmentJob): Promise
   // the analysis runs is not lost: creating/changing a threat marks its matching assets stale and
   // re-enqueues them (services/worker/src/threat-matching.ts), so the re-enrichment applies it.
   const now = new Date();
-  const result = await analysisPoolFor(deps.config).run('enrich', [
-    {
-      fingerprint: job.fingerprint,
-      asset_type: asset.signal_asset_type as AssetType,
-      name: asset.name,
-      version: asset.version,
-      source_url: asset.source_url,
-      raw_manifest: asset.raw_manifest,
-      metadata: asset.metadata ?? null,
-    },
-    {
-      threats,
-      publisher: {
-        org_count: asset.org_count ?? 0,
-        signal_count: asset.org_signal_count ?? asset.signal_count,
-        first_seen: (asset.org_first_seen ?? asset.first_seen).toISOString(),
+  const result = await analysisPoolFor(deps.config).run(
+    'enrich',
+    [
+      {
+        fingerprint: job.fingerprint,
+        asset_type: asset.signal_asset_type as AssetType,
+        name: asset.name,
+        version: asset.version,
+        source_url: asset.source_url,
+        raw_manifest: asset.raw_manifest,
+        metadata: asset.metadata ?? null,
       },
-      now: now.toISOString(),
-    },
-  ]);
+      {
+        threats,
+        publisher: {
+          org_count: asset.org_count ?? 0,
+          signal_count: asset.org_signal_count ?? asset.signal_count,
+          first_seen: (asset.org_first_seen ?? asset.first_seen).toISOString(),
+        },
+        now: now.toISOString(),
+      },
+    ],
+    { busyMs: testBusyMs(deps.config, asset.raw_manifest) },
+  );
   const t2 = performance.now();
   if (deps.config.ENRICHMENT_TEST_DELAY_MS > 0) {
     await new Promise((r) => setTimeout(r, deps.config.ENRICHMENT_TEST_DELAY_MS));
