@@ -1,3 +1,4 @@
+import { DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS } from '@risk/db';
 import { z } from 'zod';
 
 /**
@@ -20,8 +21,8 @@ export const ConfigSchema = z.object({
    * "Analysis under a budget"): one slow statement or a lock wait cannot hold a connection or a row for long.
    * 0 turns a limit off (Postgres semantics).
    */
-  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(15000),
-  DATABASE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(DEFAULT_STATEMENT_TIMEOUT_MS),
+  DATABASE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(0).default(DEFAULT_LOCK_TIMEOUT_MS),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
   /** key prefix for every BullMQ queue, so several deployments or test runs share one Redis */
   REDIS_PREFIX: z.string().min(1).default('risk'),
@@ -58,7 +59,7 @@ export const ConfigSchema = z.object({
   MAINTENANCE_INTERVAL_MS: z.coerce.number().int().min(1000).default(3600_000),
   /** test-only: make each enrichment job take this long (crash-safety test kills a worker mid-job) */
   ENRICHMENT_TEST_DELAY_MS: z.coerce.number().int().min(0).default(0),
-  /** test-only: busy-loop this long inside the analysis thread (the deadline test needs a slow analysis) */
+  /** test-only: a manifest carrying `#enrichment-test-busy` spins this long in its analysis thread (deadline tests) */
   ENRICHMENT_TEST_BUSY_MS: z.coerce.number().int().min(0).default(0),
 });
 

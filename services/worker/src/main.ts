@@ -13,6 +13,8 @@ async function main() {
     applicationName: 'worker',
     // every concurrent job may hold a connection, plus the relay and the delivery workers
     max: Math.max(config.DATABASE_POOL_MAX, config.ENRICHMENT_CONCURRENCY + 4),
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
     onPoolError: (err) => logger.warn('postgres pool error', { err: err.message }),
   });
   const producer = new QueueProducer({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, 'worker-producer');
