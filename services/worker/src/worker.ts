@@ -20,7 +20,8 @@ export function startWorker(deps: WorkerDeps, opts: { relay?: boolean; maintenan
   const maintenance = opts.maintenance === false ? null : startMaintenance(deps);
   return {
     workers,
-    async close(deadlineMs = 15_000) {
+    // 8 s: within the process's own shutdown deadline (onShutdown, 11 s)
+    async close(deadlineMs = 8_000) {
       maintenance?.stop();
       await relay?.stop();
       // Worker.close() waits for active jobs; past the deadline force-close (BullMQ re-runs those
