@@ -65,6 +65,18 @@ function childPids(pid: number): number[] {
   }
 }
 
+function servicePids(pid: number): number[] {
+  return childPids(pid).filter((child) => {
+    try {
+      return /services\/(public-api|admin-api|worker)\/src\/main\.ts/.test(
+        execFileSync('ps', ['-o', 'args=', '-p', String(child)], { encoding: 'utf8' }),
+      );
+    } catch {
+      return false;
+    }
+  });
+}
+
 const ok = (url: string) =>
   fetch(url).then(
     (r) => r.ok,
@@ -191,7 +203,10 @@ describe('pnpm start', () => {
         60_000,
         200,
       );
-      return childPids(run.child.pid!);
+      // the three service processes (not a helper start may run meanwhile, e.g. tsx's esbuild)
+      const pids = servicePids(run.child.pid!);
+      expect(pids).toHaveLength(3);
+      return pids;
     };
 
     it('kills a service that ignores SIGTERM after the grace period, names it, and only then says stopped', async () => {

@@ -61,6 +61,10 @@ export function createAnalysisPool(opts: AnalysisPoolOptions): AnalysisPool {
     idleTimeout: Infinity,
     // a task whose thread is terminated must not take other tasks with it
     concurrentTasksPerWorker: 1,
+    // analysis threads run at a lower CPU priority than the main thread (nice(2) per thread, through
+    // piscina's optional @napi-rs/nice): on a small machine, threads spinning on a hostile manifest
+    // must not starve /healthz, BullMQ lock renewal, the outbox relay and webhook delivery
+    niceIncrement: 10,
   });
   let nextId = 0;
   // deadline per task, armed when the thread reports that it has started the task
