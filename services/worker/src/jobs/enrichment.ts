@@ -5,6 +5,8 @@ import {
   enqueueDeliveries,
   newId,
   recordEventsWithDeliveries,
+  sha256Hex,
+  THREAT_MATCH_RULE_ID,
   threatsMatchingAssetWhere,
   type EnrichmentJob,
   type FannedOutDelivery,
@@ -169,14 +171,16 @@ export async function enrichAsset(deps: WorkerDeps, job: EnrichmentJob): Promise
     return { outcome: 'skipped', fingerprint: job.fingerprint, reason: 'up_to_date' };
   }
   if (asset.signal_id === null) return { outcome: 'skipped', fingerprint: job.fingerprint, reason: 'signal_missing' };
-  const threats = await readCandidateThreats(deps.pool, job.fingerprint, asset.asset_type);
+  const { threats, stamps } = await readCandidateThreats(deps.pool, job.fingerprint, asset.asset_type);
   const t1 = performance.now();
 
   // The whole engine runs in the analysis thread pool, under the per-job deadline, before any
   // transaction begins: no row lock is held while analysing (docs/security.md, "Analysis under a
   // budget"). The threats were read just above, without the lock. A threat created or changed while
   // the analysis runs is not lost: creating/changing a threat marks its matching assets stale and
-  // re-enqueues them (services/worker/src/threat-matching.ts), so the re-enrichment applies it.
+  // re-enqueues them (services/public-api/src/domain/threats/reenrich.ts), and the write below
+  // compares the matching threats under the lock with the ones applied and, when they differ, leaves
+  // the asset stale with one more job queued (writeEnrichment).
   const now = new Date();
   const result = await analysisPoolFor(deps.config).run(
     'enrich',
@@ -207,7 +211,7 @@ export async function enrichAsset(deps: WorkerDeps, job: EnrichmentJob): Promise
     await new Promise((r) => setTimeout(r, deps.config.ENRICHMENT_TEST_DELAY_MS));
   }
   const t3 = performance.now();
-  const { bomVersion, deliveries } = await writeEnrichment(deps, asset, job, result, now);
+  const { bomVersion, deliveries } = await writeEnrichment(deps, asset, job, result, stamps, now);
   const t4 = performance.now();
   // after commit: hand the webhook deliveries to the queue (the outbox relay covers a failure)
   await enqueueDeliveries(deps.prisma, deps.producer, deliveries);
@@ -227,7 +231,14 @@ interface LockedRow {
   bom_version: number | null;
   content_hash: string | null;
   has_endpoints: boolean;
+  threat_stamp: string | null;
 }
+
+/**
+ * Identifies the version of a threat row; the lock statement aggregates the same expression over the
+ * threats that match the asset then, so the write can tell whether they changed while it analysed.
+ */
+const THREAT_STAMP = Prisma.raw(`t.id || '@' || t.updated::text`);
 
 /**
  * The live threats that may match the asset, read before the engine runs and without any lock: the
@@ -241,32 +252,51 @@ function candidateThreatsSql(fingerprint: string, assetType: string): Prisma.Sql
   return Prisma.sql`
     SELECT t.id, t.title, t.category, t.severity, t.risk_penalty, t.cve_id,
            COALESCE(t.attack_techniques, '{}') AS attack_techniques, t.remediation,
-           t.fingerprints @> ARRAY[${fingerprint}]::text[] AS by_fingerprint
+           t.fingerprints @> ARRAY[${fingerprint}]::text[] AS by_fingerprint, ${THREAT_STAMP} AS stamp
       FROM threats t
      WHERE t.livemode AND ${threatsMatchingAssetWhere(keys)}
      ORDER BY t.id`;
 }
 const CANDIDATE_THREATS_TEXT = candidateThreatsSql('', '').text;
 
-async function readCandidateThreats(pool: Pool, fingerprint: string, assetType: string): Promise<CandidateThreat[]> {
-  const { rows } = await pool.query<MatchingThreatRow & { by_fingerprint: boolean }>({
+async function readCandidateThreats(
+  pool: Pool,
+  fingerprint: string,
+  assetType: string,
+): Promise<{ threats: CandidateThreat[]; stamps: Map<string, string> }> {
+  const { rows } = await pool.query<MatchingThreatRow & { by_fingerprint: boolean; stamp: string }>({
     name: 'enrichment_threats',
     text: CANDIDATE_THREATS_TEXT,
     values: candidateThreatsSql(fingerprint, assetType).values,
   });
-  return rows.map((t) => ({ ...t, severity: t.severity as Severity }));
+  return {
+    threats: rows.map(({ stamp: _, ...t }) => ({ ...t, severity: t.severity as Severity })),
+    stamps: new Map(rows.map((t) => [t.id, t.stamp])),
+  };
+}
+
+/** The stamp of the threats the analysis applied, as the lock statement spells it (ids in C order). */
+function appliedThreatStamp(result: EnrichmentResult, stamps: Map<string, string>): string {
+  const ids = new Set(result.findings.filter((f) => f.rule_id === THREAT_MATCH_RULE_ID).flatMap((f) => f.threat_ids));
+  return [...ids]
+    .sort()
+    .map((id) => stamps.get(id) ?? id)
+    .join(',');
 }
 
 /**
  * Locks the asset row (concurrent jobs for one asset serialise here, and what a job that committed
- * meanwhile wrote is seen) and reads, in the same statement, the latest AI-BOM version and whether any
- * webhook endpoint is enabled at all (when none is, the fan-out statement is skipped). The engine has
- * already run: the lock is held only for this read and the write that follows.
+ * meanwhile wrote is seen) and reads, in the same statement, the latest AI-BOM version, whether any
+ * webhook endpoint is enabled at all (when none is, the fan-out statement is skipped) and the stamp of
+ * the live threats that match the asset now (the shared rule with the CVE ids just computed). The
+ * engine has already run: the lock is held only for this read and the write that follows.
  */
-function lockSql(keys: { fingerprint: string }): Prisma.Sql {
+function lockSql(keys: { fingerprint: string; asset_type: string; cve_ids: string[] }): Prisma.Sql {
   return Prisma.sql`
     SELECT a.latest_digest, a.enrichment_status, b.id AS bom_id, b.bom_version, b.content_hash,
-           EXISTS (SELECT 1 FROM webhook_endpoints we WHERE we.status = 'enabled') AS has_endpoints
+           EXISTS (SELECT 1 FROM webhook_endpoints we WHERE we.status = 'enabled') AS has_endpoints,
+           (SELECT string_agg(${THREAT_STAMP}, ',' ORDER BY t.id COLLATE "C") FROM threats t
+             WHERE t.livemode AND ${threatsMatchingAssetWhere(keys)}) AS threat_stamp
       FROM assets a
       LEFT JOIN LATERAL (
         SELECT id, bom_version, content_hash FROM aiboms WHERE fingerprint = a.fingerprint ORDER BY bom_version DESC LIMIT 1
@@ -312,9 +342,14 @@ const WRITE_SQL = `
 // re-planning. Arguments are SQL literals (a simple query has no bind parameters): strings through
 // sqlString (pg's escapeLiteral output), the rest formatted here for the declared parameter types.
 const typeOf = (v: unknown) => (Array.isArray(v) ? 'text[]' : 'text');
-const LOCK_SHAPE = lockSql({ fingerprint: '' });
+const LOCK_SHAPES = {
+  // the threat rule's SQL differs with and without CVE ids; each shape is its own statement
+  ew_lock_fp: lockSql({ fingerprint: '', asset_type: '', cve_ids: [] }),
+  ew_lock_cve: lockSql({ fingerprint: '', asset_type: '', cve_ids: [''] }),
+};
 const STATEMENTS: Record<string, { types: string[]; sql: string }> = {
-  ew_lock: { types: LOCK_SHAPE.values.map(typeOf), sql: LOCK_SHAPE.text },
+  ew_lock_fp: { types: LOCK_SHAPES.ew_lock_fp.values.map(typeOf), sql: LOCK_SHAPES.ew_lock_fp.text },
+  ew_lock_cve: { types: LOCK_SHAPES.ew_lock_cve.values.map(typeOf), sql: LOCK_SHAPES.ew_lock_cve.text },
   ew_write: {
     types: [
       'text',
@@ -384,6 +419,7 @@ async function writeEnrichment(
   asset: JobRead,
   job: EnrichmentJob,
   result: EnrichmentResult,
+  threatStamps: Map<string, string>,
   now: Date,
 ) {
   const client: PoolClient = await deps.pool.connect();
@@ -394,10 +430,15 @@ async function writeEnrichment(
       await client.query(PREPARE_ALL);
       preparedOn.add(client);
     }
-    const lock = lockSql({ fingerprint: job.fingerprint });
+    // the CVE ids of the rule findings (threat_match findings excluded, as in the shared rule)
+    const cveIds = [
+      ...new Set(result.findings.filter((f) => f.rule_id !== THREAT_MATCH_RULE_ID).flatMap((f) => f.cve_ids)),
+    ].sort();
+    const lock = lockSql({ fingerprint: job.fingerprint, asset_type: asset.asset_type, cve_ids: cveIds });
+    const lockName = cveIds.length > 0 ? 'ew_lock_cve' : 'ew_lock_fp';
     began = true;
     const first = (await client.query(
-      assertNoNul(`BEGIN;\n${exec('ew_lock', lock.values.map(literal))}`),
+      assertNoNul(`BEGIN;\n${exec(lockName, lock.values.map(literal))}`),
     )) as unknown as QueryResult[];
     const current = first[1]!.rows[0] as LockedRow | undefined;
     if (!current) throw new Error(`asset ${job.fingerprint} disappeared during enrichment`);
@@ -409,7 +450,19 @@ async function writeEnrichment(
     // newer content arrived while we computed: keep the result (it is the last good one) but leave the
     // asset waiting for the job that carries the newer digest
     const superseded = current.latest_digest !== job.digest;
-    const status = superseded ? (current.enrichment_status === 'pending' ? 'pending' : 'stale') : 'enriched';
+    // A threat matching the asset was created or changed while we analysed (the analysis ran without
+    // the row lock, on the threats read before it). The threat's own re-enrichment may not reach this
+    // asset (it matches CVE ids on stored findings, and ours are not stored yet) or may already have
+    // run: store our result as the last good one, leave the asset stale, and queue one more job (outbox
+    // row, same transaction) that analyses again with the threats as they are now.
+    const threatsChanged = (current.threat_stamp ?? '') !== appliedThreatStamp(result, threatStamps);
+    const status = superseded
+      ? current.enrichment_status === 'pending'
+        ? 'pending'
+        : 'stale'
+      : threatsChanged
+        ? 'stale'
+        : 'enriched';
     const findings = result.findings.map((f) => ({
       id: newId(ID_PREFIXES.finding),
       rule_id: f.rule_id,
@@ -494,6 +547,14 @@ async function writeEnrichment(
       ]),
     ];
     if (current.has_endpoints) second.push(exec('ew_fanout', [textArray(eventRows.map((e) => e.id))]));
+    if (threatsChanged && !superseded) {
+      const payload = {
+        fingerprint: job.fingerprint,
+        digest: job.digest,
+        reason: `threats_changed:${sha256Hex(current.threat_stamp ?? '').slice(0, 16)}`,
+      };
+      second.push(`INSERT INTO outbox (kind, payload) VALUES ('enrichment', ${jsonb(payload)})`);
+    }
     second.push('COMMIT');
     const out = (await client.query(assertNoNul(second.join(';\n')))) as unknown as QueryResult[];
     began = false;
