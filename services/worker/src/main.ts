@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { createLogger, loadConfigOrExit, onShutdown, QueueProducer, withTimeout } from '@risk/common';
 import { createPrisma } from '@risk/db';
-import { analysisPoolFor } from './analysis/pool';
+import { analysisPoolFor, closeAnalysisPools } from './analysis/pool';
 import { startWorker } from './worker';
 
 const config = loadConfigOrExit();
@@ -58,6 +58,8 @@ async function main() {
   onShutdown(logger, async () => {
     health.close();
     await running.close();
+    // after the job workers: an analysis still running past their close deadline loses its thread
+    await closeAnalysisPools();
     await producer.close();
     await db.close();
   });

@@ -1,6 +1,6 @@
 import { withTimeout } from '@risk/common';
 import type { Worker } from 'bullmq';
-import { analysisPoolFor, closeAnalysisPool } from './analysis/pool';
+import { analysisPoolFor } from './analysis/pool';
 import type { WorkerDeps } from './deps';
 import { startJobWorkers } from './jobs';
 import { startMaintenance } from './maintenance';
@@ -29,8 +29,7 @@ export function startWorker(deps: WorkerDeps, opts: { relay?: boolean; maintenan
       await Promise.all(
         workers.map((w) => withTimeout(w.close(), deadlineMs, 'worker close').catch(() => w.close(true))),
       );
-      // after the job workers: a job still analysing past the deadline loses its thread here
-      await closeAnalysisPool(deps.config);
+      // the analysis threads are the process's (analysis/pool.ts): main.ts terminates them on exit
     },
   };
 }

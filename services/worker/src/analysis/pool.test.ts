@@ -1,9 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import { AnalysisTimeoutError, createAnalysisPool, type AnalysisPool } from './pool';
+import { AnalysisTimeoutError, analysisTaskFile, createAnalysisPool, TASK_ENTRY_TSX, type AnalysisPool } from './pool';
 import type { CandidateThreat } from './task';
 
-// The pool loads its TypeScript task through task-entry.cjs (tsx) in real worker threads: these tests
-// are what proves that works under jest too (pnpm start covers tsx; test/analysis-budget.test.ts too).
+// Real worker threads, under jest: the threads load the esbuild bundle of task.ts (analysisTaskFile),
+// or task.ts through tsx (task-entry.cjs, the fallback); both are exercised here. pnpm start and
+// test/analysis-budget.test.ts cover the worker under `node --import tsx`.
 const input = (raw_manifest: string) => ({
   fingerprint: 'pypi:acme-agent',
   asset_type: 'package' as const,
@@ -94,4 +95,18 @@ describe('analysis thread pool', () => {
     ]);
     expect(both.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
   });
+});
+
+describe('analysis thread pool loading task.ts through tsx (the fallback when bundling fails)', () => {
+  it('runs the engine the same way', async () => {
+    const pool = createAnalysisPool({ threads: 1, timeoutMs: 10_000, filename: TASK_ENTRY_TSX });
+    try {
+      const viaTsx = await pool.run('enrich', [input('langchain==0.0.100\n'), ctx([])]);
+      expect(viaTsx.findings.some((f) => f.rule_id === 'R23')).toBe(true);
+    } finally {
+      await pool.close();
+    }
+    // the bundle is the default
+    expect(await analysisTaskFile()).toMatch(/risk-analysis-task-[0-9a-f]{16}\.cjs$/);
+  }, 30_000);
 });
