@@ -63,18 +63,20 @@ describe('analysis under a budget (real worker process, real Postgres and Redis)
     worker = spawnWorker(h, {
       WORKER_HEALTH_PORT: String(port),
       ENRICHMENT_THREADS: '2',
-      ENRICHMENT_JOB_TIMEOUT_MS: '700',
+      // longer than the job lock (WORKER_LOCK_DURATION_MS 2000 in spawnWorker): a job whose lock the main
+      // thread failed to renew would be taken as stalled and run again, not fail once
+      ENRICHMENT_JOB_TIMEOUT_MS: '2500',
       ENRICHMENT_TEST_BUSY_MS: '60000',
     });
     await waitFor('worker ready', async () => worker.output.join('').includes('worker ready'), 30_000, 50);
-  });
+  }, 60_000);
   afterAll(async () => {
     if (worker.exitCode === null && worker.signalCode === null) {
       worker.kill('SIGTERM');
       await exited(worker);
     }
     await h.close();
-  });
+  }, 30_000);
 
   it('fails hostile analyses with analysis_timeout, once, while /healthz answers within 1 s; a benign signal is then enriched promptly', async () => {
     const probe = probeHealth(healthUrl);
