@@ -2,9 +2,10 @@
  * What runs inside an analysis thread (services/worker/src/analysis/pool.ts): the pure engine from
  * @risk/enrichment, called by name from a table, on serializable arguments. Nothing here does I/O.
  *
- * Loaded through task-entry.cjs, which registers tsx first, so the same file works under `node --import
- * tsx` (pnpm start), plain tsx and jest (ts-jest only transpiles the test's own module graph: a worker
- * thread is a fresh Node.js isolate that jest's module system never sees).
+ * Threads load this file bundled by esbuild with the engine into one CommonJS file (pool.ts,
+ * analysisTaskFile), or, should bundling fail, through task-entry.cjs, which registers tsx first. Either
+ * way works under `node --import tsx` (pnpm start) and under jest: a worker thread is a fresh Node.js
+ * isolate that jest's module system never sees.
  */
 import { parentPort } from 'node:worker_threads';
 import {
