@@ -58,7 +58,13 @@ export async function runCli(argv: string[], config: Config, io: CliIo): Promise
     throw new CliError(`unknown db command: ${action ?? '(none)'}\n\n${USAGE}`);
   }
   if (group === 'api-keys') {
-    const db = createPrisma({ url: config.DATABASE_URL, applicationName: 'risk-cli', max: 2 });
+    const db = createPrisma({
+      url: config.DATABASE_URL,
+      applicationName: 'risk-cli',
+      max: 2,
+      statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+      lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
+    });
     try {
       if (action === 'create') {
         const { values } = parseArgs({

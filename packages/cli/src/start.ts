@@ -11,6 +11,11 @@ import { ensureLocalSecrets, LOCAL_SECRETS_FILE } from './local-secrets';
  * `pnpm start`: one command for the whole stack. Checks Postgres and Redis (one clear line when one
  * is down), creates the database and applies migrations, then runs public-api, admin-api and worker
  * with prefixed logs. SIGINT/SIGTERM stop all three gracefully; if one dies, the others are stopped.
+ *
+ * Stopping is bounded whatever a service is doing (docs/security.md, "Analysis under a budget"): each
+ * gets one SIGTERM and STOP_GRACE_MS to shut down (the services' own shutdown deadlines are shorter),
+ * then its whole process group is SIGKILLed and named as killed. "all services stopped" is printed only
+ * once every service process has exited, so everything is gone within 15 s of the signal.
  */
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const SERVICES = [
@@ -19,6 +24,8 @@ const SERVICES = [
   { name: 'worker', color: 33 },
 ] as const;
 const EXIT_WITH_PARENT = path.join(__dirname, 'exit-with-parent.cjs');
+/** SIGTERM → SIGKILL grace; a service's own graceful shutdown gives up earlier (onShutdown: 10 s) */
+const STOP_GRACE_MS = 12_000;
 
 function say(line: string) {
   process.stderr.write(`\x1b[1m[start]\x1b[0m ${line}\n`);
@@ -97,6 +104,7 @@ async function main() {
   say(`migrations: ${result.applied.length} applied, ${result.alreadyApplied.length} already applied`);
 
   const children = new Map<string, ChildProcess>();
+  const killed = new Set<string>();
   let stopping = false;
   let exitCode = 0;
 
@@ -106,10 +114,16 @@ async function main() {
     exitCode = code;
     say('stopping services… (press Ctrl-C again to force)');
     for (const child of children.values()) child.kill('SIGTERM');
-    setTimeout(() => forceStop(), 25_000).unref();
+    setTimeout(() => forceStop(), STOP_GRACE_MS).unref();
   };
+  // SIGKILL the service's process group (it was spawned detached, so its pid is the group id): a
+  // service that ignores SIGTERM or whose event loop is stuck goes, and anything it started with it
   const forceStop = () => {
-    for (const child of children.values()) child.kill('SIGKILL');
+    for (const [name, child] of children) {
+      killed.add(name);
+      say(`${name} did not stop in time; killing it (SIGKILL)`);
+      killGroup(child);
+    }
   };
   // A second Ctrl-C while stopping kills at once instead of waiting for in-flight work. Signals within
   // a second of the first count as one: on Ctrl-C both the terminal and pnpm (forwarding) signal us.
@@ -143,13 +157,20 @@ async function main() {
       readline.createInterface({ input: stream }).on('line', (line) => process.stdout.write(`${prefix}${line}\n`));
     }
     // 'close', not 'exit': fires once the child's last log lines have been read from its pipes
+    // (after the process exited: a pipe kept open by a leftover of its group waits for the SIGKILL)
     child.on('close', (code, signal) => {
       children.delete(svc.name);
       if (!stopping) {
         say(`${svc.name} exited (${signal ?? `code ${code}`}); stopping the others`);
         stopAll(code || 1);
       }
+      // whatever remains of its process group goes too, so "stopped" below is true
+      killGroup(child);
       if (children.size === 0) {
+        if (killed.size > 0) {
+          say(`all services stopped; killed after ${STOP_GRACE_MS / 1000} s: ${[...killed].join(', ')}`);
+          process.exit(exitCode || 1);
+        }
         say('all services stopped');
         process.exit(exitCode);
       }
@@ -158,6 +179,16 @@ async function main() {
   say(
     `public-api on :${cfg.PUBLIC_API_PORT}, admin-api on :${cfg.ADMIN_API_PORT}, worker health on :${cfg.WORKER_HEALTH_PORT} — Ctrl-C stops all`,
   );
+}
+
+/** SIGKILL a detached child's process group; gone already is fine. */
+function killGroup(child: ChildProcess) {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // ESRCH: no process left in the group
+  }
 }
 
 main().catch((err: unknown) => fail((err as Error).message));

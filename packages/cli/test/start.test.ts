@@ -1,7 +1,8 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
+import { JOBS, mintApiKey, QueueProducer, SCOPES } from '@risk/common';
 import { createTestContext, waitFor, type TestContext } from '@risk/testing';
 
 // `pnpm start` as a process: the one-line failures when a dependency is down, and a clean stop that
@@ -62,6 +63,18 @@ function childPids(pid: number): number[] {
   } catch {
     return []; // ps exits 1 when there are none
   }
+}
+
+function servicePids(pid: number): number[] {
+  return childPids(pid).filter((child) => {
+    try {
+      return /services\/(public-api|admin-api|worker)\/src\/main\.ts/.test(
+        execFileSync('ps', ['-o', 'args=', '-p', String(child)], { encoding: 'utf8' }),
+      );
+    } catch {
+      return false;
+    }
+  });
 }
 
 const ok = (url: string) =>
@@ -156,4 +169,114 @@ describe('pnpm start', () => {
     await second.exited;
     await waitFor('the orphaned services to stop', () => secondPids.every((pid) => !alive(pid)), 30_000, 200);
   }, 120_000);
+
+  // docs/security.md, "Analysis under a budget": stopping is bounded whatever a service is doing
+  describe('stops every service within 15 s of SIGTERM', () => {
+    const stackEnv = async (extra: Record<string, string>) => {
+      const [pub, adm, wrk] = [await freePort(), await freePort(), await freePort()];
+      return {
+        ports: { pub, adm, wrk },
+        env: {
+          ...secrets(),
+          DATABASE_URL: ctx.databaseUrl,
+          REDIS_URL: ctx.redis.url,
+          REDIS_PREFIX: ctx.redis.prefix,
+          PUBLIC_API_PORT: String(pub),
+          ADMIN_API_PORT: String(adm),
+          WORKER_HEALTH_PORT: String(wrk),
+          LOG_LEVEL: 'warn',
+          ...extra,
+        },
+      };
+    };
+    const waitUp = async (run: Run, ports: { pub: number; adm: number; wrk: number }) => {
+      await waitFor(
+        'the three services',
+        async () => {
+          if (run.child.exitCode !== null) throw new Error(`start exited early:\n${run.output()}`);
+          return (
+            (await ok(`http://127.0.0.1:${ports.pub}/readyz`)) &&
+            (await ok(`http://127.0.0.1:${ports.adm}/`)) &&
+            (await ok(`http://127.0.0.1:${ports.wrk}/healthz`))
+          );
+        },
+        60_000,
+        200,
+      );
+      // the three service processes (not a helper start may run meanwhile, e.g. tsx's esbuild)
+      const pids = servicePids(run.child.pid!);
+      expect(pids).toHaveLength(3);
+      return pids;
+    };
+
+    it('kills a service that ignores SIGTERM after the grace period, names it, and only then says stopped', async () => {
+      const { env, ports } = await stackEnv({
+        NODE_OPTIONS: `--require ${path.join(__dirname, 'fixtures', 'worker-stuck-on-sigterm.cjs')}`,
+      });
+      const run = runStart(env);
+      const pids = await waitUp(run, ports);
+      const t0 = Date.now();
+      run.child.kill('SIGTERM');
+      const exit = await run.exited;
+      const elapsed = Date.now() - t0;
+      expect(elapsed).toBeLessThan(15_000);
+      expect(exit.code).toBe(1);
+      const out = plain(run.output());
+      expect(out).toContain('worker did not stop in time; killing it (SIGKILL)');
+      expect(out).toMatch(/all services stopped; killed after \d+ s: worker/);
+      expect(out).not.toMatch(/(public-api|admin-api) did not stop in time/);
+      // "stopped" is printed last, when no service process is left
+      expect(out.trim().split('\n').at(-1)).toContain('all services stopped');
+      expect(pids.filter(alive)).toEqual([]);
+    }, 120_000);
+
+    it('stops everything while a hostile analysis is running in the worker', async () => {
+      // the analysis would spin for a minute (test hook, see services/worker/src/analysis/pool.ts) and
+      // its own deadline is far away: only the shutdown path can end it
+      const { env, ports } = await stackEnv({
+        ENRICHMENT_JOB_TIMEOUT_MS: '120000',
+        ENRICHMENT_TEST_BUSY_MS: '120000',
+      });
+      const run = runStart(env);
+      const pids = await waitUp(run, ports);
+      const orgId = 'org_start_hostile';
+      const { key } = await mintApiKey(ctx.db.prisma, { org_id: orgId, scopes: [...SCOPES], livemode: true });
+      const fingerprint = `hf:hostile/start-${randomBytes(4).toString('hex')}`;
+      const res = await fetch(`http://127.0.0.1:${ports.pub}/v1/signals`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${key}`,
+          'Content-Type': 'application/json',
+          'Idempotency-Key': randomUUID(),
+        },
+        body: JSON.stringify({
+          org_id: orgId,
+          fingerprint,
+          asset_type: 'model',
+          name: 'hostile/start',
+          observed_at: Math.floor(Date.now() / 1000) - 5,
+          // the issue's model card (`license`, newlines, two words) plus the busy-loop marker
+          raw_manifest: `#enrichment-test-busy\nlicense${'\n'.repeat(5000)}apache mit`,
+        }),
+      });
+      expect(res.status).toBe(202);
+      const producer = new QueueProducer(ctx.redis, 'test-start');
+      try {
+        expect(await producer.ping(3000)).toBe(true);
+        const queue = producer.queue(JOBS.enrichment.queue);
+        await waitFor('the hostile job to be active', async () => (await queue.getActiveCount()) === 1, 30_000, 100);
+      } finally {
+        await producer.close();
+      }
+      // the worker's main thread still answers while the analysis spins in its thread
+      expect(await ok(`http://127.0.0.1:${ports.wrk}/healthz`)).toBe(true);
+
+      const t0 = Date.now();
+      run.child.kill('SIGTERM');
+      await run.exited;
+      expect(Date.now() - t0).toBeLessThan(15_000);
+      expect(plain(run.output())).toContain('all services stopped');
+      expect(pids.filter(alive)).toEqual([]);
+    }, 120_000);
+  });
 });

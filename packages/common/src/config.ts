@@ -1,3 +1,4 @@
+import { DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS } from '@risk/db';
 import { z } from 'zod';
 
 /**
@@ -15,6 +16,13 @@ export const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'debug', 'silent']).default('info'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).default('postgresql://postgres@127.0.0.1:5432/risk'),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * Postgres statement_timeout / lock_timeout for every connection of every pool (docs/security.md,
+   * "Analysis under a budget"): one slow statement or a lock wait cannot hold a connection or a row for long.
+   * 0 turns a limit off (Postgres semantics).
+   */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(DEFAULT_STATEMENT_TIMEOUT_MS),
+  DATABASE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(0).default(DEFAULT_LOCK_TIMEOUT_MS),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
   /** key prefix for every BullMQ queue, so several deployments or test runs share one Redis */
   REDIS_PREFIX: z.string().min(1).default('risk'),
@@ -34,6 +42,13 @@ export const ConfigSchema = z.object({
   ENRICHMENT_TTL_DAYS: z.coerce.number().positive().default(7),
   /** an org's observation of an asset stops counting this long after its latest signal (docs/security.md) */
   OBSERVATION_TTL_DAYS: z.coerce.number().positive().default(90),
+  /**
+   * Analysis (parse, rules, score, AI-BOM) runs in a worker-thread pool: its size (default min(2, cores))
+   * and the per-job deadline after which the thread is terminated and the asset fails with
+   * `analysis_timeout` (docs/security.md, "Analysis under a budget").
+   */
+  ENRICHMENT_THREADS: z.coerce.number().int().min(1).max(64).optional(),
+  ENRICHMENT_JOB_TIMEOUT_MS: z.coerce.number().int().min(10).default(2000),
   TENANT_TOKEN_TTL_DAYS: z.coerce.number().positive().default(30),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10000),
   /** multiplies the webhook retry schedule and the 24 h disable window (docs/webhooks.md); tests use ~0.00001 */
@@ -93,6 +108,8 @@ export const ConfigSchema = z.object({
   MAINTENANCE_INTERVAL_MS: z.coerce.number().int().min(1000).default(3600_000),
   /** test-only: make each enrichment job take this long (crash-safety test kills a worker mid-job) */
   ENRICHMENT_TEST_DELAY_MS: z.coerce.number().int().min(0).default(0),
+  /** test-only: a manifest carrying `#enrichment-test-busy` spins this long in its analysis thread (deadline tests) */
+  ENRICHMENT_TEST_BUSY_MS: z.coerce.number().int().min(0).default(0),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { PUBLIC_API_BASE_URL: string };

@@ -8,8 +8,19 @@ export interface CreatePrismaOptions {
   applicationName: string;
   /** pool size; the sum over processes must stay below Postgres max_connections */
   max?: number;
+  /**
+   * Postgres statement_timeout / lock_timeout for every connection of the pool, in ms (0 = no limit):
+   * one slow statement cannot hold a connection, and a lock wait cannot queue behind a held row, for
+   * longer than this (docs/security.md, "Analysis under a budget"). Services pass
+   * DATABASE_STATEMENT_TIMEOUT_MS / DATABASE_LOCK_TIMEOUT_MS; the defaults are theirs.
+   */
+  statementTimeoutMs?: number;
+  lockTimeoutMs?: number;
   onPoolError?: (err: Error) => void;
 }
+
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
+export const DEFAULT_LOCK_TIMEOUT_MS = 5_000;
 
 export type Db = PrismaClient;
 
@@ -23,7 +34,10 @@ export interface DbHandle {
 /**
  * Builds the pg Pool explicitly (pg leaves connectionTimeoutMillis unset, which waits forever on an
  * exhausted pool) and hands it to Prisma's pg adapter. Sessions run in UTC: adapter-pg mis-stores
- * timestamptz under other time zones (prisma/orm#28629).
+ * timestamptz under other time zones (prisma/orm#28629). statement_timeout and lock_timeout are
+ * startup parameters of each connection (pg sends them in the startup message), so they hold for
+ * Prisma's queries and the raw ones on `pool` alike. The migration runner (migrate.ts) uses its own
+ * clients without them: a migration may legitimately run long.
  */
 export function createPrisma(opts: CreatePrismaOptions): DbHandle {
   const pool = new Pool({
@@ -33,6 +47,8 @@ export function createPrisma(opts: CreatePrismaOptions): DbHandle {
     idleTimeoutMillis: 10000,
     application_name: opts.applicationName,
     options: '-c timezone=UTC',
+    statement_timeout: opts.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+    lock_timeout: opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
   });
   pool.on('error', (err) => opts.onPoolError?.(err));
   const adapter = new PrismaPg(pool, { disposeExternalPool: false });

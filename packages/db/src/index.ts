@@ -2,7 +2,7 @@
 // from here and never from @prisma/client or the generated folder.
 export { PrismaClient, Prisma } from './generated/prisma/client';
 export type * from './generated/prisma/client';
-export { createPrisma } from './client';
+export { createPrisma, DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS } from './client';
 export type { CreatePrismaOptions, DbHandle, Db } from './client';
 export {
   migrate,

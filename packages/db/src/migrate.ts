@@ -57,6 +57,8 @@ export async function migrate(
 ): Promise<MigrateResult> {
   const log = opts.log ?? (() => undefined);
   const files = readMigrations(opts.dir);
+  // no statement_timeout / lock_timeout here, unlike createPrisma's pools (docs/security.md): a migration
+  // may legitimately run long (an index build), and the advisory lock below serialises runners
   const client = new Client({ connectionString: url, application_name: 'risk-migrate' });
   await client.connect();
   try {

@@ -17,6 +17,7 @@ import type {
   Severity,
 } from './types';
 import { isObj, str, uniq } from './util';
+import { ADVISORIES } from './versions';
 
 export { ASSET_TYPES } from './types';
 export type {
@@ -34,6 +35,8 @@ export { computeScore, SCORE_FORMULA } from './score';
 export { severityForScore };
 export { parseSpdxTagValue } from './tagvalue';
 export { mergeAnalyses, primaryAnalysis } from './observations';
+/** Every CVE id a rule finding can carry (the shipped advisories): the worker reads threats by these. */
+export const ADVISORY_CVE_IDS: readonly string[] = uniq(ADVISORIES.map((a) => a.id)).sort();
 
 export const RULES: ReadonlyArray<{
   id: string;

@@ -133,7 +133,13 @@ export async function createTestContext(label: string, env: Record<string, strin
   const logger = createLogger({ service: `test-${label}`, level: 'debug', stream });
   // keep test output quiet: the console transport is dropped, the capture stream stays
   logger.transports.filter((t) => t.constructor.name === 'Console').forEach((t) => logger.remove(t));
-  const db = createPrisma({ url: databaseUrl, applicationName: `test-${label}`, max: 5 });
+  const db = createPrisma({
+    url: databaseUrl,
+    applicationName: `test-${label}`,
+    max: 5,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
+  });
   return {
     config,
     databaseUrl,

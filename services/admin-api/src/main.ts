@@ -13,6 +13,8 @@ async function main(): Promise<void> {
     url: config.DATABASE_URL,
     applicationName: 'admin-api',
     max: config.DATABASE_POOL_MAX,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
     onPoolError: (err) => logger.error('pg pool error', { err }),
   });
   const redis = new IORedis(config.REDIS_URL, {

@@ -17,6 +17,8 @@ async function main(): Promise<void> {
     url: config.DATABASE_URL,
     applicationName: 'public-api',
     max: config.DATABASE_POOL_MAX,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
     onPoolError: (err) => logger.warn('pg pool error', { err }),
   });
   const producer = new QueueProducer({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, 'public-api');

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { createLogger, loadConfigOrExit, onShutdown, QueueProducer, withTimeout } from '@risk/common';
 import { createPrisma } from '@risk/db';
+import { analysisPoolFor, closeAnalysisPools } from './analysis/pool';
 import { startWorker } from './worker';
 
 const config = loadConfigOrExit();
@@ -12,6 +13,8 @@ async function main() {
     applicationName: 'worker',
     // every concurrent job may hold a connection, plus the relay and the delivery workers
     max: Math.max(config.DATABASE_POOL_MAX, config.ENRICHMENT_CONCURRENCY + 4),
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
     onPoolError: (err) => logger.warn('postgres pool error', { err: err.message }),
   });
   const producer = new QueueProducer({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, 'worker-producer');
@@ -47,12 +50,16 @@ async function main() {
   logger.info('worker ready', {
     queues: running.workers.map((w) => w.name),
     concurrency: config.ENRICHMENT_CONCURRENCY,
+    analysis_threads: analysisPoolFor(config).threads,
+    analysis_timeout_ms: config.ENRICHMENT_JOB_TIMEOUT_MS,
     health_port: config.WORKER_HEALTH_PORT,
   });
 
   onShutdown(logger, async () => {
     health.close();
     await running.close();
+    // after the job workers: an analysis still running past their close deadline loses its thread
+    await closeAnalysisPools();
     await producer.close();
     await db.close();
   });

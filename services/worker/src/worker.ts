@@ -1,5 +1,6 @@
 import { withTimeout } from '@risk/common';
 import type { Worker } from 'bullmq';
+import { analysisPoolFor } from './analysis/pool';
 import type { WorkerDeps } from './deps';
 import { startJobWorkers } from './jobs';
 import { startMaintenance } from './maintenance';
@@ -12,12 +13,15 @@ export interface RunningWorker {
 }
 
 export function startWorker(deps: WorkerDeps, opts: { relay?: boolean; maintenance?: boolean } = {}): RunningWorker {
+  // start the analysis threads now: a thread loads the engine in hundreds of milliseconds
+  analysisPoolFor(deps.config);
   const workers = startJobWorkers(deps);
   const relay = opts.relay === false ? null : startOutboxRelay(deps);
   const maintenance = opts.maintenance === false ? null : startMaintenance(deps);
   return {
     workers,
-    async close(deadlineMs = 15_000) {
+    // 8 s: within the process's own shutdown deadline (onShutdown, 11 s)
+    async close(deadlineMs = 8_000) {
       maintenance?.stop();
       await relay?.stop();
       // Worker.close() waits for active jobs; past the deadline force-close (BullMQ re-runs those
@@ -25,6 +29,7 @@ export function startWorker(deps: WorkerDeps, opts: { relay?: boolean; maintenan
       await Promise.all(
         workers.map((w) => withTimeout(w.close(), deadlineMs, 'worker close').catch(() => w.close(true))),
       );
+      // the analysis threads are the process's (analysis/pool.ts): main.ts terminates them on exit
     },
   };
 }

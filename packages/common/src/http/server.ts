@@ -53,7 +53,7 @@ export async function listenWithLimits(app: Express, opts: ListenOptions): Promi
  * Graceful stop: refuse new connections, let in-flight requests finish (closing idle keep-alive
  * sockets as they free up), force-close whatever remains after the deadline.
  */
-export function closeServer(server: Server, deadlineMs = 10_000): Promise<void> {
+export function closeServer(server: Server, deadlineMs = 8_000): Promise<void> {
   return new Promise((resolve) => {
     const sweep = setInterval(() => server.closeIdleConnections(), 250);
     const force = setTimeout(() => server.closeAllConnections(), deadlineMs);
@@ -67,9 +67,11 @@ export function closeServer(server: Server, deadlineMs = 10_000): Promise<void> 
 }
 
 /**
- * Runs `stop` once on SIGTERM/SIGINT, then exits. A second signal exits at once.
+ * Runs `stop` once on SIGTERM/SIGINT, then exits. A second signal exits at once. The deadline (11 s)
+ * stays below `pnpm start`'s 12 s SIGKILL grace, so a service normally exits by itself, and everything
+ * is gone within 15 s of the signal (docs/security.md, "Analysis under a budget").
  */
-export function onShutdown(logger: Logger, stop: () => Promise<void>, deadlineMs = 20_000): void {
+export function onShutdown(logger: Logger, stop: () => Promise<void>, deadlineMs = 11_000): void {
   let stopping = false;
   const handler = (signal: NodeJS.Signals) => {
     if (stopping) {

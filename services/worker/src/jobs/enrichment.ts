@@ -5,6 +5,8 @@ import {
   enqueueDeliveries,
   newId,
   recordEventsWithDeliveries,
+  sha256Hex,
+  THREAT_MATCH_RULE_ID,
   threatsMatchingAssetWhere,
   type EnrichmentJob,
   type FannedOutDelivery,
@@ -14,16 +16,15 @@ import {
 } from '@risk/common';
 import { Prisma } from '@risk/db';
 import {
-  analyzeObservations,
-  finalize,
-  type Analysis,
+  ADVISORY_CVE_IDS,
   type AssetType,
   type EnrichmentInput,
   type EnrichmentResult,
-  type MatchedThreat,
   type Severity,
 } from '@risk/enrichment';
 import type { Pool, PoolClient, QueryResult } from 'pg';
+import { analysisPoolFor, testBusyMs } from '../analysis/pool';
+import type { CandidateThreat } from '../analysis/task';
 import type { WorkerDeps } from '../deps';
 
 export type EnrichmentOutcome =
@@ -35,9 +36,9 @@ export type EnrichmentOutcome =
     };
 
 /**
- * Where a job's time goes (the bench reports the shares): read_ms = the read before the engine,
- * engine_ms = the pure engine (analyze, and finalize — which runs inside the write transaction because
- * it needs the threats read under the row lock), write_ms = the write transaction minus finalize.
+ * Where a job's time goes (the bench reports the shares): read_ms = the reads before the engine (the
+ * job's row and signal, then the candidate threats), engine_ms = the pure engine in the analysis thread
+ * pool (queueing for a thread included), write_ms = the write transaction.
  */
 export interface EnrichmentTimings {
   read_ms: number;
@@ -208,20 +209,45 @@ export async function enrichAsset(deps: WorkerDeps, job: EnrichmentJob): Promise
   }
   if (!asset.observations || asset.observations.length === 0)
     return { outcome: 'skipped', fingerprint: job.fingerprint, reason: 'signal_missing' };
+  const { threats, stamps } = await readCandidateThreats(deps.pool, job.livemode, job.fingerprint, asset.asset_type);
   const t1 = performance.now();
 
+  // The whole engine runs in the analysis thread pool, under the per-job deadline, before any
+  // transaction begins: no row lock is held while analysing (docs/security.md, "Analysis under a
+  // budget"). The threats were read just above, without the lock. A threat created or changed while
+  // the analysis runs is not lost: creating/changing a threat marks its matching assets stale and
+  // re-enqueues them (services/public-api/src/domain/threats/reenrich.ts), and the write below
+  // compares the matching threats under the lock with the ones applied and, when they differ, leaves
+  // the asset stale with one more job queued (writeEnrichment). The engine combines every org's latest
+  // observation (docs/security.md, "Modes and shared observations").
   const inputs = asset.observations.map((o): EnrichmentInput => ({
     ...o,
     fingerprint: job.fingerprint,
     asset_type: o.asset_type as AssetType,
   }));
-  const analysis = analyzeObservations(inputs);
+  const now = new Date();
+  const result = await analysisPoolFor(deps.config).run(
+    'enrich',
+    [
+      inputs,
+      {
+        threats,
+        publisher: {
+          org_count: asset.org_count ?? 0,
+          signal_count: asset.org_signal_count ?? asset.signal_count,
+          first_seen: (asset.org_first_seen ?? asset.first_seen).toISOString(),
+        },
+        now: now.toISOString(),
+      },
+    ],
+    { busyMs: testBusyMs(deps.config, inputs.map((i) => i.raw_manifest ?? '').join('\n')) },
+  );
   const t2 = performance.now();
   if (deps.config.ENRICHMENT_TEST_DELAY_MS > 0) {
     await new Promise((r) => setTimeout(r, deps.config.ENRICHMENT_TEST_DELAY_MS));
   }
   const t3 = performance.now();
-  const { result, bomVersion, deliveries, finalizeMs } = await writeEnrichment(deps, asset, job, analysis, new Date());
+  const { bomVersion, deliveries } = await writeEnrichment(deps, asset, job, result, stamps, now);
   const t4 = performance.now();
   // after commit: hand the webhook deliveries to the queue (the outbox relay covers a failure)
   await enqueueDeliveries(deps.prisma, deps.producer, deliveries);
@@ -230,7 +256,7 @@ export async function enrichAsset(deps: WorkerDeps, job: EnrichmentJob): Promise
     fingerprint: job.fingerprint,
     score: result.intrinsic_risk_score,
     bom_version: bomVersion,
-    timings: { read_ms: t1 - t0, engine_ms: t2 - t1 + finalizeMs, write_ms: t4 - t3 - finalizeMs },
+    timings: { read_ms: t1 - t0, engine_ms: t2 - t1, write_ms: t4 - t3 },
   };
 }
 
@@ -241,26 +267,73 @@ interface LockedRow {
   bom_version: number | null;
   content_hash: string | null;
   has_endpoints: boolean;
-  threats: MatchingThreatRow[];
+  threat_stamp: string | null;
+}
+
+/**
+ * Identifies the version of a threat row; the lock statement aggregates the same expression over the
+ * threats that match the asset then, so the write can tell whether they changed while it analysed.
+ */
+const THREAT_STAMP = Prisma.raw(`t.id || '@' || t.updated::text`);
+
+/**
+ * The threats (of the job's mode) that may match the asset, read before the engine runs and without any lock: the
+ * shared rule (packages/common/src/threat-match.ts) with every CVE id the engine can report in place
+ * of the ones it will compute (rule findings only carry advisory ids, ADVISORY_CVE_IDS), each flagged
+ * with whether it lists the fingerprint; the analysis thread keeps the CVE-only ones whose CVE id the
+ * analysis produced (analysis/task.ts). Bounded by the fingerprint's threats plus the advisories'.
+ */
+function candidateThreatsSql(livemode: boolean, fingerprint: string, assetType: string): Prisma.Sql {
+  const keys = { livemode, fingerprint, asset_type: assetType, cve_ids: [...ADVISORY_CVE_IDS] };
+  return Prisma.sql`
+    SELECT t.id, t.title, t.category, t.severity, t.risk_penalty, t.cve_id,
+           COALESCE(t.attack_techniques, '{}') AS attack_techniques, t.remediation,
+           t.fingerprints @> ARRAY[${fingerprint}]::text[] AS by_fingerprint, ${THREAT_STAMP} AS stamp
+      FROM threats t
+     WHERE ${threatsMatchingAssetWhere(keys)}
+     ORDER BY t.id`;
+}
+const CANDIDATE_THREATS_TEXT = candidateThreatsSql(true, '', '').text;
+
+async function readCandidateThreats(
+  pool: Pool,
+  livemode: boolean,
+  fingerprint: string,
+  assetType: string,
+): Promise<{ threats: CandidateThreat[]; stamps: Map<string, string> }> {
+  const { rows } = await pool.query<MatchingThreatRow & { by_fingerprint: boolean; stamp: string }>({
+    name: 'enrichment_threats',
+    text: CANDIDATE_THREATS_TEXT,
+    values: candidateThreatsSql(livemode, fingerprint, assetType).values,
+  });
+  return {
+    threats: rows.map(({ stamp: _, ...t }) => ({ ...t, severity: t.severity as Severity })),
+    stamps: new Map(rows.map((t) => [t.id, t.stamp])),
+  };
+}
+
+/** The stamp of the threats the analysis applied, as the lock statement spells it (ids in C order). */
+function appliedThreatStamp(result: EnrichmentResult, stamps: Map<string, string>): string {
+  const ids = new Set(result.findings.filter((f) => f.rule_id === THREAT_MATCH_RULE_ID).flatMap((f) => f.threat_ids));
+  return [...ids]
+    .sort()
+    .map((id) => stamps.get(id) ?? id)
+    .join(',');
 }
 
 /**
  * Locks the asset row (concurrent jobs for one asset serialise here, and what a job that committed
- * meanwhile wrote is seen) and reads, in the same statement, the latest AI-BOM version, the live
- * threats matching the asset (the shared rule, applied to the CVE ids just computed) and whether any
- * webhook endpoint is enabled at all (when none is, the fan-out statement is skipped).
+ * meanwhile wrote is seen) and reads, in the same statement, the latest AI-BOM version, whether any
+ * webhook endpoint is enabled at all (when none is, the fan-out statement is skipped) and the stamp of
+ * the live threats that match the asset now (the shared rule with the CVE ids just computed). The
+ * engine has already run: the lock is held only for this read and the write that follows.
  */
 function lockSql(keys: AssetMatchKeys): Prisma.Sql {
   return Prisma.sql`
     SELECT a.latest_digest, a.enrichment_status, b.id AS bom_id, b.bom_version, b.content_hash,
            EXISTS (SELECT 1 FROM webhook_endpoints we WHERE we.status = 'enabled' AND we.livemode = a.livemode) AS has_endpoints,
-           COALESCE((
-             SELECT json_agg(m ORDER BY m.id) FROM (
-               SELECT t.id, t.title, t.category, t.severity, t.risk_penalty, t.cve_id,
-                      COALESCE(t.attack_techniques, '{}') AS attack_techniques, t.remediation
-                 FROM threats t
-                WHERE ${threatsMatchingAssetWhere(keys)}
-             ) m), '[]'::json) AS threats
+           (SELECT string_agg(${THREAT_STAMP}, ',' ORDER BY t.id COLLATE "C") FROM threats t
+             WHERE ${threatsMatchingAssetWhere(keys)}) AS threat_stamp
       FROM assets a
       LEFT JOIN LATERAL (
         SELECT id, bom_version, content_hash FROM aiboms
@@ -383,7 +456,14 @@ function assertNoNul(sql: string): string {
  * adds one to prepare the statements): `BEGIN; EXECUTE lock` then `EXECUTE write; [EXECUTE fan-out;]
  * COMMIT`. The interactive Prisma transaction it replaces needed ten and more (docs/performance.md).
  */
-async function writeEnrichment(deps: WorkerDeps, asset: JobRead, job: EnrichmentJob, analysis: Analysis, now: Date) {
+async function writeEnrichment(
+  deps: WorkerDeps,
+  asset: JobRead,
+  job: EnrichmentJob,
+  result: EnrichmentResult,
+  threatStamps: Map<string, string>,
+  now: Date,
+) {
   const client: PoolClient = await deps.pool.connect();
   let began = false;
   let broken: Error | undefined;
@@ -392,31 +472,23 @@ async function writeEnrichment(deps: WorkerDeps, asset: JobRead, job: Enrichment
       await client.query(PREPARE_ALL);
       preparedOn.add(client);
     }
+    // the CVE ids of the rule findings (threat_match findings excluded, as in the shared rule)
+    const cveIds = [
+      ...new Set(result.findings.filter((f) => f.rule_id !== THREAT_MATCH_RULE_ID).flatMap((f) => f.cve_ids)),
+    ].sort();
     const lock = lockSql({
       livemode: job.livemode,
       fingerprint: job.fingerprint,
       asset_type: asset.asset_type,
-      cve_ids: analysis.cve_ids,
+      cve_ids: cveIds,
     });
-    const lockName = analysis.cve_ids.length > 0 ? 'ew_lock_cve' : 'ew_lock_fp';
+    const lockName = cveIds.length > 0 ? 'ew_lock_cve' : 'ew_lock_fp';
     began = true;
     const first = (await client.query(
       assertNoNul(`BEGIN;\n${exec(lockName, lock.values.map(literal))}`),
     )) as unknown as QueryResult[];
     const current = first[1]!.rows[0] as LockedRow | undefined;
     if (!current) throw new Error(`asset ${job.fingerprint} disappeared during enrichment`);
-
-    const f0 = performance.now();
-    const result: EnrichmentResult = finalize(analysis, {
-      threats: current.threats.map((t) => ({ ...t, severity: t.severity as Severity }) satisfies MatchedThreat),
-      publisher: {
-        org_count: asset.org_count ?? 0,
-        signal_count: asset.org_signal_count ?? asset.signal_count,
-        first_seen: (asset.org_first_seen ?? asset.first_seen).toISOString(),
-      },
-      now: now.toISOString(),
-    });
-    const finalizeMs = performance.now() - f0;
 
     // every version is kept; a new one only when the BOM's content changed
     const newBom = current.content_hash !== result.aibom.content_hash;
@@ -425,7 +497,19 @@ async function writeEnrichment(deps: WorkerDeps, asset: JobRead, job: Enrichment
     // newer content arrived while we computed: keep the result (it is the last good one) but leave the
     // asset waiting for the job that carries the newer digest
     const superseded = current.latest_digest !== job.digest;
-    const status = superseded ? (current.enrichment_status === 'pending' ? 'pending' : 'stale') : 'enriched';
+    // A threat matching the asset was created or changed while we analysed (the analysis ran without
+    // the row lock, on the threats read before it). The threat's own re-enrichment may not reach this
+    // asset (it matches CVE ids on stored findings, and ours are not stored yet) or may already have
+    // run: store our result as the last good one, leave the asset stale, and queue one more job (outbox
+    // row, same transaction) that analyses again with the threats as they are now.
+    const threatsChanged = (current.threat_stamp ?? '') !== appliedThreatStamp(result, threatStamps);
+    const status = superseded
+      ? current.enrichment_status === 'pending'
+        ? 'pending'
+        : 'stale'
+      : threatsChanged
+        ? 'stale'
+        : 'enriched';
     const findings = result.findings.map((f) => ({
       id: newId(ID_PREFIXES.finding),
       rule_id: f.rule_id,
@@ -511,6 +595,14 @@ async function writeEnrichment(deps: WorkerDeps, asset: JobRead, job: Enrichment
       ]),
     ];
     if (current.has_endpoints) second.push(exec('ew_fanout', [textArray(eventRows.map((e) => e.id))]));
+    if (threatsChanged && !superseded) {
+      const payload = {
+        fingerprint: job.fingerprint,
+        digest: job.digest,
+        reason: `threats_changed:${sha256Hex(current.threat_stamp ?? '').slice(0, 16)}`,
+      };
+      second.push(`INSERT INTO outbox (kind, payload) VALUES ('enrichment', ${jsonb(payload)})`);
+    }
     second.push('COMMIT');
     const out = (await client.query(assertNoNul(second.join(';\n')))) as unknown as QueryResult[];
     began = false;
@@ -520,7 +612,7 @@ async function writeEnrichment(deps: WorkerDeps, asset: JobRead, job: Enrichment
           outbox_id: BigInt(r.outbox_id),
         }))
       : [];
-    return { result, bomVersion, deliveries, finalizeMs };
+    return { bomVersion, deliveries };
   } catch (err) {
     if (began) {
       await client.query('ROLLBACK').catch((e: Error) => {

@@ -1,0 +1,191 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Config } from '@risk/common';
+import { build } from 'esbuild';
+import { Piscina } from 'piscina';
+import type { AnalysisEntries, AnalysisTask, EntryName, TaskStarted } from './task';
+
+/**
+ * The analysis thread pool (docs/security.md, "Analysis under a budget"). The engine is pure CPU on
+ * untrusted content, so it runs off the worker's event loop: the main thread keeps answering /healthz,
+ * renewing BullMQ locks, relaying the outbox and delivering webhooks whatever a manifest costs, and a
+ * second core does analysis. Each task has a deadline counted from the moment its thread starts it
+ * (not from when it was queued behind other tasks, nor while a replacement thread is still loading):
+ * on expiry the thread is terminated (piscina stops the Worker of an aborted running task) and the
+ * task rejects with AnalysisTimeoutError.
+ */
+export const ANALYSIS_TIMEOUT = 'analysis_timeout';
+
+export class AnalysisTimeoutError extends Error {
+  override readonly name = 'AnalysisTimeoutError';
+  constructor(readonly timeoutMs: number) {
+    super(ANALYSIS_TIMEOUT);
+  }
+}
+
+export interface AnalysisPoolOptions {
+  threads: number;
+  timeoutMs: number;
+}
+
+export interface RunOptions {
+  /** test-only: the thread spins this long before the task, as a pathological input would (testBusyMs) */
+  busyMs?: number;
+}
+
+export interface AnalysisPool {
+  readonly threads: number;
+  /** Runs one engine entry in a thread; rejects with AnalysisTimeoutError past the deadline. */
+  run<E extends EntryName>(
+    entry: E,
+    args: Parameters<AnalysisEntries[E]>,
+    opts?: RunOptions,
+  ): Promise<ReturnType<AnalysisEntries[E]>>;
+  /** Terminates every thread (running tasks reject). */
+  close(): Promise<void>;
+}
+
+const TASK_SOURCE = path.join(__dirname, 'task.ts');
+// a .cjs entry that registers tsx, then requires task.ts (see the comment there)
+export const TASK_ENTRY_TSX = path.join(__dirname, 'task-entry.cjs');
+
+let taskFile: Promise<string> | undefined;
+/**
+ * The file each analysis thread loads: task.ts and the engine bundled by esbuild into one CommonJS file
+ * (once per process, named by its content hash in the temp directory, written atomically). A thread
+ * then starts in ~0.2 s instead of the ~1.5 s tsx needs to compile and resolve the engine's modules —
+ * a thread replaced after a timeout is ready for the next job at once. Works the same under tsx and
+ * jest, since it reads the sources itself. Should bundling fail, threads load task.ts through tsx
+ * (task-entry.cjs): slower to start, same behaviour.
+ */
+export function analysisTaskFile(): Promise<string> {
+  taskFile ??= (async () => {
+    try {
+      const out = await build({
+        entryPoints: [TASK_SOURCE],
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        target: 'node20',
+        write: false,
+        logLevel: 'silent',
+      });
+      const code = out.outputFiles[0]!.contents;
+      const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
+      const file = path.join(os.tmpdir(), `risk-analysis-task-${hash}.cjs`);
+      if (!fs.existsSync(file)) {
+        const tmp = `${file}.${process.pid}.tmp`;
+        await fs.promises.writeFile(tmp, code);
+        await fs.promises.rename(tmp, file);
+      }
+      return file;
+    } catch {
+      return TASK_ENTRY_TSX;
+    }
+  })();
+  return taskFile;
+}
+
+/** Default pool size: two threads (one per core of a small machine), fewer on a single core. */
+export function defaultThreads(): number {
+  return Math.max(1, Math.min(2, os.availableParallelism()));
+}
+
+export function createAnalysisPool(opts: AnalysisPoolOptions & { filename?: string }): AnalysisPool {
+  const ready = (opts.filename ? Promise.resolve(opts.filename) : analysisTaskFile()).then((filename) =>
+    startPiscina(filename, opts),
+  );
+  return {
+    threads: opts.threads,
+    async run(entry, args, runOpts = {}) {
+      return (await ready).run(entry, args, runOpts);
+    },
+    async close() {
+      await (await ready).close();
+    },
+  };
+}
+
+function startPiscina(filename: string, opts: AnalysisPoolOptions): AnalysisPool {
+  const piscina = new Piscina({
+    filename,
+    minThreads: opts.threads,
+    maxThreads: opts.threads,
+    // threads are kept warm: loading the engine in a fresh thread costs hundreds of milliseconds
+    idleTimeout: Infinity,
+    // a task whose thread is terminated must not take other tasks with it
+    concurrentTasksPerWorker: 1,
+    // analysis threads run at a lower CPU priority than the main thread (nice(2) per thread, through
+    // piscina's optional @napi-rs/nice): on a small machine, threads spinning on a hostile manifest
+    // must not starve /healthz, BullMQ lock renewal, the outbox relay and webhook delivery
+    niceIncrement: 10,
+  });
+  let nextId = 0;
+  // deadline per task, armed when the thread reports that it has started the task
+  const running = new Map<number, { controller: AbortController; timer?: NodeJS.Timeout }>();
+  piscina.on('message', (message: unknown) => {
+    const id = (message as Partial<TaskStarted> | null)?.analysis_task_started;
+    const task = id === undefined ? undefined : running.get(id);
+    if (!task || task.timer) return;
+    task.timer = setTimeout(() => task.controller.abort(new AnalysisTimeoutError(opts.timeoutMs)), opts.timeoutMs);
+  });
+  // an error outside any task (a thread that fails between tasks): piscina replaces the thread
+  piscina.on('error', () => undefined);
+
+  return {
+    threads: opts.threads,
+    async run(entry, args, runOpts = {}) {
+      const id = (nextId = (nextId + 1) % Number.MAX_SAFE_INTEGER);
+      const controller = new AbortController();
+      const slot: { controller: AbortController; timer?: NodeJS.Timeout } = { controller };
+      running.set(id, slot);
+      const task: AnalysisTask = { id, entry, args, busy_ms: runOpts.busyMs ?? 0 };
+      try {
+        return await piscina.run(task, { signal: controller.signal });
+      } catch (err) {
+        if (controller.signal.reason instanceof AnalysisTimeoutError) throw controller.signal.reason;
+        throw err;
+      } finally {
+        clearTimeout(slot.timer);
+        running.delete(id);
+      }
+    },
+    async close() {
+      await piscina.destroy();
+    },
+  };
+}
+
+// One pool per process and pool settings, made on first use (startWorker warms it) and shared by every
+// worker started with those settings — tests start several workers with copies of one config. Idle
+// threads do not keep the process alive; main.ts terminates them at shutdown (closeAnalysisPools).
+const pools = new Map<string, AnalysisPool>();
+
+export function analysisPoolFor(config: Config): AnalysisPool {
+  const opts = { threads: config.ENRICHMENT_THREADS ?? defaultThreads(), timeoutMs: config.ENRICHMENT_JOB_TIMEOUT_MS };
+  const key = `${opts.threads}:${opts.timeoutMs}`;
+  let pool = pools.get(key);
+  if (!pool) pools.set(key, (pool = createAnalysisPool(opts)));
+  return pool;
+}
+
+/** Terminates every analysis thread of the process (running analyses reject). */
+export async function closeAnalysisPools(): Promise<void> {
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.map((p) => p.close()));
+}
+
+/**
+ * Test-only hook (ENRICHMENT_TEST_BUSY_MS, 0 outside tests): a manifest carrying TEST_BUSY_MARKER
+ * makes its analysis thread spin that long, so the deadline tests stay meaningful whatever the engine's
+ * patterns cost; other manifests in the same run are analysed normally.
+ */
+export const TEST_BUSY_MARKER = '#enrichment-test-busy';
+export function testBusyMs(config: Config, rawManifest: string | null): number {
+  return config.ENRICHMENT_TEST_BUSY_MS > 0 && rawManifest?.includes(TEST_BUSY_MARKER)
+    ? config.ENRICHMENT_TEST_BUSY_MS
+    : 0;
+}

@@ -1,0 +1,77 @@
+/**
+ * What runs inside an analysis thread (services/worker/src/analysis/pool.ts): the pure engine from
+ * @risk/enrichment, called by name from a table, on serializable arguments. Nothing here does I/O.
+ *
+ * Threads load this file bundled by esbuild with the engine into one CommonJS file (pool.ts,
+ * analysisTaskFile), or, should bundling fail, through task-entry.cjs, which registers tsx first. Either
+ * way works under `node --import tsx` (pnpm start) and under jest: a worker thread is a fresh Node.js
+ * isolate that jest's module system never sees.
+ */
+import { parentPort } from 'node:worker_threads';
+import {
+  analyzeObservations,
+  finalize,
+  type EnrichmentInput,
+  type EnrichmentResult,
+  type FinalizeContext,
+  type MatchedThreat,
+} from '@risk/enrichment';
+
+/**
+ * A threat read before the analysis, without the asset's row lock (services/worker/src/jobs/enrichment.ts):
+ * every live threat that lists the fingerprint, plus those whose cve_id is one the engine can report at all.
+ * `by_fingerprint` says which; a CVE-only candidate counts once the analysis has produced its CVE id.
+ */
+export type CandidateThreat = MatchedThreat & { by_fingerprint: boolean };
+
+/**
+ * analyzeObservations (every org's latest observation, docs/security.md "Modes and shared
+ * observations"), then the shared threat rule (packages/common/src/threat-match.ts) applied in memory to the
+ * candidates — a threat matches when it lists the fingerprint or its cve_id is among the CVE ids of the
+ * rule findings just computed — then finalize (score, AI-BOM).
+ */
+function enrichWithCandidates(
+  inputs: EnrichmentInput[],
+  ctx: Omit<FinalizeContext, 'threats'> & { threats: CandidateThreat[] },
+): EnrichmentResult {
+  const analysis = analyzeObservations(inputs);
+  const cves = new Set(analysis.cve_ids);
+  const threats = ctx.threats
+    .filter((t) => t.by_fingerprint || (t.cve_id !== null && cves.has(t.cve_id)))
+    .map(({ by_fingerprint: _, ...t }) => t);
+  return finalize(analysis, { ...ctx, threats });
+}
+
+/** The engine entries a task may name; each takes and returns structured-cloneable values. */
+export const ENTRIES = {
+  enrich: enrichWithCandidates,
+} satisfies Record<string, (...args: never[]) => unknown>;
+
+export type AnalysisEntries = typeof ENTRIES;
+export type EntryName = keyof AnalysisEntries;
+
+export interface AnalysisTask<E extends EntryName = EntryName> {
+  /** the pool's id for this task: the thread reports it when it starts, which starts the deadline */
+  id: number;
+  entry: E;
+  args: Parameters<AnalysisEntries[E]>;
+  /** test-only (ENRICHMENT_TEST_BUSY_MS): spin this long first, as a pathological input would */
+  busy_ms: number;
+}
+
+/** The message a thread posts when it starts a task (pool.ts starts the deadline on it). */
+export interface TaskStarted {
+  analysis_task_started: number;
+}
+
+export default function runAnalysisTask(task: AnalysisTask): ReturnType<AnalysisEntries[EntryName]> {
+  parentPort?.postMessage({ analysis_task_started: task.id } satisfies TaskStarted);
+  if (task.busy_ms > 0) {
+    const until = Date.now() + task.busy_ms;
+    while (Date.now() < until) {
+      /* spin: the event loop of this thread is blocked, like a super-linear regex would block it */
+    }
+  }
+  const entry = ENTRIES[task.entry] as (...args: unknown[]) => ReturnType<AnalysisEntries[EntryName]>;
+  return entry(...task.args);
+}
