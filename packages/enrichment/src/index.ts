@@ -4,6 +4,7 @@ import { evaluateRules } from './rules';
 import { RULES as RULE_DEFS, SEVERITY_WEIGHT } from './rules-table';
 // the DESIGN.md severity bands are defined once, in @risk/contracts (pure, no I/O, like this package)
 import { severityForScore } from '@risk/contracts';
+import { collectSecretValues, redactDeep } from './redact';
 import { computeScore, SCORE_FORMULA } from './score';
 import { publisherTrust } from './trust';
 import type {
@@ -32,6 +33,18 @@ export { renderSpdxTagValue } from './aibom';
 export { computeScore, SCORE_FORMULA } from './score';
 export { severityForScore };
 export { parseSpdxTagValue } from './tagvalue';
+export {
+  REDACTED,
+  SECRET_FORMATS,
+  JWT_FORMAT,
+  collectSecretValues,
+  findSecrets,
+  isSecretKeyName,
+  redactDeep,
+  redactText,
+  redactUrl,
+  secretKind,
+} from './redact';
 
 export const RULES: ReadonlyArray<{
   id: string;
@@ -275,13 +288,17 @@ export function finalize(analysis: Analysis, ctx: FinalizeContext): EnrichmentRe
   const p = analysis.parsed;
   const benchmark = benchmarkSummary(p, analysis.findings);
   const name = analysis.display_name ?? analysis.input.fingerprint;
-  const model = buildBomModel(analysis.input, p, {
+  const unredactedModel = buildBomModel(analysis.input, p, {
     ecosystem: analysis.ecosystem,
     publisher: analysis.publisher,
     name,
     risk: { score: s.score, severity, rules: uniq(drafts.map((f) => f.rule_id)).sort() },
     benchmark: benchmarkMetrics(benchmark),
   });
+  // docs/security.md "Secrets never reach shared data": the BOM model is redacted before it is hashed
+  // and rendered (a rotated secret makes no new BOM version), and the whole result once more below
+  const known = secretsOf(p);
+  const model = redactDeep(unredactedModel, known);
   const hash = contentHash(model);
   const spdx = buildSpdx(model, hash, created);
   const cyclonedx = buildCycloneDx(model, hash, created, { benchmark, parsed: p });
@@ -291,7 +308,7 @@ export function finalize(analysis: Analysis, ctx: FinalizeContext): EnrichmentRe
     analysis.findings,
     ctx.now,
   );
-  return {
+  const result: EnrichmentResult = {
     findings,
     intrinsic_risk_score: s.score,
     intrinsic_risk_severity: severity,
@@ -335,6 +352,24 @@ export function finalize(analysis: Analysis, ctx: FinalizeContext): EnrichmentRe
     publisher: analysis.publisher,
     ecosystem: analysis.ecosystem,
   };
+  // the one boundary: everything the engine outputs (findings, AI-BOM, names) leaves redacted
+  return redactDeep(result, known);
+}
+
+/**
+ * Values that are secret because of their key in the manifest's MCP servers (env / headers under a
+ * secret-looking name or flagged isSecret, `--token` arguments): scrubbed wherever they reappear.
+ */
+function secretsOf(p: ParsedManifest): string[] {
+  if (p.servers.length === 0) return [];
+  return collectSecretValues(
+    p.servers.map((s) => ({
+      env: s.env,
+      headers: s.headers,
+      args: s.args,
+      secret: s.secretEnv.map((k) => s.env[k] ?? s.headers[k] ?? ''),
+    })),
+  );
 }
 
 export function enrich(input: EnrichmentInput, ctx: FinalizeContext): EnrichmentResult {

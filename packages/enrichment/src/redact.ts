@@ -161,6 +161,9 @@ export function isSecretKeyName(name: string): boolean {
   if (words.some((w) => SECRET_ANY_WORDS.has(w))) return true;
   if (!SECRET_LAST_WORDS.has(last)) return false;
   const before = words[words.length - 2];
+  // a lone `key` is structure far more often than a credential (SPDX DictionaryEntry {key, value}, sort
+  // keys); a credential under it is still found by its format or, in a URL query, by looking generated
+  if (last === 'key' && before === undefined) return false;
   if ((last === 'key' || last === 'token') && before !== undefined && NOT_SECRET_QUALIFIERS.has(before)) return false;
   return true;
 }
@@ -451,7 +454,7 @@ class Scanner {
   private assignment(runStart: number, pos: number, name: string): number {
     const { s, n } = this;
     const before = runStart > 0 ? s.charCodeAt(runStart - 1) : 0;
-    const inQuery = before === 63 /* ? */ || before === 38 /* & */;
+    const inQuery = before === 63 /* ? */ || before === 38; /* & */
     let j = pos;
     if (j < n && isQuote(s.charCodeAt(j))) j++; // the closing quote of a JSON / YAML key
     let sp = 0;
@@ -588,9 +591,7 @@ function flagName(v: unknown): string | null {
 
 /** Whether an object is a `{name, value}` pair whose value is secret (server.json env vars and headers). */
 function secretPair(o: Record<string, unknown>): boolean {
-  return (
-    typeof o.name === 'string' && (isSecretKeyName(o.name) || o.isSecret === true || o.is_secret === true)
-  );
+  return typeof o.name === 'string' && (isSecretKeyName(o.name) || o.isSecret === true || o.is_secret === true);
 }
 
 function walk(v: unknown, depth: number, secret: boolean, known: readonly string[]): unknown {
