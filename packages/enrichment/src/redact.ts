@@ -158,7 +158,8 @@ export function isSecretKeyName(name: string): boolean {
   const words = nameWords(name);
   const last = words[words.length - 1];
   if (last === undefined) return false;
-  if (words.some((w) => SECRET_ANY_WORDS.has(w))) return true;
+  // also at the end of a run-together word: PGPASSWORD, clientsecret, openaiapikey
+  for (const w of words) for (const sw of SECRET_ANY_WORDS) if (w.endsWith(sw)) return true;
   if (!SECRET_LAST_WORDS.has(last)) return false;
   const before = words[words.length - 2];
   // a lone `key` is structure far more often than a credential (SPDX DictionaryEntry {key, value}, sort
@@ -466,6 +467,8 @@ class Scanner {
     // only now the name's words (the cost of most runs stays one character look-up)
     const secretName = isSecretKeyName(name);
     if (!secretName && !(inQuery && sep === 61)) return -1;
+    // `PASSWORD= next` in an env file is an empty value (`api_key = '…'` has spaces on both sides)
+    if (sep === 61 && sp === 0 && j + 1 < n && isSpace(s.charCodeAt(j + 1))) return -1;
     if (sep === 61 || sep === 58) {
       j++;
       if (sep === 58 && s.startsWith('//', j)) return -1; // a URL scheme, not an assignment
