@@ -152,8 +152,21 @@ function nameWords(name: string): string[] {
   return words;
 }
 
+// documents repeat the same few key names: their verdicts are remembered (bounded)
+const keyVerdicts = new Map<string, boolean>();
+
 /** Whether a key, header, env variable, query parameter or flag name says its value is a credential. */
 export function isSecretKeyName(name: string): boolean {
+  let verdict = keyVerdicts.get(name);
+  if (verdict === undefined) {
+    verdict = judgeKeyName(name);
+    if (keyVerdicts.size >= 4096) keyVerdicts.clear();
+    keyVerdicts.set(name, verdict);
+  }
+  return verdict;
+}
+
+function judgeKeyName(name: string): boolean {
   if (name.length === 0 || name.length > 128) return false;
   const words = nameWords(name);
   const last = words[words.length - 1];
@@ -377,8 +390,9 @@ class Scanner {
       k++;
     }
     if (at <= from) return from;
-    const colon = s.indexOf(':', from);
-    const start = colon >= 0 && colon < at ? colon + 1 : from;
+    let colon = from;
+    while (colon < at && s.charCodeAt(colon) !== 58) colon++;
+    const start = colon < at ? colon + 1 : from;
     if (at > start) this.spans.push({ start, end: at, replacement: REDACTED_IN_URL });
     return at + 1;
   }
@@ -394,7 +408,12 @@ class Scanner {
     // the rules' truncate() cut the text here: a prefix with enough of a body is still a token
     const truncated = end < n && s.charCodeAt(end) === ELLIPSIS;
     // a JWT is three dot-joined runs
-    if (e - a <= MAX_TOKEN && s.startsWith('eyJ', a) && s.includes('.', a) && JWT_FORMAT.pattern.test(s.slice(a, e))) {
+    if (
+      e - a <= MAX_TOKEN &&
+      s.startsWith('eyJ', a) &&
+      s.indexOf('.', a) < e &&
+      JWT_FORMAT.pattern.test(s.slice(a, e))
+    ) {
       this.spans.push({ start: a, end: e, replacement: `[REDACTED:${JWT_FORMAT.kind}]`, kind: JWT_FORMAT.kind });
       return end;
     }
@@ -419,13 +438,15 @@ class Scanner {
     }
     if (this.tokensOnly) return end;
     // the last segment as a name: `API_KEY=…`, `"token": "…"`, `?sig=…`, `--api-key …`, `Bearer …`
-    const name = e - lastSeg <= 128 ? s.slice(lastSeg, e) : '';
-    if (name && e === end) {
-      if (name.length === 6 && name.toLowerCase() === 'bearer') return this.bearer(end);
-      const next = this.assignment(start, end, name);
-      if (next >= 0) return next;
-    }
-    return end;
+    if (e !== end || e - lastSeg > 128) return end;
+    if (
+      e - lastSeg === 6 &&
+      (s.charCodeAt(lastSeg) | 32) === 98 /* b */ &&
+      s.slice(lastSeg, e).toLowerCase() === 'bearer'
+    )
+      return this.bearer(end);
+    const next = this.assignment(start, lastSeg, end);
+    return next >= 0 ? next : end;
   }
 
   /** `Bearer <token>` in free text. */
@@ -452,7 +473,7 @@ class Scanner {
    * the name looks secret, or — in a URL query (`?x=…&`) — when the value looks generated.
    * Returns where the scan goes on, or -1 when this is no assignment.
    */
-  private assignment(runStart: number, pos: number, name: string): number {
+  private assignment(runStart: number, nameStart: number, pos: number): number {
     const { s, n } = this;
     const before = runStart > 0 ? s.charCodeAt(runStart - 1) : 0;
     const inQuery = before === 63 /* ? */ || before === 38; /* & */
@@ -462,10 +483,10 @@ class Scanner {
     while (j < n && isSpace(s.charCodeAt(j)) && sp < 4) (j++, sp++);
     const sep = j < n ? s.charCodeAt(j) : 0;
     // `--api-key VALUE`
-    const flagForm = sp === 1 && j === pos + 1 && name.startsWith('-');
+    const flagForm = sp === 1 && j === pos + 1 && s.charCodeAt(nameStart) === 45;
     if (sep !== 61 /* = */ && sep !== 58 /* : */ && !flagForm) return -1;
-    // only now the name's words (the cost of most runs stays one character look-up)
-    const secretName = isSecretKeyName(name);
+    // only now the name's words (the cost of most runs stays a few character look-ups)
+    const secretName = isSecretKeyName(s.slice(nameStart, pos));
     if (!secretName && !(inQuery && sep === 61)) return -1;
     // `PASSWORD= next` in an env file is an empty value (`api_key = '…'` has spaces on both sides)
     if (sep === 61 && sp === 0 && j + 1 < n && isSpace(s.charCodeAt(j + 1))) return -1;
@@ -507,11 +528,21 @@ class Scanner {
     }
     if (ve <= vs) return -1;
     const value = s.slice(vs, ve);
-    if (isPlaceholderValue(value) || (flagForm && value.startsWith('-'))) return -1;
-    if (!secretName && !looksRandom(value)) return -1;
-    if (!secretName && matchFormat(s, vs, ve, false)) return -1; // the run scan names its kind
+    if (flagForm && value.startsWith('-')) return -1;
+    if (isPlaceholderValue(value) || (!secretName && (!looksRandom(value) || matchFormat(s, vs, ve, false)))) {
+      // not redacted as a whole: its tokens still are, and the scan goes on after it (each character is
+      // looked at a bounded number of times, whatever the text)
+      this.tokensIn(vs, ve);
+      return ve;
+    }
     this.spans.push({ start: vs, end: ve, replacement: inQuery ? REDACTED_IN_URL : REDACTED });
     return ve;
+  }
+
+  /** The catalogue tokens inside [from, to). */
+  private tokensIn(from: number, to: number): void {
+    for (const sp of new Scanner(this.s.slice(from, to), true).run())
+      this.spans.push({ ...sp, start: sp.start + from, end: sp.end + from });
   }
 }
 
@@ -535,10 +566,26 @@ function scrubKnown(s: string, known: readonly string[]): string {
   return out;
 }
 
+// Nothing the scanner acts on can be in a text without one of these: an assignment (`=`, `:` before a
+// non-alphanumeric), user-info (`@`), a flag or PEM dashes (`--`), `bearer`, or a catalogue prefix. Most
+// strings of a document (names, purls, licence ids) have none, and the native regex engine says so
+// fastest. Literal alternatives only: linear.
+const MAYBE_SECRET = new RegExp(
+  [
+    '[=@]',
+    ':[^A-Za-z0-9]',
+    '--',
+    'bearer',
+    // the prefixes are [A-Za-z0-9_-] only: no character to escape
+    ...new Set([...SECRET_FORMATS, JWT_FORMAT].flatMap((f) => f.prefixes)),
+  ].join('|'),
+  'i',
+);
+
 /** Text with every credential found in it replaced. Linear in the length of the text. */
 export function redactText(s: string, known: readonly string[] = []): string {
   const text = known.length ? scrubKnown(s, known) : s;
-  if (text.length < 8) return text;
+  if (text.length < 8 || !MAYBE_SECRET.test(text)) return text;
   const spans = new Scanner(text, false).run();
   privateKeySpans(text, spans);
   return applySpans(text, spans);
@@ -597,8 +644,23 @@ function secretPair(o: Record<string, unknown>): boolean {
   return typeof o.name === 'string' && (isSecretKeyName(o.name) || o.isSecret === true || o.is_secret === true);
 }
 
-function walk(v: unknown, depth: number, secret: boolean, known: readonly string[]): unknown {
-  if (typeof v === 'string') return secret && !isPlaceholderValue(v) ? REDACTED : redactText(v, known);
+interface WalkState {
+  known: readonly string[];
+  // the AI-BOM repeats names, purls and licences across its renderings: each distinct string is scanned once
+  cache: Map<string, string>;
+}
+
+function walkString(v: string, st: WalkState): string {
+  let out = st.cache.get(v);
+  if (out === undefined) {
+    out = redactText(v, st.known);
+    st.cache.set(v, out);
+  }
+  return out;
+}
+
+function walk(v: unknown, depth: number, secret: boolean, st: WalkState): unknown {
+  if (typeof v === 'string') return secret && !isPlaceholderValue(v) ? REDACTED : walkString(v, st);
   if (depth > MAX_DEPTH) return null;
   if (Array.isArray(v)) {
     const out: unknown[] = new Array<unknown>(v.length);
@@ -606,7 +668,7 @@ function walk(v: unknown, depth: number, secret: boolean, known: readonly string
       const flag = i > 0 ? flagName(v[i - 1]) : null;
       const afterSecretFlag =
         flag !== null && isSecretKeyName(flag) && typeof v[i] === 'string' && !(v[i] as string).startsWith('-');
-      out[i] = walk(v[i], depth + 1, secret || afterSecretFlag, known);
+      out[i] = walk(v[i], depth + 1, secret || afterSecretFlag, st);
     }
     return out;
   }
@@ -615,7 +677,7 @@ function walk(v: unknown, depth: number, secret: boolean, known: readonly string
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) {
     const isSecret = secret || isSecretKeyName(k) || (pair && (k === 'value' || k === 'default'));
-    out[k.length >= 8 ? redactText(k, known) : k] = walk(x, depth + 1, isSecret, known);
+    out[k.length >= 8 ? walkString(k, st) : k] = walk(x, depth + 1, isSecret, st);
   }
   return out;
 }
@@ -626,7 +688,7 @@ function walk(v: unknown, depth: number, secret: boolean, known: readonly string
  * occurrences of `known` values. Non-plain objects are returned as they are.
  */
 export function redactDeep<T>(value: T, known: readonly string[] = []): T {
-  return walk(value, 0, false, known) as T;
+  return walk(value, 0, false, { known, cache: new Map() }) as T;
 }
 
 /**

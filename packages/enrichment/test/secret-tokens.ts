@@ -87,7 +87,7 @@ export function sampleTokens(seed = 1): SampleToken[] {
 }
 
 /** Secrets with no recognisable format: only their context (key name, URL position) says they are secret. */
-export function contextualSecrets(seed = 1): Record<string, string> {
+export function contextualSecrets(seed = 1) {
   return {
     awsSecretAccessKey: body(40, seed * 1000 + 1, BASE64),
     dbPassword: 'pw' + body(14, seed * 1000 + 2),
