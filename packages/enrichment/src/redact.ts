@@ -482,8 +482,11 @@ class Scanner {
     let sp = 0;
     while (j < n && isSpace(s.charCodeAt(j)) && sp < 4) (j++, sp++);
     const sep = j < n ? s.charCodeAt(j) : 0;
-    // `--api-key VALUE`
-    const flagForm = sp === 1 && j === pos + 1 && s.charCodeAt(nameStart) === 45;
+    // `--api-key VALUE`, and a Dockerfile's legacy `ENV API_KEY value`
+    const flagForm =
+      sp === 1 &&
+      j === pos + 1 &&
+      (s.charCodeAt(nameStart) === 45 || (runStart >= 4 && s.startsWith('ENV ', runStart - 4)));
     if (sep !== 61 /* = */ && sep !== 58 /* : */ && !flagForm) return -1;
     // only now the name's words (the cost of most runs stays a few character look-ups)
     const secretName = isSecretKeyName(s.slice(nameStart, pos));

@@ -117,6 +117,7 @@ describe('redactText: credentials known by their context', () => {
       [`{"client_secret": "${c.dbPassword}", "n": 1}`, '{"client_secret": "[REDACTED]", "n": 1}'],
       [`api_key = '${c.queryApiKey}'`, "api_key = '[REDACTED]'"],
       [`ENV DB_PASSWORD=${c.dbPassword} PORT=80`, 'ENV DB_PASSWORD=[REDACTED] PORT=80'],
+      [`ENV AWS_SECRET_ACCESS_KEY ${c.awsSecretAccessKey}\nRUN x`, 'ENV AWS_SECRET_ACCESS_KEY [REDACTED]\nRUN x'],
       [`- STRIPE_KEY=${c.headerValue}`, '- STRIPE_KEY=[REDACTED]'],
       [`run --api-key ${c.flagValue} --verbose`, 'run --api-key [REDACTED] --verbose'],
       [`run --token=${c.flagValue}`, 'run --token=[REDACTED]'],
