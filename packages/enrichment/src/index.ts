@@ -353,7 +353,18 @@ export function finalize(analysis: Analysis, ctx: FinalizeContext): EnrichmentRe
     ecosystem: analysis.ecosystem,
   };
   // the one boundary: everything the engine outputs (findings, AI-BOM, names) leaves redacted
-  return redactDeep(result, known);
+  return redactResult(result, known);
+}
+
+/**
+ * The result through redactDeep, except the parts built only from the already redacted BOM model (SPDX,
+ * components, lineage: walking them again would find nothing and cost a third of the engine's time).
+ * CycloneDX is walked: it also reads the parsed manifest.
+ */
+function redactResult(result: EnrichmentResult, known: readonly string[]): EnrichmentResult {
+  const { spdx, components, lineage } = result.aibom;
+  const rest = redactDeep({ ...result, aibom: { ...result.aibom, spdx: {}, components: [], lineage: null } }, known);
+  return { ...rest, aibom: { ...rest.aibom, spdx, components, lineage } };
 }
 
 /**

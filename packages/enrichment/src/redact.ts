@@ -345,6 +345,9 @@ function privateKeySpans(s: string, spans: Span[]): void {
   }
 }
 
+// every catalogue prefix (case-sensitive): where findSecrets looks
+const PREFIX_SCAN = new RegExp([...new Set([...SECRET_FORMATS, JWT_FORMAT].flatMap((f) => f.prefixes))].join('|'), 'g');
+
 class Scanner {
   readonly spans: Span[] = [];
   private readonly n: number;
@@ -359,6 +362,24 @@ class Scanner {
     const { s, n } = this;
     let i = 0;
     while (i < n) {
+      if (this.tokensOnly) {
+        // only runs holding a catalogue prefix matter: the native engine finds the next one
+        PREFIX_SCAN.lastIndex = i;
+        const m = PREFIX_SCAN.exec(s);
+        if (!m) break;
+        let a = m.index;
+        while (a > i && isRunChar(s.charCodeAt(a - 1))) a--;
+        if (a > 0 && s.charCodeAt(a - 1) === 92 /* \ */) a++; // the letter of an escape (\n) is no part of it
+        if (a > m.index) {
+          i = m.index + 1;
+          continue;
+        }
+        const start = a;
+        i = a;
+        while (i < n && isRunChar(s.charCodeAt(i))) i++;
+        i = this.onRun(start, i);
+        continue;
+      }
       const c = s.charCodeAt(i);
       if (c === 92 /* \ */) {
         // an escape sequence inside raw JSON text (\n, \", \u…): neither half is part of a token
@@ -454,7 +475,10 @@ class Scanner {
     const { s, n } = this;
     let j = from;
     let sp = 0;
-    while (j < n && isSpace(s.charCodeAt(j)) && sp < 4) (j++, sp++);
+    while (j < n && isSpace(s.charCodeAt(j)) && sp < 4) {
+      j++;
+      sp++;
+    }
     if (sp === 0) return from;
     const vs = j;
     while (j < n && (isBase64Char(s.charCodeAt(j)) || s.charCodeAt(j) === 46 || s.charCodeAt(j) === 126)) j++;
@@ -480,13 +504,16 @@ class Scanner {
     let j = pos;
     if (j < n && isQuote(s.charCodeAt(j))) j++; // the closing quote of a JSON / YAML key
     let sp = 0;
-    while (j < n && isSpace(s.charCodeAt(j)) && sp < 4) (j++, sp++);
+    while (j < n && isSpace(s.charCodeAt(j)) && sp < 4) {
+      j++;
+      sp++;
+    }
     const sep = j < n ? s.charCodeAt(j) : 0;
     // `--api-key VALUE`, and a Dockerfile's legacy `ENV API_KEY value`
     const flagForm =
       sp === 1 &&
       j === pos + 1 &&
-      (s.charCodeAt(nameStart) === 45 || (runStart >= 4 && s.startsWith('ENV ', runStart - 4)));
+      (s.startsWith('--', nameStart) || (runStart >= 4 && s.startsWith('ENV ', runStart - 4)));
     if (sep !== 61 /* = */ && sep !== 58 /* : */ && !flagForm) return -1;
     // only now the name's words (the cost of most runs stays a few character look-ups)
     const secretName = isSecretKeyName(s.slice(nameStart, pos));
@@ -499,7 +526,10 @@ class Scanner {
       if (j < n && s.charCodeAt(j) === 61) j++; // `==`
     }
     sp = 0;
-    while (j < n && isSpace(s.charCodeAt(j)) && sp < 4) (j++, sp++);
+    while (j < n && isSpace(s.charCodeAt(j)) && sp < 4) {
+      j++;
+      sp++;
+    }
     if (j >= n) return -1;
     const q = s.charCodeAt(j);
     let vs: number;
@@ -569,16 +599,16 @@ function scrubKnown(s: string, known: readonly string[]): string {
   return out;
 }
 
-// Nothing the scanner acts on can be in a text without one of these: an assignment (`=`, `:` before a
-// non-alphanumeric), user-info (`@`), a flag or PEM dashes (`--`), `bearer`, or a catalogue prefix. Most
-// strings of a document (names, purls, licence ids) have none, and the native regex engine says so
+// Nothing the scanner acts on can be in a text without one of these: an assignment or URL (`=`, `:`),
+// user-info (`@`), a `--flag` or PEM dashes (`--`), `bearer`, a Dockerfile `ENV `, or a catalogue prefix.
+// Most strings of a document (names, licence ids, SPDX ids) have none, and the native regex engine says so
 // fastest. Literal alternatives only: linear.
 const MAYBE_SECRET = new RegExp(
   [
-    '[=@]',
-    ':[^A-Za-z0-9]',
+    '[=@:]',
     '--',
     'bearer',
+    'ENV ',
     // the prefixes are [A-Za-z0-9_-] only: no character to escape
     ...new Set([...SECRET_FORMATS, JWT_FORMAT].flatMap((f) => f.prefixes)),
   ].join('|'),

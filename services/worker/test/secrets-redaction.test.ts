@@ -7,7 +7,7 @@ import request from 'supertest';
 import { startWorker, type RunningWorker } from '../src';
 import { createWorkerHarness, waitFor, type WorkerHarness } from './harness';
 // the token builders of the redaction unit tests: real formats, assembled at run time
-import { contextualSecrets, sampleTokens } from '../../../packages/enrichment/test/secret-tokens';
+import { contextualSecrets, sampleTokens } from '@risk/enrichment/test/secret-tokens';
 
 /**
  * docs/security.md "Secrets never reach shared data", tried as a careless (or hostile) collector would:
