@@ -345,6 +345,7 @@ function privateKeySpans(s: string, spans: Span[]): void {
   }
 }
 
+const BASE64_PREFIXES = SECRET_FORMATS.filter((f) => f.base64Tail).flatMap((f) => f.prefixes);
 // every catalogue prefix (case-sensitive): where findSecrets looks
 const PREFIX_SCAN = new RegExp([...new Set([...SECRET_FORMATS, JWT_FORMAT].flatMap((f) => f.prefixes))].join('|'), 'g');
 
@@ -446,10 +447,12 @@ class Scanner {
       if (k > segStart) {
         let sa = segStart;
         while (sa < k && s.charCodeAt(sa) === 45) sa++; // `--token`, `-sk-…`: leading dashes are no token
-        const f = matchFormat(s, sa, k, truncated && k === e);
+        // a base64 secret (whsec_…) goes on over `+`, `/` and `=`, which end a run
+        let tokenEnd = k;
+        if (k === end && BASE64_PREFIXES.some((prefix) => s.startsWith(prefix, sa)))
+          while (tokenEnd < n && isBase64Char(s.charCodeAt(tokenEnd))) tokenEnd++;
+        const f = matchFormat(s, sa, tokenEnd, truncated && k === e);
         if (f) {
-          let tokenEnd = k;
-          if (f.base64Tail && k === end) while (tokenEnd < n && isBase64Char(s.charCodeAt(tokenEnd))) tokenEnd++;
           this.spans.push({ start: sa, end: tokenEnd, replacement: `[REDACTED:${f.kind}]`, kind: f.kind });
           if (tokenEnd > end) return tokenEnd;
         }

@@ -46,6 +46,7 @@ describe('redactText: the token catalogue', () => {
       'rk_' + 'live_' + body(43, 1),
       'rk_' + 'test_' + body(43, 2),
       'whsec_' + body(32, 3) + '+/' + body(8, 4) + '==',
+      'whsec_' + 'Ab+/' + body(36, 7) + '=',
       'dpl_' + body(32, 5),
       'adm_' + body(32, 6),
     ];
