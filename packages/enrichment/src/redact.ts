@@ -191,7 +191,8 @@ export function isPlaceholderValue(value: string): boolean {
   if (v.length === 0) return true;
   const first = v.charCodeAt(0);
   const lastCh = v.charCodeAt(v.length - 1);
-  if (first === 36 /* $ */) return true;
+  // `${VAR}`, `$VAR` (upper case: a password may well start with `$`)
+  if (first === 36 /* $ */ && (v.charCodeAt(1) === 123 /* { */ || isEnvName(v, 1))) return true;
   if (first === 60 /* < */ && lastCh === 62 /* > */) return true;
   if (v.startsWith('{{') || (first === 37 /* % */ && lastCh === 37 && v.length > 2)) return true;
   if (v.length > 200) return false;
@@ -201,14 +202,18 @@ export function isPlaceholderValue(value: string): boolean {
   if (/^(?:x+|\*+|\.+|-+|#+|0+)$/i.test(v)) return true;
   for (const w of ['your', 'changeme', 'change-me', 'placeholder', 'example', 'replace', 'xxxx', '****', '...'])
     if (lower.includes(w)) return true;
-  // an env variable's name (GITHUB_TOKEN): a reference to where the secret lives
-  let underscore = false;
-  for (let i = 0; i < v.length; i++) {
+  // an env variable's name with an underscore (GITHUB_TOKEN): a reference to where the secret lives
+  return v.includes('_') && isEnvName(v, 0);
+}
+
+/** `v` from `from` on is an UPPER_SNAKE name. */
+function isEnvName(v: string, from: number): boolean {
+  if (from >= v.length || !isUpper(v.charCodeAt(from))) return false;
+  for (let i = from; i < v.length; i++) {
     const c = v.charCodeAt(i);
-    if (c === 95) underscore = true;
-    else if (!isUpper(c) && !isDigit(c)) return false;
+    if (c !== 95 && !isUpper(c) && !isDigit(c)) return false;
   }
-  return underscore && isUpper(first);
+  return true;
 }
 
 /** A value that looks generated (long, mixed letters and digits): counts as secret in a URL query. */

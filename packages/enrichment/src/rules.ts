@@ -697,7 +697,7 @@ function serverRules(ctx: Ctx, s: McpServerEntry): void {
     });
   else if (credKeys.length)
     add(ctx, 'R20', {
-      description: `Server ${s.name} receives credentials: ${credKeys.join(', ')}.`,
+      description: `Server ${s.name} receives credentials through ${credKeys.join(', ')}.`,
       evidence: { path: `${s.path}.env`, keys: credKeys },
       capabilities: ['credential_access'],
     });
