@@ -546,6 +546,12 @@ class Scanner {
       vs = j + 1;
       ve = vs;
       while (ve < n && s.charCodeAt(ve) !== q && s.charCodeAt(ve) !== 10 && s.charCodeAt(ve) !== 92) ve++;
+    } else if (q === 36 /* $ */ && s.charCodeAt(j + 1) === 123 /* { */) {
+      // `${VAR}`: a reference, up to its brace
+      vs = j;
+      ve = j + 2;
+      while (ve < n && s.charCodeAt(ve) !== 125 && !isWhitespace(s.charCodeAt(ve))) ve++;
+      if (ve < n && s.charCodeAt(ve) === 125) ve++;
     } else {
       vs = j;
       ve = vs;
