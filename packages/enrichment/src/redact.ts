@@ -354,6 +354,12 @@ const BASE64_PREFIXES = SECRET_FORMATS.filter((f) => f.base64Tail).flatMap((f) =
 // every catalogue prefix (case-sensitive): where findSecrets looks
 const PREFIX_SCAN = new RegExp([...new Set([...SECRET_FORMATS, JWT_FORMAT].flatMap((f) => f.prefixes))].join('|'), 'g');
 
+/** A '.' in [from, to): a bounded look, never past the run (indexOf would search the rest of the text). */
+function hasDot(s: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (s.charCodeAt(k) === 46) return true;
+  return false;
+}
+
 class Scanner {
   readonly spans: Span[] = [];
   private readonly n: number;
@@ -383,7 +389,8 @@ class Scanner {
         const start = a;
         i = a;
         while (i < n && isRunChar(s.charCodeAt(i))) i++;
-        i = this.onRun(start, i);
+        // no token of the catalogue is shorter than 8 characters
+        if (i - start >= 8) i = this.onRun(start, i);
         continue;
       }
       const c = s.charCodeAt(i);
@@ -435,12 +442,7 @@ class Scanner {
     // the rules' truncate() cut the text here: a prefix with enough of a body is still a token
     const truncated = end < n && s.charCodeAt(end) === ELLIPSIS;
     // a JWT is three dot-joined runs
-    if (
-      e - a <= MAX_TOKEN &&
-      s.startsWith('eyJ', a) &&
-      s.indexOf('.', a) < e &&
-      JWT_FORMAT.pattern.test(s.slice(a, e))
-    ) {
+    if (e - a <= MAX_TOKEN && s.startsWith('eyJ', a) && hasDot(s, a, e) && JWT_FORMAT.pattern.test(s.slice(a, e))) {
       this.spans.push({ start: a, end: e, replacement: `[REDACTED:${JWT_FORMAT.kind}]`, kind: JWT_FORMAT.kind });
       return end;
     }

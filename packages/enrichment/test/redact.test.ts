@@ -298,6 +298,9 @@ describe('linear time', () => {
     fill('a'),
     fill('hf_a'),
     fill('x\\'),
+    fill('eyJ '),
+    fill('token=$token='),
+    fill('"token": "${'),
     'sk-proj-' + fill('A'),
     'https://' + fill('a:') + '@',
   ];
