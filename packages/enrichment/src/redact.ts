@@ -354,6 +354,20 @@ const BASE64_PREFIXES = SECRET_FORMATS.filter((f) => f.base64Tail).flatMap((f) =
 // every catalogue prefix (case-sensitive): where findSecrets looks
 const PREFIX_SCAN = new RegExp([...new Set([...SECRET_FORMATS, JWT_FORMAT].flatMap((f) => f.prefixes))].join('|'), 'g');
 
+/** [from, to) holds an upper-case letter, a lower-case letter and a digit (a generated token does). */
+function mixesCases(s: string, from: number, to: number): boolean {
+  let upper = false;
+  let lower = false;
+  let digit = false;
+  for (let k = from; k < to && !(upper && lower && digit); k++) {
+    const c = s.charCodeAt(k);
+    if (isUpper(c)) upper = true;
+    else if (isLower(c)) lower = true;
+    else if (isDigit(c)) digit = true;
+  }
+  return upper && lower && digit;
+}
+
 /** A '.' in [from, to): a bounded look, never past the run (indexOf would search the rest of the text). */
 function hasDot(s: string, from: number, to: number): boolean {
   for (let k = from; k < to; k++) if (s.charCodeAt(k) === 46) return true;
@@ -462,7 +476,7 @@ class Scanner {
         if (f) {
           this.spans.push({ start: sa, end: tokenEnd, replacement: `[REDACTED:${f.kind}]`, kind: f.kind });
           if (tokenEnd > end) return tokenEnd;
-        }
+        } else this.gluedToken(sa, k, truncated && k === e);
         lastSeg = segStart;
       }
       segStart = k + 1;
@@ -478,6 +492,29 @@ class Scanner {
       return this.bearer(end);
     const next = this.assignment(start, lastSeg, end);
     return next >= 0 ? next : end;
+  }
+
+  /**
+   * A token glued to a word by `-` or `_` (`deploy-sk-proj-…`, `KEY_ghp_…`): the segment [from, to) did not
+   * match as a whole, so a token may start after one of its dashes or underscores. Only a body that mixes
+   * upper case, lower case and digits counts (a dashed package name does not), and at most four candidates
+   * per segment are tested, so the cost stays linear.
+   */
+  private gluedToken(from: number, to: number, truncated: boolean): void {
+    const { s } = this;
+    let tests = 0;
+    for (let p = from + 1; p + 8 <= to && tests < 4; p++) {
+      const prev = s.charCodeAt(p - 1);
+      if (prev !== 45 && prev !== 95) continue;
+      const candidates = FORMATS_BY_FIRST.get(s[p]!);
+      if (!candidates || !candidates.some(({ prefix }) => s.startsWith(prefix, p))) continue;
+      tests++;
+      const f = matchFormat(s, p, to, truncated);
+      if (f && mixesCases(s, p, to)) {
+        this.spans.push({ start: p, end: to, replacement: `[REDACTED:${f.kind}]`, kind: f.kind });
+        return;
+      }
+    }
   }
 
   /** `Bearer <token>` in free text. */

@@ -57,6 +57,17 @@ describe('redactText: the token catalogue', () => {
     }
   });
 
+  it('redacts a token glued to a word by a dash or an underscore, not a dashed name', () => {
+    const gh = tokens.find((t) => t.label === 'GitHub classic PAT')!.value;
+    const openai = tokens[0]!.value;
+    expect(redactText(`deploy-${openai} ok`)).toBe('deploy-[REDACTED:openai_api_key] ok');
+    expect(redactText(`GH_${gh}`)).toBe('GH_[REDACTED:github_token]');
+    expect(findSecrets(`x GH_${gh}`)).toEqual([{ kind: 'github_token', start: 5, end: 5 + gh.length }]);
+    expect(redactText('pip install my-sk-learn-compatible-estimators')).toBe(
+      'pip install my-sk-learn-compatible-estimators',
+    );
+  });
+
   it('redacts the start of a token cut off by truncate() (an ellipsis right after it)', () => {
     const t = tokens[0]!.value;
     expect(redactText(`match: ${t.slice(0, 30)}…`)).toBe('match: [REDACTED:openai_api_key]…');
@@ -301,6 +312,8 @@ describe('linear time', () => {
     fill('eyJ '),
     fill('token=$token='),
     fill('"token": "${'),
+    fill('a-sk-'),
+    fill('a_hf_a-sk-proj-'),
     'sk-proj-' + fill('A'),
     'https://' + fill('a:') + '@',
   ];
