@@ -1,30 +1,29 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { isSecretKeyName, REDACTED, redactText } from '@risk/enrichment';
 import winston from 'winston';
 
 /** Per-request context, so every log line written while serving a request carries its request_id. */
 export const requestContext = new AsyncLocalStorage<{ request_id: string }>();
 
-// Keys whose values never reach a log line, wherever they appear in the logged object.
-// Also any key ending in _token/_secret/_password (tenant_token, client_secret, db_password, …).
-const SECRET_KEYS =
-  /^(authorization|api[_-]?token|api[_-]?key|key|token|secret|password|passwd|secret_ciphertext|api_token_ciphertext|cookie|set-cookie|x-api-key|webhook[_-]?secret|admin_api_token|secrets_key)$|[_-](token|secret|password|passwd)$/i;
-// Values that look like credentials, wherever they appear (even inside messages): our API keys,
-// webhook secrets, deployment tokens, generated admin tokens, JWTs (tenant tokens), bearer headers.
-const SECRET_VALUES =
-  /\b(rk_(?:live|test)_[A-Za-z0-9_-]{8,}|whsec_[A-Za-z0-9+/=_-]{8,}|dpl_[A-Za-z0-9_-]{8,}|adm_[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*|Bearer\s+[A-Za-z0-9._~+/=-]{8,})/g;
-// The password of a connection URL (postgresql://user:pw@host, redis://:pw@host); the rest stays readable.
-const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*:)[^@\s/]+@/gi;
+export { REDACTED };
 
-export const REDACTED = '[REDACTED]';
+// Log redaction uses the engine's one redaction module (docs/security.md "Secrets never reach shared
+// data"): keys whose values never reach a log line (authorization, *_token, *_secret, *_password, x-api-key,
+// cookie, …), and credentials wherever they appear in a string (our API keys, webhook secrets, deployment
+// and admin tokens, JWTs, bearer values, URL passwords, the vendor token formats, PEM private keys).
+// A lone `key` is a credential in a log line (the module leaves it to structure elsewhere).
+function isSecretLogKey(key: string): boolean {
+  return key === 'key' || isSecretKeyName(key);
+}
 
 export function redact(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return value.replace(SECRET_VALUES, REDACTED).replace(URL_PASSWORD, `$1${REDACTED}@`);
+  if (typeof value === 'string') return redactText(value);
   if (depth > 6 || value === null || typeof value !== 'object') return value;
   // the stack repeats the message, so it is redacted too
   if (value instanceof Error) return { name: value.name, message: redact(value.message), stack: redact(value.stack) };
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEYS.test(k) ? REDACTED : redact(v, depth + 1);
+  for (const [k, v] of Object.entries(value)) out[k] = isSecretLogKey(k) ? REDACTED : redact(v, depth + 1);
   return out;
 }
 
@@ -32,7 +31,7 @@ const redactFormat = winston.format((info) => {
   const ctx = requestContext.getStore();
   if (ctx && info.request_id === undefined) info.request_id = ctx.request_id;
   for (const key of Object.keys(info)) {
-    if (SECRET_KEYS.test(key)) info[key] = REDACTED;
+    if (isSecretLogKey(key)) info[key] = REDACTED;
     else info[key] = redact(info[key]);
   }
   return info;

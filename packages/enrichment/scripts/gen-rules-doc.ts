@@ -97,7 +97,9 @@ Notes
   \`high\`, R23 takes the advisory's severity, \`threat_match\` takes the threat's severity.
 - Each finding lists the capabilities it derives (\`shell_exec\`, \`filesystem_write\`, \`network_egress\`,
   \`credential_access\`, \`code_execution_on_load\`, …) and its evidence path in the manifest.
-- Secrets are never copied into evidence: only the token type, a masked prefix and the length.
+- Secrets are never copied into evidence, not even in part: R20 reports the kind of a token and where it is (a
+  config key and its path, or the line and column in the manifest), and everything the engine outputs passes the
+  redaction module (docs/security.md "Secrets never reach shared data").
 - R15 compares the asset name, its publisher and dependency names with the well-known names
   (Damerau–Levenshtein ≤ 2, ≤ 1 for names of 5–6 chars; homoglyph folding 0→o, 1→l, rn→m, Cyrillic look-alikes).
 - R23 matches an exact pin inside an advisory range, or a range whose every allowed version is affected (no fixed

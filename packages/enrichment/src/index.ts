@@ -5,6 +5,7 @@ import { evaluateRules } from './rules';
 import { RULES as RULE_DEFS, SEVERITY_WEIGHT } from './rules-table';
 // the DESIGN.md severity bands are defined once, in @risk/contracts (pure, no I/O, like this package)
 import { severityForScore } from '@risk/contracts';
+import { collectSecretValues, redactDeep } from './redact';
 import { computeScore, SCORE_FORMULA } from './score';
 import { publisherTrust } from './trust';
 import type {
@@ -37,6 +38,18 @@ export { parseSpdxTagValue } from './tagvalue';
 export { mergeAnalyses, primaryAnalysis } from './observations';
 /** Every CVE id a rule finding can carry (the shipped advisories): the worker reads threats by these. */
 export const ADVISORY_CVE_IDS: readonly string[] = uniq(ADVISORIES.map((a) => a.id)).sort();
+export {
+  REDACTED,
+  SECRET_FORMATS,
+  JWT_FORMAT,
+  collectSecretValues,
+  findSecrets,
+  isSecretKeyName,
+  redactDeep,
+  redactText,
+  redactUrl,
+  secretKind,
+} from './redact';
 
 export const RULES: ReadonlyArray<{
   id: string;
@@ -280,13 +293,17 @@ export function finalize(analysis: Analysis, ctx: FinalizeContext): EnrichmentRe
   const p = analysis.parsed;
   const benchmark = benchmarkSummary(p, analysis.findings);
   const name = analysis.display_name ?? analysis.input.fingerprint;
-  const model = buildBomModel(analysis.input, p, {
+  const unredactedModel = buildBomModel(analysis.input, p, {
     ecosystem: analysis.ecosystem,
     publisher: analysis.publisher,
     name,
     risk: { score: s.score, severity, rules: uniq(drafts.map((f) => f.rule_id)).sort() },
     benchmark: benchmarkMetrics(benchmark),
   });
+  // docs/security.md "Secrets never reach shared data": the BOM model is redacted before it is hashed
+  // and rendered (a rotated secret makes no new BOM version), and the whole result once more below
+  const known = secretsOf(p);
+  const model = redactDeep(unredactedModel, known);
   const hash = contentHash(model);
   const spdx = buildSpdx(model, hash, created);
   const cyclonedx = buildCycloneDx(model, hash, created, { benchmark, parsed: p });
@@ -296,7 +313,7 @@ export function finalize(analysis: Analysis, ctx: FinalizeContext): EnrichmentRe
     analysis.findings,
     ctx.now,
   );
-  return {
+  const result: EnrichmentResult = {
     findings,
     intrinsic_risk_score: s.score,
     intrinsic_risk_severity: severity,
@@ -340,6 +357,35 @@ export function finalize(analysis: Analysis, ctx: FinalizeContext): EnrichmentRe
     publisher: analysis.publisher,
     ecosystem: analysis.ecosystem,
   };
+  // the one boundary: everything the engine outputs (findings, AI-BOM, names) leaves redacted
+  return redactResult(result, known);
+}
+
+/**
+ * The result through redactDeep, except the parts built only from the already redacted BOM model (SPDX,
+ * components, lineage: walking them again would find nothing and cost a third of the engine's time).
+ * CycloneDX is walked: it also reads the parsed manifest.
+ */
+function redactResult(result: EnrichmentResult, known: readonly string[]): EnrichmentResult {
+  const { spdx, components, lineage } = result.aibom;
+  const rest = redactDeep({ ...result, aibom: { ...result.aibom, spdx: {}, components: [], lineage: null } }, known);
+  return { ...rest, aibom: { ...rest.aibom, spdx, components, lineage } };
+}
+
+/**
+ * Values that are secret because of their key in the manifest's MCP servers (env / headers under a
+ * secret-looking name or flagged isSecret, `--token` arguments): scrubbed wherever they reappear.
+ */
+function secretsOf(p: ParsedManifest): string[] {
+  if (p.servers.length === 0) return [];
+  return collectSecretValues(
+    p.servers.map((s) => ({
+      env: s.env,
+      headers: s.headers,
+      args: s.args,
+      secret: s.secretEnv.map((k) => s.env[k] ?? s.headers[k] ?? ''),
+    })),
+  );
 }
 
 export function enrich(input: EnrichmentInput, ctx: FinalizeContext): EnrichmentResult {

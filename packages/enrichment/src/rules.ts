@@ -2,7 +2,8 @@ import publishers from './data/publishers.json';
 import { NON_COMMERCIAL, RESTRICTIVE, normalizeLicense } from './license';
 import { RULE_BY_ID, SEVERITY_WEIGHT } from './rules-table';
 import type { EnrichmentInput, FindingDraft, McpServerEntry, ParsedManifest, Severity } from './types';
-import { editDistance, isObj, maskSecret, truncate, uniq } from './util';
+import { findSecrets, secretKind } from './redact';
+import { editDistance, isObj, truncate, uniq } from './util';
 import { isPinned, matchAdvisories } from './versions';
 
 const PICKLE_EXT = /\.(bin|pt|pth|pkl|pickle|ckpt|joblib|dill)$/i;
@@ -31,19 +32,6 @@ const NON_COMMERCIAL_TEXT =
 const USE_RESTRICTION_TEXT =
   /\byou (?:will|shall|may|must) not (?:use|copy|modify|distribute)\b|\bmay not be used (?:for|to|in)\b|\bmilitary\b|\bprohibited uses?\b|\bacceptable use policy\b|\buse restrictions?\b/i;
 const PLACEHOLDER_NAME = /<[^>]*>|\byour[-_ ]|\bexample\b|\bchangeme\b|\bplaceholder\b|\btodo\b/i;
-const SECRET_PATTERNS: Array<[string, RegExp]> = [
-  ['github_token', /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b|\bgithub_pat_[A-Za-z0-9_]{22,}\b/g],
-  ['openai_key', /\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}\b/g],
-  ['anthropic_key', /\bsk-ant-[A-Za-z0-9_-]{20,}\b/g],
-  ['huggingface_token', /\bhf_[A-Za-z0-9]{30,}\b/g],
-  ['aws_access_key', /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g],
-  ['slack_token', /\bxox[abprs]-[A-Za-z0-9-]{10,}\b/g],
-  ['google_api_key', /\bAIza[0-9A-Za-z_-]{35}\b/g],
-  ['gitlab_token', /\bglpat-[A-Za-z0-9_-]{20,}\b/g],
-  ['npm_token', /\bnpm_[A-Za-z0-9]{36}\b/g],
-  ['stripe_key', /\b(?:sk|rk)_live_[A-Za-z0-9]{20,}\b/g],
-  ['private_key', /-----BEGIN (?:RSA |EC |OPENSSH |DSA )?PRIVATE KEY-----/g],
-];
 const SECRET_KEY_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL|AUTH|_KEY$|^KEY$/i;
 const PLACEHOLDER_VALUE =
   /^\s*$|^\$\{?[\w:.-]+\}?$|^<.*>$|^\{\{.*\}\}$|your|xxx|\.\.\.|changeme|placeholder|example|replace|insert|\*\*\*/i;
@@ -687,12 +675,18 @@ function serverRules(ctx: Ctx, s: McpServerEntry): void {
     ...Object.keys(s.headers).filter((k) => /authorization|token|key/i.test(k)),
     ...s.secretEnv,
   ]);
-  const literal: Array<{ key: string; masked: string }> = [];
+  // kind and location of a literal credential, never its value nor a part of it (docs/security.md)
+  const literal: Array<{ key: string; kind: string; location: string }> = [];
   for (const k of credKeys) {
+    const inEnv = s.env[k] !== undefined;
     const v = s.env[k] ?? s.headers[k] ?? '';
     const bare = v.replace(/^Bearer\s+/i, '');
     if (!PLACEHOLDER_VALUE.test(bare) && bare.length >= 12 && /[A-Za-z]/.test(bare) && /\d/.test(bare))
-      literal.push({ key: k, masked: maskSecret(bare) });
+      literal.push({
+        key: k,
+        kind: secretKind(bare) ?? 'credential',
+        location: `${s.path}.${inEnv ? 'env' : 'headers'}.${k}`,
+      });
   }
   if (literal.length)
     add(ctx, 'R20', {
@@ -703,29 +697,41 @@ function serverRules(ctx: Ctx, s: McpServerEntry): void {
     });
   else if (credKeys.length)
     add(ctx, 'R20', {
-      description: `Server ${s.name} receives credentials: ${credKeys.join(', ')}.`,
+      description: `Server ${s.name} receives credentials through ${credKeys.join(', ')}.`,
       evidence: { path: `${s.path}.env`, keys: credKeys },
       capabilities: ['credential_access'],
     });
 }
 
+// a catalogue hit that is a placeholder (ghp_xxxxxxxx…, sk-your-key-here) or has no digit is no leak
+const PLACEHOLDER_TOKEN = /x{6}|0{8}|your|example/i;
+function plausibleToken(kind: string, token: string): boolean {
+  if (kind === 'private_key') return true;
+  return !PLACEHOLDER_TOKEN.test(token) && /\d/.test(token) && /[A-Za-z]/.test(token);
+}
+
+/** Well-known tokens in the raw manifest: reported by kind and line/column, never by value. */
 function secretScan(ctx: Ctx): void {
   if (!ctx.raw) return;
-  const hits: Array<{ type: string; masked: string; offset: number }> = [];
-  for (const [type, re] of SECRET_PATTERNS) {
-    re.lastIndex = 0;
-    for (const m of ctx.raw.matchAll(re)) {
-      if (hits.length >= 10) break;
-      if (/x{6,}|0{8,}|your|example/i.test(m[0])) continue;
-      if (type !== 'private_key' && !(/\d/.test(m[0]) && /[A-Z]/.test(m[0]) && /[a-z]/.test(m[0].slice(4)))) continue;
-      hits.push({ type, masked: maskSecret(m[0]), offset: m.index ?? 0 });
-    }
+  const hits: Array<{ kind: string; line: number; column: number }> = [];
+  let line = 1;
+  let lineStart = 0;
+  let scanned = 0;
+  for (const h of findSecrets(ctx.raw)) {
+    if (hits.length >= 10) break;
+    if (!plausibleToken(h.kind, ctx.raw.slice(h.start, Math.min(h.end, h.start + 512)))) continue;
+    for (; scanned < h.start; scanned++)
+      if (ctx.raw.charCodeAt(scanned) === 10) {
+        line++;
+        lineStart = scanned + 1;
+      }
+    hits.push({ kind: h.kind, line, column: h.start - lineStart + 1 });
   }
   if (hits.length && !ctx.out.some((f) => f.rule_id === 'R20' && f.severity === 'high')) {
     add(ctx, 'R20', {
       severity: 'high',
       title: 'Secret exposed in manifest',
-      description: `${hits.length} well-known token pattern(s) found in the manifest (${uniq(hits.map((h) => h.type)).join(', ')}).`,
+      description: `${hits.length} well-known token pattern(s) found in the manifest (${uniq(hits.map((h) => h.kind)).join(', ')}).`,
       evidence: { path: 'raw_manifest', secrets: hits },
       capabilities: ['credential_access'],
     });

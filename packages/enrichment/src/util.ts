@@ -27,11 +27,6 @@ export function stableStringify(v: unknown): string {
     .sort();
   return '{' + keys.map((k) => JSON.stringify(k) + ':' + stableStringify(o[k])).join(',') + '}';
 }
-/** Mask a secret: keep a short prefix, never the value. */
-export function maskSecret(s: string): string {
-  const keep = Math.min(4, Math.max(0, s.length - 8));
-  return `${s.slice(0, keep)}${'*'.repeat(8)} (${s.length} chars)`;
-}
 export function truncate(s: string, n = 200): string {
   return s.length > n ? s.slice(0, n) + '…' : s;
 }

@@ -269,7 +269,7 @@ describe('MCP capability rules', () => {
         ?.severity,
     ).toBe('high');
   });
-  it('R20 credentials: literal token masked (high), reference (medium)', () => {
+  it('R20 credentials: a literal token is reported by key and kind, never by value (high); a reference is medium', () => {
     const token = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
     const a = analyze(
       input({
@@ -288,7 +288,8 @@ describe('MCP capability rules', () => {
     const f = a.findings.find((x) => x.rule_id === 'R20');
     expect(f?.severity).toBe('high');
     expect(JSON.stringify(a.findings)).not.toContain(token);
-    expect(JSON.stringify(f?.evidence)).toContain('ghp_');
+    expect(f?.evidence).toMatchObject({ keys: [{ key: 'GITHUB_PERSONAL_ACCESS_TOKEN', kind: 'github_token' }] });
+    expect(JSON.stringify(f?.evidence)).not.toContain('ghp_');
     const b = find(
       {
         asset_type: 'agent',

@@ -17,6 +17,7 @@ import {
 import { Prisma } from '@risk/db';
 import {
   ADVISORY_CVE_IDS,
+  redactText,
   type AssetType,
   type EnrichmentInput,
   type EnrichmentResult,
@@ -626,12 +627,16 @@ async function writeEnrichment(
   }
 }
 
-/** Called when a job has used its last attempt: the asset is marked failed with the reason. */
+/**
+ * Called when a job has used its last attempt: the asset is marked failed with the reason. The reason
+ * is an error message that may quote content (a driver error echoing a value), and the asset is shared:
+ * it is redacted like everything else derived from a signal (docs/security.md).
+ */
 export async function markEnrichmentFailed(deps: WorkerDeps, job: EnrichmentJob, reason: string): Promise<void> {
   const deliveries = await deps.prisma.$transaction(async (tx) => {
     const updated = await tx.asset.updateMany({
       where: { livemode: job.livemode, fingerprint: job.fingerprint, latest_digest: job.digest },
-      data: { enrichment_status: 'failed', enrichment_error: reason.slice(0, 1000) },
+      data: { enrichment_status: 'failed', enrichment_error: redactText(reason).slice(0, 1000) },
     });
     if (updated.count === 0) return [];
     const { deliveries } = await recordEventsWithDeliveries(tx, [
@@ -643,7 +648,7 @@ export async function markEnrichmentFailed(deps: WorkerDeps, job: EnrichmentJob,
           object: 'asset',
           fingerprint: job.fingerprint,
           enrichment_status: 'failed',
-          enrichment_error: reason.slice(0, 1000),
+          enrichment_error: redactText(reason).slice(0, 1000),
         },
       },
     ]);

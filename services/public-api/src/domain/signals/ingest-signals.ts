@@ -14,7 +14,7 @@ import {
   type StoredResponse,
 } from '@risk/common';
 import type { CreateSignalBody, SignalAccepted } from '@risk/contracts';
-import { normalizeAssetName } from '@risk/enrichment';
+import { normalizeAssetName, redactText, redactUrl } from '@risk/enrichment';
 import type { QueryResult } from 'pg';
 import type { AppDeps } from '../../deps';
 import { renderAsset, type AssetRow } from '../assets/render';
@@ -272,6 +272,7 @@ async function ingestBatch(deps: AppDeps, requests: readonly IngestRequest[]): P
       Number(x.livemode) - Number(y.livemode) ||
       (x.fingerprint < y.fingerprint ? -1 : x.fingerprint > y.fingerprint ? 1 : 0),
   );
+  for (const a of assets) redactSharedFields(a);
   for (const a of assets) a.normalized_name = normalized(a.name);
   const keyOf = (a: { livemode: boolean; fingerprint: string }) => assetKey(a.livemode, a.fingerprint);
   const idems = requests.flatMap((r) => (r.idem ? [r.idem] : []));
@@ -426,6 +427,18 @@ async function ingestBatch(deps: AppDeps, requests: readonly IngestRequest[]): P
   const flushed = enrichmentEnqueuer(deps).enqueue(jobs, outboxIds);
   if (deliveries.length > 0) await enqueueDeliveries(deps.prisma, deps.producer, deliveries);
   return { outcomes, flushed };
+}
+
+/**
+ * The asset row (and the asset.created event rendered from it) is shared by every org that observes
+ * the asset, so the fields it copies from a signal carry no credential: `https://user:pw@…`,
+ * `?api_key=…` and token formats are redacted (docs/security.md "Secrets never reach shared data").
+ * The signal row keeps what its org sent: only that org can read it.
+ */
+function redactSharedFields(a: AssetWrite): void {
+  if (a.name !== null) a.name = redactText(a.name);
+  if (a.version !== null) a.version = redactText(a.version);
+  if (a.source_url !== null) a.source_url = redactUrl(a.source_url);
 }
 
 function newAssetRow(a: AssetWrite, now: Date): { livemode: boolean; row: AssetRow } {

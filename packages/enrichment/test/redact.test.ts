@@ -1,0 +1,342 @@
+import {
+  collectSecretValues,
+  enrich,
+  findSecrets,
+  isSecretKeyName,
+  JWT_FORMAT,
+  redactDeep,
+  redactText,
+  redactUrl,
+  renderSpdxTagValue,
+  SECRET_FORMATS,
+  secretKind,
+} from '../src/index';
+import { CTX, input } from './helpers';
+import { body, contextualSecrets, sampleTokens } from './secret-tokens';
+
+const tokens = sampleTokens();
+
+describe('redactText: the token catalogue', () => {
+  it.each(tokens.map((t) => [t.label, t] as const))('redacts a %s wherever it stands', (_label, t) => {
+    const contexts = [
+      t.value,
+      `use ${t.value} please`,
+      `"${t.value}"`,
+      `KEY_FOR_THING=${t.value}\nNEXT=1`,
+      `{"text": "see\\n${t.value.replace(/\n/g, '\\n')}\\n"}`,
+      `(${t.value}).`,
+    ];
+    for (const text of contexts) {
+      const out = redactText(text);
+      // no line of a multi-line secret survives, nor the secret itself
+      for (const part of t.value.split('\n').filter((p) => p.length >= 16)) expect(out).not.toContain(part);
+    }
+    expect(redactText(`x ${t.value} y`)).toContain(`[REDACTED:${t.kind}]`);
+  });
+
+  it.each(tokens.map((t) => [t.label, t] as const))('findSecrets names a %s by kind and offset only', (_label, t) => {
+    const text = `line one\nthe key: ${t.value} end`;
+    const hits = findSecrets(text);
+    expect(hits).toEqual([{ kind: t.kind, start: text.indexOf(t.value), end: text.indexOf(t.value) + t.value.length }]);
+    if (t.kind !== 'private_key') expect(secretKind(t.value)).toBe(t.kind);
+  });
+
+  it("redacts this platform's own credentials (API keys, webhook secrets, deployment and admin tokens)", () => {
+    const own = [
+      'rk_' + 'live_' + body(43, 1),
+      'rk_' + 'test_' + body(43, 2),
+      'whsec_' + body(32, 3) + '+/' + body(8, 4) + '==',
+      'whsec_' + 'Ab+/' + body(36, 7) + '=',
+      'dpl_' + body(32, 5),
+      'adm_' + body(32, 6),
+    ];
+    for (const v of own) {
+      const out = redactText(`secret is ${v} ok`);
+      expect(out).not.toContain(v.slice(0, 14));
+      expect(out).toMatch(/^secret is \[REDACTED:[a-z_]+\] ok$/);
+    }
+  });
+
+  it('redacts a token glued to a word by a dash or an underscore, not a dashed name', () => {
+    const gh = tokens.find((t) => t.label === 'GitHub classic PAT')!.value;
+    const openai = tokens[0]!.value;
+    expect(redactText(`deploy-${openai} ok`)).toBe('deploy-[REDACTED:openai_api_key] ok');
+    expect(redactText(`GH_${gh}`)).toBe('GH_[REDACTED:github_token]');
+    expect(findSecrets(`x GH_${gh}`)).toEqual([{ kind: 'github_token', start: 5, end: 5 + gh.length }]);
+    expect(redactText('pip install my-sk-learn-compatible-estimators')).toBe(
+      'pip install my-sk-learn-compatible-estimators',
+    );
+  });
+
+  it('redacts the start of a token cut off by truncate() (an ellipsis right after it)', () => {
+    const t = tokens[0]!.value;
+    expect(redactText(`match: ${t.slice(0, 30)}…`)).toBe('match: [REDACTED:openai_api_key]…');
+  });
+
+  it('leaves look-alikes and ordinary text alone', () => {
+    const benign = [
+      'from huggingface_hub import hf_hub_download',
+      'pip install scikit-learn sk-video',
+      'SPDXRef-Package-hf-acme-model-2, pkg:huggingface/acme/model@abc123',
+      'https://huggingface.co/meta-llama/Llama-2-7b-hf/resolve/main/config.json?download=true',
+      'author: Jane Doe; pad_token: <pad>; max_tokens: 4096; eos_token_id: 2',
+      'Server gh receives credentials: GITHUB_TOKEN, API_KEY.',
+      'This model uses a Bearer token for authentication.',
+      '{"key": "wer@common_voice", "value": "19.1"}',
+      'sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+      'git+https://github.com/acme/repo.git#egg=acme',
+      'API_KEY=${OPENAI_API_KEY} TOKEN=<your-token> PASSWORD= secret: {{ secrets.HF_TOKEN }}',
+    ];
+    for (const text of benign) expect(redactText(text)).toBe(text);
+  });
+});
+
+describe('redactText: credentials known by their context', () => {
+  const c = contextualSecrets();
+  it('URL user-info: the password, or a token standing alone as user-info', () => {
+    expect(redactUrl(`https://deploy:${c.urlPassword}@pypi.acme.internal/simple`)).toBe(
+      'https://deploy:REDACTED@pypi.acme.internal/simple',
+    );
+    const gh = tokens.find((t) => t.label === 'GitHub classic PAT')!.value;
+    expect(redactUrl(`git+https://${gh}@github.com/acme/private.git`)).toBe(
+      'git+https://REDACTED@github.com/acme/private.git',
+    );
+    expect(redactText(`--extra-index-url https://user:${c.urlPassword}@host/simple\ntorch==2.1`)).not.toContain(
+      c.urlPassword,
+    );
+  });
+
+  it('query parameters whose name or value looks secret (the URL stays valid)', () => {
+    const url = `https://api.acme.dev/mcp?api_key=${c.queryApiKey}&region=eu&sig=${c.dbPassword}&code=${c.headerValue}&page=2`;
+    const out = redactUrl(url);
+    expect(out).toBe('https://api.acme.dev/mcp?api_key=REDACTED&region=eu&sig=REDACTED&code=REDACTED&page=2');
+    expect(() => new URL(out)).not.toThrow();
+  });
+
+  it('bearer and authorization values, keeping the scheme', () => {
+    expect(redactText(`Authorization: Bearer ${c.headerValue}`)).toBe('Authorization: Bearer [REDACTED]');
+    expect(redactText(`curl -H "Authorization: Basic ${c.dbPassword}" https://x`)).toBe(
+      'curl -H "Authorization: Basic [REDACTED]" https://x',
+    );
+    expect(redactText(`sent with bearer ${c.headerValue}`)).toBe('sent with bearer [REDACTED]');
+    expect(redactText(`X-Api-Key: ${c.headerValue}`)).toBe('X-Api-Key: [REDACTED]');
+  });
+
+  it('assignments under secret-looking names in env files, YAML, JSON, TOML, Python and CLI flags', () => {
+    const cases: Array<[string, string]> = [
+      [`AWS_SECRET_ACCESS_KEY=${c.awsSecretAccessKey}`, 'AWS_SECRET_ACCESS_KEY=[REDACTED]'],
+      [`  DB_PASSWORD: "${c.dbPassword}"`, '  DB_PASSWORD: "[REDACTED]"'],
+      [`{"client_secret": "${c.dbPassword}", "n": 1}`, '{"client_secret": "[REDACTED]", "n": 1}'],
+      [`api_key = '${c.queryApiKey}'`, "api_key = '[REDACTED]'"],
+      [`ENV DB_PASSWORD=${c.dbPassword} PORT=80`, 'ENV DB_PASSWORD=[REDACTED] PORT=80'],
+      [`ENV AWS_SECRET_ACCESS_KEY ${c.awsSecretAccessKey}\nRUN x`, 'ENV AWS_SECRET_ACCESS_KEY [REDACTED]\nRUN x'],
+      [`- STRIPE_KEY=${c.headerValue}`, '- STRIPE_KEY=[REDACTED]'],
+      [`run --api-key ${c.flagValue} --verbose`, 'run --api-key [REDACTED] --verbose'],
+      [`run --token=${c.flagValue}`, 'run --token=[REDACTED]'],
+    ];
+    for (const [text, expected] of cases) expect(redactText(text)).toBe(expected);
+  });
+
+  it('exact values known from their key are scrubbed wherever they reappear', () => {
+    expect(redactText(`the password ${c.dbPassword} again`, [c.dbPassword])).toBe('the password [REDACTED] again');
+  });
+});
+
+describe('isSecretKeyName', () => {
+  it.each([
+    'OPENAI_API_KEY',
+    'GITHUB_PERSONAL_ACCESS_TOKEN',
+    'HF_TOKEN',
+    'AWS_SECRET_ACCESS_KEY',
+    'Authorization',
+    'Proxy-Authorization',
+    'x-api-key',
+    'apiKey',
+    'clientSecret',
+    'db_password',
+    'PGPASSWORD',
+    'X-Amz-Signature',
+    'sig',
+    'set-cookie',
+    'basic_auth',
+    'webhook_secret',
+    'secret_ciphertext',
+    'private_key',
+    'SLACK_BOT_TOKEN',
+    '--api-key',
+  ])('%s is secret', (name) => expect(isSecretKeyName(name)).toBe(true));
+  it.each([
+    'author',
+    'token_id',
+    'tokenizer_class',
+    'pad_token',
+    'max_tokens',
+    'idempotency_key',
+    'public_key',
+    'key',
+    'keys',
+    'secrets',
+    'path',
+    'license',
+    'name',
+    'tokenUrl',
+  ])('%s is not', (name) => expect(isSecretKeyName(name)).toBe(false));
+});
+
+describe('redactDeep', () => {
+  const c = contextualSecrets(2);
+  it('redacts values under secret keys, {name, value} pairs, --flag arguments and every string', () => {
+    const gh = tokens.find((t) => t.kind === 'github_token')!.value;
+    const out = redactDeep({
+      mcpServers: {
+        gh: {
+          command: 'npx',
+          args: ['-y', '@acme/mcp@1.0.0', '--api-key', c.flagValue, '--port', '8080'],
+          env: { GITHUB_TOKEN: gh, LOG_LEVEL: 'debug', DB_PASSWORD: c.dbPassword },
+          headers: { Authorization: `Bearer ${c.headerValue}` },
+          url: `https://u:${c.urlPassword}@mcp.acme.dev/sse?token=${c.queryApiKey}`,
+        },
+      },
+      environmentVariables: [{ name: 'WEATHER_REGION', value: c.isSecretEnv, isSecret: true }],
+      headers: [{ name: 'X-Api-Key', value: c.headerValue }],
+      nested: [[[`see ${gh}`]]],
+      count: 3,
+      ok: true,
+    });
+    const text = JSON.stringify(out);
+    for (const v of [gh, ...Object.values(c)]) expect(text).not.toContain(v);
+    expect(out.mcpServers.gh.args).toEqual(['-y', '@acme/mcp@1.0.0', '--api-key', '[REDACTED]', '--port', '8080']);
+    expect(out.mcpServers.gh.env.LOG_LEVEL).toBe('debug');
+    expect(out.mcpServers.gh.url).toBe('https://u:REDACTED@mcp.acme.dev/sse?token=REDACTED');
+    expect(out.count).toBe(3);
+    expect(out.ok).toBe(true);
+  });
+
+  it('collectSecretValues finds the values that only their key marks as secret', () => {
+    const values = collectSecretValues([
+      {
+        env: { DB_PASSWORD: c.dbPassword, REGION: 'eu-west-1', TOKEN: '${TOKEN}' },
+        headers: { Authorization: `Bearer ${c.headerValue}` },
+        args: ['--token', c.flagValue],
+      },
+    ]);
+    expect(values.sort()).toEqual([c.dbPassword, c.headerValue, c.flagValue].sort());
+  });
+});
+
+describe('the engine output carries no secret from the manifest', () => {
+  const c = contextualSecrets(3);
+  const t = (kind: string) => tokens.find((x) => x.kind === kind)!.value;
+
+  it('MCP client config: env, headers, args and URLs; R20 reports key, kind and location only', () => {
+    const manifest = JSON.stringify(
+      {
+        mcpServers: {
+          github: {
+            command: 'npx',
+            args: ['-y', '@modelcontextprotocol/server-github@1.0.0', '--token', c.flagValue],
+            env: { GITHUB_PERSONAL_ACCESS_TOKEN: t('github_token'), DB_PASSWORD: c.dbPassword },
+          },
+          remote: {
+            url: `https://bot:${c.urlPassword}@mcp.acme.dev/sse?api_key=${c.queryApiKey}`,
+            headers: { Authorization: `Bearer ${c.headerValue}`, 'X-OpenAI-Key': t('openai_api_key') },
+          },
+        },
+      },
+      null,
+      2,
+    );
+    const result = enrich(
+      input({
+        asset_type: 'agent',
+        name: 'acme-agent',
+        source_url: `https://ci:${c.urlPassword}@git.acme.dev/agent.git?private_token=${c.queryApiKey}`,
+        raw_manifest: manifest,
+      }),
+      CTX,
+    );
+    const text = JSON.stringify(result) + renderSpdxTagValue(result.aibom.spdx);
+    for (const v of [t('github_token'), t('openai_api_key'), ...Object.values(c)]) expect(text).not.toContain(v);
+    const r20 = result.findings.find((f) => f.rule_id === 'R20' && f.severity === 'high')!;
+    expect(r20.evidence).toMatchObject({
+      keys: expect.arrayContaining([
+        {
+          key: 'GITHUB_PERSONAL_ACCESS_TOKEN',
+          kind: 'github_token',
+          location: 'mcpServers.github.env.GITHUB_PERSONAL_ACCESS_TOKEN',
+        },
+      ]),
+    });
+  });
+
+  it('a token in free text: R20 says which kind on which line, never a part of the value', () => {
+    const hf = t('huggingface_token');
+    const result = enrich(input({ asset_type: 'prompt', raw_manifest: `first line\nuse ${hf} to download` }), CTX);
+    const r20 = result.findings.find((f) => f.rule_id === 'R20')!;
+    expect(r20.evidence).toEqual({
+      path: 'raw_manifest',
+      secrets: [{ kind: 'huggingface_token', line: 2, column: 5 }],
+    });
+    expect(JSON.stringify(result)).not.toContain(hf.slice(0, 8));
+  });
+
+  it('the same manifest with a rotated secret gives the same AI-BOM (hashed after redaction)', () => {
+    const card = (secret: string) =>
+      `---\nlicense: apache-2.0\n---\n# m\nDownload from https://user:${secret}@models.acme.dev/m.bin`;
+    const a = enrich(input({ source_url: `https://x:${c.dbPassword}@h/m`, raw_manifest: card(c.dbPassword) }), CTX);
+    const b = enrich(input({ source_url: `https://x:${c.flagValue}@h/m`, raw_manifest: card(c.flagValue) }), CTX);
+    expect(a.aibom.content_hash).toBe(b.aibom.content_hash);
+  });
+});
+
+describe('linear time', () => {
+  // the worst cases of the scanner: many prefixes, unterminated assignments and PEM headers, long runs
+  const MiB = 1 << 20;
+  const fill = (unit: string) => unit.repeat(Math.ceil(MiB / unit.length)).slice(0, MiB);
+  const worst = [
+    fill('sk-'),
+    fill('eyJ.'),
+    fill('eyJa'),
+    fill('://@'),
+    fill('a://'),
+    fill('-----BEGIN '),
+    fill('-----BEGIN PRIVATE KEY-----'),
+    fill('api_key='),
+    fill('token: "'),
+    fill('Bearer '),
+    fill('--token '),
+    fill('?sig=a&'),
+    fill('a'),
+    fill('hf_a'),
+    fill('x\\'),
+    fill('eyJ '),
+    fill('token=$token='),
+    fill('"token": "${'),
+    fill('a-sk-'),
+    fill('a_hf_a-sk-proj-'),
+    'sk-proj-' + fill('A'),
+    'https://' + fill('a:') + '@',
+  ];
+  it.each(worst.map((w, i) => [i, w.slice(0, 16), w] as const))(
+    'pattern %i (%s…) at 1 MiB in well under a second',
+    (_i, _h, text) => {
+      const t0 = performance.now();
+      redactText(text);
+      findSecrets(text);
+      expect(performance.now() - t0).toBeLessThan(1500);
+    },
+  );
+
+  it('every catalogue pattern is anchored and runs in bounded time on a 1 MiB worst case', () => {
+    for (const f of [...SECRET_FORMATS, JWT_FORMAT]) {
+      expect(f.pattern.source.startsWith('^')).toBe(true);
+      expect(f.pattern.source.endsWith('$')).toBe(true);
+      for (const prefix of f.prefixes) {
+        const t0 = performance.now();
+        f.pattern.test(prefix + 'a'.repeat(MiB) + '!');
+        f.pattern.test(prefix + '.'.repeat(MiB));
+        expect(performance.now() - t0).toBeLessThan(500);
+      }
+    }
+  });
+});
