@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { normalizeLicense } from './license';
 import type { EnrichmentInput, ParsedManifest, Severity } from './types';
-import { stableStringify, uniq } from './util';
+import { stableStringify, trimChar, uniq } from './util';
 
 export const TOOL_NAME = 'risk-enrichment';
 export const TOOL_VERSION = '1.0.0';
@@ -77,12 +77,7 @@ export interface BomModel {
 }
 
 function slug(s: string): string {
-  return (
-    s
-      .replace(/[^A-Za-z0-9.-]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 100) || 'x'
-  );
+  return trimChar(s.replace(/[^A-Za-z0-9.-]+/g, '-'), '-').slice(0, 100) || 'x';
 }
 function enc(s: string): string {
   return encodeURIComponent(s).replace(/%40/g, '@');
@@ -156,10 +151,18 @@ export function buildBomModel(
   const rels: BomModel['relationships'] = [];
   const extracted: BomModel['extracted_licenses'] = [];
   const usedIds = new Set<string>();
+  // next suffix to try per base id: ids only get taken, so the probe for a repeated name resumes where the last one
+  // stopped (the retry loop from 2 each time was quadratic in the number of repeats)
+  const nextSuffix = new Map<string, number>();
   const mkId = (prefix: string, n: string): string => {
-    let id = `SPDXRef-${prefix}-${slug(n)}`;
-    let k = 2;
-    while (usedIds.has(id)) id = `SPDXRef-${prefix}-${slug(n)}-${k++}`;
+    const base = `SPDXRef-${prefix}-${slug(n)}`;
+    let id = base;
+    let k = nextSuffix.get(base) ?? 2;
+    if (usedIds.has(id)) {
+      do id = `${base}-${k++}`;
+      while (usedIds.has(id));
+      nextSuffix.set(base, k);
+    }
     usedIds.add(id);
     return id;
   };

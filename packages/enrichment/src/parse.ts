@@ -1,21 +1,32 @@
 import YAML from 'yaml';
 import type { Dependency, EnrichmentInput, McpServerEntry, ModelFile, ParsedManifest, ToolDef } from './types';
-import { isObj, str, strList, type Obj } from './util';
+import { cutFromMarker, hasLineTerminator, isObj, isSpaceChar, str, strList, type Obj } from './util';
 
 // smol-toml ships a CJS build (exports.require) but its typings are ESM-only, so load it with require.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { parse: parseToml } = require('smol-toml') as { parse: (s: string) => unknown };
 
 const FRONT_MATTER = /^\uFEFF?\s*---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
-const TOML_HINT = /^\s*\[(?:project|tool\.[\w-]+|build-system|package|dependencies)\]/m;
-const MODELFILE_LINE = /^\s*(FROM|PARAMETER|SYSTEM|TEMPLATE|ADAPTER|LICENSE|MESSAGE|REQUIRES)\b\s*(.*)$/i;
+// Every pattern here runs on tenant content: each is linear in V8 (checked by `pnpm check:redos`; the rewrites and
+// their timings are in docs/security.md "Linear-time parsing and caps").
+// A table header alone on its line (after blanks). Was `^\s*\[` with /m: `\s*` crossed line breaks, so every line
+// start rescanned the blank lines below it (quadratic on a run of newlines).
+const TOML_HINT = /^[^\S\n\r\u2028\u2029]*\[(?:project|tool\.[\w-]+|build-system|package|dependencies)\]/m;
+// the directive keyword only; the value is cut off by `modelfileDirective` (was `\b\s*(.*)$`, quadratic on blanks)
+const MODELFILE_KEYWORD = /^\s*(FROM|PARAMETER|SYSTEM|TEMPLATE|ADAPTER|LICENSE|MESSAGE|REQUIRES)\b/i;
+// PEP 508 line. The blanks around the optional extras were two adjacent `[ \t]*` (quadratic); the extras group now
+// carries its own trailing blanks, which matches the same lines with the same captures.
 const REQ_LINE =
-  /^([A-Za-z0-9][A-Za-z0-9._-]*)[ \t]*(\[[^\]]*\])?[ \t]*((?:(?:===|==|>=|<=|~=|!=|<|>)[ \t]*[^\s,;#=<>~!]+[ \t]*(?:,[ \t]*)?)*)(?:;[^#]*)?(?:#.*)?$/;
+  /^([A-Za-z0-9][A-Za-z0-9._-]*)[ \t]*(?:(\[[^\]]*\])[ \t]*)?((?:(?:===|==|>=|<=|~=|!=|<|>)[ \t]*[^\s,;#=<>~!]+[ \t]*(?:,[ \t]*)?)*)(?:;[^#]*)?(?:#.*)?$/;
 const FILE_NAME_LINE =
   /^[\w./@+-]+\.(?:bin|pt|pth|pkl|pickle|ckpt|joblib|dill|safetensors|gguf|ggml|onnx|h5|keras|pb|npy|npz|json|md|txt|py|model|tflite|mlmodel|msgpack|so|dll|dylib|zip|tar|gz)$/i;
 const YAML_FIRST_LINE = /^[\w."'-]+\s*:(\s|$)/;
+// `license` + blanks + an id. Was `licen[sc]e\s*[:\]]?\s*\n*\s*\[?|#\s*licen[sc]e\s*\n+\s*\[?`: three adjacent blank runs
+// (4th-degree backtracking: `license` + a few hundred newlines held a worker for minutes). `\s*(?:[:\]]\s*)?` is the same
+// language with one way to match it, and the `# License` heading alternative is covered by the `license` one at the
+// next position (same captured id).
 const PROSE_LICENSE =
-  /\b(?:licen[sc]ed?\s+(?:under\s+)?(?:the\s+)?|licen[sc]e\s*[:\]]?\s*\n*\s*\[?|#\s*licen[sc]e\s*\n+\s*\[?)(MIT|Apache(?:[- ]License)?[ ,-]*(?:Version\s*)?2\.0|Apache-2\.0|GPL-?[23]\.0|AGPL-?3\.0|LGPL-?[23]\.[01]|BSD-[23]-Clause|CC[- ]BY(?:[- ](?:NC|SA|ND))*[- ][1-4]\.0|OpenRAIL(?:-M)?|Llama ?[234](?:\.\d)?(?: Community)? License)/i;
+  /\b(?:licen[sc]ed?\s+(?:under\s+)?(?:the\s+)?|licen[sc]e\s*(?:[:\]]\s*)?\[?)(MIT|Apache(?:[- ]License)?[ ,-]*(?:Version\s*)?2\.0|Apache-2\.0|GPL-?[23]\.0|AGPL-?3\.0|LGPL-?[23]\.[01]|BSD-[23]-Clause|CC[- ]BY(?:[- ](?:NC|SA|ND))*[- ][1-4]\.0|OpenRAIL(?:-M)?|Llama ?[234](?:\.\d)?(?: Community)? License)/i;
 
 export function emptyParsed(): ParsedManifest {
   return {
@@ -99,7 +110,7 @@ function depsFromNpm(v: unknown, path: string): Dependency[] {
 }
 
 export function parsePep508(line: string, path: string): Dependency | null {
-  const s = line.replace(/#.*$/, '').trim();
+  const s = cutFromMarker(line, '#').trim();
   if (!s || s.startsWith('-')) return null;
   const m = REQ_LINE.exec(s);
   if (!m || !m[1]) return null;
@@ -362,11 +373,11 @@ function parseModelfile(p: ParsedManifest, text: string): boolean {
   for (; i < lines.length; i++) {
     const line = lines[i] ?? '';
     if (!line.trim() || line.trim().startsWith('#')) continue;
-    const m = MODELFILE_LINE.exec(line);
+    const m = modelfileDirective(line);
     if (!m) continue;
     directives++;
-    const d = (m[1] ?? '').toUpperCase();
-    const v = readValue(m[2] ?? '');
+    const d = m.keyword.toUpperCase();
+    const v = readValue(m.value);
     if (d === 'FROM') from = from ?? v;
     else if (d === 'ADAPTER') mf.adapters.push(v);
     else if (d === 'SYSTEM') mf.system = v;
@@ -393,6 +404,50 @@ function parseModelfile(p: ParsedManifest, text: string): boolean {
   for (const a of mf.adapters) p.files.push({ path: a });
   if (mf.template) p.chat_template = mf.template;
   return true;
+}
+
+/**
+ * `KEYWORD value` of a Modelfile line: what `/^\s*(FROM|…)\b\s*(.*)$/i` captured, without its backtracking — the value
+ * is the rest after the keyword and its blanks, and the line matches only if that rest has no line break (`.` stops
+ * at one).
+ */
+function modelfileDirective(line: string): { keyword: string; value: string } | null {
+  const m = MODELFILE_KEYWORD.exec(line);
+  if (!m || !m[1]) return null;
+  let i = m[0].length;
+  while (i < line.length && isSpaceChar(line[i])) i++;
+  const value = line.slice(i);
+  return hasLineTerminator(value) ? null : { keyword: m[1], value };
+}
+
+const VERSION_OPERATORS = ['===', '==', '>=', '<=', '~=', '!=', '<', '>'];
+function operatorAt(s: string, i: number): string | null {
+  for (const op of VERSION_OPERATORS) if (s.startsWith(op, i)) return op;
+  return null;
+}
+
+/**
+ * Every version operator removed with the blanks on both sides, in one pass: the global replace of
+ * `\s*(===|==|>=|<=|~=|!=|<|>)\s*` it stands for rescanned a run of blanks from each of its positions when no operator
+ * followed (quadratic).
+ */
+export function removeVersionOperators(s: string): string {
+  const parts: string[] = [];
+  let keep = 0;
+  let i = 0;
+  while (i < s.length) {
+    let j = i;
+    while (j < s.length && isSpaceChar(s[j])) j++;
+    const op = operatorAt(s, j);
+    if (op) {
+      parts.push(s.slice(keep, i));
+      j += op.length;
+      while (j < s.length && isSpaceChar(s[j])) j++;
+      i = keep = j;
+    } else i = j > i ? j : i + 1;
+  }
+  parts.push(s.slice(keep));
+  return parts.join('');
 }
 
 function proseLicense(text: string): string | null {
@@ -612,7 +667,7 @@ function parseText(p: ParsedManifest, text: string, input: EnrichmentInput): voi
   const firstLine = (text.split(/\r?\n/).find((l) => l.trim() !== '' && !l.trim().startsWith('#')) ?? '').trim();
   if (
     /^(?:FROM|from)\s+\S+$/.test(firstLine) ||
-    (/^[A-Z]+\s/.test(firstLine) && MODELFILE_LINE.test(firstLine) && /^FROM\s+\S+\s*$/m.test(text))
+    (/^[A-Z]+\s/.test(firstLine) && modelfileDirective(firstLine) !== null && /^FROM\s+\S+\s*$/m.test(text))
   ) {
     if (parseModelfile(p, text)) return;
   }
@@ -632,15 +687,7 @@ function parseText(p: ParsedManifest, text: string, input: EnrichmentInput): voi
     lines.every((l) => l.startsWith('-') || REQ_LINE.test(l)) &&
     lines.some((l) => /[=<>~]/.test(l) || /^[a-z0-9][\w.-]*$/i.test(l)) &&
     !lines.some(
-      (l) =>
-        !l.startsWith('-') &&
-        /\s/.test(
-          l
-            .replace(/\s*(===|==|>=|<=|~=|!=|<|>)\s*/g, '')
-            .replace(/;.*$/, '')
-            .replace(/#.*$/, '')
-            .trim(),
-        ),
+      (l) => !l.startsWith('-') && /\s/.test(cutFromMarker(cutFromMarker(removeVersionOperators(l), ';'), '#').trim()),
     )
   ) {
     p.kind = 'requirements';
