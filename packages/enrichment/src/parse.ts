@@ -1,5 +1,6 @@
 import YAML from 'yaml';
 import type { Dependency, EnrichmentInput, McpServerEntry, ModelFile, ParsedManifest, ToolDef } from './types';
+import { capParsed, LIMITS } from './limits';
 import { cutFromMarker, hasLineTerminator, isObj, isSpaceChar, str, strList, type Obj } from './util';
 
 // smol-toml ships a CJS build (exports.require) but its typings are ESM-only, so load it with require.
@@ -27,6 +28,11 @@ const YAML_FIRST_LINE = /^[\w."'-]+\s*:(\s|$)/;
 // next position (same captured id).
 const PROSE_LICENSE =
   /\b(?:licen[sc]ed?\s+(?:under\s+)?(?:the\s+)?|licen[sc]e\s*(?:[:\]]\s*)?\[?)(MIT|Apache(?:[- ]License)?[ ,-]*(?:Version\s*)?2\.0|Apache-2\.0|GPL-?[23]\.0|AGPL-?3\.0|LGPL-?[23]\.[01]|BSD-[23]-Clause|CC[- ]BY(?:[- ](?:NC|SA|ND))*[- ][1-4]\.0|OpenRAIL(?:-M)?|Llama ?[234](?:\.\d)?(?: Community)? License)/i;
+
+/** `target.push(...items)` without the spread: a 1 MiB manifest can list more items than a call takes arguments. */
+function append<T>(target: T[], items: readonly T[]): void {
+  for (const x of items) target.push(x);
+}
 
 export function emptyParsed(): ParsedManifest {
   return {
@@ -65,12 +71,14 @@ export function emptyParsed(): ParsedManifest {
     custom_ops: [],
     commit: null,
     raw_json: null,
+    truncated: [],
   };
 }
 
-function licenseFromValue(v: unknown): string[] {
+function licenseFromValue(v: unknown, depth = 0): string[] {
   if (typeof v === 'string') return v.trim() ? [v.trim()] : [];
-  if (Array.isArray(v)) return v.flatMap(licenseFromValue);
+  // nested lists are not a licence shape; the bound keeps `[[[…]]]` from overflowing the stack
+  if (Array.isArray(v)) return depth > 2 ? [] : v.slice(0, 20).flatMap((x) => licenseFromValue(x, depth + 1));
   if (isObj(v)) {
     const s = str(v.type) ?? str(v.text) ?? str(v.id) ?? str(v.name) ?? str(v.spdx_id);
     return s && s.length < 120 ? [s] : [];
@@ -193,7 +201,7 @@ function parseClientServers(p: ParsedManifest, servers: Obj, base: string): void
     e.transport = str(s.type) ?? str(s.transport) ?? (e.url ? 'http' : 'stdio');
     e.headers = envFrom(s.headers);
     p.servers.push(e);
-    p.tools.push(...toolsFrom(s.tools, name));
+    append(p.tools, toolsFrom(s.tools, name));
   }
 }
 
@@ -257,7 +265,7 @@ function parseRegistryServer(p: ParsedManifest, j: Obj): void {
         }
     p.servers.push(e);
   });
-  p.tools.push(...toolsFrom(j.tools));
+  append(p.tools, toolsFrom(j.tools));
 }
 
 function parseNpm(p: ParsedManifest, j: Obj): void {
@@ -273,11 +281,9 @@ function parseNpm(p: ParsedManifest, j: Obj): void {
   const author = j.author;
   p.authors =
     typeof author === 'string' ? [author] : isObj(author) && str(author.name) ? [str(author.name) as string] : [];
-  p.dependencies.push(
-    ...depsFromNpm(j.dependencies, 'dependencies'),
-    ...depsFromNpm(j.peerDependencies, 'peerDependencies'),
-    ...depsFromNpm(j.optionalDependencies, 'optionalDependencies'),
-  );
+  append(p.dependencies, depsFromNpm(j.dependencies, 'dependencies'));
+  append(p.dependencies, depsFromNpm(j.peerDependencies, 'peerDependencies'));
+  append(p.dependencies, depsFromNpm(j.optionalDependencies, 'optionalDependencies'));
   if (isObj(j.scripts))
     for (const k of Object.keys(j.scripts)) if (typeof j.scripts[k] === 'string') p.scripts[k] = j.scripts[k] as string;
 }
@@ -407,6 +413,52 @@ function parseModelfile(p: ParsedManifest, text: string): boolean {
 }
 
 /**
+ * YAML nesting depth, over-estimated in one pass: open `[`/`{` (quotes not considered) or block levels (indentation
+ * stack) plus compact `- `/`? ` items on one line. The `yaml` parser recurses per level: a few thousand levels
+ * overflow its stack, and some deep shapes (`- - - …`, a run of `[`) took seconds or killed the process with a
+ * RegExp-compiler out-of-memory (measured with yaml 2.x, docs/security.md).
+ */
+export function yamlNestingExceeds(text: string, max: number): boolean {
+  let flow = 0;
+  const indents: number[] = [];
+  let i = 0;
+  while (i < text.length) {
+    // one line: indentation, compact indicators, then its brackets
+    let col = 0;
+    while (text[i] === ' ' || text[i] === '\t') {
+      i++;
+      col++;
+    }
+    let compact = 0;
+    while ((text[i] === '-' || text[i] === '?') && (text[i + 1] === ' ' || text[i + 1] === '\t')) {
+      compact++;
+      i += 2;
+    }
+    const blank = i >= text.length || text[i] === '\n' || text[i] === '\r';
+    if (!blank || compact) {
+      while (indents.length && (indents[indents.length - 1] ?? 0) >= col) indents.pop();
+      indents.push(col);
+    }
+    if (indents.length + compact > max) return true;
+    for (; i < text.length && text[i] !== '\n'; i++) {
+      const ch = text[i];
+      if (ch === '[' || ch === '{') {
+        if (++flow > max) return true;
+      } else if ((ch === ']' || ch === '}') && flow > 0) flow--;
+    }
+    i++;
+  }
+  return false;
+}
+
+/** YAML.parse under the engine's bounds: at most 50 aliases (billion laughs) and LIMITS.yaml_nesting levels. */
+function parseYaml(text: string): unknown {
+  if (yamlNestingExceeds(text, LIMITS.yaml_nesting))
+    throw new Error(`YAML nested deeper than ${LIMITS.yaml_nesting} levels`);
+  return YAML.parse(text, { maxAliasCount: 50 });
+}
+
+/**
  * `KEYWORD value` of a Modelfile line: what `/^\s*(FROM|…)\b\s*(.*)$/i` captured, without its backtracking — the value
  * is the rest after the keyword and its blanks, and the line matches only if that rest has no line break (`.` stops
  * at one).
@@ -469,10 +521,10 @@ function classifyJson(p: ParsedManifest, j: unknown, input: EnrichmentInput): vo
       )
     ) {
       p.kind = 'file_listing';
-      p.files.push(...filesFrom(j));
+      append(p.files, filesFrom(j));
     } else if (j.some((x) => isObj(x) && typeof x.name === 'string' && ('inputSchema' in x || 'description' in x))) {
       p.kind = 'mcp_tools';
-      p.tools.push(...toolsFrom(j));
+      append(p.tools, toolsFrom(j));
     } else p.kind = 'json';
     return;
   }
@@ -533,7 +585,7 @@ function classifyJson(p: ParsedManifest, j: unknown, input: EnrichmentInput): vo
     e.env = envFrom(mc.env);
     e.transport = 'stdio';
     p.servers.push(e);
-    p.tools.push(...toolsFrom(j.tools));
+    append(p.tools, toolsFrom(j.tools));
     const repo = j.repository;
     p.repository_url = isObj(repo) ? str(repo.url) : str(repo);
     const author = isObj(j.author) ? str(j.author.name) : str(j.author);
@@ -560,12 +612,12 @@ function classifyJson(p: ParsedManifest, j: unknown, input: EnrichmentInput): vo
     ('model' in j && typeof j.model === 'string');
   if (Array.isArray(j.tools) && !agentish && !('name' in j && 'version' in j && 'dependencies' in j)) {
     p.kind = 'mcp_tools';
-    p.tools.push(...toolsFrom(j.tools));
+    append(p.tools, toolsFrom(j.tools));
     return;
   }
   if (isObj(j.result) && Array.isArray(j.result.tools)) {
     p.kind = 'mcp_tools';
-    p.tools.push(...toolsFrom(j.result.tools));
+    append(p.tools, toolsFrom(j.result.tools));
     return;
   }
   if (typeof j.class_name === 'string' && 'config' in j) {
@@ -604,16 +656,16 @@ function genericNameVersion(p: ParsedManifest, j: Obj): void {
   p.name = p.name ?? str(j.name);
   p.version = p.version ?? str(j.version);
   if (p.licenses.length === 0) p.licenses = licenseFromValue(j.license);
-  if (p.files.length === 0) p.files.push(...filesFrom(j.files ?? j.siblings));
+  if (p.files.length === 0) append(p.files, filesFrom(j.files ?? j.siblings));
 }
 
 function parseAgentExtras(p: ParsedManifest, j: Obj): void {
   genericNameVersion(p, j);
-  p.tools.push(...toolsFrom(j.tools));
+  append(p.tools, toolsFrom(j.tools));
   const agents = Array.isArray(j.agents) ? j.agents : isObj(j.agents) ? Object.values(j.agents) : [];
   for (const a of agents) {
     if (!isObj(a)) continue;
-    p.tools.push(...toolsFrom(a.tools, str(a.name) ?? undefined));
+    append(p.tools, toolsFrom(a.tools, str(a.name) ?? undefined));
     const m = str(a.model);
     if (m) p.base_models.push(m);
   }
@@ -628,7 +680,7 @@ function parseText(p: ParsedManifest, text: string, input: EnrichmentInput): voi
     p.kind = input.asset_type === 'dataset' ? 'hf_dataset_card' : 'hf_model_card';
     let fm: unknown = null;
     try {
-      fm = YAML.parse(fmMatch[1] ?? '', { maxAliasCount: 50 });
+      fm = parseYaml(fmMatch[1] ?? '');
     } catch (e) {
       p.parse_errors.push(`front matter: ${(e as Error).message.split('\n')[0] ?? 'invalid YAML'}`);
     }
@@ -678,7 +730,10 @@ function parseText(p: ParsedManifest, text: string, input: EnrichmentInput): voi
   if (lines.length > 0 && lines.every((l) => FILE_NAME_LINE.test(l))) {
     p.kind = 'file_listing';
     p.format = 'text';
-    p.files.push(...lines.map((l) => ({ path: l })));
+    append(
+      p.files,
+      lines.map((l) => ({ path: l })),
+    );
     return;
   }
   if (
@@ -700,7 +755,7 @@ function parseText(p: ParsedManifest, text: string, input: EnrichmentInput): voi
   }
   if (YAML_FIRST_LINE.test(trimmed.split(/\r?\n/, 1)[0] ?? '')) {
     try {
-      const y: unknown = YAML.parse(text, { maxAliasCount: 50 });
+      const y: unknown = parseYaml(text);
       if (isObj(y)) {
         p.format = 'yaml';
         classifyJson(p, y, input);
@@ -739,7 +794,10 @@ function parseText(p: ParsedManifest, text: string, input: EnrichmentInput): voi
   // a listing of file names, one a line
   if (p.kind === 'text' && lines.length > 0 && lines.every((l) => /^[\w./@+-]+\.[A-Za-z0-9]{1,12}$/.test(l))) {
     p.kind = 'file_listing';
-    p.files.push(...lines.map((l) => ({ path: l })));
+    append(
+      p.files,
+      lines.map((l) => ({ path: l })),
+    );
   }
 }
 
@@ -778,12 +836,13 @@ export function parseManifest(input: EnrichmentInput): ParsedManifest {
   } catch (e) {
     p.parse_errors.push(`metadata: ${(e as Error).message}`);
   }
+  p.truncated = capParsed(p);
   return p;
 }
 
 function mergeMetadata(p: ParsedManifest, md: Record<string, unknown> | null): void {
   if (!md || !isObj(md)) return;
-  p.files.push(...filesFrom(md.files ?? md.siblings));
+  append(p.files, filesFrom(md.files ?? md.siblings));
   if (p.licenses.length === 0) p.licenses = licenseFromValue(md.license);
   if (p.base_models.length === 0) p.base_models = strList(md.base_model);
   p.base_model_relation = p.base_model_relation ?? str(md.base_model_relation);
@@ -803,7 +862,7 @@ function mergeMetadata(p: ParsedManifest, md: Record<string, unknown> | null): v
   const ct = str(md.chat_template) ?? (gguf ? str(gguf['tokenizer.chat_template']) : null);
   if (ct) p.chat_template = ct;
   if (md.keras_config !== undefined) p.keras_config = md.keras_config;
-  if (Array.isArray(md.tools)) p.tools.push(...toolsFrom(md.tools));
+  if (Array.isArray(md.tools)) append(p.tools, toolsFrom(md.tools));
   const co = str(md.custom_ops_library);
   if (co) p.custom_ops.push(co);
   if (!p.repository_url) p.repository_url = str(md.repository) ?? str(md.repository_url);

@@ -857,6 +857,11 @@ export function evaluateRules(input: EnrichmentInput, p: ParsedManifest, publish
       description: `Manifest could not be fully parsed: ${truncate(p.parse_errors[0] ?? '', 160)}`,
       evidence: { path: 'raw_manifest', errors: p.parse_errors.slice(0, 5).map((e) => truncate(e, 200)) },
     });
+  if (p.truncated.length)
+    add(ctx, 'analysis_truncated', {
+      description: `Analysis limits cut ${p.truncated.map((t) => `${t.what} (${t.kept} of ${t.total} kept)`).join(', ')}.`,
+      evidence: { path: 'raw_manifest', truncated: p.truncated },
+    });
   serializationRules(ctx);
   licenseRules(ctx);
   provenanceRules(ctx);
