@@ -40,6 +40,11 @@ export const LIMITS = {
   output_depth: 8,
   /** YAML nesting (block levels + compact `- - -` items, or open `[`/`{`) accepted by the YAML parser */
   yaml_nesting: 64,
+  /**
+   * Characters of YAML handed to the `yaml` parser (a whole YAML manifest or a model card's front matter). The parser
+   * is linear but slow on hostile shapes (about 2 s for 1 MiB of `\n\t` lines here); real front matter is far smaller.
+   */
+  yaml_chars: 256 * 1024,
 } as const;
 
 export interface Truncation {

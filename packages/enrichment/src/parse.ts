@@ -451,8 +451,9 @@ export function yamlNestingExceeds(text: string, max: number): boolean {
   return false;
 }
 
-/** YAML.parse under the engine's bounds: at most 50 aliases (billion laughs) and LIMITS.yaml_nesting levels. */
+/** YAML.parse under the engine's bounds: 50 aliases (billion laughs), LIMITS.yaml_nesting levels, LIMITS.yaml_chars. */
 function parseYaml(text: string): unknown {
+  if (text.length > LIMITS.yaml_chars) throw new Error(`YAML longer than ${LIMITS.yaml_chars} characters`);
   if (yamlNestingExceeds(text, LIMITS.yaml_nesting))
     throw new Error(`YAML nested deeper than ${LIMITS.yaml_nesting} levels`);
   return YAML.parse(text, { maxAliasCount: 50 });

@@ -91,6 +91,7 @@ export function hasLineTerminator(s: string): boolean {
  * terminators, so only a marker after the last one can reach the end).
  */
 export function cutFromMarker(s: string, marker: string): string {
+  if (!s.includes(marker)) return s;
   const i = s.indexOf(marker, lastLineStart(s));
   return i < 0 ? s : s.slice(0, i);
 }
