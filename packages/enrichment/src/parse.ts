@@ -12,12 +12,12 @@ const FRONT_MATTER = /^\uFEFF?\s*---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|
 // their timings are in docs/security.md "Linear-time parsing and caps").
 // A table header alone on its line (after blanks). Was `^\s*\[` with /m: `\s*` crossed line breaks, so every line
 // start rescanned the blank lines below it (quadratic on a run of newlines).
-const TOML_HINT = /^[^\S\n\r\u2028\u2029]*\[(?:project|tool\.[\w-]+|build-system|package|dependencies)\]/m;
+export const TOML_HINT = /^[^\S\n\r\u2028\u2029]*\[(?:project|tool\.[\w-]+|build-system|package|dependencies)\]/m;
 // the directive keyword only; the value is cut off by `modelfileDirective` (was `\b\s*(.*)$`, quadratic on blanks)
 const MODELFILE_KEYWORD = /^\s*(FROM|PARAMETER|SYSTEM|TEMPLATE|ADAPTER|LICENSE|MESSAGE|REQUIRES)\b/i;
 // PEP 508 line. The blanks around the optional extras were two adjacent `[ \t]*` (quadratic); the extras group now
 // carries its own trailing blanks, which matches the same lines with the same captures.
-const REQ_LINE =
+export const REQ_LINE =
   /^([A-Za-z0-9][A-Za-z0-9._-]*)[ \t]*(?:(\[[^\]]*\])[ \t]*)?((?:(?:===|==|>=|<=|~=|!=|<|>)[ \t]*[^\s,;#=<>~!]+[ \t]*(?:,[ \t]*)?)*)(?:;[^#]*)?(?:#.*)?$/;
 const FILE_NAME_LINE =
   /^[\w./@+-]+\.(?:bin|pt|pth|pkl|pickle|ckpt|joblib|dill|safetensors|gguf|ggml|onnx|h5|keras|pb|npy|npz|json|md|txt|py|model|tflite|mlmodel|msgpack|so|dll|dylib|zip|tar|gz)$/i;
@@ -26,7 +26,7 @@ const YAML_FIRST_LINE = /^[\w."'-]+\s*:(\s|$)/;
 // (4th-degree backtracking: `license` + a few hundred newlines held a worker for minutes). `\s*(?:[:\]]\s*)?` is the same
 // language with one way to match it, and the `# License` heading alternative is covered by the `license` one at the
 // next position (same captured id).
-const PROSE_LICENSE =
+export const PROSE_LICENSE =
   /\b(?:licen[sc]ed?\s+(?:under\s+)?(?:the\s+)?|licen[sc]e\s*(?:[:\]]\s*)?\[?)(MIT|Apache(?:[- ]License)?[ ,-]*(?:Version\s*)?2\.0|Apache-2\.0|GPL-?[23]\.0|AGPL-?3\.0|LGPL-?[23]\.[01]|BSD-[23]-Clause|CC[- ]BY(?:[- ](?:NC|SA|ND))*[- ][1-4]\.0|OpenRAIL(?:-M)?|Llama ?[234](?:\.\d)?(?: Community)? License)/i;
 
 /** `target.push(...items)` without the spread: a 1 MiB manifest can list more items than a call takes arguments. */
@@ -464,7 +464,7 @@ function parseYaml(text: string): unknown {
  * is the rest after the keyword and its blanks, and the line matches only if that rest has no line break (`.` stops
  * at one).
  */
-function modelfileDirective(line: string): { keyword: string; value: string } | null {
+export function modelfileDirective(line: string): { keyword: string; value: string } | null {
   const m = MODELFILE_KEYWORD.exec(line);
   if (!m || !m[1]) return null;
   let i = m[0].length;

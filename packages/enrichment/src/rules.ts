@@ -32,7 +32,7 @@ const USE_RESTRICTION_TEXT =
   /\byou (?:will|shall|may|must) not (?:use|copy|modify|distribute)\b|\bmay not be used (?:for|to|in)\b|\bmilitary\b|\bprohibited uses?\b|\bacceptable use policy\b|\buse restrictions?\b/i;
 const PLACEHOLDER_WORD = /\byour[-_ ]|\bexample\b|\bchangeme\b|\bplaceholder\b|\btodo\b/i;
 /** `<…>` or a placeholder word. (`<[^>]*>` as a regex rescanned from every `<` when no `>` followed: quadratic.) */
-function isPlaceholderName(s: string): boolean {
+export function isPlaceholderName(s: string): boolean {
   const lt = s.indexOf('<');
   return (lt >= 0 && s.indexOf('>', lt + 1) >= 0) || PLACEHOLDER_WORD.test(s);
 }
@@ -43,7 +43,7 @@ export function hasHtmlComment(s: string): boolean {
 }
 const GITHUB_HOST = /github\.com[/:]/gi;
 /** Owner in `github.com/<owner>/` or `github.com:<owner>/`: the first such occurrence with a non-empty owner. */
-function githubOwner(url: string): string | null {
+export function githubOwner(url: string): string | null {
   GITHUB_HOST.lastIndex = 0;
   for (let m = GITHUB_HOST.exec(url); m; m = GITHUB_HOST.exec(url)) {
     const from = m.index + m[0].length;
