@@ -54,7 +54,7 @@ describe('caps', () => {
     const what = truncated(r).map((t) => t.what);
     expect(what).toEqual(expect.arrayContaining(['dependencies', 'aibom.dependencies']));
     expect(r.aibom.components.length).toBeLessThanOrEqual(1 + LIMITS.aibom_dependencies);
-    for (const c of r.aibom.components) expect(c.name.length).toBeLessThanOrEqual(LIMITS.item_string + 1);
+    for (const c of r.aibom.components) expect(String(c.name).length).toBeLessThanOrEqual(LIMITS.item_string + 1);
     const servers: Record<string, unknown> = {};
     for (let i = 0; i < 1000; i++) servers[`s${i}`] = { command: 'npx', args: [`pkg${i}`] };
     const c = enrich(input({ asset_type: 'agent', raw_manifest: json({ mcpServers: servers }) }), CTX);
