@@ -162,7 +162,7 @@ export function capString(s: string, max: number = LIMITS.output_string): string
 
 /**
  * A copy of `v` fit for storage and for serving: strings made storable and capped, arrays capped at `maxItems`,
- * nesting below `maxDepth` replaced by "[truncated]". Iterative depth is bounded, so hostile nesting cannot overflow
+ * nesting below `maxDepth` replaced by "[truncated]". The recursion stops at `maxDepth`, so hostile nesting cannot overflow
  * the stack.
  */
 export function storable(

@@ -717,17 +717,15 @@ function parseText(p: ParsedManifest, text: string, input: EnrichmentInput): voi
       p.parse_errors.push(`toml: ${(e as Error).message.split('\n')[0] ?? 'invalid TOML'}`);
     }
   }
-  const firstLine = (text.split(/\r?\n/).find((l) => l.trim() !== '' && !l.trim().startsWith('#')) ?? '').trim();
+  const textLines = text.split(/\r?\n/); // split once: a 1 MiB run of newlines is a million lines
+  const firstLine = (textLines.find((l) => l.trim() !== '' && !l.trim().startsWith('#')) ?? '').trim();
   if (
     /^(?:FROM|from)\s+\S+$/.test(firstLine) ||
     (/^[A-Z]+\s/.test(firstLine) && modelfileDirective(firstLine) !== null && /^FROM\s+\S+\s*$/m.test(text))
   ) {
     if (parseModelfile(p, text)) return;
   }
-  const lines = text
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter((l) => l && !l.startsWith('#'));
+  const lines = textLines.map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
   if (lines.length > 0 && lines.every((l) => FILE_NAME_LINE.test(l))) {
     p.kind = 'file_listing';
     p.format = 'text';
@@ -748,7 +746,7 @@ function parseText(p: ParsedManifest, text: string, input: EnrichmentInput): voi
   ) {
     p.kind = 'requirements';
     p.format = 'text';
-    text.split(/\r?\n/).forEach((l, i) => {
+    textLines.forEach((l, i) => {
       const d = parsePep508(l, `line ${i + 1}`);
       if (d) p.dependencies.push(d);
     });
