@@ -132,13 +132,16 @@ export interface Verdict {
 export async function analyse(files = sourceFiles()): Promise<Verdict[]> {
   const nativeBin = (() => {
     try {
-      return require.resolve('recheck-linux-x64/package.json');
+      // an optional dependency of recheck, so resolved from recheck's own folder (pnpm does not hoist it)
+      const recheckDir = path.dirname(require.resolve('recheck/package.json'));
+      return require.resolve(`recheck-${process.platform}-${process.arch}/package.json`, { paths: [recheckDir] });
     } catch {
       return null;
     }
   })();
-  // the native agent starts in milliseconds; `auto` would try Java first
+  // the native agent starts in milliseconds; `auto` would try Java first (and the pure-JS build is far slower)
   if (!process.env.RECHECK_BACKEND && nativeBin) process.env.RECHECK_BACKEND = 'native';
+  console.log(`check:redos: recheck backend ${process.env.RECHECK_BACKEND ?? 'auto'}`);
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after RECHECK_BACKEND is set
   const { check } = require('recheck') as typeof import('recheck');
   const found = files.flatMap(patternsIn);
