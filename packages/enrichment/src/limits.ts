@@ -15,7 +15,9 @@ export const LIMITS = {
   dependencies: 1000,
   /** weight and repository files */
   files: 1000,
-  /** base models, datasets, tags and authors of a model card */
+  /** declared licences (each can raise its own licence finding) */
+  licenses: 20,
+  /** base models, datasets and tags of a model card */
   base_models: 50,
   datasets: 100,
   tags: 200,
@@ -54,12 +56,13 @@ export interface Truncation {
   kept: number;
 }
 
-type ListKey = 'servers' | 'tools' | 'dependencies' | 'files' | 'base_models' | 'datasets' | 'tags';
+type ListKey = 'servers' | 'tools' | 'dependencies' | 'files' | 'licenses' | 'base_models' | 'datasets' | 'tags';
 const LIST_CAPS: ReadonlyArray<[ListKey, number]> = [
   ['servers', LIMITS.servers],
   ['tools', LIMITS.tools],
   ['dependencies', LIMITS.dependencies],
   ['files', LIMITS.files],
+  ['licenses', LIMITS.licenses],
   ['base_models', LIMITS.base_models],
   ['datasets', LIMITS.datasets],
   ['tags', LIMITS.tags],

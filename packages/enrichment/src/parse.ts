@@ -846,7 +846,7 @@ function mergeMetadata(p: ParsedManifest, md: Record<string, unknown> | null): v
   if (p.base_models.length === 0) p.base_models = strList(md.base_model);
   p.base_model_relation = p.base_model_relation ?? str(md.base_model_relation);
   if (p.datasets.length === 0) p.datasets = strList(md.datasets);
-  p.tags = [...p.tags, ...strList(md.tags)];
+  p.tags = p.tags.concat(strList(md.tags));
   p.pipeline_tag = p.pipeline_tag ?? str(md.pipeline_tag);
   p.library_name = p.library_name ?? str(md.library_name);
   p.commit = str(md.sha) ?? str(md.commit) ?? str(md.revision);
