@@ -21,7 +21,11 @@ function valueAt(data: unknown, path: ReadonlyArray<PropertyKey>): unknown {
 }
 
 /** Turns the first zod issue into the envelope's code/param/message. */
-function zodIssueToApiError(issue: z.core.$ZodIssue, data: unknown, prefix: ReadonlyArray<PropertyKey> = []): ApiError {
+function zodIssueToApiError(
+  issue: z.core.$ZodIssue,
+  data: unknown,
+  prefix: ReadonlyArray<PropertyKey> = [],
+): ApiError {
   const path = [...prefix, ...issue.path];
   if (issue.code === 'unrecognized_keys') {
     const param = formatParamPath([...path, issue.keys[0]!]);
