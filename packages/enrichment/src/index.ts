@@ -207,7 +207,7 @@ export function analyze(input: EnrichmentInput): Analysis {
     input,
     findings,
     cve_ids: uniq(findings.flatMap((f) => f.cve_ids)).sort(),
-    publisher: id.publisher,
+    publisher: id.publisher ? capString(id.publisher, LIMITS.item_string) : null,
     normalized_name: id.name ? normalizeAssetName(id.name) : null,
     ecosystem: id.ecosystem,
     display_name: id.name,
@@ -300,7 +300,10 @@ function finalizeRaw(analysis: Analysis, ctx: FinalizeContext): EnrichmentResult
   const severity = severityForScore(s.score);
   const created = isoSeconds(ctx.now);
   const p = analysis.parsed;
-  const benchmark = benchmarkSummary(p, analysis.findings);
+  // model-index strings repeat per metric row: capped like evidence strings
+  const benchmark = storable(benchmarkSummary(p, analysis.findings), {
+    maxString: LIMITS.output_string,
+  }) as ReturnType<typeof benchmarkSummary>;
   const name = analysis.display_name ?? analysis.input.fingerprint;
   const model = buildBomModel(analysis.input, p, {
     ecosystem: analysis.ecosystem,
