@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { normalizeLicense } from './license';
 import type { EnrichmentInput, ParsedManifest, Severity } from './types';
-import { stableStringify, uniq } from './util';
+import { LIMITS, storableString } from './limits';
+import { stableStringify, trimChar, uniq } from './util';
 
 export const TOOL_NAME = 'risk-enrichment';
 export const TOOL_VERSION = '1.0.0';
@@ -77,18 +78,17 @@ export interface BomModel {
 }
 
 function slug(s: string): string {
-  return (
-    s
-      .replace(/[^A-Za-z0-9.-]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 100) || 'x'
-  );
+  return trimChar(s.replace(/[^A-Za-z0-9.-]+/g, '-'), '-').slice(0, 100) || 'x';
+}
+/** encodeURIComponent that cannot throw: a lone surrogate (JSON `\ud800`) becomes U+FFFD first. */
+function uriComponent(s: string): string {
+  return encodeURIComponent(storableString(s));
 }
 function enc(s: string): string {
-  return encodeURIComponent(s).replace(/%40/g, '@');
+  return uriComponent(s).replace(/%40/g, '@');
 }
 export function purlFor(eco: string | null, name: string, version: string | null): string | null {
-  const v = version ? `@${encodeURIComponent(version)}` : '';
+  const v = version ? `@${uriComponent(version)}` : '';
   if (eco === 'npm') {
     const m = /^@([^/]+)\/(.+)$/.exec(name);
     return m && m[1] && m[2] ? `pkg:npm/%40${enc(m[1])}/${enc(m[2])}${v}` : `pkg:npm/${enc(name)}${v}`;
@@ -156,10 +156,18 @@ export function buildBomModel(
   const rels: BomModel['relationships'] = [];
   const extracted: BomModel['extracted_licenses'] = [];
   const usedIds = new Set<string>();
+  // next suffix to try per base id: ids only get taken, so the probe for a repeated name resumes where the last one
+  // stopped (the retry loop from 2 each time was quadratic in the number of repeats)
+  const nextSuffix = new Map<string, number>();
   const mkId = (prefix: string, n: string): string => {
-    let id = `SPDXRef-${prefix}-${slug(n)}`;
-    let k = 2;
-    while (usedIds.has(id)) id = `SPDXRef-${prefix}-${slug(n)}-${k++}`;
+    const base = `SPDXRef-${prefix}-${slug(n)}`;
+    let id = base;
+    let k = nextSuffix.get(base) ?? 2;
+    if (usedIds.has(id)) {
+      do id = `${base}-${k++}`;
+      while (usedIds.has(id));
+      nextSuffix.set(base, k);
+    }
     usedIds.add(id);
     return id;
   };
@@ -222,7 +230,7 @@ export function buildBomModel(
     );
     rels.push({ from: primaryId, type: 'DEPENDS_ON', to: id, comment: 'trainedOn (model card datasets)' });
   }
-  for (const d of p.dependencies.slice(0, 300)) {
+  for (const d of p.dependencies.slice(0, LIMITS.aibom_dependencies)) {
     if (d.path === 'version') continue;
     const pinned =
       d.ecosystem === 'npm'
@@ -291,7 +299,7 @@ export function buildBomModel(
     );
     rels.push({ from: primaryId, type: 'DEPENDS_ON', to: id, comment: `mcp server (${s.transport ?? 'stdio'})` });
   }
-  for (const t of p.tools.slice(0, 200)) {
+  for (const t of p.tools.slice(0, LIMITS.aibom_tools)) {
     const id = mkId('Tool', t.name);
     components.push(
       bomComponent({
@@ -303,8 +311,9 @@ export function buildBomModel(
     rels.push({ from: primaryId, type: 'CONTAINS', to: id, comment: 'mcp tool' });
   }
   const seenFiles = new Set<string>();
-  for (const f of p.files.slice(0, 300)) {
+  for (const f of p.files) {
     if (seenFiles.has(f.path)) continue;
+    if (seenFiles.size >= LIMITS.aibom_files) break;
     seenFiles.add(f.path);
     const id = mkId('File', f.path);
     components.push(
@@ -444,7 +453,7 @@ export function buildSpdx(m: BomModel, hash: string, created: string): Record<st
     dataLicense: 'CC0-1.0',
     SPDXID: 'SPDXRef-DOCUMENT',
     name: m.document_name,
-    documentNamespace: `${NAMESPACE_BASE}/${encodeURIComponent(m.fingerprint).replace(/%/g, '')}/${uuidFromHash(hash)}`,
+    documentNamespace: `${NAMESPACE_BASE}/${uriComponent(m.fingerprint).replace(/%/g, '')}/${uuidFromHash(hash)}`,
     creationInfo: { creators: [tool, 'Organization: Risk Intelligence'], created },
     packages,
     relationships: m.relationships.map((r) => {
@@ -629,7 +638,11 @@ export function buildCycloneDx(
   const others = m.components.filter((c) => !c.primary);
   const deps = new Map<string, string[]>();
   for (const r of m.relationships)
-    if (r.type === 'DEPENDS_ON' || r.type === 'CONTAINS') deps.set(r.from, [...(deps.get(r.from) ?? []), r.to]);
+    if (r.type === 'DEPENDS_ON' || r.type === 'CONTAINS') {
+      const list = deps.get(r.from);
+      if (list) list.push(r.to);
+      else deps.set(r.from, [r.to]);
+    }
   return {
     bomFormat: 'CycloneDX',
     specVersion: '1.6',

@@ -17,6 +17,7 @@ import type {
   ScoredFinding,
   Severity,
 } from './types';
+import { capString, LIMITS, storable, storableString } from './limits';
 import { isObj, str, uniq } from './util';
 import { ADVISORIES } from './versions';
 
@@ -165,6 +166,23 @@ function identify(
   return { name, publisher: publisher ? publisher.replace(/^@/, '') : null, ecosystem };
 }
 
+/**
+ * A finding as it may be stored and served: NUL and lone surrogates replaced (Postgres text/jsonb cannot hold them),
+ * strings capped at LIMITS.output_string, evidence arrays at LIMITS.evidence_items, copied user objects (a config's
+ * auto_map) at LIMITS.output_depth levels.
+ */
+function storableFinding(f: FindingDraft): FindingDraft {
+  return {
+    ...f,
+    title: capString(storableString(f.title)),
+    description: capString(storableString(f.description)),
+    evidence: storable(f.evidence, { maxItems: LIMITS.evidence_items, maxDepth: LIMITS.output_depth }) as Record<
+      string,
+      unknown
+    >,
+  };
+}
+
 /** Parse + base rules. Never throws. */
 export function analyze(input: EnrichmentInput): Analysis {
   let parsed: ParsedManifest;
@@ -202,11 +220,12 @@ export function analyze(input: EnrichmentInput): Analysis {
       },
     ];
   }
+  findings = findings.map(storableFinding);
   return {
     input,
     findings,
     cve_ids: uniq(findings.flatMap((f) => f.cve_ids)).sort(),
-    publisher: id.publisher,
+    publisher: id.publisher ? capString(id.publisher, LIMITS.item_string) : null,
     normalized_name: id.name ? normalizeAssetName(id.name) : null,
     ecosystem: id.ecosystem,
     display_name: id.name,
@@ -279,7 +298,15 @@ function threatFinding(t: MatchedThreat): FindingDraft {
   };
 }
 
+/**
+ * Scores, AI-BOM and trust for an analysis. Everything it returns is storable (`storable`: no NUL or lone surrogate
+ * from a manifest reaches Postgres; output nesting bounded).
+ */
 export function finalize(analysis: Analysis, ctx: FinalizeContext): EnrichmentResult {
+  return storable(finalizeRaw(analysis, ctx), { maxString: Number.POSITIVE_INFINITY }) as EnrichmentResult;
+}
+
+function finalizeRaw(analysis: Analysis, ctx: FinalizeContext): EnrichmentResult {
   const threats = [...(ctx.threats ?? [])].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const drafts: FindingDraft[] = [...analysis.findings, ...threats.map(threatFinding)];
   const s = computeScore(drafts);
@@ -291,7 +318,10 @@ export function finalize(analysis: Analysis, ctx: FinalizeContext): EnrichmentRe
   const severity = severityForScore(s.score);
   const created = isoSeconds(ctx.now);
   const p = analysis.parsed;
-  const benchmark = benchmarkSummary(p, analysis.findings);
+  // model-index strings repeat per metric row: capped like evidence strings
+  const benchmark = storable(benchmarkSummary(p, analysis.findings), {
+    maxString: LIMITS.output_string,
+  }) as ReturnType<typeof benchmarkSummary>;
   const name = analysis.display_name ?? analysis.input.fingerprint;
   const unredactedModel = buildBomModel(analysis.input, p, {
     ecosystem: analysis.ecosystem,

@@ -3,6 +3,7 @@
 import spdxIds from 'spdx-license-ids';
 import deprecatedIds from 'spdx-license-ids/deprecated';
 import spdxParse from 'spdx-expression-parse';
+import { hasLineTerminator, trimChar } from './util';
 
 const CANON = new Map<string, string>();
 for (const id of [...deprecatedIds, ...spdxIds]) CANON.set(id.toLowerCase(), id);
@@ -51,8 +52,15 @@ export const HF_CUSTOM_LICENSES = new Set([
   'unity',
 ]);
 
-export const RESTRICTIVE =
-  /^(llama[-\s]?[234](?:\.\d)?|llama|gemma|.*openrail.*|bigscience-bloom-rail-1\.0|deepfloyd-if-license|apple-amlr|intel-research|other|h-research|tongyi-qianwen|qwen|deepseek|yi-license|.*rail.*)$/i;
+const RESTRICTIVE_ID =
+  /^(?:llama[-\s]?[234](?:\.\d)?|llama|gemma|bigscience-bloom-rail-1\.0|deepfloyd-if-license|apple-amlr|intel-research|other|h-research|tongyi-qianwen|qwen|deepseek|yi-license)$/i;
+/**
+ * Licence ids that carry use restrictions: the listed ids, or any one-line id containing `rail` (OpenRAIL family).
+ * Was one pattern with `^(...|.*openrail.*|.*rail.*)$`, quadratic on a long id with a line break near its end.
+ */
+export function isRestrictiveLicense(id: string): boolean {
+  return RESTRICTIVE_ID.test(id) || (!hasLineTerminator(id) && /rail/i.test(id));
+}
 export const NON_COMMERCIAL = /(^|[-\s])nc([-\s]|$)|non-?commercial|noncommercial|research[- ]only|fair-noncommercial/i;
 export const COPYLEFT = /^(A?GPL|LGPL|SSPL|EUPL|OSL|MPL)/i;
 
@@ -65,10 +73,7 @@ export interface LicenseInfo {
 }
 
 export function licenseRefSlug(raw: string): string {
-  const s = raw
-    .replace(/[^A-Za-z0-9.-]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60);
+  const s = trimChar(raw.replace(/[^A-Za-z0-9.-]+/g, '-'), '-').slice(0, 60);
   return `LicenseRef-${s || 'unknown'}`;
 }
 

@@ -1,21 +1,38 @@
 import YAML from 'yaml';
 import type { Dependency, EnrichmentInput, McpServerEntry, ModelFile, ParsedManifest, ToolDef } from './types';
-import { isObj, str, strList, type Obj } from './util';
+import { capParsed, LIMITS } from './limits';
+import { cutFromMarker, hasLineTerminator, isObj, isSpaceChar, str, strList, type Obj } from './util';
 
 // smol-toml ships a CJS build (exports.require) but its typings are ESM-only, so load it with require.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { parse: parseToml } = require('smol-toml') as { parse: (s: string) => unknown };
 
 const FRONT_MATTER = /^\uFEFF?\s*---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
-const TOML_HINT = /^\s*\[(?:project|tool\.[\w-]+|build-system|package|dependencies)\]/m;
-const MODELFILE_LINE = /^\s*(FROM|PARAMETER|SYSTEM|TEMPLATE|ADAPTER|LICENSE|MESSAGE|REQUIRES)\b\s*(.*)$/i;
-const REQ_LINE =
-  /^([A-Za-z0-9][A-Za-z0-9._-]*)[ \t]*(\[[^\]]*\])?[ \t]*((?:(?:===|==|>=|<=|~=|!=|<|>)[ \t]*[^\s,;#=<>~!]+[ \t]*(?:,[ \t]*)?)*)(?:;[^#]*)?(?:#.*)?$/;
+// Every pattern here runs on tenant content: each is linear in V8 (checked by `pnpm check:redos`; the rewrites and
+// their timings are in docs/security.md "Linear-time parsing and caps").
+// A table header alone on its line (after blanks). Was `^\s*\[` with /m: `\s*` crossed line breaks, so every line
+// start rescanned the blank lines below it (quadratic on a run of newlines).
+export const TOML_HINT = /^[^\S\n\r\u2028\u2029]*\[(?:project|tool\.[\w-]+|build-system|package|dependencies)\]/m;
+// the directive keyword only; the value is cut off by `modelfileDirective` (was `\b\s*(.*)$`, quadratic on blanks)
+const MODELFILE_KEYWORD = /^\s*(FROM|PARAMETER|SYSTEM|TEMPLATE|ADAPTER|LICENSE|MESSAGE|REQUIRES)\b/i;
+// PEP 508 line. The blanks around the optional extras were two adjacent `[ \t]*` (quadratic); the extras group now
+// carries its own trailing blanks, which matches the same lines with the same captures.
+export const REQ_LINE =
+  /^([A-Za-z0-9][A-Za-z0-9._-]*)[ \t]*(?:(\[[^\]]*\])[ \t]*)?((?:(?:===|==|>=|<=|~=|!=|<|>)[ \t]*[^\s,;#=<>~!]+[ \t]*(?:,[ \t]*)?)*)(?:;[^#]*)?(?:#.*)?$/;
 const FILE_NAME_LINE =
   /^[\w./@+-]+\.(?:bin|pt|pth|pkl|pickle|ckpt|joblib|dill|safetensors|gguf|ggml|onnx|h5|keras|pb|npy|npz|json|md|txt|py|model|tflite|mlmodel|msgpack|so|dll|dylib|zip|tar|gz)$/i;
 const YAML_FIRST_LINE = /^[\w."'-]+\s*:(\s|$)/;
-const PROSE_LICENSE =
-  /\b(?:licen[sc]ed?\s+(?:under\s+)?(?:the\s+)?|licen[sc]e\s*[:\]]?\s*\n*\s*\[?|#\s*licen[sc]e\s*\n+\s*\[?)(MIT|Apache(?:[- ]License)?[ ,-]*(?:Version\s*)?2\.0|Apache-2\.0|GPL-?[23]\.0|AGPL-?3\.0|LGPL-?[23]\.[01]|BSD-[23]-Clause|CC[- ]BY(?:[- ](?:NC|SA|ND))*[- ][1-4]\.0|OpenRAIL(?:-M)?|Llama ?[234](?:\.\d)?(?: Community)? License)/i;
+// `license` + blanks + an id. Was `licen[sc]e\s*[:\]]?\s*\n*\s*\[?|#\s*licen[sc]e\s*\n+\s*\[?`: three adjacent blank runs
+// (4th-degree backtracking: `license` + a few hundred newlines held a worker for minutes). `\s*(?:[:\]]\s*)?` is the same
+// language with one way to match it, and the `# License` heading alternative is covered by the `license` one at the
+// next position (same captured id).
+export const PROSE_LICENSE =
+  /\b(?:licen[sc]ed?\s+(?:under\s+)?(?:the\s+)?|licen[sc]e\s*(?:[:\]]\s*)?\[?)(MIT|Apache(?:[- ]License)?[ ,-]*(?:Version\s*)?2\.0|Apache-2\.0|GPL-?[23]\.0|AGPL-?3\.0|LGPL-?[23]\.[01]|BSD-[23]-Clause|CC[- ]BY(?:[- ](?:NC|SA|ND))*[- ][1-4]\.0|OpenRAIL(?:-M)?|Llama ?[234](?:\.\d)?(?: Community)? License)/i;
+
+/** `target.push(...items)` without the spread: a 1 MiB manifest can list more items than a call takes arguments. */
+function append<T>(target: T[], items: readonly T[]): void {
+  for (const x of items) target.push(x);
+}
 
 export function emptyParsed(): ParsedManifest {
   return {
@@ -54,12 +71,14 @@ export function emptyParsed(): ParsedManifest {
     custom_ops: [],
     commit: null,
     raw_json: null,
+    truncated: [],
   };
 }
 
-function licenseFromValue(v: unknown): string[] {
+function licenseFromValue(v: unknown, depth = 0): string[] {
   if (typeof v === 'string') return v.trim() ? [v.trim()] : [];
-  if (Array.isArray(v)) return v.flatMap(licenseFromValue);
+  // nested lists are not a licence shape; the bound keeps `[[[…]]]` from overflowing the stack
+  if (Array.isArray(v)) return depth > 2 ? [] : v.slice(0, 20).flatMap((x) => licenseFromValue(x, depth + 1));
   if (isObj(v)) {
     const s = str(v.type) ?? str(v.text) ?? str(v.id) ?? str(v.name) ?? str(v.spdx_id);
     return s && s.length < 120 ? [s] : [];
@@ -99,7 +118,7 @@ function depsFromNpm(v: unknown, path: string): Dependency[] {
 }
 
 export function parsePep508(line: string, path: string): Dependency | null {
-  const s = line.replace(/#.*$/, '').trim();
+  const s = cutFromMarker(line, '#').trim();
   if (!s || s.startsWith('-')) return null;
   const m = REQ_LINE.exec(s);
   if (!m || !m[1]) return null;
@@ -182,7 +201,7 @@ function parseClientServers(p: ParsedManifest, servers: Obj, base: string): void
     e.transport = str(s.type) ?? str(s.transport) ?? (e.url ? 'http' : 'stdio');
     e.headers = envFrom(s.headers);
     p.servers.push(e);
-    p.tools.push(...toolsFrom(s.tools, name));
+    append(p.tools, toolsFrom(s.tools, name));
   }
 }
 
@@ -246,7 +265,7 @@ function parseRegistryServer(p: ParsedManifest, j: Obj): void {
         }
     p.servers.push(e);
   });
-  p.tools.push(...toolsFrom(j.tools));
+  append(p.tools, toolsFrom(j.tools));
 }
 
 function parseNpm(p: ParsedManifest, j: Obj): void {
@@ -262,11 +281,9 @@ function parseNpm(p: ParsedManifest, j: Obj): void {
   const author = j.author;
   p.authors =
     typeof author === 'string' ? [author] : isObj(author) && str(author.name) ? [str(author.name) as string] : [];
-  p.dependencies.push(
-    ...depsFromNpm(j.dependencies, 'dependencies'),
-    ...depsFromNpm(j.peerDependencies, 'peerDependencies'),
-    ...depsFromNpm(j.optionalDependencies, 'optionalDependencies'),
-  );
+  append(p.dependencies, depsFromNpm(j.dependencies, 'dependencies'));
+  append(p.dependencies, depsFromNpm(j.peerDependencies, 'peerDependencies'));
+  append(p.dependencies, depsFromNpm(j.optionalDependencies, 'optionalDependencies'));
   if (isObj(j.scripts))
     for (const k of Object.keys(j.scripts)) if (typeof j.scripts[k] === 'string') p.scripts[k] = j.scripts[k] as string;
 }
@@ -362,11 +379,11 @@ function parseModelfile(p: ParsedManifest, text: string): boolean {
   for (; i < lines.length; i++) {
     const line = lines[i] ?? '';
     if (!line.trim() || line.trim().startsWith('#')) continue;
-    const m = MODELFILE_LINE.exec(line);
+    const m = modelfileDirective(line);
     if (!m) continue;
     directives++;
-    const d = (m[1] ?? '').toUpperCase();
-    const v = readValue(m[2] ?? '');
+    const d = m.keyword.toUpperCase();
+    const v = readValue(m.value);
     if (d === 'FROM') from = from ?? v;
     else if (d === 'ADAPTER') mf.adapters.push(v);
     else if (d === 'SYSTEM') mf.system = v;
@@ -395,6 +412,97 @@ function parseModelfile(p: ParsedManifest, text: string): boolean {
   return true;
 }
 
+/**
+ * YAML nesting depth, over-estimated in one pass: open `[`/`{` (quotes not considered) or block levels (indentation
+ * stack) plus compact `- `/`? ` items on one line. The `yaml` parser recurses per level: a few thousand levels
+ * overflow its stack, and some deep shapes (`- - - …`, a run of `[`) took seconds or killed the process with a
+ * RegExp-compiler out-of-memory (measured with yaml 2.x, docs/security.md).
+ */
+export function yamlNestingExceeds(text: string, max: number): boolean {
+  let flow = 0;
+  const indents: number[] = [];
+  let i = 0;
+  while (i < text.length) {
+    // one line: indentation, compact indicators, then its brackets
+    let col = 0;
+    while (text[i] === ' ' || text[i] === '\t') {
+      i++;
+      col++;
+    }
+    let compact = 0;
+    while ((text[i] === '-' || text[i] === '?') && (text[i + 1] === ' ' || text[i + 1] === '\t')) {
+      compact++;
+      i += 2;
+    }
+    const blank = i >= text.length || text[i] === '\n' || text[i] === '\r';
+    if (!blank || compact) {
+      while (indents.length && (indents[indents.length - 1] ?? 0) >= col) indents.pop();
+      indents.push(col);
+    }
+    if (indents.length + compact > max) return true;
+    for (; i < text.length && text[i] !== '\n'; i++) {
+      const ch = text[i];
+      if (ch === '[' || ch === '{') {
+        if (++flow > max) return true;
+      } else if ((ch === ']' || ch === '}') && flow > 0) flow--;
+    }
+    i++;
+  }
+  return false;
+}
+
+/** YAML.parse under the engine's bounds: 50 aliases (billion laughs), LIMITS.yaml_nesting levels, LIMITS.yaml_chars. */
+function parseYaml(text: string): unknown {
+  if (text.length > LIMITS.yaml_chars) throw new Error(`YAML longer than ${LIMITS.yaml_chars} characters`);
+  if (yamlNestingExceeds(text, LIMITS.yaml_nesting))
+    throw new Error(`YAML nested deeper than ${LIMITS.yaml_nesting} levels`);
+  return YAML.parse(text, { maxAliasCount: 50 });
+}
+
+/**
+ * `KEYWORD value` of a Modelfile line: what `/^\s*(FROM|…)\b\s*(.*)$/i` captured, without its backtracking — the value
+ * is the rest after the keyword and its blanks, and the line matches only if that rest has no line break (`.` stops
+ * at one).
+ */
+export function modelfileDirective(line: string): { keyword: string; value: string } | null {
+  const m = MODELFILE_KEYWORD.exec(line);
+  if (!m || !m[1]) return null;
+  let i = m[0].length;
+  while (i < line.length && isSpaceChar(line[i])) i++;
+  const value = line.slice(i);
+  return hasLineTerminator(value) ? null : { keyword: m[1], value };
+}
+
+const VERSION_OPERATORS = ['===', '==', '>=', '<=', '~=', '!=', '<', '>'];
+function operatorAt(s: string, i: number): string | null {
+  for (const op of VERSION_OPERATORS) if (s.startsWith(op, i)) return op;
+  return null;
+}
+
+/**
+ * Every version operator removed with the blanks on both sides, in one pass: the global replace of
+ * `\s*(===|==|>=|<=|~=|!=|<|>)\s*` it stands for rescanned a run of blanks from each of its positions when no operator
+ * followed (quadratic).
+ */
+export function removeVersionOperators(s: string): string {
+  const parts: string[] = [];
+  let keep = 0;
+  let i = 0;
+  while (i < s.length) {
+    let j = i;
+    while (j < s.length && isSpaceChar(s[j])) j++;
+    const op = operatorAt(s, j);
+    if (op) {
+      parts.push(s.slice(keep, i));
+      j += op.length;
+      while (j < s.length && isSpaceChar(s[j])) j++;
+      i = keep = j;
+    } else i = j > i ? j : i + 1;
+  }
+  parts.push(s.slice(keep));
+  return parts.join('');
+}
+
 function proseLicense(text: string): string | null {
   const m = PROSE_LICENSE.exec(text);
   if (!m || !m[1]) return null;
@@ -414,10 +522,10 @@ function classifyJson(p: ParsedManifest, j: unknown, input: EnrichmentInput): vo
       )
     ) {
       p.kind = 'file_listing';
-      p.files.push(...filesFrom(j));
+      append(p.files, filesFrom(j));
     } else if (j.some((x) => isObj(x) && typeof x.name === 'string' && ('inputSchema' in x || 'description' in x))) {
       p.kind = 'mcp_tools';
-      p.tools.push(...toolsFrom(j));
+      append(p.tools, toolsFrom(j));
     } else p.kind = 'json';
     return;
   }
@@ -478,7 +586,7 @@ function classifyJson(p: ParsedManifest, j: unknown, input: EnrichmentInput): vo
     e.env = envFrom(mc.env);
     e.transport = 'stdio';
     p.servers.push(e);
-    p.tools.push(...toolsFrom(j.tools));
+    append(p.tools, toolsFrom(j.tools));
     const repo = j.repository;
     p.repository_url = isObj(repo) ? str(repo.url) : str(repo);
     const author = isObj(j.author) ? str(j.author.name) : str(j.author);
@@ -505,12 +613,12 @@ function classifyJson(p: ParsedManifest, j: unknown, input: EnrichmentInput): vo
     ('model' in j && typeof j.model === 'string');
   if (Array.isArray(j.tools) && !agentish && !('name' in j && 'version' in j && 'dependencies' in j)) {
     p.kind = 'mcp_tools';
-    p.tools.push(...toolsFrom(j.tools));
+    append(p.tools, toolsFrom(j.tools));
     return;
   }
   if (isObj(j.result) && Array.isArray(j.result.tools)) {
     p.kind = 'mcp_tools';
-    p.tools.push(...toolsFrom(j.result.tools));
+    append(p.tools, toolsFrom(j.result.tools));
     return;
   }
   if (typeof j.class_name === 'string' && 'config' in j) {
@@ -549,16 +657,16 @@ function genericNameVersion(p: ParsedManifest, j: Obj): void {
   p.name = p.name ?? str(j.name);
   p.version = p.version ?? str(j.version);
   if (p.licenses.length === 0) p.licenses = licenseFromValue(j.license);
-  if (p.files.length === 0) p.files.push(...filesFrom(j.files ?? j.siblings));
+  if (p.files.length === 0) append(p.files, filesFrom(j.files ?? j.siblings));
 }
 
 function parseAgentExtras(p: ParsedManifest, j: Obj): void {
   genericNameVersion(p, j);
-  p.tools.push(...toolsFrom(j.tools));
+  append(p.tools, toolsFrom(j.tools));
   const agents = Array.isArray(j.agents) ? j.agents : isObj(j.agents) ? Object.values(j.agents) : [];
   for (const a of agents) {
     if (!isObj(a)) continue;
-    p.tools.push(...toolsFrom(a.tools, str(a.name) ?? undefined));
+    append(p.tools, toolsFrom(a.tools, str(a.name) ?? undefined));
     const m = str(a.model);
     if (m) p.base_models.push(m);
   }
@@ -573,7 +681,7 @@ function parseText(p: ParsedManifest, text: string, input: EnrichmentInput): voi
     p.kind = input.asset_type === 'dataset' ? 'hf_dataset_card' : 'hf_model_card';
     let fm: unknown = null;
     try {
-      fm = YAML.parse(fmMatch[1] ?? '', { maxAliasCount: 50 });
+      fm = parseYaml(fmMatch[1] ?? '');
     } catch (e) {
       p.parse_errors.push(`front matter: ${(e as Error).message.split('\n')[0] ?? 'invalid YAML'}`);
     }
@@ -609,21 +717,22 @@ function parseText(p: ParsedManifest, text: string, input: EnrichmentInput): voi
       p.parse_errors.push(`toml: ${(e as Error).message.split('\n')[0] ?? 'invalid TOML'}`);
     }
   }
-  const firstLine = (text.split(/\r?\n/).find((l) => l.trim() !== '' && !l.trim().startsWith('#')) ?? '').trim();
+  const textLines = text.split(/\r?\n/); // split once: a 1 MiB run of newlines is a million lines
+  const firstLine = (textLines.find((l) => l.trim() !== '' && !l.trim().startsWith('#')) ?? '').trim();
   if (
     /^(?:FROM|from)\s+\S+$/.test(firstLine) ||
-    (/^[A-Z]+\s/.test(firstLine) && MODELFILE_LINE.test(firstLine) && /^FROM\s+\S+\s*$/m.test(text))
+    (/^[A-Z]+\s/.test(firstLine) && modelfileDirective(firstLine) !== null && /^FROM\s+\S+\s*$/m.test(text))
   ) {
     if (parseModelfile(p, text)) return;
   }
-  const lines = text
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter((l) => l && !l.startsWith('#'));
+  const lines = textLines.map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
   if (lines.length > 0 && lines.every((l) => FILE_NAME_LINE.test(l))) {
     p.kind = 'file_listing';
     p.format = 'text';
-    p.files.push(...lines.map((l) => ({ path: l })));
+    append(
+      p.files,
+      lines.map((l) => ({ path: l })),
+    );
     return;
   }
   if (
@@ -632,20 +741,12 @@ function parseText(p: ParsedManifest, text: string, input: EnrichmentInput): voi
     lines.every((l) => l.startsWith('-') || REQ_LINE.test(l)) &&
     lines.some((l) => /[=<>~]/.test(l) || /^[a-z0-9][\w.-]*$/i.test(l)) &&
     !lines.some(
-      (l) =>
-        !l.startsWith('-') &&
-        /\s/.test(
-          l
-            .replace(/\s*(===|==|>=|<=|~=|!=|<|>)\s*/g, '')
-            .replace(/;.*$/, '')
-            .replace(/#.*$/, '')
-            .trim(),
-        ),
+      (l) => !l.startsWith('-') && /\s/.test(cutFromMarker(cutFromMarker(removeVersionOperators(l), ';'), '#').trim()),
     )
   ) {
     p.kind = 'requirements';
     p.format = 'text';
-    text.split(/\r?\n/).forEach((l, i) => {
+    textLines.forEach((l, i) => {
       const d = parsePep508(l, `line ${i + 1}`);
       if (d) p.dependencies.push(d);
     });
@@ -653,7 +754,7 @@ function parseText(p: ParsedManifest, text: string, input: EnrichmentInput): voi
   }
   if (YAML_FIRST_LINE.test(trimmed.split(/\r?\n/, 1)[0] ?? '')) {
     try {
-      const y: unknown = YAML.parse(text, { maxAliasCount: 50 });
+      const y: unknown = parseYaml(text);
       if (isObj(y)) {
         p.format = 'yaml';
         classifyJson(p, y, input);
@@ -692,7 +793,10 @@ function parseText(p: ParsedManifest, text: string, input: EnrichmentInput): voi
   // a listing of file names, one a line
   if (p.kind === 'text' && lines.length > 0 && lines.every((l) => /^[\w./@+-]+\.[A-Za-z0-9]{1,12}$/.test(l))) {
     p.kind = 'file_listing';
-    p.files.push(...lines.map((l) => ({ path: l })));
+    append(
+      p.files,
+      lines.map((l) => ({ path: l })),
+    );
   }
 }
 
@@ -731,17 +835,18 @@ export function parseManifest(input: EnrichmentInput): ParsedManifest {
   } catch (e) {
     p.parse_errors.push(`metadata: ${(e as Error).message}`);
   }
+  p.truncated = capParsed(p);
   return p;
 }
 
 function mergeMetadata(p: ParsedManifest, md: Record<string, unknown> | null): void {
   if (!md || !isObj(md)) return;
-  p.files.push(...filesFrom(md.files ?? md.siblings));
+  append(p.files, filesFrom(md.files ?? md.siblings));
   if (p.licenses.length === 0) p.licenses = licenseFromValue(md.license);
   if (p.base_models.length === 0) p.base_models = strList(md.base_model);
   p.base_model_relation = p.base_model_relation ?? str(md.base_model_relation);
   if (p.datasets.length === 0) p.datasets = strList(md.datasets);
-  p.tags = [...p.tags, ...strList(md.tags)];
+  p.tags = p.tags.concat(strList(md.tags));
   p.pipeline_tag = p.pipeline_tag ?? str(md.pipeline_tag);
   p.library_name = p.library_name ?? str(md.library_name);
   p.commit = str(md.sha) ?? str(md.commit) ?? str(md.revision);
@@ -756,7 +861,7 @@ function mergeMetadata(p: ParsedManifest, md: Record<string, unknown> | null): v
   const ct = str(md.chat_template) ?? (gguf ? str(gguf['tokenizer.chat_template']) : null);
   if (ct) p.chat_template = ct;
   if (md.keras_config !== undefined) p.keras_config = md.keras_config;
-  if (Array.isArray(md.tools)) p.tools.push(...toolsFrom(md.tools));
+  if (Array.isArray(md.tools)) append(p.tools, toolsFrom(md.tools));
   const co = str(md.custom_ops_library);
   if (co) p.custom_ops.push(co);
   if (!p.repository_url) p.repository_url = str(md.repository) ?? str(md.repository_url);

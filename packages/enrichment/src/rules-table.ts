@@ -312,6 +312,15 @@ export const RULES: ReadonlyArray<RuleDef> = [
     'Resubmit a well-formed manifest.',
   ),
   r(
+    'analysis_truncated',
+    'Manifest exceeds the analysis limits',
+    'informational',
+    'manifest',
+    [],
+    'One manifest can list more servers, tools, dependencies, files or AI-BOM components than the engine analyses (src/limits.ts, docs/security.md); the excess is cut and named here rather than dropped silently. Informational: it does not change the score.',
+    'Split the asset into smaller manifests if the cut entries matter.',
+  ),
+  r(
     'threat_match',
     'Matches a known threat',
     'high',

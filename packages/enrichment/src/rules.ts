@@ -1,5 +1,5 @@
 import publishers from './data/publishers.json';
-import { NON_COMMERCIAL, RESTRICTIVE, normalizeLicense } from './license';
+import { NON_COMMERCIAL, isRestrictiveLicense, normalizeLicense } from './license';
 import { RULE_BY_ID, SEVERITY_WEIGHT } from './rules-table';
 import type { EnrichmentInput, FindingDraft, McpServerEntry, ParsedManifest, Severity } from './types';
 import { findSecrets, secretKind } from './redact';
@@ -31,11 +31,34 @@ const NON_COMMERCIAL_TEXT =
 // alone, which MIT's "without restriction" would match
 const USE_RESTRICTION_TEXT =
   /\byou (?:will|shall|may|must) not (?:use|copy|modify|distribute)\b|\bmay not be used (?:for|to|in)\b|\bmilitary\b|\bprohibited uses?\b|\bacceptable use policy\b|\buse restrictions?\b/i;
-const PLACEHOLDER_NAME = /<[^>]*>|\byour[-_ ]|\bexample\b|\bchangeme\b|\bplaceholder\b|\btodo\b/i;
+const PLACEHOLDER_WORD = /\byour[-_ ]|\bexample\b|\bchangeme\b|\bplaceholder\b|\btodo\b/i;
+/** `<…>` or a placeholder word. (`<[^>]*>` as a regex rescanned from every `<` when no `>` followed: quadratic.) */
+export function isPlaceholderName(s: string): boolean {
+  const lt = s.indexOf('<');
+  return (lt >= 0 && s.indexOf('>', lt + 1) >= 0) || PLACEHOLDER_WORD.test(s);
+}
+/** `<!-- … -->` somewhere: the first `<!--` has a `-->` after it. (`<!--[\s\S]*?-->` was quadratic on repeated `<!--`.) */
+export function hasHtmlComment(s: string): boolean {
+  const open = s.indexOf('<!--');
+  return open >= 0 && s.indexOf('-->', open + 4) >= 0;
+}
+const GITHUB_HOST = /github\.com[/:]/gi;
+/** Owner in `github.com/<owner>/` or `github.com:<owner>/`: the first such occurrence with a non-empty owner. */
+export function githubOwner(url: string): string | null {
+  GITHUB_HOST.lastIndex = 0;
+  for (let m = GITHUB_HOST.exec(url); m; m = GITHUB_HOST.exec(url)) {
+    const from = m.index + m[0].length;
+    const slash = url.indexOf('/', from);
+    if (slash < 0) return null; // no later occurrence can have a closing slash either
+    if (slash > from) return url.slice(from, slash);
+    GITHUB_HOST.lastIndex = m.index + 1;
+  }
+  return null;
+}
 const SECRET_KEY_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL|AUTH|_KEY$|^KEY$/i;
 const PLACEHOLDER_VALUE =
   /^\s*$|^\$\{?[\w:.-]+\}?$|^<.*>$|^\{\{.*\}\}$|your|xxx|\.\.\.|changeme|placeholder|example|replace|insert|\*\*\*/i;
-const POISON: Array<[string, RegExp]> = [
+const POISON: Array<[string, { test(text: string): boolean }]> = [
   ['important_tag', /<\s*important\s*>/i],
   [
     'ignore_instructions',
@@ -50,7 +73,7 @@ const POISON: Array<[string, RegExp]> = [
     /~\/\.ssh|\bid_rsa\b|\.ssh\/|\bmcp\.json\b|(?:^|[\s/"'`])\.env\b|\.aws\/credentials|\.cursor\/|\.netrc|\/etc\/passwd|claude_desktop_config/i,
   ],
   ['invisible_chars', /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/],
-  ['html_comment', /<!--[\s\S]*?-->/],
+  ['html_comment', { test: hasHtmlComment }],
   [
     'cross_tool_reference',
     /(?:before|after|instead of|when) (?:using|calling|invoking) (?:the |any )?[`'"]?[\w-]+[`'"]? tool|(?:all|every) (?:other )?tools? (?:must|should)|side ?note/i,
@@ -308,7 +331,7 @@ function licenseRules(ctx: Ctx): void {
         description: `Licence ${l} forbids commercial use.`,
         evidence: { path: 'license', license: l },
       });
-    else if (RESTRICTIVE.test(l.toLowerCase()))
+    else if (isRestrictiveLicense(l.toLowerCase()))
       add(ctx, 'R10', {
         confidence: prose ? 0.3 : 1,
         description: `Licence ${l}${p.license_name ? ` (${p.license_name})` : ''} carries use restrictions.`,
@@ -350,10 +373,10 @@ function licenseRules(ctx: Ctx): void {
     const org = b.includes('/') ? (b.split('/')[0] ?? '').toLowerCase() : '';
     const inherited = baseLicense ?? VENDOR_FAMILIES[org]?.license ?? null;
     if (!inherited || lic.length === 0) continue;
-    const inhRestrictive = RESTRICTIVE.test(inherited) || NON_COMMERCIAL.test(inherited);
+    const inhRestrictive = isRestrictiveLicense(inherited) || NON_COMMERCIAL.test(inherited);
     const declaredPermissive = lic.every((l) => {
       const i = normalizeLicense(l);
-      return i.valid && !NON_COMMERCIAL.test(l) && !RESTRICTIVE.test(l.toLowerCase());
+      return i.valid && !NON_COMMERCIAL.test(l) && !isRestrictiveLicense(l.toLowerCase());
     });
     if (inhRestrictive && declaredPermissive) {
       add(ctx, 'R11', {
@@ -422,14 +445,14 @@ function provenanceRules(ctx: Ctx): void {
   }
   // R14: publisher verification
   const mcpName = p.mcp_name ?? (p.kind === 'mcp_server_json' ? p.name : null);
-  if (mcpName && PLACEHOLDER_NAME.test(mcpName)) {
+  if (mcpName && isPlaceholderName(mcpName)) {
     add(ctx, 'R14', {
       description: `Server name "${mcpName}" is a placeholder.`,
       evidence: { path: 'name', name: mcpName },
     });
   } else if (mcpName) {
     const m = /^io\.github\.([^/]+)\//i.exec(mcpName);
-    const repoOwner = p.repository_url ? (/github\.com[/:]([^/]+)\//i.exec(p.repository_url)?.[1] ?? null) : null;
+    const repoOwner = p.repository_url ? githubOwner(p.repository_url) : null;
     if (m && m[1] && repoOwner && m[1].toLowerCase() !== repoOwner.toLowerCase()) {
       add(ctx, 'R14', {
         description: `Namespace io.github.${m[1]} does not match repository owner ${repoOwner}.`,
@@ -839,6 +862,11 @@ export function evaluateRules(input: EnrichmentInput, p: ParsedManifest, publish
     add(ctx, 'manifest_unparseable', {
       description: `Manifest could not be fully parsed: ${truncate(p.parse_errors[0] ?? '', 160)}`,
       evidence: { path: 'raw_manifest', errors: p.parse_errors.slice(0, 5).map((e) => truncate(e, 200)) },
+    });
+  if (p.truncated.length)
+    add(ctx, 'analysis_truncated', {
+      description: `Analysis limits cut ${p.truncated.map((t) => `${t.what} (${t.kept} of ${t.total} kept)`).join(', ')}.`,
+      evidence: { path: 'raw_manifest', truncated: p.truncated },
     });
   serializationRules(ctx);
   licenseRules(ctx);

@@ -12,12 +12,14 @@ export function parseSpdxTagValue(text: string): Record<string, unknown> {
     if (!m || !m[1]) throw new Error(`line ${i + 1}: not a tag-value pair`);
     let v = m[2] ?? '';
     if (v.startsWith('<text>')) {
-      let acc = v.slice(6);
-      while (!acc.includes('</text>')) {
+      // `</text>` cannot span a line break: test each new line, not the whole block again (that was quadratic)
+      const block = [v.slice(6)];
+      while (!(block[block.length - 1] ?? '').includes('</text>')) {
         i++;
         if (i >= lines.length) throw new Error('unterminated <text>');
-        acc += '\n' + (lines[i] ?? '');
+        block.push(lines[i] ?? '');
       }
+      const acc = block.join('\n');
       v = acc.slice(0, acc.indexOf('</text>'));
     }
     pairs.push([m[1], v]);

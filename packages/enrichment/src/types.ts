@@ -1,4 +1,5 @@
 import { ASSET_TYPE_VALUES, type RiskSeverity } from '@risk/contracts';
+import type { Truncation } from './limits';
 // DESIGN.md §3 asset types and the five severities are defined once, in @risk/contracts
 export const ASSET_TYPES = ASSET_TYPE_VALUES;
 export type AssetType = (typeof ASSET_TYPES)[number];
@@ -165,4 +166,6 @@ export interface ParsedManifest {
   custom_ops: string[];
   commit: string | null;
   raw_json: unknown;
+  /** what LIMITS cut (src/limits.ts), reported as an `analysis_truncated` finding */
+  truncated: Truncation[];
 }

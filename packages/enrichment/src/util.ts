@@ -54,3 +54,44 @@ export function editDistance(a: string, b: string, max: number): number {
   }
   return prev[lb] ?? max + 1;
 }
+
+// ---- linear-time string helpers (docs/security.md "Linear-time parsing and caps") ----
+// Each replaces a regular expression that backtracks quadratically on some input in V8 (e.g. `/^-+|-+$/g` on a
+// long run of dashes); each is one pass over its input.
+
+/** `s` without leading and trailing runs of `ch` (a single character): `s.replace(/^-+|-+$/g, '')` for `-`. */
+export function trimChar(s: string, ch: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && s[start] === ch) start++;
+  while (end > start && s[end - 1] === ch) end--;
+  return start === 0 && end === s.length ? s : s.slice(start, end);
+}
+
+const LINE_TERMINATORS = ['\n', '\r', '\u2028', '\u2029'];
+
+/** Index just after the last line terminator of `s` (0 when it has none): where `$` without `m` can be reached by `.*`. */
+export function lastLineStart(s: string): number {
+  let last = -1;
+  for (const t of LINE_TERMINATORS) last = Math.max(last, s.lastIndexOf(t));
+  return last + 1;
+}
+
+export function hasLineTerminator(s: string): boolean {
+  return lastLineStart(s) > 0;
+}
+
+/**
+ * `s` cut at the first `marker` of its last line: what `s.replace(/<marker>.*$/, '')` does (`.` stops at line
+ * terminators, so only a marker after the last one can reach the end).
+ */
+export function cutFromMarker(s: string, marker: string): string {
+  if (!s.includes(marker)) return s;
+  const i = s.indexOf(marker, lastLineStart(s));
+  return i < 0 ? s : s.slice(0, i);
+}
+
+/** `/\s/` for one UTF-16 unit (ECMAScript WhiteSpace + LineTerminator). */
+export function isSpaceChar(ch: string | undefined): boolean {
+  return ch !== undefined && ch !== '' && ch.trim() === '';
+}

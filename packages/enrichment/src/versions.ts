@@ -1,6 +1,7 @@
 import semver from 'semver';
 import advisoriesData from './data/advisories.json';
 import type { Dependency, Severity } from './types';
+import { isSpaceChar, lastLineStart } from './util';
 
 export interface Advisory {
   id: string;
@@ -45,6 +46,26 @@ export function toSemver(v: string): string | null {
   return `${m[1]}.${m[2] ?? '0'}.${m[3] ?? '0'}${m[4] ?? ''}`;
 }
 
+const SPEC_OPERATORS = ['===', '==', '>=', '<=', '~=', '!=', '<', '>'];
+
+/**
+ * `{ op: m[1], version: m[2] }` of `/^(===|==|>=|<=|~=|!=|<|>)?\s*(.+)$/.exec(part)`, with the regex's backtracking
+ * order but without its cost (the blank run could be split between `\s*` and `.+` in every way: quadratic). For each
+ * operator that could start the part (in alternation order, then none), the version is the rest after the longest
+ * blank run that leaves a non-empty rest without a line break (`.` stops at one).
+ */
+export function splitVersionOperator(part: string): { op: string | undefined; version: string } | null {
+  const tailStart = lastLineStart(part);
+  for (const op of [...SPEC_OPERATORS.filter((o) => part.startsWith(o)), undefined]) {
+    const j = op ? op.length : 0;
+    let k = j;
+    while (k < part.length && isSpaceChar(part[k])) k++;
+    const from = Math.min(k, part.length - 1);
+    if (from >= j && from >= tailStart) return { op, version: part.slice(from) };
+  }
+  return null;
+}
+
 /** Dependency spec → semver range, or null when not expressible. */
 export function specToRange(eco: Dependency['ecosystem'], spec: string): string | null {
   const s = spec.trim();
@@ -59,26 +80,27 @@ export function specToRange(eco: Dependency['ecosystem'], spec: string): string 
     .filter(Boolean);
   const out: string[] = [];
   for (const part of parts) {
-    const m = /^(===|==|>=|<=|~=|!=|<|>)?\s*(.+)$/.exec(part);
-    if (!m || !m[2]) return null;
-    const op = m[1] ?? '==';
+    const m = splitVersionOperator(part);
+    if (!m) return null;
+    const op = m.op ?? '==';
+    const version = m.version;
     if (op === '!=') continue;
-    if (m[2].includes('*')) {
-      const base = toSemver(m[2].replace(/\.\*$/, ''));
+    if (version.includes('*')) {
+      const base = toSemver(version.replace(/\.\*$/, ''));
       if (!base) return null;
       out.push(
         `~${base
           .split('.')
-          .slice(0, m[2].split('.').length - 1)
+          .slice(0, version.split('.').length - 1)
           .join('.')}`,
       );
       continue;
     }
-    const v = toSemver(m[2]);
+    const v = toSemver(version);
     if (!v) return null;
     if (op === '==' || op === '===') out.push(`=${v}`);
     else if (op === '~=') {
-      const segs = m[2].split('.').length;
+      const segs = version.split('.').length;
       out.push(segs >= 3 ? `~${v}` : `^${v}`);
     } else out.push(`${op}${v}`);
   }
@@ -88,7 +110,8 @@ export function specToRange(eco: Dependency['ecosystem'], spec: string): string 
 export function isPinned(eco: Dependency['ecosystem'], spec: string): boolean {
   const s = spec.trim();
   if (eco === 'npm') return semver.valid(s, { loose: true }) !== null;
-  return /^===?\s*[^,*]+$/.test(s);
+  // `==` then no `,` or `*` (was `^===?\s*[^,*]+$`: the blanks could go to either part, quadratic; same language)
+  return /^===?[^,*]+$/.test(s);
 }
 
 export interface AdvisoryMatch {

@@ -106,7 +106,9 @@ const zHost = z
   .min(1)
   .max(253)
   .regex(
-    /^(\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:]+:[0-9a-fA-F:.]*|[A-Za-z0-9]([A-Za-z0-9-]{0,62})(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}))*\.?)$/,
+    // the IPv6 alternative was `[0-9a-fA-F:]+:[0-9a-fA-F:.]*` (which `:` ends the first run was ambiguous: quadratic);
+    // this is the same language with one way to match it: a first character, then a `:` before any `.`
+    /^(\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:][0-9a-fA-F]*:[0-9a-fA-F:]*(?:\.[0-9a-fA-F:.]*)?|[A-Za-z0-9]([A-Za-z0-9-]{0,62})(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}))*\.?)$/,
     'must be a host name or an IP address',
   );
 

@@ -68,11 +68,14 @@ export const fortiguardCategoryIds: readonly number[] = [
 ].sort((a, b) => a - b);
 
 const aiDomainIndex = new Map(aiDomains.map((entry) => [entry.domain, entry]));
+// the most labels a listed domain has: longer suffixes of a host cannot be listed, so they are not looked up (a host
+// of thousands of labels made this lookup quadratic: docs/security.md "Linear-time parsing and caps")
+const AI_DOMAIN_MAX_LABELS = Math.max(1, ...aiDomains.map((entry) => entry.domain.split('.').length));
 
 /** The AI-list entry covering a host (the host itself or a parent domain), or null. */
 export function lookupAiDomain(host: string): AiDomainEntry | null {
   const labels = host.toLowerCase().replace(/\.$/, '').split('.');
-  for (let i = 0; i < labels.length - 1; i++) {
+  for (let i = Math.max(0, labels.length - AI_DOMAIN_MAX_LABELS); i < labels.length - 1; i++) {
     const entry = aiDomainIndex.get(labels.slice(i).join('.'));
     if (entry) return entry;
   }

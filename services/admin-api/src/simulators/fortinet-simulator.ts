@@ -83,7 +83,7 @@ export async function startFortinetSimulator(
         if (entry.status !== 'enable') continue;
         const matches =
           entry.type === 'wildcard'
-            ? new RegExp(`^${entry.url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(h)
+            ? wildcardMatches(entry.url, h)
             : h === entry.url || (table?.['include-subdomains'] !== 'disable' && h.endsWith(`.${entry.url}`));
         if (!matches) continue;
         if (entry.action === 'block') return 'block';
@@ -153,7 +153,9 @@ export async function startFortinetSimulator(
         }
       }
 
-      const p = url.pathname.replace(/\/+$/, '');
+      let end = url.pathname.length;
+      while (end > 0 && url.pathname[end - 1] === '/') end--; // trailing slashes (`/\/+$/` was quadratic on a run)
+      const p = url.pathname.slice(0, end);
       if (p === '/api/v2/monitor/system/status' && method === 'GET') {
         return send(
           200,
@@ -282,4 +284,31 @@ export async function startFortinetSimulator(
   });
 
   return listenOnLoopback(server, options.port, state);
+}
+
+/**
+ * FortiOS wildcard URL filter: `*` stands for any run of characters within a line, everything else is literal. Was a
+ * RegExp built from the entry (`.*` per `*`), which backtracks polynomially; this two-pointer match is O(host × entry).
+ */
+export function wildcardMatches(pattern: string, text: string): boolean {
+  const lineBreak = (ch: string | undefined): boolean =>
+    ch === '\n' || ch === '\r' || ch === '\u2028' || ch === '\u2029';
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let mark = 0;
+  while (t < text.length) {
+    if (p < pattern.length && pattern[p] !== '*' && pattern[p] === text[t]) {
+      p++;
+      t++;
+    } else if (p < pattern.length && pattern[p] === '*') {
+      star = p++;
+      mark = t;
+    } else if (star >= 0 && !lineBreak(text[mark])) {
+      p = star + 1;
+      t = ++mark;
+    } else return false;
+  }
+  while (p < pattern.length && pattern[p] === '*') p++;
+  return p === pattern.length;
 }

@@ -95,7 +95,11 @@ function lookupCategories(db: Map<string, string[]>, host: string): string[] {
 
 /** PAN-OS URL list matching: `a.com` matches that host, `*.a.com` any subdomain of a.com. */
 function urlListMatches(member: string, host: string): boolean {
-  const m = member.toLowerCase().replace(/\/.*$/, '');
+  // cut at the first `/` of the last line (what `/\/.*$/` removed, without rescanning from every `/`: quadratic)
+  const lower = member.toLowerCase();
+  const lastLine = Math.max(...['\n', '\r', '\u2028', '\u2029'].map((t) => lower.lastIndexOf(t))) + 1;
+  const slash = lower.indexOf('/', lastLine);
+  const m = slash < 0 ? lower : lower.slice(0, slash);
   if (m.startsWith('*.')) return host.endsWith(m.slice(1));
   return host === m;
 }

@@ -1,0 +1,28 @@
+// The log redaction runs on every logged string, including ones that carry tenant content: it must stay linear
+// (docs/security.md "Linear-time parsing and caps").
+import { redact } from './logger';
+
+const MIB = 1 << 20;
+const BOUND_MS = 1500;
+
+describe('log redaction on hostile strings', () => {
+  it.each([
+    ['scheme-like runs (URL password pattern)', 'A+'.repeat(MIB / 2) + '\u0000A://:\u0000@'],
+    ['JWT-like prefixes without dots', 'eyJc-'.repeat(MIB / 5)],
+    ['repeated schemes without a password', 'a://'.repeat(MIB / 4)],
+    ['user parts without @', 'x://u:'.repeat(MIB / 6)],
+  ])('%s at 1 MiB', (_name, s) => {
+    const started = performance.now();
+    redact(s);
+    expect(performance.now() - started).toBeLessThan(BOUND_MS);
+  });
+
+  it('still redacts connection URL passwords and tokens', () => {
+    expect(redact('postgresql://user:pw@host/db and redis://:secret@r:6379')).toBe(
+      'postgresql://user:[REDACTED]@host/db and redis://:[REDACTED]@r:6379',
+    );
+    expect(redact('x_a://u:p@h')).toBe('x_a://u:p@h'); // no word boundary before the scheme: as before
+    expect(redact('Authorization: Bearer abcdefgh.ijk')).toBe('Authorization: [REDACTED]');
+    expect(redact('jwt eyJhbGciOiJI.eyJzdWIiOiIx.sig-123 end')).toBe('jwt [REDACTED] end');
+  });
+});
