@@ -11,7 +11,10 @@ async function main(check: boolean): Promise<number> {
     const present = existsSync(GENERATED_DIR) ? readdirSync(GENERATED_DIR).filter((f) => f.endsWith('.ts')) : [];
     const stale = [
       ...Object.entries(rendered)
-        .filter(([name, source]) => !present.includes(name) || readFileSync(path.join(GENERATED_DIR, name), 'utf8') !== source)
+        .filter(
+          ([name, source]) =>
+            !present.includes(name) || readFileSync(path.join(GENERATED_DIR, name), 'utf8') !== source,
+        )
         .map(([name]) => name),
       ...present.filter((name) => !(name in rendered)),
     ];

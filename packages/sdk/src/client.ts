@@ -1,11 +1,6 @@
 // The two clients: openapi-fetch over the generated types (src/generated), the retrying transport (retry.ts),
 // errors thrown as RiskApiError (errors.ts), and list auto-pagination (pagination.ts).
-import createClient, {
-  type Client,
-  type FetchResponse,
-  type MaybeOptionalInit,
-  type Middleware,
-} from 'openapi-fetch';
+import createClient, { type Client, type FetchResponse, type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
 import { RiskApiError } from './errors';
 import type { paths as AdminPaths } from './generated/admin-api';
 import type { paths as PublicPaths } from './generated/public-api';
@@ -17,7 +12,7 @@ export type { AdminPaths, PublicPaths };
 type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 type Media = `${string}/${string}`;
 // openapi-fetch's own helpers (not exported): the init argument is optional when nothing in it is required
-type RequiredKeysOfHelper<T> = { [K in keyof T]: {} extends Pick<T, K> ? never : K }[keyof T];
+type RequiredKeysOfHelper<T> = { [K in keyof T]: object extends Pick<T, K> ? never : K }[keyof T];
 type RequiredKeysOf<T> = RequiredKeysOfHelper<T> extends undefined ? never : RequiredKeysOfHelper<T>;
 type InitParam<Init> =
   RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];

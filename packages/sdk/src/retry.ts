@@ -84,9 +84,13 @@ export function createTransport(options: TransportOptions): (request: Request) =
         if (request.signal.aborted) throw err; // the caller cancelled: not ours to retry
         const retry = attempt < maxAttempts && (safeToRepeat || neverSent(err));
         if (!retry) {
-          throw new RiskConnectionError(`${method} ${request.url} failed after ${attempt} attempt(s): ${describe(err)}`, attempt, {
-            cause: err,
-          });
+          throw new RiskConnectionError(
+            `${method} ${request.url} failed after ${attempt} attempt(s): ${describe(err)}`,
+            attempt,
+            {
+              cause: err,
+            },
+          );
         }
         const delayMs = backoff(attempt);
         options.onRetry?.({ method, url: request.url, attempt, delayMs, reason: 'network_error', idempotencyKey });

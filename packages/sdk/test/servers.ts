@@ -29,7 +29,10 @@ export async function listen(app: RequestListener): Promise<Listening> {
  * then cuts the client off before any byte of the answer reaches it: the write happened, the client saw a
  * network error. Later connections pass through. `requests` holds the raw request text of every connection.
  */
-export async function startAnswerLosingProxy(targetPort: number, drop = 1): Promise<Listening & { requests: string[] }> {
+export async function startAnswerLosingProxy(
+  targetPort: number,
+  drop = 1,
+): Promise<Listening & { requests: string[] }> {
   const requests: string[] = [];
   const sockets = new Set<net.Socket>();
   let connections = 0;

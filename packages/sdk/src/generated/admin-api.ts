@@ -104,7 +104,14 @@ export interface paths {
     /** List firewalls */
     get: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @description cursor: the id of the first item of the next page */
+          ending_before?: string;
+          /** @description page size, 1–100, default 20 */
+          limit?: number;
+          /** @description cursor: the id of the last item of the previous page */
+          starting_after?: string;
+        };
         header?: never;
         path?: never;
         cookie?: never;
@@ -749,7 +756,14 @@ export interface paths {
     /** List policies */
     get: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @description cursor: the id of the first item of the next page */
+          ending_before?: string;
+          /** @description page size, 1–100, default 20 */
+          limit?: number;
+          /** @description cursor: the id of the last item of the previous page */
+          starting_after?: string;
+        };
         header?: never;
         path?: never;
         cookie?: never;
@@ -1504,7 +1518,14 @@ export interface paths {
     /** List tenants */
     get: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @description cursor: the id of the first item of the next page */
+          ending_before?: string;
+          /** @description page size, 1–100, default 20 */
+          limit?: number;
+          /** @description cursor: the id of the last item of the previous page */
+          starting_after?: string;
+        };
         header?: never;
         path?: never;
         cookie?: never;
@@ -1776,7 +1797,14 @@ export interface paths {
     /** List deployment tokens (never the secret) */
     get: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @description cursor: the id of the first item of the next page */
+          ending_before?: string;
+          /** @description page size, 1–100, default 20 */
+          limit?: number;
+          /** @description cursor: the id of the last item of the previous page */
+          starting_after?: string;
+        };
         header?: never;
         path: {
           id: string;
@@ -1980,7 +2008,14 @@ export interface paths {
     /** List tenant tokens (never the secret) */
     get: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @description cursor: the id of the first item of the next page */
+          ending_before?: string;
+          /** @description page size, 1–100, default 20 */
+          limit?: number;
+          /** @description cursor: the id of the last item of the previous page */
+          starting_after?: string;
+        };
         header?: never;
         path: {
           id: string;
