@@ -1,11 +1,14 @@
 // The SDK against the real public API: the express app from its factory (services/public-api/test/harness.ts)
 // on an ephemeral port, with a scratch Postgres database and Redis prefix; deliveries signed by the worker's code.
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { OutboundGuard } from '@risk/common';
 import { createHarness, type Harness } from '@risk/public-api/test/harness';
 import { deliverWebhook } from '@risk/worker/src/jobs/webhook-delivery';
 import { Webhook } from 'standardwebhooks';
+import ts from 'typescript';
 import {
   AuthenticationError,
   createPublicClient,
@@ -248,5 +251,26 @@ describe('webhook verification', () => {
       'webhook-signature': new Webhook(secret).sign(event.id, old, got!.body),
     };
     expect(() => verifyWebhook(got!.body, replayed, secret)).toThrow(WebhookVerificationError);
+  });
+});
+
+describe('the README', () => {
+  test("the SDK example's five lines run against the API", async () => {
+    const readme = readFileSync(path.join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+    const example = /### SDK[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(example?.trim().split('\n')).toHaveLength(5);
+    // as written, with the import bound to this package and the base URL and key of the test server
+    const body = ts.transpileModule(
+      example!
+        .replace("import { createPublicClient } from '@risk/sdk';", 'const { createPublicClient } = sdk;')
+        .replace("'http://localhost:8080'", 'baseUrl')
+        .replace('process.env.KEY!', 'apiKey'),
+      { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.None } },
+    ).outputText;
+    const printed: unknown[][] = [];
+    const run = new Function('sdk', 'baseUrl', 'apiKey', 'console', `return (async () => {\n${body}\n})();`);
+    const apiKey = await h.mintKey({ orgId: 'org_acme', livemode: false });
+    await run(await import('../src'), api.url, apiKey, { log: (...args: unknown[]) => printed.push(args) });
+    expect(printed.map(([fingerprint]) => fingerprint)).toContain('hf:acme/llama-3-8b-lora');
   });
 });
