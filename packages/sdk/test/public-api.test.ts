@@ -270,7 +270,7 @@ describe('the README', () => {
     const printed: unknown[][] = [];
     const run = new Function('sdk', 'baseUrl', 'apiKey', 'console', `return (async () => {\n${body}\n})();`);
     const apiKey = await h.mintKey({ orgId: 'org_acme', livemode: false });
-    await run(await import('../src'), api.url, apiKey, { log: (...args: unknown[]) => printed.push(args) });
+    await run({ createPublicClient }, api.url, apiKey, { log: (...args: unknown[]) => printed.push(args) });
     expect(printed.map(([fingerprint]) => fingerprint)).toContain('hf:acme/llama-3-8b-lora');
   });
 });
