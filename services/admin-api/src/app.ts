@@ -34,10 +34,9 @@ import {
   ZUpdatePolicyBody,
   ZUpdateRuleBody,
   ADMIN_ROUTE_DOCS,
-  adminRegistry,
-  buildOpenApiDocument,
 } from '@risk/contracts';
 import { bearerOf, createTenantTokenSigner, isAdminToken } from './auth';
+import { buildAdminOpenApiDocument } from './openapi';
 import {
   createConnector,
   defaultConnectorContext,
@@ -207,7 +206,7 @@ export function createApp(deps: AppDeps) {
       .status(ok ? 200 : 503)
       .json({ status: ok ? 'ok' : 'degraded', service: 'Admin API', checks: { postgres, redis } });
   });
-  const openapi = buildOpenApiDocument(adminRegistry, { title: 'Risk Intelligence Admin API', version: '1.0.0' });
+  const openapi = buildAdminOpenApiDocument();
   route('get', '/openapi.json', 'none', 200, () => openapi);
 
   // ── deploy credentials (public: the token is the credential) ──

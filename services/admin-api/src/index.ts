@@ -1,5 +1,6 @@
 // @risk/admin-api: the app factory for tests and main.ts, and the firewall sync use cases the worker runs.
 export { createApp, type AppDeps } from './app';
+export { buildAdminOpenApiDocument } from './openapi';
 export {
   syncPolicyAssignment,
   removePolicyAssignment,

@@ -1,7 +1,7 @@
 // Admin API contracts: request bodies (strict: unknown fields are 400 parameter_unknown) and responses.
 // The admin service validates with these and serves the OpenAPI document built from adminRegistry.
 import { z } from '../zod';
-import { zList } from '../common';
+import { ZListParams, zList } from '../common';
 import { adminRegistry, errorResponses } from '../openapi';
 
 const isoDate = z.string().openapi({ format: 'date-time' });
@@ -388,6 +388,8 @@ interface RouteDoc {
   summary: string;
   body?: z.ZodType;
   query?: z.ZodObject;
+  /** false for a list answered whole (no cursor parameters); other list routes page (DESIGN §3) */
+  paged?: false;
   ok: number;
   response?: z.ZodType;
   errors: number[];
@@ -585,6 +587,7 @@ export const ADMIN_ROUTE_DOCS: RouteDoc[] = [
     summary: 'General URL categories',
     ok: 200,
     response: list(ZCategory, 'CategoryList'),
+    paged: false,
     errors: [401],
   },
   {
@@ -594,6 +597,7 @@ export const ADMIN_ROUTE_DOCS: RouteDoc[] = [
     summary: 'AI sub-categories and their domains',
     ok: 200,
     response: list(ZCategory, 'AiCategoryList'),
+    paged: false,
     errors: [401],
   },
   {
@@ -713,6 +717,13 @@ export const ADMIN_ROUTE_DOCS: RouteDoc[] = [
   },
 ];
 
+/** A list route takes the cursor parameters of every list (DESIGN §3); the SDK's auto-pagination relies on them. */
+const isList = (route: RouteDoc) =>
+  route.method === 'get' &&
+  route.paged !== false &&
+  route.response instanceof z.ZodObject &&
+  'has_more' in route.response.shape;
+
 for (const route of ADMIN_ROUTE_DOCS) {
   const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   adminRegistry.registerPath({
@@ -722,7 +733,7 @@ for (const route of ADMIN_ROUTE_DOCS) {
     security: route.auth === 'admin' ? [{ adminToken: [] }] : route.auth === 'tenant' ? [{ tenantToken: [] }] : [],
     request: {
       ...(pathParams.length ? { params: z.object(Object.fromEntries(pathParams.map((p) => [p, id]))) } : {}),
-      ...(route.query ? { query: route.query } : {}),
+      ...(route.query ? { query: route.query } : isList(route) ? { query: ZListParams } : {}),
       ...(route.body ? { body: { content: { 'application/json': { schema: route.body } } } } : {}),
     },
     responses: {

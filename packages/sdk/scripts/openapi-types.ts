@@ -1,0 +1,57 @@
+// Renders src/generated/*.ts from the OpenAPI documents that the services serve, built in-process by the same
+// functions (no server, no database): `pnpm --filter @risk/sdk generate` writes them, and
+// test/generated.test.ts renders them again and fails when the checked-in files differ.
+import path from 'node:path';
+import openapiTS, { astToString, COMMENT_HEADER, type OpenAPI3 } from 'openapi-typescript';
+import * as prettier from 'prettier';
+import { buildAdminOpenApiDocument } from '@risk/admin-api';
+import { buildPublicOpenApiDocument } from '@risk/public-api';
+
+export const GENERATED_DIR = path.join(__dirname, '..', 'src', 'generated');
+export const GENERATE_COMMAND = 'pnpm --filter @risk/sdk generate';
+
+/** The documents the SDK is generated from, by output file name. The servers entry does not reach the types. */
+export function openApiDocuments(): Record<string, unknown> {
+  return {
+    'public-api.ts': buildPublicOpenApiDocument('http://localhost:8080'),
+    'admin-api.ts': buildAdminOpenApiDocument(),
+  };
+}
+
+/** File name → TypeScript source (prettier-formatted, as the repository's other sources). */
+export async function renderGeneratedFiles(): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  for (const [name, document] of Object.entries(openApiDocuments())) {
+    const ast = await openapiTS(idempotencyKeyOptional(document), { silent: true, alphabetize: true });
+    const source =
+      COMMENT_HEADER.replace(
+        'Do not make direct changes to the file.',
+        `Do not make direct changes to the file: run \`${GENERATE_COMMAND}\`.`,
+      ) + astToString(ast);
+    const filepath = path.join(GENERATED_DIR, name);
+    const options = (await prettier.resolveConfig(filepath)) ?? {};
+    files[name] = await prettier.format(source, { ...options, filepath });
+  }
+  return files;
+}
+
+type Operation = { parameters?: Array<{ in?: string; name?: string; required?: boolean; description?: string }> };
+
+/**
+ * A copy of the document in which the `Idempotency-Key` header is optional: the SDK's transport sets one on
+ * every POST (src/retry.ts), so callers need not, though they may pass their own to tie a retry to a write.
+ */
+function idempotencyKeyOptional(document: unknown): OpenAPI3 {
+  const copy = structuredClone(document) as OpenAPI3; // openapi-typescript also annotates what it is given
+  for (const item of Object.values(copy.paths ?? {})) {
+    for (const operation of Object.values(item as Record<string, Operation>)) {
+      for (const parameter of operation?.parameters ?? []) {
+        if (parameter.in === 'header' && parameter.name?.toLowerCase() === 'idempotency-key') {
+          parameter.required = false;
+          parameter.description = `${parameter.description ?? ''} (the SDK sends a UUID when none is given)`.trim();
+        }
+      }
+    }
+  }
+  return copy;
+}
