@@ -84,6 +84,21 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
       };
     };
     put?: never;
@@ -154,6 +169,21 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
       };
     };
     put?: never;
@@ -210,6 +240,21 @@ export interface paths {
         /** @description conflict_error */
         409: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -273,6 +318,21 @@ export interface paths {
         /** @description not_found_error */
         404: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -351,6 +411,21 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
       };
     };
     post?: never;
@@ -405,6 +480,21 @@ export interface paths {
         /** @description conflict_error */
         409: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -488,6 +578,21 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
       };
     };
     delete?: never;
@@ -547,6 +652,21 @@ export interface paths {
         /** @description not_found_error */
         404: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -682,6 +802,21 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
       };
     };
     put?: never;
@@ -730,6 +865,21 @@ export interface paths {
         /** @description permission_error */
         403: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -806,6 +956,21 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
       };
     };
     put?: never;
@@ -862,6 +1027,21 @@ export interface paths {
         /** @description conflict_error */
         409: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -925,6 +1105,21 @@ export interface paths {
         /** @description not_found_error */
         404: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1003,6 +1198,21 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
       };
     };
     post?: never;
@@ -1057,6 +1267,21 @@ export interface paths {
         /** @description conflict_error */
         409: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1140,6 +1365,21 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
       };
     };
     delete?: never;
@@ -1201,6 +1441,21 @@ export interface paths {
         /** @description not_found_error */
         404: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1278,6 +1533,21 @@ export interface paths {
         /** @description not_found_error */
         404: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1362,6 +1632,21 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
       };
     };
     post?: never;
@@ -1408,6 +1693,21 @@ export interface paths {
         /** @description not_found_error */
         404: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1500,6 +1800,21 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
       };
     };
     delete?: never;
@@ -1568,6 +1883,21 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
       };
     };
     put?: never;
@@ -1627,6 +1957,21 @@ export interface paths {
         /** @description not_found_error */
         404: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1713,6 +2058,21 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
       };
     };
     delete?: never;
@@ -1774,6 +2134,21 @@ export interface paths {
         /** @description not_found_error */
         404: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1858,6 +2233,21 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
       };
     };
     put?: never;
@@ -1925,6 +2315,21 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
       };
     };
     delete?: never;
@@ -1984,6 +2389,21 @@ export interface paths {
         /** @description not_found_error */
         404: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2069,6 +2489,21 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
       };
     };
     put?: never;
@@ -2127,6 +2562,21 @@ export interface paths {
         /** @description not_found_error */
         404: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2194,6 +2644,21 @@ export interface paths {
         /** @description not_found_error */
         404: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2275,6 +2740,21 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
       };
     };
     delete?: never;
@@ -2332,6 +2812,21 @@ export interface paths {
         /** @description permission_error */
         403: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {

@@ -79,6 +79,21 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
         /** @description api_error */
         500: {
           headers: {
@@ -160,6 +175,21 @@ export interface paths {
         /** @description not_found_error */
         404: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -254,6 +284,21 @@ export interface paths {
         /** @description not_found_error */
         404: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -356,6 +401,21 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
         /** @description api_error */
         500: {
           headers: {
@@ -444,6 +504,21 @@ export interface paths {
         /** @description not_found_error */
         404: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -540,6 +615,21 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
         /** @description api_error */
         500: {
           headers: {
@@ -622,6 +712,21 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
         /** @description api_error */
         500: {
           headers: {
@@ -690,6 +795,21 @@ export interface paths {
         /** @description not_found_error */
         404: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -798,6 +918,21 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
         /** @description api_error */
         500: {
           headers: {
@@ -873,6 +1008,21 @@ export interface paths {
         /** @description not_found_error */
         404: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -975,6 +1125,21 @@ export interface paths {
         /** @description request body too large */
         413: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1085,6 +1250,21 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
         /** @description api_error */
         500: {
           headers: {
@@ -1171,6 +1351,21 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
         /** @description api_error */
         500: {
           headers: {
@@ -1246,6 +1441,21 @@ export interface paths {
         /** @description not_found_error */
         404: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1349,6 +1559,21 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
         /** @description api_error */
         500: {
           headers: {
@@ -1420,6 +1645,21 @@ export interface paths {
         /** @description permission_error */
         403: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1509,6 +1749,21 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
         /** @description api_error */
         500: {
           headers: {
@@ -1584,6 +1839,21 @@ export interface paths {
         /** @description not_found_error */
         404: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1684,6 +1954,21 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
         /** @description api_error */
         500: {
           headers: {
@@ -1746,6 +2031,21 @@ export interface paths {
         /** @description not_found_error */
         404: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1834,6 +2134,21 @@ export interface paths {
         /** @description not_found_error */
         404: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1940,6 +2255,21 @@ export interface paths {
         /** @description request body too large */
         413: {
           headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
