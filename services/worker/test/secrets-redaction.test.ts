@@ -331,7 +331,8 @@ describe('no secret from a manifest reaches shared data', () => {
         });
       expect(res.status).toBe(202);
     }
-    for (const s of signals) await h.waitForAsset(s.fingerprint, (a) => a.enrichment_status === 'enriched', 30_000);
+    for (const s of signals)
+      await h.waitForAsset(s.fingerprint, (a) => a.enrichment_status === 'enriched', 30_000, false);
 
     // the leaked-secrets rule saw them: R20 reports kind and location
     const r20 = await h.ctx.db.prisma.finding.findMany({ where: { rule_id: 'R20' }, select: { evidence: true } });
