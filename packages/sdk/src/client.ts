@@ -92,13 +92,20 @@ const throwOnError: Middleware = {
   },
 };
 
+/** `https://host/` → `https://host`. A scan from the end: `/\/+$/` is quadratic on a long run of slashes. */
+function withoutTrailingSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url.charCodeAt(end - 1) === 47 /* '/' */) end--;
+  return url.slice(0, end);
+}
+
 function createRiskClient<Paths extends object>(
   options: ClientOptions,
   bearer: string | undefined,
   idempotencyKeys: boolean,
 ): RiskClient<Paths> {
   const raw = createClient<Paths, Media>({
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    baseUrl: withoutTrailingSlashes(options.baseUrl),
     headers: { ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}), ...options.headers },
     fetch: createTransport({ ...options, idempotencyKeys }),
   });
