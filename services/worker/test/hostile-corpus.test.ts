@@ -63,6 +63,7 @@ describe('hostile corpus through the public API to the real worker process (real
   let h: WorkerHarness;
   let worker: ChildProcess & { output: string[] };
   let healthUrl: string;
+  let probe: ReturnType<typeof probeHealth> | undefined;
 
   beforeAll(async () => {
     h = await createWorkerHarness('hostile');
@@ -73,6 +74,7 @@ describe('hostile corpus through the public API to the real worker process (real
     await waitFor('worker ready', async () => worker.output.join('').includes('worker ready'), 30_000, 50);
   }, 60_000);
   afterAll(async () => {
+    await probe?.stop();
     if (worker.exitCode === null && worker.signalCode === null) {
       worker.kill('SIGTERM');
       await exited(worker);
@@ -84,7 +86,7 @@ describe('hostile corpus through the public API to the real worker process (real
     const corpus = hostileCorpus();
     expect(corpus.length).toBeGreaterThanOrEqual(40);
     const started = performance.now();
-    const probe = probeHealth(healthUrl);
+    probe = probeHealth(healthUrl);
 
     const sent: Sent[] = [];
     for (const [i, item] of corpus.entries()) {
@@ -102,20 +104,17 @@ describe('hostile corpus through the public API to the real worker process (real
     const sentMs = performance.now() - started;
     const outcome = (s: Sent) => `${s.item.label}: ${s.status} ${JSON.stringify(s.body.error ?? {})}`;
     expect(sent.filter((s) => s.status >= 500).map(outcome)).toEqual([]);
-    expect(
-      sent.filter((s) => s.status !== (s.item.expect === 'rejected' ? 400 : 202) && s.item.expect !== 'either'),
-    ).toEqual([]);
-    expect(sent.filter((s) => s.status !== 202 && s.status !== 400).map(outcome)).toEqual([]);
+    expect(sent.filter((s) => s.status !== (s.item.expect === 'rejected' ? 400 : 202)).map(outcome)).toEqual([]);
 
     // refused: the envelope names the field, and nothing was written for the fingerprint
     const refused = sent.filter((s) => s.status === 400);
     for (const s of refused) {
-      expect(s.body.error).toMatchObject({ type: 'invalid_request_error', request_id: s.requestId });
-      expect(typeof s.body.error?.code).toBe('string');
-    }
-    for (const s of refused.filter((r) => r.item.expect === 'rejected')) {
-      expect(s.body.error).toMatchObject({ code: 'parameter_invalid' });
-      expect(s.body.error?.message).toContain('NUL');
+      expect(s.body.error).toMatchObject({
+        type: 'invalid_request_error',
+        code: 'parameter_invalid',
+        request_id: s.requestId,
+      });
+      expect(s.body.error?.message).toMatch(/NUL character|unpaired UTF-16 surrogate/);
     }
     const refusedFingerprints = refused.map((s) => s.fingerprint);
     const [refusedSignals, refusedAssets] = await Promise.all([
@@ -170,7 +169,11 @@ describe('hostile corpus through the public API to the real worker process (real
     const truncated = accepted.filter((s) => s.item.expect === 'truncated');
     expect(truncated.length).toBeGreaterThanOrEqual(8);
     const truncatedFindings = await h.ctx.db.prisma.finding.findMany({
-      where: { livemode: true, rule_id: 'analysis_truncated', fingerprint: { in: truncated.map((s) => s.fingerprint) } },
+      where: {
+        livemode: true,
+        rule_id: 'analysis_truncated',
+        fingerprint: { in: truncated.map((s) => s.fingerprint) },
+      },
       select: { fingerprint: true },
     });
     const withFinding = new Set(truncatedFindings.map((f) => f.fingerprint));

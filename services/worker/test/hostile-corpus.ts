@@ -20,13 +20,13 @@ import { BODY_LIMIT } from '@risk/public-api';
  *
  * Outcomes, as the issue states them: hostile but valid content ends `enriched` (`truncated`: with an
  * `analysis_truncated` finding) or is refused with a 400 at the API (`rejected`: a NUL character in a field, which
- * Postgres cannot store) — never a 5xx, never a permanently failed or stuck asset. `either` leaves the choice to the
- * API (a lone surrogate in a field).
+ * Postgres cannot store, or an unpaired UTF-16 surrogate, whose `\ud800` escape jsonb refuses) — never a 5xx, never a
+ * permanently failed or stuck asset. In raw_manifest JSON both travel as escapes the engine parses: those are enriched.
  */
 export interface HostileSignal {
   label: string;
   body: Record<string, unknown>;
-  expect: 'enriched' | 'truncated' | 'rejected' | 'either';
+  expect: 'enriched' | 'truncated' | 'rejected';
 }
 
 const ATTACKS_FILE = path.join(__dirname, '../../../packages/enrichment/test/fixtures/redos-attacks.json');
@@ -62,8 +62,7 @@ function largest(make: (n: number) => Record<string, unknown>): Record<string, u
 }
 
 /** The attack with its pumps repeated n times. */
-const pumped = (a: Attack, n: number): string =>
-  a.pumps.map((p) => p.prefix + p.pump.repeat(n)).join('') + a.suffix;
+const pumped = (a: Attack, n: number): string => a.pumps.map((p) => p.prefix + p.pump.repeat(n)).join('') + a.suffix;
 
 /**
  * Where an attack string reaches its pattern: one manifest shape per kind of site. In JSON shapes the string is a
@@ -202,22 +201,22 @@ function shapeSignals(): HostileSignal[] {
       expect: 'enriched',
     },
     {
-      label: 'MCP client config with 20 000 servers',
+      label: 'MCP client config with 10 000 servers',
       body: {
         asset_type: 'agent',
         raw_manifest: JSON.stringify({
           mcpServers: Object.fromEntries(
-            Array.from({ length: 20_000 }, (_, i) => [`s${i}`, { command: 'npx', args: ['-y', `@acme/s${i}`] }]),
+            Array.from({ length: 10_000 }, (_, i) => [`s${i}`, { command: 'npx', args: ['-y', `@acme/s${i}`] }]),
           ),
         }),
       },
       expect: 'truncated',
     },
     {
-      label: 'MCP tools list: 20 000 tools, all named read_file (repeated ids)',
+      label: 'MCP tools list: 8 000 tools, all named read_file (repeated ids)',
       body: {
         asset_type: 'mcp_server',
-        raw_manifest: JSON.stringify({ tools: Array.from({ length: 20_000 }, () => tool('read_file')) }),
+        raw_manifest: JSON.stringify({ tools: Array.from({ length: 8000 }, () => tool('read_file')) }),
       },
       expect: 'truncated',
     },
@@ -324,6 +323,7 @@ function shapeSignals(): HostileSignal[] {
       expect: 'enriched',
     },
     {
+      // jsonb refuses a lone surrogate's escape: the API refuses it in any field, as it does NUL
       label: 'lone surrogates in name, metadata and raw_manifest',
       body: {
         asset_type: 'model',
@@ -332,12 +332,12 @@ function shapeSignals(): HostileSignal[] {
         metadata: { license: 'mit\ud800', tags: ['\udc00'] },
         raw_manifest: card('license: mit\ud800', '# \udfff\n'),
       },
-      expect: 'either',
+      expect: 'rejected',
     },
     {
       label: 'lone surrogate in the fingerprint',
       body: { fingerprint: 'hf:acme/\ud800lone', asset_type: 'model', raw_manifest: card('license: mit') },
-      expect: 'either',
+      expect: 'rejected',
     },
   ];
 }
@@ -352,7 +352,11 @@ function nulSignals(): HostileSignal[] {
       body: { asset_type: 'model', metadata: { license: 'mit', nested: { tags: ['a\u0000'] } } },
       expect: 'rejected',
     },
-    { label: 'NUL in a metadata key', body: { asset_type: 'model', metadata: { 'lic\u0000ense': 'mit' } }, expect: 'rejected' },
+    {
+      label: 'NUL in a metadata key',
+      body: { asset_type: 'model', metadata: { 'lic\u0000ense': 'mit' } },
+      expect: 'rejected',
+    },
     {
       label: 'NUL in raw_manifest',
       body: { asset_type: 'package', raw_manifest: '{"name":"p"}\u0000\n'.repeat(1000) },
