@@ -108,7 +108,12 @@ function findNulString(
 
 /** The path is built on the way back up, so the common case (nothing found) allocates nothing per node. */
 function nulPathReversed(value: unknown, found: { kind?: Unstorable }): PropertyKey[] | null {
-  if (typeof value === 'string') return (found.kind = unstorable(value) ?? undefined) ? [] : null;
+  if (typeof value === 'string') {
+    const kind = unstorable(value);
+    if (!kind) return null;
+    found.kind = kind;
+    return [];
+  }
   if (value === null || typeof value !== 'object') return null;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
@@ -118,7 +123,11 @@ function nulPathReversed(value: unknown, found: { kind?: Unstorable }): Property
     return null;
   }
   for (const key in value) {
-    if ((found.kind = unstorable(key) ?? undefined)) return [key];
+    const keyKind = unstorable(key);
+    if (keyKind) {
+      found.kind = keyKind;
+      return [key];
+    }
     const path = nulPathReversed((value as Record<string, unknown>)[key], found);
     if (path) return (path.push(key), path);
   }
