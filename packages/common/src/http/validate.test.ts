@@ -44,4 +44,20 @@ describe('parseOrThrow', () => {
     expect(wrong.code).toBe('parameter_invalid');
     expect(wrong.param).toBe('signals[0].fingerprint');
   });
+
+  it('refuses an unpaired UTF-16 surrogate anywhere (jsonb cannot store its escape), naming the field', () => {
+    const Meta = z.strictObject({ name: z.string(), metadata: z.record(z.string(), z.unknown()) });
+    for (const [data, param] of [
+      [{ name: 'a\ud800', metadata: {} }, 'name'],
+      [{ name: 'a', metadata: { tags: ['ok', 'x\udfff'] } }, 'metadata.tags[1]'],
+      [{ name: 'a', metadata: { ['k\udbff']: 1 } }, 'metadata.k\udbff'],
+      [{ name: 'end\ud83d', metadata: {} }, 'name'],
+    ] as const) {
+      const err = errorOf(() => parseOrThrow(Meta, data));
+      expect(err).toMatchObject({ code: 'parameter_invalid', param });
+      expect(err.message).toContain('surrogate');
+    }
+    // a surrogate pair (an emoji) is fine
+    expect(parseOrThrow(Meta, { name: 'ok \ud83d\ude00', metadata: { e: '\ud83d\ude00' } }).name).toBe('ok 😀');
+  });
 });

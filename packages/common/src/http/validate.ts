@@ -63,40 +63,73 @@ export function parseOrThrow<S extends z.ZodType>(
   // walk the parsed value: its shape is the schema's, so the path reads like zod's own (`lookup_name[0]`)
   const nulPath = findNulString(result.data, prefix);
   if (nulPath) {
-    const param = formatParamPath(nulPath) || undefined;
+    const param = formatParamPath(nulPath.path) || undefined;
     throw new ApiError('parameter_invalid', {
       param,
-      message: `Invalid ${param ?? 'request'}: must not contain the NUL character (\\u0000).`,
+      message:
+        nulPath.found === 'nul'
+          ? `Invalid ${param ?? 'request'}: must not contain the NUL character (\\u0000).`
+          : `Invalid ${param ?? 'request'}: must not contain an unpaired UTF-16 surrogate (\\ud800-\\udfff).`,
     });
   }
   return result.data;
 }
 
-/**
- * Path of the first string (value or object key) holding U+0000, or null. Postgres text and jsonb
- * cannot store NUL, so every validated input is checked once here instead of in each schema: a NUL
- * anywhere is a 400 naming the field, never a 500 from the database.
- */
-function findNulString(value: unknown, prefix: ReadonlyArray<PropertyKey> = []): PropertyKey[] | null {
-  const reversed = nulPathReversed(value);
-  return reversed ? [...prefix, ...reversed.reverse()] : null;
+type Unstorable = 'nul' | 'surrogate';
+
+/** Whether `s` holds U+0000 or an unpaired UTF-16 surrogate (a JSON body can carry both as escapes). */
+function unstorable(s: string): Unstorable | null {
+  if (s.includes('\u0000')) return 'nul';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    if (c > 0xdbff) return 'surrogate';
+    const next = s.charCodeAt(i + 1);
+    if (!(next >= 0xdc00 && next <= 0xdfff)) return 'surrogate'; // NaN past the end
+    i++;
+  }
+  return null;
 }
 
-/** The path is built on the way back up, so the common case (no NUL) allocates nothing per node. */
-function nulPathReversed(value: unknown): PropertyKey[] | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? [] : null;
+/**
+ * Path of the first string (value or object key) holding U+0000 or an unpaired surrogate, or null.
+ * Postgres text and jsonb cannot store NUL, and jsonb refuses a lone surrogate's `\ud800` escape, so
+ * every validated input is checked once here instead of in each schema: either anywhere is a 400
+ * naming the field, never a 500 from the database (services/worker/test/hostile-corpus.test.ts).
+ */
+function findNulString(
+  value: unknown,
+  prefix: ReadonlyArray<PropertyKey> = [],
+): { path: PropertyKey[]; found: Unstorable } | null {
+  const found: { kind?: Unstorable } = {};
+  const reversed = nulPathReversed(value, found);
+  return reversed && found.kind ? { path: [...prefix, ...reversed.reverse()], found: found.kind } : null;
+}
+
+/** The path is built on the way back up, so the common case (nothing found) allocates nothing per node. */
+function nulPathReversed(value: unknown, found: { kind?: Unstorable }): PropertyKey[] | null {
+  if (typeof value === 'string') {
+    const kind = unstorable(value);
+    if (!kind) return null;
+    found.kind = kind;
+    return [];
+  }
   if (value === null || typeof value !== 'object') return null;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = nulPathReversed(value[i]);
-      if (found) return (found.push(i), found);
+      const path = nulPathReversed(value[i], found);
+      if (path) return (path.push(i), path);
     }
     return null;
   }
   for (const key in value) {
-    if (key.includes('\u0000')) return [key];
-    const found = nulPathReversed((value as Record<string, unknown>)[key]);
-    if (found) return (found.push(key), found);
+    const keyKind = unstorable(key);
+    if (keyKind) {
+      found.kind = keyKind;
+      return [key];
+    }
+    const path = nulPathReversed((value as Record<string, unknown>)[key], found);
+    if (path) return (path.push(key), path);
   }
   return null;
 }
