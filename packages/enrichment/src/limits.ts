@@ -71,6 +71,20 @@ const LIST_CAPS: ReadonlyArray<[ListKey, number]> = [
 /** Cut the parsed lists to LIMITS (in place) and say what was cut, including what the AI-BOM will leave out. */
 export function capParsed(p: ParsedManifest): Truncation[] {
   const cuts: Truncation[] = [];
+  // A dependency repeated word for word (same ecosystem, name and spec, on another line) says nothing new, but
+  // every copy would raise its own findings (1,999 copies of one vulnerable pin: 2,000 findings). Keep the first
+  // (its place is the one findings name).
+  const seen = new Set<string>();
+  const unique = p.dependencies.filter((d) => {
+    const key = `${d.ecosystem}\u0000${d.name}\u0000${d.spec}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  if (unique.length < p.dependencies.length) {
+    cuts.push({ what: 'repeated dependencies', total: p.dependencies.length, kept: unique.length });
+    p.dependencies = unique;
+  }
   for (const [key, cap] of LIST_CAPS) {
     const list = p[key] as unknown[];
     if (list.length > cap) {

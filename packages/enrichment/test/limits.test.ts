@@ -163,3 +163,30 @@ describe('hostile but valid JSON ends as a normal result', () => {
     expect(a.findings.map((f) => f.rule_id)).not.toContain('manifest_unparseable');
   });
 });
+
+describe('repeated dependencies', () => {
+  it('keeps one copy of a dependency repeated word for word and says so, so a repeated vulnerable pin raises one finding', () => {
+    const raw = 'transformers==4.30.0\n'.repeat(1999);
+    const result = enrich(
+      {
+        fingerprint: 'pypi:repeats',
+        asset_type: 'package',
+        name: 'repeats',
+        version: '1.0.0',
+        source_url: null,
+        raw_manifest: raw,
+        metadata: null,
+      },
+      {
+        threats: [],
+        publisher: { org_count: 1, signal_count: 1, first_seen: '2026-01-01T00:00:00Z' },
+        now: '2026-11-23T00:00:00Z',
+      },
+    );
+    const byRule = new Map<string, number>();
+    for (const f of result.findings) byRule.set(f.rule_id, (byRule.get(f.rule_id) ?? 0) + 1);
+    expect(Math.max(...byRule.values())).toBeLessThanOrEqual(2);
+    const truncated = result.findings.find((f) => f.rule_id === 'analysis_truncated');
+    expect(JSON.stringify(truncated?.evidence)).toContain('repeated dependencies');
+  });
+});
