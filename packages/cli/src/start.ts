@@ -99,9 +99,10 @@ async function main() {
     env.TLS_CERT_FILE = tls.certFile;
     env.TLS_KEY_FILE = tls.keyFile;
     say(
-      `${tls.createdCa ? 'generated' : 'using'} local CA and ${tls.createdCert ? 'generated' : 'using'} server certificate in ${path.relative(ROOT, tls.dir) || tls.dir}`,
+      `${tls.createdCa ? 'generated' : 'using'} local CA and ${tls.createdCert ? 'generated' : 'using'} server certificate in ${tls.dir.startsWith(ROOT + path.sep) ? path.relative(ROOT, tls.dir) : tls.dir}`,
     );
-    for (const line of trustInstructions(tls.caCertFile)) say(line);
+    for (const line of trustInstructions(tls.caCertFile, `https://localhost:${env.PUBLIC_API_PORT ?? 8080}/healthz`))
+      say(line);
   }
   let cfg: Config;
   try {

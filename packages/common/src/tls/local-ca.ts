@@ -111,10 +111,10 @@ export async function ensureLocalTls(
 }
 
 /** How to make clients trust the local CA: printed by `pnpm start --tls` (docs/security.md "HTTPS"). */
-export function trustInstructions(caCertFile: string): string[] {
+export function trustInstructions(caCertFile: string, exampleUrl = 'https://localhost:8080/healthz'): string[] {
   return [
     `local CA: ${caCertFile} — trust it once, then https://localhost works without warnings:`,
-    `  curl:    curl --cacert ${caCertFile} https://localhost:<port>/healthz`,
+    `  curl:    curl --cacert ${caCertFile} ${exampleUrl}`,
     `  Node:    NODE_EXTRA_CA_CERTS=${caCertFile} node your-script.js`,
     `  Debian/Ubuntu: sudo cp ${caCertFile} /usr/local/share/ca-certificates/risk-local-ca.crt && sudo update-ca-certificates`,
     `  macOS:   sudo security add-trusted-cert -d -r trustRoot -k /Library/Keychains/System.keychain ${caCertFile}`,
