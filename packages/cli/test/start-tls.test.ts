@@ -175,6 +175,37 @@ describe('pnpm start --tls', () => {
       });
       expect(posted.status).toBe(202);
       expect(posted.headers['strict-transport-security']).toBe('max-age=31536000');
+
+      // the SDK over HTTPS: Node's fetch trusts the CA named by NODE_EXTRA_CA_CERTS, no SDK option needed
+      const sdk = path.join(ROOT, 'packages', 'sdk', 'src', 'index.ts');
+      const script = `
+        const { createPublicClient } = require(${JSON.stringify(sdk)});
+        const risk = createPublicClient({ baseUrl: ${JSON.stringify(creds.body.api_base_url)}, apiKey: ${JSON.stringify(creds.body.api_key.key)}, maxAttempts: 1 });
+        risk.post('/v1/signals', { body: { fingerprint: 'sha256:${randomBytes(32).toString('hex')}', asset_type: 'mcp_server',
+          org_id: ${JSON.stringify(tenant.body.org_id)}, observed_at: Math.floor(Date.now() / 1000) - 30, name: 'sdk-over-https' } })
+          .then((s) => console.log('SDK', s.object, s.id), (e) => { console.error('SDK FAILED', e); process.exit(1); });`;
+      const sdkRun = (extraCa: string | undefined) =>
+        new Promise<{ code: number | null; out: string }>((resolve) => {
+          const c = spawn(process.execPath, ['--import', 'tsx', '-e', script], {
+            cwd: path.join(ROOT, 'packages', 'sdk'),
+            env: {
+              PATH: process.env.PATH ?? '',
+              HOME: process.env.HOME ?? '',
+              ...(extraCa ? { NODE_EXTRA_CA_CERTS: extraCa } : {}),
+            },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
+          let o = '';
+          c.stdout!.on('data', (d: Buffer) => (o += d.toString()));
+          c.stderr!.on('data', (d: Buffer) => (o += d.toString()));
+          c.on('close', (code) => resolve({ code, out: o }));
+        });
+      const trusted = await sdkRun(caFile);
+      expect(trusted.out).toMatch(/SDK signal sig_/);
+      expect(trusted.code).toBe(0);
+      const untrusted = await sdkRun(undefined);
+      expect(untrusted.code).toBe(1);
+      expect(untrusted.out).toContain('SDK FAILED');
     } finally {
       child.kill('SIGTERM');
     }
