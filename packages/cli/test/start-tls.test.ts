@@ -24,7 +24,7 @@ async function freePort(): Promise<number> {
 interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: any;
 }
 
 /** https.request trusting only the given CA (no NODE_EXTRA_CA_CERTS, no rejectUnauthorized: false) */
