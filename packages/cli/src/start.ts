@@ -3,7 +3,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import IORedis from 'ioredis';
 import { Client } from 'pg';
-import { ConfigError, loadConfig, redact, type Config } from '@risk/common';
+import { ConfigError, ensureLocalTls, loadConfig, redact, trustInstructions, type Config } from '@risk/common';
 import { ensureDatabase, migrate, withDatabase } from '@risk/db';
 import { ensureLocalSecrets, LOCAL_SECRETS_FILE } from './local-secrets';
 
@@ -18,6 +18,8 @@ import { ensureLocalSecrets, LOCAL_SECRETS_FILE } from './local-secrets';
  * once every service process has exited, so everything is gone within 15 s of the signal.
  */
 const ROOT = path.resolve(__dirname, '..', '..', '..');
+/** `--tls`: where the local CA and server certificate live (git-ignored; RISK_LOCAL_TLS_DIR moves it) */
+const LOCAL_TLS_DIR = path.join(ROOT, '.risk-local', 'tls');
 const SERVICES = [
   { name: 'public-api', color: 36 },
   { name: 'admin-api', color: 35 },
@@ -89,6 +91,18 @@ async function main() {
       );
       say(`admin API token: ${secrets.ADMIN_API_TOKEN}`);
     }
+  }
+  // `pnpm start --tls`: HTTPS end to end with a local CA, unless TLS files are configured already
+  const scheme = process.argv.includes('--tls') || env.TLS_CERT_FILE ? 'https' : 'http';
+  if (process.argv.includes('--tls') && !env.TLS_CERT_FILE && !env.TLS_KEY_FILE) {
+    const tls = await ensureLocalTls(env.RISK_LOCAL_TLS_DIR ?? LOCAL_TLS_DIR);
+    env.TLS_CERT_FILE = tls.certFile;
+    env.TLS_KEY_FILE = tls.keyFile;
+    say(
+      `${tls.createdCa ? 'generated' : 'using'} local CA and ${tls.createdCert ? 'generated' : 'using'} server certificate in ${tls.dir.startsWith(ROOT + path.sep) ? path.relative(ROOT, tls.dir) : tls.dir}`,
+    );
+    for (const line of trustInstructions(tls.caCertFile, `https://localhost:${env.PUBLIC_API_PORT ?? 8080}/healthz`))
+      say(line);
   }
   let cfg: Config;
   try {
@@ -177,7 +191,7 @@ async function main() {
     });
   }
   say(
-    `public-api on :${cfg.PUBLIC_API_PORT}, admin-api on :${cfg.ADMIN_API_PORT}, worker health on :${cfg.WORKER_HEALTH_PORT} — Ctrl-C stops all`,
+    `public-api on ${scheme}://localhost:${cfg.PUBLIC_API_PORT}, admin-api on ${scheme}://localhost:${cfg.ADMIN_API_PORT}, worker health on :${cfg.WORKER_HEALTH_PORT} — Ctrl-C stops all`,
   );
 }
 

@@ -30,6 +30,14 @@ export const ConfigSchema = z.object({
   ADMIN_API_PORT: port.default(8081),
   WORKER_HEALTH_PORT: port.default(8082),
   PUBLIC_API_BASE_URL: z.url().optional(),
+  /**
+   * PEM certificate (chain) and private key: set both and each API serves HTTPS itself, reloading the
+   * files on SIGHUP (docs/security.md "HTTPS"). `pnpm start --tls` sets them to a local CA's certificate.
+   */
+  TLS_CERT_FILE: z.string().min(1).optional(),
+  TLS_KEY_FILE: z.string().min(1).optional(),
+  /** Strict-Transport-Security max-age on responses served over HTTPS (directly or via a TRUST_PROXY proxy) */
+  HSTS_MAX_AGE_SECONDS: z.coerce.number().int().min(0).default(31_536_000),
   /** bearer token for the admin API's tenant management routes */
   ADMIN_API_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
   /** 32 bytes, base64 or hex: AES-256-GCM key for secrets at rest and the tenant-token signing key */
@@ -136,9 +144,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       if (!env[key]) problems.push(`${key}: is required when NODE_ENV=production`);
     }
   }
+  if (result.success && !result.data.TLS_CERT_FILE !== !result.data.TLS_KEY_FILE) {
+    problems.push('TLS_CERT_FILE, TLS_KEY_FILE: set both (HTTPS) or neither (plain HTTP)');
+  }
   if (!result.success || problems.length) throw new ConfigError(problems);
   const cfg = result.data;
-  return { ...cfg, PUBLIC_API_BASE_URL: cfg.PUBLIC_API_BASE_URL ?? `http://127.0.0.1:${cfg.PUBLIC_API_PORT}` };
+  // deployment credentials hand out this URL: https when the public API serves TLS itself
+  const scheme = cfg.TLS_CERT_FILE ? 'https' : 'http';
+  return { ...cfg, PUBLIC_API_BASE_URL: cfg.PUBLIC_API_BASE_URL ?? `${scheme}://127.0.0.1:${cfg.PUBLIC_API_PORT}` };
 }
 
 /** For process entry points: print the one clear message and exit 1 instead of a stack trace. */

@@ -17,3 +17,4 @@ export * from './http/server';
 export * from './events';
 export * from './outbox';
 export * from './threat-match';
+export * from './tls/local-ca';

@@ -17,6 +17,7 @@ import {
   type Config,
   type Logger,
   parseAllowList,
+  hsts,
 } from '@risk/common';
 import type { PrismaClient } from '@risk/db';
 import type IORedis from 'ioredis';
@@ -97,6 +98,7 @@ export function createApp(deps: AppDeps) {
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(requestIdMiddleware());
+  app.use(hsts(config.HSTS_MAX_AGE_SECONDS));
   // one access-log line per request: the route pattern and req.path only, never the query string
   // (GET /deploy/v1/credentials carries its secret there) and never a header or body
   app.use((req, res, next) => {
@@ -114,7 +116,7 @@ export function createApp(deps: AppDeps) {
     });
     next();
   });
-  app.use(helmet());
+  app.use(helmet({ strictTransportSecurity: false })); // HSTS only over HTTPS: hsts() above
   app.use(requireJsonContentType());
   // bodies are read per route, after authentication and the caller's rate limit (see route() below)
   const jsonBody = express.json({ limit: '1mb' });

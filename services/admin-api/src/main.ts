@@ -1,6 +1,15 @@
 // Admin API process: load config once, connect Postgres and Redis, listen, stop gracefully.
 import IORedis from 'ioredis';
-import { closeServer, createLogger, listenWithLimits, loadConfigOrExit, onShutdown, requireSecret } from '@risk/common';
+import {
+  closeServer,
+  createLogger,
+  listenWithLimits,
+  loadConfigOrExit,
+  onShutdown,
+  reloadTlsOnSighup,
+  requireSecret,
+  tlsFilesFrom,
+} from '@risk/common';
 import { createPrisma } from '@risk/db';
 import { createApp } from './app';
 
@@ -25,8 +34,10 @@ async function main(): Promise<void> {
   redis.on('error', (err) => logger.warn('redis error', { err: err.message }));
   await redis.connect().catch((err: Error) => logger.warn('redis not reachable at start', { err: err.message }));
   const app = createApp({ config, db: db.prisma, logger, pingRedis: () => redis.ping(), redis });
-  const server = await listenWithLimits(app, { port: config.ADMIN_API_PORT });
-  logger.info('admin api listening', { port: config.ADMIN_API_PORT });
+  const tls = tlsFilesFrom(config);
+  const server = await listenWithLimits(app, { port: config.ADMIN_API_PORT, tls });
+  reloadTlsOnSighup(logger, server, tls);
+  logger.info('admin api listening', { port: config.ADMIN_API_PORT, protocol: tls ? 'https' : 'http' });
   onShutdown(logger, async () => {
     await closeServer(server);
     redis.disconnect();

@@ -12,6 +12,13 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 describe('GET /', () => {
+  // docs/security.md "HTTPS": HSTS only over HTTPS; X-Forwarded-Proto ignored with TRUST_PROXY off
+  it('sends no Strict-Transport-Security over plain HTTP, even with a forged X-Forwarded-Proto', async () => {
+    const res = await request(h.app).get('/').set('X-Forwarded-Proto', 'https');
+    expect(res.status).toBe(200);
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+  });
+
   it('answers the spec index with an endpoints map of every admin route and an X-Request-Id', async () => {
     const res = await h.call('get', '/');
     expect(res.status).toBe(200);

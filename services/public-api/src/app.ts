@@ -9,6 +9,7 @@ import {
   requestIdMiddleware,
   requireJsonContentType,
   withTimeout,
+  hsts,
 } from '@risk/common';
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { AppDeps, AppState } from './deps';
@@ -129,7 +130,15 @@ export function createApp(deps: AppDeps): PublicApiApp {
   // itself), helmet's default headers computed once and the JSON content-type rule (a header check).
   // No body is read here: each route reads its own after authentication and its rate limit
   // (http/route.ts), so an unauthenticated or throttled request never costs a parse.
-  app.use(inSequence(requestIdMiddleware({ asyncContext: false }), precomputedHelmet(), requireJsonContentType()));
+  app.use(
+    inSequence(
+      requestIdMiddleware({ asyncContext: false }),
+      // HSTS only over HTTPS (hsts below), not helmet's on every response
+      precomputedHelmet({ strictTransportSecurity: false }),
+      hsts(deps.config.HSTS_MAX_AGE_SECONDS),
+      requireJsonContentType(),
+    ),
+  );
 
   // /v1 first: the hot routes do not walk the root routes below
   app.use('/v1', v1Dispatcher(V1_ROUTERS.map((makeRouter) => makeRouter(routeDeps, authenticator))));

@@ -5,6 +5,8 @@ import {
   listenWithLimits,
   loadConfigOrExit,
   onShutdown,
+  reloadTlsOnSighup,
+  tlsFilesFrom,
   QueueProducer,
 } from '@risk/common';
 import { createPrisma } from '@risk/db';
@@ -24,8 +26,10 @@ async function main(): Promise<void> {
   const producer = new QueueProducer({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, 'public-api');
   const authenticator = new ApiKeyAuthenticator(db.prisma);
   const app = createApp({ config, prisma: db.prisma, pool: db.pool, producer, logger, authenticator });
-  const server = await listenWithLimits(app, { port: config.PUBLIC_API_PORT, maxHeaderSize: MAX_HEADER_SIZE });
-  logger.info('public api listening', { port: config.PUBLIC_API_PORT });
+  const tls = tlsFilesFrom(config);
+  const server = await listenWithLimits(app, { port: config.PUBLIC_API_PORT, maxHeaderSize: MAX_HEADER_SIZE, tls });
+  reloadTlsOnSighup(logger, server, tls);
+  logger.info('public api listening', { port: config.PUBLIC_API_PORT, protocol: tls ? 'https' : 'http' });
 
   onShutdown(logger, async () => {
     app.locals.state.shuttingDown = true; // /readyz answers 503 so the load balancer drains us

@@ -18,6 +18,14 @@ test('GET / describes the service; every response has an X-Request-Id and helmet
   expect(res.headers['x-powered-by']).toBeUndefined();
 });
 
+// docs/security.md "HTTPS": HSTS only when the request went over HTTPS; X-Forwarded-Proto is ignored
+// here because TRUST_PROXY is off (the HTTPS tests: packages/common/src/http/tls.test.ts, start-tls.test.ts)
+test('no Strict-Transport-Security over plain HTTP, even with a forged X-Forwarded-Proto', async () => {
+  const res = await request(h.app).get('/healthz').set('X-Forwarded-Proto', 'https');
+  expect(res.status).toBe(200);
+  expect(res.headers['strict-transport-security']).toBeUndefined();
+});
+
 test('/healthz is 200 and /readyz checks Postgres and Redis', async () => {
   expect((await request(h.app).get('/healthz')).status).toBe(200);
   const ready = await request(h.app).get('/readyz');

@@ -1,5 +1,7 @@
-import type { Server } from 'node:http';
-import type { Express } from 'express';
+import fs from 'node:fs';
+import type { Server as HttpServer } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
+import type { Express, RequestHandler } from 'express';
 import type { Duplex } from 'node:stream';
 import { ApiError } from '../errors';
 import { newRequestId } from '../ids';
@@ -10,6 +12,27 @@ export interface ListenOptions {
   host?: string;
   /** Node's 16 KiB default rejects 500-key look-up URLs; ours allows 128 KiB of headers */
   maxHeaderSize?: number;
+  /** PEM files: serve HTTPS (TLS_CERT_FILE / TLS_KEY_FILE; docs/security.md "HTTPS") */
+  tls?: TlsFiles;
+}
+
+export interface TlsFiles {
+  certFile: string;
+  keyFile: string;
+}
+
+/** what listenWithLimits returns: plain HTTP, or HTTPS when TLS files are configured */
+export type Server = HttpServer | HttpsServer;
+
+/** The TLS files from the config, or undefined to serve plain HTTP. */
+export function tlsFilesFrom(config: { TLS_CERT_FILE?: string; TLS_KEY_FILE?: string }): TlsFiles | undefined {
+  return config.TLS_CERT_FILE && config.TLS_KEY_FILE
+    ? { certFile: config.TLS_CERT_FILE, keyFile: config.TLS_KEY_FILE }
+    : undefined;
+}
+
+function readTls(files: TlsFiles): { cert: Buffer; key: Buffer } {
+  return { cert: fs.readFileSync(files.certFile), key: fs.readFileSync(files.keyFile) };
 }
 
 /**
@@ -35,10 +58,15 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   );
 }
 
-/** Starts an http server with a raised header limit (see ListenOptions.maxHeaderSize). */
+/**
+ * Starts an http server with a raised header limit (see ListenOptions.maxHeaderSize); an https one
+ * with the same limits when `tls` is given.
+ */
 export async function listenWithLimits(app: Express, opts: ListenOptions): Promise<Server> {
-  const http = await import('node:http');
-  const server = http.createServer({ maxHeaderSize: opts.maxHeaderSize ?? 128 * 1024 }, app);
+  const maxHeaderSize = opts.maxHeaderSize ?? 128 * 1024;
+  const server: Server = opts.tls
+    ? (await import('node:https')).createServer({ maxHeaderSize, ...readTls(opts.tls) }, app)
+    : (await import('node:http')).createServer({ maxHeaderSize }, app);
   server.on('clientError', answerClientError);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
@@ -47,6 +75,44 @@ export async function listenWithLimits(app: Express, opts: ListenOptions): Promi
     server.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve());
   });
   return server;
+}
+
+/**
+ * Re-reads the certificate and key into a running HTTPS server: new handshakes use them, connections
+ * already open keep theirs (tls.Server#setSecureContext). A bad pair throws and the old one stays.
+ */
+export function reloadTls(server: Server, files: TlsFiles): void {
+  if (!('setSecureContext' in server)) throw new Error('reloadTls: the server is not serving TLS');
+  server.setSecureContext(readTls(files));
+}
+
+/**
+ * SIGHUP reloads the TLS certificate (renewed by certbot, cert-manager, ...) without a restart or a
+ * dropped connection; a failed reload is logged and the previous certificate keeps serving.
+ */
+export function reloadTlsOnSighup(logger: Logger, server: Server, files: TlsFiles | undefined): void {
+  if (!files) return;
+  process.on('SIGHUP', () => {
+    try {
+      reloadTls(server, files);
+      logger.info('tls certificate reloaded', { certFile: files.certFile });
+    } catch (err) {
+      logger.error('tls certificate reload failed; keeping the previous one', { err: (err as Error).message });
+    }
+  });
+}
+
+/**
+ * Strict-Transport-Security on responses that went over HTTPS: served by us (TLS on the socket) or by a
+ * TRUST_PROXY load balancer that says so in X-Forwarded-Proto (express's req.secure honours `trust
+ * proxy` and nothing else). Never over plain HTTP, where browsers ignore it anyway (RFC 6797 §7.2).
+ */
+export function hsts(maxAgeSeconds: number): RequestHandler {
+  const value = `max-age=${maxAgeSeconds}`;
+  return (req, res, next) => {
+    if (req.secure) res.setHeader('Strict-Transport-Security', value);
+    next();
+  };
 }
 
 /**
