@@ -6,6 +6,7 @@ import advisories from '../src/data/advisories.json';
 import atlas from '../src/data/atlas-techniques.json';
 import publishers from '../src/data/publishers.json';
 import { RULES, SCORE_FORMULA } from '../src/index';
+import { CONFIDENT } from '../src/score';
 import { SECONDARY_ADVISORY_CONFIDENCE } from '../src/rules';
 
 export const DOC_PATH = join(__dirname, '..', '..', '..', 'docs', 'enrichment.md');
@@ -131,15 +132,37 @@ informational 0, and confidence 1.0 (confirmed from manifest data), ${SECONDARY_
 ${SCORE_FORMULA}
 \`\`\`
 
-i.e. \`base = max(floor, 100·(1 − Π(1 − wᵢ/100)))\` — a probabilistic OR, bounded and order-free, so each extra finding
-adds less; \`floor\` = 90 when a critical finding has confidence ≥ 0.9, 70 for such a high finding. Then
-\`total = min(100, base + Σ risk_penaltyⱼ)\` and \`intrinsic_risk_score = round(total)\`.
+### Scoring model (calibrated bands, issue 18 item 3)
 
-Worked example: R05 (high, 1.0 → 35) and R09 (medium, 1.0 → 15): raw = 100·(1 − 0.65·0.85) = 44.75, the high floor
-lifts it to 70; a matching threat with risk_penalty 20 makes 90 → \`critical\`.
+A reviewer judges an asset by its worst risk first, then by how much else is wrong. The score does the same:
+
+1. **Band of a finding.** Its severity, or one band lower when its confidence is below ${CONFIDENT} (a heuristic
+   high at 0.6 is a medium; a prose-inferred medium at 0.3 is a low). Weight-0 findings (R00, informational) set no band.
+2. **Floor.** The worst band among the rule findings sets the floor: informational 0, low 10, medium 40, high 70,
+   critical 90. A confident high therefore always stays in high, and one confident medium finding reaches medium.
+3. **Diminishing returns inside the band.** \`fill = 1 − Π(1 − wᵢ/100)\` over every rule finding (the worst included),
+   and \`base = floor + room · fill\` where room is the band's width less one (9, 29, 29, 19, 10). Each further finding
+   adds less, and rule findings alone never cross into the next band: ten mediums are still medium (a reviewer
+   escalates on a worse risk, not on a count).
+4. **Threats.** \`total = min(100, base + Σ risk_penaltyⱼ)\`, \`intrinsic_risk_score = round(total)\`.
+
+Worked examples (numbers asserted in \`test/score.test.ts\`):
+
+| findings | band | base | score |
+|---|---|---|---:|
+| one R22 (low, 1.0 → 5) | low | 10 + 29 · 0.05 = 11.45 | 11 |
+| one R09 (medium, 1.0 → 15) | medium | 40 + 29 · 0.15 = 44.35 | 44 |
+| two mediums (15, 15) | medium | 40 + 29 · (1 − 0.85²) = 48.05 | 48 |
+| twenty mediums | medium | 40 + 29 · (1 − 0.85²⁰) = 67.9 | 68 |
+| R15 (high, 0.6 → 21) | medium (confidence < ${CONFIDENT}) | 40 + 29 · 0.21 = 46.09 | 46 |
+| R05 (high, 1.0 → 35) | high | 70 + 19 · 0.35 = 76.65 | 77 |
+| R05 (35) + R09 (15) | high | 70 + 19 · (1 − 0.65 · 0.85) = 78.5 | 79 |
+| R16 (critical, 1.0 → 60) | critical | 90 + 10 · 0.6 = 96 | 96 |
+| R09 (15) + threats 20 and 5 | medium | 44.35, + 25 | 69 |
 
 Properties (fast-check tests in \`packages/enrichment/test/score.test.ts\`): 0 ≤ score ≤ 100; adding a finding never
-lowers the score; the result does not depend on finding order; the integer contributions sum exactly to the score.
+lowers the score (a new worst band starts above the old band's top); the result does not depend on finding order;
+the integer contributions sum exactly to the score.
 
 Differences from the research recommendation (enrichment.md §6), on purpose:
 - R00 positive signals are recorded with weight 0 instead of subtracting up to 10: a subtraction would let an added
@@ -147,11 +170,13 @@ Differences from the research recommendation (enrichment.md §6), on purpose:
 - No publisher multiplier on the score: publisher trust is reported on its own (\`publisher_trust\`), and a typosquat
   or unverifiable namespace already raises the score through R14/R15.
 
-Contributions (\`score_contribution\` per finding, \`score_breakdown\` on the asset): findings are sorted by weight
-(desc), then rule id, then input order; finding i's exact share is \`100·Π_{j<i}(1 − w_j/100)·w_i/100\` (these sum to
-the raw OR), scaled by \`base/raw\` when a floor applies; threat shares are their penalties; everything is scaled by
-\`total/(base + Σ penalties)\` when capped. The exact shares are rounded with the largest-remainder method, so the
-integer contributions sum exactly to \`intrinsic_risk_score\`.
+Contributions (\`score_contribution\` per finding, \`score_breakdown\` on the asset): findings are sorted worst first
+(band, then weight, then rule id, then input order); the first carries the floor plus \`room · w₁/100\`, finding i
+carries \`room · Π_{j<i}(1 − w_j/100) · wᵢ/100\` (these sum to \`base\`); threat shares are their penalties; everything
+is scaled by \`total/(base + Σ penalties)\` when capped. The exact shares are rounded with the largest-remainder
+method, so the integer contributions sum exactly to \`intrinsic_risk_score\`. \`score_breakdown.band\` names the band
+that set the floor and \`score_breakdown.score_confidence\` is \`low\` when content was recognised but not analysed
+(a \`format_not_analysed\` finding), so a low score there never reads as a clean bill of health.
 
 Severity bands (DESIGN.md; defined once in \`packages/contracts/src/severity.ts\`): ≥ 90 critical, ≥ 70 high,
 ≥ 40 medium, ≥ 10 low, else informational.

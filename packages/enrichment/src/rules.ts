@@ -291,7 +291,22 @@ function serializationRules(ctx: Ctx): void {
 
 const LICENSE_TYPES = new Set(['model', 'dataset', 'package', 'mcp_server', 'extension']);
 
+/**
+ * Formats that never carry a licence (issue 18 item 5: "missing" only where a licence belongs): configs, listings,
+ * client configs, registry server.json (the licence lives in the package it points to), tool lists, Modelfiles
+ * (LICENSE is optional and rare), container files, extension manifests, and content not recognised as a manifest.
+ */
 const NO_LICENSE_KINDS = new Set([
+  'mcp_server_json',
+  'modelfile',
+  'dockerfile',
+  'compose',
+  'browser_extension',
+  'notebook',
+  'json',
+  'yaml',
+  'toml',
+  'text',
   'hf_config',
   'weight_index',
   'file_listing',
