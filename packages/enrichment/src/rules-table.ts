@@ -312,6 +312,15 @@ export const RULES: ReadonlyArray<RuleDef> = [
     'Resubmit a well-formed manifest.',
   ),
   r(
+    'format_not_analysed',
+    'Content recognised but not analysed',
+    'low',
+    'manifest',
+    [],
+    'The content parsed only as generic JSON/YAML/TOML/text: no manifest format matched, so no rule could judge it. Reported (and the score marked low-confidence) so a blind spot never reads as a clean 0 (issue 18 item 2).',
+    'Submit the manifest in a supported format (docs/enrichment.md "Manifests recognised"), or review it by hand.',
+  ),
+  r(
     'analysis_truncated',
     'Manifest exceeds the analysis limits',
     'informational',

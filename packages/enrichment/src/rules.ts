@@ -1,3 +1,4 @@
+import { formatRules } from './format-rules';
 import publishers from './data/publishers.json';
 import { NON_COMMERCIAL, isRestrictiveLicense, normalizeLicense } from './license';
 import { RULE_BY_ID, SEVERITY_WEIGHT } from './rules-table';
@@ -149,9 +150,15 @@ export function typosquatTarget(name: string): { target: string; distance: numbe
   return best;
 }
 
-type Ctx = { input: EnrichmentInput; p: ParsedManifest; raw: string; publisher: string | null; out: FindingDraft[] };
+export type Ctx = {
+  input: EnrichmentInput;
+  p: ParsedManifest;
+  raw: string;
+  publisher: string | null;
+  out: FindingDraft[];
+};
 
-function add(
+export function add(
   ctx: Ctx,
   ruleId: string,
   o: {
@@ -891,5 +898,6 @@ export function evaluateRules(input: EnrichmentInput, p: ParsedManifest, publish
   secretScan(ctx);
   dependencyRules(ctx);
   modelfileRules(ctx);
+  formatRules(ctx);
   return ctx.out;
 }
