@@ -233,6 +233,16 @@ export function parseNotebook(p: ParsedManifest, j: Obj): void {
 export const URL_REQUIREMENT =
   /^(?:-e\s+|--editable[\s=]+)?(?:(?:git|hg|svn|bzr)\+\S+|https?:\/\/\S+|file:\S+|\.{1,2}(?:\/\S*)?)$|^[A-Za-z0-9][\w.-]*(?:\[[^\]]*\])?\s*@\s*\S+/;
 
+/** A URL/VCS requirement line, its environment marker (`; platform_system == …`, pip accepts it unspaced) and comment ignored. */
+export function isUrlRequirement(line: string): boolean {
+  const semi = line.indexOf(';');
+  const hash = line.indexOf(' #');
+  let end = line.length;
+  if (semi >= 0) end = semi;
+  if (hash >= 0 && hash < end) end = hash;
+  return URL_REQUIREMENT.test(line.slice(0, end).trim());
+}
+
 /** setup.cfg (setuptools declarative config): INI sections `[metadata]` / `[options]`. */
 export function looksLikeSetupCfg(text: string): boolean {
   return /^\[(?:metadata|options|bdist_wheel|flake8|tool:pytest|egg_info|options\.[\w.]+)\]\s*$/m.test(text);

@@ -11,7 +11,7 @@ import {
   parseIni,
   parseNotebook,
   stripJsonc,
-  URL_REQUIREMENT,
+  isUrlRequirement,
 } from './formats';
 import { classifierLicense } from './license';
 import type { Dependency, EnrichmentInput, McpServerEntry, ModelFile, ParsedManifest, ToolDef } from './types';
@@ -616,6 +616,18 @@ function classifyJson(p: ParsedManifest, j: unknown, input: EnrichmentInput): vo
     if (author) p.authors = [author];
     return;
   }
+  if (typeof j._class_name === 'string' && '_diffusers_version' in j) {
+    // diffusers model_index.json: the pipeline class and its components
+    p.kind = 'hf_config';
+    p.config = {
+      architectures: [j._class_name],
+      model_type: 'diffusers',
+      name_or_path: str(j._name_or_path),
+      auto_map: null,
+      transformers_version: null,
+    };
+    return;
+  }
   if ('auto_map' in j || 'architectures' in j || ('model_type' in j && !('name' in j))) {
     p.kind = 'hf_config';
     p.config = {
@@ -791,12 +803,12 @@ function parseText(p: ParsedManifest, text: string, input: EnrichmentInput): voi
   if (
     lines.length > 0 &&
     lines.length < 2000 &&
-    lines.every((l) => l.startsWith('-') || REQ_LINE.test(l) || URL_REQUIREMENT.test(l)) &&
-    lines.some((l) => /[=<>~]/.test(l) || /^[a-z0-9][\w.-]*$/i.test(l) || URL_REQUIREMENT.test(l)) &&
+    lines.every((l) => l.startsWith('-') || REQ_LINE.test(l) || isUrlRequirement(l)) &&
+    lines.some((l) => /[=<>~]/.test(l) || /^[a-z0-9][\w.-]*$/i.test(l) || isUrlRequirement(l)) &&
     !lines.some(
       (l) =>
         !l.startsWith('-') &&
-        !URL_REQUIREMENT.test(l) &&
+        !isUrlRequirement(l) &&
         /\s/.test(cutFromMarker(cutFromMarker(removeVersionOperators(l), ';'), '#').trim()),
     )
   ) {
@@ -805,7 +817,7 @@ function parseText(p: ParsedManifest, text: string, input: EnrichmentInput): voi
     const urls: Array<{ line: string; path: string; editable: boolean }> = [];
     textLines.forEach((l, i) => {
       const t = cutFromMarker(l, ' #').trim();
-      if (URL_REQUIREMENT.test(t)) {
+      if (isUrlRequirement(t)) {
         if (urls.length < LIMITS.dependencies)
           urls.push({
             line: t.slice(0, LIMITS.item_string),
@@ -820,7 +832,8 @@ function parseText(p: ParsedManifest, text: string, input: EnrichmentInput): voi
     p.url_requirements = urls;
     if (p.dependencies.length > 0 || urls.length > 0) return;
   }
-  if (YAML_FIRST_LINE.test(trimmed.split(/\r?\n/, 1)[0] ?? '')) {
+  // the first line that is not a comment: compose files often open with a comment block
+  if (YAML_FIRST_LINE.test(trimmed.split(/\r?\n/, 1)[0] ?? '') || YAML_FIRST_LINE.test(firstLine)) {
     try {
       const y: unknown = parseYaml(text);
       if (isObj(y)) {
@@ -900,7 +913,7 @@ export function parseManifest(input: EnrichmentInput): ParsedManifest {
           }
         }
         if (ok) classifyJson(p, j, input);
-        else if (t.startsWith('[') && TOML_HINT.test(raw)) {
+        else if (t.startsWith('[') && (TOML_HINT.test(raw) || looksLikeSetupCfg(raw))) {
           p.parse_errors.pop();
           parseText(p, raw, input);
         } else {

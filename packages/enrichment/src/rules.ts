@@ -1,4 +1,4 @@
-import { formatRules } from './format-rules';
+import { formatRules, OFFENSIVE_TOOLS } from './format-rules';
 import publishers from './data/publishers.json';
 import { NON_COMMERCIAL, isRestrictiveLicense, normalizeLicense } from './license';
 import { RULE_BY_ID, SEVERITY_WEIGHT } from './rules-table';
@@ -98,7 +98,17 @@ const NET_NAME =
   /(?:^|[_\-.])(fetch|http|https|request|curl|wget|browse|browser|navigate|puppeteer|playwright|scrape|crawl|web[_-]?search|download|url|webhook|email|send[_-]?mail|slack|post)(?:$|[_\-.])/i;
 const NET_DESC =
   /\b(?:fetch(?:es)? (?:a |any |the )?url|http requests?|web (?:page|content|search)|browser|internet|download(?:s)? (?:from|a)|send (?:an )?e-?mail)\b/i;
-const PAY = /\b(payment|payments|transfer[_-]?funds|checkout|stripe|paypal|invoice|wallet|purchase|buy)\b/i;
+const PAY =
+  /\b(payment|payments|transfer[_-]?funds|checkout|stripe|paypal|invoice|wallet|purchase|buy|swaps?|limit orders?|trading)\b/i;
+/** Messaging that reaches people outside the session (issue 18 item 4: payment/messaging capability). */
+const MESSAGING =
+  /(?:^|[\s/_-])(twilio|sms|whatsapp|telegram|sendgrid|mailgun|send[_-]?(?:mail|email|message))(?:$|[\s/_-])/i;
+/** Infrastructure control servers: container/cluster exec and remote shells (shell_exec by another name). */
+const INFRA_EXEC = /(?:^|[\s/_-])(docker|kubernetes|kubectl|k8s|ssh|ansible|terraform)(?:$|[\s/._-])/i;
+/** Cloud accounts whose servers hold account credentials. */
+const CLOUD_CREDENTIALS = /(?:^|[\s/_-])(aws|gcp|azure|vault|secrets?[_-]?manager|1password|bitwarden)(?:$|[\s/._-])/i;
+/** A launcher that hands its arguments to a shell: a shell binary, WSL, or any command given `-c`. */
+const SHELL_BINARY = /^(?:bash|sh|zsh|fish|powershell|pwsh|cmd|wsl)(?:\.exe)?$/i;
 const SERVER_FS = /(?:^|[/@_-])(?:server-)?filesystem(?:$|[_-])|(?:^|[/_-])(?:mcp-server-)?git(?:$|[_-])/i;
 const SERVER_FETCH = /(?:^|[/_-])(?:mcp-server-)?(?:fetch|puppeteer|playwright|browser|brave-search)(?:$|[_-])/i;
 const LAUNCHERS = /^(?:npx|uvx|pipx|bunx|pnpm dlx|yarn dlx)$/;
@@ -330,7 +340,9 @@ function licenseRules(ctx: Ctx): void {
   const { p, input } = ctx;
   const lic = p.licenses;
   const hasManifest = p.kind !== 'empty';
-  if (lic.length === 0 && !p.license_text && LICENSE_TYPES.has(input.asset_type) && !NO_LICENSE_KINDS.has(p.kind)) {
+  // a setup.cfg with no [metadata] name holds tool settings only (no package metadata to carry a licence)
+  const carriesLicense = !NO_LICENSE_KINDS.has(p.kind) && !(p.kind === 'setup_cfg' && !p.name);
+  if (lic.length === 0 && !p.license_text && LICENSE_TYPES.has(input.asset_type) && carriesLicense) {
     add(ctx, 'R08', {
       confidence: hasManifest ? 1 : 0.6,
       description: hasManifest ? 'The manifest declares no licence.' : 'No manifest and no licence in metadata.',
@@ -567,9 +579,61 @@ function capabilityRules(ctx: Ctx): void {
   );
   const fsServers = serverNames.filter((n) => SERVER_FS.test(n));
   const netServers = serverNames.filter((n) => SERVER_FETCH.test(n));
+  const base = (c: string): string => c.slice(Math.max(c.lastIndexOf('/'), c.lastIndexOf('\\')) + 1);
   const shellServers = p.servers
-    .filter((s) => s.command && /^(bash|sh|zsh|powershell|cmd)(\.exe)?$/i.test(s.command))
+    .filter(
+      (s) =>
+        (s.command && SHELL_BINARY.test(base(s.command))) ||
+        s.args.some((a, i) => SHELL_BINARY.test(base(a)) && s.args[i + 1] === '-c'),
+    )
     .map((s) => s.name);
+  // issue 18 item 4: what the server says it does (its own description) and what its names say
+  const desc = p.description ?? '';
+  if (SHELL_DESC.test(desc)) shell.push('(server description)');
+  const offensive = uniq(
+    [...serverNames, desc, ...p.tools.slice(0, 500).map((t) => t.name)]
+      .map((t) => OFFENSIVE_TOOLS.exec(t)?.[0]?.toLowerCase())
+      .filter((x): x is string => !!x),
+  );
+  const infra = uniq(serverNames.map((n) => INFRA_EXEC.exec(n)?.[1]?.toLowerCase()).filter((x): x is string => !!x));
+  const cloud = uniq(
+    serverNames.map((n) => CLOUD_CREDENTIALS.exec(n)?.[1]?.toLowerCase()).filter((x): x is string => !!x),
+  );
+  if (PAY.test(desc)) pay.push('(server description)');
+  const messaging = uniq(
+    [...serverNames, desc].map((n) => MESSAGING.exec(n)?.[1]?.toLowerCase()).filter((x): x is string => !!x),
+  );
+  if (offensive.length)
+    add(ctx, 'R17', {
+      title: 'Offensive-security tooling exposed to an agent',
+      description: `Offensive-security tools (${offensive.slice(0, 6).join(', ')}): scanning and exploitation on the agent's command.`,
+      evidence: { path: 'servers', tools: offensive.slice(0, 20) },
+      capabilities: ['shell_exec', 'offensive_security'],
+    });
+  else if (infra.length && !shell.length && !shellServers.length)
+    add(ctx, 'R17', {
+      confidence: 0.6,
+      title: 'Infrastructure control (container, cluster or remote shell)',
+      description: `Servers named for ${infra.join(', ')}: exec into containers, clusters or hosts.`,
+      evidence: { path: 'servers', systems: infra },
+      capabilities: ['shell_exec'],
+    });
+  if (cloud.length && !p.servers.some((s) => s.secretEnv.length > 0))
+    add(ctx, 'R20', {
+      confidence: 0.6,
+      title: 'Cloud account or secret-store access',
+      description: `Servers named for ${cloud.join(', ')} act with the account's credentials.`,
+      evidence: { path: 'servers', systems: cloud },
+      capabilities: ['credentials'],
+    });
+  if (messaging.length)
+    add(ctx, 'R19', {
+      confidence: 0.8,
+      title: 'Messaging capability',
+      description: `Sends messages to people outside the session (${messaging.join(', ')}).`,
+      evidence: { path: 'servers', systems: messaging },
+      capabilities: ['messaging'],
+    });
   if (poisoned.length) {
     add(ctx, 'R16', {
       description: `Tool description(s) contain injection indicators: ${poisoned
