@@ -532,6 +532,8 @@ function provenanceRules(ctx: Ctx): void {
 
 /** R23 confidence for advisories whose `verification` is not `primary` (below the 0.9 floor threshold). */
 export const SECONDARY_ADVISORY_CONFIDENCE = 0.8;
+/** R23 confidence for an advisory matched on a declared dependency rather than the asset itself (reachability unknown). */
+export const DEPENDENCY_ADVISORY_CONFIDENCE = 0.6;
 
 const MAX_TOOL_TEXT = 20_000;
 function toolText(t: { name: string; description: string; inputSchema: unknown }): string {
@@ -878,8 +880,10 @@ function dependencyRules(ctx: Ctx): void {
     });
   for (const m of matchAdvisories(deps)) {
     const a = m.advisory;
+    const onDependency = m.dependency.path !== 'version';
     add(ctx, 'R23', {
-      severity: a.severity,
+      // a dependency's advisory is capped at high (and counts at 0.6 below): see the confidence note
+      severity: onDependency && a.severity === 'critical' ? 'high' : a.severity,
       title: `Known vulnerable version: ${a.package} (${a.id})`,
       description: `${m.dependency.name} ${m.dependency.spec} is inside ${a.affected} of ${a.id}: ${a.summary}${a.fixed ? ` Fixed in ${a.fixed}.` : ''}${a.verification === 'primary' ? '' : ' (advisory from secondary sources)'}`,
       evidence: {
@@ -895,7 +899,14 @@ function dependencyRules(ctx: Ctx): void {
       cve_ids: [a.id],
       // the version match is exact, but an advisory that rests on secondary sources (ai-cves.json `verification`)
       // is not confirmed data: it keeps most of its weight and does not trigger the confirmed-severity floor
-      confidence: a.verification === 'primary' ? 1 : SECONDARY_ADVISORY_CONFIDENCE,
+      // issue 18 item 3, checked against the corpus (c044, c048, c051, c093, c095: a reviewer rates an old pin of a
+      // vulnerable library medium): a vulnerable *dependency* is exposure whose reachability is unknown (the CVE needs
+      // its code path and untrusted input), so it is capped at high and counts at DEPENDENCY_ADVISORY_CONFIDENCE (one band lower: medium); the asset
+      // itself at a vulnerable version (path `version`) keeps the advisory's full weight
+      confidence: Math.min(
+        a.verification === 'primary' ? 1 : SECONDARY_ADVISORY_CONFIDENCE,
+        onDependency ? DEPENDENCY_ADVISORY_CONFIDENCE : 1,
+      ),
     });
   }
   const ranged = p.dependencies.filter((d) => !isPinned(d.ecosystem, d.spec));
