@@ -36,6 +36,9 @@ export const REQ_LINE =
   /^([A-Za-z0-9][A-Za-z0-9._-]*)[ \t]*(?:(\[[^\]]*\])[ \t]*)?((?:(?:===|==|>=|<=|~=|!=|<|>)[ \t]*[^\s,;#=<>~!]+[ \t]*(?:,[ \t]*)?)*)(?:;[^#]*)?(?:#.*)?$/;
 const FILE_NAME_LINE =
   /^[\w./@+-]+\.(?:bin|pt|pth|pkl|pickle|ckpt|joblib|dill|safetensors|gguf|ggml|onnx|h5|keras|pb|npy|npz|json|md|txt|py|model|tflite|mlmodel|msgpack|so|dll|dylib|zip|tar|gz)$/i;
+const PATH_LINE = /^[\w./@+-]+$/;
+const WEIGHT_FILE =
+  /\.(?:bin|pt|pth|pkl|pickle|ckpt|joblib|dill|safetensors|gguf|ggml|onnx|h5|keras|tflite|mlmodel|msgpack)$/i;
 const YAML_FIRST_LINE = /^[\w."'-]+\s*:(\s|$)/;
 // `license` + blanks + an id. Was `licen[sc]e\s*[:\]]?\s*\n*\s*\[?|#\s*licen[sc]e\s*\n+\s*\[?`: three adjacent blank runs
 // (4th-degree backtracking: `license` + a few hundred newlines held a worker for minutes). `\s*(?:[:\]]\s*)?` is the same
@@ -791,7 +794,13 @@ function parseText(p: ParsedManifest, text: string, input: EnrichmentInput): voi
     if (parseModelfile(p, text)) return;
   }
   const lines = textLines.map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
-  if (lines.length > 0 && lines.every((l) => FILE_NAME_LINE.test(l))) {
+  // a repository listing: every line one path, with at least one model-weight file (extension-less entries such as
+  // `latest` and config files like `.yaml` included); checked before requirements, whose bare names look alike
+  if (
+    lines.length > 0 &&
+    (lines.every((l) => FILE_NAME_LINE.test(l)) ||
+      (lines.length >= 3 && lines.every((l) => PATH_LINE.test(l)) && lines.some((l) => WEIGHT_FILE.test(l))))
+  ) {
     p.kind = 'file_listing';
     p.format = 'text';
     append(

@@ -16,6 +16,9 @@ const PICKLE_CRIT =
 const PICKLE_HIGH =
   /^(webbrowser|httplib|http\.client|requests\.api|requests|aiohttp\.client|urllib|urllib2|smtplib|ftplib)(\.|$)/;
 const JINJA_BAD = /__class__|__subclasses__|__globals__|__builtins__|__import__|__mro__|__base__|popen|os\.system/;
+/** Pipeline classes diffusers ships (its pipelines/ families; DiffusionPipeline is the generic loader). */
+const DIFFUSERS_PIPELINE =
+  /^(?:StableDiffusion|Flux|Kandinsky|PixArt|IF|AudioLDM|StableVideoDiffusion|AnimateDiff|DDPM|DDIM|LDM|StableCascade|Wuerstchen|ControlNet|CogVideoX|CogView|HunyuanDiT|Hunyuan|Sana|LTX|Wan|Mochi|AuraFlow|Kolors|StableUnCLIP|UnCLIP|VersatileDiffusion|ShapE|MusicLDM|ConsistencyModel|DiT|Lumina|QwenImage|HiDream|Chroma|Amused|BlipDiffusion|PaintByExample|SemanticStableDiffusion|TextToVideoSD|VideoToVideoSD|I2VGenXL|AltDiffusion|ScoreSdeVe|PNDM|KarrasVe|DanceDiffusion|RePaint|LatentConsistencyModel|LatentDiffusion|Diffusion|StableAudio|Allegro|Latte|Marigold|UniDiffuser|Kandinsky3|Shap|Bria|Cosmos|SkyReels|EasyAnimate|Consis|OmniGen|VisualCloze|Ledits|StableDiffusionXL)\w*Pipeline$/;
 const TRUST_REMOTE = /trust_remote_code\s*=\s*True/;
 const CODE_CHAINS =
   /\b(LLMMathChain|PALChain|PythonREPLTool|PythonREPL|PythonAstREPLTool|PandasQueryEngine|create_pandas_dataframe_agent|create_python_agent|create_csv_agent)\b/g;
@@ -108,6 +111,7 @@ const INFRA_EXEC = /(?:^|[\s/_-])(docker|kubernetes|kubectl|k8s|ssh|ansible|terr
 /** Cloud accounts whose servers hold account credentials. */
 const CLOUD_CREDENTIALS = /(?:^|[\s/_-])(aws|gcp|azure|vault|secrets?[_-]?manager|1password|bitwarden)(?:$|[\s/._-])/i;
 /** A launcher that hands its arguments to a shell: a shell binary, WSL, or any command given `-c`. */
+const MCP_KINDS = new Set(['mcp_server_json', 'mcp_client_config', 'mcp_tools', 'mcpb_manifest', 'agent_config']);
 const SHELL_BINARY = /^(?:bash|sh|zsh|fish|powershell|pwsh|cmd|wsl)(?:\.exe)?$/i;
 const SERVER_FS = /(?:^|[/@_-])(?:server-)?filesystem(?:$|[_-])|(?:^|[/_-])(?:mcp-server-)?git(?:$|[_-])/i;
 const SERVER_FETCH = /(?:^|[/_-])(?:mcp-server-)?(?:fetch|puppeteer|playwright|browser|brave-search)(?:$|[_-])/i;
@@ -262,6 +266,10 @@ function serializationRules(ctx: Ctx): void {
   const pyFiles = paths.filter((f) => PY_EXT.test(f));
   if (pyFiles.length && (ctx.input.asset_type === 'model' || p.kind === 'weight_index'))
     remote.python_files = pyFiles.slice(0, 20);
+  // a diffusers model_index.json naming a pipeline class diffusers does not ship: from_pretrained can only load it as
+  // repository code (custom_pipeline / trust_remote_code)
+  const pipeline = p.config?.model_type === 'diffusers' ? (p.config.architectures[0] ?? '') : '';
+  if (pipeline && !DIFFUSERS_PIPELINE.test(pipeline)) remote.custom_pipeline = pipeline.slice(0, 120);
   if (Object.keys(remote).length) {
     add(ctx, 'R05', {
       description: 'Loading requires trust_remote_code: repository Python runs on load.',
@@ -589,21 +597,22 @@ function capabilityRules(ctx: Ctx): void {
         s.args.some((a, i) => SHELL_BINARY.test(base(a)) && s.args[i + 1] === '-c'),
     )
     .map((s) => s.name);
-  // issue 18 item 4: what the server says it does (its own description) and what its names say
-  const desc = p.description ?? '';
+  // issue 18 item 4: what the server says it does (its own description) and what its names say; only for MCP
+  // servers and tool lists (a library named for docker or a requirements file named for kali grants no agent anything)
+  const mcp = p.servers.length > 0 || p.tools.length > 0 || MCP_KINDS.has(p.kind);
+  const desc = mcp ? (p.description ?? '') : '';
+  const names = mcp ? serverNames : [];
   if (SHELL_DESC.test(desc)) shell.push('(server description)');
   const offensive = uniq(
-    [...serverNames, desc, ...p.tools.slice(0, 500).map((t) => t.name)]
+    [...names, desc, ...p.tools.slice(0, 500).map((t) => t.name)]
       .map((t) => OFFENSIVE_TOOLS.exec(t)?.[0]?.toLowerCase())
       .filter((x): x is string => !!x),
   );
-  const infra = uniq(serverNames.map((n) => INFRA_EXEC.exec(n)?.[1]?.toLowerCase()).filter((x): x is string => !!x));
-  const cloud = uniq(
-    serverNames.map((n) => CLOUD_CREDENTIALS.exec(n)?.[1]?.toLowerCase()).filter((x): x is string => !!x),
-  );
+  const infra = uniq(names.map((n) => INFRA_EXEC.exec(n)?.[1]?.toLowerCase()).filter((x): x is string => !!x));
+  const cloud = uniq(names.map((n) => CLOUD_CREDENTIALS.exec(n)?.[1]?.toLowerCase()).filter((x): x is string => !!x));
   if (PAY.test(desc)) pay.push('(server description)');
   const messaging = uniq(
-    [...serverNames, desc].map((n) => MESSAGING.exec(n)?.[1]?.toLowerCase()).filter((x): x is string => !!x),
+    [...names, desc].map((n) => MESSAGING.exec(n)?.[1]?.toLowerCase()).filter((x): x is string => !!x),
   );
   if (offensive.length)
     add(ctx, 'R17', {
