@@ -24,6 +24,16 @@ const CODE_CHAINS =
   /\b(LLMMathChain|PALChain|PythonREPLTool|PythonREPL|PythonAstREPLTool|PandasQueryEngine|create_pandas_dataframe_agent|create_python_agent|create_csv_agent)\b/g;
 const SAFETY_REMOVED =
   /abliterat|uncensored|heretic|reduced[-_ ]refusal|\bnsfw\b|not-for-all-audiences|jailbr(?:oken|eak)|unfiltered|unaligned/i;
+/** Jailbreak instructions in a system prompt (guardrail removal; ATLAS AML.T0054). */
+const JAILBREAK_PROMPT =
+  /\b(?:always comply|(?:completely|fully) compliant|obey the user|never refuse|do not refuse|don't refuse|without (?:any )?(?:moral|ethical) (?:judgement|judgment|restrictions?)|regardless of (?:the )?(?:ethics|morality|legality)|whether you agree with the ethics|ignore (?:all )?(?:previous|prior) (?:instructions|guidelines)|do anything now|no (?:ethical|moral) (?:guidelines|restrictions|limits))\b/i;
+/** A card's own statement that alignment was removed. */
+const GUARDRAIL_PROSE =
+  /\b(?:uncensored|abliterated|no guardrails|without guardrails|alignment (?:was |has been |is )?removed|(?:removed|stripped) (?:the )?(?:alignment|guardrails|refusals)|compliant (?:to|with) any requests?|does not impose its (?:own )?ethics|jailbreak (?:is )?not required|not (?:been )?(?:tuned|trained) to be safe)\b/i;
+/** Ollama bases known as uncensored lines (Dolphin, Wizard-Vicuna uncensored, Nous Hermes uncensored builds). */
+const UNCENSORED_BASE = /\bdolphin|wizard-vicuna-uncensored|llama2-uncensored|wizardlm-uncensored/i;
+/** Prose scanned for guardrail statements: the card's first 100 000 characters. */
+const MAX_PROSE = 100_000;
 const ADULT_PROSE = /\bx-rated\b|not suitable for (?:use by )?minors|adult (?:content|theme)/i;
 const DERIVED_NAME =
   /(?:^|[-_.])(lora|qlora|adapter|gguf|gptq|awq|exl2|int4|int8|4bit|8bit|quantized|merged?|finetuned?|ft|dpo|sft)(?:$|[-_.])/i;
@@ -471,11 +481,34 @@ function provenanceRules(ctx: Ctx): void {
       });
     }
   }
-  if (SAFETY_REMOVED.test(name) || p.tags.some((t) => SAFETY_REMOVED.test(t))) {
+  // issue 18 item 6: a Modelfile whose SYSTEM prompt is a jailbreak ("always comply", "obey the user") removes the
+  // guardrails for every user of the model: high, ATLAS AML.T0054 (LLM Jailbreak)
+  const mf = p.modelfile;
+  const jb = mf?.system ? JAILBREAK_PROMPT.exec(mf.system) : null;
+  const prose = p.body ? GUARDRAIL_PROSE.exec(p.body.slice(0, MAX_PROSE)) : null;
+  if (jb) {
+    const base = mf?.from ?? '';
     add(ctx, 'R13', {
-      confidence: 0.6,
+      severity: 'high',
+      title: 'Jailbreak system prompt (guardrail removal)',
+      description: `SYSTEM prompt instructs the model to "${truncate(jb[0], 60)}"${
+        SAFETY_REMOVED.test(base) || UNCENSORED_BASE.test(base) ? ` on an uncensored base (${truncate(base, 60)})` : ''
+      }: safety refusals are disabled for every user.`,
+      evidence: { path: 'SYSTEM', match: truncate(jb[0], 120), from: truncate(base, 120) },
+      attack_techniques: ['AML.T0054', 'AML.T0051'],
+    });
+  } else if (SAFETY_REMOVED.test(name) || p.tags.some((t) => SAFETY_REMOVED.test(t))) {
+    add(ctx, 'R13', {
+      // the publisher's own name or tag says so: confident enough for the medium band (was 0.6, issue 18 item 3)
+      confidence: 0.8,
       description: 'Name or tags indicate removed safety alignment or NSFW content.',
       evidence: { path: 'name/tags', name, tags: p.tags.filter((t) => SAFETY_REMOVED.test(t)) },
+    });
+  } else if (prose) {
+    add(ctx, 'R13', {
+      confidence: 0.8,
+      description: `Model card states its safety alignment is removed ("${truncate(prose[0], 60)}").`,
+      evidence: { path: 'body', match: truncate(prose[0], 120) },
     });
   } else if (p.body && ADULT_PROSE.test(p.body)) {
     const m = ADULT_PROSE.exec(p.body);
