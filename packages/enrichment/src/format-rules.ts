@@ -7,9 +7,10 @@ import { add } from './rules';
 import type { ContainerSpec } from './types';
 import { uniq } from './util';
 
-/** Offensive-security tooling (penetration-testing distributions, scanners, exploitation frameworks). */
+/** Offensive-security tooling (penetration-testing distributions, scanners, exploitation frameworks); `_` counts as a
+ * separator (`kali_mcp`), unlike `\b`. */
 export const OFFENSIVE_TOOLS =
-  /\b(?:kali(?:linux)?|parrotsec|metasploit|msfconsole|msfvenom|nmap|nikto|sqlmap|thc-hydra|gobuster|ffuf|nuclei|hashcat|aircrack-ng|impacket|burpsuite|wpscan|masscan|dirb|feroxbuster|crackmapexec|netexec|bloodhound|mimikatz|dvwa|pentest(?:ing)?|red[-_ ]?team(?:ing)?)\b/i;
+  /(?<![a-z0-9])(?:kali(?:linux)?|parrotsec|metasploit|msfconsole|msfvenom|nmap|nikto|sqlmap|thc-hydra|gobuster|ffuf|nuclei|hashcat|aircrack-ng|impacket|burpsuite|wpscan|masscan|dirb|feroxbuster|crackmapexec|netexec|bloodhound|mimikatz|dvwa|pentest(?:ing)?|red[-_ ]?team(?:ing)?)(?![a-z0-9])/i;
 // Command checks work on segments split at `;`, `&` and `|` (no unbounded class before a literal: linear by construction).
 const FETCHER = /\b(?:curl|wget)\s/;
 const SHELL_SINK = /^\s*(?:sudo\s+)?(?:ba|z|da)?sh\b/;

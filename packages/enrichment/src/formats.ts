@@ -245,7 +245,10 @@ export function isUrlRequirement(line: string): boolean {
 
 /** setup.cfg (setuptools declarative config): INI sections `[metadata]` / `[options]`. */
 export function looksLikeSetupCfg(text: string): boolean {
-  return /^\[(?:metadata|options|bdist_wheel|flake8|tool:pytest|egg_info|options\.[\w.]+)\]\s*$/m.test(text);
+  // line by line (a multiline `\s*$` would be polynomial): the first 200 lines are enough to find a section
+  return text
+    .split('\n', 200)
+    .some((l) => /^\[(?:metadata|options|bdist_wheel|flake8|tool:pytest|egg_info|options\.[\w.]+)\]$/.test(l.trim()));
 }
 
 /** The INI sections of a setup.cfg: section → key → value (continuation lines joined with newlines). */
