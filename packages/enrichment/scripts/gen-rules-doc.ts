@@ -7,7 +7,7 @@ import atlas from '../src/data/atlas-techniques.json';
 import publishers from '../src/data/publishers.json';
 import { RULES, SCORE_FORMULA } from '../src/index';
 import { CONFIDENT } from '../src/score';
-import { SECONDARY_ADVISORY_CONFIDENCE } from '../src/rules';
+import { DEPENDENCY_ADVISORY_CONFIDENCE, SECONDARY_ADVISORY_CONFIDENCE } from '../src/rules';
 
 export const DOC_PATH = join(__dirname, '..', '..', '..', 'docs', 'enrichment.md');
 
@@ -106,20 +106,49 @@ Notes
 - R23 matches an exact pin inside an advisory range, or a range whose every allowed version is affected (no fixed
   version satisfies it). PEP 440 versions are converted to semver (\`2.13.1rc0\` → \`2.13.1-rc.0\`). An advisory whose
   \`verification\` is not \`primary\` (it rests on secondary sources) gives confidence ${SECONDARY_ADVISORY_CONFIDENCE}: the
-  version match is exact but the advisory data is not confirmed, so it keeps most of its weight and does not raise
-  the confirmed-severity floor; its evidence and description say so.
+  version match is exact but the advisory data is not confirmed, so it keeps most of its weight (still above the ${CONFIDENT} band threshold); its evidence and description say so.
 
 ## Manifests recognised
 
 Hugging Face model/dataset cards (YAML front matter + body, or none: licence from prose), \`config.json\`
-(architectures, model_type, \`auto_map\`), weight indexes (\`*.index.json\` \`weight_map\`), file listings (JSON or one
-name per line; pickle \`.bin/.pt/.pth/.pkl/.pickle/.ckpt/.joblib/.dill\`, \`.safetensors\`, \`.gguf\`, \`.onnx\`,
-\`.h5/.keras\`), Keras configs, tokenizer configs (chat templates), onnxruntime-genai configs, MCP registry
-\`server.json\` (current and legacy snake_case), \`mcpServers\` client configs, MCPB/DXT \`manifest.json\`, tools/list
-snapshots (descriptions, input schemas, annotations), npm \`package.json\`, \`pyproject.toml\` (PEP 621 and Poetry),
-\`requirements.txt\`, Ollama \`Modelfile\`, agent configurations (JSON/YAML), and generic JSON/YAML/TOML/text as the
-fallback. Signal \`metadata\` adds files (HF \`siblings\` with sha256), pickle imports, GGUF metadata, tools, licence,
-base_model. A manifest that cannot be parsed yields \`manifest_unparseable\`; analysis never throws.
+(architectures, model_type, \`auto_map\`), diffusers \`model_index.json\` (pipeline class), weight indexes
+(\`*.index.json\` \`weight_map\`), file listings (JSON or one path per line; a listing with a weight file may also hold
+extension-less entries and \`.yaml\`/\`.py\` files; pickle \`.bin/.pt/.pth/.pkl/.pickle/.ckpt/.joblib/.dill\`,
+\`.safetensors\`, \`.gguf\`, \`.onnx\`, \`.h5/.keras\`), Keras configs, tokenizer configs (chat templates),
+onnxruntime-genai configs, MCP registry \`server.json\` (current and legacy snake_case), \`mcpServers\`/\`servers\`
+client configs (JSON, or JSONC as VS Code writes it: comments and trailing commas are stripped outside strings),
+MCPB/DXT \`manifest.json\` (\`server.mcp_config\` or the early \`mcp.command\` form), tools/list snapshots (descriptions,
+input schemas, annotations), npm \`package.json\`, \`pyproject.toml\` (PEP 621 and Poetry; trove licence classifiers
+mapped to SPDX), \`setup.cfg\` (\`[metadata]\` licence or classifier, \`[options] install_requires\`),
+\`requirements.txt\` (pins, ranges, markers, and URL/VCS/editable lines kept as \`url_requirements\`), Ollama
+\`Modelfile\`, Dockerfiles (a \`FROM\` plus an instruction a Modelfile does not have: RUN, COPY, CMD…; stages, base
+images, RUN/CMD text), compose files (\`services\` with image/build: privileged, \`network_mode: host\`, \`pid: host\`,
+\`cap_add\`, host bind mounts, command), browser extension \`manifest.json\` (MV2 and MV3: permissions, host
+permissions, content script matches), Jupyter notebooks (code cells), agent configurations (JSON/YAML), and generic
+JSON/YAML/TOML/text as the fallback. Signal \`metadata\` adds files (HF \`siblings\` with sha256), pickle imports, GGUF
+metadata, tools, licence, base_model. A manifest that cannot be parsed yields \`manifest_unparseable\`; content that
+parses only as generic data yields \`format_not_analysed\` and \`score_breakdown.score_confidence: 'low'\`, so a blind
+spot never reads as a clean 0; analysis never throws.
+
+## Issue 18 changes, with corpus examples
+
+Each change below was made to close a disagreement with the labelled corpus (\`packages/enrichment/corpus/\`,
+\`pnpm eval:enrichment --report-only\`; before/after in \`corpus/RESULTS.md\`). The expectations were not changed.
+
+| rule | change | rationale | corpus example |
+|---|---|---|---|
+| (score) | calibrated bands: the worst finding sets its band floor, confidence < ${CONFIDENT} one band lower, diminishing returns inside the band | one medium finding scored 15 (low) and a high at 0.6 scored 21 (low); reviewers judge by the worst risk | c034 card without a licence: 15 → 44 (medium, as expected) |
+| R08 | only for formats that carry a licence (cards, package manifests, pyproject, setup.cfg with \`[metadata]\`, MCPB) | Modelfiles, registry \`server.json\`, configs, listings, extension manifests never carry one: 30 of 36 firings were false positives | c027 Modelfile: low → informational |
+| R05 | a diffusers \`_class_name\` that diffusers does not ship is loaded as repository code | \`PwnPipeline\` can only load through custom pipeline code | c081 \`ckpt-host\` model_index.json |
+| R13 | Modelfile SYSTEM jailbreak ("always comply", "obey the user") is high with ATLAS AML.T0054/AML.T0051; card prose stating alignment removed ("no guardrails", "compliant to any requests") and the publisher's own uncensored/abliterated name or tag count at 0.8 | the guardrail removal is stated in the content, not guessed | c024 Dolphin "save the kittens" prompt: low → high; c041 "has no guardrails" |
+| R17 | offensive-security tools (Kali, nmap, sqlmap, metasploit, nuclei, DVWA, pentest/red-team) in MCP server names, descriptions, tool names, container images and RUN lines; shell launchers given \`-c\` (also through \`wsl.exe\`); the server's own description ("execute commands"); infrastructure servers (docker, kubernetes, ssh) at 0.6. Names count only for MCP servers and tool lists | a server that says it runs commands runs commands; a library named \`hydra\` or \`vllm_docker\` grants an agent nothing | c001/c005 Kali servers, c003 \`wsl.exe bash -c\`, c013 BashTerm, c070 pentest Dockerfile |
+| R19 | extension host access to every site (\`<all_urls>\`, \`*://*/*\`, content scripts on every page); messaging servers (Twilio, SMS, Telegram…) at 0.8; swaps/limit orders/trading as payments | broad host access reads and changes every page; messaging reaches people outside the session | c057/c060 extensions, c087 twilio-sms, c016 1inch swaps |
+| R20 | extension permissions that read sessions or credentials (\`cookies\`, \`webRequestBlocking\`, \`debugger\`, \`nativeMessaging\`, \`proxy\`); cloud/secret-store servers (aws, vault…) at 0.6 when no secret is configured | session cookies are credentials | c059, c062 |
+| R21 | requirement lines from a URL or VCS without a commit sha or \`#sha256=\` (editable local paths excepted); \`curl … \\| sh\` and \`git clone\`/\`pip install git+\` at a moving ref in Dockerfiles and notebooks; container images without a fixed tag (latest, main, master, nightly, \`\${VAR:-main}\`) at **low** severity | mutable code sources; a mutable image tag is a supply-chain gap a reviewer rates low | c046/c049/c095 requirements, c071 Dockerfile, c065–c068 compose |
+| R22 | \`pip install\` of bare names in RUN lines / notebooks | unpinned build-time installs | c063 vLLM Dockerfile |
+| R23 | an advisory on a *declared dependency* is capped at high and counts at ${DEPENDENCY_ADVISORY_CONFIDENCE} (one band lower); the asset itself at a vulnerable version keeps full weight | the CVE needs its code path and untrusted input: exposure, not compromise; reviewers rate old pins medium | c044/c048 old torch/transformers pins: critical → medium |
+| R24 | compose \`privileged\`, \`network_mode: host\`, \`pid: host\`, \`cap_add\`, bind mounts of \`/\`, \`/etc\`, \`/root\`, home directories or the Docker socket | the container reaches the host | c069 Kali MCP on the host network |
+| format_not_analysed | new (low): content recognised only as generic JSON/YAML/TOML/text | "not analysed" must never read as a clean 0 | any unrecognised JSON document |
 
 ## Scoring
 
