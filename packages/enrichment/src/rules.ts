@@ -622,7 +622,6 @@ function capabilityRules(ctx: Ctx): void {
   );
   const fsServers = serverNames.filter((n) => SERVER_FS.test(n));
   const netServers = serverNames.filter((n) => SERVER_FETCH.test(n));
-  const base = (c: string): string => c.slice(Math.max(c.lastIndexOf('/'), c.lastIndexOf('\\')) + 1);
   const shellServers = p.servers
     .filter(
       (s) =>
@@ -735,6 +734,8 @@ function capabilityRules(ctx: Ctx): void {
     });
 }
 
+const base = (c: string): string => c.slice(Math.max(c.lastIndexOf('/'), c.lastIndexOf('\\')) + 1);
+
 function serverRules(ctx: Ctx, s: McpServerEntry): void {
   const cmd = (s.command ?? '').toLowerCase();
   const args = s.args;
@@ -748,6 +749,14 @@ function serverRules(ctx: Ctx, s: McpServerEntry): void {
       add(ctx, 'R21', {
         description: `${cmd} runs ${pkgArg ?? 'a package'}${latest ? ' at @latest' : ' without a pinned version'}${yes ? ' (auto-confirm -y)' : ''}.`,
         evidence: { path: `${s.path}.args`, command: cmd, package: pkgArg ?? null, auto_confirm: yes },
+      });
+  } else if (/^uv(?:\.exe)?$/.test(base(cmd)) && args.includes('--with')) {
+    // `uv run --with <pkg>` installs <pkg> at whatever version is published at launch (uv docs "Running scripts")
+    const withs = args.filter((a, i) => args[i - 1] === '--with' && !/(?:==|@)\d/.test(a));
+    if (withs.length)
+      add(ctx, 'R21', {
+        description: `uv run --with ${withs.slice(0, 3).join(', ')} installs without a pinned version.`,
+        evidence: { path: `${s.path}.args`, command: cmd, packages: withs.slice(0, 20) },
       });
   } else if (s.registry && !s.url) {
     if (!s.version || /^latest$/i.test(s.version))
