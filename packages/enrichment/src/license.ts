@@ -3,6 +3,7 @@
 import spdxIds from 'spdx-license-ids';
 import deprecatedIds from 'spdx-license-ids/deprecated';
 import spdxParse from 'spdx-expression-parse';
+import modelLicences from './data/model-licences.json';
 import { hasLineTerminator, trimChar } from './util';
 
 const CANON = new Map<string, string>();
@@ -144,4 +145,26 @@ export function classifierLicense(classifiers: readonly string[]): string | null
     if (id) return id;
   }
   return null;
+}
+
+export interface ModelLicence {
+  id: string;
+  aliases: string[];
+  name: string;
+  /** yes / no / conditional (a user threshold, registration or separate hosting licence) */
+  commercial: 'yes' | 'no' | 'conditional';
+  commercial_note?: string;
+  attribution: boolean;
+  field_of_use: boolean;
+  field_of_use_note?: string;
+  no_derivatives?: boolean;
+}
+const MODEL_LICENCES = new Map<string, ModelLicence>();
+for (const l of (modelLicences as { licences: ModelLicence[] }).licences)
+  for (const k of [l.id, ...l.aliases]) MODEL_LICENCES.set(k.toLowerCase(), l);
+
+/** The custom model licence (src/data/model-licences.json) an id or licence name denotes, if any. */
+export function modelLicence(idOrName: string | null | undefined): ModelLicence | null {
+  if (!idOrName) return null;
+  return MODEL_LICENCES.get(idOrName.trim().toLowerCase()) ?? null;
 }

@@ -1,6 +1,6 @@
 import { formatRules, OFFENSIVE_TOOLS } from './format-rules';
 import publishers from './data/publishers.json';
-import { NON_COMMERCIAL, isRestrictiveLicense, normalizeLicense } from './license';
+import { NON_COMMERCIAL, isRestrictiveLicense, modelLicence, normalizeLicense } from './license';
 import { RULE_BY_ID, SEVERITY_WEIGHT } from './rules-table';
 import type { EnrichmentInput, FindingDraft, McpServerEntry, ParsedManifest, Severity } from './types';
 import { findSecrets, secretKind } from './redact';
@@ -370,9 +370,42 @@ function licenseRules(ctx: Ctx): void {
   const prose = p.license_text === 'prose';
   for (const l of lic) {
     const info = normalizeLicense(l);
-    if (!info.valid && !info.hf_custom) {
+    // npm documents `SEE LICENSE IN <file>` for a licence shipped as a file: a licence, not a malformed id
+    const seeFile = /^SEE LICEN[SC]E IN\s/i.test(l);
+    // a custom model licence (src/data/model-licences.json), by id or by the card's license_name
+    const model = modelLicence(l) ?? (l.toLowerCase() === 'other' ? modelLicence(p.license_name) : null);
+    if (model && !(prose && NON_COMMERCIAL.test(l))) {
+      const terms = [
+        model.commercial === 'no'
+          ? 'no commercial use'
+          : model.commercial === 'conditional'
+            ? `commercial use conditional (${model.commercial_note ?? 'see licence'})`
+            : null,
+        model.field_of_use ? `field-of-use restrictions (${model.field_of_use_note ?? 'acceptable-use policy'})` : null,
+        model.attribution ? 'attribution required' : null,
+        model.no_derivatives ? 'no derivatives' : null,
+      ].filter((x): x is string => !!x);
+      add(ctx, model.commercial === 'no' ? 'R09' : 'R10', {
+        // issue 18 item 5: a known custom model licence with commercial or field-of-use terms is medium (corpus
+        // c035 Gemma, c064 Llama 3.1); prose mentions stay at low confidence
+        severity: 'medium',
+        confidence: prose ? 0.6 : 1,
+        description: `${model.name}: ${terms.join('; ')}.`,
+        evidence: {
+          path: 'license',
+          license: l,
+          license_name: p.license_name,
+          model_licence: model.id,
+          commercial: model.commercial,
+          field_of_use: model.field_of_use,
+          attribution: model.attribution,
+        },
+      });
+      continue;
+    }
+    if (!info.valid && !info.hf_custom && !seeFile) {
       add(ctx, 'R28', {
-        confidence: /^SEE LICEN[SC]E IN/i.test(l) ? 0.6 : 1,
+        confidence: 1,
         description: `Licence "${truncate(l, 60)}" is not an SPDX identifier or expression.`,
         evidence: { path: 'license', license: truncate(l, 120) },
       });
