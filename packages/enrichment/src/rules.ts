@@ -122,6 +122,15 @@ const INFRA_EXEC = /(?:^|[\s/_-])(docker|kubernetes|kubectl|k8s|ssh|ansible|terr
 const CLOUD_CREDENTIALS = /(?:^|[\s/_-])(aws|gcp|azure|vault|secrets?[_-]?manager|1password|bitwarden)(?:$|[\s/._-])/i;
 /** A launcher that hands its arguments to a shell: a shell binary, WSL, or any command given `-c`. */
 const MCP_KINDS = new Set(['mcp_server_json', 'mcp_client_config', 'mcp_tools', 'mcpb_manifest', 'agent_config']);
+/** A filesystem root that is a whole home directory or the disk: `/`, `~`, `$HOME`, `/Users/x`, `/home/x`, `C:\\Users\\x`. */
+const BROAD_ROOT =
+  /^(?:\/|~|\$\{?HOME\}?|%USERPROFILE%|\/root|\/(?:Users|home)\/[^/\\]+|[A-Za-z]:(?:\\Users\\[^/\\]+)?)$/;
+/** `x` without trailing `/` or `\\` (a loop: `/[\\/]+$/` is quadratic on a long run of slashes); `/` stays `/`. */
+function withoutTrailingSlashes(x: string): string {
+  let end = x.length;
+  while (end > 1 && (x[end - 1] === '/' || x[end - 1] === '\\')) end--;
+  return x.slice(0, end);
+}
 const SHELL_BINARY = /^(?:bash|sh|zsh|fish|powershell|pwsh|cmd|wsl)(?:\.exe)?$/i;
 const SERVER_FS = /(?:^|[/@_-])(?:server-)?filesystem(?:$|[_-])|(?:^|[/_-])(?:mcp-server-)?git(?:$|[_-])/i;
 const SERVER_FETCH = /(?:^|[/_-])(?:mcp-server-)?(?:fetch|puppeteer|playwright|browser|brave-search)(?:$|[_-])/i;
@@ -727,11 +736,21 @@ function capabilityRules(ctx: Ctx): void {
       evidence: { path: 'tools', tools: shell.slice(0, 20), servers: shellServers },
       capabilities: ['shell_exec'],
     });
+  // issue 18 item 4: a filesystem server rooted at a home directory or the root reaches ~/.ssh and cloud credentials
+  const broadRoots = fsServers.length
+    ? uniq(p.servers.flatMap((sv) => sv.args.filter((x) => BROAD_ROOT.test(withoutTrailingSlashes(x)))))
+    : [];
   if (fsWrite.length || fsServers.length)
     add(ctx, 'R18', {
-      confidence: fsWrite.length ? 1 : 0.6,
+      confidence: fsWrite.length || broadRoots.length ? 1 : 0.6,
+      ...(broadRoots.length ? { title: 'Filesystem access rooted at a home directory or the root' } : {}),
       description: `Filesystem write or repository manipulation via ${[...fsWrite, ...fsServers].slice(0, 5).join(', ')}.`,
-      evidence: { path: 'tools', tools: fsWrite.slice(0, 20), servers: fsServers },
+      evidence: {
+        path: 'tools',
+        tools: fsWrite.slice(0, 20),
+        servers: fsServers,
+        broad_roots: broadRoots.slice(0, 10),
+      },
       capabilities: ['filesystem_write', 'filesystem_read'],
     });
   else if (fsRead.length)

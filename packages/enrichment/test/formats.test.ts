@@ -160,3 +160,20 @@ describe('content read (issue 18 item 6)', () => {
     expect(rules(mi('StableDiffusionPipeline'))).not.toContain('R05');
   });
 });
+
+describe('filesystem scope (issue 18 item 4)', () => {
+  const fs = (root: string): string =>
+    JSON.stringify({
+      mcpServers: { filesystem: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', root] } },
+    });
+  it('a filesystem server rooted at the home directory is a confident R18 (c010); a project folder is not', () => {
+    const home = analyze(input({ asset_type: 'mcp_server', raw_manifest: fs('/Users/someone') })).findings.find(
+      (f) => f.rule_id === 'R18',
+    );
+    expect(home).toMatchObject({ confidence: 1, evidence: { broad_roots: ['/Users/someone'] } });
+    const project = analyze(
+      input({ asset_type: 'mcp_server', raw_manifest: fs('/Users/someone/code/app') }),
+    ).findings.find((f) => f.rule_id === 'R18');
+    expect(project?.confidence).toBe(0.6);
+  });
+});
