@@ -151,6 +151,7 @@ Each change below was made to close a disagreement with the labelled corpus (\`p
 | R22 | \`pip install\` of bare names in RUN lines / notebooks | unpinned build-time installs | c063 vLLM Dockerfile |
 | R23 | an advisory on a *declared dependency* is capped at high and counts at ${DEPENDENCY_ADVISORY_CONFIDENCE} (one band lower); the asset itself at a vulnerable version keeps full weight | the CVE needs its code path and untrusted input: exposure, not compromise; reviewers rate old pins medium | c044/c048 old torch/transformers pins: critical → medium |
 | R24 | compose \`privileged\`, \`network_mode: host\`, \`pid: host\`, \`cap_add\`, bind mounts of \`/\`, \`/etc\`, \`/root\`, home directories or the Docker socket | the container reaches the host | c069 Kali MCP on the host network |
+| R26 | severity low → informational (weight 0, still reported) | absent annotations already default to destructive/open-world in clients; 0 of 4 corpus firings were a named risk | c021, c022 benign MCPB manifests |
 | format_not_analysed | new (low): content recognised only as generic JSON/YAML/TOML/text | "not analysed" must never read as a clean 0 | any unrecognised JSON document |
 
 ## Scoring

@@ -278,10 +278,10 @@ export const RULES: ReadonlyArray<RuleDef> = [
   r(
     'R26',
     'Tools without annotations',
-    'low',
+    'informational',
     'capability',
     ['AML.T0053'],
-    'Absent annotations default to destructive + open-world per the MCP spec.',
+    'Absent annotations default to destructive + open-world per the MCP spec, so a client already treats such tools conservatively; annotations are untrusted hints either way. Recorded for transparency with weight 0 (issue 18 item 3: 0 of 4 firings in the corpus were a risk the reviewer named, c018/c021/c022 benign MCPB and tool lists).',
     'Ask the publisher to annotate tools; treat them as destructive.',
   ),
   r(
