@@ -6,7 +6,8 @@ import advisories from '../src/data/advisories.json';
 import atlas from '../src/data/atlas-techniques.json';
 import publishers from '../src/data/publishers.json';
 import { RULES, SCORE_FORMULA } from '../src/index';
-import { SECONDARY_ADVISORY_CONFIDENCE } from '../src/rules';
+import { CONFIDENT } from '../src/score';
+import { DEPENDENCY_ADVISORY_CONFIDENCE, SECONDARY_ADVISORY_CONFIDENCE } from '../src/rules';
 
 export const DOC_PATH = join(__dirname, '..', '..', '..', 'docs', 'enrichment.md');
 
@@ -105,20 +106,53 @@ Notes
 - R23 matches an exact pin inside an advisory range, or a range whose every allowed version is affected (no fixed
   version satisfies it). PEP 440 versions are converted to semver (\`2.13.1rc0\` → \`2.13.1-rc.0\`). An advisory whose
   \`verification\` is not \`primary\` (it rests on secondary sources) gives confidence ${SECONDARY_ADVISORY_CONFIDENCE}: the
-  version match is exact but the advisory data is not confirmed, so it keeps most of its weight and does not raise
-  the confirmed-severity floor; its evidence and description say so.
+  version match is exact but the advisory data is not confirmed, so it keeps most of its weight (still above the ${CONFIDENT} band threshold); its evidence and description say so.
 
 ## Manifests recognised
 
 Hugging Face model/dataset cards (YAML front matter + body, or none: licence from prose), \`config.json\`
-(architectures, model_type, \`auto_map\`), weight indexes (\`*.index.json\` \`weight_map\`), file listings (JSON or one
-name per line; pickle \`.bin/.pt/.pth/.pkl/.pickle/.ckpt/.joblib/.dill\`, \`.safetensors\`, \`.gguf\`, \`.onnx\`,
-\`.h5/.keras\`), Keras configs, tokenizer configs (chat templates), onnxruntime-genai configs, MCP registry
-\`server.json\` (current and legacy snake_case), \`mcpServers\` client configs, MCPB/DXT \`manifest.json\`, tools/list
-snapshots (descriptions, input schemas, annotations), npm \`package.json\`, \`pyproject.toml\` (PEP 621 and Poetry),
-\`requirements.txt\`, Ollama \`Modelfile\`, agent configurations (JSON/YAML), and generic JSON/YAML/TOML/text as the
-fallback. Signal \`metadata\` adds files (HF \`siblings\` with sha256), pickle imports, GGUF metadata, tools, licence,
-base_model. A manifest that cannot be parsed yields \`manifest_unparseable\`; analysis never throws.
+(architectures, model_type, \`auto_map\`), diffusers \`model_index.json\` (pipeline class), weight indexes
+(\`*.index.json\` \`weight_map\`), file listings (JSON or one path per line; a listing with a weight file may also hold
+extension-less entries and \`.yaml\`/\`.py\` files; pickle \`.bin/.pt/.pth/.pkl/.pickle/.ckpt/.joblib/.dill\`,
+\`.safetensors\`, \`.gguf\`, \`.onnx\`, \`.h5/.keras\`), Keras configs, tokenizer configs (chat templates),
+onnxruntime-genai configs, MCP registry \`server.json\` (current and legacy snake_case), \`mcpServers\`/\`servers\`
+client configs (JSON, or JSONC as VS Code writes it: comments and trailing commas are stripped outside strings),
+MCPB/DXT \`manifest.json\` (\`server.mcp_config\` or the early \`mcp.command\` form), tools/list snapshots (descriptions,
+input schemas, annotations), npm \`package.json\`, \`pyproject.toml\` (PEP 621 and Poetry; trove licence classifiers
+mapped to SPDX), \`setup.cfg\` (\`[metadata]\` licence or classifier, \`[options] install_requires\`),
+\`requirements.txt\` (pins, ranges, markers, and URL/VCS/editable lines kept as \`url_requirements\`), Ollama
+\`Modelfile\`, Dockerfiles (a \`FROM\` plus an instruction a Modelfile does not have: RUN, COPY, CMD…; stages, base
+images, RUN/CMD text), compose files (\`services\` with image/build: privileged, \`network_mode: host\`, \`pid: host\`,
+\`cap_add\`, host bind mounts, command), browser extension \`manifest.json\` (MV2 and MV3: permissions, host
+permissions, content script matches), Jupyter notebooks (code cells), agent configurations (JSON/YAML), and generic
+JSON/YAML/TOML/text as the fallback. Signal \`metadata\` adds files (HF \`siblings\` with sha256), pickle imports, GGUF
+metadata, tools, licence, base_model. A manifest that cannot be parsed yields \`manifest_unparseable\`; content that
+parses only as generic data yields \`format_not_analysed\` and \`score_breakdown.score_confidence: 'low'\`, so a blind
+spot never reads as a clean 0; analysis never throws.
+
+## Issue 18 changes, with corpus examples
+
+Each change below was made to close a disagreement with the labelled corpus (\`packages/enrichment/corpus/\`,
+\`pnpm eval:enrichment --report-only\`; before/after in \`corpus/RESULTS.md\`). The expectations were not changed.
+
+| rule | change | rationale | corpus example |
+|---|---|---|---|
+| (score) | calibrated bands: the worst finding sets its band floor, confidence < ${CONFIDENT} one band lower, diminishing returns inside the band | one medium finding scored 15 (low) and a high at 0.6 scored 21 (low); reviewers judge by the worst risk | c034 card without a licence: 15 → 44 (medium, as expected) |
+| R08 | only for formats that carry a licence (cards, package manifests, pyproject, setup.cfg with \`[metadata]\`, MCPB) | Modelfiles, registry \`server.json\`, configs, listings, extension manifests never carry one: 30 of 36 firings were false positives | c027 Modelfile: low → informational |
+| R05 | a diffusers \`_class_name\` that diffusers does not ship is loaded as repository code | \`PwnPipeline\` can only load through custom pipeline code | c081 \`ckpt-host\` model_index.json |
+| R09, R10 | a data file of custom model licences (\`src/data/model-licences.json\`: Llama 1/2/3/3.1–3.3/4, Gemma, Qwen/Tongyi, OpenRAIL-M/++, CreativeML, BLOOM RAIL, Mistral research/non-production, DeepSeek, Falcon-180B, Yi, CC BY-NC/NC-SA/NC-ND/ND) matched by id or \`license_name\`: commercial use, attribution and field-of-use terms in the finding; medium severity; no commercial use → R09 | a known model licence is a use restriction a reviewer flags as medium, not a missing or malformed licence | c035 Gemma terms, c064 Llama 3.1 |
+| R28 | npm \`SEE LICENSE IN <file>\` is no longer reported as non-SPDX | it is npm's documented form for a licence file | fixture 02 (mcp-server-everything) |
+| R13 | Modelfile SYSTEM jailbreak ("always comply", "obey the user") is high with ATLAS AML.T0054/AML.T0051; card prose stating alignment removed ("no guardrails", "compliant to any requests") and the publisher's own uncensored/abliterated name or tag count at 0.8 | the guardrail removal is stated in the content, not guessed | c024 Dolphin "save the kittens" prompt: low → high; c041 "has no guardrails" |
+| R17 | offensive-security tools (Kali, nmap, sqlmap, metasploit, nuclei, DVWA, pentest/red-team) in MCP server names, descriptions, tool names, container images and RUN lines; shell launchers given \`-c\` (also through \`wsl.exe\`); the server's own description ("execute commands"); infrastructure servers (docker, kubernetes, ssh) at 0.6. Names count only for MCP servers and tool lists | a server that says it runs commands runs commands; a library named \`hydra\` or \`vllm_docker\` grants an agent nothing | c001/c005 Kali servers, c003 \`wsl.exe bash -c\`, c013 BashTerm, c070 pentest Dockerfile |
+| R18 | a filesystem server whose root is a whole home directory or \`/\` (\`~\`, \`$HOME\`, \`/Users/x\`, \`C:\\\\Users\\\\x\`) is confident (1.0 → high) | the whole home holds ~/.ssh and cloud credentials | c010 server-filesystem on /Users/phatblat |
+| R19 | extension host access to every site (\`<all_urls>\`, \`*://*/*\`, content scripts on every page); messaging servers (Twilio, SMS, Telegram…) at 0.8; swaps/limit orders/trading as payments | broad host access reads and changes every page; messaging reaches people outside the session | c057/c060 extensions, c087 twilio-sms, c016 1inch swaps |
+| R20 | extension permissions that read sessions or credentials (\`cookies\`, \`webRequestBlocking\`, \`debugger\`, \`nativeMessaging\`, \`proxy\`); cloud/secret-store servers (aws, vault…) at 0.6 when no secret is configured | session cookies are credentials | c059, c062 |
+| R21 | \`uv run --with <pkg>\` without a version (c088); requirement lines from a URL or VCS without a commit sha or \`#sha256=\` (editable local paths excepted); \`curl … \\| sh\` and \`git clone\`/\`pip install git+\` at a moving ref in Dockerfiles and notebooks; container images without a fixed tag (latest, main, master, nightly, \`\${VAR:-main}\`) at **low** severity | mutable code sources; a mutable image tag is a supply-chain gap a reviewer rates low | c046/c049/c095 requirements, c071 Dockerfile, c065–c068 compose |
+| R22 | \`pip install\` of bare names in RUN lines / notebooks | unpinned build-time installs | c063 vLLM Dockerfile |
+| R23 | an advisory on a *declared dependency* is capped at high and counts at ${DEPENDENCY_ADVISORY_CONFIDENCE} (one band lower); the asset itself at a vulnerable version keeps full weight | the CVE needs its code path and untrusted input: exposure, not compromise; reviewers rate old pins medium | c044/c048 old torch/transformers pins: critical → medium |
+| R24 | compose \`privileged\`, \`network_mode: host\`, \`pid: host\`, \`cap_add\`, bind mounts of \`/\`, \`/etc\`, \`/root\`, home directories or the Docker socket | the container reaches the host | c069 Kali MCP on the host network |
+| R26 | severity low → informational (weight 0, still reported) | absent annotations already default to destructive/open-world in clients; 0 of 4 corpus firings were a named risk | c021, c022 benign MCPB manifests |
+| format_not_analysed | new (low): content recognised only as generic JSON/YAML/TOML/text | "not analysed" must never read as a clean 0 | any unrecognised JSON document |
 
 ## Scoring
 
@@ -131,15 +165,37 @@ informational 0, and confidence 1.0 (confirmed from manifest data), ${SECONDARY_
 ${SCORE_FORMULA}
 \`\`\`
 
-i.e. \`base = max(floor, 100·(1 − Π(1 − wᵢ/100)))\` — a probabilistic OR, bounded and order-free, so each extra finding
-adds less; \`floor\` = 90 when a critical finding has confidence ≥ 0.9, 70 for such a high finding. Then
-\`total = min(100, base + Σ risk_penaltyⱼ)\` and \`intrinsic_risk_score = round(total)\`.
+### Scoring model (calibrated bands, issue 18 item 3)
 
-Worked example: R05 (high, 1.0 → 35) and R09 (medium, 1.0 → 15): raw = 100·(1 − 0.65·0.85) = 44.75, the high floor
-lifts it to 70; a matching threat with risk_penalty 20 makes 90 → \`critical\`.
+A reviewer judges an asset by its worst risk first, then by how much else is wrong. The score does the same:
+
+1. **Band of a finding.** Its severity, or one band lower when its confidence is below ${CONFIDENT} (a heuristic
+   high at 0.6 is a medium; a prose-inferred medium at 0.3 is a low). Weight-0 findings (R00, informational) set no band.
+2. **Floor.** The worst band among the rule findings sets the floor: informational 0, low 10, medium 40, high 70,
+   critical 90. A confident high therefore always stays in high, and one confident medium finding reaches medium.
+3. **Diminishing returns inside the band.** \`fill = 1 − Π(1 − wᵢ/100)\` over every rule finding (the worst included),
+   and \`base = floor + room · fill\` where room is the band's width less one (9, 29, 29, 19, 10). Each further finding
+   adds less, and rule findings alone never cross into the next band: ten mediums are still medium (a reviewer
+   escalates on a worse risk, not on a count).
+4. **Threats.** \`total = min(100, base + Σ risk_penaltyⱼ)\`, \`intrinsic_risk_score = round(total)\`.
+
+Worked examples (numbers asserted in \`test/score.test.ts\`):
+
+| findings | band | base | score |
+|---|---|---|---:|
+| one R22 (low, 1.0 → 5) | low | 10 + 29 · 0.05 = 11.45 | 11 |
+| one R09 (medium, 1.0 → 15) | medium | 40 + 29 · 0.15 = 44.35 | 44 |
+| two mediums (15, 15) | medium | 40 + 29 · (1 − 0.85²) = 48.05 | 48 |
+| twenty mediums | medium | 40 + 29 · (1 − 0.85²⁰) = 67.9 | 68 |
+| R15 (high, 0.6 → 21) | medium (confidence < ${CONFIDENT}) | 40 + 29 · 0.21 = 46.09 | 46 |
+| R05 (high, 1.0 → 35) | high | 70 + 19 · 0.35 = 76.65 | 77 |
+| R05 (35) + R09 (15) | high | 70 + 19 · (1 − 0.65 · 0.85) = 78.5 | 79 |
+| R16 (critical, 1.0 → 60) | critical | 90 + 10 · 0.6 = 96 | 96 |
+| R09 (15) + threats 20 and 5 | medium | 44.35, + 25 | 69 |
 
 Properties (fast-check tests in \`packages/enrichment/test/score.test.ts\`): 0 ≤ score ≤ 100; adding a finding never
-lowers the score; the result does not depend on finding order; the integer contributions sum exactly to the score.
+lowers the score (a new worst band starts above the old band's top); the result does not depend on finding order;
+the integer contributions sum exactly to the score.
 
 Differences from the research recommendation (enrichment.md §6), on purpose:
 - R00 positive signals are recorded with weight 0 instead of subtracting up to 10: a subtraction would let an added
@@ -147,11 +203,13 @@ Differences from the research recommendation (enrichment.md §6), on purpose:
 - No publisher multiplier on the score: publisher trust is reported on its own (\`publisher_trust\`), and a typosquat
   or unverifiable namespace already raises the score through R14/R15.
 
-Contributions (\`score_contribution\` per finding, \`score_breakdown\` on the asset): findings are sorted by weight
-(desc), then rule id, then input order; finding i's exact share is \`100·Π_{j<i}(1 − w_j/100)·w_i/100\` (these sum to
-the raw OR), scaled by \`base/raw\` when a floor applies; threat shares are their penalties; everything is scaled by
-\`total/(base + Σ penalties)\` when capped. The exact shares are rounded with the largest-remainder method, so the
-integer contributions sum exactly to \`intrinsic_risk_score\`.
+Contributions (\`score_contribution\` per finding, \`score_breakdown\` on the asset): findings are sorted worst first
+(band, then weight, then rule id, then input order); the first carries the floor plus \`room · w₁/100\`, finding i
+carries \`room · Π_{j<i}(1 − w_j/100) · wᵢ/100\` (these sum to \`base\`); threat shares are their penalties; everything
+is scaled by \`total/(base + Σ penalties)\` when capped. The exact shares are rounded with the largest-remainder
+method, so the integer contributions sum exactly to \`intrinsic_risk_score\`. \`score_breakdown.band\` names the band
+that set the floor and \`score_breakdown.score_confidence\` is \`low\` when content was recognised but not analysed
+(a \`format_not_analysed\` finding), so a low score there never reads as a clean bill of health.
 
 Severity bands (DESIGN.md; defined once in \`packages/contracts/src/severity.ts\`): ≥ 90 critical, ≥ 70 high,
 ≥ 40 medium, ≥ 10 low, else informational.

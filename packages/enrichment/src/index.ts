@@ -79,6 +79,10 @@ export interface EnrichmentResult {
   intrinsic_risk_severity: Severity;
   score_breakdown: {
     formula: string;
+    /** the band the worst finding set the floor for (src/score.ts) */
+    band: Severity;
+    /** 'low' when content was recognised but not analysed (format_not_analysed, manifest_unparseable) */
+    score_confidence: 'normal' | 'low';
     base: number;
     threat_penalty: number;
     total: number;
@@ -306,6 +310,9 @@ export function finalize(analysis: Analysis, ctx: FinalizeContext): EnrichmentRe
   return storable(finalizeRaw(analysis, ctx), { maxString: Number.POSITIVE_INFINITY }) as EnrichmentResult;
 }
 
+/** Findings that mean part of the content was not analysed: the score cannot be read as a clean bill of health. */
+const LOW_CONFIDENCE_RULES = new Set(['format_not_analysed', 'manifest_unparseable']);
+
 function finalizeRaw(analysis: Analysis, ctx: FinalizeContext): EnrichmentResult {
   const threats = [...(ctx.threats ?? [])].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const drafts: FindingDraft[] = [...analysis.findings, ...threats.map(threatFinding)];
@@ -349,6 +356,8 @@ function finalizeRaw(analysis: Analysis, ctx: FinalizeContext): EnrichmentResult
     intrinsic_risk_severity: severity,
     score_breakdown: {
       formula: SCORE_FORMULA,
+      band: s.band,
+      score_confidence: drafts.some((f) => LOW_CONFIDENCE_RULES.has(f.rule_id)) ? 'low' : 'normal',
       base: s.base,
       threat_penalty: s.threat_penalty,
       total: s.total,

@@ -3,6 +3,7 @@
 import spdxIds from 'spdx-license-ids';
 import deprecatedIds from 'spdx-license-ids/deprecated';
 import spdxParse from 'spdx-expression-parse';
+import modelLicences from './data/model-licences.json';
 import { hasLineTerminator, trimChar } from './util';
 
 const CANON = new Map<string, string>();
@@ -115,4 +116,55 @@ function computeLicense(raw: string): LicenseInfo {
   if (/^LicenseRef-[A-Za-z0-9.-]+$/.test(r))
     return { raw: r, spdx: r, license_ref: null, valid: true, hf_custom: false };
   return { raw: r, spdx: null, license_ref: licenseRefSlug(r), valid: false, hf_custom: false };
+}
+
+/** Trove licence classifiers (https://pypi.org/classifiers/) with an SPDX equivalent. */
+const TROVE: Record<string, string> = {
+  'MIT License': 'MIT',
+  'MIT No Attribution License (MIT-0)': 'MIT-0',
+  'Apache Software License': 'Apache-2.0',
+  'BSD License': 'BSD-3-Clause',
+  'ISC License (ISCL)': 'ISC',
+  'Mozilla Public License 2.0 (MPL 2.0)': 'MPL-2.0',
+  'GNU General Public License v2 (GPLv2)': 'GPL-2.0-only',
+  'GNU General Public License v3 (GPLv3)': 'GPL-3.0-only',
+  'GNU Lesser General Public License v3 (LGPLv3)': 'LGPL-3.0-only',
+  'GNU Lesser General Public License v2 or later (LGPLv2+)': 'LGPL-2.1-or-later',
+  'GNU Affero General Public License v3': 'AGPL-3.0-only',
+  'The Unlicense (Unlicense)': 'Unlicense',
+  'Python Software Foundation License': 'PSF-2.0',
+};
+
+/** The SPDX id of the first `License :: …` trove classifier that has one (the last segment names the licence). */
+export function classifierLicense(classifiers: readonly string[]): string | null {
+  for (const c of classifiers) {
+    const t = c.trim();
+    if (!t.startsWith('License ::')) continue;
+    const last = t.slice(t.lastIndexOf('::') + 2).trim();
+    const id = TROVE[last];
+    if (id) return id;
+  }
+  return null;
+}
+
+export interface ModelLicence {
+  id: string;
+  aliases: string[];
+  name: string;
+  /** yes / no / conditional (a user threshold, registration or separate hosting licence) */
+  commercial: 'yes' | 'no' | 'conditional';
+  commercial_note?: string;
+  attribution: boolean;
+  field_of_use: boolean;
+  field_of_use_note?: string;
+  no_derivatives?: boolean;
+}
+const MODEL_LICENCES = new Map<string, ModelLicence>();
+for (const l of (modelLicences as { licences: ModelLicence[] }).licences)
+  for (const k of [l.id, ...l.aliases]) MODEL_LICENCES.set(k.toLowerCase(), l);
+
+/** The custom model licence (src/data/model-licences.json) an id or licence name denotes, if any. */
+export function modelLicence(idOrName: string | null | undefined): ModelLicence | null {
+  if (!idOrName) return null;
+  return MODEL_LICENCES.get(idOrName.trim().toLowerCase()) ?? null;
 }

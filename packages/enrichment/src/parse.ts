@@ -1,4 +1,19 @@
 import YAML from 'yaml';
+import {
+  isCompose,
+  isExtensionManifest,
+  isNotebook,
+  looksLikeDockerfile,
+  looksLikeSetupCfg,
+  parseCompose,
+  parseDockerfile,
+  parseExtension,
+  parseIni,
+  parseNotebook,
+  stripJsonc,
+  isUrlRequirement,
+} from './formats';
+import { classifierLicense } from './license';
 import type { Dependency, EnrichmentInput, McpServerEntry, ModelFile, ParsedManifest, ToolDef } from './types';
 import { capParsed, LIMITS } from './limits';
 import { cutFromMarker, hasLineTerminator, isObj, isSpaceChar, str, strList, type Obj } from './util';
@@ -21,6 +36,9 @@ export const REQ_LINE =
   /^([A-Za-z0-9][A-Za-z0-9._-]*)[ \t]*(?:(\[[^\]]*\])[ \t]*)?((?:(?:===|==|>=|<=|~=|!=|<|>)[ \t]*[^\s,;#=<>~!]+[ \t]*(?:,[ \t]*)?)*)(?:;[^#]*)?(?:#.*)?$/;
 const FILE_NAME_LINE =
   /^[\w./@+-]+\.(?:bin|pt|pth|pkl|pickle|ckpt|joblib|dill|safetensors|gguf|ggml|onnx|h5|keras|pb|npy|npz|json|md|txt|py|model|tflite|mlmodel|msgpack|so|dll|dylib|zip|tar|gz)$/i;
+const PATH_LINE = /^[\w./@+-]+$/;
+const WEIGHT_FILE =
+  /\.(?:bin|pt|pth|pkl|pickle|ckpt|joblib|dill|safetensors|gguf|ggml|onnx|h5|keras|tflite|mlmodel|msgpack)$/i;
 const YAML_FIRST_LINE = /^[\w."'-]+\s*:(\s|$)/;
 // `license` + blanks + an id. Was `licen[sc]e\s*[:\]]?\s*\n*\s*\[?|#\s*licen[sc]e\s*\n+\s*\[?`: three adjacent blank runs
 // (4th-degree backtracking: `license` + a few hundred newlines held a worker for minutes). `\s*(?:[:\]]\s*)?` is the same
@@ -300,10 +318,9 @@ function parsePyproject(p: ParsedManifest, t: Obj): void {
   p.description = str(src.description);
   p.licenses = licenseFromValue(src.license);
   if (p.licenses.length === 0 && Array.isArray(src.classifiers)) {
-    for (const c of strList(src.classifiers)) {
-      const m = /^License :: OSI Approved :: (.+?) License$/.exec(c);
-      if (m && m[1]) p.licenses.push(m[1] === 'MIT' ? 'MIT' : m[1]);
-    }
+    // trove classifiers name the licence (issue 18 item 5): mapped to SPDX, not reported as non-SPDX text
+    const trove = classifierLicense(strList(src.classifiers));
+    if (trove) p.licenses.push(trove);
   }
   p.authors = Array.isArray(src.authors)
     ? src.authors.map((a) => (isObj(a) ? str(a.name) : str(a))).filter((x): x is string => !!x)
@@ -533,6 +550,14 @@ function classifyJson(p: ParsedManifest, j: unknown, input: EnrichmentInput): vo
     p.kind = 'json';
     return;
   }
+  if (isExtensionManifest(j)) {
+    parseExtension(p, j);
+    return;
+  }
+  if (isNotebook(j)) {
+    parseNotebook(p, j);
+    return;
+  }
   const servers = isObj(j.mcpServers)
     ? j.mcpServers
     : isObj(j.mcp_servers)
@@ -572,16 +597,17 @@ function classifyJson(p: ParsedManifest, j: unknown, input: EnrichmentInput): vo
     parseRegistryServer(p, j);
     return;
   }
-  if (('dxt_version' in j || 'manifest_version' in j) && isObj(j.server)) {
+  if (('dxt_version' in j || 'manifest_version' in j) && (isObj(j.server) || isObj(j.mcp))) {
     p.kind = 'mcpb_manifest';
     p.name = str(j.name);
     p.version = str(j.version);
     p.description = str(j.description);
     p.licenses = licenseFromValue(j.license);
-    const srv = j.server;
-    const mc = isObj(srv.mcp_config) ? srv.mcp_config : {};
-    const e = serverEntry(p.name ?? 'server', 'server.mcp_config');
-    e.command = str(mc.command);
+    // early DXT manifests put the launch under `mcp` with `command: {type, path}` (a shipped binary)
+    const srv = isObj(j.server) ? j.server : {};
+    const mc = isObj(srv.mcp_config) ? srv.mcp_config : isObj(j.mcp) ? j.mcp : {};
+    const e = serverEntry(p.name ?? 'server', isObj(j.server) ? 'server.mcp_config' : 'mcp');
+    e.command = str(mc.command) ?? (isObj(mc.command) ? str(mc.command.path) : null);
     e.args = strList(mc.args);
     e.env = envFrom(mc.env);
     e.transport = 'stdio';
@@ -591,6 +617,18 @@ function classifyJson(p: ParsedManifest, j: unknown, input: EnrichmentInput): vo
     p.repository_url = isObj(repo) ? str(repo.url) : str(repo);
     const author = isObj(j.author) ? str(j.author.name) : str(j.author);
     if (author) p.authors = [author];
+    return;
+  }
+  if (typeof j._class_name === 'string' && '_diffusers_version' in j) {
+    // diffusers model_index.json: the pipeline class and its components
+    p.kind = 'hf_config';
+    p.config = {
+      architectures: [j._class_name],
+      model_type: 'diffusers',
+      name_or_path: str(j._name_or_path),
+      auto_map: null,
+      transformers_version: null,
+    };
     return;
   }
   if ('auto_map' in j || 'architectures' in j || ('model_type' in j && !('name' in j))) {
@@ -651,6 +689,28 @@ function classifyJson(p: ParsedManifest, j: unknown, input: EnrichmentInput): vo
   }
   p.kind = 'json';
   genericNameVersion(p, j);
+}
+
+/** setup.cfg: name, version, licence (field or trove classifier), install_requires. */
+function parseSetupCfg(p: ParsedManifest, text: string): void {
+  p.kind = 'setup_cfg';
+  p.format = 'text';
+  const ini = parseIni(text);
+  const md = ini.metadata ?? {};
+  p.name = md.name ?? null;
+  p.version = md.version ?? null;
+  p.description = md.description ?? null;
+  const lic = md.license ?? md.license_expression;
+  if (lic) p.licenses = [lic.slice(0, LIMITS.item_string)];
+  else {
+    const trove = classifierLicense((md.classifiers ?? '').split('\n'));
+    if (trove) p.licenses = [trove];
+  }
+  const reqs = (ini.options?.install_requires ?? '').split('\n');
+  reqs.forEach((l, i) => {
+    const d = parsePep508(l, `options.install_requires[${i}]`);
+    if (d && p.dependencies.length < LIMITS.dependencies) p.dependencies.push(d);
+  });
 }
 
 function genericNameVersion(p: ParsedManifest, j: Obj): void {
@@ -719,6 +779,14 @@ function parseText(p: ParsedManifest, text: string, input: EnrichmentInput): voi
   }
   const textLines = text.split(/\r?\n/); // split once: a 1 MiB run of newlines is a million lines
   const firstLine = (textLines.find((l) => l.trim() !== '' && !l.trim().startsWith('#')) ?? '').trim();
+  if (looksLikeDockerfile(text, firstLine)) {
+    parseDockerfile(p, text);
+    return;
+  }
+  if (looksLikeSetupCfg(text)) {
+    parseSetupCfg(p, text);
+    return;
+  }
   if (
     /^(?:FROM|from)\s+\S+$/.test(firstLine) ||
     (/^[A-Z]+\s/.test(firstLine) && modelfileDirective(firstLine) !== null && /^FROM\s+\S+\s*$/m.test(text))
@@ -726,7 +794,13 @@ function parseText(p: ParsedManifest, text: string, input: EnrichmentInput): voi
     if (parseModelfile(p, text)) return;
   }
   const lines = textLines.map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
-  if (lines.length > 0 && lines.every((l) => FILE_NAME_LINE.test(l))) {
+  // a repository listing: every line one path, with at least one model-weight file (extension-less entries such as
+  // `latest` and config files like `.yaml` included); checked before requirements, whose bare names look alike
+  if (
+    lines.length > 0 &&
+    (lines.every((l) => FILE_NAME_LINE.test(l)) ||
+      (lines.length >= 3 && lines.every((l) => PATH_LINE.test(l)) && lines.some((l) => WEIGHT_FILE.test(l))))
+  ) {
     p.kind = 'file_listing';
     p.format = 'text';
     append(
@@ -738,25 +812,45 @@ function parseText(p: ParsedManifest, text: string, input: EnrichmentInput): voi
   if (
     lines.length > 0 &&
     lines.length < 2000 &&
-    lines.every((l) => l.startsWith('-') || REQ_LINE.test(l)) &&
-    lines.some((l) => /[=<>~]/.test(l) || /^[a-z0-9][\w.-]*$/i.test(l)) &&
+    lines.every((l) => l.startsWith('-') || REQ_LINE.test(l) || isUrlRequirement(l)) &&
+    lines.some((l) => /[=<>~]/.test(l) || /^[a-z0-9][\w.-]*$/i.test(l) || isUrlRequirement(l)) &&
     !lines.some(
-      (l) => !l.startsWith('-') && /\s/.test(cutFromMarker(cutFromMarker(removeVersionOperators(l), ';'), '#').trim()),
+      (l) =>
+        !l.startsWith('-') &&
+        !isUrlRequirement(l) &&
+        /\s/.test(cutFromMarker(cutFromMarker(removeVersionOperators(l), ';'), '#').trim()),
     )
   ) {
     p.kind = 'requirements';
     p.format = 'text';
+    const urls: Array<{ line: string; path: string; editable: boolean }> = [];
     textLines.forEach((l, i) => {
+      const t = cutFromMarker(l, ' #').trim();
+      if (isUrlRequirement(t)) {
+        if (urls.length < LIMITS.dependencies)
+          urls.push({
+            line: t.slice(0, LIMITS.item_string),
+            path: `line ${i + 1}`,
+            editable: /^(?:-e|--editable)/.test(t),
+          });
+        return;
+      }
       const d = parsePep508(l, `line ${i + 1}`);
       if (d) p.dependencies.push(d);
     });
-    if (p.dependencies.length > 0) return;
+    p.url_requirements = urls;
+    if (p.dependencies.length > 0 || urls.length > 0) return;
   }
-  if (YAML_FIRST_LINE.test(trimmed.split(/\r?\n/, 1)[0] ?? '')) {
+  // the first line that is not a comment: compose files often open with a comment block
+  if (YAML_FIRST_LINE.test(trimmed.split(/\r?\n/, 1)[0] ?? '') || YAML_FIRST_LINE.test(firstLine)) {
     try {
       const y: unknown = parseYaml(text);
       if (isObj(y)) {
         p.format = 'yaml';
+        if (isCompose(y)) {
+          parseCompose(p, y);
+          return;
+        }
         classifyJson(p, y, input);
         p.format = 'yaml';
         if (p.kind === 'json') {
@@ -816,8 +910,19 @@ export function parseManifest(input: EnrichmentInput): ParsedManifest {
           ok = false;
           p.parse_errors.push(`json: ${(e as Error).message}`);
         }
+        // VS Code mcp.json is JSONC (comments, trailing commas): retried as plain JSON once stripped
+        const plain = ok ? null : stripJsonc(raw);
+        if (plain !== null) {
+          try {
+            j = JSON.parse(plain);
+            ok = true;
+            p.parse_errors.pop();
+          } catch {
+            // still not JSON: the text fallback below
+          }
+        }
         if (ok) classifyJson(p, j, input);
-        else if (t.startsWith('[') && TOML_HINT.test(raw)) {
+        else if (t.startsWith('[') && (TOML_HINT.test(raw) || looksLikeSetupCfg(raw))) {
           p.parse_errors.pop();
           parseText(p, raw, input);
         } else {

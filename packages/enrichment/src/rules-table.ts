@@ -278,10 +278,10 @@ export const RULES: ReadonlyArray<RuleDef> = [
   r(
     'R26',
     'Tools without annotations',
-    'low',
+    'informational',
     'capability',
     ['AML.T0053'],
-    'Absent annotations default to destructive + open-world per the MCP spec.',
+    'Absent annotations default to destructive + open-world per the MCP spec, so a client already treats such tools conservatively; annotations are untrusted hints either way. Recorded for transparency with weight 0 (issue 18 item 3: 0 of 4 firings in the corpus were a risk the reviewer named, c018/c021/c022 benign MCPB and tool lists).',
     'Ask the publisher to annotate tools; treat them as destructive.',
   ),
   r(
@@ -310,6 +310,15 @@ export const RULES: ReadonlyArray<RuleDef> = [
     [],
     'The raw manifest is malformed JSON/YAML/TOML; analysis used the text fallback.',
     'Resubmit a well-formed manifest.',
+  ),
+  r(
+    'format_not_analysed',
+    'Content recognised but not analysed',
+    'low',
+    'manifest',
+    [],
+    'The content parsed only as generic JSON/YAML/TOML/text: no manifest format matched, so no rule could judge it. Reported (and the score marked low-confidence) so a blind spot never reads as a clean 0 (issue 18 item 2).',
+    'Submit the manifest in a supported format (docs/enrichment.md "Manifests recognised"), or review it by hand.',
   ),
   r(
     'analysis_truncated',

@@ -1,5 +1,6 @@
+import { formatRules, OFFENSIVE_TOOLS } from './format-rules';
 import publishers from './data/publishers.json';
-import { NON_COMMERCIAL, isRestrictiveLicense, normalizeLicense } from './license';
+import { NON_COMMERCIAL, isRestrictiveLicense, modelLicence, normalizeLicense } from './license';
 import { RULE_BY_ID, SEVERITY_WEIGHT } from './rules-table';
 import type { EnrichmentInput, FindingDraft, McpServerEntry, ParsedManifest, Severity } from './types';
 import { findSecrets, secretKind } from './redact';
@@ -15,11 +16,24 @@ const PICKLE_CRIT =
 const PICKLE_HIGH =
   /^(webbrowser|httplib|http\.client|requests\.api|requests|aiohttp\.client|urllib|urllib2|smtplib|ftplib)(\.|$)/;
 const JINJA_BAD = /__class__|__subclasses__|__globals__|__builtins__|__import__|__mro__|__base__|popen|os\.system/;
+/** Pipeline classes diffusers ships (its pipelines/ families; DiffusionPipeline is the generic loader). */
+const DIFFUSERS_PIPELINE =
+  /^(?:StableDiffusion|Flux|Kandinsky|PixArt|IF|AudioLDM|StableVideoDiffusion|AnimateDiff|DDPM|DDIM|LDM|StableCascade|Wuerstchen|ControlNet|CogVideoX|CogView|HunyuanDiT|Hunyuan|Sana|LTX|Wan|Mochi|AuraFlow|Kolors|StableUnCLIP|UnCLIP|VersatileDiffusion|ShapE|MusicLDM|ConsistencyModel|DiT|Lumina|QwenImage|HiDream|Chroma|Amused|BlipDiffusion|PaintByExample|SemanticStableDiffusion|TextToVideoSD|VideoToVideoSD|I2VGenXL|AltDiffusion|ScoreSdeVe|PNDM|KarrasVe|DanceDiffusion|RePaint|LatentConsistencyModel|LatentDiffusion|Diffusion|StableAudio|Allegro|Latte|Marigold|UniDiffuser|Kandinsky3|Shap|Bria|Cosmos|SkyReels|EasyAnimate|Consis|OmniGen|VisualCloze|Ledits|StableDiffusionXL)\w*Pipeline$/;
 const TRUST_REMOTE = /trust_remote_code\s*=\s*True/;
 const CODE_CHAINS =
   /\b(LLMMathChain|PALChain|PythonREPLTool|PythonREPL|PythonAstREPLTool|PandasQueryEngine|create_pandas_dataframe_agent|create_python_agent|create_csv_agent)\b/g;
 const SAFETY_REMOVED =
   /abliterat|uncensored|heretic|reduced[-_ ]refusal|\bnsfw\b|not-for-all-audiences|jailbr(?:oken|eak)|unfiltered|unaligned/i;
+/** Jailbreak instructions in a system prompt (guardrail removal; ATLAS AML.T0054). */
+const JAILBREAK_PROMPT =
+  /\b(?:always comply|(?:completely|fully) compliant|obey the user|never refuse|do not refuse|don't refuse|without (?:any )?(?:moral|ethical) (?:judgement|judgment|restrictions?)|regardless of (?:the )?(?:ethics|morality|legality)|whether you agree with the ethics|ignore (?:all )?(?:previous|prior) (?:instructions|guidelines)|do anything now|no (?:ethical|moral) (?:guidelines|restrictions|limits))\b/i;
+/** A card's own statement that alignment was removed. */
+const GUARDRAIL_PROSE =
+  /\b(?:uncensored|abliterated|no guardrails|without guardrails|alignment (?:was |has been |is )?removed|(?:removed|stripped) (?:the )?(?:alignment|guardrails|refusals)|compliant (?:to|with) any requests?|does not impose its (?:own )?ethics|jailbreak (?:is )?not required|not (?:been )?(?:tuned|trained) to be safe)\b/i;
+/** Ollama bases known as uncensored lines (Dolphin, Wizard-Vicuna uncensored, Nous Hermes uncensored builds). */
+const UNCENSORED_BASE = /\bdolphin|wizard-vicuna-uncensored|llama2-uncensored|wizardlm-uncensored/i;
+/** Prose scanned for guardrail statements: the card's first 100 000 characters. */
+const MAX_PROSE = 100_000;
 const ADULT_PROSE = /\bx-rated\b|not suitable for (?:use by )?minors|adult (?:content|theme)/i;
 const DERIVED_NAME =
   /(?:^|[-_.])(lora|qlora|adapter|gguf|gptq|awq|exl2|int4|int8|4bit|8bit|quantized|merged?|finetuned?|ft|dpo|sft)(?:$|[-_.])/i;
@@ -97,7 +111,27 @@ const NET_NAME =
   /(?:^|[_\-.])(fetch|http|https|request|curl|wget|browse|browser|navigate|puppeteer|playwright|scrape|crawl|web[_-]?search|download|url|webhook|email|send[_-]?mail|slack|post)(?:$|[_\-.])/i;
 const NET_DESC =
   /\b(?:fetch(?:es)? (?:a |any |the )?url|http requests?|web (?:page|content|search)|browser|internet|download(?:s)? (?:from|a)|send (?:an )?e-?mail)\b/i;
-const PAY = /\b(payment|payments|transfer[_-]?funds|checkout|stripe|paypal|invoice|wallet|purchase|buy)\b/i;
+const PAY =
+  /\b(payment|payments|transfer[_-]?funds|checkout|stripe|paypal|invoice|wallet|purchase|buy|swaps?|limit orders?|trading)\b/i;
+/** Messaging that reaches people outside the session (issue 18 item 4: payment/messaging capability). */
+const MESSAGING =
+  /(?:^|[\s/_-])(twilio|sms|whatsapp|telegram|sendgrid|mailgun|send[_-]?(?:mail|email|message))(?:$|[\s/_-])/i;
+/** Infrastructure control servers: container/cluster exec and remote shells (shell_exec by another name). */
+const INFRA_EXEC = /(?:^|[\s/_-])(docker|kubernetes|kubectl|k8s|ssh|ansible|terraform)(?:$|[\s/._-])/i;
+/** Cloud accounts whose servers hold account credentials. */
+const CLOUD_CREDENTIALS = /(?:^|[\s/_-])(aws|gcp|azure|vault|secrets?[_-]?manager|1password|bitwarden)(?:$|[\s/._-])/i;
+/** A launcher that hands its arguments to a shell: a shell binary, WSL, or any command given `-c`. */
+const MCP_KINDS = new Set(['mcp_server_json', 'mcp_client_config', 'mcp_tools', 'mcpb_manifest', 'agent_config']);
+/** A filesystem root that is a whole home directory or the disk: `/`, `~`, `$HOME`, `/Users/x`, `/home/x`, `C:\\Users\\x`. */
+const BROAD_ROOT =
+  /^(?:\/|~|\$\{?HOME\}?|%USERPROFILE%|\/root|\/(?:Users|home)\/[^/\\]+|[A-Za-z]:(?:\\Users\\[^/\\]+)?)$/;
+/** `x` without trailing `/` or `\\` (a loop: `/[\\/]+$/` is quadratic on a long run of slashes); `/` stays `/`. */
+function withoutTrailingSlashes(x: string): string {
+  let end = x.length;
+  while (end > 1 && (x[end - 1] === '/' || x[end - 1] === '\\')) end--;
+  return x.slice(0, end);
+}
+const SHELL_BINARY = /^(?:bash|sh|zsh|fish|powershell|pwsh|cmd|wsl)(?:\.exe)?$/i;
 const SERVER_FS = /(?:^|[/@_-])(?:server-)?filesystem(?:$|[_-])|(?:^|[/_-])(?:mcp-server-)?git(?:$|[_-])/i;
 const SERVER_FETCH = /(?:^|[/_-])(?:mcp-server-)?(?:fetch|puppeteer|playwright|browser|brave-search)(?:$|[_-])/i;
 const LAUNCHERS = /^(?:npx|uvx|pipx|bunx|pnpm dlx|yarn dlx)$/;
@@ -149,9 +183,15 @@ export function typosquatTarget(name: string): { target: string; distance: numbe
   return best;
 }
 
-type Ctx = { input: EnrichmentInput; p: ParsedManifest; raw: string; publisher: string | null; out: FindingDraft[] };
+export type Ctx = {
+  input: EnrichmentInput;
+  p: ParsedManifest;
+  raw: string;
+  publisher: string | null;
+  out: FindingDraft[];
+};
 
-function add(
+export function add(
   ctx: Ctx,
   ruleId: string,
   o: {
@@ -245,6 +285,10 @@ function serializationRules(ctx: Ctx): void {
   const pyFiles = paths.filter((f) => PY_EXT.test(f));
   if (pyFiles.length && (ctx.input.asset_type === 'model' || p.kind === 'weight_index'))
     remote.python_files = pyFiles.slice(0, 20);
+  // a diffusers model_index.json naming a pipeline class diffusers does not ship: from_pretrained can only load it as
+  // repository code (custom_pipeline / trust_remote_code)
+  const pipeline = p.config?.model_type === 'diffusers' ? (p.config.architectures[0] ?? '') : '';
+  if (pipeline && !DIFFUSERS_PIPELINE.test(pipeline)) remote.custom_pipeline = pipeline.slice(0, 120);
   if (Object.keys(remote).length) {
     add(ctx, 'R05', {
       description: 'Loading requires trust_remote_code: repository Python runs on load.',
@@ -291,7 +335,22 @@ function serializationRules(ctx: Ctx): void {
 
 const LICENSE_TYPES = new Set(['model', 'dataset', 'package', 'mcp_server', 'extension']);
 
+/**
+ * Formats that never carry a licence (issue 18 item 5: "missing" only where a licence belongs): configs, listings,
+ * client configs, registry server.json (the licence lives in the package it points to), tool lists, Modelfiles
+ * (LICENSE is optional and rare), container files, extension manifests, and content not recognised as a manifest.
+ */
 const NO_LICENSE_KINDS = new Set([
+  'mcp_server_json',
+  'modelfile',
+  'dockerfile',
+  'compose',
+  'browser_extension',
+  'notebook',
+  'json',
+  'yaml',
+  'toml',
+  'text',
   'hf_config',
   'weight_index',
   'file_listing',
@@ -308,7 +367,9 @@ function licenseRules(ctx: Ctx): void {
   const { p, input } = ctx;
   const lic = p.licenses;
   const hasManifest = p.kind !== 'empty';
-  if (lic.length === 0 && !p.license_text && LICENSE_TYPES.has(input.asset_type) && !NO_LICENSE_KINDS.has(p.kind)) {
+  // a setup.cfg with no [metadata] name holds tool settings only (no package metadata to carry a licence)
+  const carriesLicense = !NO_LICENSE_KINDS.has(p.kind) && !(p.kind === 'setup_cfg' && !p.name);
+  if (lic.length === 0 && !p.license_text && LICENSE_TYPES.has(input.asset_type) && carriesLicense) {
     add(ctx, 'R08', {
       confidence: hasManifest ? 1 : 0.6,
       description: hasManifest ? 'The manifest declares no licence.' : 'No manifest and no licence in metadata.',
@@ -318,9 +379,42 @@ function licenseRules(ctx: Ctx): void {
   const prose = p.license_text === 'prose';
   for (const l of lic) {
     const info = normalizeLicense(l);
-    if (!info.valid && !info.hf_custom) {
+    // npm documents `SEE LICENSE IN <file>` for a licence shipped as a file: a licence, not a malformed id
+    const seeFile = /^SEE LICEN[SC]E IN\s/i.test(l);
+    // a custom model licence (src/data/model-licences.json), by id or by the card's license_name
+    const model = modelLicence(l) ?? (l.toLowerCase() === 'other' ? modelLicence(p.license_name) : null);
+    if (model && !(prose && NON_COMMERCIAL.test(l))) {
+      const terms = [
+        model.commercial === 'no'
+          ? 'no commercial use'
+          : model.commercial === 'conditional'
+            ? `commercial use conditional (${model.commercial_note ?? 'see licence'})`
+            : null,
+        model.field_of_use ? `field-of-use restrictions (${model.field_of_use_note ?? 'acceptable-use policy'})` : null,
+        model.attribution ? 'attribution required' : null,
+        model.no_derivatives ? 'no derivatives' : null,
+      ].filter((x): x is string => !!x);
+      add(ctx, model.commercial === 'no' ? 'R09' : 'R10', {
+        // issue 18 item 5: a known custom model licence with commercial or field-of-use terms is medium (corpus
+        // c035 Gemma, c064 Llama 3.1); prose mentions stay at low confidence
+        severity: 'medium',
+        confidence: prose ? 0.6 : 1,
+        description: `${model.name}: ${terms.join('; ')}.`,
+        evidence: {
+          path: 'license',
+          license: l,
+          license_name: p.license_name,
+          model_licence: model.id,
+          commercial: model.commercial,
+          field_of_use: model.field_of_use,
+          attribution: model.attribution,
+        },
+      });
+      continue;
+    }
+    if (!info.valid && !info.hf_custom && !seeFile) {
       add(ctx, 'R28', {
-        confidence: /^SEE LICEN[SC]E IN/i.test(l) ? 0.6 : 1,
+        confidence: 1,
         description: `Licence "${truncate(l, 60)}" is not an SPDX identifier or expression.`,
         evidence: { path: 'license', license: truncate(l, 120) },
       });
@@ -429,11 +523,34 @@ function provenanceRules(ctx: Ctx): void {
       });
     }
   }
-  if (SAFETY_REMOVED.test(name) || p.tags.some((t) => SAFETY_REMOVED.test(t))) {
+  // issue 18 item 6: a Modelfile whose SYSTEM prompt is a jailbreak ("always comply", "obey the user") removes the
+  // guardrails for every user of the model: high, ATLAS AML.T0054 (LLM Jailbreak)
+  const mf = p.modelfile;
+  const jb = mf?.system ? JAILBREAK_PROMPT.exec(mf.system) : null;
+  const prose = p.body ? GUARDRAIL_PROSE.exec(p.body.slice(0, MAX_PROSE)) : null;
+  if (jb) {
+    const base = mf?.from ?? '';
     add(ctx, 'R13', {
-      confidence: 0.6,
+      severity: 'high',
+      title: 'Jailbreak system prompt (guardrail removal)',
+      description: `SYSTEM prompt instructs the model to "${truncate(jb[0], 60)}"${
+        SAFETY_REMOVED.test(base) || UNCENSORED_BASE.test(base) ? ` on an uncensored base (${truncate(base, 60)})` : ''
+      }: safety refusals are disabled for every user.`,
+      evidence: { path: 'SYSTEM', match: truncate(jb[0], 120), from: truncate(base, 120) },
+      attack_techniques: ['AML.T0054', 'AML.T0051'],
+    });
+  } else if (SAFETY_REMOVED.test(name) || p.tags.some((t) => SAFETY_REMOVED.test(t))) {
+    add(ctx, 'R13', {
+      // the publisher's own name or tag says so: confident enough for the medium band (was 0.6, issue 18 item 3)
+      confidence: 0.8,
       description: 'Name or tags indicate removed safety alignment or NSFW content.',
       evidence: { path: 'name/tags', name, tags: p.tags.filter((t) => SAFETY_REMOVED.test(t)) },
+    });
+  } else if (prose) {
+    add(ctx, 'R13', {
+      confidence: 0.8,
+      description: `Model card states its safety alignment is removed ("${truncate(prose[0], 60)}").`,
+      evidence: { path: 'body', match: truncate(prose[0], 120) },
     });
   } else if (p.body && ADULT_PROSE.test(p.body)) {
     const m = ADULT_PROSE.exec(p.body);
@@ -498,6 +615,8 @@ function provenanceRules(ctx: Ctx): void {
 
 /** R23 confidence for advisories whose `verification` is not `primary` (below the 0.9 floor threshold). */
 export const SECONDARY_ADVISORY_CONFIDENCE = 0.8;
+/** R23 confidence for an advisory matched on a declared dependency rather than the asset itself (reachability unknown). */
+export const DEPENDENCY_ADVISORY_CONFIDENCE = 0.6;
 
 const MAX_TOOL_TEXT = 20_000;
 function toolText(t: { name: string; description: string; inputSchema: unknown }): string {
@@ -546,8 +665,60 @@ function capabilityRules(ctx: Ctx): void {
   const fsServers = serverNames.filter((n) => SERVER_FS.test(n));
   const netServers = serverNames.filter((n) => SERVER_FETCH.test(n));
   const shellServers = p.servers
-    .filter((s) => s.command && /^(bash|sh|zsh|powershell|cmd)(\.exe)?$/i.test(s.command))
+    .filter(
+      (s) =>
+        (s.command && SHELL_BINARY.test(base(s.command))) ||
+        s.args.some((a, i) => SHELL_BINARY.test(base(a)) && s.args[i + 1] === '-c'),
+    )
     .map((s) => s.name);
+  // issue 18 item 4: what the server says it does (its own description) and what its names say; only for MCP
+  // servers and tool lists (a library named for docker or a requirements file named for kali grants no agent anything)
+  const mcp = p.servers.length > 0 || p.tools.length > 0 || MCP_KINDS.has(p.kind);
+  const desc = mcp ? (p.description ?? '') : '';
+  const names = mcp ? serverNames : [];
+  if (SHELL_DESC.test(desc)) shell.push('(server description)');
+  const offensive = uniq(
+    [...names, desc, ...p.tools.slice(0, 500).map((t) => t.name)]
+      .map((t) => OFFENSIVE_TOOLS.exec(t)?.[0]?.toLowerCase())
+      .filter((x): x is string => !!x),
+  );
+  const infra = uniq(names.map((n) => INFRA_EXEC.exec(n)?.[1]?.toLowerCase()).filter((x): x is string => !!x));
+  const cloud = uniq(names.map((n) => CLOUD_CREDENTIALS.exec(n)?.[1]?.toLowerCase()).filter((x): x is string => !!x));
+  if (PAY.test(desc)) pay.push('(server description)');
+  const messaging = uniq(
+    [...names, desc].map((n) => MESSAGING.exec(n)?.[1]?.toLowerCase()).filter((x): x is string => !!x),
+  );
+  if (offensive.length)
+    add(ctx, 'R17', {
+      title: 'Offensive-security tooling exposed to an agent',
+      description: `Offensive-security tools (${offensive.slice(0, 6).join(', ')}): scanning and exploitation on the agent's command.`,
+      evidence: { path: 'servers', tools: offensive.slice(0, 20) },
+      capabilities: ['shell_exec', 'offensive_security'],
+    });
+  else if (infra.length && !shell.length && !shellServers.length)
+    add(ctx, 'R17', {
+      confidence: 0.6,
+      title: 'Infrastructure control (container, cluster or remote shell)',
+      description: `Servers named for ${infra.join(', ')}: exec into containers, clusters or hosts.`,
+      evidence: { path: 'servers', systems: infra },
+      capabilities: ['shell_exec'],
+    });
+  if (cloud.length && !p.servers.some((s) => s.secretEnv.length > 0))
+    add(ctx, 'R20', {
+      confidence: 0.6,
+      title: 'Cloud account or secret-store access',
+      description: `Servers named for ${cloud.join(', ')} act with the account's credentials.`,
+      evidence: { path: 'servers', systems: cloud },
+      capabilities: ['credentials'],
+    });
+  if (messaging.length)
+    add(ctx, 'R19', {
+      confidence: 0.8,
+      title: 'Messaging capability',
+      description: `Sends messages to people outside the session (${messaging.join(', ')}).`,
+      evidence: { path: 'servers', systems: messaging },
+      capabilities: ['messaging'],
+    });
   if (poisoned.length) {
     add(ctx, 'R16', {
       description: `Tool description(s) contain injection indicators: ${poisoned
@@ -565,11 +736,21 @@ function capabilityRules(ctx: Ctx): void {
       evidence: { path: 'tools', tools: shell.slice(0, 20), servers: shellServers },
       capabilities: ['shell_exec'],
     });
+  // issue 18 item 4: a filesystem server rooted at a home directory or the root reaches ~/.ssh and cloud credentials
+  const broadRoots = fsServers.length
+    ? uniq(p.servers.flatMap((sv) => sv.args.filter((x) => BROAD_ROOT.test(withoutTrailingSlashes(x)))))
+    : [];
   if (fsWrite.length || fsServers.length)
     add(ctx, 'R18', {
-      confidence: fsWrite.length ? 1 : 0.6,
+      confidence: fsWrite.length || broadRoots.length ? 1 : 0.6,
+      ...(broadRoots.length ? { title: 'Filesystem access rooted at a home directory or the root' } : {}),
       description: `Filesystem write or repository manipulation via ${[...fsWrite, ...fsServers].slice(0, 5).join(', ')}.`,
-      evidence: { path: 'tools', tools: fsWrite.slice(0, 20), servers: fsServers },
+      evidence: {
+        path: 'tools',
+        tools: fsWrite.slice(0, 20),
+        servers: fsServers,
+        broad_roots: broadRoots.slice(0, 10),
+      },
       capabilities: ['filesystem_write', 'filesystem_read'],
     });
   else if (fsRead.length)
@@ -605,6 +786,8 @@ function capabilityRules(ctx: Ctx): void {
     });
 }
 
+const base = (c: string): string => c.slice(Math.max(c.lastIndexOf('/'), c.lastIndexOf('\\')) + 1);
+
 function serverRules(ctx: Ctx, s: McpServerEntry): void {
   const cmd = (s.command ?? '').toLowerCase();
   const args = s.args;
@@ -618,6 +801,14 @@ function serverRules(ctx: Ctx, s: McpServerEntry): void {
       add(ctx, 'R21', {
         description: `${cmd} runs ${pkgArg ?? 'a package'}${latest ? ' at @latest' : ' without a pinned version'}${yes ? ' (auto-confirm -y)' : ''}.`,
         evidence: { path: `${s.path}.args`, command: cmd, package: pkgArg ?? null, auto_confirm: yes },
+      });
+  } else if (/^uv(?:\.exe)?$/.test(base(cmd)) && args.includes('--with')) {
+    // `uv run --with <pkg>` installs <pkg> at whatever version is published at launch (uv docs "Running scripts")
+    const withs = args.filter((a, i) => args[i - 1] === '--with' && !/(?:==|@)\d/.test(a));
+    if (withs.length)
+      add(ctx, 'R21', {
+        description: `uv run --with ${withs.slice(0, 3).join(', ')} installs without a pinned version.`,
+        evidence: { path: `${s.path}.args`, command: cmd, packages: withs.slice(0, 20) },
       });
   } else if (s.registry && !s.url) {
     if (!s.version || /^latest$/i.test(s.version))
@@ -792,8 +983,10 @@ function dependencyRules(ctx: Ctx): void {
     });
   for (const m of matchAdvisories(deps)) {
     const a = m.advisory;
+    const onDependency = m.dependency.path !== 'version';
     add(ctx, 'R23', {
-      severity: a.severity,
+      // a dependency's advisory is capped at high (and counts at 0.6 below): see the confidence note
+      severity: onDependency && a.severity === 'critical' ? 'high' : a.severity,
       title: `Known vulnerable version: ${a.package} (${a.id})`,
       description: `${m.dependency.name} ${m.dependency.spec} is inside ${a.affected} of ${a.id}: ${a.summary}${a.fixed ? ` Fixed in ${a.fixed}.` : ''}${a.verification === 'primary' ? '' : ' (advisory from secondary sources)'}`,
       evidence: {
@@ -809,7 +1002,14 @@ function dependencyRules(ctx: Ctx): void {
       cve_ids: [a.id],
       // the version match is exact, but an advisory that rests on secondary sources (ai-cves.json `verification`)
       // is not confirmed data: it keeps most of its weight and does not trigger the confirmed-severity floor
-      confidence: a.verification === 'primary' ? 1 : SECONDARY_ADVISORY_CONFIDENCE,
+      // issue 18 item 3, checked against the corpus (c044, c048, c051, c093, c095: a reviewer rates an old pin of a
+      // vulnerable library medium): a vulnerable *dependency* is exposure whose reachability is unknown (the CVE needs
+      // its code path and untrusted input), so it is capped at high and counts at DEPENDENCY_ADVISORY_CONFIDENCE (one band lower: medium); the asset
+      // itself at a vulnerable version (path `version`) keeps the advisory's full weight
+      confidence: Math.min(
+        a.verification === 'primary' ? 1 : SECONDARY_ADVISORY_CONFIDENCE,
+        onDependency ? DEPENDENCY_ADVISORY_CONFIDENCE : 1,
+      ),
     });
   }
   const ranged = p.dependencies.filter((d) => !isPinned(d.ecosystem, d.spec));
@@ -876,5 +1076,6 @@ export function evaluateRules(input: EnrichmentInput, p: ParsedManifest, publish
   secretScan(ctx);
   dependencyRules(ctx);
   modelfileRules(ctx);
+  formatRules(ctx);
   return ctx.out;
 }

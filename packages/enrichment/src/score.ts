@@ -1,7 +1,29 @@
-import type { FindingDraft } from './types';
+import type { FindingDraft, Severity } from './types';
 
+/**
+ * The calibrated score model (issue 18 item 3; docs/enrichment.md "Scoring model" has worked examples).
+ * Bands are those of @risk/contracts severityForScore: informational 0–9, low 10–39, medium 40–69, high 70–89,
+ * critical 90–100.
+ */
 export const SCORE_FORMULA =
-  'base = max(floor, 100*(1 - prod(1 - w_i/100))) over rule findings (w_i = severity weight x confidence); floor = 90 if a critical finding has confidence >= 0.9, 70 if a high one does, else 0; total = min(100, base + sum(threat risk_penalty)); score = round(total)';
+  'band = worst finding band (severity, one band lower when confidence < 0.75); score = floor(band) + room(band) x (1 - prod(1 - w_i/100)) over rule findings (w_i = severity weight x confidence; floors 0/10/40/70/90, room 9/29/29/19/10); total = min(100, score + sum(threat risk_penalty)); score = round(total)';
+
+/** Below this confidence a finding counts one band lower (a high at 0.6 lands in medium, not low). */
+export const CONFIDENT = 0.75;
+
+const ORDER: readonly Severity[] = ['informational', 'low', 'medium', 'high', 'critical'];
+/** Lowest score of each band (contracts severityForScore). */
+export const BAND_FLOOR: Record<Severity, number> = { informational: 0, low: 10, medium: 40, high: 70, critical: 90 };
+/** How far further findings can raise a score inside its band (top of the band minus its floor). */
+export const BAND_ROOM: Record<Severity, number> = { informational: 9, low: 29, medium: 29, high: 19, critical: 10 };
+
+/** The band a finding sets a floor for: its severity, one lower when it is not confident; weight-0 findings none. */
+export function effectiveBand(f: { severity: Severity; confidence: number; weight: number }): Severity {
+  if (!(f.weight > 0)) return 'informational';
+  const i = ORDER.indexOf(f.severity);
+  if (i <= 0) return 'informational';
+  return f.confidence >= CONFIDENT ? f.severity : (ORDER[i - 1] ?? 'informational');
+}
 
 export interface ScoreItem {
   index: number;
@@ -17,6 +39,7 @@ export interface ScoreResult {
   threat_penalty: number;
   total: number;
   floor: number;
+  band: Severity;
   items: ScoreItem[];
 }
 
@@ -24,24 +47,32 @@ const clampW = (w: number): number => (Number.isFinite(w) ? Math.round(Math.min(
 
 /**
  * Deterministic score. Findings with rule_id 'threat_match' are additive penalties; every other finding enters the
- * probabilistic OR. Each item's exact marginal contribution is computed in weight order (ties by rule id, then input
- * order), scaled for floors and the cap, then rounded with the largest-remainder method so integer contributions sum
- * exactly to the integer score.
+ * band model. Items are processed worst first (band, then weight, then rule id, then input order): the first carries
+ * the band floor plus its share of the room, each next one its marginal share (diminishing: room x w_i x what is
+ * left). Contributions are scaled to the cap and rounded with the largest-remainder method so the integer
+ * contributions sum exactly to the integer score.
  */
 export function computeScore(
   findings: ReadonlyArray<Pick<FindingDraft, 'rule_id' | 'weight' | 'severity' | 'confidence' | 'threat_ids'>>,
 ): ScoreResult {
+  const rank = (f: (typeof findings)[number]): number =>
+    f.rule_id === 'threat_match' ? -1 : ORDER.indexOf(effectiveBand({ ...f, weight: clampW(f.weight) }));
   const order = findings
     .map((f, index) => ({ f, index }))
     .sort(
       (a, b) =>
+        rank(b.f) - rank(a.f) ||
         b.f.weight - a.f.weight ||
         (a.f.rule_id < b.f.rule_id ? -1 : a.f.rule_id > b.f.rule_id ? 1 : 0) ||
         a.index - b.index,
     );
+  const worst = order.find((o) => o.f.rule_id !== 'threat_match');
+  const band: Severity = worst ? effectiveBand({ ...worst.f, weight: clampW(worst.f.weight) }) : 'informational';
+  const floor = BAND_FLOOR[band];
+  const room = BAND_ROOM[band];
   let remaining = 1;
-  let floor = 0;
   let threatPenalty = 0;
+  let base = 0;
   const items: ScoreItem[] = [];
   for (const { f, index } of order) {
     const w = clampW(f.weight);
@@ -52,23 +83,16 @@ export function computeScore(
       item.exact = w;
       threatPenalty += w;
     } else {
-      item.exact = 100 * remaining * (w / 100);
+      item.exact = room * remaining * (w / 100) + (worst && index === worst.index ? floor : 0);
       remaining *= 1 - w / 100;
-      if (f.confidence >= 0.9 && w > 0) {
-        if (f.severity === 'critical') floor = Math.max(floor, 90);
-        else if (f.severity === 'high') floor = Math.max(floor, 70);
-      }
+      base += item.exact;
     }
     items.push(item);
   }
-  const raw = 100 * (1 - remaining);
-  const base = Math.max(raw, floor);
   const total = Math.min(100, base + threatPenalty);
   const score = Math.round(total);
-  // scale rule contributions up to the floor, then everything down to the cap
-  const ruleScale = raw > 0 ? base / raw : 0;
   const capScale = base + threatPenalty > 0 ? total / (base + threatPenalty) : 0;
-  for (const it of items) it.exact = (it.rule_id === 'threat_match' ? it.exact : it.exact * ruleScale) * capScale;
+  for (const it of items) it.exact = it.exact * capScale;
   // largest remainder to integers summing to score
   let assigned = 0;
   for (const it of items) {
@@ -103,6 +127,7 @@ export function computeScore(
     threat_penalty: threatPenalty,
     total: Math.round(total * 100) / 100,
     floor,
+    band,
     items,
   };
 }

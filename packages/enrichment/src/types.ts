@@ -78,10 +78,36 @@ export type ManifestKind =
   | 'keras_config'
   | 'tokenizer_config'
   | 'onnx_genai_config'
+  | 'browser_extension'
+  | 'dockerfile'
+  | 'compose'
+  | 'notebook'
+  | 'setup_cfg'
   | 'json'
   | 'yaml'
   | 'toml'
   | 'text';
+
+/** A container definition (Dockerfile or one compose service) as src/formats.ts reads it. */
+export interface ContainerSpec {
+  path: string;
+  image: string | null;
+  privileged: boolean;
+  network_host: boolean;
+  pid_host: boolean;
+  cap_add: string[];
+  host_mounts: string[];
+  /** shell text the container runs at build (RUN) or start (command/entrypoint) */
+  commands: string[];
+}
+
+/** A browser extension manifest.json (MV2/MV3). */
+export interface ExtensionSpec {
+  manifest_version: number;
+  permissions: string[];
+  host_permissions: string[];
+  content_script_matches: string[];
+}
 
 export interface Dependency {
   ecosystem: 'npm' | 'pypi' | 'go';
@@ -166,6 +192,13 @@ export interface ParsedManifest {
   custom_ops: string[];
   commit: string | null;
   raw_json: unknown;
+  /** Dockerfile stages / compose services (src/formats.ts) */
+  containers?: ContainerSpec[];
+  extension?: ExtensionSpec;
+  /** requirement lines fetched from a URL or VCS, or editable installs, as written */
+  url_requirements?: Array<{ line: string; path: string; editable: boolean }>;
+  /** notebook code cells' text (capped) */
+  notebook_code?: string;
   /** what LIMITS cut (src/limits.ts), reported as an `analysis_truncated` finding */
   truncated: Truncation[];
 }

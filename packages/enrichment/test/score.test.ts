@@ -43,19 +43,27 @@ describe('scoring properties', () => {
       { numRuns: 200 },
     );
   });
-  it('applies diminishing returns and floors', () => {
+  // issue 18 item 3 (calibrated bands, docs/enrichment.md "Scoring model"): these numbers changed deliberately from
+  // the probabilistic-OR model (one medium was 15 = low, two 28, a high at confidence 0.6 was 21 = low)
+  it('applies band floors and diminishing returns inside the band', () => {
     const med = { rule_id: 'R08', severity: 'medium' as const, confidence: 1, weight: 15, threat_ids: [] };
-    expect(computeScore([med]).score).toBe(15);
-    expect(computeScore([med, { ...med }]).score).toBe(28); // 100*(1-0.85^2)=27.75
+    expect(computeScore([med]).score).toBe(44); // 40 + 29 x 0.15
+    expect(computeScore([med, { ...med }]).score).toBe(48); // 40 + 29 x (1 - 0.85^2)
+    // many mediums stay medium: the worst finding's band bounds the score
+    expect(computeScore(Array.from({ length: 20 }, () => ({ ...med }))).score).toBe(68); // 40 + 29 x (1 - 0.85^20)
     expect(computeScore([{ rule_id: 'R05', severity: 'high', confidence: 1, weight: 35, threat_ids: [] }]).score).toBe(
-      70,
+      77, // 70 + 19 x 0.35
     );
     expect(
       computeScore([{ rule_id: 'R16', severity: 'critical', confidence: 1, weight: 60, threat_ids: [] }]).score,
-    ).toBe(90);
+    ).toBe(96); // 90 + 10 x 0.6
+    // a high at confidence 0.6 counts one band lower: medium, not low
     expect(
       computeScore([{ rule_id: 'R15', severity: 'high', confidence: 0.6, weight: 21, threat_ids: [] }]).score,
-    ).toBe(21);
+    ).toBe(46); // 40 + 29 x 0.21
+    const low = { rule_id: 'R22', severity: 'low' as const, confidence: 1, weight: 5, threat_ids: [] };
+    expect(computeScore([low]).score).toBe(11); // 10 + 29 x 0.05
+    expect(computeScore([{ ...low, rule_id: 'R00', severity: 'informational', weight: 0 }]).score).toBe(0);
   });
   it('severity bands follow DESIGN.md', () => {
     expect([100, 90, 89, 70, 69, 40, 39, 10, 9, 0].map(severityForScore)).toEqual([
@@ -105,7 +113,7 @@ describe('finalize', () => {
     expect(tf.map((f) => f.threat_ids[0])).toEqual(['thr_a', 'thr_b']);
     expect(tf.map((f) => f.weight)).toEqual([5, 20]);
     expect(r.score_breakdown.threat_penalty).toBe(25);
-    expect(r.intrinsic_risk_score).toBe(40); // 15 (R09) + 25
+    expect(r.intrinsic_risk_score).toBe(69); // 44 (R09: medium floor 40 + 29 x 0.15) + 25
     expect(r.intrinsic_risk_severity).toBe('medium');
     expect(r.findings.reduce((s, f) => s + f.score_contribution, 0)).toBe(r.intrinsic_risk_score);
     expect(r.score_breakdown.items.find((i) => i.threat_id === 'thr_b')?.contribution).toBe(20);
