@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { JOBS } from '@risk/common';
 import { TEST_BUSY_MARKER } from '../src/analysis/pool';
 import { createWorkerHarness, modelCardManifest, waitFor, type WorkerHarness } from './harness';
-import { exited, spawnWorker } from './worker-process';
+import { exited, probeHealth, spawnWorker } from './worker-process';
 
 // docs/security.md, "Analysis under a budget": a hostile manifest sent through the public API to the
 // real worker process. Its analysis outlives the deadline; the thread running it is terminated, the asset
@@ -24,31 +24,6 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as net.AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-/** Polls /healthz every 100 ms; records each answer's latency (a request that fails counts as Infinity). */
-function probeHealth(url: string) {
-  const latencies: number[] = [];
-  let stopped = false;
-  const loop = (async () => {
-    while (!stopped) {
-      const t0 = performance.now();
-      const okay = await fetch(url, { signal: AbortSignal.timeout(5000) }).then(
-        (r) => r.status === 200,
-        () => false,
-      );
-      latencies.push(okay ? performance.now() - t0 : Infinity);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  })();
-  return {
-    latencies,
-    async stop() {
-      stopped = true;
-      await loop;
-      return latencies;
-    },
-  };
 }
 
 describe('analysis under a budget (real worker process, real Postgres and Redis)', () => {

@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { JOBS } from '@risk/common';
 import { createWorkerHarness, modelCardManifest, waitFor, type WorkerHarness } from './harness';
 import { hostileCorpus, type HostileSignal } from './hostile-corpus';
-import { exited, spawnWorker } from './worker-process';
+import { exited, probeHealth, spawnWorker } from './worker-process';
 
 // docs/security.md, "Analysis under a budget" (hostile corpus): issue 10's adversarial manifests — an attack string
 // for every pattern the engine had before its linear-time rewrite, YAML alias bombs, deep nesting, lists far beyond
@@ -24,30 +24,6 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as net.AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-/** Polls /healthz every 100 ms; records each answer's latency (a request that fails counts as Infinity). */
-function probeHealth(url: string) {
-  const latencies: number[] = [];
-  let stopped = false;
-  const loop = (async () => {
-    while (!stopped) {
-      const t0 = performance.now();
-      const okay = await fetch(url, { signal: AbortSignal.timeout(5000) }).then(
-        (r) => r.status === 200,
-        () => false,
-      );
-      latencies.push(okay ? performance.now() - t0 : Infinity);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  })();
-  return {
-    async stop() {
-      stopped = true;
-      await loop;
-      return latencies;
-    },
-  };
 }
 
 interface Sent {
