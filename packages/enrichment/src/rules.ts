@@ -183,6 +183,61 @@ export function typosquatTarget(name: string): { target: string; distance: numbe
   return best;
 }
 
+/** Vendor names as a card's authorship line writes them, mapped to the vendor's Hugging Face organisation. */
+const VENDOR_WORDS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\bmeta\b/i, 'meta-llama'],
+  [/\bgoogle\b/i, 'google'],
+  [/\bibm\b/i, 'ibm-granite'],
+  [/\bmistral ai\b/i, 'mistralai'],
+  [/\bmicrosoft\b/i, 'microsoft'],
+  [/\bnvidia\b/i, 'nvidia'],
+  [/\b(?:alibaba|qwen team)\b/i, 'qwen'],
+  [/\bdeepseek\b/i, 'deepseek-ai'],
+];
+/** A card's authorship line: "Developers: Granite Team, IBM", "Model Developers Meta", "Organization developing the model\nThe FAIR team of Meta AI". Linear: bounded classes, no nesting. */
+const AUTHOR_LINE =
+  /(?:^|\n)[ \t*_-]{0,6}(?:model[ \t]{1,3})?(?:developers?|authors?|developed[ \t]by|organi[sz]ation[ \t]developing[ \t]the[ \t]model)[ \t*_:]{0,8}\n?[ \t]{0,4}([^\n]{1,80})/gi;
+/** Community authors whose cards are commonly copied (the blog and organisation the card links as its own). */
+const COMMUNITY_AUTHOR =
+  /\b(?:erichartford\.com|huggingface\.co\/(?:collections\/)?(?:cognitivecomputations|ehartford)\b)/i;
+/** A link to a Hugging Face model repository (owner/name). */
+const HF_REPO_LINK = /huggingface\.co\/([\w.-]{1,96})\/([\w.-]{1,96})/gi;
+
+/**
+ * Whether a model card names someone other than its publisher as the model's author: a vendor in an authorship line,
+ * a community author's own blog/organisation, or a link to a repository of the same model under another owner
+ * (docs/enrichment.md R14; issue 18 item 6). Null when nothing names another author.
+ */
+export function cardAuthorClaim(
+  body: string,
+  assetName: string,
+  publisher: string,
+): { origin: string; how: string; match: string } | null {
+  const pub = publisher.toLowerCase();
+  // "Bria-AI" and "briaai" are spelled alike: likely the vendor's second account, not a copy (kept out to spare FPs).
+  const norm = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const text = body.slice(0, 20_000);
+  for (const m of text.matchAll(AUTHOR_LINE)) {
+    const line = m[1] ?? '';
+    for (const [re, org] of VENDOR_WORDS) {
+      if (re.test(line) && org !== pub) return { origin: org, how: 'its developer', match: m[0].trim() };
+    }
+  }
+  const community = COMMUNITY_AUTHOR.exec(text);
+  if (community && !/hartford|cognitivecomputations/i.test(pub)) {
+    return { origin: 'cognitivecomputations (Eric Hartford)', how: 'its author', match: community[0] };
+  }
+  const own = (assetName.split('/').pop() ?? '').toLowerCase();
+  for (const m of text.matchAll(HF_REPO_LINK)) {
+    const owner = (m[1] ?? '').toLowerCase();
+    const repo = (m[2] ?? '').toLowerCase();
+    if (norm(owner) === norm(pub) || owner === 'collections' || owner === 'spaces' || owner === 'datasets') continue;
+    if (repo.length >= 6 && own.startsWith(repo))
+      return { origin: `${m[1]}/${m[2]}`, how: 'the original', match: m[0] };
+  }
+  return null;
+}
+
 export type Ctx = {
   input: EnrichmentInput;
   p: ParsedManifest;
@@ -589,6 +644,17 @@ function provenanceRules(ctx: Ctx): void {
         confidence: 0.6,
         description: `Re-upload: config says ${nop} but the publisher is ${ctx.publisher}.`,
         evidence: { path: '_name_or_path', name_or_path: nop, publisher: ctx.publisher },
+      });
+    }
+  }
+  if (p.kind === 'hf_model_card' && p.body && ctx.publisher && !VERIFIED.has(ctx.publisher.toLowerCase())) {
+    const claim = cardAuthorClaim(p.body, ctx.input.name ?? p.name ?? '', ctx.publisher);
+    if (claim) {
+      // A copy is low on its own (0.6: one band down); licence and safety findings carry the rest (issue 18 item 6).
+      add(ctx, 'R14', {
+        confidence: 0.6,
+        description: `Re-upload: the card names ${claim.origin} as ${claim.how}, but the publisher is ${ctx.publisher}.`,
+        evidence: { path: 'body', origin: claim.origin, match: truncate(claim.match, 120), publisher: ctx.publisher },
       });
     }
   }
