@@ -20,6 +20,9 @@ const JINJA_BAD = /__class__|__subclasses__|__globals__|__builtins__|__import__|
 const DIFFUSERS_PIPELINE =
   /^(?:StableDiffusion|Flux|Kandinsky|PixArt|IF|AudioLDM|StableVideoDiffusion|AnimateDiff|DDPM|DDIM|LDM|StableCascade|Wuerstchen|ControlNet|CogVideoX|CogView|HunyuanDiT|Hunyuan|Sana|LTX|Wan|Mochi|AuraFlow|Kolors|StableUnCLIP|UnCLIP|VersatileDiffusion|ShapE|MusicLDM|ConsistencyModel|DiT|Lumina|QwenImage|HiDream|Chroma|Amused|BlipDiffusion|PaintByExample|SemanticStableDiffusion|TextToVideoSD|VideoToVideoSD|I2VGenXL|AltDiffusion|ScoreSdeVe|PNDM|KarrasVe|DanceDiffusion|RePaint|LatentConsistencyModel|LatentDiffusion|Diffusion|StableAudio|Allegro|Latte|Marigold|UniDiffuser|Kandinsky3|Shap|Bria|Cosmos|SkyReels|EasyAnimate|Consis|OmniGen|VisualCloze|Ledits|StableDiffusionXL)\w*Pipeline$/;
 const TRUST_REMOTE = /trust_remote_code\s*=\s*True/;
+/** Prose saying remote code is needed ("trust_remote_code is required", "you need trust_remote_code"); bounded gaps. */
+const TRUST_REMOTE_PROSE =
+  /trust_remote_code`?[ \t]{1,3}(?:is|was)[ \t]{1,3}(?:required|needed|necessary)|(?:requires?|needs?|must[ \t]{1,3}(?:set|pass|use|enable))[ \t]{1,3}`?trust_remote_code/i;
 const CODE_CHAINS =
   /\b(LLMMathChain|PALChain|PythonREPLTool|PythonREPL|PythonAstREPLTool|PandasQueryEngine|create_pandas_dataframe_agent|create_python_agent|create_csv_agent)\b/g;
 const SAFETY_REMOVED =
@@ -203,6 +206,26 @@ const COMMUNITY_AUTHOR =
 /** A link to a Hugging Face model repository (owner/name). */
 const HF_REPO_LINK = /huggingface\.co\/([\w.-]{1,96})\/([\w.-]{1,96})/gi;
 
+/** Name suffixes a copy adds without changing the model (format, precision, packaging): "-hf", "-Merged-Safetensors". */
+const REPACK_TOKENS = new Set([
+  'hf',
+  'gguf',
+  'ggml',
+  'fp16',
+  'bf16',
+  'fp32',
+  'awq',
+  'gptq',
+  'exl2',
+  'safetensors',
+  'merged',
+  'copy',
+  'mirror',
+]);
+function isRepackSuffix(rest: string): boolean {
+  return rest.split(/[-_.]/).every((t) => t === '' || REPACK_TOKENS.has(t));
+}
+
 /**
  * Whether a model card names someone other than its publisher as the model's author: a vendor in an authorship line,
  * a community author's own blog/organisation, or a link to a repository of the same model under another owner
@@ -232,7 +255,7 @@ export function cardAuthorClaim(
     const owner = (m[1] ?? '').toLowerCase();
     const repo = (m[2] ?? '').toLowerCase();
     if (norm(owner) === norm(pub) || owner === 'collections' || owner === 'spaces' || owner === 'datasets') continue;
-    if (repo.length >= 6 && own.startsWith(repo))
+    if (repo.length >= 6 && own.startsWith(repo) && isRepackSuffix(own.slice(repo.length)))
       return { origin: `${m[1]}/${m[2]}`, how: 'the original', match: m[0] };
   }
   return null;
@@ -350,11 +373,14 @@ function serializationRules(ctx: Ctx): void {
       evidence: { path: remote.auto_map ? 'auto_map' : 'files', ...remote },
       capabilities: ['remote_code'],
     });
-  } else if (ctx.raw && TRUST_REMOTE.test(ctx.raw)) {
+  } else if (ctx.raw && (TRUST_REMOTE.test(ctx.raw) || TRUST_REMOTE_PROSE.test(ctx.raw))) {
+    const prose = TRUST_REMOTE.test(ctx.raw) ? null : TRUST_REMOTE_PROSE.exec(ctx.raw);
     add(ctx, 'R05', {
       confidence: 0.6,
-      description: 'Usage instructions load the model with trust_remote_code=True.',
-      evidence: { path: 'body', match: 'trust_remote_code=True' },
+      description: prose
+        ? `The card states that loading needs trust_remote_code ("${truncate(prose[0], 60)}").`
+        : 'Usage instructions load the model with trust_remote_code=True.',
+      evidence: { path: 'body', match: prose ? truncate(prose[0], 120) : 'trust_remote_code=True' },
       capabilities: ['remote_code'],
     });
   }
