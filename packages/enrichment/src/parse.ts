@@ -345,6 +345,10 @@ function parsePyproject(p: ParsedManifest, t: Obj): void {
   }
 }
 
+/** "fine-tuned from org/model", "distilled from …", "quantized version of …", "based on …": bounded gaps, linear. */
+const PROSE_LINEAGE =
+  /\b(fine-?tuned[ \t]{1,3}(?:from|on|version[ \t]{1,3}of)|distilled[ \t]{1,3}from|quanti[sz]ed[ \t]{1,3}(?:version[ \t]{1,3}of|from)|based[ \t]{1,3}on)[ \t]{1,3}[[`*]{0,2}(?:https:\/\/huggingface\.co\/)?([A-Za-z0-9][\w.-]{0,95}\/[A-Za-z0-9][\w.-]{0,95})/i;
+
 function parseModelIndexCard(p: ParsedManifest, fm: Obj, body: string): void {
   p.card = fm;
   p.body = body;
@@ -353,6 +357,14 @@ function parseModelIndexCard(p: ParsedManifest, fm: Obj, body: string): void {
   p.base_models = strList(fm.base_model);
   p.base_model_relation = str(fm.base_model_relation);
   p.datasets = strList(fm.datasets);
+  if (p.base_models.length === 0) {
+    // lineage stated in prose (issue 18 item 6): only a resolvable owner/name id, never a bare family name
+    const m = PROSE_LINEAGE.exec(body.slice(0, 20_000));
+    if (m?.[2]) {
+      p.base_models = [m[2].endsWith('.') ? m[2].slice(0, -1) : m[2]];
+      p.base_model_relation = p.base_model_relation ?? (/quanti/i.test(m[1] ?? '') ? 'quantized' : 'finetune');
+    }
+  }
   p.tags = strList(fm.tags);
   p.pipeline_tag = str(fm.pipeline_tag);
   p.library_name = str(fm.library_name);

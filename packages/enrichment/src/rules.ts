@@ -20,6 +20,9 @@ const JINJA_BAD = /__class__|__subclasses__|__globals__|__builtins__|__import__|
 const DIFFUSERS_PIPELINE =
   /^(?:StableDiffusion|Flux|Kandinsky|PixArt|IF|AudioLDM|StableVideoDiffusion|AnimateDiff|DDPM|DDIM|LDM|StableCascade|Wuerstchen|ControlNet|CogVideoX|CogView|HunyuanDiT|Hunyuan|Sana|LTX|Wan|Mochi|AuraFlow|Kolors|StableUnCLIP|UnCLIP|VersatileDiffusion|ShapE|MusicLDM|ConsistencyModel|DiT|Lumina|QwenImage|HiDream|Chroma|Amused|BlipDiffusion|PaintByExample|SemanticStableDiffusion|TextToVideoSD|VideoToVideoSD|I2VGenXL|AltDiffusion|ScoreSdeVe|PNDM|KarrasVe|DanceDiffusion|RePaint|LatentConsistencyModel|LatentDiffusion|Diffusion|StableAudio|Allegro|Latte|Marigold|UniDiffuser|Kandinsky3|Shap|Bria|Cosmos|SkyReels|EasyAnimate|Consis|OmniGen|VisualCloze|Ledits|StableDiffusionXL)\w*Pipeline$/;
 const TRUST_REMOTE = /trust_remote_code\s*=\s*True/;
+/** Prose saying remote code is needed ("trust_remote_code is required", "you need trust_remote_code"); bounded gaps. */
+const TRUST_REMOTE_PROSE =
+  /trust_remote_code`?[ \t]{1,3}(?:is|was)[ \t]{1,3}(?:required|needed|necessary)|(?:requires?|needs?|must[ \t]{1,3}(?:set|pass|use|enable))[ \t]{1,3}`?trust_remote_code/i;
 const CODE_CHAINS =
   /\b(LLMMathChain|PALChain|PythonREPLTool|PythonREPL|PythonAstREPLTool|PandasQueryEngine|create_pandas_dataframe_agent|create_python_agent|create_csv_agent)\b/g;
 const SAFETY_REMOVED =
@@ -183,6 +186,81 @@ export function typosquatTarget(name: string): { target: string; distance: numbe
   return best;
 }
 
+/** Vendor names as a card's authorship line writes them, mapped to the vendor's Hugging Face organisation. */
+const VENDOR_WORDS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\bmeta\b/i, 'meta-llama'],
+  [/\bgoogle\b/i, 'google'],
+  [/\bibm\b/i, 'ibm-granite'],
+  [/\bmistral ai\b/i, 'mistralai'],
+  [/\bmicrosoft\b/i, 'microsoft'],
+  [/\bnvidia\b/i, 'nvidia'],
+  [/\b(?:alibaba|qwen team)\b/i, 'qwen'],
+  [/\bdeepseek\b/i, 'deepseek-ai'],
+];
+/** A card's authorship line: "Developers: Granite Team, IBM", "Model Developers Meta", "Organization developing the model\nThe FAIR team of Meta AI". Linear: bounded classes, no nesting. */
+const AUTHOR_LINE =
+  /(?:^|\n)[ \t*_-]{0,6}(?:model[ \t]{1,3})?(?:developers?|authors?|developed[ \t]by|organi[sz]ation[ \t]developing[ \t]the[ \t]model)[ \t*_:]{0,8}\n?[ \t]{0,4}([^\n]{1,80})/gi;
+/** Community authors whose cards are commonly copied (the blog and organisation the card links as its own). */
+const COMMUNITY_AUTHOR =
+  /\b(?:erichartford\.com|huggingface\.co\/(?:collections\/)?(?:cognitivecomputations|ehartford)\b)/i;
+/** A link to a Hugging Face model repository (owner/name). */
+const HF_REPO_LINK = /huggingface\.co\/([\w.-]{1,96})\/([\w.-]{1,96})/gi;
+
+/** Name suffixes a copy adds without changing the model (format, precision, packaging): "-hf", "-Merged-Safetensors". */
+const REPACK_TOKENS = new Set([
+  'hf',
+  'gguf',
+  'ggml',
+  'fp16',
+  'bf16',
+  'fp32',
+  'awq',
+  'gptq',
+  'exl2',
+  'safetensors',
+  'merged',
+  'copy',
+  'mirror',
+]);
+function isRepackSuffix(rest: string): boolean {
+  return rest.split(/[-_.]/).every((t) => t === '' || REPACK_TOKENS.has(t));
+}
+
+/**
+ * Whether a model card names someone other than its publisher as the model's author: a vendor in an authorship line,
+ * a community author's own blog/organisation, or a link to a repository of the same model under another owner
+ * (docs/enrichment.md R14; issue 18 item 6). Null when nothing names another author.
+ */
+export function cardAuthorClaim(
+  body: string,
+  assetName: string,
+  publisher: string,
+): { origin: string; how: string; match: string } | null {
+  const pub = publisher.toLowerCase();
+  // "Bria-AI" and "briaai" are spelled alike: likely the vendor's second account, not a copy (kept out to spare FPs).
+  const norm = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const text = body.slice(0, 20_000);
+  for (const m of text.matchAll(AUTHOR_LINE)) {
+    const line = m[1] ?? '';
+    for (const [re, org] of VENDOR_WORDS) {
+      if (re.test(line) && org !== pub) return { origin: org, how: 'its developer', match: m[0].trim() };
+    }
+  }
+  const community = COMMUNITY_AUTHOR.exec(text);
+  if (community && !/hartford|cognitivecomputations/i.test(pub)) {
+    return { origin: 'cognitivecomputations (Eric Hartford)', how: 'its author', match: community[0] };
+  }
+  const own = (assetName.split('/').pop() ?? '').toLowerCase();
+  for (const m of text.matchAll(HF_REPO_LINK)) {
+    const owner = (m[1] ?? '').toLowerCase();
+    const repo = (m[2] ?? '').toLowerCase();
+    if (norm(owner) === norm(pub) || owner === 'collections' || owner === 'spaces' || owner === 'datasets') continue;
+    if (repo.length >= 6 && own.startsWith(repo) && isRepackSuffix(own.slice(repo.length)))
+      return { origin: `${m[1]}/${m[2]}`, how: 'the original', match: m[0] };
+  }
+  return null;
+}
+
 export type Ctx = {
   input: EnrichmentInput;
   p: ParsedManifest;
@@ -295,11 +373,14 @@ function serializationRules(ctx: Ctx): void {
       evidence: { path: remote.auto_map ? 'auto_map' : 'files', ...remote },
       capabilities: ['remote_code'],
     });
-  } else if (ctx.raw && TRUST_REMOTE.test(ctx.raw)) {
+  } else if (ctx.raw && (TRUST_REMOTE.test(ctx.raw) || TRUST_REMOTE_PROSE.test(ctx.raw))) {
+    const prose = TRUST_REMOTE.test(ctx.raw) ? null : TRUST_REMOTE_PROSE.exec(ctx.raw);
     add(ctx, 'R05', {
       confidence: 0.6,
-      description: 'Usage instructions load the model with trust_remote_code=True.',
-      evidence: { path: 'body', match: 'trust_remote_code=True' },
+      description: prose
+        ? `The card states that loading needs trust_remote_code ("${truncate(prose[0], 60)}").`
+        : 'Usage instructions load the model with trust_remote_code=True.',
+      evidence: { path: 'body', match: prose ? truncate(prose[0], 120) : 'trust_remote_code=True' },
       capabilities: ['remote_code'],
     });
   }
@@ -589,6 +670,17 @@ function provenanceRules(ctx: Ctx): void {
         confidence: 0.6,
         description: `Re-upload: config says ${nop} but the publisher is ${ctx.publisher}.`,
         evidence: { path: '_name_or_path', name_or_path: nop, publisher: ctx.publisher },
+      });
+    }
+  }
+  if (p.kind === 'hf_model_card' && p.body && ctx.publisher && !VERIFIED.has(ctx.publisher.toLowerCase())) {
+    const claim = cardAuthorClaim(p.body, ctx.input.name ?? p.name ?? '', ctx.publisher);
+    if (claim) {
+      // A copy is low on its own (0.6: one band down); licence and safety findings carry the rest (issue 18 item 6).
+      add(ctx, 'R14', {
+        confidence: 0.6,
+        description: `Re-upload: the card names ${claim.origin} as ${claim.how}, but the publisher is ${ctx.publisher}.`,
+        evidence: { path: 'body', origin: claim.origin, match: truncate(claim.match, 120), publisher: ctx.publisher },
       });
     }
   }

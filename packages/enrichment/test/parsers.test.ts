@@ -3,6 +3,22 @@ import { parseManifest } from '../src/parse';
 import { fixture, input } from './helpers';
 
 describe('Hugging Face model cards', () => {
+  it('reads lineage from prose when the front matter declares none (issue 18 item 6)', () => {
+    const card = (body: string, fm = 'license: mit') =>
+      parseManifest(input({ raw_manifest: `---\n${fm}\n---\n${body}\n` }));
+    expect(card('This model is fine-tuned from [Qwen/Qwen-7B-Chat](x) on Cantonese.')).toMatchObject({
+      base_models: ['Qwen/Qwen-7B-Chat'],
+      base_model_relation: 'finetune',
+    });
+    expect(card('A quantized version of https://huggingface.co/meta-llama/Llama-3.1-8B.')).toMatchObject({
+      base_models: ['meta-llama/Llama-3.1-8B'],
+      base_model_relation: 'quantized',
+    });
+    expect(card('Distilled from deepseek-ai/DeepSeek-R1.').base_models).toEqual(['deepseek-ai/DeepSeek-R1']);
+    // a bare family name is not an id; a declared base_model wins
+    expect(card('This model is based on Mixtral-8x7b').base_models).toEqual([]);
+    expect(card('Based on other/model', 'base_model: org/declared').base_models).toEqual(['org/declared']);
+  });
   it('reads front matter with a blank line before --- (pokemon LoRA)', () => {
     const p = parseManifest(input({ raw_manifest: fixture('21-hf-card-pokemon-lora-README.md') }));
     expect(p.kind).toBe('hf_model_card');

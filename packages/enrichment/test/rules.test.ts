@@ -169,6 +169,55 @@ describe('provenance rules', () => {
       }),
     ).toContain('R14');
   });
+  it('R14 re-upload read from a model card: vendor authorship line, community author, same-name link', () => {
+    const card = (body: string) => `---\nlicense: apache-2.0\n---\n${body}\n`;
+    // c096: IBM's Granite card under a personal account
+    const granite = find(
+      { name: 'jeremieconte/granite-3.1-1b', raw_manifest: card('- **Developers:** Granite Team, IBM') },
+      'R14',
+    )[0];
+    expect(granite?.evidence).toMatchObject({ origin: 'ibm-granite', publisher: 'jeremieconte' });
+    expect(granite?.confidence).toBe(0.6);
+    // c032: "Organization developing the model" on the next line
+    expect(
+      ids({
+        name: 'someone/llama-65b-hf',
+        raw_manifest: card('**Organization developing the model**\nThe FAIR team of Meta AI.'),
+      }),
+    ).toContain('R14');
+    // c037: the Dolphin author's blog
+    expect(
+      ids({ name: 'OSFAV7/dolping', raw_manifest: card('Dolphin 2.5 https://erichartford.com/dolphin') }),
+    ).toContain('R14');
+    // c033: a link to the same model under another owner
+    expect(
+      ids({
+        name: 'kleberbaum/Pygmalion-7b-Merged-Safetensors',
+        raw_manifest: card('See https://huggingface.co/PygmalionAI/pygmalion-7b for the original.'),
+      }),
+    ).toContain('R14');
+    // not: the vendor itself, a fine-tune linking its base model, the vendor's alike-spelled account
+    expect(
+      ids({ name: 'ibm-granite/granite-3.1-1b', raw_manifest: card('- **Developers:** Granite Team, IBM') }),
+    ).not.toContain('R14');
+    expect(
+      ids({
+        name: 'alice/gemma-2b-it-sql',
+        raw_manifest: card('Fine-tuned from [gemma-2b](https://huggingface.co/google/gemma-2b-it) on SQL.'),
+      }),
+    ).not.toContain('R14');
+    expect(
+      ids({ name: 'Bria-AI/BRIA-3.2', raw_manifest: card('<a href="https://huggingface.co/briaai/BRIA-3.2">') }),
+    ).not.toContain('R14');
+  });
+  it('R05 from prose: "trust_remote_code is required"', () => {
+    const f = find(
+      { name: 'OSFAV7/dolping', raw_manifest: '---\nlicense: mit\n---\ntrust_remote_code is required.\n' },
+      'R05',
+    )[0];
+    expect(f?.confidence).toBe(0.6);
+    expect(f?.evidence).toMatchObject({ match: 'trust_remote_code is required' });
+  });
   it('R15 typosquats (edit distance and homoglyph), not the real names', () => {
     expect(find({ asset_type: 'package', name: 'transfromers' }, 'R15')[0]?.evidence.resembles).toBe('transformers');
     expect(find({ name: 'meta-1lama/Llama-3-8B' }, 'R15')[0]?.evidence).toMatchObject({
