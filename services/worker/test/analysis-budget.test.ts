@@ -1,10 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
-import net from 'node:net';
-import { performance } from 'node:perf_hooks';
 import { JOBS } from '@risk/common';
 import { TEST_BUSY_MARKER } from '../src/analysis/pool';
-import { createWorkerHarness, modelCardManifest, waitFor, type WorkerHarness } from './harness';
-import { exited, probeHealth, spawnWorker } from './worker-process';
+import { createWorkerHarness, waitFor, type WorkerHarness } from './harness';
+import { exited, freePort, probeHealth, spawnWorker, timeBenignEnrichment } from './worker-process';
 
 // docs/security.md, "Analysis under a budget": a hostile manifest sent through the public API to the
 // real worker process. Its analysis outlives the deadline; the thread running it is terminated, the asset
@@ -17,14 +15,6 @@ import { exited, probeHealth, spawnWorker } from './worker-process';
  * TEST_BUSY_MARKER keeps the analysis slow (ENRICHMENT_TEST_BUSY_MS) once the patterns are linear.
  */
 const hostileCard = (newlines: number) => `${TEST_BUSY_MARKER}\nlicense${'\n'.repeat(newlines)}apache mit`;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('analysis under a budget (real worker process, real Postgres and Redis)', () => {
   let h: WorkerHarness;
@@ -83,17 +73,7 @@ describe('analysis under a budget (real worker process, real Postgres and Redis)
     expect(event?.data).toMatchObject({ object: { enrichment_error: 'analysis_timeout' } });
 
     // a benign signal afterwards: the terminated threads were replaced and it is enriched promptly
-    const benign = 'hf:acme/benign-after-hostile';
-    const t0 = performance.now();
-    const res = await h.submit({
-      fingerprint: benign,
-      asset_type: 'model',
-      name: 'acme/benign-after-hostile',
-      raw_manifest: modelCardManifest(),
-    });
-    expect(res.status).toBe(202);
-    await h.waitForAsset(benign, (a) => a.enrichment_status === 'enriched', 10_000);
-    const benignMs = performance.now() - t0;
+    const benignMs = await timeBenignEnrichment(h, 'hf:acme/benign-after-hostile');
 
     const latencies = await probe.stop();
     const slowest = [...latencies]

@@ -1,10 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { JOBS } from '@risk/common';
-import { createWorkerHarness, modelCardManifest, waitFor, type WorkerHarness } from './harness';
+import { createWorkerHarness, waitFor, type WorkerHarness } from './harness';
 import { hostileCorpus, type HostileSignal } from './hostile-corpus';
-import { exited, probeHealth, spawnWorker } from './worker-process';
+import { exited, freePort, probeHealth, spawnWorker, timeBenignEnrichment } from './worker-process';
 
 // docs/security.md, "Analysis under a budget" (hostile corpus): issue 10's adversarial manifests — an attack string
 // for every pattern the engine had before its linear-time rewrite, YAML alias bombs, deep nesting, lists far beyond
@@ -17,14 +16,6 @@ const HEALTHZ_MAX_MS = 1000;
 /** from the last accepted signal until every hostile asset is enriched */
 const DRAIN_BOUND_MS = 25_000;
 const BENIGN_BOUND_MS = 5000;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 interface Sent {
   item: HostileSignal;
@@ -174,17 +165,7 @@ describe('hostile corpus through the public API to the real worker process (real
     expect(truncated.filter((s) => !withFinding.has(s.fingerprint)).map((s) => s.item.label)).toEqual([]);
 
     // a benign signal afterwards is enriched promptly
-    const benign = 'hf:acme/benign-after-hostile-corpus';
-    const t0 = performance.now();
-    const res = await h.submit({
-      fingerprint: benign,
-      asset_type: 'model',
-      name: 'acme/benign-after-hostile-corpus',
-      raw_manifest: modelCardManifest(),
-    });
-    expect(res.status).toBe(202);
-    await h.waitForAsset(benign, (a) => a.enrichment_status === 'enriched', 10_000);
-    const benignMs = performance.now() - t0;
+    const benignMs = await timeBenignEnrichment(h, 'hf:acme/benign-after-hostile-corpus');
 
     const latencies = await probe.stop();
     const healthMax = Math.max(...latencies);

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
-import type { WorkerHarness } from './harness';
+import { performance } from 'node:perf_hooks';
+import { modelCardManifest, type WorkerHarness } from './harness';
 
 const MAIN = path.join(__dirname, '..', 'src', 'main.ts');
 
@@ -80,4 +82,27 @@ export function probeHealth(url: string): { stop(): Promise<number[]> } {
         .map(Number);
     },
   };
+}
+
+/** A port free on 127.0.0.1 right now (for the worker's /healthz). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Sends a benign model card and returns how many ms it took to be enriched (the "still enriched promptly" check). */
+export async function timeBenignEnrichment(h: WorkerHarness, fingerprint: string): Promise<number> {
+  const t0 = performance.now();
+  const res = await h.submit({
+    fingerprint,
+    asset_type: 'model',
+    name: fingerprint.slice(3),
+    raw_manifest: modelCardManifest(),
+  });
+  expect(res.status).toBe(202);
+  await h.waitForAsset(fingerprint, (a) => a.enrichment_status === 'enriched', 10_000);
+  return performance.now() - t0;
 }
