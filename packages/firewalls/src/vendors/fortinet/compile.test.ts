@@ -1,9 +1,9 @@
 // FortiOS compiler: our first-match rules → a urlfilter table evaluated in order (block stops, exempt skips
 // the rest of web filtering, monitor continues) and FortiGuard category filters.
-import { aiCategories, fortiguardCategoryIds, generalCategories } from '../../data';
-import { compileFortios, type FortiCompiledPolicy } from './compile-fortios';
-import { domainPatternMatches, evaluatePolicy, type FilterAction } from './policy-model';
-import { policy, rule } from './policy-fixtures';
+import { aiCategories, fortiguardCategoryIds, generalCategories } from '../../categories';
+import { compileFortios, type FortiCompiledPolicy } from './compile';
+import { domainPatternMatches, evaluatePolicy, type FilterAction } from '../../policy/policy-model';
+import { policy, rule } from '../../policy/policy-fixtures';
 
 /** FortiOS: static URL filter in entry order, then the FortiGuard category of the host. */
 function fortiEvaluate(compiled: FortiCompiledPolicy, host: string, fortiguardCategory = 0): FilterAction {

@@ -1,10 +1,10 @@
 // PAN-OS compiler: our first-match rules → custom URL categories + a URL filtering profile in which the
 // strictest matching category wins. The tests evaluate the compiled objects the way PAN-OS does and compare
 // with our reference evaluator.
-import { aiCategories, generalCategories, panPredefinedCategories } from '../../data';
-import { compilePanos, PolicyTranslationError, type PanCompiledPolicy } from './compile-panos';
-import { ACTION_STRICTNESS, domainPatternMatches, evaluatePolicy, type FilterAction } from './policy-model';
-import { policy, rule } from './policy-fixtures';
+import { aiCategories, generalCategories, panPredefinedCategories } from '../../categories';
+import { compilePanos, PolicyTranslationError, type PanCompiledPolicy } from './compile';
+import { ACTION_STRICTNESS, domainPatternMatches, evaluatePolicy, type FilterAction } from '../../policy/policy-model';
+import { policy, rule } from '../../policy/policy-fixtures';
 
 /** PAN-OS: custom categories first (strictest among the matching ones), then predefined ones (strictest). */
 function panEvaluate(compiled: PanCompiledPolicy, host: string, predefined: string[] = []): FilterAction {
