@@ -8,15 +8,12 @@ export interface GeneralCategory {
   id: string;
   name: string;
   description: string;
-  pan_os: string[];
-  fortiguard: number[];
 }
 
 export interface AiCategory {
   id: string;
   name: string;
   description: string;
-  pan_os_granular: string;
   parent: string;
   domains: string[];
   vendors: string[];
@@ -50,20 +47,6 @@ export const allCategoryIds: ReadonlySet<string> = new Set([
 ]);
 
 export const aiCategoryIds: ReadonlySet<string> = new Set(aiCategories.map((c) => c.id));
-
-/** PAN-DB predefined category names a profile must cover (every one gets an action). */
-export const panPredefinedCategories: readonly string[] = [
-  ...new Set([
-    ...generalCategories.flatMap((c) => c.pan_os),
-    ...aiCategories.map((c) => c.pan_os_granular),
-    ...categoriesFile.pan_os_other_predefined,
-  ]),
-];
-
-/** FortiGuard category ids a profile must cover when the default action is not allow. */
-export const fortiguardCategoryIds: readonly number[] = [
-  ...new Set([...generalCategories.flatMap((c) => c.fortiguard), ...categoriesFile.fortiguard_other]),
-].sort((a, b) => a - b);
 
 const aiDomainIndex = new Map(aiDomains.map((entry) => [entry.domain, entry]));
 // the most labels a listed domain has: longer suffixes of a host cannot be listed, so they are not looked up (a host

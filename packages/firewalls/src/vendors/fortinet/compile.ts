@@ -5,7 +5,7 @@
 //    (plain allow would fall through to the category check and could still be blocked), alert → monitor;
 //  - general categories become ftgd-wf filters with FortiGuard ids (allow = no filter entry); the first rule
 //    to claim an id wins; every remaining id takes the default action.
-import { generalCategories, fortiguardCategoryIds } from '../../categories';
+import { fortiguardCategoryIds, fortiguardIds } from './fortiguard';
 import {
   aiCategoryPatterns,
   isAiCategory,
@@ -67,7 +67,7 @@ export function compileFortios(policy: PolicyModel): FortiCompiledPolicy {
       });
     }
     for (const categoryId of rule.categories) {
-      for (const fortiguardId of generalCategories.find((c) => c.id === categoryId)?.fortiguard ?? []) {
+      for (const fortiguardId of fortiguardIds(categoryId)) {
         if (!claimedIds.has(fortiguardId)) claimedIds.set(fortiguardId, rule.action);
       }
     }

@@ -1,9 +1,9 @@
 // Fortinet FortiOS: REST API v2 connector, first-match → static URL filter + FortiGuard compiler, FortiGuard
 // category ids, simulator.
-import { generalCategories } from '../../categories';
 import type { FirewallVendor } from '../../vendor';
 import { compileFortios } from './compile';
 import { FortinetConnector } from './connector';
+import { fortiguardIds } from './fortiguard';
 import { startFortinetSimulator } from './simulator';
 
 export const fortinet: FirewallVendor = {
@@ -11,7 +11,7 @@ export const fortinet: FirewallVendor = {
   connector: (connection, context) => new FortinetConnector(connection, context),
   compile: compileFortios,
   categoryColumn: 'fortiguard',
-  categoryIds: (categoryId) => generalCategories.find((c) => c.id === categoryId)?.fortiguard ?? [],
+  categoryIds: fortiguardIds,
   aiCategoryColumns: () => ({}),
   simulator: {
     defaultPort: 9443,

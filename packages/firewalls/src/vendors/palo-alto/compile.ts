@@ -7,7 +7,8 @@
 //     action for the shared hosts; no URL-list construct expresses the exception);
 //  3. map general categories to PAN-DB names, first rule to claim a name wins;
 //  4. give every remaining predefined category the default action.
-import { generalCategories, panPredefinedCategories, AI_PARENT_CATEGORY, aiCategories } from '../../categories';
+import { AI_PARENT_CATEGORY, aiCategories } from '../../categories';
+import { panDbNames, panGranularAiCategory, panPredefinedCategories } from './pan-db';
 import {
   ACTION_STRICTNESS,
   aiCategoryPatterns,
@@ -87,9 +88,9 @@ export function compilePanos(policy: PolicyModel): PanCompiledPolicy {
 
     const panNames = rule.categories.flatMap((categoryId) => {
       if (categoryId === AI_PARENT_CATEGORY) {
-        return [AI_PARENT_CATEGORY, ...new Set(aiCategories.map((c) => c.pan_os_granular))];
+        return [AI_PARENT_CATEGORY, ...new Set(aiCategories.flatMap((c) => panGranularAiCategory(c.id) ?? []))];
       }
-      return generalCategories.find((c) => c.id === categoryId)?.pan_os ?? [];
+      return panDbNames(categoryId);
     });
     for (const name of panNames) {
       if (!claimedPredefined.has(name)) claimedPredefined.set(name, rule.action);

@@ -1,8 +1,8 @@
 // Palo Alto Networks PAN-OS: XML API connector, first-match → PAN-DB compiler, PAN-DB category ids, simulator.
-import { generalCategories } from '../../categories';
 import type { FirewallVendor } from '../../vendor';
 import { compilePanos } from './compile';
 import { PaloAltoConnector } from './connector';
+import { panDbNames, panGranularAiCategory } from './pan-db';
 import { startPanosSimulator } from './simulator';
 
 export const paloAlto: FirewallVendor = {
@@ -10,8 +10,8 @@ export const paloAlto: FirewallVendor = {
   connector: (connection, context) => new PaloAltoConnector(connection, context),
   compile: compilePanos,
   categoryColumn: 'pan_os',
-  categoryIds: (categoryId) => generalCategories.find((c) => c.id === categoryId)?.pan_os ?? [],
-  aiCategoryColumns: (category) => ({ pan_os_granular: category.pan_os_granular }),
+  categoryIds: panDbNames,
+  aiCategoryColumns: (category) => ({ pan_os_granular: panGranularAiCategory(category.id) }),
   simulator: {
     defaultPort: 8443,
     exampleName: 'pa-sim',

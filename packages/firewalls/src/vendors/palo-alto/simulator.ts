@@ -19,7 +19,8 @@ import {
   escapeXml,
   type XmlNode,
 } from '../../lib/xml-tree';
-import { aiDomains, aiCategories, AI_PARENT_CATEGORY, panPredefinedCategories } from '../../categories';
+import { aiDomains, AI_PARENT_CATEGORY } from '../../categories';
+import { panGranularAiCategory, panPredefinedCategories } from './pan-db';
 
 export const PANOS_VSYS_XPATH = "/config/devices/entry[@name='localhost.localdomain']/vsys/entry[@name='vsys1']";
 
@@ -78,7 +79,7 @@ function emptyConfig(): XmlNode {
 function defaultCategoryDb(): Map<string, string[]> {
   const db = new Map<string, string[]>();
   for (const entry of aiDomains) {
-    const granular = aiCategories.find((c) => c.id === entry.category)?.pan_os_granular;
+    const granular = panGranularAiCategory(entry.category);
     db.set(entry.domain, [AI_PARENT_CATEGORY, ...(granular ? [granular] : [])]);
   }
   return db;
