@@ -39,12 +39,15 @@ import {
 import { bearerOf, createTenantTokenSigner, isAdminToken } from './auth';
 import { buildAdminOpenApiDocument } from './openapi';
 import {
+  aiCategories,
   createConnector,
   defaultConnectorContext,
+  generalCategories,
+  vendorAiCategoryColumns,
+  vendorCategoryColumns,
   type FirewallConnection,
   type FirewallConnector,
-} from './connectors';
-import { aiCategories, generalCategories } from './data';
+} from '@risk/firewalls';
 import * as tenants from './domain/tenants/tenants';
 import * as tenantTokens from './domain/tenants/tenant-tokens';
 import { getTenant } from './domain/tenants/get-tenant';
@@ -308,8 +311,7 @@ export function createApp(deps: AppDeps) {
       id: c.id,
       name: c.name,
       description: c.description,
-      pan_os: c.pan_os,
-      fortiguard: c.fortiguard,
+      ...vendorCategoryColumns(c.id),
     })),
     has_more: false,
     url: '/policies/v1/categories',
@@ -322,7 +324,7 @@ export function createApp(deps: AppDeps) {
       name: c.name,
       description: c.description,
       parent: c.parent,
-      pan_os_granular: c.pan_os_granular,
+      ...vendorAiCategoryColumns(c),
       vendors: c.vendors,
       domains: c.domains,
     })),

@@ -1,9 +1,10 @@
-// PAN-OS XML API connector (research/firewalls-urlfilter.md §1): POST form bodies to /api/ with the key in
+// PAN-OS XML API connector (docs/firewalls.md "PAN-OS"): POST form bodies to /api/ with the key in
 // X-PAN-KEY; op `show system info` to test; config edit/delete on the vsys1 candidate config, then commit and
 // poll `show jobs id` until FIN. Replies are parsed as XML (never string-matched): status, code and the
 // message in msg/line, result/msg/line, result/msg or msg.
-import { ConnectorError } from './errors';
-import { httpsCall, type ConnectorContext } from './https-client';
+import { ConnectorError } from '../../connector/errors';
+import { httpsCall } from '../../connector/https-client';
+import type { VendorConnectorContext } from '../../vendor';
 import type {
   FirewallConnection,
   FirewallConnector,
@@ -11,10 +12,10 @@ import type {
   LoggingOptions,
   LoggingResult,
   PushedObjects,
-} from './types';
-import { parseXml, path, escapeXml, type XmlNode } from '../lib/xml-tree';
-import { compilePanos, PolicyTranslationError } from '../domain/url-filter/compile-panos';
-import type { PolicyModel } from '../domain/url-filter/policy-model';
+} from '../../connector/types';
+import { parseXml, path, escapeXml, type XmlNode } from '../../lib/xml-tree';
+import { compilePanos, PolicyTranslationError } from './compile';
+import type { PolicyModel } from '../../policy/policy-model';
 
 export const PAN_VSYS = "/config/devices/entry[@name='localhost.localdomain']/vsys/entry[@name='vsys1']";
 export const PAN_SYSLOG_PROFILE = 'risk-intel-syslog';
@@ -38,10 +39,18 @@ function messageOf(root: XmlNode): string {
   return '';
 }
 
+/** What a PAN-OS push leaves: the profile and the custom URL categories it references. */
+export interface PanPushedObjects extends PushedObjects {
+  vendor: 'palo_alto';
+  custom_categories: string[];
+}
+
+const isPanPushed = (pushed: PushedObjects | null): pushed is PanPushedObjects => pushed?.vendor === 'palo_alto';
+
 export class PaloAltoConnector implements FirewallConnector {
   constructor(
     private readonly connection: FirewallConnection,
-    private readonly context: ConnectorContext & { pollIntervalMs?: number; maxPolls?: number },
+    private readonly context: VendorConnectorContext & { maxPolls?: number },
   ) {}
 
   private async call(params: Record<string, string>): Promise<XmlNode> {
@@ -157,7 +166,7 @@ export class PaloAltoConnector implements FirewallConnector {
     };
   }
 
-  async applyUrlPolicy(policy: PolicyModel, previous: PushedObjects | null): Promise<PushedObjects> {
+  async applyUrlPolicy(policy: PolicyModel, previous: PushedObjects | null): Promise<PanPushedObjects> {
     let compiled;
     try {
       compiled = compilePanos(policy);
@@ -183,7 +192,7 @@ export class PaloAltoConnector implements FirewallConnector {
       `<entry name="${compiled.profileName}">${lists}<description>${escapeXml(`risk-intel policy ${policy.id} v${policy.version}`)}</description></entry>`,
     );
     const current = new Set(compiled.customCategories.map((c) => c.name));
-    if (previous?.vendor === 'palo_alto') {
+    if (isPanPushed(previous)) {
       for (const stale of previous.custom_categories.filter((name) => !current.has(name))) {
         await this.call({
           type: 'config',
@@ -203,7 +212,7 @@ export class PaloAltoConnector implements FirewallConnector {
   }
 
   async removeUrlPolicy(pushed: PushedObjects): Promise<void> {
-    if (pushed.vendor !== 'palo_alto') return;
+    if (!isPanPushed(pushed)) return;
     await this.call({
       type: 'config',
       action: 'delete',

@@ -1,24 +1,19 @@
-// Typed access to the shipped data files. Facts (categories, AI domains, TLD lists) live in the JSON files
+// Typed access to the category data. Facts (categories, AI domains) live in the JSON files
 // beside this module, each with a `_source` naming where it comes from; this module only indexes them.
 import categoriesFile from './categories.json';
 import aiCategoriesFile from './ai-categories.json';
 import aiDomainsFile from './ai-domains.json';
-import riskListsFile from './url-risk-lists.json';
-import { parse as parseDomain } from 'tldts';
 
 export interface GeneralCategory {
   id: string;
   name: string;
   description: string;
-  pan_os: string[];
-  fortiguard: number[];
 }
 
 export interface AiCategory {
   id: string;
   name: string;
   description: string;
-  pan_os_granular: string;
   parent: string;
   domains: string[];
   vendors: string[];
@@ -53,20 +48,6 @@ export const allCategoryIds: ReadonlySet<string> = new Set([
 
 export const aiCategoryIds: ReadonlySet<string> = new Set(aiCategories.map((c) => c.id));
 
-/** PAN-DB predefined category names a profile must cover (every one gets an action). */
-export const panPredefinedCategories: readonly string[] = [
-  ...new Set([
-    ...generalCategories.flatMap((c) => c.pan_os),
-    ...aiCategories.map((c) => c.pan_os_granular),
-    ...categoriesFile.pan_os_other_predefined,
-  ]),
-];
-
-/** FortiGuard category ids a profile must cover when the default action is not allow. */
-export const fortiguardCategoryIds: readonly number[] = [
-  ...new Set([...generalCategories.flatMap((c) => c.fortiguard), ...categoriesFile.fortiguard_other]),
-].sort((a, b) => a - b);
-
 const aiDomainIndex = new Map(aiDomains.map((entry) => [entry.domain, entry]));
 // the most labels a listed domain has: longer suffixes of a host cannot be listed, so they are not looked up (a host
 // of thousands of labels made this lookup quadratic: docs/security.md "Linear-time parsing and caps")
@@ -86,44 +67,4 @@ export function lookupAiDomain(host: string): AiDomainEntry | null {
 export function classifyHost(host: string): string[] {
   const entry = lookupAiDomain(host);
   return entry ? [entry.category, AI_PARENT_CATEGORY] : [];
-}
-
-export const riskLists = {
-  suspiciousTlds: new Set(riskListsFile.suspicious_tlds),
-  shorteners: new Set(riskListsFile.shorteners),
-  credentialKeywords: riskListsFile.credential_keywords,
-  /** brand label → the registrable domains that legitimately carry it */
-  brands: buildBrandIndex(riskListsFile.extra_brands),
-};
-
-function buildBrandIndex(extra: string[]): Map<string, Set<string>> {
-  const brands = new Map<string, Set<string>>();
-  for (const entry of aiDomains) {
-    const parsed = parseDomain(entry.domain);
-    const label = parsed.domainWithoutSuffix;
-    const registrable = parsed.domain;
-    if (!label || !registrable || label.length < 4) continue;
-    if (!brands.has(label)) brands.set(label, new Set());
-    brands.get(label)!.add(registrable);
-  }
-  for (const brand of extra) {
-    if (!brands.has(brand)) brands.set(brand, new Set());
-  }
-  // extra brands whose real domains differ from the label
-  const real: Record<string, string[]> = {
-    openai: ['openai.com', 'chatgpt.com', 'oaiusercontent.com'],
-    chatgpt: ['chatgpt.com', 'openai.com'],
-    claude: ['claude.ai', 'anthropic.com'],
-    anthropic: ['anthropic.com', 'claude.ai'],
-    gemini: ['google.com'],
-    copilot: ['microsoft.com', 'github.com', 'cloud.microsoft'],
-    huggingface: ['huggingface.co'],
-    grok: ['grok.com', 'x.ai'],
-  };
-  for (const [brand, domains] of Object.entries(real)) {
-    const set = brands.get(brand) ?? new Set<string>();
-    domains.forEach((d) => set.add(d));
-    brands.set(brand, set);
-  }
-  return brands;
 }

@@ -1,10 +1,11 @@
 // PAN-OS compiler: our first-match rules → custom URL categories + a URL filtering profile in which the
 // strictest matching category wins. The tests evaluate the compiled objects the way PAN-OS does and compare
 // with our reference evaluator.
-import { aiCategories, generalCategories, panPredefinedCategories } from '../../data';
-import { compilePanos, PolicyTranslationError, type PanCompiledPolicy } from './compile-panos';
-import { ACTION_STRICTNESS, domainPatternMatches, evaluatePolicy, type FilterAction } from './policy-model';
-import { policy, rule } from './policy-fixtures';
+import { aiCategories } from '../../categories';
+import { panDbNames, panGranularAiCategory, panPredefinedCategories } from './pan-db';
+import { compilePanos, PolicyTranslationError, type PanCompiledPolicy } from './compile';
+import { ACTION_STRICTNESS, domainPatternMatches, evaluatePolicy, type FilterAction } from '../../policy/policy-model';
+import { policy, rule } from '../../policy/policy-fixtures';
 
 /** PAN-OS: custom categories first (strictest among the matching ones), then predefined ones (strictest). */
 function panEvaluate(compiled: PanCompiledPolicy, host: string, predefined: string[] = []): FilterAction {
@@ -102,14 +103,15 @@ describe('compilePanos', () => {
   });
 
   it('general categories map to PAN-DB names; the first rule to claim a name wins; the rest take the default action', () => {
-    const gambling = generalCategories.find((c) => c.id === 'gambling')!;
+    const gambling = panDbNames('gambling');
+    expect(gambling.length).toBeGreaterThan(0);
     const compiled = compilePanos(
       policy(
         [rule('alert', { categories: ['gambling'] }), rule('block', { categories: ['gambling', 'malware'] })],
         'block',
       ),
     );
-    for (const name of gambling.pan_os) expect(panEvaluate(compiled, 'casino.example', [name])).toBe('alert');
+    for (const name of gambling) expect(panEvaluate(compiled, 'casino.example', [name])).toBe('alert');
     const all = [...compiled.profile.allow, ...compiled.profile.alert, ...compiled.profile.block];
     for (const name of panPredefinedCategories) expect(all.filter((x) => x === name)).toHaveLength(1);
     expect(compiled.profile.allow).toEqual([]);
@@ -117,7 +119,7 @@ describe('compilePanos', () => {
 
   it('the AI parent category claims every granular AI PAN-DB category', () => {
     const compiled = compilePanos(policy([rule('block', { categories: ['artificial-intelligence'] })]));
-    for (const c of aiCategories) expect(compiled.profile.block).toContain(c.pan_os_granular);
+    for (const c of aiCategories) expect(compiled.profile.block).toContain(panGranularAiCategory(c.id));
     expect(compiled.profile.block).toContain('artificial-intelligence');
   });
 

@@ -1,11 +1,9 @@
-// The one interface every vendor connector implements; the admin use cases and the worker's sync job only
-// see this. Each call opens its own HTTPS connection (see https-client.ts) and throws ConnectorError.
+// The one interface every vendor connector implements; the admin use cases and the sync use case only see
+// this. Each call opens its own HTTPS connection (see https-client.ts) and throws ConnectorError.
 // the syslog modes and facilities are defined once, with the request schema that accepts them
 import type { SyslogFacility, SyslogMode } from '@risk/contracts';
-import type { PolicyModel } from '../domain/url-filter/policy-model';
-
-export const FIREWALL_TYPES = ['palo_alto', 'fortinet'] as const;
-export type FirewallType = (typeof FIREWALL_TYPES)[number];
+import type { PolicyModel } from '../policy/policy-model';
+import type { FirewallType } from '../registry';
 
 export interface FirewallConnection {
   type: FirewallType;
@@ -34,10 +32,16 @@ export interface LoggingResult {
   vendor_config: Record<string, unknown>;
 }
 
-/** What a push left on the firewall, so a later push or an unassign can clean it up. */
-export type PushedObjects =
-  | { vendor: 'palo_alto'; profile: string; custom_categories: string[]; policy_version: number; warnings: string[] }
-  | { vendor: 'fortinet'; profile: string; urlfilter_id: number; policy_version: number; warnings: string[] };
+/**
+ * What a push left on the firewall, so a later push or an unassign can clean it up (stored as JSON on the
+ * assignment). Each vendor extends it with its own object ids and only reads back records of its own `vendor`.
+ */
+export interface PushedObjects {
+  vendor: FirewallType;
+  profile: string;
+  policy_version: number;
+  warnings: string[];
+}
 
 export interface FirewallConnector {
   test(): Promise<FirewallTestInfo>;

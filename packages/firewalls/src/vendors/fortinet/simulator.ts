@@ -1,11 +1,11 @@
-// Simulator of the FortiOS REST API v2 (research/firewalls-urlfilter.md §2 and §8): HTTPS with a self-signed
+// Simulator of the FortiOS REST API v2 (docs/firewalls.md "FortiOS" and "Simulators"): HTTPS with a self-signed
 // certificate on 127.0.0.1, token as `Authorization: Bearer` or `?access_token=`, `monitor/system/status`,
 // cmdb CRUD for webfilter/urlfilter (mkey id), webfilter/profile (mkey name) and the log.syslogd/setting
 // singleton, `?vdom=` and `action=move`, and FortiOS's JSON envelope with http_status and CLI error numbers
 // (-5 duplicate, -3 not found, -23 in use, -651 invalid value). It also evaluates a host against a profile the
 // way FortiOS does: static URL filter in entry order, then FortiGuard categories.
 import https from 'node:https';
-import { listenOnLoopback, simulatorTls, readBody, type SimulatorHandle } from './tls';
+import { listenOnLoopback, simulatorTls, readBody, type SimulatorHandle } from '../../simulators/tls';
 
 export interface FortinetSimulatorOptions {
   port?: number;

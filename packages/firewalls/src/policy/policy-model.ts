@@ -1,8 +1,8 @@
-// Our URL-filter model (DESIGN.md §4): ordered rules, the first enabled match wins, else default_action.
+// Our URL-filter model (docs/firewalls.md "The policy model"): ordered rules, the first enabled match wins, else default_action.
 // A rule matches when ANY of its non-empty criteria matches: one of its categories, one of its domain
 // patterns (exact host, or `*.example.com` for any subdomain of example.com), or a URL risk score at least
 // min_risk_score. This module is the reference evaluator the vendor compilers are tested against.
-import { AI_PARENT_CATEGORY, aiCategories, aiCategoryIds, classifyHost } from '../../data';
+import { AI_PARENT_CATEGORY, aiCategories, aiCategoryIds, classifyHost } from '../categories';
 
 export type FilterAction = 'allow' | 'block' | 'alert';
 export const FILTER_ACTIONS = ['allow', 'block', 'alert'] as const;

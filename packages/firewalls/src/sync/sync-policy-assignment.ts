@@ -1,16 +1,13 @@
 // The push itself, run by the worker for each firewall_sync job (and callable directly in tests):
-// compile the policy for the firewall's vendor, apply it, record sync_status / synced_version / error.
+// compile the policy for the firewall's vendor, apply it, record sync_status / synced_version / error
+// (docs/firewalls.md "Sync").
 import type { Prisma, PrismaClient } from '@risk/db';
-import {
-  ConnectorError,
-  createConnector,
-  defaultConnectorContext,
-  type FirewallConnection,
-  type FirewallConnector,
-  type PushedObjects,
-} from '../../connectors';
-import { connectionOf } from '../firewalls/firewalls';
-import { policyModelOf } from './policies';
+import { ConnectorError } from '../connector/errors';
+import { defaultConnectorContext } from '../connector/https-client';
+import type { FirewallConnection, FirewallConnector, PushedObjects } from '../connector/types';
+import { policyModelOf } from '../policy/policy-model-of';
+import { createConnector } from '../registry';
+import { connectionOf } from './connection-of';
 
 export interface SyncOptions {
   secretsKey: string;

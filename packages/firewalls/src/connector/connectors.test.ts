@@ -2,17 +2,14 @@ import https from 'node:https';
 import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseAllowList } from '@risk/common';
-import { createConnector, ConnectorError } from './index';
-import {
-  startPanosSimulator,
-  startFortinetSimulator,
-  type SimulatorHandle,
-  type PanosSimulatorState,
-  type FortinetSimulatorState,
-} from '../simulators';
-import { evaluatePolicy, factsForHost, type PolicyModel } from '../domain/url-filter/policy-model';
-import { compilePanos } from '../domain/url-filter/compile-panos';
-import { simulatorTls } from '../simulators/tls';
+import { ConnectorError } from './errors';
+import { createConnector } from '../registry';
+import { startPanosSimulator, type PanosSimulatorState } from '../vendors/palo-alto/simulator';
+import { startFortinetSimulator, type FortinetSimulatorState } from '../vendors/fortinet/simulator';
+import { evaluatePolicy, factsForHost, type PolicyModel } from '../policy/policy-model';
+import { compilePanos } from '../vendors/palo-alto/compile';
+import type { PanPushedObjects } from '../vendors/palo-alto/connector';
+import { simulatorTls, type SimulatorHandle } from '../simulators/tls';
 
 const KEY = 'sim-key-0123456789';
 const context = { timeoutMs: 2000, allowList: parseAllowList('127.0.0.1,localhost'), pollIntervalMs: 10 };
@@ -175,7 +172,7 @@ describe('PAN-OS connector against the simulator', () => {
     const smaller = { ...policy, version: 4, rules: policy.rules.filter((r) => r.id !== 'r3') };
     const again = await connector().applyUrlPolicy(smaller, pushed);
     expect(Object.keys(sim.state.customCategories()).sort()).toEqual(
-      again.vendor === 'palo_alto' ? [...again.custom_categories].sort() : [],
+      again.vendor === 'palo_alto' ? [...(again as PanPushedObjects).custom_categories].sort() : [],
     );
     await connector().removeUrlPolicy(again);
     expect(sim.state.customCategories()).toEqual({});

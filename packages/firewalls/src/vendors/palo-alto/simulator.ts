@@ -1,11 +1,11 @@
-// Simulator of the PAN-OS XML API (research/firewalls-urlfilter.md §1 and §8): `/api/` over HTTPS with a
+// Simulator of the PAN-OS XML API (docs/firewalls.md "PAN-OS" and "Simulators"): `/api/` over HTTPS with a
 // self-signed certificate on 127.0.0.1, GET or form POST, key in `X-PAN-KEY` or `key=`, keygen, op
 // `show system info` / `show jobs id`, `type=version`, config set/edit/get/show/delete on an in-memory
 // candidate tree, commit → job (ACT, then FIN/OK or FIN/FAIL), and the vendor's reply envelope and codes.
 // It also evaluates a URL against the running URL filtering profile the way PAN-OS does (custom categories
 // first, strictest action wins) so tests can compare it with our first-match evaluator.
 import https from 'node:https';
-import { listenOnLoopback, simulatorTls, readBody, type SimulatorHandle } from './tls';
+import { listenOnLoopback, simulatorTls, readBody, type SimulatorHandle } from '../../simulators/tls';
 import {
   clone,
   el,
@@ -18,8 +18,9 @@ import {
   serialize,
   escapeXml,
   type XmlNode,
-} from '../lib/xml-tree';
-import { aiDomains, aiCategories, AI_PARENT_CATEGORY, panPredefinedCategories } from '../data';
+} from '../../lib/xml-tree';
+import { aiDomains, AI_PARENT_CATEGORY } from '../../categories';
+import { panGranularAiCategory, panPredefinedCategories } from './pan-db';
 
 export const PANOS_VSYS_XPATH = "/config/devices/entry[@name='localhost.localdomain']/vsys/entry[@name='vsys1']";
 
@@ -78,7 +79,7 @@ function emptyConfig(): XmlNode {
 function defaultCategoryDb(): Map<string, string[]> {
   const db = new Map<string, string[]>();
   for (const entry of aiDomains) {
-    const granular = aiCategories.find((c) => c.id === entry.category)?.pan_os_granular;
+    const granular = panGranularAiCategory(entry.category);
     db.set(entry.domain, [AI_PARENT_CATEGORY, ...(granular ? [granular] : [])]);
   }
   return db;

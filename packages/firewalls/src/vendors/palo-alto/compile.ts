@@ -1,4 +1,4 @@
-// First-match rules → PAN-OS objects (research/firewalls-urlfilter.md §4.4). A PAN-OS URL filtering profile
+// First-match rules → PAN-OS objects (docs/firewalls.md "Compiling first-match rules"). A PAN-OS URL filtering profile
 // is not ordered: custom URL categories are checked before predefined ones, and among the categories a URL
 // matches the strictest action wins (block > alert > allow). To keep first-match meaning we
 //  1. turn domain rules and AI-category rules (our AI domain list) into one custom URL category per rule,
@@ -7,7 +7,8 @@
 //     action for the shared hosts; no URL-list construct expresses the exception);
 //  3. map general categories to PAN-DB names, first rule to claim a name wins;
 //  4. give every remaining predefined category the default action.
-import { generalCategories, panPredefinedCategories, AI_PARENT_CATEGORY, aiCategories } from '../../data';
+import { AI_PARENT_CATEGORY, aiCategories } from '../../categories';
+import { panDbNames, panGranularAiCategory, panPredefinedCategories } from './pan-db';
 import {
   ACTION_STRICTNESS,
   aiCategoryPatterns,
@@ -16,7 +17,7 @@ import {
   patternsOverlap,
   type FilterAction,
   type PolicyModel,
-} from './policy-model';
+} from '../../policy/policy-model';
 
 export interface PanCustomCategory {
   name: string;
@@ -87,9 +88,9 @@ export function compilePanos(policy: PolicyModel): PanCompiledPolicy {
 
     const panNames = rule.categories.flatMap((categoryId) => {
       if (categoryId === AI_PARENT_CATEGORY) {
-        return [AI_PARENT_CATEGORY, ...new Set(aiCategories.map((c) => c.pan_os_granular))];
+        return [AI_PARENT_CATEGORY, ...new Set(aiCategories.flatMap((c) => panGranularAiCategory(c.id) ?? []))];
       }
-      return generalCategories.find((c) => c.id === categoryId)?.pan_os ?? [];
+      return panDbNames(categoryId);
     });
     for (const name of panNames) {
       if (!claimedPredefined.has(name)) claimedPredefined.set(name, rule.action);

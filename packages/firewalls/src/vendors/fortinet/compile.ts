@@ -1,12 +1,18 @@
-// First-match rules → FortiOS objects (research/firewalls-urlfilter.md §4.4). FortiOS runs the static URL
+// First-match rules → FortiOS objects (docs/firewalls.md "Compiling first-match rules"). FortiOS runs the static URL
 // filter first, entry by entry, then the FortiGuard category filter. A static `block` stops; `allow` and
 // `monitor` continue to the category check; `exempt` skips the rest of web filtering. So:
 //  - domain and AI-category rules become urlfilter entries in rule order: block → block, allow → exempt
 //    (plain allow would fall through to the category check and could still be blocked), alert → monitor;
 //  - general categories become ftgd-wf filters with FortiGuard ids (allow = no filter entry); the first rule
 //    to claim an id wins; every remaining id takes the default action.
-import { generalCategories, fortiguardCategoryIds } from '../../data';
-import { aiCategoryPatterns, isAiCategory, patternCovers, type FilterAction, type PolicyModel } from './policy-model';
+import { fortiguardCategoryIds, fortiguardIds } from './fortiguard';
+import {
+  aiCategoryPatterns,
+  isAiCategory,
+  patternCovers,
+  type FilterAction,
+  type PolicyModel,
+} from '../../policy/policy-model';
 
 export interface FortiUrlEntry {
   id: number;
@@ -61,7 +67,7 @@ export function compileFortios(policy: PolicyModel): FortiCompiledPolicy {
       });
     }
     for (const categoryId of rule.categories) {
-      for (const fortiguardId of generalCategories.find((c) => c.id === categoryId)?.fortiguard ?? []) {
+      for (const fortiguardId of fortiguardIds(categoryId)) {
         if (!claimedIds.has(fortiguardId)) claimedIds.set(fortiguardId, rule.action);
       }
     }

@@ -1,8 +1,8 @@
-// FortiOS REST API v2 connector (research/firewalls-urlfilter.md §2): JSON over HTTPS with the token as
+// FortiOS REST API v2 connector (docs/firewalls.md "FortiOS"): JSON over HTTPS with the token as
 // `Authorization: Bearer`, vdom root. FortiOS sometimes answers 200 with status "error", so the envelope's
 // status is checked, not only the HTTP code.
-import { ConnectorError } from './errors';
-import { httpsCall, type ConnectorContext } from './https-client';
+import { ConnectorError } from '../../connector/errors';
+import { httpsCall, type ConnectorContext } from '../../connector/https-client';
 import type {
   FirewallConnection,
   FirewallConnector,
@@ -10,9 +10,9 @@ import type {
   LoggingOptions,
   LoggingResult,
   PushedObjects,
-} from './types';
-import { compileFortios } from '../domain/url-filter/compile-fortios';
-import type { PolicyModel } from '../domain/url-filter/policy-model';
+} from '../../connector/types';
+import { compileFortios } from './compile';
+import type { PolicyModel } from '../../policy/policy-model';
 
 interface FortiEnvelope {
   status?: string;
@@ -26,6 +26,14 @@ interface FortiEnvelope {
 }
 
 const MODE = { udp: 'udp', tcp: 'reliable', tls: 'reliable' } as const;
+
+/** What a FortiOS push leaves: the web filter profile and the static URL filter table it points at. */
+export interface FortiPushedObjects extends PushedObjects {
+  vendor: 'fortinet';
+  urlfilter_id: number;
+}
+
+const isFortiPushed = (pushed: PushedObjects | null): pushed is FortiPushedObjects => pushed?.vendor === 'fortinet';
 
 export class FortinetConnector implements FirewallConnector {
   constructor(
@@ -112,7 +120,7 @@ export class FortinetConnector implements FirewallConnector {
     return { vendor_config: { path: 'log.syslogd/setting', ...setting } };
   }
 
-  async applyUrlPolicy(policy: PolicyModel, previous: PushedObjects | null): Promise<PushedObjects> {
+  async applyUrlPolicy(policy: PolicyModel, previous: PushedObjects | null): Promise<FortiPushedObjects> {
     const compiled = compileFortios(policy);
     const table = {
       name: compiled.tableName,
@@ -122,7 +130,7 @@ export class FortinetConnector implements FirewallConnector {
       entries: compiled.entries,
     };
     let tableId: number | null = null;
-    if (previous?.vendor === 'fortinet') {
+    if (isFortiPushed(previous)) {
       const existing = await this.request(
         'GET',
         `/api/v2/cmdb/webfilter/urlfilter/${previous.urlfilter_id}`,
@@ -167,7 +175,7 @@ export class FortinetConnector implements FirewallConnector {
   }
 
   async removeUrlPolicy(pushed: PushedObjects): Promise<void> {
-    if (pushed.vendor !== 'fortinet') return;
+    if (!isFortiPushed(pushed)) return;
     await this.request(
       'DELETE',
       `/api/v2/cmdb/webfilter/profile/${encodeURIComponent(pushed.profile)}`,
