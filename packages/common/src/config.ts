@@ -45,12 +45,6 @@ export const ConfigSchema = z.object({
    * process serves metrics at all
    */
   METRICS_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
-  /**
-   * OTLP/HTTP endpoint for traces (e.g. http://collector:4318); set it (or OTEL_TRACING=true) to trace
-   * requests through the queues into the worker (docs/observability.md "Tracing"). Off by default.
-   */
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
-  OTEL_TRACING: bool.default(false),
   /** 32 bytes, base64 or hex: AES-256-GCM key for secrets at rest and the tenant-token signing key */
   SECRETS_KEY: z
     .string()
