@@ -18,6 +18,8 @@ import {
   type Logger,
   parseAllowList,
   hsts,
+  httpMetrics,
+  metricsEndpoint,
 } from '@risk/common';
 import type { PrismaClient } from '@risk/db';
 import type IORedis from 'ioredis';
@@ -38,6 +40,7 @@ import {
 } from '@risk/contracts';
 import { bearerOf, createTenantTokenSigner, isAdminToken } from './auth';
 import { buildAdminOpenApiDocument } from './openapi';
+import { createQueuesBoard, QUEUES_BOARD_PATH } from './queues-board';
 import {
   aiCategories,
   createConnector,
@@ -100,6 +103,7 @@ export function createApp(deps: AppDeps) {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
+  app.use(httpMetrics()); // docs/observability.md
   app.use(requestIdMiddleware());
   app.use(hsts(config.HSTS_MAX_AGE_SECONDS));
   // one access-log line per request: the route pattern and req.path only, never the query string
@@ -380,6 +384,17 @@ export function createApp(deps: AppDeps) {
       throw new ApiError('parameter_invalid', { param: 'url', message: 'url must be given once.' });
     return riskScoreForTenant(db, ctx.tenantId, url);
   });
+
+  app.get('/metrics', metricsEndpoint(config.METRICS_TOKEN)); // docs/observability.md "Scraping"
+  if (deps.redis) {
+    const board = createQueuesBoard({
+      redis: deps.redis,
+      prefix: config.REDIS_PREFIX,
+      adminToken: config.ADMIN_API_TOKEN,
+      guard,
+    });
+    app.use(QUEUES_BOARD_PATH, ...board.handlers);
+  }
 
   app.use(notFoundHandler());
   app.use(errorHandler(logger));
