@@ -18,3 +18,4 @@ export * from './events';
 export * from './outbox';
 export * from './threat-match';
 export * from './tls/local-ca';
+export * from './http/docs-site';

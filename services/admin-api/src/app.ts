@@ -4,6 +4,7 @@ import express, { type Request, type Response } from 'express';
 import helmet from 'helmet';
 import {
   ApiError,
+  docsSite,
   ZListQuery,
   errorHandler,
   notFoundHandler,
@@ -378,6 +379,8 @@ export function createApp(deps: AppDeps) {
       throw new ApiError('parameter_invalid', { param: 'url', message: 'url must be given once.' });
     return riskScoreForTenant(db, ctx.tenantId, url);
   });
+
+  app.use('/docs', docsSite({ title: 'Admin API', openapiPath: '/openapi.json' }));
 
   app.use(notFoundHandler());
   app.use(errorHandler(logger));

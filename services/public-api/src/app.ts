@@ -1,6 +1,7 @@
 import {
   ApiKeyAuthenticator,
   ApiError,
+  docsSite,
   errorHandler,
   notFoundHandler,
   parseQueryString,
@@ -170,6 +171,8 @@ export function createApp(deps: AppDeps): PublicApiApp {
       checks: { postgres, redis },
     });
   });
+
+  app.use('/docs', docsSite({ title: SERVICE_NAME, openapiPath: '/v1/openapi.json' }));
 
   app.use(notFoundHandler());
   app.use(errorHandler(deps.logger));
