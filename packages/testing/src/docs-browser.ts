@@ -49,12 +49,12 @@ export async function launchDocsBrowser(): Promise<DocsBrowser> {
     else await route.abort('blockedbyclient');
   });
   // CSP violations are reported to the page as events; collect them where the test can read them
-  await context.addInitScript(() => {
-    const w = window as unknown as { __cspViolations: string[] };
-    w.__cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => {
-      w.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`);
-    });
+  // (scripts as strings: they run in the page, and this package is type-checked without the DOM library)
+  await context.addInitScript({
+    content: `window.__cspViolations = [];
+      document.addEventListener('securitypolicyviolation', (e) => {
+        window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI);
+      });`,
   });
   return {
     context,
@@ -78,7 +78,7 @@ export function isLocal(url: string): boolean {
 }
 
 export async function cspViolations(page: Page): Promise<string[]> {
-  return page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
+  return page.evaluate<string[]>('window.__cspViolations');
 }
 
 /** Saves a screenshot under test-output/docs/ and returns its path. */
@@ -143,9 +143,13 @@ export async function visitDocsSite(opts: {
   try {
     const page = await browser.context.newPage();
     const response = await page.goto(`${opts.baseUrl}/docs`, { waitUntil: 'load' });
-    await page.waitForFunction((n) => document.querySelectorAll('.opblock').length >= n, opts.expectedOperations, {
-      timeout: 30_000,
-    });
+    await page.waitForFunction(
+      `document.querySelectorAll('.opblock').length >= ${Number(opts.expectedOperations)}`,
+      null,
+      {
+        timeout: 30_000,
+      },
+    );
     const listed = await page.$$eval('.opblock', (blocks) =>
       blocks.map((block) => ({
         method: block.querySelector('.opblock-summary-method')?.textContent?.trim() ?? '',

@@ -5,7 +5,13 @@
 import { existsSync } from 'node:fs';
 import request from 'supertest';
 import { DOCS_GUIDE_CSP, DOCS_REFERENCE_CSP, GUIDE_PAGES } from '@risk/common';
-import { isLocal, operationsOf, serveOnLoopback, visitDocsSite, type DocsSiteVisit } from '@risk/testing/src/docs-browser';
+import {
+  isLocal,
+  operationsOf,
+  serveOnLoopback,
+  visitDocsSite,
+  type DocsSiteVisit,
+} from '@risk/testing/src/docs-browser';
 import { createHarness, type Harness } from './harness';
 
 jest.setTimeout(120_000);
@@ -16,7 +22,9 @@ let operations: ReturnType<typeof operationsOf>;
 
 beforeAll(async () => {
   h = await createHarness('docssite');
-  const document = (await request(h.app).get('/v1/openapi.json').expect(200)).body as Parameters<typeof operationsOf>[0];
+  const document = (await request(h.app).get('/v1/openapi.json').expect(200)).body as Parameters<
+    typeof operationsOf
+  >[0];
   operations = operationsOf(document);
   const server = await serveOnLoopback(h.app);
   try {

@@ -100,6 +100,7 @@ main.reference{max-width:none;padding:0 1rem}
 .guide h1,.guide h2,.guide h3{line-height:1.25}
 .guide h2{border-bottom:1px solid #d0d7de;padding-bottom:.3rem;margin-top:2rem}
 .guide a{color:#0969da}
+.guide .align-left{text-align:left}.guide .align-center{text-align:center}.guide .align-right{text-align:right}
 .guide blockquote{margin:0;padding:0 1rem;color:#57606a;border-left:.25rem solid #d0d7de}
 `;
 
@@ -155,8 +156,19 @@ export function createGuideRenderer(basePath: string, pages: readonly GuidePage[
       token.attrSet('id', count === 0 ? base : `${base}-${count}`);
     });
   });
+  // table column alignment as a class, not markdown-it's style attribute: the guide CSP allows no inline style
+  md.core.ruler.push('align_classes', (state) => {
+    for (const token of state.tokens) {
+      if (token.type !== 'th_open' && token.type !== 'td_open') continue;
+      const align = /^text-align:(left|center|right)$/.exec(String(token.attrGet('style') ?? ''))?.[1];
+      if (!align) continue;
+      token.attrs = (token.attrs ?? []).filter(([name]) => name !== 'style');
+      token.attrSet('class', `align-${align}`);
+    }
+  });
   const slugOfFile = new Map(pages.map((p) => [path.posix.normalize(p.file), p.slug]));
-  const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, i, options, _env, self) => self.renderToken(tokens, i, options));
+  const defaultLinkOpen =
+    md.renderer.rules.link_open ?? ((tokens, i, options, _env, self) => self.renderToken(tokens, i, options));
   md.renderer.rules.link_open = (tokens, i, options, env: Record<string, unknown> | undefined, self) => {
     const token = tokens[i]!;
     const href = String(token.attrGet('href') ?? '');
