@@ -2,7 +2,7 @@
 // browser by Swagger UI from the service's own OpenAPI document, and the Markdown guides in docs/ rendered as
 // pages. Everything is served from this process — Swagger UI's files from the swagger-ui-dist package — so the
 // pages work with no internet access and under a CSP that allows nothing but this origin.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Router, type Request, type Response } from 'express';
 import MarkdownIt from 'markdown-it';
@@ -56,8 +56,19 @@ export const DOCS_GUIDE_CSP =
   "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const SWAGGER_UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
-// src/http → the repository root in source, dist/http → the same depth in the built package
-const DEFAULT_DOCS_DIR = path.resolve(__dirname, '../../../../docs');
+/**
+ * The nearest docs/ folder holding the guides, walking up from this file: the repository's in a checkout
+ * (src/http or dist/http, four levels down) and /app/docs in the image, where this package sits deeper, inside
+ * a service's pruned node_modules (infra/docker/Dockerfile).
+ */
+function findDocsDir(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'docs');
+    if (existsSync(path.join(candidate, 'guides', 'quick-start.md'))) return candidate;
+    if (path.dirname(dir) === dir) return path.resolve(from, '../../../../docs');
+  }
+}
+const DEFAULT_DOCS_DIR = findDocsDir(__dirname);
 
 /** Swagger UI reads its settings here; the document URL comes from the page's data attribute. */
 const REFERENCE_INITIALIZER = `'use strict';
