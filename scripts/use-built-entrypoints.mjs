@@ -1,3 +1,4 @@
+/* global console */
 // Points every workspace package's "main"/"types" at its tsc output (dist/), in the image's build stage only
 // (infra/docker/Dockerfile): in the repository the packages are consumed as TypeScript source (tsx, jest),
 // while the production image runs the compiled JavaScript with no TypeScript loader at all.
