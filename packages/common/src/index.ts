@@ -19,3 +19,4 @@ export * from './outbox';
 export * from './threat-match';
 export * from './tls/local-ca';
 export * from './metrics';
+export * from './http/docs-site';

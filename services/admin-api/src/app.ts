@@ -4,6 +4,7 @@ import express, { type Request, type Response } from 'express';
 import helmet from 'helmet';
 import {
   ApiError,
+  docsSite,
   ZListQuery,
   errorHandler,
   notFoundHandler,
@@ -395,6 +396,7 @@ export function createApp(deps: AppDeps) {
     });
     app.use(QUEUES_BOARD_PATH, ...board.handlers);
   }
+  app.use('/docs', docsSite({ title: 'Admin API', openapiPath: '/openapi.json' }));
 
   app.use(notFoundHandler());
   app.use(errorHandler(logger));

@@ -1,6 +1,7 @@
 import {
   ApiKeyAuthenticator,
   ApiError,
+  docsSite,
   errorHandler,
   notFoundHandler,
   parseQueryString,
@@ -175,6 +176,7 @@ export function createApp(deps: AppDeps): PublicApiApp {
   });
 
   app.get('/metrics', metricsEndpoint(deps.config.METRICS_TOKEN)); // docs/observability.md "Scraping"
+  app.use('/docs', docsSite({ title: SERVICE_NAME, openapiPath: '/v1/openapi.json' }));
 
   app.use(notFoundHandler());
   app.use(errorHandler(deps.logger));
