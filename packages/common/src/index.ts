@@ -10,6 +10,7 @@ export * from './http/request';
 export * from './http/query';
 export * from './http/validate';
 export * from './http/pagination';
+export * from './http/route';
 export * from './http/api-key-auth';
 export * from './http/idempotency';
 export * from './http/rate-limit';
