@@ -1,6 +1,7 @@
-// @risk/admin-api: the app factory for tests and main.ts, and the firewall sync use cases the worker runs.
+// @risk/admin-api: the app factory for tests and main.ts, its route table, and the firewall sync use cases the worker runs.
 export { createApp, type AppDeps } from './app';
 export { buildAdminOpenApiDocument } from './openapi';
+export { adminRouteTable, type AdminRouteRow } from './routes/table';
 export {
   syncPolicyAssignment,
   removePolicyAssignment,

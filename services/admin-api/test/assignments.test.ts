@@ -3,7 +3,7 @@
 // precise reason (wrong key, closed port, untranslatable order), unassign removing what was pushed.
 import { removePolicyAssignment, syncPolicyAssignment } from '../src';
 import { evaluatePolicy, factsForHost } from '../src/domain/url-filter/policy-model';
-import { policyModelOf } from '../src/domain/policies/policies';
+import { policyModelOf } from '../src/domain/policies/policy-model-of';
 import {
   startFortinetSimulator,
   startPanosSimulator,

@@ -6,7 +6,7 @@ import {
   type ResponseConfig,
   type RouteConfig,
 } from '@risk/contracts';
-import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import { ApiError } from '../errors';
 import { idempotencyRequestOf, sendReplay, type IdempotencyRequest, type StoredResponse } from './idempotency';
@@ -306,8 +306,15 @@ export function registerRoutes<D>(
   }
 }
 
-/** Registers route definitions on a router, in order (literal paths before parameterised ones). */
-export function mountRoutes<D>(router: Router, host: RouteHost<D>, routes: ReadonlyArray<RouteDefinition<D>>): Router {
-  for (const route of routes) router[route.method](route.path, route.build(host));
-  return router;
+/** What routes are mounted on: an express Router or the app itself. */
+export type RouteTarget = { [M in HttpMethod]: (path: string, handler: RequestHandler) => unknown };
+
+/** Registers route definitions on a router (or app), in order (literal paths before parameterised ones). */
+export function mountRoutes<D, T extends RouteTarget>(
+  target: T,
+  host: RouteHost<D>,
+  routes: ReadonlyArray<RouteDefinition<D>>,
+): T {
+  for (const route of routes) target[route.method](route.path, route.build(host));
+  return target;
 }

@@ -6,4 +6,3 @@ export * from './deployment-tokens';
 export * from './firewalls';
 export * from './policies';
 export * from './risk-score';
-export * from './routes';

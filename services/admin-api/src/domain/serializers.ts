@@ -9,6 +9,7 @@ import type {
   UrlFilterRule,
   PolicyAssignment,
 } from '@risk/db';
+import type { AiCategory, GeneralCategory } from '../data';
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
@@ -147,5 +148,23 @@ export function serializePolicy(p: PolicyWithChildren) {
     assignments: p.assignments.map(serializeAssignment),
     created: p.created.toISOString(),
     updated: p.updated.toISOString(),
+  };
+}
+
+/** A general URL category with its vendor category columns. */
+export function serializeCategory(c: GeneralCategory) {
+  return { id: c.id, name: c.name, description: c.description, pan_os: c.pan_os, fortiguard: c.fortiguard };
+}
+
+/** An AI sub-category with its vendor column, vendors and domains. */
+export function serializeAiCategory(c: AiCategory) {
+  return {
+    id: c.id,
+    name: c.name,
+    description: c.description,
+    parent: c.parent,
+    pan_os_granular: c.pan_os_granular,
+    vendors: c.vendors,
+    domains: c.domains,
   };
 }

@@ -9,8 +9,8 @@ import {
   type FirewallConnector,
   type PushedObjects,
 } from '../../connectors';
-import { connectionOf } from '../firewalls/firewalls';
-import { policyModelOf } from './policies';
+import { connectionOf } from '../firewalls/connection';
+import { policyModelOf } from './policy-model-of';
 
 export interface SyncOptions {
   secretsKey: string;
