@@ -11,6 +11,7 @@ export * from './http/query';
 export * from './http/validate';
 export * from './http/pagination';
 export * from './http/route';
+export { openApiPath, registerRoutes } from './http/route-openapi';
 export * from './http/api-key-auth';
 export * from './http/idempotency';
 export * from './http/rate-limit';

@@ -1,16 +1,10 @@
-import {
-  documentedQuery,
-  errorResponses,
-  ZIdempotencyKeyHeader,
-  type OpenAPIRegistry,
-  type ResponseConfig,
-  type RouteConfig,
-} from '@risk/contracts';
+import type { ResponseConfig, RouteConfig } from '@risk/contracts';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import { ApiError } from '../errors';
 import { idempotencyRequestOf, sendReplay, type IdempotencyRequest, type StoredResponse } from './idempotency';
 import { requestIdOf } from './request';
+import { operationOf } from './route-openapi';
 import { parseOrThrow } from './validate';
 
 /**
@@ -102,7 +96,7 @@ export interface RouteDoc {
   errors?: readonly number[];
 }
 
-type Schema = z.ZodType;
+export type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 export interface RouteSpec<
@@ -250,59 +244,6 @@ function checkIdempotencyHeader(req: Request): void {
       param: 'Idempotency-Key',
       message: 'Idempotency-Key must be a UUID.',
     });
-  }
-}
-
-// ── the OpenAPI operation ──
-
-/** `/assets/:fingerprint` → `/assets/{fingerprint}` */
-export const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
-
-const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
-
-function operationOf<D, A>(
-  spec: RouteSpec<D, A, Schema | undefined, Schema | undefined, Schema | undefined>,
-  doc: RouteDoc,
-  prefix: string,
-): RouteConfig {
-  const errors = new Set([...spec.auth.errors, ...(doc.errors ?? []), ...(spec.idempotency ? [409, 413] : [])]);
-  const ok: ResponseConfig = {
-    description: doc.response?.description ?? 'success',
-    ...(doc.response?.schema
-      ? json(doc.response.schema)
-      : doc.response?.content
-        ? { content: doc.response.content }
-        : {}),
-  };
-  const request: NonNullable<RouteConfig['request']> = {
-    ...(spec.params ? { params: spec.params as NonNullable<RouteConfig['request']>['params'] } : {}),
-    ...(spec.query ? { query: documentedQuery(spec.query) as NonNullable<RouteConfig['request']>['query'] } : {}),
-    ...(spec.idempotency ? { headers: ZIdempotencyKeyHeader } : {}),
-    ...(spec.body ? { body: json(spec.body) } : {}),
-  };
-  return {
-    method: spec.method,
-    path: prefix + openApiPath(spec.path),
-    summary: doc.summary,
-    ...(doc.description ? { description: doc.description } : {}),
-    security: spec.auth.security,
-    request,
-    responses: {
-      [spec.status ?? 200]: ok,
-      ...errorResponses(...[...errors].sort((a, b) => a - b)),
-    },
-  };
-}
-
-/** Registers the routes' operations in `registry` (a child of the service's registry: one per document). */
-export function registerRoutes<D>(
-  registry: OpenAPIRegistry,
-  routes: ReadonlyArray<RouteDefinition<D>>,
-  prefix = '',
-): void {
-  for (const route of routes) {
-    const operation = route.openapi(prefix);
-    if (operation) registry.registerPath(operation);
   }
 }
 
