@@ -26,7 +26,7 @@ import {
   defaultConnectorContext,
   type FirewallConnection,
   type FirewallConnector,
-} from './connectors';
+} from '@risk/firewalls';
 import { routeHost, type AdminContext } from './http/route';
 import { ADMIN_ROUTES } from './routes';
 

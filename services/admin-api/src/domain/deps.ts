@@ -2,7 +2,7 @@
 import type { AllowList, Config, Logger } from '@risk/common';
 import type { PrismaClient } from '@risk/db';
 import type { TenantTokenSigner } from '../auth';
-import type { FirewallConnection, FirewallConnector } from '../connectors';
+import type { FirewallConnection, FirewallConnector } from '@risk/firewalls';
 
 export interface FirewallDeps {
   secretsKey: string;

@@ -9,7 +9,7 @@ import type {
   UrlFilterRule,
   PolicyAssignment,
 } from '@risk/db';
-import type { AiCategory, GeneralCategory } from '../data';
+import { vendorAiCategoryColumns, vendorCategoryColumns, type AiCategory, type GeneralCategory } from '@risk/firewalls';
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
@@ -151,19 +151,19 @@ export function serializePolicy(p: PolicyWithChildren) {
   };
 }
 
-/** A general URL category with its vendor category columns. */
+/** A general URL category with each vendor's category column (the vendor registry, @risk/firewalls). */
 export function serializeCategory(c: GeneralCategory) {
-  return { id: c.id, name: c.name, description: c.description, pan_os: c.pan_os, fortiguard: c.fortiguard };
+  return { id: c.id, name: c.name, description: c.description, ...vendorCategoryColumns(c.id) };
 }
 
-/** An AI sub-category with its vendor column, vendors and domains. */
+/** An AI sub-category with each vendor's column, its AI vendors and domains. */
 export function serializeAiCategory(c: AiCategory) {
   return {
     id: c.id,
     name: c.name,
     description: c.description,
     parent: c.parent,
-    pan_os_granular: c.pan_os_granular,
+    ...vendorAiCategoryColumns(c),
     vendors: c.vendors,
     domains: c.domains,
   };

@@ -1,4 +1,4 @@
-import { aiCategories } from '../../data';
+import { aiCategories } from '@risk/firewalls';
 import { serializeAiCategory } from '../serializers';
 
 /** The AI sub-categories with their domains, answered whole (a fixed list: no cursor). */

@@ -1,4 +1,4 @@
-import { generalCategories } from '../../data';
+import { generalCategories } from '@risk/firewalls';
 import { serializeCategory } from '../serializers';
 
 /** The general URL categories policies can name, answered whole (a fixed list: no cursor). */

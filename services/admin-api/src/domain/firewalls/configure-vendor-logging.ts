@@ -1,7 +1,7 @@
 import type { Prisma } from '@risk/db';
-import type { LoggingOptions } from '../../connectors';
+import { connectionOf, type LoggingOptions } from '@risk/firewalls';
 import type { AdminDeps } from '../deps';
-import { connectionOf, connectorFailure } from './connection';
+import { connectorFailure } from './connection';
 import { findFirewall } from './find-firewall';
 
 /** Pushes a syslog server profile to the firewall; the outcome is stored on the firewall and logged. */

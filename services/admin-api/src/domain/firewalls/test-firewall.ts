@@ -1,6 +1,6 @@
-import type { FirewallConnector } from '../../connectors';
+import { connectionOf, type FirewallConnector } from '@risk/firewalls';
 import type { AdminDeps } from '../deps';
-import { connectionOf, connectorFailure } from './connection';
+import { connectorFailure } from './connection';
 import { findFirewall } from './find-firewall';
 
 /** The vendor's status call; the outcome is stored on the firewall and logged. */

@@ -1,5 +1,5 @@
 import { ID_PREFIXES, newId } from '@risk/common';
-import type { FilterAction } from '../url-filter/policy-model';
+import type { FilterAction } from '@risk/firewalls';
 import type { DbDeps } from '../deps';
 import { serializeRule } from '../serializers';
 import { findPolicy } from './find-policy';

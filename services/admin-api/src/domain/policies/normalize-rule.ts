@@ -1,7 +1,6 @@
 // The one validation of a rule's matching criteria, for new rules, changed rules and a new policy's rules.
 import { ApiError } from '@risk/common';
-import { allCategoryIds } from '../../data';
-import { normalizeDomainPattern, type FilterAction } from '../url-filter/policy-model';
+import { allCategoryIds, normalizeDomainPattern, type FilterAction } from '@risk/firewalls';
 
 export interface RuleInput {
   name?: string | null;

@@ -1,4 +1,4 @@
-import type { FilterAction } from '../url-filter/policy-model';
+import type { FilterAction } from '@risk/firewalls';
 import type { DbDeps } from '../deps';
 import { serializePolicy } from '../serializers';
 import { findPolicy } from './find-policy';
