@@ -1,35 +1,14 @@
-import { defineRoute, zQueryText } from '@risk/common';
-import {
-  z,
-  zList,
-  ZCreateDeploymentTokenBody,
-  ZDeploymentCredentials,
-  ZDeploymentToken,
-  ZListQuery,
-  zPathId,
-} from '@risk/contracts';
-import { adminToken, noCredential } from '../http/route';
+import { defineRoute } from '@risk/common';
+import { z, zList, ZCreateDeploymentTokenBody, ZDeploymentToken, ZListQuery, zPathId } from '@risk/contracts';
+import { adminToken } from '../http/route';
 import { createDeploymentToken } from '../domain/deployment-tokens/create-deployment-token';
-import { exchangeDeploymentToken } from '../domain/deployment-tokens/exchange-deployment-token';
 import { listDeploymentTokens } from '../domain/deployment-tokens/list-deployment-tokens';
 import { revokeDeploymentToken } from '../domain/deployment-tokens/revoke-deployment-token';
 
 const ZTenantParams = z.object({ id: zPathId });
 
-/** Deployment tokens (admin token) and their exchange for an API key (the token is the credential). */
+/** A tenant's deployment tokens (admin token); routes/deploy.ts exchanges them. */
 export const deploymentTokenRoutes = [
-  defineRoute({
-    method: 'get',
-    path: '/deploy/v1/credentials',
-    auth: noCredential,
-    query: z.object({ token: zQueryText }),
-    doc: {
-      summary: 'Exchange a deployment token for an API key',
-      response: { description: 'success', schema: ZDeploymentCredentials },
-      errors: [400, 401],
-    },
-    handler: ({ deps, query }) => exchangeDeploymentToken(deps, query),
-  }),
   defineRoute({
     method: 'post',
     path: '/tenants/v1/:id/deployment-token',

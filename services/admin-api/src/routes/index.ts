@@ -1,6 +1,7 @@
 import type { RouteDefinition } from '@risk/common';
 import type { AdminContext } from '../http/route';
 import { categoryRoutes } from './categories';
+import { deployRoutes } from './deploy';
 import { deploymentTokenRoutes } from './deployment-tokens';
 import { firewallRoutes } from './firewalls';
 import { policyRoutes } from './policies';
@@ -14,6 +15,7 @@ import { toolRoutes } from './tools';
  */
 export const ADMIN_ROUTES: ReadonlyArray<RouteDefinition<AdminContext>> = [
   ...serviceRoutes,
+  ...deployRoutes,
   ...tenantRoutes,
   ...deploymentTokenRoutes,
   ...firewallRoutes,

@@ -99,21 +99,6 @@ export const policyRoutes = [
     },
     handler: ({ deps, auth, params }) => deletePolicy(deps, { tenantId: auth.tenantId, id: params.id }),
   }),
-  // literal path before /rules/:ruleId
-  defineRoute({
-    method: 'post',
-    path: '/policies/v1/url-filter/:id/rules/reorder',
-    auth: tenantToken,
-    params: ZPolicyParams,
-    body: ZReorderRulesBody,
-    doc: {
-      summary: 'Reorder rules (a permutation of all rule ids)',
-      response: { description: 'success', schema: ZUrlFilterPolicy },
-      errors: [400, 404, 409],
-    },
-    handler: ({ deps, auth, params, body }) =>
-      reorderRules(deps, { tenantId: auth.tenantId, policyId: params.id, order: body }),
-  }),
   defineRoute({
     method: 'post',
     path: '/policies/v1/url-filter/:id/rules',
@@ -147,6 +132,20 @@ export const policyRoutes = [
     doc: { summary: 'Delete a rule', response: { description: 'success', schema: ZDeleted }, errors: [404] },
     handler: ({ deps, auth, params }) =>
       deleteRule(deps, { tenantId: auth.tenantId, policyId: params.id, ruleId: params.ruleId }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/policies/v1/url-filter/:id/rules/reorder',
+    auth: tenantToken,
+    params: ZPolicyParams,
+    body: ZReorderRulesBody,
+    doc: {
+      summary: 'Reorder rules (a permutation of all rule ids)',
+      response: { description: 'success', schema: ZUrlFilterPolicy },
+      errors: [400, 404, 409],
+    },
+    handler: ({ deps, auth, params, body }) =>
+      reorderRules(deps, { tenantId: auth.tenantId, policyId: params.id, order: body }),
   }),
   defineRoute({
     method: 'post',

@@ -12,9 +12,9 @@ import { webhookRoutes } from './webhooks';
  * document both come from them.
  */
 export const V1_RESOURCES: ReadonlyArray<ReadonlyArray<RouteDefinition<AppDeps>>> = [
+  threatRoutes,
+  eventRoutes,
+  webhookRoutes,
   signalRoutes,
   assetRoutes,
-  threatRoutes,
-  webhookRoutes,
-  eventRoutes,
 ];

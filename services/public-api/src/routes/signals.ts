@@ -26,25 +26,6 @@ const SINGLE_RESPONSE: IngestResponse = { status: 202, render: (r) => r.signals[
 export const signalRoutes = [
   defineRoute({
     method: 'post',
-    path: '/signals/bulk',
-    auth: apiKey('signals:write'),
-    body: ZCreateSignalsBulkBody,
-    status: 202,
-    idempotency: 'inline',
-    bulk: true,
-    doc: {
-      summary: 'Submit 1–500 signals at once, all or nothing (scope signals:write)',
-      description:
-        'Every signal is validated before any is written; an error names the item, e.g. signals[12].observed_at. Body limit 10 MiB.',
-      response: { description: 'the stored signals', schema: ZSignalBatch },
-    },
-    handler: async ({ deps, auth, requestId, body, idempotency }) =>
-      answer(
-        await ingestSignals(deps, { auth, requestId, signals: body.signals, bulk: true }, BULK_RESPONSE, idempotency),
-      ),
-  }),
-  defineRoute({
-    method: 'post',
     path: '/signals',
     auth: apiKey('signals:write'),
     body: ZCreateSignalBody,
@@ -60,6 +41,25 @@ export const signalRoutes = [
     handler: async ({ deps, auth, requestId, body, idempotency }) =>
       answer(
         await ingestSignals(deps, { auth, requestId, signals: [body], bulk: false }, SINGLE_RESPONSE, idempotency),
+      ),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/signals/bulk',
+    auth: apiKey('signals:write'),
+    body: ZCreateSignalsBulkBody,
+    status: 202,
+    idempotency: 'inline',
+    bulk: true,
+    doc: {
+      summary: 'Submit 1–500 signals at once, all or nothing (scope signals:write)',
+      description:
+        'Every signal is validated before any is written; an error names the item, e.g. signals[12].observed_at. Body limit 10 MiB.',
+      response: { description: 'the stored signals', schema: ZSignalBatch },
+    },
+    handler: async ({ deps, auth, requestId, body, idempotency }) =>
+      answer(
+        await ingestSignals(deps, { auth, requestId, signals: body.signals, bulk: true }, BULK_RESPONSE, idempotency),
       ),
   }),
   defineRoute({
