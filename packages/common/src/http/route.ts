@@ -123,6 +123,7 @@ export interface RouteSpec<
   idempotency?: 'middleware' | 'inline';
   /** 'middleware' idempotency: the stored response holds a secret shown once, so it is kept encrypted */
   storeEncrypted?: boolean;
+  /** the bulk route: the host's larger body limit and a heavier rate-limit weight */
   bulk?: boolean;
   /** the OpenAPI operation; `false` for a route the document leaves out (the document itself) */
   doc: RouteDoc | false;
