@@ -10,6 +10,8 @@ export * from './http/request';
 export * from './http/query';
 export * from './http/validate';
 export * from './http/pagination';
+export * from './http/route';
+export { openApiPath, registerRoutes } from './http/route-openapi';
 export * from './http/api-key-auth';
 export * from './http/idempotency';
 export * from './http/rate-limit';
