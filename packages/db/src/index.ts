@@ -21,3 +21,8 @@ export type { MigrateResult, MigrationFile } from './migrate';
 import type { PrismaClient } from './generated/prisma/client';
 /** The client handed to `prisma.$transaction(async (tx) => …)`. */
 export type Tx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
+
+export { literal, assertNoNul, PreparedStatements, withPrepared, isConnectionBroken } from './sql';
+export type { StatementDef, PreparedSession } from './sql';
+export { MicroBatch } from './micro-batch';
+export type { MicroBatchOptions } from './micro-batch';
