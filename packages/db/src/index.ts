@@ -26,3 +26,6 @@ export { literal, assertNoNul, PreparedStatements, withPrepared, isConnectionBro
 export type { StatementDef, PreparedSession } from './sql';
 export { MicroBatch } from './micro-batch';
 export type { MicroBatchOptions } from './micro-batch';
+export { FAN_OUT_EVENTS_SQL } from './stores/events-store';
+export { signalsStore, releaseClaims } from './stores/signals-store';
+export type { AssetWrite, ClaimRequest, SignalInsert, EnrichmentOutboxRow } from './stores/signals-store';

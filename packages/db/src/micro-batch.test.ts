@@ -37,7 +37,10 @@ describe('MicroBatch', () => {
       },
     });
     await Promise.all(['a1', 'a2', 'b1', 'c1'].map((s) => mb.submit(s)));
-    expect(batches).toEqual([['a1', 'b1'], ['a2', 'c1']]);
+    expect(batches).toEqual([
+      ['a1', 'b1'],
+      ['a2', 'c1'],
+    ]);
   });
 
   it('runs each item of a failed batch again alone when runAlone is given, else rejects each', async () => {
@@ -72,5 +75,79 @@ describe('MicroBatch', () => {
     });
     const failed = await Promise.allSettled([without.submit(1), without.submit(2)]);
     expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+  });
+});
+
+describe("MicroBatch with keys and runAlone (the single-signal ingest's use)", () => {
+  /** a runner that records how items were grouped; `failShared` makes shared runs throw */
+  function recorder(opts: { failShared?: boolean } = {}) {
+    const calls: Array<{ kind: 'shared' | 'alone'; items: string[] }> = [];
+    const runner = {
+      keys: (item: string) => [item.split(':')[0]!],
+      runBatch: async (items: string[], released: () => void) => {
+        calls.push({ kind: 'shared', items });
+        await new Promise((r) => setTimeout(r, 5));
+        released();
+        if (opts.failShared) throw new Error('shared run failed');
+        return items.map((i) => `done ${i}`);
+      },
+      runAlone: async (item: string, released: () => void) => {
+        calls.push({ kind: 'alone', items: [item] });
+        released();
+        return `alone ${item}`;
+      },
+    };
+    return { calls, runner };
+  }
+
+  test('items submitted in the same turn share one run; each gets its own result', async () => {
+    const { calls, runner } = recorder();
+    const b = new MicroBatch<string, string>({ ...runner, maxInFlight: 1, maxItems: 10 });
+    const results = await Promise.all(['a:1', 'b:1', 'c:1'].map((i) => b.submit(i)));
+    expect(results).toEqual(['done a:1', 'done b:1', 'done c:1']);
+    expect(calls).toEqual([{ kind: 'shared', items: ['a:1', 'b:1', 'c:1'] }]);
+  });
+
+  test('items sharing a key never share a run; the later one keeps its place for the next run', async () => {
+    const { calls, runner } = recorder();
+    const b = new MicroBatch<string, string>({ ...runner, maxInFlight: 1, maxItems: 10 });
+    const results = await Promise.all(['a:1', 'a:2', 'b:1'].map((i) => b.submit(i)));
+    expect(results).toEqual(['done a:1', 'alone a:2', 'done b:1']);
+    expect(calls).toEqual([
+      { kind: 'shared', items: ['a:1', 'b:1'] },
+      { kind: 'alone', items: ['a:2'] },
+    ]);
+  });
+
+  test('a run holds at most maxItems items', async () => {
+    const { calls, runner } = recorder();
+    const b = new MicroBatch<string, string>({ ...runner, maxInFlight: 1, maxItems: 2 });
+    await Promise.all(['a', 'b', 'c', 'd', 'e'].map((i) => b.submit(i)));
+    expect(calls.map((c) => c.items.length)).toEqual([2, 2, 1]);
+  });
+
+  test('a failed shared run falls back to running each item alone', async () => {
+    const { calls, runner } = recorder({ failShared: true });
+    const b = new MicroBatch<string, string>({ ...runner, maxInFlight: 1, maxItems: 10 });
+    const results = await Promise.all(['a', 'b'].map((i) => b.submit(i)));
+    expect(results).toEqual(['alone a', 'alone b']);
+    expect(calls.map((c) => c.kind)).toEqual(['shared', 'alone', 'alone']);
+  });
+
+  test('an item that fails alone rejects only its own promise', async () => {
+    const runner = {
+      keys: (i: string) => [i],
+      runBatch: async (): Promise<string[]> => {
+        throw new Error('shared');
+      },
+      runAlone: async (i: string) => {
+        if (i === 'bad') throw new Error('bad item');
+        return i;
+      },
+    };
+    const b = new MicroBatch<string, string>({ ...runner, maxInFlight: 2, maxItems: 10 });
+    const results = await Promise.allSettled(['good', 'bad'].map((i) => b.submit(i)));
+    expect(results[0]).toEqual({ status: 'fulfilled', value: 'good' });
+    expect(results[1]).toMatchObject({ status: 'rejected', reason: new Error('bad item') });
   });
 });

@@ -103,7 +103,14 @@ export class MicroBatch<T, R> {
           for (const q of batch) q.reject(err);
           return;
         }
-        await Promise.all(batch.map((q) => settle(q, runAlone(q.item, () => undefined))));
+        await Promise.all(
+          batch.map((q) =>
+            settle(
+              q,
+              runAlone(q.item, () => undefined),
+            ),
+          ),
+        );
         return;
       }
       batch.forEach((q, i) => q.resolve(results[i]!));

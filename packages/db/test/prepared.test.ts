@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Pool } from 'pg';
+import fc from 'fast-check';
+import { escapeLiteral, Pool } from 'pg';
 import { dropDatabase, ensureDatabase, withDatabase } from '../src';
 import { literal, PreparedStatements, withPrepared } from '../src/sql';
 
@@ -80,6 +81,18 @@ describe('withPrepared', () => {
 });
 
 describe('literal', () => {
+  // the EXECUTE texts carry values as SQL literals: the escaping must equal pg's escapeLiteral
+  it('formats a string exactly as pg escapeLiteral does', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        expect(literal.string(s)).toBe(escapeLiteral(s));
+      }),
+      { numRuns: 2000 },
+    );
+    for (const s of ["it's", 'back\\slash', "\\'", "''\\\\", "'); DROP TABLE signals; --"])
+      expect(literal.string(s)).toBe(escapeLiteral(s));
+  });
+
   let pool: Pool;
   beforeAll(() => {
     pool = new Pool({ connectionString: BASE, max: 1 });
@@ -87,7 +100,7 @@ describe('literal', () => {
   afterAll(() => pool.end());
 
   it('round-trips hostile strings, arrays, numbers, booleans and dates through Postgres unchanged', async () => {
-    const hostile = ["'; DROP TABLE x; --", 'back\\slash \\\' quote', 'E\'x\'', '$$dollar$$', 'ünïcødé 🦀', "''", '\\'];
+    const hostile = ["'; DROP TABLE x; --", "back\\slash \\' quote", "E'x'", '$$dollar$$', 'ünïcødé 🦀', "''", '\\'];
     const when = new Date('2026-01-02T03:04:05.678Z');
     const sql = `SELECT ${literal.textArray([...hostile, null])} AS texts, ${literal.text(hostile[1])} AS one,
       ${literal.jsonb({ a: hostile })}::jsonb AS doc, ${literal.intArray([1, -2, 3.9])} AS ints,
