@@ -29,3 +29,21 @@ export type { MicroBatchOptions } from './micro-batch';
 export { FAN_OUT_EVENTS_SQL } from './stores/events-store';
 export { signalsStore, releaseClaims } from './stores/signals-store';
 export type { AssetWrite, ClaimRequest, SignalInsert, EnrichmentOutboxRow } from './stores/signals-store';
+export { ID_PREFIXES, newId, newRequestId } from './ids';
+export {
+  THREAT_MATCH_RULE_ID,
+  matchingAssetsSql,
+  threatsMatchingAssetWhere,
+  assetCveIds,
+  findThreatsMatchingAsset,
+} from './stores/threats-store';
+export type { ThreatMatchKeys, AssetMatchKeys, MatchingThreatRow } from './stores/threats-store';
+export { readEnrichmentJobs, readCandidateThreats, writeEnrichment } from './stores/enrichment-store';
+export type {
+  CandidateThreatRow,
+  EnrichmentJobKey,
+  EnrichmentWrite,
+  EnrichmentWritten,
+  JobRead,
+  Observation,
+} from './stores/enrichment-store';
