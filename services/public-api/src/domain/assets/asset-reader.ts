@@ -26,13 +26,13 @@ interface ReadKey {
 export class AssetReader {
   private readonly reads: MicroBatch<ReadKey, AssetRow | undefined>;
 
-  constructor(pool: AppDeps['pool']) {
+  constructor(db: AppDeps['pool']) {
     this.reads = new MicroBatch({
       maxInFlight: 1,
       maxItems: MAX_BATCH,
       tick: 'nextTick',
       runBatch: async (keys) => {
-        const { rows } = await pool.query<AssetRow & { livemode: boolean }>({
+        const { rows } = await db.query<AssetRow & { livemode: boolean }>({
           name: 'public_api_assets_by_keys',
           text: BY_KEYS_SQL,
           values: [

@@ -1,5 +1,5 @@
 import type { EnrichmentJob, Logger, QueueProducer } from '@risk/common';
-import { MicroBatch } from '@risk/db';
+import { literal, MicroBatch } from '@risk/db';
 import type { AppDeps } from '../../deps';
 
 /** How long a flush waits for Redis; past it the outbox relay (worker) takes over. */
@@ -31,7 +31,7 @@ export class EnrichmentEnqueuer {
 
   constructor(
     private readonly producer: QueueProducer,
-    private readonly pool: AppDeps['pool'],
+    private readonly db: AppDeps['pool'],
     private readonly logger: Logger,
   ) {}
 
@@ -51,11 +51,11 @@ export class EnrichmentEnqueuer {
     if (batch.outboxIds.length === 0) return;
     try {
       // no wait for the WAL flush: a mark lost in a crash only makes the relay enqueue the job again
-      const ids = batch.outboxIds.filter((id) => /^\d+$/.test(id)).join(',');
-      const client = await this.pool.connect();
+      const ids = literal.textArray(batch.outboxIds.filter((id) => /^\d+$/.test(id)));
+      const client = await this.db.connect();
       try {
         await client.query(
-          `BEGIN; SET LOCAL synchronous_commit = off; UPDATE outbox SET processed_at = now() WHERE id = ANY('{${ids}}'::bigint[]); COMMIT`,
+          `BEGIN; SET LOCAL synchronous_commit = off; UPDATE outbox SET processed_at = now() WHERE id = ANY(${ids}::bigint[]); COMMIT`,
         );
       } catch (err) {
         await client.query('ROLLBACK').catch(() => undefined); // never hand back a connection in a failed transaction
