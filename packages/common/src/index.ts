@@ -18,3 +18,5 @@ export * from './events';
 export * from './outbox';
 export * from './threat-match';
 export * from './tls/local-ca';
+export * from './metrics';
+export * from './http/docs-site';

@@ -4,6 +4,7 @@ import express, { type Request, type Response } from 'express';
 import helmet from 'helmet';
 import {
   ApiError,
+  docsSite,
   ZListQuery,
   errorHandler,
   notFoundHandler,
@@ -18,6 +19,8 @@ import {
   type Logger,
   parseAllowList,
   hsts,
+  httpMetrics,
+  metricsEndpoint,
 } from '@risk/common';
 import type { PrismaClient } from '@risk/db';
 import type IORedis from 'ioredis';
@@ -38,13 +41,17 @@ import {
 } from '@risk/contracts';
 import { bearerOf, createTenantTokenSigner, isAdminToken } from './auth';
 import { buildAdminOpenApiDocument } from './openapi';
+import { createQueuesBoard, QUEUES_BOARD_PATH } from './queues-board';
 import {
+  aiCategories,
   createConnector,
   defaultConnectorContext,
+  generalCategories,
+  vendorAiCategoryColumns,
+  vendorCategoryColumns,
   type FirewallConnection,
   type FirewallConnector,
-} from './connectors';
-import { aiCategories, generalCategories } from './data';
+} from '@risk/firewalls';
 import * as tenants from './domain/tenants/tenants';
 import * as tenantTokens from './domain/tenants/tenant-tokens';
 import { getTenant } from './domain/tenants/get-tenant';
@@ -97,6 +104,7 @@ export function createApp(deps: AppDeps) {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
+  app.use(httpMetrics()); // docs/observability.md
   app.use(requestIdMiddleware());
   app.use(hsts(config.HSTS_MAX_AGE_SECONDS));
   // one access-log line per request: the route pattern and req.path only, never the query string
@@ -308,8 +316,7 @@ export function createApp(deps: AppDeps) {
       id: c.id,
       name: c.name,
       description: c.description,
-      pan_os: c.pan_os,
-      fortiguard: c.fortiguard,
+      ...vendorCategoryColumns(c.id),
     })),
     has_more: false,
     url: '/policies/v1/categories',
@@ -322,7 +329,7 @@ export function createApp(deps: AppDeps) {
       name: c.name,
       description: c.description,
       parent: c.parent,
-      pan_os_granular: c.pan_os_granular,
+      ...vendorAiCategoryColumns(c),
       vendors: c.vendors,
       domains: c.domains,
     })),
@@ -378,6 +385,18 @@ export function createApp(deps: AppDeps) {
       throw new ApiError('parameter_invalid', { param: 'url', message: 'url must be given once.' });
     return riskScoreForTenant(db, ctx.tenantId, url);
   });
+
+  app.get('/metrics', metricsEndpoint(config.METRICS_TOKEN)); // docs/observability.md "Scraping"
+  if (deps.redis) {
+    const board = createQueuesBoard({
+      redis: deps.redis,
+      prefix: config.REDIS_PREFIX,
+      adminToken: config.ADMIN_API_TOKEN,
+      guard,
+    });
+    app.use(QUEUES_BOARD_PATH, ...board.handlers);
+  }
+  app.use('/docs', docsSite({ title: 'Admin API', openapiPath: '/openapi.json' }));
 
   app.use(notFoundHandler());
   app.use(errorHandler(logger));

@@ -1,12 +1,4 @@
-// @risk/admin-api: the app factory for tests and main.ts, and the firewall sync use cases the worker runs.
+// @risk/admin-api: the app factory for tests and main.ts (firewall vendors and the sync use case: @risk/firewalls).
 export { createApp, type AppDeps } from './app';
 export { buildAdminOpenApiDocument } from './openapi';
-export {
-  syncPolicyAssignment,
-  removePolicyAssignment,
-  type SyncOptions,
-  type SyncResult,
-} from './domain/policies/sync-policy-assignment';
-export { createConnector, ConnectorError, type FirewallConnector, type FirewallConnection } from './connectors';
-export { startPanosSimulator, startFortinetSimulator } from './simulators';
 export { scoreUrl } from './domain/risk-score/score-url';

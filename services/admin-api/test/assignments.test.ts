@@ -1,16 +1,18 @@
 // Assign / unassign through the API and the sync use cases the worker runs, against both simulators:
 // pending → synced with the device evaluating like our model, re-sync after a change, failures with a
 // precise reason (wrong key, closed port, untranslatable order), unassign removing what was pushed.
-import { removePolicyAssignment, syncPolicyAssignment } from '../src';
-import { evaluatePolicy, factsForHost } from '../src/domain/url-filter/policy-model';
-import { policyModelOf } from '../src/domain/policies/policies';
 import {
+  evaluatePolicy,
+  factsForHost,
+  policyModelOf,
+  removePolicyAssignment,
+  syncPolicyAssignment,
   startFortinetSimulator,
   startPanosSimulator,
   type FortinetSimulatorState,
   type PanosSimulatorState,
   type SimulatorHandle,
-} from '../src/simulators';
+} from '@risk/firewalls';
 import { closedPort, harnessWithTenant, expectError, unique, type AdminHarness, type Tenant } from './harness';
 
 let h: AdminHarness;

@@ -10,7 +10,7 @@ import {
   type FortinetSimulatorState,
   type PanosSimulatorState,
   type SimulatorHandle,
-} from '../src/simulators';
+} from '@risk/firewalls';
 import { closedPort, harnessWithTenant, expectError, unique, type AdminHarness, type Tenant } from './harness';
 
 let h: AdminHarness;

@@ -8,7 +8,7 @@ import IORedis from 'ioredis';
 import { parseAllowList } from '@risk/common';
 import { createTestContext, type TestContext } from '@risk/testing';
 import { createApp, type AppDeps } from '../src/app';
-import { createConnector, type FirewallConnection } from '../src/connectors';
+import { createConnector, type FirewallConnection } from '@risk/firewalls';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
 

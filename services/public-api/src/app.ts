@@ -1,6 +1,7 @@
 import {
   ApiKeyAuthenticator,
   ApiError,
+  docsSite,
   errorHandler,
   notFoundHandler,
   parseQueryString,
@@ -10,6 +11,8 @@ import {
   requireJsonContentType,
   withTimeout,
   hsts,
+  httpMetrics,
+  metricsEndpoint,
 } from '@risk/common';
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { AppDeps, AppState } from './deps';
@@ -132,6 +135,7 @@ export function createApp(deps: AppDeps): PublicApiApp {
   // (http/route.ts), so an unauthenticated or throttled request never costs a parse.
   app.use(
     inSequence(
+      httpMetrics(), // docs/observability.md
       requestIdMiddleware({ asyncContext: false }),
       // HSTS only over HTTPS (hsts below), not helmet's on every response
       precomputedHelmet({ strictTransportSecurity: false }),
@@ -170,6 +174,9 @@ export function createApp(deps: AppDeps): PublicApiApp {
       checks: { postgres, redis },
     });
   });
+
+  app.get('/metrics', metricsEndpoint(deps.config.METRICS_TOKEN)); // docs/observability.md "Scraping"
+  app.use('/docs', docsSite({ title: SERVICE_NAME, openapiPath: '/v1/openapi.json' }));
 
   app.use(notFoundHandler());
   app.use(errorHandler(deps.logger));

@@ -1,4 +1,5 @@
-import { createApp as createAdminApp, startFortinetSimulator, startPanosSimulator } from '@risk/admin-api';
+import { createApp as createAdminApp } from '@risk/admin-api';
+import { startFortinetSimulator, startPanosSimulator } from '@risk/firewalls';
 import { UnrecoverableError } from 'bullmq';
 import request from 'supertest';
 import { createFirewallSyncProcessor } from '../src/jobs/firewall-sync';

@@ -1,11 +1,11 @@
 import { JOBS, requireSecret } from '@risk/common';
-import { removePolicyAssignment, syncPolicyAssignment, type SyncResult } from '@risk/admin-api';
+import { removePolicyAssignment, syncPolicyAssignment, type SyncResult } from '@risk/firewalls';
 import { UnrecoverableError } from 'bullmq';
 import type { WorkerDeps } from '../deps';
 
 /**
  * Pushes a URL-filter policy to a firewall (or removes it) for one firewall_sync job. The push itself
- * is the admin service's use case; a retryable failure is thrown so BullMQ retries with backoff, a
+ * is @risk/firewalls' sync use case (docs/firewalls.md "Sync"); a retryable failure is thrown so BullMQ retries with backoff, a
  * permanent one (bad credentials, untranslatable policy) is recorded on the assignment and not retried.
  */
 export function createFirewallSyncProcessor(deps: WorkerDeps): (job: { data: unknown }) => Promise<SyncResult> {

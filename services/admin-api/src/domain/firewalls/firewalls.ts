@@ -3,7 +3,6 @@
 import {
   ApiError,
   ID_PREFIXES,
-  decryptSecret,
   encryptSecret,
   hostRefusal,
   keysetOrder,
@@ -15,7 +14,13 @@ import {
   type ListQuery,
 } from '@risk/common';
 import { Prisma, type PrismaClient, type Firewall } from '@risk/db';
-import { ConnectorError, type FirewallConnection, type FirewallConnector, type LoggingOptions } from '../../connectors';
+import {
+  ConnectorError,
+  connectionOf,
+  type FirewallConnection,
+  type FirewallConnector,
+  type LoggingOptions,
+} from '@risk/firewalls';
 import { notFound } from '../errors';
 import { serializeFirewall } from '../serializers';
 
@@ -163,16 +168,6 @@ export async function deleteFirewall(db: PrismaClient, tenantId: string, id: str
   }
   await db.firewall.delete({ where: { id } });
   return { id, object: 'firewall', deleted: true as const };
-}
-
-export function connectionOf(firewall: Firewall, secretsKey: string): FirewallConnection {
-  return {
-    type: firewall.type as FirewallConnection['type'],
-    host: firewall.host,
-    port: firewall.port,
-    verify_ssl: firewall.verify_ssl,
-    api_token: decryptSecret(firewall.api_token_ciphertext, secretsKey),
-  };
 }
 
 function failure(err: unknown) {

@@ -12,8 +12,7 @@ import {
   type ListQuery,
 } from '@risk/common';
 import { Prisma, type PrismaClient, type Tx } from '@risk/db';
-import { allCategoryIds } from '../../data';
-import { normalizeDomainPattern, type PolicyModel, type FilterAction } from '../url-filter/policy-model';
+import { allCategoryIds, normalizeDomainPattern, type FilterAction } from '@risk/firewalls';
 import { notFound } from '../errors';
 import { serializeAssignment, serializePolicy, serializeRule, type PolicyWithChildren } from '../serializers';
 
@@ -382,23 +381,4 @@ export async function unassignPolicy(db: PrismaClient, tenantId: string, policyI
     return row;
   });
   return serializeAssignment(updated);
-}
-
-export function policyModelOf(policy: PolicyWithChildren): PolicyModel {
-  return {
-    id: policy.id,
-    name: policy.name,
-    default_action: policy.default_action as FilterAction,
-    version: policy.version,
-    rules: policy.rules.map((r) => ({
-      id: r.id,
-      position: r.position,
-      name: r.name,
-      action: r.action as FilterAction,
-      categories: r.categories,
-      domains: r.domains,
-      min_risk_score: r.min_risk_score,
-      enabled: r.enabled,
-    })),
-  };
 }

@@ -1,8 +1,7 @@
 import { ApiError } from '@risk/common';
 import type { PrismaClient } from '@risk/db';
 import { scoreUrl, UrlParseError } from './score-url';
-import { ACTION_STRICTNESS, evaluatePolicy } from '../url-filter/policy-model';
-import { policyModelOf } from '../policies/policies';
+import { ACTION_STRICTNESS, evaluatePolicy, policyModelOf } from '@risk/firewalls';
 
 /** Score a URL and say what each of the tenant's assigned policies would do with it. */
 export async function riskScoreForTenant(db: PrismaClient, tenantId: string, url: string) {

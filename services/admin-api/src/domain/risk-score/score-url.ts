@@ -3,7 +3,8 @@
 import { domainToUnicode } from 'node:url';
 import { distance } from 'fastest-levenshtein';
 import { parse as parseDomain } from 'tldts';
-import { lookupAiDomain, riskLists, classifyHost } from '../../data';
+import { lookupAiDomain, classifyHost } from '@risk/firewalls';
+import { riskLists } from '../../data/url-risk';
 import { severityForScore, type RiskSeverity } from '@risk/contracts';
 
 export interface RiskFactor {

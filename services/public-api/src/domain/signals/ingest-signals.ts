@@ -357,8 +357,17 @@ async function ingestBatch(deps: AppDeps, requests: readonly IngestRequest[]): P
       for (const a of assets) {
         const d = decisions.get(keyOf(a))!;
         if (d.status !== 'queued') continue;
-        jobs.push({ livemode: a.livemode, fingerprint: a.fingerprint, digest: a.latest_digest, reason: d.reason });
-        queuedOf[ownerOf.get(keyOf(a))!]!++;
+        const owner = ownerOf.get(keyOf(a))!;
+        // the request id travels with the job into the worker's log lines (docs/observability.md)
+        const request_id = requests[owner]!.input.requestId;
+        jobs.push({
+          livemode: a.livemode,
+          fingerprint: a.fingerprint,
+          digest: a.latest_digest,
+          reason: d.reason,
+          request_id,
+        });
+        queuedOf[owner]!++;
       }
 
       outcomes = requests.map((request, k) => {

@@ -1,0 +1,40 @@
+// @risk/firewalls: firewall vendors behind one registry (connectors, policy compilers, category data, simulators)
+// and the sync use case that pushes a URL-filter policy to a firewall (docs/firewalls.md).
+export {
+  FIREWALL_VENDORS,
+  FIREWALL_TYPES,
+  createConnector,
+  vendorOf,
+  vendorCategoryColumns,
+  vendorAiCategoryColumns,
+  type FirewallType,
+} from './registry';
+export type { FirewallVendor, VendorConnectorContext, VendorSimulator } from './vendor';
+export * from './connector/types';
+export { ConnectorError, type ConnectorFailureReason } from './connector/errors';
+export { defaultConnectorContext, type ConnectorContext } from './connector/https-client';
+export * from './policy/policy-model';
+export { policyModelOf } from './policy/policy-model-of';
+export {
+  AI_PARENT_CATEGORY,
+  aiCategories,
+  aiCategoryIds,
+  aiDomains,
+  allCategoryIds,
+  classifyHost,
+  generalCategories,
+  lookupAiDomain,
+  type AiCategory,
+  type AiDomainEntry,
+  type GeneralCategory,
+} from './categories';
+export { connectionOf } from './sync/connection-of';
+export {
+  syncPolicyAssignment,
+  removePolicyAssignment,
+  type SyncOptions,
+  type SyncResult,
+} from './sync/sync-policy-assignment';
+export type { SimulatorHandle } from './simulators/tls';
+export { startPanosSimulator, type PanosSimulatorState } from './vendors/palo-alto/simulator';
+export { startFortinetSimulator, type FortinetSimulatorState } from './vendors/fortinet/simulator';

@@ -1,0 +1,44 @@
+// The vendor registry: firewall type → its folder under src/vendors/. Everything that differs per vendor (connector,
+// compiler, category ids, simulator) is reached through here, so adding a vendor is one folder plus one line below
+// (docs/firewalls.md "Adding a vendor").
+import type { FIREWALL_TYPE_VALUES } from '@risk/contracts';
+import type { AiCategory } from './categories';
+import type { FirewallConnection, FirewallConnector } from './connector/types';
+import type { FirewallVendor, VendorConnectorContext } from './vendor';
+import { fortinet } from './vendors/fortinet';
+import { paloAlto } from './vendors/palo-alto';
+
+export const FIREWALL_VENDORS = {
+  palo_alto: paloAlto,
+  fortinet,
+} as const satisfies Record<string, FirewallVendor>;
+
+export type FirewallType = keyof typeof FIREWALL_VENDORS;
+export const FIREWALL_TYPES = Object.keys(FIREWALL_VENDORS) as FirewallType[];
+
+// The request schemas in @risk/contracts carry the same list (contracts sits below this package: it cannot import
+// the registry without a package cycle), so the build stops here when the two differ in either direction.
+type SameMembers<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const contractsListMatchesRegistry: SameMembers<FirewallType, (typeof FIREWALL_TYPE_VALUES)[number]> = true;
+void contractsListMatchesRegistry;
+
+export function vendorOf(type: FirewallType): FirewallVendor {
+  return FIREWALL_VENDORS[type];
+}
+
+export function createConnector(connection: FirewallConnection, context: VendorConnectorContext): FirewallConnector {
+  return vendorOf(connection.type).connector(connection, context);
+}
+
+/** Every vendor's category ids for one of our general categories, keyed by the vendor's column (`pan_os`, …). */
+export function vendorCategoryColumns(categoryId: string): Record<string, readonly (string | number)[]> {
+  return Object.fromEntries(Object.values(FIREWALL_VENDORS).map((v) => [v.categoryColumn, v.categoryIds(categoryId)]));
+}
+
+/** Every vendor's extra fields for one AI category. */
+export function vendorAiCategoryColumns(category: AiCategory): Record<string, unknown> {
+  return Object.assign({}, ...Object.values(FIREWALL_VENDORS).map((v) => v.aiCategoryColumns(category))) as Record<
+    string,
+    unknown
+  >;
+}

@@ -1,0 +1,187 @@
+// FortiOS REST API v2 connector (docs/firewalls.md "FortiOS"): JSON over HTTPS with the token as
+// `Authorization: Bearer`, vdom root. FortiOS sometimes answers 200 with status "error", so the envelope's
+// status is checked, not only the HTTP code.
+import { ConnectorError } from '../../connector/errors';
+import { httpsCall, type ConnectorContext } from '../../connector/https-client';
+import type {
+  FirewallConnection,
+  FirewallConnector,
+  FirewallTestInfo,
+  LoggingOptions,
+  LoggingResult,
+  PushedObjects,
+} from '../../connector/types';
+import { compileFortios } from './compile';
+import type { PolicyModel } from '../../policy/policy-model';
+
+interface FortiEnvelope {
+  status?: string;
+  http_status?: number;
+  error?: number;
+  cli_error?: string;
+  results?: unknown;
+  mkey?: string | number;
+  version?: string;
+  serial?: string;
+}
+
+const MODE = { udp: 'udp', tcp: 'reliable', tls: 'reliable' } as const;
+
+/** What a FortiOS push leaves: the web filter profile and the static URL filter table it points at. */
+export interface FortiPushedObjects extends PushedObjects {
+  vendor: 'fortinet';
+  urlfilter_id: number;
+}
+
+const isFortiPushed = (pushed: PushedObjects | null): pushed is FortiPushedObjects => pushed?.vendor === 'fortinet';
+
+export class FortinetConnector implements FirewallConnector {
+  constructor(
+    private readonly connection: FirewallConnection,
+    private readonly context: ConnectorContext,
+  ) {}
+
+  private async request(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    apiPath: string,
+    body?: unknown,
+    allowNotFound = false,
+  ): Promise<FortiEnvelope | null> {
+    const separator = apiPath.includes('?') ? '&' : '?';
+    const result = await httpsCall(
+      { host: this.connection.host, port: this.connection.port, verifySsl: this.connection.verify_ssl },
+      {
+        method,
+        path: `${apiPath}${separator}vdom=root`,
+        headers: {
+          Authorization: `Bearer ${this.connection.api_token}`,
+          Accept: 'application/json',
+          ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      },
+      this.context,
+    );
+    if (result.status === 401) throw new ConnectorError('auth_rejected', 'FortiOS rejected the API token (HTTP 401)');
+    if (result.status === 403)
+      throw new ConnectorError(
+        'auth_rejected',
+        'FortiOS refused the request (HTTP 403: the API admin profile lacks permission or a trusted host)',
+      );
+    let envelope: FortiEnvelope;
+    try {
+      envelope = JSON.parse(result.body) as FortiEnvelope;
+    } catch {
+      throw new ConnectorError(
+        'unexpected_response',
+        `FortiOS answered HTTP ${result.status} with a body that is not JSON (is this a FortiGate REST API?)`,
+      );
+    }
+    if (typeof envelope !== 'object' || envelope === null || !('status' in envelope)) {
+      throw new ConnectorError('unexpected_response', `FortiOS answered HTTP ${result.status} without a status field`);
+    }
+    if (envelope.status !== 'success') {
+      if (allowNotFound && (envelope.http_status === 404 || result.status === 404)) return null;
+      throw new ConnectorError(
+        'vendor_error',
+        `FortiOS error on ${method} ${apiPath}: http_status ${envelope.http_status ?? result.status}` +
+          `${envelope.error !== undefined ? `, error ${envelope.error}` : ''}${envelope.cli_error ? ` (${envelope.cli_error})` : ''}`,
+      );
+    }
+    return envelope;
+  }
+
+  async test(): Promise<FirewallTestInfo> {
+    const envelope = (await this.request('GET', '/api/v2/monitor/system/status'))!;
+    const results = envelope.results as Record<string, unknown> | undefined;
+    if (!results || typeof results !== 'object')
+      throw new ConnectorError('unexpected_response', 'FortiOS system status has no results');
+    const model =
+      [results.model_name, results.model_number].filter((v) => typeof v === 'string' && v).join(' ') || null;
+    return {
+      model,
+      version: envelope.version ?? null,
+      hostname: typeof results.hostname === 'string' ? results.hostname : null,
+      serial: envelope.serial ?? null,
+    };
+  }
+
+  async configureLogging(options: LoggingOptions): Promise<LoggingResult> {
+    const setting = {
+      status: 'enable',
+      server: options.syslog_server,
+      mode: MODE[options.mode],
+      port: options.syslog_port,
+      facility: options.facility.replace('LOG_', '').toLowerCase(),
+      format: 'default',
+      'enc-algorithm': options.mode === 'tls' ? 'high' : 'disable',
+    };
+    await this.request('PUT', '/api/v2/cmdb/log.syslogd/setting', setting);
+    return { vendor_config: { path: 'log.syslogd/setting', ...setting } };
+  }
+
+  async applyUrlPolicy(policy: PolicyModel, previous: PushedObjects | null): Promise<FortiPushedObjects> {
+    const compiled = compileFortios(policy);
+    const table = {
+      name: compiled.tableName,
+      comment: `risk-intel policy ${policy.id} v${policy.version}`,
+      'ip-addr-block': 'disable',
+      'include-subdomains': 'disable',
+      entries: compiled.entries,
+    };
+    let tableId: number | null = null;
+    if (isFortiPushed(previous)) {
+      const existing = await this.request(
+        'GET',
+        `/api/v2/cmdb/webfilter/urlfilter/${previous.urlfilter_id}`,
+        undefined,
+        true,
+      );
+      if (existing) {
+        await this.request('PUT', `/api/v2/cmdb/webfilter/urlfilter/${previous.urlfilter_id}`, table);
+        tableId = previous.urlfilter_id;
+      }
+    }
+    if (tableId === null) {
+      const created = await this.request('POST', '/api/v2/cmdb/webfilter/urlfilter', table);
+      tableId = Number(created?.mkey);
+      if (!Number.isInteger(tableId))
+        throw new ConnectorError('unexpected_response', 'FortiOS did not return the new urlfilter id (mkey)');
+    }
+    const profile = {
+      name: compiled.profileName,
+      comment: `risk-intel policy ${policy.id} v${policy.version}`,
+      'feature-set': 'flow',
+      'log-all-url': 'enable',
+      web: { 'urlfilter-table': tableId },
+      'ftgd-wf': { filters: compiled.filters },
+    };
+    const existingProfile = await this.request(
+      'GET',
+      `/api/v2/cmdb/webfilter/profile/${encodeURIComponent(compiled.profileName)}`,
+      undefined,
+      true,
+    );
+    if (existingProfile)
+      await this.request('PUT', `/api/v2/cmdb/webfilter/profile/${encodeURIComponent(compiled.profileName)}`, profile);
+    else await this.request('POST', '/api/v2/cmdb/webfilter/profile', profile);
+    return {
+      vendor: 'fortinet',
+      profile: compiled.profileName,
+      urlfilter_id: tableId,
+      policy_version: policy.version,
+      warnings: compiled.warnings,
+    };
+  }
+
+  async removeUrlPolicy(pushed: PushedObjects): Promise<void> {
+    if (!isFortiPushed(pushed)) return;
+    await this.request(
+      'DELETE',
+      `/api/v2/cmdb/webfilter/profile/${encodeURIComponent(pushed.profile)}`,
+      undefined,
+      true,
+    );
+    await this.request('DELETE', `/api/v2/cmdb/webfilter/urlfilter/${pushed.urlfilter_id}`, undefined, true);
+  }
+}
