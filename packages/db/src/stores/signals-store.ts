@@ -1,16 +1,15 @@
-import { FAN_OUT_EVENTS_SQL, JOBS, type EnrichmentJob, type IdempotencyRequest } from '@risk/common';
-import type { Pool, PoolClient } from 'pg';
-import type { SignalRow } from './render-signal';
+import type { Pool } from 'pg';
+import { literal } from '../sql/literal';
+import { PreparedStatements } from '../sql/prepared';
+import { FAN_OUT_EVENTS_SQL } from './events-store';
 
 /**
- * The ingest transaction's statements, as server-side prepared statements (PREPARE once per pooled
- * connection, then `EXECUTE name(literal, …)`), so that the two multi-statement round trips of an
- * ingest neither re-parse nor re-plan a dozen statements for every request.
- *
- * Arguments travel as SQL literals (a simple query cannot carry bind parameters): every string goes
- * through sqlString (the output of pg's escapeLiteral); numbers, booleans and dates are formatted
- * here, each with an explicit cast to the declared parameter type. Callers reject NUL characters
- * first (they cannot travel in SQL text, nor be stored in a text column).
+ * The signals store (docs/data-access.md "Stores"): the ingest transaction's statements over signals,
+ * assets, asset_orgs, idempotency claims, the outbox and asset.created events. They are server-side
+ * prepared statements (PREPARE once per pooled connection, then `EXECUTE name(literal, …)`), so the two
+ * multi-statement round trips of an ingest neither re-parse nor re-plan a dozen statements for every
+ * request. Arguments are SQL literals from the one formatter (../sql/literal.ts); callers reject NUL
+ * characters first (they cannot travel in SQL text, nor be stored in a text column).
  */
 /**
  * Parameter types of ri_assets_insert and ri_assets_update: `$1` now, then the per-asset column arrays
@@ -26,7 +25,7 @@ const ASSET_ROW_TYPES = [
   'timestamptz[]',
 ];
 
-const STATEMENTS = {
+const INGEST_STATEMENTS = new PreparedStatements({
   // One claim row per request of the batch. A plain INSERT: a taken key aborts the round trip with a
   // unique violation on idempotency_keys.
   ri_claim: {
@@ -142,45 +141,42 @@ const STATEMENTS = {
           FROM unnest($2, $3, $4, $5) AS t(id, livemode, fingerprint, data)`,
   },
   ri_fanout: { types: ['text[]'], sql: FAN_OUT_EVENTS_SQL },
-} as const;
+});
 
-type StatementName = keyof typeof STATEMENTS;
-
-const PREPARE_ALL = Object.entries(STATEMENTS)
-  .map(([name, s]) => `PREPARE ${name}(${s.types.join(', ')}) AS ${s.sql}`)
-  .join(';\n');
-
-const prepared = new WeakSet<PoolClient>();
-
-/** Prepares the statements on a pooled connection the first time it serves an ingest. */
-export async function ensurePrepared(client: PoolClient): Promise<void> {
-  if (prepared.has(client)) return;
-  await client.query(PREPARE_ALL);
-  prepared.add(client);
+/** The idempotency scope and ids of one request (the shape of @risk/common's IdempotencyRequest). */
+export interface ClaimRequest {
+  scope: { org_id: string; livemode: boolean; method: string; path: string; key: string };
+  requestHash: string;
+  requestId: string;
 }
 
-const QUOTE = /'/g;
-const BACKSLASH = /\\/g;
-/** A string as an SQL literal: the same output as pg's escapeLiteral, with regex replaces instead of a per-character loop. */
-export function sqlString(s: string): string {
-  const quoted = `'${s.replace(QUOTE, "''")}'`;
-  return s.includes('\\') ? ` E${quoted.replace(BACKSLASH, '\\\\')}` : quoted;
+/** A signal row as inserted (the rendered columns plus the id of the request that sent it). */
+export interface SignalInsert {
+  id: string;
+  org_id: string;
+  livemode: boolean;
+  fingerprint: string;
+  asset_type: string;
+  observed_at: Date;
+  name: string | null;
+  version: string | null;
+  source_url: string | null;
+  raw_manifest: string | null;
+  metadata: unknown;
+  content_digest: string;
+  request_id: string;
 }
 
-const ts = (d: Date): string => `'${d.toISOString()}'::timestamptz`;
-const textArray = (vs: ReadonlyArray<string | null>): string =>
-  vs.length === 0 ? `'{}'::text[]` : `ARRAY[${vs.map((v) => (v === null ? 'NULL' : sqlString(v))).join(',')}]::text[]`;
-const tsArray = (ds: readonly Date[]): string =>
-  ds.length === 0 ? `'{}'::timestamptz[]` : `ARRAY[${ds.map((d) => `'${d.toISOString()}'`).join(',')}]::timestamptz[]`;
-const intArray = (ns: readonly number[]): string =>
-  ns.length === 0 ? `'{}'::int[]` : `ARRAY[${ns.map((n) => String(Math.trunc(n))).join(',')}]::int[]`;
-const boolArray = (bs: readonly boolean[]): string =>
-  bs.length === 0 ? `'{}'::boolean[]` : `ARRAY[${bs.map((b) => (b ? 'TRUE' : 'FALSE')).join(',')}]::boolean[]`;
+/** One outbox row of kind 'enrichment': the job as JSON and its dedupe key (the job id). */
+export interface EnrichmentOutboxRow {
+  payload: string;
+  dedupe_key: string;
+}
 
-const exec = (name: StatementName, args: string[]): string => `EXECUTE ${name}(${args.join(', ')})`;
-
-/** A signal row as inserted: the rendered columns plus the id of the request that sent it. */
-export type SignalInsert = SignalRow & { request_id: string };
+const { textArray, intArray, boolArray } = literal;
+const ts = literal.timestamptz;
+const tsArray = literal.timestamptzArray;
+const exec = INGEST_STATEMENTS.execute.bind(INGEST_STATEMENTS);
 
 /**
  * One asset of a batch: the batch's aggregate of its signals (the last one is the org's latest
@@ -222,7 +218,7 @@ const assetColumns = (assets: readonly AssetWrite[]): string[] => [
 ];
 
 /** The idempotency scopes of a batch's requests as column arrays (org, livemode, method, path, key). */
-const scopeColumns = (idems: readonly IdempotencyRequest[]): string[] => [
+const scopeColumns = (idems: readonly ClaimRequest[]): string[] => [
   textArray(idems.map((r) => r.scope.org_id)),
   boolArray(idems.map((r) => r.scope.livemode)),
   textArray(idems.map((r) => r.scope.method)),
@@ -230,15 +226,17 @@ const scopeColumns = (idems: readonly IdempotencyRequest[]): string[] => [
   textArray(idems.map((r) => r.scope.key)),
 ];
 
-export const sql = {
-  claim: (idems: readonly IdempotencyRequest[]) =>
+/** The EXECUTE text of each ingest statement, from the batch's values. */
+export const signalsStore = {
+  statements: INGEST_STATEMENTS,
+  claim: (idems: readonly ClaimRequest[]) =>
     exec('ri_claim', [
       ...scopeColumns(idems),
       textArray(idems.map((r) => r.requestHash)),
       textArray(idems.map((r) => r.requestId)),
     ]),
   /** stores each request's 2xx response on its claim */
-  complete: (responses: ReadonlyArray<{ idem: IdempotencyRequest; status: number; body: string }>) =>
+  complete: (responses: ReadonlyArray<{ idem: ClaimRequest; status: number; body: string }>) =>
     exec('ri_complete', [
       ...scopeColumns(responses.map((r) => r.idem)),
       textArray(responses.map((r) => r.idem.requestId)),
@@ -287,11 +285,8 @@ export const sql = {
       textArray(assets.map((a) => a.latest_signal_id)),
       textArray(assets.map((a) => a.content_digest)),
     ]),
-  insertOutbox: (jobs: readonly EnrichmentJob[]) =>
-    exec('ri_outbox', [
-      textArray(jobs.map((j) => JSON.stringify(j))),
-      textArray(jobs.map((j) => JOBS.enrichment.jobId(j))),
-    ]),
+  insertOutbox: (rows: readonly EnrichmentOutboxRow[]) =>
+    exec('ri_outbox', [textArray(rows.map((r) => r.payload)), textArray(rows.map((r) => r.dedupe_key))]),
   insertAssetCreatedEvents: (
     now: Date,
     events: ReadonlyArray<{ id: string; livemode: boolean; fingerprint: string; data: string }>,
@@ -310,9 +305,9 @@ export const sql = {
  * Releases the claims of requests that did not commit (by scope and claiming request id), so a
  * corrected retry with the same key runs. Bind parameters: this runs on the pool, outside the ingest.
  */
-export async function releaseClaims(pool: Pick<Pool, 'query'>, idems: readonly IdempotencyRequest[]): Promise<void> {
+export async function releaseClaims(db: Pick<Pool, 'query'>, idems: readonly ClaimRequest[]): Promise<void> {
   if (idems.length === 0) return;
-  await pool.query(
+  await db.query(
     `DELETE FROM idempotency_keys k USING unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::text[], $6::text[])
        AS t(org_id, livemode, method, path, key, request_id)
      WHERE k.org_id = t.org_id AND k.livemode = t.livemode AND k.method = t.method AND k.path = t.path
