@@ -1,57 +1,22 @@
-// Renders docs/enrichment.md (rule catalogue, scoring, trust, AI-BOM) from the rule table and the shipped data:
+// Renders docs/enrichment.md (rule catalogue, scoring, trust, AI-BOM) from the rule registry and the shipped data:
 // `pnpm --filter @risk/enrichment rules-doc` writes it; test/api.test.ts fails when the file is out of date.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import advisories from '../src/data/advisories.json';
 import atlas from '../src/data/atlas-techniques.json';
 import publishers from '../src/data/publishers.json';
-import { RULES, SCORE_FORMULA } from '../src/index';
+import { SCORE_FORMULA } from '../src/index';
+import { DEPENDENCY_ADVISORY_CONFIDENCE, RULES, SECONDARY_ADVISORY_CONFIDENCE } from '../src/rules';
 import { CONFIDENT } from '../src/score';
-import { DEPENDENCY_ADVISORY_CONFIDENCE, SECONDARY_ADVISORY_CONFIDENCE } from '../src/rules';
 
 export const DOC_PATH = join(__dirname, '..', '..', '..', 'docs', 'enrichment.md');
-
-/** How each rule relates to the research rule table (shared/research/enrichment.md §3). */
-const RESEARCH: Record<string, string> = {
-  R00: '§3 R00; recorded with weight 0 instead of subtracting up to 10 (see Scoring)',
-  R01: '§3 R01',
-  R02: '§3 R02 (+ `shutil`, `execfile`)',
-  R03: '§3 R03; §3 also names AML.T0025, which is not in the shipped ATLAS subset',
-  R04: '§3 R04 (ATLAS ids added)',
-  R05: '§3 R05',
-  R06: '§3 R06 (ATLAS ids added)',
-  R07: '§3 R07 (+ AML.T0010.003)',
-  R08: '§3 R08 (+ AML.T0010)',
-  R09: '§3 R09',
-  R10: '§3 R10; also a custom licence text with use-restriction clauses (confidence 0.6)',
-  R11: '§3 R11 (base licence from metadata `base_model_license` or the vendor family)',
-  R12: '§3 R12: derived name/tags without base_model, name vs config model_type',
-  R13: '§3 R13',
-  R14: '§3 R14',
-  R15: '§3 R15',
-  R16: '§3 R16',
-  R17: '§3 R17 (+ npm install scripts that run a shell, confidence 0.6)',
-  R18: '§3 R18',
-  R19: '§3 R19',
-  R20: '§3 R20 (+ well-known token patterns anywhere in the manifest)',
-  R21: '§3 R21',
-  R22: '§3 R22 (+ AML.T0010.001)',
-  R23: `§3 R23; confidence ${SECONDARY_ADVISORY_CONFIDENCE} for advisories with verification ≠ primary`,
-  R24: '§3 R24',
-  R25: '§3 R25',
-  R26: '§3 R26 (+ AML.T0053)',
-  R27: '§3 R27',
-  R28: 'extra: issue #4 "licence risk (unknown)" — SPDX validity via spdx-license-ids / spdx-expression-parse',
-  manifest_unparseable: 'extra: issue #4 "a manifest that can\'t be parsed yields a finding"',
-  threat_match: 'extra: issue #4 "matching threats (risk_penalty)"',
-};
 
 export function renderEnrichmentDoc(): string {
   const names = new Map(atlas.techniques.map((t) => [t.id, t.name]));
   const esc = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const rows = RULES.map(
     (r) =>
-      `| ${r.id} | ${esc(r.title)} | ${r.severity} | ${r.weight} | ${esc(r.rationale)} | ${r.attack_techniques.map((t) => `${t} (${names.get(t) ?? '?'})`).join(', ') || '—'} | ${esc(r.remediation)} | ${esc(RESEARCH[r.id] ?? '—')} |`,
+      `| ${r.id} | ${esc(r.title)} | ${r.severity} | ${r.weight} | ${esc(r.rationale)} | ${r.attack_techniques.map((t) => `${t} (${names.get(t) ?? '?'})`).join(', ') || '—'} | ${esc(r.remediation)} | ${esc(r.references.join('; ') || '—')} |`,
   );
   const verification = advisories.advisories.reduce<Record<string, number>>(
     (acc, a) => ({ ...acc, [a.verification]: (acc[a.verification] ?? 0) + 1 }),
@@ -59,7 +24,8 @@ export function renderEnrichmentDoc(): string {
   );
   return `# Enrichment: rules, scoring, publisher trust, AI-BOM
 
-Generated from \`packages/enrichment/src/rules-table.ts\` and the shipped data by
+Generated from the rule registry (\`packages/enrichment/src/rules/registry.ts\`: one \`defineRule\` per rule in
+\`src/rules/<family>.ts\`) and the shipped data by
 \`packages/enrichment/scripts/gen-rules-doc.ts\` (\`pnpm --filter @risk/enrichment rules-doc\`; a test fails when this
 file is out of date — do not edit by hand).
 

@@ -2,7 +2,7 @@
 // "not analysed" marker. Each case is a trimmed version of a corpus entry (corpus/index.yaml id in the title).
 import { analyze, enrich } from '../src/index';
 import { stripJsonc } from '../src/formats';
-import { imageTag } from '../src/format-rules';
+import { imageTag } from '../src/rules/signals/commands';
 import { CTX, input } from './helpers';
 
 const rules = (raw: string, over: Parameters<typeof input>[0] = {}): string[] =>

@@ -1,0 +1,112 @@
+// Exposure rules: containers that reach the host, servers reached over insecure transport or bound to every
+// interface (docs/enrichment.md "Rule catalogue", R24 and R25).
+import type { McpServerEntry } from '../types';
+import { uniq } from '../util';
+import { defineRule, type Emission } from './define';
+
+const PRIV_ARGS = /^--privileged$|^--(?:network|net)(?:=|\s)?host$|docker\.sock|^--pid(?:=|\s)?host$|^--cap-add/;
+const HOME_MOUNT = /(?:^|[\s=:])(?:\$HOME|~|\/home\/[\w.-]+|\/root|\/Users\/[\w.-]+)(?:\/?)(?::|$)/;
+const BIND_ALL = /0\.0\.0\.0/;
+const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|::1)$/i;
+
+/** `docker run` flags of one server that give the container the host (privileged, host network/pid, host mounts). */
+function privilegedFlags(s: McpServerEntry): string[] {
+  const cmd = (s.command ?? '').toLowerCase();
+  if (cmd !== 'docker' && cmd !== 'podman' && s.registry !== 'oci') return [];
+  const args = s.args;
+  return args.filter(
+    (a, i) =>
+      PRIV_ARGS.test(a) ||
+      ((a === '--network' || a === '--net' || a === '--pid') && args[i + 1] === 'host') ||
+      (/^(-v|--volume|--mount)$/.test(args[i - 1] ?? '') && (a.includes('docker.sock') || HOME_MOUNT.test(a))),
+  );
+}
+
+export const R24 = defineRule({
+  id: 'R24',
+  title: 'Privileged container configuration',
+  severity: 'high',
+  weight: 35,
+  category: 'capability',
+  rationale: '--privileged, host network, docker.sock or $HOME mounts let the server escape its container.',
+  remediation: 'Drop privileges, mount only required paths read-only.',
+  attack_techniques: ['AML.T0105'],
+  references: ['§3 R24'],
+  evaluate({ p }) {
+    const out: Emission[] = [];
+    for (const s of p.servers) {
+      const priv = privilegedFlags(s);
+      const cmd = (s.command ?? '').toLowerCase();
+      const container = cmd === 'docker' || cmd === 'podman' || s.registry === 'oci';
+      if (container && (priv.length || /docker\.sock/.test(s.args.join(' '))))
+        out.push({
+          description: `Container runs with ${uniq(priv).slice(0, 5).join(', ')}.`,
+          evidence: { path: `${s.path}.args`, flags: uniq(priv).slice(0, 10) },
+          capabilities: ['host_access'],
+        });
+    }
+    const priv: Array<{ path: string; flags: string[] }> = [];
+    for (const c of p.containers ?? []) {
+      const flags = [
+        ...(c.privileged ? ['privileged'] : []),
+        ...(c.network_host ? ['network_mode: host'] : []),
+        ...(c.pid_host ? ['pid: host'] : []),
+        ...c.cap_add.map((x) => `cap_add: ${x}`),
+        ...c.host_mounts.map((m) => `host mount ${m}`),
+      ];
+      if (flags.length) priv.push({ path: c.path, flags });
+    }
+    if (priv.length)
+      out.push({
+        description: `Container runs with ${priv
+          .flatMap((x) => x.flags)
+          .slice(0, 5)
+          .join(', ')}.`,
+        evidence: { path: priv[0]?.path ?? 'services', containers: priv.slice(0, 20) },
+        capabilities: ['host_access'],
+      });
+    return out;
+  },
+});
+
+export const R25 = defineRule({
+  id: 'R25',
+  title: 'Insecure remote transport',
+  severity: 'medium',
+  weight: 15,
+  category: 'network',
+  rationale: 'Remote MCP over plain http (non-loopback), SSE without auth, or binding 0.0.0.0 exposes the server.',
+  remediation: 'Use https with authentication; bind to loopback.',
+  attack_techniques: ['AML.T0049'],
+  references: ['§3 R25'],
+  evaluate({ p }) {
+    const out: Emission[] = [];
+    for (const s of p.servers) {
+      if (s.url) {
+        const m = /^http:\/\/([^/:]+)/i.exec(s.url);
+        if (m && m[1] && !LOOPBACK_HOST.test(m[1]))
+          out.push({
+            description: `Remote server over plain HTTP: ${s.url}.`,
+            evidence: { path: `${s.path}.url`, url: s.url },
+          });
+        else if (
+          s.transport === 'sse' &&
+          !/^https?:\/\/(localhost|127\.|\[::1\])/i.test(s.url) &&
+          !Object.keys(s.headers).some((h) => /auth|token|key/i.test(h))
+        )
+          out.push({
+            confidence: 0.6,
+            description: 'SSE transport without an authentication header.',
+            evidence: { path: `${s.path}.headers`, url: s.url },
+          });
+      }
+      if (s.args.some((a) => BIND_ALL.test(a)) || Object.values(s.env).some((v) => BIND_ALL.test(v)))
+        out.push({
+          confidence: 0.6,
+          description: 'Server binds 0.0.0.0.',
+          evidence: { path: s.path, bind: '0.0.0.0' },
+        });
+    }
+    return out;
+  },
+});
