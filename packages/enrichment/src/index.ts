@@ -34,7 +34,7 @@ export type {
 export { renderSpdxTagValue } from './aibom';
 export { computeScore, SCORE_FORMULA } from './score';
 export { severityForScore };
-export { parseSpdxTagValue } from './tagvalue';
+export { parseSpdxTagValue } from './aibom';
 export { mergeAnalyses, primaryAnalysis } from './observations';
 /** Every CVE id a rule finding can carry (the shipped advisories): the worker reads threats by these. */
 export const ADVISORY_CVE_IDS: readonly string[] = uniq(ADVISORIES.map((a) => a.id)).sort();
@@ -320,13 +320,12 @@ function finalizeRaw(analysis: Analysis, ctx: FinalizeContext): EnrichmentResult
   const model = redactDeep(unredactedModel, known);
   const hash = contentHash(model);
   const spdx = buildSpdx(model, hash, created);
-  const cyclonedx = buildCycloneDx(model, hash, created, { benchmark, parsed: p });
-  const trust = publisherTrust(
-    analysis.publisher,
-    ctx.publisher ?? { org_count: 0, signal_count: 0, first_seen: ctx.now },
-    analysis.findings,
-    ctx.now,
-  );
+  const cyclonedx = buildCycloneDx(model, { hash, created, benchmark, parsed: p });
+  const trust = publisherTrust(analysis.publisher, {
+    context: ctx.publisher ?? { org_count: 0, signal_count: 0, first_seen: ctx.now },
+    findings: analysis.findings,
+    now: ctx.now,
+  });
   const result: EnrichmentResult = {
     findings,
     intrinsic_risk_score: s.score,

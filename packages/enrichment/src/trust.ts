@@ -12,10 +12,9 @@ export interface PublisherTrust {
 
 export function publisherTrust(
   publisher: string | null,
-  ctx: PublisherContext,
-  findings: FindingDraft[],
-  now: string,
+  seen: { context: PublisherContext; findings: readonly FindingDraft[]; now: string },
 ): PublisherTrust {
+  const { context: ctx, findings, now } = seen;
   const factors: PublisherTrust['factors'] = [];
   const verified = isVerifiedPublisher(publisher);
   let score = 30;
