@@ -163,6 +163,25 @@ const MODEL_LICENCES = new Map<string, ModelLicence>();
 for (const l of (modelLicences as { licences: ModelLicence[] }).licences)
   for (const k of [l.id, ...l.aliases]) MODEL_LICENCES.set(k.toLowerCase(), l);
 
+/** Multi-word licence names and aliases ("creativeml openrail-m", "llama 2 community license"): safe to find in prose. */
+const MODEL_LICENCE_PHRASES = [...MODEL_LICENCES.entries()].filter(([k]) => k.length >= 12 && k.includes(' '));
+
+/**
+ * The custom model licence a card's text names, by its full name or a multi-word alias (the earliest mention wins);
+ * for cards whose front matter says `license: other` and leaves the licence to the text. Plain substring search:
+ * linear, no pattern over tenant text.
+ */
+export function modelLicenceNamedIn(text: string | null | undefined): ModelLicence | null {
+  if (!text) return null;
+  const lower = text.slice(0, 50_000).toLowerCase();
+  let best: { at: number; l: ModelLicence } | null = null;
+  for (const [k, l] of MODEL_LICENCE_PHRASES) {
+    const at = lower.indexOf(k);
+    if (at >= 0 && (!best || at < best.at)) best = { at, l };
+  }
+  return best?.l ?? null;
+}
+
 /** The custom model licence (src/data/model-licences.json) an id or licence name denotes, if any. */
 export function modelLicence(idOrName: string | null | undefined): ModelLicence | null {
   if (!idOrName) return null;

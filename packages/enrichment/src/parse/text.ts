@@ -124,4 +124,8 @@ export function parseText(p: ParsedManifest, text: string, input: EnrichmentInpu
       lines.map((l) => ({ path: l })),
     );
   }
+  // prose submitted for a model or dataset, neither a licence nor a listing, is its card's body (a README without
+  // front matter or headings): card rules (licence, safety, lineage) read it instead of "not analysed"
+  if (p.kind === 'text' && !p.license_text && (input.asset_type === 'model' || input.asset_type === 'dataset'))
+    p.kind = input.asset_type === 'dataset' ? 'hf_dataset_card' : 'hf_model_card';
 }

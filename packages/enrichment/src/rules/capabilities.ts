@@ -61,8 +61,8 @@ export const R17 = defineRule({
     else if (infra.length && !shell.length && !shellServers.length)
       out.push({
         confidence: 0.6,
-        title: 'Infrastructure control (container, cluster or remote shell)',
-        description: `Servers named for ${infra.join(', ')}: exec into containers, clusters or hosts.`,
+        title: 'Infrastructure control (container, cluster, remote shell or network device)',
+        description: `Servers named for ${infra.join(', ')}: exec into containers, clusters or hosts, or change network device policy.`,
         evidence: { path: 'servers', systems: infra },
         capabilities: ['shell_exec'],
       });
@@ -111,12 +111,16 @@ export const R18 = defineRule({
   attack_techniques: ['AML.T0101', 'AML.T0098'],
   references: ['§3 R18'],
   evaluate(ctx) {
-    const { fsWrite, fsServers, fsRead, broadRoots } = toolSignals(ctx);
+    const { fsWrite, fsServers, fsRead, broadRoots, cloudDocuments } = toolSignals(ctx);
+    // file tools on a cloud document store change the account's documents (versioned, recoverable), not the host:
+    // one band lower than local filesystem writes
+    const local = fsWrite.length > 0 && !(cloudDocuments && fsServers.length === 0);
     if (fsWrite.length || fsServers.length)
       return [
         {
-          confidence: fsWrite.length || broadRoots.length ? 1 : 0.6,
+          confidence: local || broadRoots.length ? 1 : 0.6,
           ...(broadRoots.length ? { title: 'Filesystem access rooted at a home directory or the root' } : {}),
+          ...(fsWrite.length && !local ? { title: 'File changes in a cloud document store' } : {}),
           description: `Filesystem write or repository manipulation via ${[...fsWrite, ...fsServers].slice(0, 5).join(', ')}.`,
           evidence: {
             path: 'tools',

@@ -6,6 +6,7 @@ import { findSecrets, secretKind } from '../redact';
 import type { McpServerEntry } from '../types';
 import { uniq } from '../util';
 import { defineRule, type Emission, type RuleContext } from './define';
+import { isTemplateManifest } from './signals/text';
 import { toolSignals } from './signals/tools';
 
 const SECRET_KEY_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL|AUTH|_KEY$|^KEY$/i;
@@ -107,9 +108,11 @@ export const R20 = defineRule({
         evidence: { path: 'servers', systems: cloud },
         capabilities: ['credentials'],
       });
+    const template = isTemplateManifest(p);
     for (const s of p.servers) {
       const e = serverCredentials(s);
-      if (e) out.push(e);
+      // a literal secret is a leak even in a template; a declared credential there is an example
+      if (e) out.push(template && e.severity !== 'high' ? { ...e, confidence: 0.6 } : e);
     }
     // one high finding for a literal secret is enough: the token scan adds nothing to a literal already reported
     const exposed = out.some((f) => f.severity === 'high') ? null : exposedSecrets(ctx);

@@ -107,6 +107,26 @@ export const R25 = defineRule({
           evidence: { path: s.path, bind: '0.0.0.0' },
         });
     }
+    // a service published on every interface answers anyone on the network. Recorded, not scored: publishing a port is
+    // how a compose file runs a server at all, and reviewers rated 4 of 5 such corpus files on other grounds (issue 18
+    // item 4 "judge scope"; docs/enrichment.md R25)
+    const published = (p.containers ?? []).filter((c) => c.published_ports?.length);
+    if (published.length)
+      out.push({
+        severity: 'informational',
+        title: 'Service published on every network interface',
+        description: `Ports published on all host interfaces: ${published
+          .flatMap((c) => c.published_ports ?? [])
+          .slice(0, 5)
+          .join(', ')}.`,
+        evidence: {
+          path: published[0]?.path ?? 'services',
+          ports: published
+            .slice(0, 10)
+            .map((c) => ({ service: c.path, ports: (c.published_ports ?? []).slice(0, 10) })),
+        },
+        capabilities: ['network_exposure'],
+      });
     return out;
   },
 });

@@ -1,14 +1,21 @@
 // Licence rules: missing, non-commercial, use-restricted, conflicting with the base model, not SPDX
 // (docs/enrichment.md "Rule catalogue", R08–R11 and R28; known model licences from src/data/model-licences.json).
 import publishers from '../data/publishers.json';
-import { NON_COMMERCIAL, isRestrictiveLicense, modelLicence, normalizeLicense, type ModelLicence } from '../license';
+import {
+  NON_COMMERCIAL,
+  isRestrictiveLicense,
+  modelLicence,
+  modelLicenceNamedIn,
+  normalizeLicense,
+  type ModelLicence,
+} from '../license';
 import type { ParsedManifest } from '../types';
 import { isObj, truncate } from '../util';
 import { defineRule, fired, type Emission } from './define';
 
 const VENDOR_FAMILIES = publishers.vendor_families as Record<string, { family: string; license: string }>;
 const NON_COMMERCIAL_TEXT =
-  /non-?commercial (?:research )?(?:purposes|use)|research purposes only|for research only|solely for (?:your )?(?:non-commercial )?research|not for commercial use|commercial use (?:is )?(?:not permitted|prohibited)|open to academic research, and please apply for commercial use/i;
+  /non-?commercial (?:research )?(?:purposes|use)|research purposes only|for research only|solely for (?:your )?(?:non-commercial )?research|not for commercial use|commercial use (?:is )?(?:not permitted|prohibited)|open to academic research, and please apply for commercial use|non-?commercial[ \t]{1,3}(?:bespoke[ \t]{1,3}|research[ \t]{1,3})?licen[sc]e/i;
 // use-restriction clauses of custom model licences (ChatGLM2, Llama, OpenRAIL); deliberately not "restriction"
 // alone, which MIT's "without restriction" would match
 const USE_RESTRICTION_TEXT =
@@ -49,9 +56,15 @@ const NO_LICENSE_KINDS = new Set([
 /** A licence declared only in prose (the card body) is reported at lower confidence. */
 const isProse = (p: ParsedManifest): boolean => p.license_text === 'prose';
 
-/** The custom model licence a declared licence names (by id, or by the card's license_name for `other`). */
+/** `license: other`: the front matter leaves the licence to the card's text (Hugging Face licence docs). */
+const isOther = (l: string): boolean => l.toLowerCase() === 'other';
+
+/**
+ * The custom model licence a declared licence names: by id, or for `other` by the card's license_name or, failing
+ * that, by the licence the card's text names.
+ */
 function knownModelLicence(p: ParsedManifest, l: string): ModelLicence | null {
-  const model = modelLicence(l) ?? (l.toLowerCase() === 'other' ? modelLicence(p.license_name) : null);
+  const model = modelLicence(l) ?? (isOther(l) ? (modelLicence(p.license_name) ?? modelLicenceNamedIn(p.body)) : null);
   return model && !(isProse(p) && NON_COMMERCIAL.test(l)) ? model : null;
 }
 
@@ -143,9 +156,10 @@ export const R09 = defineRule({
     } else if (!lic.some((l) => NON_COMMERCIAL.test(l))) {
       const text = p.body ?? p.license_text ?? p.modelfile?.license ?? '';
       const m = text ? NON_COMMERCIAL_TEXT.exec(text) : null;
+      // a licence text, or a card whose front matter says `other` (it defers to the text), states the licence itself
       if (m)
         out.push({
-          confidence: p.kind === 'text' ? 1 : 0.6,
+          confidence: p.kind === 'text' || (lic.length > 0 && lic.every(isOther)) ? 1 : 0.6,
           description: 'Licence text restricts use to (non-commercial) research.',
           evidence: { path: p.kind === 'text' ? 'license_text' : 'body', match: truncate(m[0], 120) },
         });

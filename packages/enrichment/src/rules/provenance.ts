@@ -3,7 +3,7 @@
 import { truncate } from '../util';
 import { defineRule, type Emission } from './define';
 import { cardAuthorClaim, typosquatTarget, VERIFIED } from './signals/publisher';
-import { githubOwner, isPlaceholderName } from './signals/text';
+import { githubOwner, isTemplateManifest, mcpServerName } from './signals/text';
 import type { EnrichmentInput, ParsedManifest } from '../types';
 
 const SAFETY_REMOVED =
@@ -18,9 +18,12 @@ const GUARDRAIL_PROSE =
 const UNCENSORED_BASE = /\bdolphin|wizard-vicuna-uncensored|llama2-uncensored|wizardlm-uncensored/i;
 /** Prose scanned for guardrail statements: the card's first 100 000 characters. */
 const MAX_PROSE = 100_000;
-const ADULT_PROSE = /\bx-rated\b|not suitable for (?:use by )?minors|adult (?:content|theme)/i;
+const ADULT_PROSE =
+  /\bx-rated\b|not suitable for (?:use by )?minors|adult (?:content|theme)|\bporn(?:ographic|ography)?\b/i;
 const DERIVED_NAME =
   /(?:^|[-_.])(lora|qlora|adapter|gguf|gptq|awq|exl2|int4|int8|4bit|8bit|quantized|merged?|finetuned?|ft|dpo|sft)(?:$|[-_.])/i;
+/** A Modelfile FROM that is a local file (a path or a weights file), not a registry model. */
+const LOCAL_WEIGHTS = /^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)|\.(?:gguf|bin|safetensors)$/i;
 const FAMILY =
   /(llama|mistral|mixtral|gemma|qwen|phi|falcon|gpt2|gpt-neox|bert|roberta|t5|bart|chatglm|bloom|opt|whisper|stable-diffusion)/i;
 
@@ -74,6 +77,14 @@ export const R12 = defineRule({
           evidence: { path: 'model_type', name: short, model_type: p.config.model_type },
         });
     }
+    // a Modelfile built FROM a local weights file names no base model: whose weights they are is unknown
+    const from = p.modelfile?.from ?? '';
+    if (LOCAL_WEIGHTS.test(from) && p.base_models.length === 0)
+      out.push({
+        confidence: 0.6,
+        description: `Modelfile FROM a local file (${truncate(from, 80)}): the base model is not named.`,
+        evidence: { path: 'FROM', from: truncate(from, 200) },
+      });
     return out;
   },
 });
@@ -155,9 +166,11 @@ export const R14 = defineRule({
   references: ['§3 R14'],
   evaluate({ p, input, publisher }) {
     const out: Emission[] = [];
-    const mcpName = p.mcp_name ?? (p.kind === 'mcp_server_json' ? p.name : null);
-    if (mcpName && isPlaceholderName(mcpName)) {
+    const mcpName = mcpServerName(p);
+    if (mcpName && isTemplateManifest(p)) {
       out.push({
+        // a template is not a release: the placeholder is worth fixing before publishing, not a risk to users
+        severity: 'low',
         description: `Server name "${mcpName}" is a placeholder.`,
         evidence: { path: 'name', name: mcpName },
       });

@@ -46,7 +46,24 @@ export const R01 = defineRule({
   references: ['§3 R01'],
   evaluate(ctx) {
     const { pickles, safe } = weightFiles(ctx);
-    if (pickles.length === 0 || safe.length > 0) return [];
+    if (pickles.length === 0) return [];
+    // pickles shipped next to a safetensors/GGUF/ONNX copy: loaders that prefer the pickle (an older library, an
+    // explicit filename, `use_safetensors=False`) still execute it, so it stays a finding, at low severity
+    if (safe.length > 0)
+      return [
+        {
+          severity: 'low',
+          title: 'Pickle-based weight files next to a safe copy',
+          description: `${pickles.length} pickle-based weight file(s) are shipped next to ${safe.length} safetensors/GGUF/ONNX file(s); a loader that picks the pickle runs it.`,
+          evidence: {
+            path: ctx.p.kind === 'weight_index' ? 'weight_map' : 'files',
+            files: pickles.slice(0, 20),
+            count: pickles.length,
+            safe_alternatives: safe.slice(0, 5),
+          },
+          capabilities: ['code_execution_on_load'],
+        },
+      ];
     return [
       {
         description: `${pickles.length} pickle-based weight file(s) and no safetensors/GGUF/ONNX alternative.`,

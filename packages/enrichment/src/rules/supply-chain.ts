@@ -1,7 +1,7 @@
 // Supply-chain rules: unpinned launchers, images and fetched code, version ranges, known vulnerable versions
 // (docs/enrichment.md "Rule catalogue", R21–R23).
 import type { Dependency, McpServerEntry } from '../types';
-import { uniq } from '../util';
+import { isObj, uniq } from '../util';
 import { isPinned, matchAdvisories } from '../versions';
 import { defineRule, type Emission, type RuleContext } from './define';
 import { scanCommands, unpinnedImage } from './signals/commands';
@@ -35,7 +35,11 @@ function containerImage(s: McpServerEntry): string | null {
   );
 }
 
-/** R21 findings for one MCP server: a launcher, `uv run --with` or registry package without a version, an unpinned image. */
+/**
+ * R21 findings for one MCP server: a launcher, `uv run --with` or registry package without a version, an unpinned
+ * image. A launcher or image that resolves the newest release at start is a supply-chain gap, not an exposure: low,
+ * as for mutable container tags (issue 18 item 3, corpus c007/c089: well-known servers through `npx` are rated low).
+ */
 function serverPins(s: McpServerEntry): Emission[] {
   const out: Emission[] = [];
   const cmd = (s.command ?? '').toLowerCase();
@@ -47,6 +51,7 @@ function serverPins(s: McpServerEntry): Emission[] {
     const latest = !!pkgArg && /@latest$/.test(pkgArg);
     if (!pinned || latest)
       out.push({
+        severity: 'low',
         description: `${cmd} runs ${pkgArg ?? 'a package'}${latest ? ' at @latest' : ' without a pinned version'}${yes ? ' (auto-confirm -y)' : ''}.`,
         evidence: { path: `${s.path}.args`, command: cmd, package: pkgArg ?? null, auto_confirm: yes },
       });
@@ -55,6 +60,7 @@ function serverPins(s: McpServerEntry): Emission[] {
     const withs = args.filter((a, i) => args[i - 1] === '--with' && !/(?:==|@)\d/.test(a));
     if (withs.length)
       out.push({
+        severity: 'low',
         description: `uv run --with ${withs.slice(0, 3).join(', ')} installs without a pinned version.`,
         evidence: { path: `${s.path}.args`, command: cmd, packages: withs.slice(0, 20) },
       });
@@ -73,6 +79,7 @@ function serverPins(s: McpServerEntry): Emission[] {
       (!/:[\w.-]+$/.test(image.replace(/^[^/]*:\d+\//, '')) || /:latest$/.test(image))
     )
       out.push({
+        severity: 'low',
         description: `Container image ${image} is not pinned by tag or digest.`,
         evidence: { path: `${s.path}.args`, image },
       });
@@ -152,6 +159,31 @@ export function rangedDependencies(ctx: RuleContext): Dependency[] {
   return ctx.p.dependencies.filter((d) => !isPinned(d.ecosystem, d.spec));
 }
 
+/**
+ * The version ranges R22 reports, by what the manifest is for: an application's requirements file and a published npm
+ * package are installed as resolved at install time, so any range counts; a private npm package (a workspace root) is
+ * never installed by anyone else; a Python library's metadata (pyproject, setup.cfg of a `package` asset) is expected to
+ * give lower bounds (Python Packaging User Guide, "install_requires vs requirements files"), so only a dependency with
+ * no version constraint at all counts there. An MCP server or application packaged the same way is installed and run
+ * as resolved at launch (`uvx`), so its ranges count.
+ */
+function rangesAReviewerFlags(ctx: RuleContext): Dependency[] {
+  const { p } = ctx;
+  switch (p.kind) {
+    case 'requirements':
+      return rangedDependencies(ctx);
+    case 'npm_package':
+      return isObj(p.raw_json) && p.raw_json.private === true ? [] : rangedDependencies(ctx);
+    case 'pyproject':
+    case 'setup_cfg':
+      return ctx.input.asset_type === 'package'
+        ? p.dependencies.filter((d) => d.spec.trim() === '')
+        : rangedDependencies(ctx);
+    default:
+      return [];
+  }
+}
+
 export const R22 = defineRule({
   id: 'R22',
   title: 'Dependency version ranges',
@@ -165,8 +197,8 @@ export const R22 = defineRule({
   evaluate(ctx) {
     const { p } = ctx;
     const out: Emission[] = [];
-    const ranged = rangedDependencies(ctx);
-    if (ranged.length && (p.kind === 'npm_package' || p.kind === 'pyproject' || p.kind === 'requirements'))
+    const ranged = rangesAReviewerFlags(ctx);
+    if (ranged.length)
       out.push({
         description: `${ranged.length} of ${p.dependencies.length} dependencies use version ranges.`,
         evidence: {

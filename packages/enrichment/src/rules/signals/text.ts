@@ -1,5 +1,6 @@
 // Text checks the rules share, written as loops where a regex would rescan (docs/security.md "Linear-time parsing
 // and caps").
+import type { ParsedManifest } from '../../types';
 
 const PLACEHOLDER_WORD = /\byour[-_ ]|\bexample\b|\bchangeme\b|\bplaceholder\b|\btodo\b/i;
 /** `<…>` or a placeholder word. (`<[^>]*>` as a regex rescanned from every `<` when no `>` followed: quadratic.) */
@@ -24,4 +25,18 @@ export function githubOwner(url: string): string | null {
     GITHUB_HOST.lastIndex = m.index + 1;
   }
   return null;
+}
+
+/** The MCP server name a manifest publishes under (registry `name`, or an MCPB/package `mcpName`). */
+export function mcpServerName(p: ParsedManifest): string | null {
+  return p.mcp_name ?? (p.kind === 'mcp_server_json' ? p.name : null);
+}
+
+/**
+ * A template: its server name is a placeholder (`io.github.<owner>/<server-name>`), so nothing is published or run
+ * from it; what it declares (credentials, arguments) is an example, reported one band lower.
+ */
+export function isTemplateManifest(p: ParsedManifest): boolean {
+  const n = mcpServerName(p);
+  return !!n && isPlaceholderName(n);
 }

@@ -50,10 +50,15 @@ const PAY =
 /** Messaging that reaches people outside the session (issue 18 item 4: payment/messaging capability). */
 const MESSAGING =
   /(?:^|[\s/_-])(twilio|sms|whatsapp|telegram|sendgrid|mailgun|send[_-]?(?:mail|email|message))(?:$|[\s/_-])/i;
-/** Infrastructure control servers: container/cluster exec and remote shells (shell_exec by another name). */
-const INFRA_EXEC = /(?:^|[\s/_-])(docker|kubernetes|kubectl|k8s|ssh|ansible|terraform)(?:$|[\s/._-])/i;
+/** Infrastructure control servers: container/cluster exec, remote shells and firewall/router administration (their
+ * APIs run commands on and change the policy of network devices). */
+const INFRA_EXEC =
+  /(?:^|[\s/_-])(docker|kubernetes|kubectl|k8s|ssh|ansible|terraform|fortigate|fortinet|pfsense|opnsense|mikrotik|routeros)(?:$|[\s/._-])/i;
 /** Cloud accounts whose servers hold account credentials. */
 const CLOUD_CREDENTIALS = /(?:^|[\s/_-])(aws|gcp|azure|vault|secrets?[_-]?manager|1password|bitwarden)(?:$|[\s/._-])/i;
+/** Cloud document stores: file tools there change account documents (versioned, recoverable), not the host's disk. */
+const CLOUD_STORE =
+  /\b(?:google drive|gdrive|dropbox|onedrive|sharepoint|box\.com|amazon s3|s3 buckets?|icloud drive)\b/i;
 /** Manifests that configure or describe MCP servers and agents (names there are what an agent is given). */
 const MCP_KINDS = new Set(['mcp_server_json', 'mcp_client_config', 'mcp_tools', 'mcpb_manifest', 'agent_config']);
 /** A filesystem root that is a whole home directory or the disk: `/`, `~`, `$HOME`, `/Users/x`, `/home/x`, `C:\\Users\\x`. */
@@ -96,6 +101,8 @@ export interface ToolSignals {
   fsWrite: string[];
   fsRead: string[];
   fsServers: string[];
+  /** the file tools work on a cloud document store (their descriptions name one), not the local filesystem */
+  cloudDocuments: boolean;
   /** filesystem roots that are a whole home directory or `/`, when a filesystem server is configured */
   broadRoots: string[];
   net: string[];
@@ -161,7 +168,8 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
     .map((s) => s.name);
   // issue 18 item 4: what the server says it does (its own description) and what its names say; only for MCP
   // servers and tool lists (a library named for docker or a requirements file named for kali grants no agent anything)
-  const mcp = p.servers.length > 0 || p.tools.length > 0 || MCP_KINDS.has(p.kind);
+  // a package that publishes itself as an MCP server (`mcpName`) describes what it gives an agent, too
+  const mcp = p.servers.length > 0 || p.tools.length > 0 || MCP_KINDS.has(p.kind) || !!p.mcp_name;
   const desc = mcp ? (p.description ?? '') : '';
   const names = mcp ? serverNames : [];
   if (SHELL_DESC.test(desc)) shell.push('(server description)');
@@ -179,6 +187,7 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
     fsWrite,
     fsRead,
     fsServers,
+    cloudDocuments: p.tools.slice(0, 500).some((t) => CLOUD_STORE.test(t.description)),
     broadRoots,
     net,
     netServers,
