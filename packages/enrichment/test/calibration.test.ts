@@ -19,6 +19,13 @@ describe('supply chain: launchers and version ranges', () => {
         .intrinsic_risk_severity,
     ).toBe('low');
     expect(one(findings(cfg('@acme/notes-mcp@1.4.2'), { asset_type: 'mcp_server' }), 'R21')).toBeUndefined();
+    // the same launcher given as a full path
+    const full = JSON.stringify({
+      mcpServers: { notes: { command: 'C:\\Program Files\\nodejs\\npx.cmd', args: ['@acme/notes-mcp'] } },
+    });
+    expect(one(findings(full, { asset_type: 'mcp_server' }), 'R21')?.evidence).toMatchObject({
+      package: '@acme/notes-mcp',
+    });
   });
 
   it('a firewall/router administration server is infrastructure control (c088)', () => {
@@ -168,5 +175,111 @@ describe('exposure', () => {
       evidence: { ports: [{ service: 'services.llm', ports: ['11434:11434'] }] },
     });
     expect(one(findings(compose('127.0.0.1:11434:11434'), { asset_type: 'container_image' }), 'R25')).toBeUndefined();
+  });
+});
+
+describe('issue 18 items 4–6: content the engine now reads', () => {
+  it('identifies a licence file from its wording (MIT, a model licence by name); a custom text stays unnamed', () => {
+    const mit =
+      'MIT License\n\nCopyright (c) 2024 Someone\n\nPermission is hereby granted, free of charge, to any person obtaining a copy\nof this software...';
+    const a = analyze(input({ raw_manifest: mit }));
+    expect(a.parsed.licenses).toEqual(['MIT']);
+    expect(a.findings.map((f) => f.rule_id)).toEqual(['R00']);
+    const llama = analyze(
+      input({ raw_manifest: 'LLAMA 2 COMMUNITY LICENSE AGREEMENT\n\nLicensor grants you a non-exclusive licence...' }),
+    );
+    expect(one(llama.findings, 'R10')?.evidence).toMatchObject({ model_licence: 'llama2' });
+    const custom = analyze(
+      input({ raw_manifest: 'The Foo Model License\n\nThe Licensor grants you the right to use the model.' }),
+    );
+    expect(custom.parsed.licenses).toEqual([]);
+  });
+
+  it('config.json `_name_or_path` (a Hub id other than the asset) is the lineage', () => {
+    const cfg = (nop: string): string =>
+      JSON.stringify({ architectures: ['LlamaForCausalLM'], model_type: 'llama', _name_or_path: nop });
+    const r = enrich(input({ name: 'someone/tuned-7b', raw_manifest: cfg('meta-llama/Llama-2-7b-hf') }), CTX);
+    expect(r.aibom.lineage).toMatchObject({ parents: ['meta-llama/Llama-2-7b-hf'] });
+    expect(
+      analyze(input({ name: 'someone/tuned-7b', raw_manifest: cfg('/content/drive/out') })).parsed.base_models,
+    ).toEqual([]);
+    expect(
+      analyze(input({ name: 'someone/tuned-7b', raw_manifest: cfg('someone/tuned-7b') })).parsed.base_models,
+    ).toEqual([]);
+    // a copy under another owner (same model name) is a re-upload, not a parent; an unnamed asset cannot be told apart
+    const copy = analyze(input({ name: 'copier/Llama-2-7b-hf', raw_manifest: cfg('meta-llama/Llama-2-7b-hf') }));
+    expect(copy.parsed.base_models).toEqual([]);
+    expect(analyze(input({ raw_manifest: cfg('meta-llama/Llama-2-7b-hf') })).parsed.base_models).toEqual([]);
+  });
+
+  it('destructive tool names (apps, records) are R18 at 0.6 unless annotated non-destructive', () => {
+    const tools = (ann?: Record<string, unknown>): string =>
+      JSON.stringify({
+        tools: [
+          { name: 'delete_app', description: 'Deletes an app.', inputSchema: {}, ...(ann ? { annotations: ann } : {}) },
+        ],
+      });
+    expect(one(findings(tools(), { asset_type: 'mcp_server' }), 'R18')).toMatchObject({
+      title: 'Destructive operations',
+      confidence: 0.6,
+    });
+    expect(one(findings(tools({ destructiveHint: false }), { asset_type: 'mcp_server' }), 'R18')).toBeUndefined();
+  });
+
+  it('Gradio share links (share=True, --share) are public exposure', () => {
+    const nb = (src: string): string =>
+      JSON.stringify({ nbformat: 4, metadata: {}, cells: [{ cell_type: 'code', source: [src] }] });
+    expect(one(findings(nb('demo.launch(debug=True, share=True)'), { asset_type: 'notebook' }), 'R25')?.title).toBe(
+      'Public share link',
+    );
+    expect(one(findings(nb('demo.launch(share=False)'), { asset_type: 'notebook' }), 'R25')).toBeUndefined();
+    const docker = 'FROM python:3.11-slim\nRUN pip install gradio==4.44.1\nCMD python app.py --share\n';
+    expect(one(findings(docker, { asset_type: 'container_image' }), 'R25')?.title).toBe('Public share link');
+  });
+
+  it('toxic combinations: fetched content + shell is high; credentials + egress flagged medium', () => {
+    const cfg = JSON.stringify({
+      tools: [
+        { name: 'fetch_url', description: 'Fetches a URL and returns the page.', inputSchema: {} },
+        { name: 'run_command', description: 'Runs a shell command.', inputSchema: {} },
+      ],
+    });
+    const r = one(findings(cfg, { asset_type: 'mcp_server' }), 'R29');
+    expect(r).toMatchObject({ severity: 'high', confidence: 1, title: 'Untrusted input reaches a shell' });
+    const ext = JSON.stringify({
+      manifest_version: 3,
+      name: 'x',
+      version: '1',
+      permissions: ['cookies'],
+      host_permissions: ['<all_urls>'],
+    });
+    expect(one(findings(ext, { asset_type: 'extension' }), 'R29')).toMatchObject({
+      severity: 'medium',
+      title: 'Credentials next to network egress',
+    });
+    const fetchOnly = JSON.stringify({
+      tools: [{ name: 'fetch_url', description: 'Fetches a URL.', inputSchema: {} }],
+    });
+    expect(one(findings(fetchOnly, { asset_type: 'mcp_server' }), 'R29')).toBeUndefined();
+  });
+
+  it('capabilities from input-schema parameter names: command → shell, url → egress, path → file read', () => {
+    const tool = (param: string): string =>
+      JSON.stringify({
+        tools: [
+          {
+            name: 'do_it',
+            description: 'Does it.',
+            inputSchema: { type: 'object', properties: { [param]: { type: 'string' } } },
+          },
+        ],
+      });
+    const fs = (param: string): string[] => findings(tool(param), { asset_type: 'mcp_server' }).map((f) => f.rule_id);
+    expect(fs('command')).toContain('R17');
+    expect(fs('url')).toContain('R19');
+    expect(one(findings(tool('file_path'), { asset_type: 'mcp_server' }), 'R18')?.title).toBe(
+      'Read-only filesystem access',
+    );
+    expect(fs('query').filter((r) => ['R17', 'R18', 'R19'].includes(r))).toEqual([]);
   });
 });

@@ -7,6 +7,9 @@ import { parseAgentExtras, parseClientServers, parseMcpbManifest, parseRegistryS
 import { parseNpm } from './packages';
 import { isExtensionManifest, isNotebook, parseExtension, parseNotebook } from '../formats';
 
+/** A Hugging Face Hub repository id: `owner/name`, nothing else. */
+const HUB_ID = /^[\w.-]{1,96}\/[\w.-]{1,96}$/;
+
 export function classifyJson(p: ParsedManifest, j: unknown, input: EnrichmentInput): void {
   p.format = 'json';
   p.raw_json = j;
@@ -101,6 +104,14 @@ export function classifyJson(p: ParsedManifest, j: unknown, input: EnrichmentInp
       transformers_version: str(j.transformers_version),
     };
     if (typeof j.custom_ops_library === 'string') p.custom_ops.push(j.custom_ops_library);
+    // `_name_or_path` is where the weights were loaded from before this config was saved: for a fine-tune, its base
+    // (issue 18 item 6). Only a Hub id (`owner/name`) of another model than the named asset: local paths name
+    // nothing, an unnamed asset cannot be told apart from its own id, and the same name under another owner is a
+    // copy (R14), not a parent
+    const origin = p.config.name_or_path;
+    const own = (input.name ?? '').toLowerCase();
+    const repo = (id: string): string => id.slice(id.lastIndexOf('/') + 1).toLowerCase();
+    if (origin && own && HUB_ID.test(origin) && repo(origin) !== repo(own)) p.base_models = [origin];
     return;
   }
   const agentish =

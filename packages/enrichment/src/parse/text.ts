@@ -2,6 +2,7 @@
 // requirements, YAML, and prose as the fallback.
 // Every pattern here runs on tenant content: each is linear in V8 (checked by `pnpm check:redos`; the rewrites and
 // their timings are in docs/security.md "Linear-time parsing and caps").
+import { identifyLicenceText } from '../license';
 import type { EnrichmentInput, ParsedManifest } from '../types';
 import { isObj, type Obj } from '../util';
 import { parseCard, parseModelIndexCard, proseLicense } from './card';
@@ -114,8 +115,12 @@ export function parseText(p: ParsedManifest, text: string, input: EnrichmentInpu
     p.kind === 'text' &&
     /\blicen[sc]e\b/i.test(text.slice(0, 400)) &&
     /\b(grant|licensor|permission|redistribut)/i.test(text)
-  )
+  ) {
     p.license_text = text.length > 4000 ? text.slice(0, 4000) : text;
+    // a licence file: which licence it is, when its wording says so (MIT, Apache-2.0, Llama 2 …)
+    const id = p.licenses.length === 0 ? identifyLicenceText(text) : null;
+    if (id) p.licenses = [id];
+  }
   // a listing of file names, one a line
   if (p.kind === 'text' && lines.length > 0 && lines.every((l) => /^[\w./@+-]+\.[A-Za-z0-9]{1,12}$/.test(l))) {
     p.kind = 'file_listing';

@@ -111,7 +111,7 @@ export const R18 = defineRule({
   attack_techniques: ['AML.T0101', 'AML.T0098'],
   references: ['§3 R18'],
   evaluate(ctx) {
-    const { fsWrite, fsServers, fsRead, broadRoots, cloudDocuments } = toolSignals(ctx);
+    const { fsWrite, fsServers, fsRead, broadRoots, cloudDocuments, destructive } = toolSignals(ctx);
     // file tools on a cloud document store change the account's documents (versioned, recoverable), not the host:
     // one band lower than local filesystem writes
     const local = fsWrite.length > 0 && !(cloudDocuments && fsServers.length === 0);
@@ -129,6 +129,18 @@ export const R18 = defineRule({
             broad_roots: broadRoots.slice(0, 10),
           },
           capabilities: ['filesystem_write', 'filesystem_read'],
+        },
+      ];
+    // destructive operations on things other than files (apps, records, instances): the tool name says what it
+    // destroys; 0.6, one band below a filesystem write (issue 18 item 4 "destructive operations")
+    if (destructive.length)
+      return [
+        {
+          confidence: 0.6,
+          title: 'Destructive operations',
+          description: `Tools that delete or irreversibly change data: ${destructive.slice(0, 5).join(', ')}.`,
+          evidence: { path: 'tools', tools: destructive.slice(0, 20) },
+          capabilities: ['destructive_operations'],
         },
       ];
     if (fsRead.length)

@@ -10,8 +10,11 @@ import { isTemplateManifest } from './signals/text';
 import { toolSignals } from './signals/tools';
 
 const SECRET_KEY_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL|AUTH|_KEY$|^KEY$/i;
-const PLACEHOLDER_VALUE =
-  /^\s*$|^\$\{?[\w:.-]+\}?$|^<.*>$|^\{\{.*\}\}$|your|xxx|\.\.\.|changeme|placeholder|example|replace|insert|\*\*\*/i;
+// a placeholder value: an empty, `${VAR}`, `<…>` or `{{…}}` shape (anchored), or a placeholder word anywhere; two
+// patterns (one alternation of both was reported polynomial by the fuzzer under load)
+const PLACEHOLDER_SHAPE = /^\s*$|^\$\{?[\w:.-]+\}?$|^<.*>$|^\{\{.*\}\}$/;
+const PLACEHOLDER_WORD = /your|xxx|\.\.\.|changeme|placeholder|example|replace|insert|\*\*\*/i;
+const isPlaceholderValue = (v: string): boolean => PLACEHOLDER_SHAPE.test(v) || PLACEHOLDER_WORD.test(v);
 // a catalogue hit that is a placeholder (ghp_xxxxxxxx…, sk-your-key-here) or has no digit is no leak
 const PLACEHOLDER_TOKEN = /x{6}|0{8}|your|example/i;
 /** Permissions that read credentials or sessions (cookies, request interception, the debugger, native hosts). */
@@ -35,7 +38,7 @@ function serverCredentials(s: McpServerEntry): Emission | null {
     const inEnv = s.env[k] !== undefined;
     const v = s.env[k] ?? s.headers[k] ?? '';
     const bare = v.replace(/^Bearer\s+/i, '');
-    if (!PLACEHOLDER_VALUE.test(bare) && bare.length >= 12 && /[A-Za-z]/.test(bare) && /\d/.test(bare))
+    if (!isPlaceholderValue(bare) && bare.length >= 12 && /[A-Za-z]/.test(bare) && /\d/.test(bare))
       literal.push({
         key: k,
         kind: secretKind(bare) ?? 'credential',

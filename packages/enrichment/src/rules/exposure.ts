@@ -7,6 +7,14 @@ import { defineRule, type Emission } from './define';
 const PRIV_ARGS = /^--privileged$|^--(?:network|net)(?:=|\s)?host$|docker\.sock|^--pid(?:=|\s)?host$|^--cap-add/;
 const HOME_MOUNT = /(?:^|[\s=:])(?:\$HOME|~|\/home\/[\w.-]+|\/root|\/Users\/[\w.-]+)(?:\/?)(?::|$)/;
 const BIND_ALL = /0\.0\.0\.0/;
+/** Gradio's public share link (a *.gradio.live tunnel to the app): `share=True` in code that calls `.launch(`, or a
+ * `--share` flag. Two small patterns and a substring test: no gap between `.launch(` and `share` to rescan. */
+const SHARE_TRUE = /\bshare[ \t]{0,3}=[ \t]{0,3}True\b/;
+const SHARE_FLAG = /(?:^|[ \t])--share(?:$|[ \t])/m;
+function gradioShare(text: string): string | null {
+  const kw = text.includes('.launch(') ? SHARE_TRUE.exec(text) : null;
+  return kw?.[0] ?? SHARE_FLAG.exec(text)?.[0] ?? null;
+}
 const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|::1)$/i;
 
 /** `docker run` flags of one server that give the container the host (privileged, host network/pid, host mounts). */
@@ -107,6 +115,16 @@ export const R25 = defineRule({
           evidence: { path: s.path, bind: '0.0.0.0' },
         });
     }
+    // Gradio's share link publishes the app on the internet through a tunnel, whatever the host's firewall says
+    const shellText = [...(p.containers ?? []).flatMap((c) => c.commands), p.notebook_code ?? ''];
+    const share = shellText.map(gradioShare).find((m) => !!m);
+    if (share)
+      out.push({
+        title: 'Public share link',
+        description: `Launches the app with a public share link (${share.trim().slice(0, 60)}): anyone with the URL reaches it.`,
+        evidence: { path: p.notebook_code ? 'cells' : 'RUN', match: share.trim().slice(0, 120) },
+        capabilities: ['network_exposure'],
+      });
     // a service published on every interface answers anyone on the network. Recorded, not scored: publishing a port is
     // how a compose file runs a server at all, and reviewers rated 4 of 5 such corpus files on other grounds (issue 18
     // item 4 "judge scope"; docs/enrichment.md R25)

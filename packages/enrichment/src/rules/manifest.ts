@@ -41,6 +41,8 @@ export const FORMAT_NOT_ANALYSED = defineRule({
   references: ['—'],
   evaluate({ p, raw }) {
     if (!GENERIC_KINDS.has(p.kind) || raw.trim() === '') return [];
+    // a licence file is recognised: the licence rules read it
+    if (p.license_text && p.license_text !== 'prose') return [];
     return [
       {
         description: `Content read as generic ${p.kind}: no manifest format recognised, so no rule could judge it.`,

@@ -2,6 +2,7 @@
 // generated from it (scripts/gen-rules-doc.ts); adding a rule = one defineRule in its family file + one entry here.
 import type { EnrichmentInput, FindingDraft, ParsedManifest } from '../types';
 import { R16, R17, R18, R19, R26, R27 } from './capabilities';
+import { R29 } from './combinations';
 import { R20 } from './credentials';
 import { toFinding, type RuleContext, type RuleDefinition } from './define';
 import { R24, R25 } from './exposure';
@@ -46,6 +47,7 @@ export const RULES = [
   R26,
   R27,
   R28,
+  R29,
   MANIFEST_UNPARSEABLE,
   FORMAT_NOT_ANALYSED,
   ANALYSIS_TRUNCATED,

@@ -13,6 +13,7 @@ export const SECONDARY_ADVISORY_CONFIDENCE = 0.8;
 export const DEPENDENCY_ADVISORY_CONFIDENCE = 0.6;
 
 const LAUNCHERS = /^(?:npx|uvx|pipx|bunx|pnpm dlx|yarn dlx)$/;
+const WINDOWS_EXECUTABLE = /\.(?:cmd|exe|bat)$/;
 /** Flags of `docker run` whose next argument is not the image. */
 const DOCKER_VALUE_FLAGS = new Set(['-e', '-v', '--env', '--mount', '--name', '--network']);
 /** `-e .`, `./pkg`, `file:…`: the project itself, not fetched code. */
@@ -44,7 +45,8 @@ function serverPins(s: McpServerEntry): Emission[] {
   const out: Emission[] = [];
   const cmd = (s.command ?? '').toLowerCase();
   const args = s.args;
-  if (LAUNCHERS.test(cmd)) {
+  // a launcher given as a full path (`/usr/local/bin/npx`, `C:\\Program Files\\nodejs\\npx.cmd`) is the same launcher
+  if (LAUNCHERS.test(cmd) || LAUNCHERS.test(commandBase(cmd).replace(WINDOWS_EXECUTABLE, ''))) {
     const pkgArg = args.find((a) => !a.startsWith('-'));
     const yes = args.includes('-y') || args.includes('--yes');
     const pinned = (!!pkgArg && /^(@[^/]+\/)?[^@]+@\d[\w.+-]*$/.test(pkgArg)) || (!!pkgArg && /==\d/.test(pkgArg));

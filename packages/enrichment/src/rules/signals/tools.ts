@@ -56,6 +56,10 @@ const INFRA_EXEC =
   /(?:^|[\s/_-])(docker|kubernetes|kubectl|k8s|ssh|ansible|terraform|fortigate|fortinet|pfsense|opnsense|mikrotik|routeros)(?:$|[\s/._-])/i;
 /** Cloud accounts whose servers hold account credentials. */
 const CLOUD_CREDENTIALS = /(?:^|[\s/_-])(aws|gcp|azure|vault|secrets?[_-]?manager|1password|bitwarden)(?:$|[\s/._-])/i;
+/** Tool names for operations that destroy or irreversibly change something other than files (apps, records, tables,
+ * accounts): `delete_app`, `dropTable`, `purge-cache`, `terminate_instance`. */
+const DESTRUCTIVE_NAME =
+  /(?:^|[_\-.])(?:delete|drop|destroy|purge|wipe|truncate|terminate|uninstall|remove|revoke)(?:$|[_\-.A-Z])|^(?:delete|drop|destroy|purge|wipe|truncate|terminate|uninstall|remove|revoke)[A-Z]/;
 /** Cloud document stores: file tools there change account documents (versioned, recoverable), not the host's disk. */
 const CLOUD_STORE =
   /\b(?:google drive|gdrive|dropbox|onedrive|sharepoint|box\.com|amazon s3|s3 buckets?|icloud drive)\b/i;
@@ -77,6 +81,16 @@ const SERVER_FETCH = /(?:^|[/_-])(?:mcp-server-)?(?:fetch|puppeteer|playwright|b
 
 /** The last path segment of a command (`/usr/bin/bash` → `bash`, `C:\\x\\npx.cmd` → `npx.cmd`). */
 export const commandBase = (c: string): string => c.slice(Math.max(c.lastIndexOf('/'), c.lastIndexOf('\\')) + 1);
+
+/** Input-schema parameter names that say what a tool takes (issue 18 item 4: `command`, `path`, `url`). */
+const SHELL_PARAM = /^(?:command|cmd|shell_command|bash_command|script|code)$/i;
+const NET_PARAM = /^(?:url|uri|endpoint|webhook_url)$/i;
+const PATH_PARAM = /^(?:path|file_path|filepath|filename|file|directory|dir)$/i;
+
+/** The parameter names of a tool's input schema (first 50). */
+function paramNames(schema: unknown): string[] {
+  return isObj(schema) && isObj(schema.properties) ? Object.keys(schema.properties).slice(0, 50) : [];
+}
 
 const MAX_TOOL_TEXT = 20_000;
 /** A tool's description and its parameters' descriptions (capped). */
@@ -105,6 +119,8 @@ export interface ToolSignals {
   cloudDocuments: boolean;
   /** filesystem roots that are a whole home directory or `/`, when a filesystem server is configured */
   broadRoots: string[];
+  /** tools that destroy something other than files (not annotated read-only or non-destructive) */
+  destructive: string[];
   net: string[];
   netServers: string[];
   pay: string[];
@@ -135,16 +151,22 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
   const net: string[] = [];
   const pay: string[] = [];
   const unannotated: string[] = [];
+  const destructive: string[] = [];
   for (const t of p.tools.slice(0, 500)) {
     const text = toolText(t);
     const ind = POISON.filter(([, re]) => re.test(text)).map(([k]) => k);
     if (ind.length) poisoned.push({ tool: t.name, indicators: ind });
     const ann = t.annotations ?? {};
-    if (SHELL_NAME.test(t.name) || SHELL_DESC.test(t.description)) shell.push(t.name);
+    const params = paramNames(t.inputSchema);
+    if (SHELL_NAME.test(t.name) || SHELL_DESC.test(t.description) || params.some((x) => SHELL_PARAM.test(x)))
+      shell.push(t.name);
     if (FS_WRITE_NAME.test(t.name) || (FS_WRITE_DESC.test(t.description) && ann.readOnlyHint !== true))
       fsWrite.push(t.name);
-    else if (FS_READ_NAME.test(t.name)) fsRead.push(t.name);
-    if (NET_NAME.test(t.name) || NET_DESC.test(t.description)) net.push(t.name);
+    else if (FS_READ_NAME.test(t.name) || params.some((x) => PATH_PARAM.test(x))) fsRead.push(t.name);
+    else if (DESTRUCTIVE_NAME.test(t.name) && ann.readOnlyHint !== true && ann.destructiveHint !== false)
+      destructive.push(t.name);
+    if (NET_NAME.test(t.name) || NET_DESC.test(t.description) || params.some((x) => NET_PARAM.test(x)))
+      net.push(t.name);
     if (PAY.test(t.name) || PAY.test(t.description)) pay.push(t.name);
     if (!t.annotations) unannotated.push(t.name);
   }
@@ -187,6 +209,7 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
     fsWrite,
     fsRead,
     fsServers,
+    destructive,
     cloudDocuments: p.tools.slice(0, 500).some((t) => CLOUD_STORE.test(t.description)),
     broadRoots,
     net,
