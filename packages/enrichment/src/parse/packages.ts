@@ -9,9 +9,22 @@ import { classifierLicense } from '../license';
 import { LIMITS } from '../limits';
 import { cutFromMarker, isSpaceChar, strList } from '../util';
 
-// A table header alone on its line (after blanks). Was `^\s*\[` with /m: `\s*` crossed line breaks, so every line
-// start rescanned the blank lines below it (quadratic on a run of newlines).
-export const TOML_HINT = /^[^\S\n\r\u2028\u2029]*\[(?:project|tool\.[\w-]+|build-system|package|dependencies)\]/m;
+// A table header at the start of a line (after blanks). Was `^\s*\[` with /m: `\s*` crossed line breaks, so every line
+// start rescanned the blank lines below it (quadratic on a run of newlines). Now a scan per line and an anchored header
+// pattern without a repeat before it (the one-pattern form `/^[^\S\n\r\u2028\u2029]*\[…\]/m` made the ReDoS analyser
+// time out).
+const TABLE_HEADER = /^\[(?:project|tool\.[\w-]+|build-system|package|dependencies)\]/;
+const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
+export const TOML_HINT = {
+  test(s: string): boolean {
+    for (const line of s.split(LINE_TERMINATOR)) {
+      let i = 0;
+      while (i < line.length && isSpaceChar(line[i])) i++;
+      if (line[i] === '[' && TABLE_HEADER.test(i === 0 ? line : line.slice(i))) return true;
+    }
+    return false;
+  },
+};
 
 // PEP 508 line. The blanks around the optional extras were two adjacent `[ \t]*` (quadratic); the extras group now
 // carries its own trailing blanks, which matches the same lines with the same captures.
