@@ -1,4 +1,4 @@
-import { JOBS, type EnrichmentJob, type FirewallSyncJob, type WebhookDeliveryJob } from '@risk/common';
+import { JOBS, type OutboxEnrichmentJob, type FirewallSyncJob, type WebhookDeliveryJob } from '@risk/common';
 import type { WorkerDeps } from './deps';
 
 interface OutboxRow {
@@ -66,7 +66,10 @@ export async function relayOutbox(deps: WorkerDeps, batchSize = 500): Promise<Re
 async function enqueueGroup(deps: WorkerDeps, kind: string, rows: OutboxRow[]): Promise<void> {
   switch (kind) {
     case 'enrichment': {
-      const jobs: EnrichmentJob[] = rows.map((r) => JOBS.enrichment.payload.parse(r.payload));
+      const jobs: OutboxEnrichmentJob[] = rows.map((r) => ({
+        outboxId: r.id,
+        job: JOBS.enrichment.payload.parse(r.payload),
+      }));
       await deps.producer.enqueueEnrichment(jobs, 5000);
       return;
     }

@@ -290,7 +290,7 @@ export const sql = {
   insertOutbox: (jobs: readonly EnrichmentJob[]) =>
     exec('ri_outbox', [
       textArray(jobs.map((j) => JSON.stringify(j))),
-      textArray(jobs.map((j) => JOBS.enrichment.jobId(j))),
+      textArray(jobs.map((j) => JOBS.enrichment.dedupeKey(j))),
     ]),
   insertAssetCreatedEvents: (
     now: Date,

@@ -79,7 +79,7 @@ export async function enqueueAfterCommit(
   if (deps.producer && enrichments.length > 0) {
     try {
       await deps.producer.enqueueEnrichment(
-        enrichments.map((e) => e.job),
+        enrichments.map((e) => ({ outboxId: e.outbox_id, job: e.job })),
         timeoutMs,
       );
       await markOutboxProcessed(
