@@ -129,6 +129,7 @@ export function defineRoute<
       const idempotency = idempotencyMiddleware(
         deps.pool,
         spec.storeEncrypted ? () => ({ secretsKey: requireSecret(deps.config, 'SECRETS_KEY') }) : undefined,
+        { leaseMs: deps.config.IDEMPOTENCY_LEASE_MS, logger: deps.logger },
       );
       const readBody = spec.method === 'post' ? bodyReader(spec.bulk ? BULK_BODY_LIMIT : BODY_LIMIT) : undefined;
       const guard = routeGuard(deps);
@@ -142,7 +143,7 @@ export function defineRoute<
         const query = (spec.query ? parseOrThrow(spec.query, req.query ?? {}) : undefined) as Out<QS>;
         const body = (spec.body ? parseOrThrow(spec.body, req.body ?? {}) : undefined) as Out<BS>;
         let idem: IdempotencyRequest | undefined;
-        if (inline) idem = idempotencyRequestOf(req, res);
+        if (inline) idem = idempotencyRequestOf(req, res, deps.config.IDEMPOTENCY_LEASE_MS);
         else if (spec.method === 'post') {
           let proceed = false;
           await idempotency(req, res, () => {
