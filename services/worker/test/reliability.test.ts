@@ -73,6 +73,37 @@ describe('worker reliability', () => {
     expect((await relayOutbox(h.deps)).enqueued).toBe(1);
   });
 
+  it('a row the relay cannot parse is dead-lettered with its error and the rest of its group is enqueued', async () => {
+    const rows = await h.ctx.db.prisma.outboxMessage.createManyAndReturn({
+      data: [
+        { kind: 'enrichment', payload: { fingerprint: 'hf:dl/good-1', digest: 'd1' } },
+        { kind: 'enrichment', payload: { fingerprint: 'hf:dl/no-digest' } },
+        { kind: 'enrichment', payload: { fingerprint: 'hf:dl/good-2', digest: 'd2' } },
+        { kind: 'no_such_kind', payload: {} },
+      ],
+      select: { id: true },
+    });
+    const first = await relayOutbox(h.deps);
+    expect(first).toEqual({ claimed: 4, enqueued: 2, failed: 0, dead_lettered: 2 });
+    const after = await h.ctx.db.prisma.outboxMessage.findMany({
+      where: { id: { in: rows.map((r) => r.id) } },
+      orderBy: { id: 'asc' },
+    });
+    expect(after.map((r) => [r.processed_at !== null, r.dead_lettered_at !== null])).toEqual([
+      [true, false],
+      [false, true],
+      [true, false],
+      [false, true],
+    ]);
+    expect(after[1]!.last_error).toMatch(/payload refused.*digest/s);
+    expect(after[3]!.last_error).toBe("unknown outbox kind 'no_such_kind'");
+    const queue = h.producer.queue(JOBS.enrichment.queue);
+    for (const i of [0, 2]) expect(await queue.getJob(JOBS.enrichment.jobId(after[i]!.id))).toBeDefined();
+    // dead letters are skipped from then on: the next pass has nothing to do
+    expect(await relayOutbox(h.deps)).toEqual({ claimed: 0, enqueued: 0, failed: 0, dead_lettered: 0 });
+    for (const i of [0, 2]) await (await queue.getJob(JOBS.enrichment.jobId(after[i]!.id)))?.remove();
+  });
+
   it('two relays running at once never enqueue the same row twice (SKIP LOCKED)', async () => {
     await h.ctx.db.prisma.outboxMessage.createMany({
       data: Array.from({ length: 40 }, (_, i) => ({
@@ -83,7 +114,9 @@ describe('worker reliability', () => {
     const [a, b] = await Promise.all([relayOutbox(h.deps, 25), relayOutbox(h.deps, 25)]);
     const again = await relayOutbox(h.deps, 25);
     expect(a.enqueued + b.enqueued + again.enqueued).toBe(40);
-    expect(await h.ctx.db.prisma.outboxMessage.count({ where: { processed_at: null } })).toBe(0);
+    expect(await h.ctx.db.prisma.outboxMessage.count({ where: { processed_at: null, dead_lettered_at: null } })).toBe(
+      0,
+    );
   });
 
   it('enrichment jobs are deduplicated per outbox row (fast path and relay) and retry with exponential backoff', async () => {
