@@ -1,5 +1,6 @@
 import { DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS } from '@risk/db';
 import { z } from 'zod';
+import { IDEMPOTENCY_LEASE_MS } from './http/idempotency';
 
 /**
  * Every environment variable the platform reads, validated once at boot. Nothing else reads
@@ -53,6 +54,8 @@ export const ConfigSchema = z.object({
   OUTBOUND_ALLOWED_HOSTS: z.string().default(''),
   ENRICHMENT_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   ENRICHMENT_TTL_DAYS: z.coerce.number().positive().default(7),
+  /** an in-flight Idempotency-Key claim holds this long before a retry may take it over (docs/reliability.md) */
+  IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(1000).default(IDEMPOTENCY_LEASE_MS),
   /** an org's observation of an asset stops counting this long after its latest signal (docs/security.md) */
   OBSERVATION_TTL_DAYS: z.coerce.number().positive().default(90),
   /**

@@ -35,9 +35,18 @@ export const JOBS = {
       removeOnComplete: { age: 3600, count: 10000 },
       removeOnFail: { age: 7 * 24 * 3600 },
     } satisfies JobsOptions,
-    /** one job per mode+fingerprint+digest: a second add with the same id is a no-op while the first is kept */
-    jobId: (p: { livemode: boolean; fingerprint: string; digest: string; reason?: string }) =>
+    /** what a job is for (mode+fingerprint+digest+reason); kept as the outbox row's dedupe_key, for reading */
+    dedupeKey: (p: { livemode: boolean; fingerprint: string; digest: string; reason?: string }) =>
       `enr-${sha256Hex(`${p.livemode ? 'live' : 'test'}\n${p.fingerprint}\n${p.digest}\n${p.reason ?? ''}`).slice(0, 40)}`,
+    /**
+     * One job per outbox row. BullMQ keeps completed jobs for an hour and failed ones for seven days, and
+     * an add whose id is kept is silently dropped; an id derived from the content would drop every
+     * re-enrichment of a digest seen before (docs/reliability.md "Enrichment jobs"). The post-commit fast
+     * path and the relay add the same row under the same id, so they deduplicate each other; two rows for
+     * one digest are two jobs, and the worker's digest check makes the second a no-op when nothing is left
+     * to do.
+     */
+    jobId: (outboxId: bigint | string) => `enr-o${String(outboxId)}`,
   },
   webhookDelivery: {
     queue: QUEUES.webhooks,
@@ -72,6 +81,11 @@ export const JOBS = {
 } as const;
 
 export type EnrichmentJob = z.infer<typeof JOBS.enrichment.payload>;
+/** An enrichment job with the outbox row that asked for it. */
+export interface OutboxEnrichmentJob {
+  outboxId: bigint | string;
+  job: EnrichmentJob;
+}
 export type WebhookDeliveryJob = z.infer<typeof JOBS.webhookDelivery.payload>;
 export type FirewallSyncJob = z.infer<typeof JOBS.firewallSync.payload>;
 
@@ -162,13 +176,18 @@ export class QueueProducer {
     return q;
   }
 
-  async enqueueEnrichment(jobs: EnrichmentJob[], timeoutMs = 1000): Promise<void> {
+  /** One job per outbox row (its id names the job: JOBS.enrichment.jobId). */
+  async enqueueEnrichment(jobs: OutboxEnrichmentJob[], timeoutMs = 1000): Promise<void> {
     if (jobs.length === 0) return;
     await this.connected(timeoutMs);
     const spec = JOBS.enrichment;
     await withTimeout(
       this.queue(spec.queue).addBulk(
-        jobs.map((data) => ({ name: 'enrich', data, opts: { ...spec.options, jobId: spec.jobId(data) } })),
+        jobs.map(({ outboxId, job }) => ({
+          name: 'enrich',
+          data: job,
+          opts: { ...spec.options, jobId: spec.jobId(outboxId) },
+        })),
       ),
       timeoutMs,
       'enqueue enrichment',

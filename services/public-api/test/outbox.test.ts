@@ -47,13 +47,7 @@ test('a signal accepted while Redis is down leaves an unprocessed outbox row, an
       logger: h.ctx.logger,
       config: h.ctx.config,
     });
-    const jobId = JOBS.enrichment.jobId({
-      livemode: true,
-      fingerprint: body.fingerprint as string,
-      digest: res.body.content_digest,
-      reason: 'new_asset',
-    });
-    const job = await live.queue(JOBS.enrichment.queue).getJob(jobId);
+    const job = await live.queue(JOBS.enrichment.queue).getJob(JOBS.enrichment.jobId(rows[0]!.id));
     expect(job?.data).toEqual({
       livemode: true,
       fingerprint: body.fingerprint,

@@ -59,13 +59,14 @@ describe('POST /v1/signals', () => {
     });
     expect(outbox).toHaveLength(1);
     expect(outbox[0]!.processed_at).not.toBeNull();
-    const jobId = JOBS.enrichment.jobId({
+    // the job is named after its outbox row (one job per row) and carries the row's payload
+    expect(outbox[0]!.payload).toEqual({
       livemode: true,
-      fingerprint: body.fingerprint as string,
+      fingerprint: body.fingerprint,
       digest: res.body.content_digest,
       reason: 'new_asset',
     });
-    expect(await waitingJobIds()).toContain(jobId);
+    expect(await waitingJobIds()).toContain(JOBS.enrichment.jobId(outbox[0]!.id));
     const orgs = await h.ctx.db.prisma.assetOrg.findMany({ where: { fingerprint: body.fingerprint as string } });
     expect(orgs).toEqual([expect.objectContaining({ org_id: h.orgId, signal_count: 1 })]);
     const events = await h.ctx.db.prisma.event.findMany({ where: { fingerprint: body.fingerprint as string } });

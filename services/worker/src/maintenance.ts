@@ -11,7 +11,9 @@ export interface MaintenanceResult {
 }
 
 /**
- * Periodic upkeep, each step one set-based statement:
+ * Periodic upkeep, each step one set-based statement. A step that updates assets first locks them in
+ * (livemode, fingerprint) order, the order signal ingest locks them in (ri_assets_lock): two writers that
+ * lock in different orders deadlock, and the ingest then fails with a 500 (docs/reliability.md "Lock order").
  * - enriched assets older than ENRICHMENT_TTL_DAYS become stale and get an enrichment outbox row
  *   (reason `ttl:<day>`, so the job id differs from the original enrichment of the same digest);
  * - enriched assets whose observation set shrank because an org's observation passed
@@ -25,10 +27,17 @@ export async function runMaintenance(deps: WorkerDeps, now = new Date()): Promis
   const ttlCutoff = new Date(now.getTime() - deps.config.ENRICHMENT_TTL_DAYS * 86_400_000);
   const reason = `ttl:${now.toISOString().slice(0, 10)}`;
   const staled = await deps.pool.query(
-    `WITH expired AS (
-       UPDATE assets SET enrichment_status = 'stale', updated = now()
+    `WITH locked AS MATERIALIZED (
+       SELECT livemode, fingerprint FROM assets
         WHERE enrichment_status = 'enriched' AND enriched_at < $1
-        RETURNING livemode, fingerprint, latest_digest
+        ORDER BY livemode, fingerprint FOR UPDATE
+     ),
+     expired AS (
+       UPDATE assets a SET enrichment_status = 'stale', updated = now()
+         FROM locked l
+        WHERE a.livemode = l.livemode AND a.fingerprint = l.fingerprint
+          AND a.enrichment_status = 'enriched' AND a.enriched_at < $1
+        RETURNING a.livemode, a.fingerprint, a.latest_digest
      )
      INSERT INTO outbox (kind, payload)
      SELECT 'enrichment', jsonb_build_object('livemode', livemode, 'fingerprint', fingerprint, 'digest', latest_digest, 'reason', $2::text)
@@ -42,10 +51,17 @@ export async function runMaintenance(deps: WorkerDeps, now = new Date()): Promis
   const observationTtlMs = deps.config.OBSERVATION_TTL_DAYS * 86_400_000;
   const observationCutoff = new Date(now.getTime() - observationTtlMs);
   const observations = await deps.pool.query(
-    `WITH shrunk AS (
-       UPDATE assets a SET enrichment_status = 'stale', updated = now()
-         FROM (SELECT DISTINCT ao.livemode, ao.fingerprint FROM asset_orgs ao
+    `WITH locked AS MATERIALIZED (
+       SELECT a.livemode, a.fingerprint FROM assets a
+         JOIN (SELECT DISTINCT ao.livemode, ao.fingerprint FROM asset_orgs ao
                 WHERE ao.last_seen >= $1 AND ao.last_seen < $2) x
+           ON a.livemode = x.livemode AND a.fingerprint = x.fingerprint
+        WHERE a.enrichment_status = 'enriched'
+        ORDER BY a.livemode, a.fingerprint FOR UPDATE OF a
+     ),
+     shrunk AS (
+       UPDATE assets a SET enrichment_status = 'stale', updated = now()
+         FROM locked x
         WHERE a.livemode = x.livemode AND a.fingerprint = x.fingerprint AND a.enrichment_status = 'enriched'
           AND EXISTS (SELECT 1 FROM asset_orgs ao
                        WHERE ao.livemode = a.livemode AND ao.fingerprint = a.fingerprint AND ao.last_seen < $2

@@ -44,9 +44,7 @@ describe('worker reliability', () => {
     expect(result).toMatchObject({ claimed: 1, enqueued: 1, failed: 0 });
     const row = await h.ctx.db.prisma.outboxMessage.findUniqueOrThrow({ where: { id: pending[0]!.id } });
     expect(row.processed_at).not.toBeNull();
-    const job = await h.producer
-      .queue(JOBS.enrichment.queue)
-      .getJob(JOBS.enrichment.jobId(pending[0]!.payload as never));
+    const job = await h.producer.queue(JOBS.enrichment.queue).getJob(JOBS.enrichment.jobId(pending[0]!.id));
     expect(job?.data).toMatchObject({ fingerprint: 'npm:outbox-demo@1.0.0', digest: res.body.content_digest });
 
     // and a worker then enriches it
@@ -75,6 +73,37 @@ describe('worker reliability', () => {
     expect((await relayOutbox(h.deps)).enqueued).toBe(1);
   });
 
+  it('a row the relay cannot parse is dead-lettered with its error and the rest of its group is enqueued', async () => {
+    const rows = await h.ctx.db.prisma.outboxMessage.createManyAndReturn({
+      data: [
+        { kind: 'enrichment', payload: { fingerprint: 'hf:dl/good-1', digest: 'd1' } },
+        { kind: 'enrichment', payload: { fingerprint: 'hf:dl/no-digest' } },
+        { kind: 'enrichment', payload: { fingerprint: 'hf:dl/good-2', digest: 'd2' } },
+        { kind: 'no_such_kind', payload: {} },
+      ],
+      select: { id: true },
+    });
+    const first = await relayOutbox(h.deps);
+    expect(first).toEqual({ claimed: 4, enqueued: 2, failed: 0, dead_lettered: 2 });
+    const after = await h.ctx.db.prisma.outboxMessage.findMany({
+      where: { id: { in: rows.map((r) => r.id) } },
+      orderBy: { id: 'asc' },
+    });
+    expect(after.map((r) => [r.processed_at !== null, r.dead_lettered_at !== null])).toEqual([
+      [true, false],
+      [false, true],
+      [true, false],
+      [false, true],
+    ]);
+    expect(after[1]!.last_error).toMatch(/payload refused.*digest/s);
+    expect(after[3]!.last_error).toBe("unknown outbox kind 'no_such_kind'");
+    const queue = h.producer.queue(JOBS.enrichment.queue);
+    for (const i of [0, 2]) expect(await queue.getJob(JOBS.enrichment.jobId(after[i]!.id))).toBeDefined();
+    // dead letters are skipped from then on: the next pass has nothing to do
+    expect(await relayOutbox(h.deps)).toEqual({ claimed: 0, enqueued: 0, failed: 0, dead_lettered: 0 });
+    for (const i of [0, 2]) await (await queue.getJob(JOBS.enrichment.jobId(after[i]!.id)))?.remove();
+  });
+
   it('two relays running at once never enqueue the same row twice (SKIP LOCKED)', async () => {
     await h.ctx.db.prisma.outboxMessage.createMany({
       data: Array.from({ length: 40 }, (_, i) => ({
@@ -85,14 +114,16 @@ describe('worker reliability', () => {
     const [a, b] = await Promise.all([relayOutbox(h.deps, 25), relayOutbox(h.deps, 25)]);
     const again = await relayOutbox(h.deps, 25);
     expect(a.enqueued + b.enqueued + again.enqueued).toBe(40);
-    expect(await h.ctx.db.prisma.outboxMessage.count({ where: { processed_at: null } })).toBe(0);
+    expect(await h.ctx.db.prisma.outboxMessage.count({ where: { processed_at: null, dead_lettered_at: null } })).toBe(
+      0,
+    );
   });
 
-  it('enrichment jobs are deduplicated per fingerprint+digest and retry with exponential backoff', async () => {
+  it('enrichment jobs are deduplicated per outbox row (fast path and relay) and retry with exponential backoff', async () => {
     const queue = h.producer.queue(JOBS.enrichment.queue);
     const job = { livemode: true, fingerprint: 'hf:dedup/model', digest: 'sha256:dedup' };
-    await h.producer.enqueueEnrichment([job, { ...job }], 5000);
-    await h.producer.enqueueEnrichment([{ ...job }], 5000);
+    await h.producer.enqueueEnrichment([{ outboxId: 99_001n, job }], 5000);
+    await h.producer.enqueueEnrichment([{ outboxId: '99001', job: { ...job } }], 5000);
     const waiting = (await queue.getJobs(['waiting', 'prioritized', 'delayed'])).filter(
       (j) => j.data.fingerprint === job.fingerprint,
     );
@@ -100,6 +131,40 @@ describe('worker reliability', () => {
     expect(waiting[0]!.opts).toMatchObject({ attempts: 5, backoff: { type: 'exponential', delay: 2000 } });
     await waiting[0]!.remove();
   });
+
+  it('a second re-enrichment of the same digest and reason runs although BullMQ still keeps the first job', async () => {
+    // Two TTL passes on one day write two outbox rows with the same payload (reason ttl:<day>). BullMQ keeps
+    // the first, completed job for an hour; an id derived from the payload made the second add a no-op
+    // while its row was marked processed, and the asset stayed stale for good.
+    const fingerprint = 'hf:ttl-twice/model';
+    expect(
+      (await h.submit({ fingerprint, asset_type: 'model', name: 'ttl-twice/model', raw_manifest: modelCardManifest() }))
+        .status,
+    ).toBe(202);
+    const worker = startWorker(h.deps, { maintenance: false, relay: false });
+    try {
+      await h.waitForAsset(fingerprint, (a) => a.enrichment_status === 'enriched');
+      const day = new Date(Date.now() + (h.deps.config.ENRICHMENT_TTL_DAYS + 2) * 86_400_000);
+      day.setUTCHours(1, 0, 0, 0);
+      for (const hour of [1, 2]) {
+        await runMaintenance(h.deps, new Date(day.getTime() + (hour - 1) * 3_600_000));
+        const stale = await h.ctx.db.prisma.asset.findUniqueOrThrow({
+          where: { livemode_fingerprint: { livemode: true, fingerprint } },
+        });
+        expect(stale.enrichment_status).toBe('stale');
+        const queued = await h.ctx.db.prisma.outboxMessage.findMany({
+          where: { processed_at: null, payload: { path: ['fingerprint'], equals: fingerprint } },
+        });
+        expect(queued.map((r) => r.payload)).toEqual([
+          { livemode: true, fingerprint, digest: stale.latest_digest, reason: `ttl:${day.toISOString().slice(0, 10)}` },
+        ]);
+        await relayOutbox(h.deps);
+        await h.waitForAsset(fingerprint, (a) => a.enrichment_status === 'enriched');
+      }
+    } finally {
+      await worker.close();
+    }
+  }, 45_000);
 
   it('ENRICHMENT_CONCURRENCY sets how many enrichment jobs one worker runs at once', async () => {
     const slow = { ...h.deps, config: { ...h.deps.config, ENRICHMENT_CONCURRENCY: 3, ENRICHMENT_TEST_DELAY_MS: 1500 } };

@@ -1,10 +1,17 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { canonicalJson, decryptSecret, encryptSecret, sha256Hex } from '../crypto';
 import { ApiError } from '../errors';
+import type { Logger } from '../logger';
 import type { ApiKeyPrincipal } from './api-key-auth';
 import { requestIdOf } from './request';
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 3600 * 1000;
+/**
+ * How long an `in_flight` claim holds its key (IDEMPOTENCY_LEASE_MS overrides it). Past it a retry with
+ * the same key and body takes the claim over: its first request died, or could not store its outcome
+ * (docs/reliability.md "Idempotency claims"). Longer than any request may run.
+ */
+export const IDEMPOTENCY_LEASE_MS = 60_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What the idempotency helpers need of a database handle: a pg Pool (or PoolClient). */
@@ -26,6 +33,8 @@ export interface IdempotencyRequest {
   /** sha256 of the canonical JSON of the body (key order does not matter) */
   requestHash: string;
   requestId: string;
+  /** how long an in-flight claim of this key holds before a retry may take it over */
+  leaseMs: number;
 }
 
 /** A stored 2xx response, replayed with `Idempotent-Replayed: true`. */
@@ -64,8 +73,35 @@ export function replayBodyOf(stored: string, storage: IdempotencyStorage = {}): 
   return decryptSecret(stored.slice(ENCRYPTED_BODY_PREFIX.length), storage.secretsKey);
 }
 
+/**
+ * The path part of the scope, as routing sees it. Express matches routes case-insensitively and with
+ * or without a trailing slash (Router `caseSensitive` and `strict` both default to false), so
+ * `/V1/Webhooks/` reaches the same handler as `/v1/webhooks`; scoping by the raw path let one key run
+ * the same request twice. The scope is the matched route's pattern in lower case with its parameters
+ * filled in, URL-encoded and with their case kept (a fingerprint or an id is case-sensitive). Relative
+ * to the router's mount point, as `req.path` was, so keys stored before stay valid (`/signals`).
+ */
+export function idempotencyPathOf(req: Request): string {
+  const route = (req as { route?: { path?: unknown } }).route;
+  const pattern = typeof route?.path === 'string' ? route.path : req.path;
+  const params = req.params as Record<string, string | string[] | undefined>;
+  const filled = pattern.toLowerCase().replace(/:(\w+)/g, (whole, name: string) => {
+    const original = Object.keys(params).find((k) => k.toLowerCase() === name);
+    const value = original === undefined ? undefined : params[original];
+    if (value === undefined) return whole;
+    return encodeURIComponent(Array.isArray(value) ? value.join('/') : value);
+  });
+  let end = filled.length;
+  while (end > 1 && filled[end - 1] === '/') end--; // a loop, not /\/+$/ (quadratic on a run of slashes)
+  return filled.slice(0, end);
+}
+
 /** Reads and checks the Idempotency-Key header of a POST and hashes its (already parsed) body. */
-export function idempotencyRequestOf(req: Request, res: Response): IdempotencyRequest {
+export function idempotencyRequestOf(
+  req: Request,
+  res: Response,
+  leaseMs: number = IDEMPOTENCY_LEASE_MS,
+): IdempotencyRequest {
   const auth = res.locals.auth as ApiKeyPrincipal;
   const header = req.headers['idempotency-key'];
   const key = Array.isArray(header) ? header[0] : header;
@@ -76,9 +112,10 @@ export function idempotencyRequestOf(req: Request, res: Response): IdempotencyRe
     throw new ApiError('idempotency_key_invalid', { message: 'Idempotency-Key must be a UUID.' });
   }
   return {
-    scope: { org_id: auth.org_id, livemode: auth.livemode, method: req.method, path: req.path, key },
+    scope: { org_id: auth.org_id, livemode: auth.livemode, method: req.method, path: idempotencyPathOf(req), key },
     requestHash: sha256Hex(canonicalJson(req.body ?? null)),
     requestId: requestIdOf(res),
+    leaseMs,
   };
 }
 
@@ -103,8 +140,9 @@ export function isIdempotencyConflict(err: unknown): boolean {
 
 /**
  * The key is taken: decides what the request gets. Returns the stored response to replay, `null` when
- * the key was released (or expired and is now deleted) so the caller may claim again, or throws
- * 400 idempotency_replay_mismatch / 409 idempotency_key_in_use.
+ * the key was released (or expired and is now deleted, or its in-flight claim outlived its lease and
+ * was taken back) so the caller may claim again, or throws 400 idempotency_replay_mismatch / 409
+ * idempotency_key_in_use.
  */
 export async function resolveTakenKey(
   db: IdempotencyDb,
@@ -112,9 +150,10 @@ export async function resolveTakenKey(
   storage: IdempotencyStorage = {},
 ): Promise<StoredResponse | null> {
   const { rows } = await db.query(
-    `SELECT id, request_hash, status, response_status, response_body, original_request_id, created
+    `SELECT id, request_hash, status, response_status, response_body, original_request_id, created,
+            created < now() - make_interval(secs => $6::float8 / 1000) AS lease_expired
      FROM idempotency_keys WHERE ${SCOPE_WHERE}`,
-    scopeValues(r.scope),
+    [...scopeValues(r.scope), r.leaseMs],
   );
   const existing = rows[0] as
     | {
@@ -125,6 +164,7 @@ export async function resolveTakenKey(
         response_body: string | null;
         original_request_id: string;
         created: Date;
+        lease_expired: boolean;
       }
     | undefined;
   if (!existing) return null; // released between our insert and read: try to claim again
@@ -136,6 +176,15 @@ export async function resolveTakenKey(
     throw new ApiError('idempotency_replay_mismatch', {
       message: 'Keys for idempotent requests can only be used with the same parameters they were first used with.',
     });
+  }
+  if (existing.status === 'in_flight' && existing.lease_expired) {
+    // the claiming request died or could not store its outcome: take the key back (only this exact claim,
+    // so of two retries one claims it and the other sees the new claim) and let the caller claim it
+    await db.query(`DELETE FROM idempotency_keys WHERE id = $1 AND status = 'in_flight' AND original_request_id = $2`, [
+      existing.id,
+      existing.original_request_id,
+    ]);
+    return null;
   }
   if (existing.status !== 'completed' || existing.response_status === null) {
     throw new ApiError('idempotency_key_in_use', {
@@ -167,8 +216,13 @@ async function claimIdempotencyKey(
   throw new ApiError('idempotency_key_in_use', { message: 'Could not claim the Idempotency-Key; retry.' });
 }
 
-/** Stores a 2xx response on the claimed row (`$1` id, `$2` status, `$3` body as storedBodyOf gives it). */
-export const IDEMPOTENCY_COMPLETE_SQL = `UPDATE idempotency_keys SET status = 'completed', response_status = $2, response_body = $3, completed_at = now() WHERE id = $1`;
+/**
+ * Stores a 2xx response on the claimed row (`$1` id, `$2` status, `$3` body as storedBodyOf gives it,
+ * `$4` the claiming request's id): only while the claim is still this request's, so a request that ran
+ * past its lease never overwrites the claim a retry took over.
+ */
+export const IDEMPOTENCY_COMPLETE_SQL = `UPDATE idempotency_keys SET status = 'completed', response_status = $2, response_body = $3, completed_at = now()
+  WHERE id = $1 AND status = 'in_flight' AND original_request_id = $4`;
 
 /** Releases a claim that did not end in a 2xx, by scope and the claiming request's id. */
 export async function releaseIdempotencyKey(db: IdempotencyDb, r: IdempotencyRequest): Promise<void> {
@@ -200,10 +254,11 @@ export function sendReplay(res: Response, stored: StoredResponse): void {
 export function idempotencyMiddleware(
   db: IdempotencyDb,
   storageOf: () => IdempotencyStorage = () => ({}),
+  opts: { logger: Logger; leaseMs?: number },
 ): RequestHandler {
   return async (req, res, next) => {
     if (req.method !== 'POST') return next();
-    const r = idempotencyRequestOf(req, res);
+    const r = idempotencyRequestOf(req, res, opts.leaseMs);
     const storage = storageOf();
     const claim = await claimIdempotencyKey(db, r, storage);
     if ('replay' in claim) {
@@ -212,15 +267,33 @@ export function idempotencyMiddleware(
     }
     res.setHeader('Original-Request', r.requestId);
     interceptJson(res, async (status, body) => {
-      if (status >= 200 && status < 300)
-        await db.query(IDEMPOTENCY_COMPLETE_SQL, [claim.id, status, storedBodyOf(body, storage)]);
-      else await db.query('DELETE FROM idempotency_keys WHERE id = $1', [claim.id]);
+      try {
+        if (status >= 200 && status < 300)
+          await db.query(IDEMPOTENCY_COMPLETE_SQL, [claim.id, status, storedBodyOf(body, storage), r.requestId]);
+        else await db.query(`DELETE FROM idempotency_keys WHERE id = $1 AND status = 'in_flight'`, [claim.id]);
+      } catch (err) {
+        // The outcome could not be stored. Say so, and release the claim so a retry is not refused for the
+        // key's lifetime; if even that fails, the lease frees the key (docs/reliability.md "Idempotency claims").
+        opts.logger.error('could not store the idempotent response; releasing the key', {
+          err,
+          request_id: r.requestId,
+          path: r.scope.path,
+        });
+        await db
+          .query(`DELETE FROM idempotency_keys WHERE id = $1 AND status = 'in_flight'`, [claim.id])
+          .catch((e: unknown) =>
+            opts.logger.error('could not release the idempotency key; its lease will', {
+              err: e,
+              request_id: r.requestId,
+            }),
+          );
+      }
     });
     next();
   };
 }
 
-/** Runs `beforeSend` with the serialised body before a res.json() response leaves. */
+/** Runs `beforeSend` (which never rejects) with the serialised body before a res.json() response leaves. */
 function interceptJson(res: Response, beforeSend: (status: number, body: string) => Promise<void>): void {
   res.json = ((body: unknown) => {
     const serialised = JSON.stringify(body);

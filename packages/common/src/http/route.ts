@@ -49,6 +49,8 @@ export interface RouteHost<D> {
   bodyLimit(route: RouteInfo): number;
   /** the claim-and-store middleware of a POST with `idempotency: 'middleware'` */
   idempotency?(route: RouteInfo & { storeEncrypted: boolean }): RequestHandler;
+  /** how long an in-flight idempotency claim holds its key (docs/reliability.md) */
+  idempotencyLeaseMs?: number;
 }
 
 export interface HandlerContext<D, A, P, Q, B> {
@@ -174,7 +176,7 @@ export function defineRoute<
           const params = (spec.params ? parseOrThrow(spec.params, { ...req.params }) : undefined) as Out<PS>;
           const query = (spec.query ? parseOrThrow(spec.query, req.query ?? {}) : undefined) as Out<QS>;
           const body = (spec.body ? parseOrThrow(spec.body, req.body ?? {}) : undefined) as Out<BS>;
-          const idem = inline ? idempotencyRequestOf(req, res) : undefined;
+          const idem = inline ? idempotencyRequestOf(req, res, host.idempotencyLeaseMs) : undefined;
           if (claim) {
             let proceed = false;
             await claim(req, res, () => {

@@ -167,7 +167,7 @@ export interface SignalInsert {
   request_id: string;
 }
 
-/** One outbox row of kind 'enrichment': the job as JSON and its dedupe key (the job id). */
+/** One outbox row of kind 'enrichment': the job as JSON and its dedupe key (JOBS.enrichment.dedupeKey; the job id is the outbox row's, docs/reliability.md). */
 export interface EnrichmentOutboxRow {
   payload: string;
   dedupe_key: string;

@@ -66,6 +66,8 @@ export function routeHost(deps: AppDeps): RouteHost<AppDeps> {
       idempotencyMiddleware(
         deps.pool,
         route.storeEncrypted ? () => ({ secretsKey: requireSecret(deps.config, 'SECRETS_KEY') }) : undefined,
+        { leaseMs: deps.config.IDEMPOTENCY_LEASE_MS, logger: deps.logger },
       ),
+    idempotencyLeaseMs: deps.config.IDEMPOTENCY_LEASE_MS,
   };
 }

@@ -42,8 +42,20 @@ export class EnrichmentEnqueuer {
   }
 
   private async flush(batch: Pending): Promise<void> {
+    if (batch.jobs.length !== batch.outboxIds.length) {
+      // never name a job after the wrong row: leave them all to the relay, which reads both from the row
+      this.logger.warn('enrichment jobs and outbox rows differ in number; the outbox relay will enqueue them', {
+        jobs: batch.jobs.length,
+        rows: batch.outboxIds.length,
+      });
+      return;
+    }
     try {
-      await this.producer.enqueueEnrichment(batch.jobs, ENQUEUE_TIMEOUT_MS);
+      // ri_outbox returns one id per job, in the order of its unnest (docs/reliability.md "Enrichment jobs")
+      await this.producer.enqueueEnrichment(
+        batch.jobs.map((job, i) => ({ outboxId: batch.outboxIds[i]!, job })),
+        ENQUEUE_TIMEOUT_MS,
+      );
     } catch (err) {
       this.logger.warn('enrichment enqueue failed; the outbox relay will retry', { err, jobs: batch.jobs.length });
       return;

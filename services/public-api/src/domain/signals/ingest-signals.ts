@@ -402,7 +402,7 @@ async function ingestBatch(deps: AppDeps, requests: readonly IngestRequest[]): P
         second.push({
           tag: 'outbox',
           sql: sql.insertOutbox(
-            jobs.map((j) => ({ payload: JSON.stringify(j), dedupe_key: JOBS.enrichment.jobId(j) })),
+            jobs.map((j) => ({ payload: JSON.stringify(j), dedupe_key: JOBS.enrichment.dedupeKey(j) })),
           ),
         });
       if (newAssetRows.length > 0) {

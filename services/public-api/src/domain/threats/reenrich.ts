@@ -44,10 +44,17 @@ export async function markMatchingAssetsForReenrichment(
   );
   const rows = await tx.$queryRaw<Array<{ id: bigint; fingerprint: string; digest: string }>>`
     WITH matched AS (${matched}),
+    -- in the order signal ingest locks assets (livemode, fingerprint): locking in another order deadlocks
+    -- with a concurrent ingest (docs/reliability.md "Lock order")
+    locked AS MATERIALIZED (
+      SELECT a.livemode, a.fingerprint FROM assets a JOIN matched m ON a.livemode = ${livemode} AND a.fingerprint = m.fingerprint
+      WHERE a.enrichment_status = 'enriched'
+      ORDER BY a.livemode, a.fingerprint FOR UPDATE OF a
+    ),
     staled AS (
       UPDATE assets a SET enrichment_status = 'stale', updated = now()
-      FROM matched m
-      WHERE a.livemode = ${livemode} AND a.fingerprint = m.fingerprint AND a.enrichment_status = 'enriched'
+      FROM locked l
+      WHERE a.livemode = l.livemode AND a.fingerprint = l.fingerprint AND a.enrichment_status = 'enriched'
       RETURNING a.fingerprint
     ),
     queued AS (
@@ -79,7 +86,7 @@ export async function enqueueAfterCommit(
   if (deps.producer && enrichments.length > 0) {
     try {
       await deps.producer.enqueueEnrichment(
-        enrichments.map((e) => e.job),
+        enrichments.map((e) => ({ outboxId: e.outbox_id, job: e.job })),
         timeoutMs,
       );
       await markOutboxProcessed(

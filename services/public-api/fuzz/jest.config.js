@@ -1,0 +1,9 @@
+// The fuzz project (`pnpm test:fuzz`, docs/reliability.md "Fuzz"): not part of plain `pnpm test`.
+const preset = require('../../../jest.preset.js')(require('node:path').join(__dirname, '..'));
+/** @type {import('jest').Config} */
+module.exports = {
+  ...preset,
+  displayName: 'fuzz-public-api',
+  testMatch: ['<rootDir>/fuzz/**/*.fuzz.ts'],
+  testTimeout: 120_000,
+};
