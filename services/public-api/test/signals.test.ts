@@ -65,6 +65,7 @@ describe('POST /v1/signals', () => {
       fingerprint: body.fingerprint,
       digest: res.body.content_digest,
       reason: 'new_asset',
+      request_id: res.headers['x-request-id'],
     });
     expect(await waitingJobIds()).toContain(JOBS.enrichment.jobId(outbox[0]!.id));
     const orgs = await h.ctx.db.prisma.assetOrg.findMany({ where: { fingerprint: body.fingerprint as string } });
