@@ -3,23 +3,34 @@ import { removePolicyAssignment, syncPolicyAssignment, type SyncResult } from '@
 import { UnrecoverableError } from 'bullmq';
 import type { WorkerDeps } from '../deps';
 
+/** What the processor reads of a BullMQ job (tests pass plain objects). */
+export interface FirewallSyncJobLike {
+  data: unknown;
+  /** attempts that failed before this one (BullMQ counts from 0) */
+  attemptsMade?: number;
+  opts?: { attempts?: number };
+}
+
 /**
  * Pushes a URL-filter policy to a firewall (or removes it) for one firewall_sync job. The push itself
  * is @risk/firewalls' sync use case (docs/firewalls.md "Sync"); a retryable failure is thrown so BullMQ retries with backoff, a
  * permanent one (bad credentials, untranslatable policy) is recorded on the assignment and not retried.
+ * A removal still failing on its last attempt ends `removal_failed` (docs/firewalls.md "Assignment sync
+ * states"), so it never stays `removing` once its retries are spent.
  */
-export function createFirewallSyncProcessor(deps: WorkerDeps): (job: { data: unknown }) => Promise<SyncResult> {
+export function createFirewallSyncProcessor(deps: WorkerDeps): (job: FirewallSyncJobLike) => Promise<SyncResult> {
   return async (job) => {
     const payload = JOBS.firewallSync.payload.parse(job.data);
     const options = {
       secretsKey: requireSecret(deps.config, 'SECRETS_KEY'),
       allowedHosts: deps.config.OUTBOUND_ALLOWED_HOSTS,
     };
+    const lastAttempt = (job.attemptsMade ?? 0) + 1 >= (job.opts?.attempts ?? 1);
     const result =
       payload.action === 'remove'
-        ? await removePolicyAssignment(deps.prisma, payload.assignment_id, options)
+        ? await removePolicyAssignment(deps.prisma, payload.assignment_id, { ...options, lastAttempt })
         : await syncPolicyAssignment(deps.prisma, payload.assignment_id, options);
-    if (result.status === 'failed') {
+    if (result.status === 'failed' || result.status === 'removal_failed') {
       const message = `${result.error?.reason}: ${result.error?.message}`;
       if (result.retryable === false) throw new UnrecoverableError(message);
       throw new Error(message);
