@@ -30,6 +30,7 @@ import {
   ZCreateRuleBody,
   ZCreateTenantBody,
   ZCreateTenantTokenBody,
+  ZForceDeleteQuery,
   ZReorderRulesBody,
   ZUpdateFirewallBody,
   ZUpdatePolicyBody,
@@ -274,7 +275,12 @@ export function createApp(deps: AppDeps) {
     firewalls.updateFirewall(db, fwDeps, ctx.tenantId, param(ctx, 'id'), parseOrThrow(ZUpdateFirewallBody, ctx.body)),
   );
   route('delete', '/firewalls/v1/:id', 'tenant', 200, (ctx) =>
-    firewalls.deleteFirewall(db, ctx.tenantId, param(ctx, 'id')),
+    firewalls.deleteFirewall(
+      db,
+      ctx.tenantId,
+      param(ctx, 'id'),
+      parseOrThrow(ZForceDeleteQuery, ctx.query).force === 'true',
+    ),
   );
   route('post', '/firewalls/v1/:id/test', 'tenant', 200, async (ctx) => {
     const result = await firewalls.testFirewall(db, fwDeps, ctx.tenantId, param(ctx, 'id'));
@@ -345,7 +351,12 @@ export function createApp(deps: AppDeps) {
     policies.updatePolicy(db, ctx.tenantId, param(ctx, 'id'), parseOrThrow(ZUpdatePolicyBody, ctx.body)),
   );
   route('delete', '/policies/v1/url-filter/:id', 'tenant', 200, (ctx) =>
-    policies.deletePolicy(db, ctx.tenantId, param(ctx, 'id')),
+    policies.deletePolicy(
+      db,
+      ctx.tenantId,
+      param(ctx, 'id'),
+      parseOrThrow(ZForceDeleteQuery, ctx.query).force === 'true',
+    ),
   );
   route('post', '/policies/v1/url-filter/:id/rules/reorder', 'tenant', 200, (ctx) =>
     policies.reorderRules(db, ctx.tenantId, param(ctx, 'id'), parseOrThrow(ZReorderRulesBody, ctx.body)),

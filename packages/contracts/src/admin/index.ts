@@ -300,7 +300,8 @@ export const ZPolicyAssignment = z
     id: z.string(),
     policy_id: z.string(),
     firewall_id: z.string(),
-    sync_status: z.enum(['pending', 'synced', 'failed', 'removing']),
+    // removal_failed: the unassign could not reach the firewall within its retries (docs/firewalls.md)
+    sync_status: z.enum(['pending', 'synced', 'failed', 'removing', 'removal_failed']),
     target_version: z.number().int(),
     synced_version: z.number().int().nullable(),
     last_error: z.string().nullable(),
@@ -364,7 +365,39 @@ export const ZRiskScore = z
   })
   .openapi('UrlRiskScore');
 
-export const ZDeleted = z.object({ id: z.string(), object: z.string(), deleted: z.literal(true) }).openapi('Deleted');
+/** One assignment whose removal failed, deleted anyway with ?force=true: what may still be on the device. */
+export const ZLeftOnDevice = z
+  .object({
+    firewall_id: z.string(),
+    firewall_name: z.string(),
+    host: z.string(),
+    policy_id: z.string(),
+    policy_name: z.string(),
+    sync_status: z.literal('removal_failed'),
+    last_error: z.string().nullable(),
+    objects: z.array(z.string()).openapi({ description: 'what the last successful push created on the device' }),
+  })
+  .openapi('LeftOnDevice');
+
+export const ZDeleted = z
+  .object({
+    id: z.string(),
+    object: z.string(),
+    deleted: z.literal(true),
+    left_on_device: z.array(ZLeftOnDevice).optional().openapi({
+      description:
+        'DELETE ?force=true of a policy or firewall only: the assignments whose removal had failed, and what of them may be left on the device',
+    }),
+  })
+  .openapi('Deleted');
+
+/** DELETE of a policy or firewall: force=true deletes despite assignments whose removal ended removal_failed */
+export const ZForceDeleteQuery = z.object({
+  force: z
+    .enum(['true', 'false'])
+    .optional()
+    .openapi({ description: 'true: delete even though removals ended removal_failed (see left_on_device)' }),
+});
 
 // ── OpenAPI registration ──
 adminRegistry.registerComponent('securitySchemes', 'adminToken', {
@@ -557,6 +590,7 @@ export const ADMIN_ROUTE_DOCS: RouteDoc[] = [
     path: '/firewalls/v1/{id}',
     auth: 'tenant',
     summary: 'Delete a firewall without assigned policies',
+    query: ZForceDeleteQuery,
     ok: 200,
     response: ZDeleted,
     errors: [401, 404, 409],
@@ -643,6 +677,7 @@ export const ADMIN_ROUTE_DOCS: RouteDoc[] = [
     path: '/policies/v1/url-filter/{id}',
     auth: 'tenant',
     summary: 'Delete an unassigned policy',
+    query: ZForceDeleteQuery,
     ok: 200,
     response: ZDeleted,
     errors: [401, 404, 409],

@@ -22,6 +22,7 @@ import {
   type LoggingOptions,
 } from '@risk/firewalls';
 import { notFound } from '../errors';
+import { checkAssignmentsBeforeDelete } from '../policies/removal-state';
 import { serializeFirewall } from '../serializers';
 
 export interface FirewallDeps {
@@ -156,18 +157,12 @@ export async function updateFirewall(
   }
 }
 
-export async function deleteFirewall(db: PrismaClient, tenantId: string, id: string) {
+export async function deleteFirewall(db: PrismaClient, tenantId: string, id: string, force = false) {
   await findFirewall(db, tenantId, id);
   // deleting would cascade the assignments away and leave their objects on the device: unassign first
-  const assigned = await db.policyAssignment.count({ where: { firewall_id: id } });
-  if (assigned) {
-    throw new ApiError('policy_assigned', {
-      param: 'id',
-      message: `${assigned} URL-filter polic${assigned === 1 ? 'y is' : 'ies are'} assigned to this firewall; unassign ${assigned === 1 ? 'it' : 'them'} first so their objects are removed from the device.`,
-    });
-  }
+  const leftOnDevice = await checkAssignmentsBeforeDelete(db, { firewall_id: id }, force);
   await db.firewall.delete({ where: { id } });
-  return { id, object: 'firewall', deleted: true as const };
+  return { id, object: 'firewall', deleted: true as const, ...leftOnDevice };
 }
 
 function failure(err: unknown) {

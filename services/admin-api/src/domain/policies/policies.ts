@@ -14,6 +14,7 @@ import {
 import { Prisma, type PrismaClient, type Tx } from '@risk/db';
 import { allCategoryIds, normalizeDomainPattern, type FilterAction } from '@risk/firewalls';
 import { notFound } from '../errors';
+import { checkAssignmentsBeforeDelete } from './removal-state';
 import { serializeAssignment, serializePolicy, serializeRule, type PolicyWithChildren } from '../serializers';
 
 export interface RuleInput {
@@ -148,7 +149,7 @@ async function bumpAndResync(tx: Tx, policyId: string): Promise<number> {
     select: { version: true },
   });
   const assignments = await tx.policyAssignment.findMany({
-    where: { policy_id: policyId, sync_status: { not: 'removing' } },
+    where: { policy_id: policyId, sync_status: { notIn: ['removing', 'removal_failed'] } },
     select: { id: true },
   });
   if (assignments.length) {
@@ -192,16 +193,11 @@ export async function updatePolicy(
   return serializePolicy(await findPolicy(db, tenantId, id));
 }
 
-export async function deletePolicy(db: PrismaClient, tenantId: string, id: string) {
-  const policy = await findPolicy(db, tenantId, id);
-  if (policy.assignments.length) {
-    throw new ApiError('policy_assigned', {
-      param: 'id',
-      message: `The policy is assigned to ${policy.assignments.length} firewall(s); unassign it first so its objects are removed from them.`,
-    });
-  }
+export async function deletePolicy(db: PrismaClient, tenantId: string, id: string, force = false) {
+  await findPolicy(db, tenantId, id);
+  const leftOnDevice = await checkAssignmentsBeforeDelete(db, { policy_id: id }, force);
   await db.urlFilterPolicy.delete({ where: { id } });
-  return { id, object: 'url_filter_policy', deleted: true as const };
+  return { id, object: 'url_filter_policy', deleted: true as const, ...leftOnDevice };
 }
 
 export async function addRule(
