@@ -32,6 +32,7 @@ export { connectionOf } from './sync/connection-of';
 export {
   syncPolicyAssignment,
   removePolicyAssignment,
+  endRemovalAfterFailedJob,
   type RemoveOptions,
   type SyncOptions,
   type SyncResult,

@@ -4,6 +4,8 @@
 // it and accepts ?force=true, whose answer lists what may be left on the device.
 import {
   describePushedObjects,
+  endRemovalAfterFailedJob,
+  type FirewallConnection,
   removePolicyAssignment,
   startPanosSimulator,
   syncPolicyAssignment,
@@ -192,4 +194,54 @@ it('?force=true never overrides a live assignment, and force must be true or fal
     'parameter_invalid',
     'force',
   );
+});
+
+it('an unassign sent again during a failing last attempt keeps the removal going (the retry owns it)', async () => {
+  const { policyId, fwId, assignmentId } = await removingWhileDown();
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let attempting!: () => void;
+  const started = new Promise<void>((resolve) => (attempting = resolve));
+  const gated = (c: FirewallConnection) => {
+    const real = h.connectorFor(c);
+    return Object.assign(Object.create(real) as typeof real, {
+      async removeUrlPolicy(pushed: PushedObjects) {
+        attempting();
+        await gate;
+        return real.removeUrlPolicy(pushed);
+      },
+    });
+  };
+  const lastAttempt = removePolicyAssignment(h.ctx.db.prisma, assignmentId, { ...opts(true), connectorFor: gated });
+  await started;
+  const retry = await h.call('delete', `${P}/${policyId}/assign/${fwId}`, { auth: tenant.auth });
+  expect(retry.body.sync_status).toBe('removing');
+  release();
+  expect(await lastAttempt).toMatchObject({ status: 'skipped' });
+  const row = await h.ctx.db.prisma.policyAssignment.findUniqueOrThrow({ where: { id: assignmentId } });
+  expect(row.sync_status).toBe('removing');
+});
+
+it('a removal job that failed for good without recording it ends removal_failed, unless the row changed since its attempt began', async () => {
+  const { assignmentId } = await removingWhileDown();
+  const row = await h.ctx.db.prisma.policyAssignment.findUniqueOrThrow({ where: { id: assignmentId } });
+  // the attempt began before the latest change of the row: a newer unassign or re-assign owns it
+  expect(await endRemovalAfterFailedJob(h.ctx.db.prisma, assignmentId, new Date(row.updated.getTime() - 1), 'x')).toBe(
+    false,
+  );
+  expect((await h.ctx.db.prisma.policyAssignment.findUniqueOrThrow({ where: { id: assignmentId } })).sync_status).toBe(
+    'removing',
+  );
+  expect(
+    await endRemovalAfterFailedJob(
+      h.ctx.db.prisma,
+      assignmentId,
+      new Date(),
+      'job_failed: job stalled more than allowable limit',
+    ),
+  ).toBe(true);
+  expect(await h.ctx.db.prisma.policyAssignment.findUniqueOrThrow({ where: { id: assignmentId } })).toMatchObject({
+    sync_status: 'removal_failed',
+    last_error: 'job_failed: job stalled more than allowable limit',
+  });
 });

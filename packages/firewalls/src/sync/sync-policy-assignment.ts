@@ -154,11 +154,32 @@ async function removeLocked(tx: Tx, assignmentId: string, options: RemoveOptions
     const error = describe(err);
     const retryable = !PERMANENT.has(error.reason);
     const final = options.lastAttempt === true || !retryable;
-    await tx.policyAssignment.updateMany({
-      where: { id: assignmentId, sync_status: 'removing' },
+    // compare-and-set on `updated` too: an unassign sent again during this attempt (the user's retry, with
+    // its own job) changed the row, and this attempt's failure must not end the removal that retry started
+    const { count } = await tx.policyAssignment.updateMany({
+      where: { id: assignmentId, sync_status: 'removing', updated: assignment.updated },
       data: { last_error: `${error.reason}: ${error.message}`, ...(final ? { sync_status: 'removal_failed' } : {}) },
     });
+    if (count === 0) return { assignment_id: assignmentId, status: 'skipped' };
     if (final) return { assignment_id: assignmentId, status: 'removal_failed', error, retryable: false };
     return { assignment_id: assignmentId, status: 'failed', error, retryable };
   }
+}
+
+/**
+ * A removal job that failed for good without its last attempt recording it (the worker died or was
+ * stalled, or the assignment's lock stayed busy): end the removal `removal_failed` unless the row changed
+ * after that attempt started (a newer unassign or a re-assign owns it then).
+ */
+export async function endRemovalAfterFailedJob(
+  db: PrismaClient,
+  assignmentId: string,
+  attemptStartedAt: Date,
+  message: string,
+): Promise<boolean> {
+  const { count } = await db.policyAssignment.updateMany({
+    where: { id: assignmentId, sync_status: 'removing', updated: { lte: attemptStartedAt } },
+    data: { sync_status: 'removal_failed', last_error: message },
+  });
+  return count > 0;
 }

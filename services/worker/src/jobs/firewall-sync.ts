@@ -1,6 +1,11 @@
 import { JOBS, requireSecret } from '@risk/common';
-import { removePolicyAssignment, syncPolicyAssignment, type SyncResult } from '@risk/firewalls';
-import { UnrecoverableError } from 'bullmq';
+import {
+  endRemovalAfterFailedJob,
+  removePolicyAssignment,
+  syncPolicyAssignment,
+  type SyncResult,
+} from '@risk/firewalls';
+import { UnrecoverableError, type Job } from 'bullmq';
 import type { WorkerDeps } from '../deps';
 
 /** What the processor reads of a BullMQ job (tests pass plain objects). */
@@ -37,4 +42,19 @@ export function createFirewallSyncProcessor(deps: WorkerDeps): (job: FirewallSyn
     }
     return result;
   };
+}
+
+/**
+ * BullMQ's `failed` event for a firewall-sync job. A removal whose retries are spent ends `removal_failed`
+ * even when its last attempt could not record it itself (the worker died mid-attempt and BullMQ failed the
+ * stalled job, or another job held the assignment's lock), so no removal stays `removing` for good.
+ */
+export async function onFirewallSyncFailed(deps: WorkerDeps, job: Job | undefined, err: Error): Promise<void> {
+  if (!job) return;
+  const attempts = job.opts.attempts ?? 1;
+  if (job.attemptsMade < attempts && err.name !== 'UnrecoverableError') return;
+  const parsed = JOBS.firewallSync.payload.safeParse(job.data);
+  if (!parsed.success || parsed.data.action !== 'remove') return;
+  const startedAt = new Date(job.processedOn ?? job.timestamp);
+  await endRemovalAfterFailedJob(deps.prisma, parsed.data.assignment_id, startedAt, `job_failed: ${err.message}`);
 }
