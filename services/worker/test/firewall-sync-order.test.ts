@@ -13,8 +13,10 @@ import {
   type PolicyModel,
   type PushedObjects,
 } from '@risk/firewalls';
+import type { Job } from 'bullmq';
 import request from 'supertest';
 import { startWorker, type RunningWorker } from '../src';
+import { onFirewallSyncFailed } from '../src/jobs/firewall-sync';
 import { createWorkerHarness, waitFor, type WorkerHarness } from './harness';
 
 const SIM_KEY = 'sim-key-for-worker-order-0001';
@@ -284,4 +286,38 @@ describe('firewall sync ordering and unreachable firewalls', () => {
       await worker.close();
     }
   }, 240_000);
+
+  it('a removal job that BullMQ fails for good (stalled on its last attempt) ends removal_failed, an earlier failure does not', async () => {
+    const auth = await tenant('stalled-co');
+    const fwId = await firewall(auth, 'fortinet', forti.port);
+    const policy = await request(admin)
+      .post('/policies/v1/url-filter')
+      .set('Authorization', auth)
+      .send({ name: 'AI', rules: [{ action: 'block', domains: ['stalled.example'] }] });
+    const policyId = policy.body.id as string;
+    await request(admin)
+      .post(`/policies/v1/url-filter/${policyId}/assign`)
+      .set('Authorization', auth)
+      .send({ firewall_ids: [fwId] });
+    const un = await request(admin)
+      .delete(`/policies/v1/url-filter/${policyId}/assign/${fwId}`)
+      .set('Authorization', auth);
+    expect(un.body.sync_status).toBe('removing');
+    const job = (attemptsMade: number) =>
+      ({
+        data: { assignment_id: un.body.id, action: 'remove', version: 1 },
+        opts: { attempts: 5 },
+        attemptsMade,
+        processedOn: Date.now(),
+        timestamp: Date.now(),
+      }) as unknown as Job;
+    const stalled = new Error('job stalled more than allowable limit');
+    await onFirewallSyncFailed(h.deps, job(2), stalled);
+    expect((await assignmentOf(policyId, fwId))!.sync_status).toBe('removing');
+    await onFirewallSyncFailed(h.deps, job(5), stalled);
+    expect(await assignmentOf(policyId, fwId)).toMatchObject({
+      sync_status: 'removal_failed',
+      last_error: 'job_failed: job stalled more than allowable limit',
+    });
+  });
 });
