@@ -40,6 +40,11 @@ export const ConfigSchema = z.object({
   HSTS_MAX_AGE_SECONDS: z.coerce.number().int().min(0).default(31_536_000),
   /** bearer token for the admin API's tenant management routes */
   ADMIN_API_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
+  /**
+   * bearer token for GET /metrics on every process (docs/observability.md "Scraping"); unset, no
+   * process serves metrics at all
+   */
+  METRICS_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
   /** 32 bytes, base64 or hex: AES-256-GCM key for secrets at rest and the tenant-token signing key */
   SECRETS_KEY: z
     .string()

@@ -26,6 +26,8 @@ export const JOBS = {
       fingerprint: z.string().min(1),
       digest: z.string().min(1),
       reason: z.string().optional(),
+      /** the API request that queued the job: the worker's log lines carry it (docs/observability.md) */
+      request_id: z.string().max(100).optional(),
     }),
     options: {
       attempts: 5,

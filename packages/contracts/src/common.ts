@@ -1,4 +1,8 @@
+import { zQueryInt } from './query';
 import { z } from './zod';
+
+// no control characters: fingerprints and ids travel in URLs and logs (and Postgres text cannot hold NUL)
+export const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
 
 export const ZErrorEnvelope = z
   .object({
@@ -33,11 +37,17 @@ export function zList<T extends z.ZodType>(item: T, name: string) {
     .openapi(name);
 }
 
-export const ZListParams = z.object({
-  limit: z.coerce.number().int().min(1).max(100).optional().openapi({ description: 'page size, 1–100, default 20' }),
-  starting_after: z
-    .string()
-    .optional()
-    .openapi({ description: 'cursor: the id of the last item of the previous page' }),
-  ending_before: z.string().optional().openapi({ description: 'cursor: the id of the first item of the next page' }),
+/** A cursor is an object id or a fingerprint: never a control character (ids travel in URLs and logs). */
+const zCursor = z.string().min(1).max(512).regex(NO_CONTROL, 'must not contain control characters');
+
+/**
+ * The page parameters of every list: limit 1..100, default 20; starting_after and ending_before are
+ * exclusive cursors (@risk/common's paginate). Routes validate with it and the OpenAPI document shows
+ * it; list routes add their filters with `.extend`.
+ */
+export const ZListQuery = z.object({
+  limit: zQueryInt(1, 100).default(20).openapi({ description: 'page size, 1–100, default 20' }),
+  starting_after: zCursor.optional().openapi({ description: 'cursor: the id of the last item of the previous page' }),
+  ending_before: zCursor.optional().openapi({ description: 'cursor: the id of the first item of the next page' }),
 });
+export type ListQuery = z.infer<typeof ZListQuery>;

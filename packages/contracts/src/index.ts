@@ -1,7 +1,8 @@
 export { z } from './zod';
 export * from './common';
+export * from './query';
 export * from './severity';
 export * from './openapi';
-// Route contracts register themselves in the registries when imported.
+// Route contracts register their components in the registries when imported.
 export * from './public';
 export * from './admin';

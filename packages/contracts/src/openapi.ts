@@ -1,9 +1,11 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { ZErrorEnvelope } from './common';
+import { z } from './zod';
 
 /**
- * Two registries, one per service. Route modules under public/ and admin/ register their paths at
- * import time; the services serve the generated documents at /v1/openapi.json and /openapi.json.
+ * Two registries, one per service, holding the shared components (security schemes, the error envelope,
+ * named schemas). Each service builds its document in a child registry with the operations of its route
+ * definitions (@risk/common registerRoutes) and serves it at /v1/openapi.json and /openapi.json.
  */
 export const publicRegistry = new OpenAPIRegistry();
 export const adminRegistry = new OpenAPIRegistry();
@@ -14,6 +16,18 @@ publicRegistry.registerComponent('securitySchemes', 'apiKey', {
   description: 'API key: `Authorization: Bearer rk_live_…` (or rk_test_…)',
 });
 publicRegistry.register('ErrorEnvelope', ZErrorEnvelope);
+adminRegistry.registerComponent('securitySchemes', 'adminToken', {
+  type: 'http',
+  scheme: 'bearer',
+  description: 'ADMIN_API_TOKEN: `Authorization: Bearer <ADMIN_API_TOKEN>` (tenant management)',
+});
+adminRegistry.registerComponent('securitySchemes', 'tenantToken', {
+  type: 'http',
+  scheme: 'bearer',
+  bearerFormat: 'JWT',
+  description:
+    'tenant token (JWT, sub = tenant id, jti = token id) from POST /tenants/v1/register or POST /tenants/v1/{id}/tokens',
+});
 adminRegistry.register('ErrorEnvelope', ZErrorEnvelope);
 
 /**
@@ -73,3 +87,14 @@ export function buildOpenApiDocument(
 ) {
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({ openapi: '3.1.0', info, servers });
 }
+
+/** The Idempotency-Key header every idempotent POST documents (docs/errors.md). */
+export const ZIdempotencyKeyHeader = z.object({
+  'Idempotency-Key': z
+    .string()
+    .uuid()
+    .openapi({ description: 'a UUID; replays within 24 h return the first response' }),
+});
+
+export { OpenAPIRegistry };
+export type { ResponseConfig, RouteConfig } from '@asteasolutions/zod-to-openapi';

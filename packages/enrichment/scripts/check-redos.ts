@@ -38,7 +38,7 @@ const ALLOW: ReadonlyArray<{ file?: string; pattern: string; reason: string }> =
       'literals (the catalogue prefixes, a few keywords): one pass, linear',
   },
   {
-    file: 'packages/enrichment/src/rules.ts',
+    file: 'packages/enrichment/src/rules/signals/tools.ts',
     pattern:
       '/(?:before|after|instead of|when) (?:using|calling|invoking) (?:the |any )?[`\'"]?[\\w-]+[`\'"]? tool|(?:all|every) (?:other )?tools? (?:must|should)|side ?note/i',
     reason:

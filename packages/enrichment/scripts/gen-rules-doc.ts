@@ -1,57 +1,22 @@
-// Renders docs/enrichment.md (rule catalogue, scoring, trust, AI-BOM) from the rule table and the shipped data:
+// Renders docs/enrichment.md (rule catalogue, scoring, trust, AI-BOM) from the rule registry and the shipped data:
 // `pnpm --filter @risk/enrichment rules-doc` writes it; test/api.test.ts fails when the file is out of date.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import advisories from '../src/data/advisories.json';
 import atlas from '../src/data/atlas-techniques.json';
 import publishers from '../src/data/publishers.json';
-import { RULES, SCORE_FORMULA } from '../src/index';
+import { SCORE_FORMULA } from '../src/index';
+import { DEPENDENCY_ADVISORY_CONFIDENCE, RULES, SECONDARY_ADVISORY_CONFIDENCE } from '../src/rules';
 import { CONFIDENT } from '../src/score';
-import { DEPENDENCY_ADVISORY_CONFIDENCE, SECONDARY_ADVISORY_CONFIDENCE } from '../src/rules';
 
 export const DOC_PATH = join(__dirname, '..', '..', '..', 'docs', 'enrichment.md');
-
-/** How each rule relates to the research rule table (shared/research/enrichment.md §3). */
-const RESEARCH: Record<string, string> = {
-  R00: '§3 R00; recorded with weight 0 instead of subtracting up to 10 (see Scoring)',
-  R01: '§3 R01',
-  R02: '§3 R02 (+ `shutil`, `execfile`)',
-  R03: '§3 R03; §3 also names AML.T0025, which is not in the shipped ATLAS subset',
-  R04: '§3 R04 (ATLAS ids added)',
-  R05: '§3 R05',
-  R06: '§3 R06 (ATLAS ids added)',
-  R07: '§3 R07 (+ AML.T0010.003)',
-  R08: '§3 R08 (+ AML.T0010)',
-  R09: '§3 R09',
-  R10: '§3 R10; also a custom licence text with use-restriction clauses (confidence 0.6)',
-  R11: '§3 R11 (base licence from metadata `base_model_license` or the vendor family)',
-  R12: '§3 R12: derived name/tags without base_model, name vs config model_type',
-  R13: '§3 R13',
-  R14: '§3 R14',
-  R15: '§3 R15',
-  R16: '§3 R16',
-  R17: '§3 R17 (+ npm install scripts that run a shell, confidence 0.6)',
-  R18: '§3 R18',
-  R19: '§3 R19',
-  R20: '§3 R20 (+ well-known token patterns anywhere in the manifest)',
-  R21: '§3 R21',
-  R22: '§3 R22 (+ AML.T0010.001)',
-  R23: `§3 R23; confidence ${SECONDARY_ADVISORY_CONFIDENCE} for advisories with verification ≠ primary`,
-  R24: '§3 R24',
-  R25: '§3 R25',
-  R26: '§3 R26 (+ AML.T0053)',
-  R27: '§3 R27',
-  R28: 'extra: issue #4 "licence risk (unknown)" — SPDX validity via spdx-license-ids / spdx-expression-parse',
-  manifest_unparseable: 'extra: issue #4 "a manifest that can\'t be parsed yields a finding"',
-  threat_match: 'extra: issue #4 "matching threats (risk_penalty)"',
-};
 
 export function renderEnrichmentDoc(): string {
   const names = new Map(atlas.techniques.map((t) => [t.id, t.name]));
   const esc = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const rows = RULES.map(
     (r) =>
-      `| ${r.id} | ${esc(r.title)} | ${r.severity} | ${r.weight} | ${esc(r.rationale)} | ${r.attack_techniques.map((t) => `${t} (${names.get(t) ?? '?'})`).join(', ') || '—'} | ${esc(r.remediation)} | ${esc(RESEARCH[r.id] ?? '—')} |`,
+      `| ${r.id} | ${esc(r.title)} | ${r.severity} | ${r.weight} | ${esc(r.rationale)} | ${r.attack_techniques.map((t) => `${t} (${names.get(t) ?? '?'})`).join(', ') || '—'} | ${esc(r.remediation)} | ${esc(r.references.join('; ') || '—')} |`,
   );
   const verification = advisories.advisories.reduce<Record<string, number>>(
     (acc, a) => ({ ...acc, [a.verification]: (acc[a.verification] ?? 0) + 1 }),
@@ -59,7 +24,8 @@ export function renderEnrichmentDoc(): string {
   );
   return `# Enrichment: rules, scoring, publisher trust, AI-BOM
 
-Generated from \`packages/enrichment/src/rules-table.ts\` and the shipped data by
+Generated from the rule registry (\`packages/enrichment/src/rules/registry.ts\`: one \`defineRule\` per rule in
+\`src/rules/<family>.ts\`) and the shipped data by
 \`packages/enrichment/scripts/gen-rules-doc.ts\` (\`pnpm --filter @risk/enrichment rules-doc\`; a test fails when this
 file is out of date — do not edit by hand).
 
@@ -155,6 +121,23 @@ Each change below was made to close a disagreement with the labelled corpus (\`p
 | R24 | compose \`privileged\`, \`network_mode: host\`, \`pid: host\`, \`cap_add\`, bind mounts of \`/\`, \`/etc\`, \`/root\`, home directories or the Docker socket | the container reaches the host | c069 Kali MCP on the host network |
 | R26 | severity low → informational (weight 0, still reported) | absent annotations already default to destructive/open-world in clients; 0 of 4 corpus firings were a named risk | c021, c022 benign MCPB manifests |
 | format_not_analysed | new (low): content recognised only as generic JSON/YAML/TOML/text | "not analysed" must never read as a clean 0 | any unrecognised JSON document |
+| R21 | round 2: unpinned launchers (\`npx\`/\`uvx\` without a version or at \`@latest\`, \`uv run --with\`) and \`docker run\` images of MCP servers are **low**, like mutable container tags | the newest release at start is a supply-chain gap, not an exposure | c007 ESLint + Context7 through \`npx\`, c089 Microsoft toolkit \`@latest\`: medium → low |
+| R17 | round 2: firewall and router administration servers (FortiGate, pfSense, OPNsense, MikroTik) count as infrastructure control (0.6) | their APIs change network policy and run device commands | c088 \`fortigate-mcp\` keeps medium with its launcher now low |
+| R01 | round 2: pickle weights shipped next to a safetensors/GGUF/ONNX copy are a **low** finding (was none) | a loader that picks the pickle (older library, explicit file name) still executes it | c040 19 \`.bin\` shards beside safetensors: informational → low |
+| R12 | round 2: a Modelfile built \`FROM\` a local weights file (a path or \`.gguf\`) names no base model (0.6) | whose weights they are is unknown | c028 \`FROM ./experiments/…/unsloth.Q5_K_M.gguf\`: informational → low |
+| (parse) | round 2: prose submitted for a model or dataset, neither a licence text nor a listing, is read as its card | a README without front matter is still the card: licence and safety rules apply instead of "not analysed" | c083 one-line NSFW merge card: low (format_not_analysed) → medium (R08, R13) |
+| R22 | round 2: by purpose — requirements files and published npm packages: any range; a private npm package (workspace root): none; Python library metadata (\`pyproject\`, \`setup.cfg\` of a \`package\`): only dependencies with no version constraint; \`setup.cfg\` now included | lower bounds are what a library is expected to declare (Python Packaging User Guide); nobody installs a private root | c055 private monorepo, c056 MCP Python SDK: low → informational; c076 sixteen bare \`install_requires\`: informational → low |
+| R09, R10 | round 2: a card whose front matter says \`license: other\` defers to its text: a model licence named there (its full name or a multi-word alias from \`model-licences.json\`) or "non-commercial … license" counts at full confidence | the front matter points at the text for the licence | c032 "Non-commercial bespoke license": low → medium; c092 modified CreativeML OpenRAIL-M: low → medium |
+| R14, R20 | round 2: a template (placeholder server name such as \`io.github.<owner>/<server-name>\`): the placeholder finding is low and declared credentials count at 0.6 (a literal secret stays high) | nothing is published or run from a template | c090 registry sample \`server.json\`: medium → low |
+| R18 | round 2: file tools whose descriptions name a cloud document store (Google Drive, Dropbox, OneDrive, SharePoint, S3, iCloud Drive) count at 0.6 | they change versioned account documents, not the host's disk | c019 Google Drive update/upload/delete: high → medium |
+| R17, R18, R19 | round 2: a package that publishes itself as an MCP server (\`mcpName\`) is judged by its own description, like a registry \`server.json\` | "MCP server for terminal operations" says what it gives an agent | c053 Desktop Commander \`package.json\`: medium → high |
+| R25 | round 2: compose \`ports\` published on every host interface are recorded (informational, weight 0) | publishing a port is how a compose file runs a server at all; scored, it was a false positive on 4 of 5 corpus compose files | c025 Ollama on \`11434:11434\` |
+| R25 | round 2: Gradio \`share=True\` (in code that calls \`.launch(\`) or a \`--share\` flag in notebooks and container commands | a share link publishes the app on the internet through a tunnel | c079 notebook (\`public_exposure\`) |
+| R18 | round 2: destructive tool names other than file operations (\`delete_app\`, \`dropTable\`, \`terminate_instance\`) at 0.6, unless annotated read-only or \`destructiveHint: false\` | the name says what the tool destroys | none in the corpus yet (unit test) |
+| R17, R18, R19 | round 2: input-schema parameter names count — \`command\`/\`cmd\`/\`script\`/\`code\` → shell, \`url\`/\`endpoint\` → network egress, \`path\`/\`file_path\`/\`directory\` → file read | what a tool takes says what it does, whatever its name | none in the corpus changes band (unit test) |
+| R21 | round 2: a launcher given as a full path (\`/usr/local/bin/npx\`, \`…\\\\npx.cmd\`) is the same launcher | issue 18 item 4 "full-path launchers" | none in the corpus (unit test) |
+| R29 | new (high): toxic combinations — fetched web content + a shell tool (high), credentials + network egress (flagged at medium), an uncensored model that runs repository code (high); confidence = the weaker finding's | each capability is judged alone elsewhere; together they are an injection-to-execution or exfiltration path | c005 fetch + Kali shell, c062/c058 cookies + every site, c037 uncensored + trust_remote_code |
+| (parse) | round 2: a licence file is identified from its wording (MIT, Apache-2.0, GPL/LGPL/AGPL, BSD, MPL-2.0, Unlicense, CC BY-NC 4.0, and the model licences of \`model-licences.json\` by name); \`config.json\` \`_name_or_path\` (the Hub id of another model than the named asset; not a copy of the same name under another owner) is the lineage | issue 18 items 5 and 6: the licence is where the text is; the config names the weights it was saved from | none in the corpus changes band (unit tests) |
 
 ## Scoring
 

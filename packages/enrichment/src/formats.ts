@@ -140,6 +140,24 @@ function hostMount(v: unknown): string | null {
   return source && HOST_PATH.test(source) ? cap(source) : null;
 }
 
+/**
+ * A compose `ports` entry published on every host interface, as written; null when bound to one address
+ * (`127.0.0.1:8080:80`) or not published. Short form `[HOST_IP:]HOST:CONTAINER`; long form `{published, host_ip}`
+ * (Compose specification "ports").
+ */
+function publishedOnAllInterfaces(v: unknown): string | null {
+  if (isObj(v)) {
+    const ip = str(v.host_ip);
+    return v.published !== undefined && (!ip || ip === '0.0.0.0') ? cap(String(v.published)) : null;
+  }
+  const s = typeof v === 'number' ? String(v) : typeof v === 'string' ? v : '';
+  if (!s.includes(':')) return null; // a container port alone is published on an ephemeral host port
+  const parts = s.split(':');
+  // `${VAR-3000}:80` has no colon inside the variable; IPv6 host IPs come in brackets
+  if (parts.length >= 3 && parts[0] !== '0.0.0.0' && parts[0] !== '') return null;
+  return cap(s);
+}
+
 export function parseCompose(p: ParsedManifest, y: Obj): void {
   p.kind = 'compose';
   const containers: ContainerSpec[] = [];
@@ -165,6 +183,9 @@ export function parseCompose(p: ParsedManifest, y: Obj): void {
       cap_add: strs(s.cap_add),
       host_mounts: volumes.map(hostMount).filter((m): m is string => m !== null),
       commands,
+      published_ports: (Array.isArray(s.ports) ? s.ports.slice(0, MAX_PATTERNS) : [])
+        .map(publishedOnAllInterfaces)
+        .filter((x): x is string => x !== null),
     });
   }
   p.containers = containers;

@@ -1,8 +1,7 @@
 import { buildBomModel, buildCycloneDx, buildSpdx, contentHash, isoSeconds } from './aibom';
 import { emptyParsed, parseManifest } from './parse';
 import { mergeAnalyses } from './observations';
-import { evaluateRules } from './rules';
-import { RULES as RULE_DEFS, SEVERITY_WEIGHT } from './rules-table';
+import { evaluateRules, isRule, ruleById, toFinding } from './rules';
 // the DESIGN.md severity bands are defined once, in @risk/contracts (pure, no I/O, like this package)
 import { severityForScore } from '@risk/contracts';
 import { collectSecretValues, redactDeep } from './redact';
@@ -35,7 +34,7 @@ export type {
 export { renderSpdxTagValue } from './aibom';
 export { computeScore, SCORE_FORMULA } from './score';
 export { severityForScore };
-export { parseSpdxTagValue } from './tagvalue';
+export { parseSpdxTagValue } from './aibom';
 export { mergeAnalyses, primaryAnalysis } from './observations';
 /** Every CVE id a rule finding can carry (the shipped advisories): the worker reads threats by these. */
 export const ADVISORY_CVE_IDS: readonly string[] = uniq(ADVISORIES.map((a) => a.id)).sort();
@@ -52,15 +51,7 @@ export {
   secretKind,
 } from './redact';
 
-export const RULES: ReadonlyArray<{
-  id: string;
-  title: string;
-  severity: Severity;
-  weight: number;
-  rationale: string;
-  attack_techniques: string[];
-  remediation: string;
-}> = RULE_DEFS;
+export { RULES, ruleById, type RuleDefinition, type RuleId } from './rules';
 
 export interface Analysis {
   input: EnrichmentInput;
@@ -207,21 +198,10 @@ export function analyze(input: EnrichmentInput): Analysis {
     findings = evaluateRules(input, parsed, id.publisher);
   } catch (e) {
     findings = [
-      {
-        rule_id: 'manifest_unparseable',
-        title: 'Manifest could not be parsed',
+      toFinding(ruleById('manifest_unparseable'), {
         description: `Analysis failed: ${String((e as Error).message).slice(0, 160)}`,
-        severity: 'low',
-        category: 'manifest',
-        confidence: 1,
         evidence: { path: 'raw_manifest', error: String((e as Error).message).slice(0, 200) },
-        capabilities: [],
-        attack_techniques: [],
-        cve_ids: [],
-        threat_ids: [],
-        remediation: 'Resubmit a well-formed manifest.',
-        weight: SEVERITY_WEIGHT.low,
-      },
+      }),
     ];
   }
   findings = findings.map(storableFinding);
@@ -267,7 +247,7 @@ function benchmarkSummary(p: ParsedManifest, findings: FindingDraft[]): Record<s
     }
   }
   if (results.length === 0) return null;
-  const flags = findings.filter((f) => f.rule_id === 'R13').map((f) => f.description);
+  const flags = findings.filter((f) => isRule(f, 'R13')).map((f) => f.description);
   return {
     source: 'model-index',
     results: results.slice(0, 100),
@@ -310,9 +290,6 @@ export function finalize(analysis: Analysis, ctx: FinalizeContext): EnrichmentRe
   return storable(finalizeRaw(analysis, ctx), { maxString: Number.POSITIVE_INFINITY }) as EnrichmentResult;
 }
 
-/** Findings that mean part of the content was not analysed: the score cannot be read as a clean bill of health. */
-const LOW_CONFIDENCE_RULES = new Set(['format_not_analysed', 'manifest_unparseable']);
-
 function finalizeRaw(analysis: Analysis, ctx: FinalizeContext): EnrichmentResult {
   const threats = [...(ctx.threats ?? [])].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const drafts: FindingDraft[] = [...analysis.findings, ...threats.map(threatFinding)];
@@ -343,13 +320,12 @@ function finalizeRaw(analysis: Analysis, ctx: FinalizeContext): EnrichmentResult
   const model = redactDeep(unredactedModel, known);
   const hash = contentHash(model);
   const spdx = buildSpdx(model, hash, created);
-  const cyclonedx = buildCycloneDx(model, hash, created, { benchmark, parsed: p });
-  const trust = publisherTrust(
-    analysis.publisher,
-    ctx.publisher ?? { org_count: 0, signal_count: 0, first_seen: ctx.now },
-    analysis.findings,
-    ctx.now,
-  );
+  const cyclonedx = buildCycloneDx(model, { hash, created, benchmark, parsed: p });
+  const trust = publisherTrust(analysis.publisher, {
+    context: ctx.publisher ?? { org_count: 0, signal_count: 0, first_seen: ctx.now },
+    findings: analysis.findings,
+    now: ctx.now,
+  });
   const result: EnrichmentResult = {
     findings,
     intrinsic_risk_score: s.score,
@@ -357,7 +333,8 @@ function finalizeRaw(analysis: Analysis, ctx: FinalizeContext): EnrichmentResult
     score_breakdown: {
       formula: SCORE_FORMULA,
       band: s.band,
-      score_confidence: drafts.some((f) => LOW_CONFIDENCE_RULES.has(f.rule_id)) ? 'low' : 'normal',
+      // findings that mean part of the content was not analysed: the score cannot read as a clean bill of health
+      score_confidence: drafts.some((f) => isRule(f, 'format_not_analysed', 'manifest_unparseable')) ? 'low' : 'normal',
       base: s.base,
       threat_penalty: s.threat_penalty,
       total: s.total,

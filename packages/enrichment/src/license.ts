@@ -163,6 +163,54 @@ const MODEL_LICENCES = new Map<string, ModelLicence>();
 for (const l of (modelLicences as { licences: ModelLicence[] }).licences)
   for (const k of [l.id, ...l.aliases]) MODEL_LICENCES.set(k.toLowerCase(), l);
 
+/** Multi-word licence names and aliases ("creativeml openrail-m", "llama 2 community license"): safe to find in prose. */
+const MODEL_LICENCE_PHRASES = [...MODEL_LICENCES.entries()].filter(([k]) => k.length >= 12 && k.includes(' '));
+
+/**
+ * The custom model licence a card's text names, by its full name or a multi-word alias (the earliest mention wins);
+ * for cards whose front matter says `license: other` and leaves the licence to the text. Plain substring search:
+ * linear, no pattern over tenant text.
+ */
+export function modelLicenceNamedIn(text: string | null | undefined): ModelLicence | null {
+  if (!text) return null;
+  const lower = text.slice(0, 50_000).toLowerCase();
+  let best: { at: number; l: ModelLicence } | null = null;
+  for (const [k, l] of MODEL_LICENCE_PHRASES) {
+    const at = lower.indexOf(k);
+    if (at >= 0 && (!best || at < best.at)) best = { at, l };
+  }
+  return best?.l ?? null;
+}
+
+/** Sentences that identify a standard licence's text (their official wording), most specific first. */
+const LICENCE_TEXT_MARKERS: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
+  ['AGPL-3.0-only', ['gnu affero general public license', 'version 3']],
+  ['LGPL-3.0-only', ['gnu lesser general public license', 'version 3']],
+  ['LGPL-2.1-only', ['gnu lesser general public license', 'version 2.1']],
+  ['GPL-3.0-only', ['gnu general public license', 'version 3']],
+  ['GPL-2.0-only', ['gnu general public license', 'version 2']],
+  ['Apache-2.0', ['apache license', 'version 2.0']],
+  ['MPL-2.0', ['mozilla public license version 2.0']],
+  ['MIT', ['permission is hereby granted, free of charge, to any person obtaining a copy']],
+  ['BSD-3-Clause', ['redistribution and use in source and binary forms', 'neither the name']],
+  ['BSD-2-Clause', ['redistribution and use in source and binary forms']],
+  ['Unlicense', ['this is free and unencumbered software released into the public domain']],
+  ['CC-BY-NC-4.0', ['attribution-noncommercial 4.0 international']],
+];
+
+/**
+ * The licence a licence file's text is (issue 18 item 5, "identify the licence from its text"): a standard licence
+ * by its official wording (SPDX id), or a custom model licence by its name in the text (its data-file id); null when
+ * the text is a licence nobody has named. Plain substring search over the first 20 000 characters.
+ */
+export function identifyLicenceText(text: string): string | null {
+  const lower = text.slice(0, 20_000).toLowerCase().replace(/\s+/g, ' ');
+  const model = modelLicenceNamedIn(lower.slice(0, 2_000));
+  if (model) return model.id;
+  for (const [id, markers] of LICENCE_TEXT_MARKERS) if (markers.every((m) => lower.includes(m))) return id;
+  return null;
+}
+
 /** The custom model licence (src/data/model-licences.json) an id or licence name denotes, if any. */
 export function modelLicence(idOrName: string | null | undefined): ModelLicence | null {
   if (!idOrName) return null;

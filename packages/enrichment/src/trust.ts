@@ -1,4 +1,4 @@
-import { isVerifiedPublisher } from './rules';
+import { isRule, isVerifiedPublisher } from './rules';
 import type { FindingDraft, PublisherContext } from './types';
 
 export type TrustLevel = 'verified' | 'established' | 'unknown' | 'suspicious';
@@ -12,10 +12,9 @@ export interface PublisherTrust {
 
 export function publisherTrust(
   publisher: string | null,
-  ctx: PublisherContext,
-  findings: FindingDraft[],
-  now: string,
+  seen: { context: PublisherContext; findings: readonly FindingDraft[]; now: string },
 ): PublisherTrust {
+  const { context: ctx, findings, now } = seen;
   const factors: PublisherTrust['factors'] = [];
   const verified = isVerifiedPublisher(publisher);
   let score = 30;
@@ -38,12 +37,11 @@ export function publisherTrust(
     score += ageDelta;
     factors.push({ factor: 'age_days', delta: ageDelta, detail: String(ageDays) });
   }
-  const susp = findings.filter((f) => f.rule_id === 'R15' || f.rule_id === 'R14' || f.rule_id === 'R16');
+  const susp = findings.filter((f) => isRule(f, 'R15', 'R14', 'R16'));
   for (const f of susp) {
     score -= 30;
     factors.push({
-      factor:
-        f.rule_id === 'R15' ? 'typosquat_name' : f.rule_id === 'R14' ? 'unverifiable_namespace' : 'poisoned_tools',
+      factor: isRule(f, 'R15') ? 'typosquat_name' : isRule(f, 'R14') ? 'unverifiable_namespace' : 'poisoned_tools',
       delta: -30,
     });
   }

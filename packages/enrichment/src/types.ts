@@ -99,6 +99,8 @@ export interface ContainerSpec {
   host_mounts: string[];
   /** shell text the container runs at build (RUN) or start (command/entrypoint) */
   commands: string[];
+  /** compose `ports` published on every host interface (no host IP, or 0.0.0.0) */
+  published_ports?: string[];
 }
 
 /** A browser extension manifest.json (MV2/MV3). */

@@ -2,7 +2,7 @@
 // "not analysed" marker. Each case is a trimmed version of a corpus entry (corpus/index.yaml id in the title).
 import { analyze, enrich } from '../src/index';
 import { stripJsonc } from '../src/formats';
-import { imageTag } from '../src/format-rules';
+import { imageTag } from '../src/rules/signals/commands';
 import { CTX, input } from './helpers';
 
 const rules = (raw: string, over: Parameters<typeof input>[0] = {}): string[] =>
@@ -43,7 +43,8 @@ describe('formats read (issue 18 item 2)', () => {
     const ext = (o: object): string => JSON.stringify({ manifest_version: 3, name: 'x', version: '1.0', ...o });
     const broad = ext({ permissions: ['cookies', 'storage'], host_permissions: ['<all_urls>'] });
     expect(analyze(input({ asset_type: 'extension', raw_manifest: broad })).parsed.kind).toBe('browser_extension');
-    expect(rules(broad, { asset_type: 'extension' })).toEqual(['R19', 'R20']);
+    // R29: session cookies next to access to every site (credentials + egress, flagged at medium)
+    expect(rules(broad, { asset_type: 'extension' })).toEqual(['R19', 'R20', 'R29']);
     // MV2 host patterns live in `permissions`; a single-site content script is not broad
     expect(
       rules(JSON.stringify({ manifest_version: 2, name: 'x', permissions: ['*://*/*'] }), { asset_type: 'extension' }),

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { isRestrictiveLicense, licenseRefSlug } from '../src/license';
 import { modelfileDirective, PROSE_LICENSE, removeVersionOperators, REQ_LINE, TOML_HINT } from '../src/parse';
-import { githubOwner, hasHtmlComment, isPlaceholderName } from '../src/rules';
+import { githubOwner, hasHtmlComment, isPlaceholderName } from '../src/rules/signals/text';
 import { cutFromMarker, trimChar } from '../src/util';
 import { isPinned, splitVersionOperator } from '../src/versions';
 

@@ -175,3 +175,4 @@ export async function waitFor<T>(
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
+export * from './metrics';

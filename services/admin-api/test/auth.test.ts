@@ -3,9 +3,12 @@
 // for a token of a suspended tenant.
 import { randomBytes } from 'node:crypto';
 import { SignJWT, decodeJwt } from 'jose';
-import { ADMIN_ROUTE_DOCS } from '@risk/contracts';
 import { createTenantTokenSigner } from '../src/auth';
+import { adminRouteTable } from '../src/routes/table';
 import { harnessWithTenant, expectError, type AdminHarness, type Method, type Tenant } from './harness';
+
+// the route table the app serves (method, documented path, credential, summary)
+const ADMIN_ROUTE_TABLE = adminRouteTable();
 
 let h: AdminHarness;
 let tenant: Tenant;
@@ -13,10 +16,10 @@ beforeAll(async () => ({ h, tenant } = await harnessWithTenant('adminauth')));
 afterAll(() => h.close());
 
 const concrete = (path: string) => path.replace(/\{(\w+)\}/g, (_m, name: string) => `x_${name}_000000000000`);
-const adminRoutes = ADMIN_ROUTE_DOCS.filter((r) => r.auth === 'admin').map(
+const adminRoutes = ADMIN_ROUTE_TABLE.filter((r) => r.auth === 'admin').map(
   (r) => [r.method.toUpperCase(), r.path, r.method, concrete(r.path)] as const,
 );
-const tenantRoutes = ADMIN_ROUTE_DOCS.filter((r) => r.auth === 'tenant').map(
+const tenantRoutes = ADMIN_ROUTE_TABLE.filter((r) => r.auth === 'tenant').map(
   (r) => [r.method.toUpperCase(), r.path, r.method, concrete(r.path)] as const,
 );
 const allCredentialed = [...adminRoutes, ...tenantRoutes];

@@ -1,6 +1,7 @@
 import {
   ApiKeyAuthenticator,
   ApiError,
+  docsSite,
   errorHandler,
   notFoundHandler,
   parseQueryString,
@@ -10,16 +11,16 @@ import {
   requireJsonContentType,
   withTimeout,
   hsts,
+  httpMetrics,
+  metricsEndpoint,
+  mountRoutes,
 } from '@risk/common';
-import express, { type Express, type RequestHandler, type Router } from 'express';
+import express, { Router, type Express, type RequestHandler } from 'express';
 import type { AppDeps, AppState } from './deps';
+import { routeHost } from './http/route';
 import { precomputedHelmet } from './http/security-headers';
-import { assetsRouter } from './routes/assets';
-import { eventsRouter } from './routes/events';
-import { openapiRouter } from './routes/openapi';
-import { signalsRouter } from './routes/signals';
-import { threatsRouter } from './routes/threats';
-import { webhooksRouter } from './routes/webhooks';
+import { openapiRoutes } from './routes/openapi';
+import { V1_RESOURCES } from './routes';
 
 export const SERVICE_NAME = 'Risk Intelligence API';
 export const SERVICE_VERSION = '1.0.0';
@@ -31,20 +32,6 @@ export { BODY_LIMIT, BULK_BODY_LIMIT } from './http/route';
  * ecosystem and a fallback fingerprint up to ~90 KB; Node's default header limit is 16 KiB.
  */
 export const MAX_HEADER_SIZE = 128 * 1024;
-
-/**
- * The /v1 routers, in mounting order. Adding a resource is one line here: a function
- * `(deps, authenticator) => Router` (see routes/signals.ts for the pattern with defineRoute).
- */
-type V1RouterFactory = (deps: AppDeps, authenticator: ApiKeyAuthenticator) => Router;
-const V1_ROUTERS: V1RouterFactory[] = [
-  openapiRouter,
-  signalsRouter,
-  assetsRouter,
-  threatsRouter,
-  webhooksRouter,
-  eventsRouter,
-];
 
 export interface PublicApiApp extends Express {
   locals: Express['locals'] & { state: AppState; authenticator: ApiKeyAuthenticator };
@@ -129,9 +116,10 @@ export function createApp(deps: AppDeps): PublicApiApp {
   // request id (no AsyncLocalStorage: every in-request log line here, errorHandler's, names the id
   // itself), helmet's default headers computed once and the JSON content-type rule (a header check).
   // No body is read here: each route reads its own after authentication and its rate limit
-  // (http/route.ts), so an unauthenticated or throttled request never costs a parse.
+  // (@risk/common defineRoute), so an unauthenticated or throttled request never costs a parse.
   app.use(
     inSequence(
+      httpMetrics(), // docs/observability.md
       requestIdMiddleware({ asyncContext: false }),
       // HSTS only over HTTPS (hsts below), not helmet's on every response
       precomputedHelmet({ strictTransportSecurity: false }),
@@ -141,7 +129,10 @@ export function createApp(deps: AppDeps): PublicApiApp {
   );
 
   // /v1 first: the hot routes do not walk the root routes below
-  app.use('/v1', v1Dispatcher(V1_ROUTERS.map((makeRouter) => makeRouter(routeDeps, authenticator))));
+  // one router per resource (routes/index.ts), each from its route definitions
+  const host = routeHost(routeDeps);
+  const routers = [openapiRoutes, ...V1_RESOURCES].map((routes) => mountRoutes(Router(), host, routes));
+  app.use('/v1', v1Dispatcher(routers));
 
   app.get('/', (_req, res) => {
     res.json({
@@ -170,6 +161,9 @@ export function createApp(deps: AppDeps): PublicApiApp {
       checks: { postgres, redis },
     });
   });
+
+  app.get('/metrics', metricsEndpoint(deps.config.METRICS_TOKEN)); // docs/observability.md "Scraping"
+  app.use('/docs', docsSite({ title: SERVICE_NAME, openapiPath: '/v1/openapi.json' }));
 
   app.use(notFoundHandler());
   app.use(errorHandler(deps.logger));

@@ -1,4 +1,4 @@
 export { BODY_LIMIT, BULK_BODY_LIMIT, createApp, SERVICE_NAME, SERVICE_VERSION } from './app';
 export type { PublicApiApp } from './app';
 export type { AppDeps } from './deps';
-export { buildPublicOpenApiDocument } from './routes/openapi';
+export { buildPublicOpenApiDocument } from './openapi';

@@ -103,9 +103,11 @@ export function signalBody(orgId: string, over: Record<string, unknown> = {}): R
 
 /**
  * Does what the enrichment worker does for one asset (of `opts.livemode`, live by default), with the
- * real engine (@risk/enrichment): combine every org's latest observation (enrichObservations), store
- * findings and the AI-BOM, mark the asset enriched. Lets the asset routes be tested without running
- * the worker process. (No observation TTL here: the worker's own tests cover it.)
+ * real engine (@risk/enrichment) and THE production writer (writeEnrichment, @risk/db's enrichment
+ * store, docs/data-access.md): combine every org's latest observation (enrichObservations), then store
+ * findings, the AI-BOM and the asset's scores and status, with its events, in one transaction. Lets the
+ * asset routes be tested without running the worker process. (No observation TTL here, and the
+ * threats are the caller's: the worker's own tests cover both.)
  */
 export async function enrichLikeWorker(
   h: Harness,
@@ -125,9 +127,9 @@ export async function enrichLikeWorker(
     livemode?: boolean;
   } = {},
 ): Promise<void> {
-  const { enrichObservations } = await import('@risk/enrichment');
-  const { newId, ID_PREFIXES } = await import('@risk/common');
-  const prisma = h.ctx.db.prisma;
+  const { enrichObservations, ADVISORY_CVE_IDS } = await import('@risk/enrichment');
+  const { readCandidateThreats, writeEnrichment } = await import('@risk/db');
+  const { prisma, pool: db } = h.ctx.db;
   const livemode = opts.livemode ?? true;
   const key = { livemode_fingerprint: { livemode, fingerprint } };
   const asset = await prisma.asset.findUniqueOrThrow({ where: key });
@@ -159,63 +161,21 @@ export async function enrichLikeWorker(
       now: now.toISOString(),
     },
   );
-  const last = await prisma.aiBom.findFirst({ where: { livemode, fingerprint }, orderBy: { bom_version: 'desc' } });
-  const bomId = newId(ID_PREFIXES.aibom);
-  await prisma.$transaction([
-    prisma.finding.deleteMany({ where: { livemode, fingerprint } }),
-    prisma.finding.createMany({
-      data: result.findings.map((f) => ({
-        id: newId(ID_PREFIXES.finding),
-        livemode,
-        fingerprint,
-        rule_id: f.rule_id,
-        title: f.title,
-        description: f.description,
-        severity: f.severity,
-        category: f.category,
-        confidence: f.confidence,
-        evidence: f.evidence as object,
-        capabilities: f.capabilities,
-        attack_techniques: f.attack_techniques,
-        cve_ids: f.cve_ids,
-        threat_ids: f.threat_ids,
-        remediation: f.remediation,
-        score_contribution: f.score_contribution,
-        enrichment_digest: asset.latest_digest,
-      })),
-    }),
-    prisma.aiBom.create({
-      data: {
-        id: bomId,
-        livemode,
-        fingerprint,
-        bom_version: (last?.bom_version ?? 0) + 1,
-        content_hash: result.aibom.content_hash,
-        spdx_version: result.aibom.spdx_version,
-        spdx: result.aibom.spdx as object,
-        components: result.aibom.components as object,
-        lineage: (result.aibom.lineage ?? undefined) as object | undefined,
-        cyclonedx: result.aibom.cyclonedx as object,
-      },
-    }),
-    prisma.asset.update({
-      where: key,
-      data: {
-        enrichment_status: 'enriched',
-        intrinsic_risk_score: result.intrinsic_risk_score,
-        intrinsic_risk_severity: result.intrinsic_risk_severity,
-        publisher_trust: result.publisher_trust as object,
-        benchmark_summary: (result.benchmark_summary ?? undefined) as object | undefined,
-        score_breakdown: result.score_breakdown as object,
-        normalized_name: result.normalized_name ?? asset.normalized_name,
-        publisher: result.publisher,
-        ecosystem: opts.ecosystem ?? result.ecosystem,
-        current_aibom_id: bomId,
-        enriched_digest: asset.latest_digest,
-        enriched_at: now,
-      },
-    }),
-  ]);
+  if (opts.ecosystem !== undefined) result.ecosystem = opts.ecosystem;
+  // the versions of the threats as the worker reads them, for the writer's "threats changed meanwhile" check
+  const { stamps } = await readCandidateThreats(db, {
+    livemode,
+    fingerprint,
+    asset_type: asset.asset_type,
+    cve_ids: [...ADVISORY_CVE_IDS],
+  });
+  await writeEnrichment(db, {
+    job: { livemode, fingerprint, digest: asset.latest_digest },
+    asset,
+    result,
+    threatStamps: stamps,
+    now,
+  });
 }
 
 export const postSignal = (h: Harness, body: Record<string, unknown>, key = h.key) =>

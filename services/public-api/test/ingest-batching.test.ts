@@ -1,82 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MicroBatcher, type BatchRunner } from '../src/domain/signals/ingest-batcher';
 import { createHarness, idem, signalBody, type Harness } from './harness';
 
-describe('MicroBatcher', () => {
-  /** a runner that records how items were grouped; `failShared` makes shared runs throw */
-  function recorder(opts: { failShared?: boolean } = {}) {
-    const calls: Array<{ kind: 'shared' | 'alone'; items: string[] }> = [];
-    const runner: BatchRunner<string, string> = {
-      keys: (item) => [item.split(':')[0]!],
-      runShared: async (items, released) => {
-        calls.push({ kind: 'shared', items });
-        await new Promise((r) => setTimeout(r, 5));
-        released();
-        if (opts.failShared) throw new Error('shared run failed');
-        return items.map((i) => `done ${i}`);
-      },
-      runAlone: async (item, released) => {
-        calls.push({ kind: 'alone', items: [item] });
-        released();
-        return `alone ${item}`;
-      },
-    };
-    return { calls, runner };
-  }
-
-  test('items submitted in the same turn share one run; each gets its own result', async () => {
-    const { calls, runner } = recorder();
-    const b = new MicroBatcher(runner, { maxInFlight: 1, maxItems: 10 });
-    const results = await Promise.all(['a:1', 'b:1', 'c:1'].map((i) => b.submit(i)));
-    expect(results).toEqual(['done a:1', 'done b:1', 'done c:1']);
-    expect(calls).toEqual([{ kind: 'shared', items: ['a:1', 'b:1', 'c:1'] }]);
-  });
-
-  test('items sharing a key never share a run; the later one keeps its place for the next run', async () => {
-    const { calls, runner } = recorder();
-    const b = new MicroBatcher(runner, { maxInFlight: 1, maxItems: 10 });
-    const results = await Promise.all(['a:1', 'a:2', 'b:1'].map((i) => b.submit(i)));
-    expect(results).toEqual(['done a:1', 'alone a:2', 'done b:1']);
-    expect(calls).toEqual([
-      { kind: 'shared', items: ['a:1', 'b:1'] },
-      { kind: 'alone', items: ['a:2'] },
-    ]);
-  });
-
-  test('a run holds at most maxItems items', async () => {
-    const { calls, runner } = recorder();
-    const b = new MicroBatcher(runner, { maxInFlight: 1, maxItems: 2 });
-    await Promise.all(['a', 'b', 'c', 'd', 'e'].map((i) => b.submit(i)));
-    expect(calls.map((c) => c.items.length)).toEqual([2, 2, 1]);
-  });
-
-  test('a failed shared run falls back to running each item alone', async () => {
-    const { calls, runner } = recorder({ failShared: true });
-    const b = new MicroBatcher(runner, { maxInFlight: 1, maxItems: 10 });
-    const results = await Promise.all(['a', 'b'].map((i) => b.submit(i)));
-    expect(results).toEqual(['alone a', 'alone b']);
-    expect(calls.map((c) => c.kind)).toEqual(['shared', 'alone', 'alone']);
-  });
-
-  test('an item that fails alone rejects only its own promise', async () => {
-    const runner: BatchRunner<string, string> = {
-      keys: (i) => [i],
-      runShared: async () => {
-        throw new Error('shared');
-      },
-      runAlone: async (i) => {
-        if (i === 'bad') throw new Error('bad item');
-        return i;
-      },
-    };
-    const b = new MicroBatcher(runner, { maxInFlight: 2, maxItems: 10 });
-    const results = await Promise.allSettled(['good', 'bad'].map((i) => b.submit(i)));
-    expect(results[0]).toEqual({ status: 'fulfilled', value: 'good' });
-    expect(results[1]).toMatchObject({ status: 'rejected', reason: new Error('bad item') });
-  });
-});
-
+// The MicroBatch primitive itself is tested in packages/db/src/micro-batch.test.ts.
 describe('concurrent POST /v1/signals share transactions without sharing fate', () => {
   let h: Harness;
   let server: http.Server;

@@ -1,22 +1,8 @@
-import fc from 'fast-check';
-import { escapeLiteral } from 'pg';
 import request from 'supertest';
-import { sqlString } from '../src/domain/signals/ingest-statements';
 import { createHarness, postSignal, idem, signalBody, type Harness } from './harness';
 
-// The ingest statements carry values as SQL literals: the escaping must equal pg's escapeLiteral and
-// every awkward string must be stored byte for byte.
-test('sqlString is pg escapeLiteral', () => {
-  fc.assert(
-    fc.property(fc.string({ unit: 'binary' }), (s) => {
-      expect(sqlString(s)).toBe(escapeLiteral(s));
-    }),
-    { numRuns: 2000 },
-  );
-  for (const s of ["it's", 'back\\slash', "\\'", "''\\\\", "'); DROP TABLE signals; --"])
-    expect(sqlString(s)).toBe(escapeLiteral(s));
-});
-
+// The literal formatter itself (= pg's escapeLiteral) is tested in packages/db/test/prepared.test.ts; here
+// every awkward string must be stored byte for byte by the ingest statements.
 describe('round trip through Postgres', () => {
   let h: Harness;
   beforeAll(async () => {

@@ -24,11 +24,14 @@ test('a signal accepted while Redis is down leaves an unprocessed outbox row, an
   const rows = await h.ctx.db.prisma.outboxMessage.findMany({ where: { kind: 'enrichment' } });
   expect(rows).toHaveLength(1);
   expect(rows[0]!.processed_at).toBeNull();
+  // the request id travels in the payload, so the worker's log lines for the job name the request
+  expect(res.headers['x-request-id']).toMatch(/^req_/);
   expect(rows[0]!.payload).toEqual({
     livemode: true,
     fingerprint: body.fingerprint,
     digest: res.body.content_digest,
     reason: 'new_asset',
+    request_id: res.headers['x-request-id'],
   });
 
   // Redis is back: the worker's relay moves the row to the queue
@@ -56,6 +59,7 @@ test('a signal accepted while Redis is down leaves an unprocessed outbox row, an
       fingerprint: body.fingerprint,
       digest: res.body.content_digest,
       reason: 'new_asset',
+      request_id: res.headers['x-request-id'],
     });
     const after = await h.ctx.db.prisma.outboxMessage.findUniqueOrThrow({ where: { id: rows[0]!.id } });
     expect(after.processed_at).not.toBeNull();

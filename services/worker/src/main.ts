@@ -1,7 +1,7 @@
-import http from 'node:http';
-import { createLogger, loadConfigOrExit, onShutdown, QueueProducer, withTimeout } from '@risk/common';
+import { createLogger, loadConfigOrExit, onShutdown, QueueProducer } from '@risk/common';
 import { createPrisma } from '@risk/db';
 import { analysisPoolFor, closeAnalysisPools } from './analysis/pool';
+import { startHealthServer } from './health-server';
 import { startWorker } from './worker';
 
 const config = loadConfigOrExit();
@@ -22,31 +22,9 @@ async function main() {
   if (!(await producer.ping(3000)))
     logger.warn('redis is not answering yet; the worker keeps retrying', { redis: config.REDIS_URL });
 
-  const running = startWorker({ config, prisma: db.prisma, pool: db.pool, producer, logger });
-
-  const health = http.createServer(async (req, res) => {
-    if (req.url !== '/healthz') {
-      res.writeHead(404).end();
-      return;
-    }
-    const [postgres, redis] = await Promise.all([
-      withTimeout(db.pool.query('SELECT 1'), 1000, 'pg').then(
-        () => 'ok',
-        () => 'unavailable',
-      ),
-      producer.ping(1000).then((ok) => (ok ? 'ok' : 'unavailable')),
-    ]);
-    const ok = postgres === 'ok' && redis === 'ok';
-    res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
-    res.end(
-      JSON.stringify({
-        status: ok ? 'ok' : 'unavailable',
-        checks: { postgres, redis },
-        queues: running.workers.map((w) => w.name),
-      }),
-    );
-  });
-  await new Promise<void>((resolve) => health.listen(config.WORKER_HEALTH_PORT, '0.0.0.0', resolve));
+  const deps = { config, prisma: db.prisma, pool: db.pool, producer, logger };
+  const running = startWorker(deps);
+  const health = await startHealthServer(deps, running, config.WORKER_HEALTH_PORT);
   logger.info('worker ready', {
     queues: running.workers.map((w) => w.name),
     concurrency: config.ENRICHMENT_CONCURRENCY,

@@ -4,6 +4,7 @@ import { analysisPoolFor } from './analysis/pool';
 import type { WorkerDeps } from './deps';
 import { startJobWorkers } from './jobs';
 import { startMaintenance } from './maintenance';
+import { collectWorkerMetrics } from './metrics';
 import { startOutboxRelay } from './outbox-relay';
 
 export interface RunningWorker {
@@ -18,11 +19,13 @@ export function startWorker(deps: WorkerDeps, opts: { relay?: boolean; maintenan
   const workers = startJobWorkers(deps);
   const relay = opts.relay === false ? null : startOutboxRelay(deps);
   const maintenance = opts.maintenance === false ? null : startMaintenance(deps);
+  const stopMetrics = collectWorkerMetrics(deps); // docs/observability.md
   return {
     workers,
     // 8 s: within the process's own shutdown deadline (onShutdown, 11 s)
     async close(deadlineMs = 8_000) {
       maintenance?.stop();
+      stopMetrics();
       await relay?.stop();
       // Worker.close() waits for active jobs; past the deadline force-close (BullMQ re-runs those
       // jobs elsewhere through the stalled-job check, and the handlers are idempotent)

@@ -1,23 +1,8 @@
-import { NO_CONTROL } from '@risk/contracts';
 import { Prisma } from '@risk/db';
-import { z } from 'zod';
 import { ApiError } from '../errors';
-import { zQueryInt } from './validate';
 
-/** A cursor is an object id or a fingerprint: never a control character (ids travel in URLs and logs). */
-const zCursor = z.string().min(1).max(512).regex(NO_CONTROL, 'must not contain control characters');
-
-/**
- * Cursor pagination (DESIGN.md §3): newest first (created DESC, id DESC); limit 1..100, default 20;
- * starting_after and ending_before are exclusive; an unknown cursor is 400 (not 404) resource_missing naming it;
- * a cursor is resolved without the list's filters.
- */
-export const ZListQuery = z.object({
-  limit: zQueryInt(1, 100).default(20),
-  starting_after: zCursor.optional(),
-  ending_before: zCursor.optional(),
-});
-export type ListQuery = z.infer<typeof ZListQuery>;
+/** The page parameters (one schema for validation and the OpenAPI document) live in the contracts. */
+export { ZListQuery, type ListQuery } from '@risk/contracts';
 
 export function assertCursorsExclusive(q: { starting_after?: string; ending_before?: string }): void {
   if (q.starting_after && q.ending_before) {
@@ -40,7 +25,9 @@ export interface PageRequest {
 }
 
 /**
- * Runs one page query. `loadCursor` resolves a cursor id to its (created, id); `fetch` returns rows
+ * Cursor pagination: newest first (created DESC, id DESC); starting_after and ending_before are
+ * exclusive; an unknown cursor is 400 (not 404) resource_missing naming it; a cursor is resolved
+ * without the list's filters. Runs one page query. `loadCursor` resolves a cursor id to its (created, id); `fetch` returns rows
  * matching `after`/`before` keyset bounds in the given order with `take` rows. The result is always
  * newest first; has_more means more items beyond the page in the walking direction.
  */

@@ -4,6 +4,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limite
 import type { Config } from '../config';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
+import { rateLimitRefusals } from '../metrics/catalogue';
 import { withTimeout } from '../queue';
 
 /**
@@ -153,6 +154,7 @@ export function retryHeaders(d: RateLimitDecision): Record<string, string> {
 
 /** 429 rate_limited in the envelope, with Retry-After and the RateLimit headers. */
 export function rateLimitError(d: RateLimitDecision, message?: string): ApiError {
+  rateLimitRefusals.inc({ policy: d.policy.name }); // docs/observability.md
   return new ApiError('rate_limited', {
     message:
       message ??
@@ -301,10 +303,12 @@ export class RequestGuard {
   async countThreatWrite(org: string): Promise<void> {
     if (!this.threatWrites) return;
     const d = await this.threatWrites.consume(org);
-    if (!d.allowed)
+    if (!d.allowed) {
+      rateLimitRefusals.inc({ policy: d.policy.name });
       throw new ApiError('threat_write_limit_reached', {
         message: `This org has written ${d.policy.quota} threats in the last hour, the most allowed; retry after ${d.resetSeconds} s.`,
         headers: retryHeaders(d),
       });
+    }
   }
 }

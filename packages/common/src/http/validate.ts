@@ -40,6 +40,10 @@ function zodIssueToApiError(issue: z.core.$ZodIssue, data: unknown, prefix: Read
   if (absent || (value === undefined && issue.code === 'invalid_type')) {
     return new ApiError('missing_required_param', { param, message: `Missing required param: ${param}.` });
   }
+  // a schema can name the code of its own issue (zQueryText: an empty value counts as missing)
+  if (issue.code === 'custom' && issue.params?.apiCode === 'missing_required_param') {
+    return new ApiError('missing_required_param', { param, message: `Missing required param: ${param}.` });
+  }
   if (issue.code === 'invalid_type' && issue.expected === 'int') {
     return new ApiError('parameter_invalid_integer', {
       param,
@@ -134,29 +138,5 @@ function nulPathReversed(value: unknown, found: { kind?: Unstorable }): Property
   return null;
 }
 
-// ── helpers for query strings parsed by parseQueryString ──
-
-/** A repeatable query parameter: always an array. */
-export const zQueryList = <T extends z.ZodType>(item: T) =>
-  z.preprocess((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]), z.array(item));
-
-/** A single-valued query parameter: repeated values are an error. */
-export const zQueryOne = <T extends z.ZodType>(inner: T) =>
-  z.preprocess(
-    (v) => v,
-    inner.refine((v) => !Array.isArray(v), 'must be given once'),
-  );
-
-export const zQueryInt = (min: number, max: number) =>
-  z.preprocess(
-    (v) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v),
-    z
-      .int(`must be an integer between ${min} and ${max}`)
-      .min(min, `must be at least ${min}`)
-      .max(max, `must be at most ${max}`),
-  );
-
-export const zQueryBool = z.preprocess(
-  (v) => (v === 'true' ? true : v === 'false' ? false : v),
-  z.boolean('must be true or false'),
-);
+// The query-string schemas live with the contracts that use them (one definition validates and documents).
+export { zQueryBool, zQueryInt, zQueryList, zQueryOne, zQueryText } from '@risk/contracts';

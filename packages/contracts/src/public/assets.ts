@@ -2,8 +2,8 @@
 // within it (docs/security.md "Modes and shared observations"); findings and AI-BOMs
 // are served for enriched (and stale: last good result) assets only.
 import { z } from '../zod';
-import { ZListParams, zList } from '../common';
-import { errorResponses, publicRegistry } from '../openapi';
+import { NO_CONTROL, ZListQuery, zList } from '../common';
+import { zExpandParam, zQueryBool, zQueryList } from '../query';
 import { ASSET_TYPE_VALUES, ZFingerprint } from './signals';
 import { ZThreat } from './threats';
 
@@ -136,132 +136,53 @@ export const ZLookupResponse = z
   .openapi('AssetLookup');
 export type LookupResponse = z.infer<typeof ZLookupResponse>;
 
-// query parameters as documented (the service validates the parsed query strings with the same rules)
-const expand = (values: readonly [string, ...string[]]) =>
-  z
-    .array(z.enum(values))
-    .optional()
-    .openapi({ description: `repeat as expand[]=…; one of ${values.join(', ')}` });
+// ── query parameters (validated by the service and shown in the OpenAPI document) ──
 
-export const ZListAssetsQueryDoc = ZListParams.extend({
+// look-up keys are compared with stored names and fingerprints, which never hold control characters
+const zLookupText = (min: number, max: number) =>
+  z.string().min(min).max(max).regex(NO_CONTROL, 'must not contain control characters');
+
+export const ZListAssetsQuery = ZListQuery.extend({
   asset_type: z.enum(ASSET_TYPE_VALUES).optional(),
   enrichment_status: z.enum(ENRICHMENT_STATUSES).optional(),
   intrinsic_risk_severity: z.enum(RISK_SEVERITIES).optional(),
-  'expand[]': expand(ASSET_EXPANDS),
-});
-export const ZLookupQueryDoc = z.object({
-  fingerprints: z.array(z.string()).optional().openapi({ description: 'repeatable; exact fingerprint look-up' }),
-  lookup_name: z
-    .array(z.string())
-    .optional()
-    .openapi({ description: 'repeatable; asset name (normalized: case, _-. folding, org/ prefix)' }),
-  lookup_version: z
-    .array(z.string())
-    .optional()
-    .openapi({ description: 'repeatable; aligned by position with lookup_name (empty = any)' }),
-  lookup_ecosystem: z
-    .array(z.string())
-    .optional()
-    .openapi({ description: 'repeatable; aligned by position with lookup_name (empty = any)' }),
-  lookup_fingerprint: z
-    .array(z.string())
-    .optional()
-    .openapi({ description: 'repeatable; fallback fingerprint aligned by position with lookup_name' }),
-  include_candidates: z
-    .enum(['true', 'false'])
-    .optional()
-    .openapi({ description: 'up to 5 pg_trgm candidates per name key' }),
-  'expand[]': expand(ASSET_EXPANDS),
+  expand: zExpandParam(ASSET_EXPANDS),
+}).strict();
+
+export const ZAssetQuery = z.strictObject({ expand: zExpandParam(ASSET_EXPANDS) });
+
+export const ZLookupQuery = z.strictObject({
+  fingerprints: zQueryList(ZFingerprint).openapi({ description: 'repeatable; exact fingerprint look-up' }),
+  lookup_name: zQueryList(zLookupText(1, 512)).openapi({
+    description: 'repeatable; asset name (normalized: case, _-. folding, org/ prefix)',
+  }),
+  // empty values keep positions aligned and mean "any"
+  lookup_version: zQueryList(zLookupText(0, 256)).openapi({
+    description: 'repeatable; aligned by position with lookup_name (empty = any)',
+  }),
+  lookup_ecosystem: zQueryList(zLookupText(0, 64)).openapi({
+    description: 'repeatable; aligned by position with lookup_name (empty = any)',
+  }),
+  lookup_fingerprint: zQueryList(zLookupText(0, 512)).openapi({
+    description: 'repeatable; fallback fingerprint aligned by position with lookup_name',
+  }),
+  include_candidates: zQueryBool.optional().openapi({ description: 'up to 5 pg_trgm candidates per name key' }),
+  expand: zExpandParam(ASSET_EXPANDS),
 });
 
-const security = [{ apiKey: [] }];
-const fingerprintParams = z.object({ fingerprint: ZFingerprint });
+export const ZFindingsQuery = ZListQuery.extend({ expand: zExpandParam(FINDING_EXPANDS) }).strict();
 
-publicRegistry.registerPath({
-  method: 'get',
-  path: '/v1/assets',
-  summary: 'List assets, newest first (scope assets:read); the cursor is a fingerprint',
-  security,
-  request: { query: ZListAssetsQueryDoc },
-  responses: {
-    200: { description: 'a list envelope of assets', content: { 'application/json': { schema: ZAssetList } } },
-    ...errorResponses(400, 401, 403, 500),
-  },
+export const ZAiBomQuery = z.strictObject({
+  format: z
+    .enum(AIBOM_FORMATS)
+    .default('json')
+    .openapi({ description: 'json (default), spdx_json, spdx_tv, cyclonedx_json' }),
 });
-publicRegistry.registerPath({
-  method: 'get',
-  path: '/v1/assets/lookup',
-  summary: 'Look up 1–500 assets by fingerprint or name keys (scope assets:read)',
-  description:
-    'One result per key, in the order the query string lists the fingerprints and lookup_name values (interleaved as sent). match is exact, fingerprint (lookup_fingerprint fallback), ' +
-    'flexible (name alone, closest pg_trgm match) or none. Mismatched lookup_* list lengths: 400 naming the parameter.',
-  security,
-  request: { query: ZLookupQueryDoc },
-  responses: {
-    200: { description: 'the look-up results', content: { 'application/json': { schema: ZLookupResponse } } },
-    ...errorResponses(400, 401, 403, 500),
-  },
-});
-publicRegistry.registerPath({
-  method: 'get',
-  path: '/v1/assets/{fingerprint}',
-  summary: 'Retrieve an asset (scope assets:read)',
-  security,
-  request: { params: fingerprintParams, query: z.object({ 'expand[]': expand(ASSET_EXPANDS) }) },
-  responses: {
-    200: { description: 'the asset', content: { 'application/json': { schema: ZAsset } } },
-    ...errorResponses(400, 401, 403, 404, 500),
-  },
-});
-publicRegistry.registerPath({
-  method: 'get',
-  path: '/v1/assets/{fingerprint}/findings',
-  summary: 'Findings of an enriched asset (scope assets:read)',
-  description: 'pending or failed assets: 404 asset_not_enriched; stale assets serve the last good result.',
-  security,
-  request: { params: fingerprintParams, query: ZListParams.extend({ 'expand[]': expand(FINDING_EXPANDS) }) },
-  responses: {
-    200: { description: 'a list envelope of findings', content: { 'application/json': { schema: ZFindingList } } },
-    ...errorResponses(400, 401, 403, 404, 500),
-  },
-});
-publicRegistry.registerPath({
-  method: 'get',
-  path: '/v1/assets/{fingerprint}/aibom',
-  summary: 'AI-BOM of an enriched asset (scope assets:read)',
-  security,
-  request: {
-    params: fingerprintParams,
-    query: z.object({
-      format: z
-        .enum(AIBOM_FORMATS)
-        .optional()
-        .openapi({ description: 'json (default), spdx_json, spdx_tv, cyclonedx_json' }),
-    }),
-  },
-  responses: {
-    200: {
-      description: 'the AI-BOM in the requested format',
-      content: {
-        'application/json': { schema: ZAiBom },
-        'application/spdx+json': { schema: z.record(z.string(), z.unknown()) },
-        'text/plain': { schema: z.string().openapi({ description: 'SPDX 2.3 tag-value' }) },
-        'application/vnd.cyclonedx+json': { schema: z.record(z.string(), z.unknown()) },
-      },
-    },
-    ...errorResponses(400, 401, 403, 404, 500),
-  },
-});
-publicRegistry.registerPath({
-  method: 'get',
-  path: '/v1/assets/{fingerprint}/threats',
-  summary: 'Threats matching an asset (scope assets:read)',
-  description:
-    "A threat matches when it lists the fingerprint or its cve_id is among the asset's findings, and its affected_asset_types is empty or holds the asset's type.",
-  security,
-  request: { params: fingerprintParams, query: ZListParams },
-  responses: {
-    200: { description: 'a list envelope of threats', content: { 'application/json': { schema: ZAssetThreatList } } },
-    ...errorResponses(400, 401, 403, 404, 500),
-  },
-});
+
+/** The AI-BOM route's media types, by format. */
+export const ZAiBomContent = {
+  'application/json': { schema: ZAiBom },
+  'application/spdx+json': { schema: z.record(z.string(), z.unknown()) },
+  'text/plain': { schema: z.string().openapi({ description: 'SPDX 2.3 tag-value' }) },
+  'application/vnd.cyclonedx+json': { schema: z.record(z.string(), z.unknown()) },
+};

@@ -1,7 +1,7 @@
 // Signal contracts (DESIGN.md §3 "Signals"): an immutable observation of an asset. Bodies are strict:
 // unknown fields are 400 parameter_unknown; bulk item errors name the item (`signals[12].observed_at`).
 import { z } from '../zod';
-import { errorResponses, publicRegistry } from '../openapi';
+import { NO_CONTROL } from '../common';
 import { THREAT_ASSET_TYPES } from './threats';
 
 /** DESIGN.md §3 asset types (@risk/enrichment's ASSET_TYPES is this list). */
@@ -10,9 +10,6 @@ export const RAW_MANIFEST_MAX_BYTES = 1024 * 1024;
 export const SIGNAL_METADATA_MAX_BYTES = 16 * 1024;
 export const OBSERVED_AT_MAX_SKEW_SECONDS = 300;
 export const BULK_SIGNALS_MAX = 500;
-
-// no control characters: fingerprints travel in URLs and logs (and Postgres text cannot hold NUL)
-export const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
 
 export const ZFingerprint = z
   .string()
@@ -114,56 +111,3 @@ export const ZSignalBatch = z
   })
   .openapi('SignalBatch');
 export type SignalBatch = z.infer<typeof ZSignalBatch>;
-
-const security = [{ apiKey: [] }];
-const idempotencyHeader = z.object({
-  'Idempotency-Key': z
-    .string()
-    .uuid()
-    .openapi({ description: 'a UUID; replays within 24 h return the first response' }),
-});
-
-publicRegistry.registerPath({
-  method: 'post',
-  path: '/v1/signals',
-  summary: 'Submit one signal (scope signals:write)',
-  description:
-    'Stores the signal, upserts its asset and decides whether enrichment is needed (DESIGN.md §3 trigger rules). ' +
-    "org_id must equal the key's org (403 org_mismatch).",
-  security,
-  request: { headers: idempotencyHeader, body: { content: { 'application/json': { schema: ZCreateSignalBody } } } },
-  responses: {
-    202: {
-      description: 'the stored signal and the enrichment decision',
-      content: { 'application/json': { schema: ZSignalAccepted } },
-    },
-    ...errorResponses(400, 401, 403, 409, 413, 500),
-  },
-});
-publicRegistry.registerPath({
-  method: 'post',
-  path: '/v1/signals/bulk',
-  summary: 'Submit 1–500 signals at once, all or nothing (scope signals:write)',
-  description:
-    'Every signal is validated before any is written; an error names the item, e.g. signals[12].observed_at. Body limit 10 MiB.',
-  security,
-  request: {
-    headers: idempotencyHeader,
-    body: { content: { 'application/json': { schema: ZCreateSignalsBulkBody } } },
-  },
-  responses: {
-    202: { description: 'the stored signals', content: { 'application/json': { schema: ZSignalBatch } } },
-    ...errorResponses(400, 401, 403, 409, 413, 500),
-  },
-});
-publicRegistry.registerPath({
-  method: 'get',
-  path: '/v1/signals/{signal_id}',
-  summary: "Retrieve a signal of the key's org (scope signals:read)",
-  security,
-  request: { params: z.object({ signal_id: z.string().openapi({ example: 'sig_01jd3q5k8m0000000000000000' }) }) },
-  responses: {
-    200: { description: 'the signal', content: { 'application/json': { schema: ZSignal } } },
-    ...errorResponses(400, 401, 403, 404, 500),
-  },
-});

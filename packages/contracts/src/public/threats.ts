@@ -1,8 +1,8 @@
 // Threat intelligence contracts (docs/threats.md): shared threat records that every org can read and
 // only the creating org can update. Bodies are strict: unknown fields are 400 parameter_unknown.
 import { z } from '../zod';
-import { ZListParams, zList } from '../common';
-import { errorResponses, publicRegistry } from '../openapi';
+import { ZListQuery, zList } from '../common';
+import { publicRegistry } from '../openapi';
 
 /** Closed category enum (docs/threats.md explains each one). */
 export const THREAT_CATEGORIES = [
@@ -136,65 +136,10 @@ export type Threat = z.infer<typeof ZThreat>;
 
 export const ZThreatList = zList(ZThreat, 'ThreatList');
 
-export const ZListThreatsQuery = ZListParams.extend({
+export const ZListThreatsQuery = ZListQuery.extend({
   category: z.enum(THREAT_CATEGORIES).optional(),
   severity: z.enum(THREAT_SEVERITIES).optional(),
   affected_asset_type: z.enum(THREAT_ASSET_TYPES).optional(),
 });
 
-const ZThreatIdParams = z.object({ threat_id: z.string().openapi({ example: 'thr_01jd3q5k8m0000000000000000' }) });
-const security = [{ apiKey: [] }];
-const idempotencyHeader = z.object({ 'Idempotency-Key': z.string().uuid() });
-
 publicRegistry.register('Threat', ZThreat);
-publicRegistry.registerPath({
-  method: 'post',
-  path: '/v1/threats',
-  summary: 'Create a shared threat record (scope threats:write)',
-  description: 'Creating a threat marks the assets it matches stale and re-enriches them (docs/threats.md).',
-  security,
-  request: { headers: idempotencyHeader, body: { content: { 'application/json': { schema: ZCreateThreatBody } } } },
-  responses: {
-    201: { description: 'the created threat', content: { 'application/json': { schema: ZThreat } } },
-    ...errorResponses(400, 401, 403, 409, 413, 500),
-  },
-});
-publicRegistry.registerPath({
-  method: 'get',
-  path: '/v1/threats',
-  summary: 'List threats, newest first (scope threats:read)',
-  security,
-  request: { query: ZListThreatsQuery },
-  responses: {
-    200: { description: 'a list envelope of threats', content: { 'application/json': { schema: ZThreatList } } },
-    ...errorResponses(400, 401, 403, 500),
-  },
-});
-publicRegistry.registerPath({
-  method: 'get',
-  path: '/v1/threats/{threat_id}',
-  summary: 'Retrieve a threat (scope threats:read)',
-  security,
-  request: { params: ZThreatIdParams },
-  responses: {
-    200: { description: 'the threat', content: { 'application/json': { schema: ZThreat } } },
-    ...errorResponses(400, 401, 403, 404, 500),
-  },
-});
-publicRegistry.registerPath({
-  method: 'post',
-  path: '/v1/threats/{threat_id}',
-  summary: 'Update a threat; only the creating org may (scope threats:write)',
-  description:
-    'Partial update. A change re-evaluates matching: newly matched and no longer matched assets are re-enriched.',
-  security,
-  request: {
-    params: ZThreatIdParams,
-    headers: idempotencyHeader,
-    body: { content: { 'application/json': { schema: ZUpdateThreatBody } } },
-  },
-  responses: {
-    200: { description: 'the updated threat', content: { 'application/json': { schema: ZThreat } } },
-    ...errorResponses(400, 401, 403, 404, 409, 413, 500),
-  },
-});

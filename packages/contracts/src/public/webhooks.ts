@@ -1,8 +1,8 @@
 // Webhook endpoint contracts (docs/webhooks.md). Deliveries follow Standard Webhooks; the signing
 // secret `whsec_…` appears only in the creation and rotate_secret responses.
 import { z } from '../zod';
-import { ZListParams, zList } from '../common';
-import { errorResponses, publicRegistry } from '../openapi';
+import { ZListQuery, zList } from '../common';
+import { publicRegistry } from '../openapi';
 import { EVENT_TYPE_NAMES } from './events';
 
 const ZEnabledEvents = z
@@ -105,88 +105,8 @@ export type WebhookDelivery = z.infer<typeof ZWebhookDelivery>;
 
 export const ZWebhookDeliveryList = zList(ZWebhookDelivery, 'WebhookDeliveryList');
 
-export const ZListWebhookDeliveriesQuery = ZListParams.extend({
+export const ZListWebhookDeliveriesQuery = ZListQuery.extend({
   status: z.enum(WEBHOOK_DELIVERY_STATUSES).optional(),
 });
 
-const ZWebhookIdParams = z.object({ webhook_id: z.string().openapi({ example: 'we_01jd3q5k8m0000000000000000' }) });
-const security = [{ apiKey: [] }];
-const idempotencyHeader = z.object({ 'Idempotency-Key': z.string().uuid() });
-const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
-
 publicRegistry.register('WebhookEndpoint', ZWebhookEndpoint);
-publicRegistry.registerPath({
-  method: 'post',
-  path: '/v1/webhooks',
-  summary: 'Create a webhook endpoint; the response carries the signing secret once (scope webhooks:write)',
-  security,
-  request: { headers: idempotencyHeader, body: json(ZCreateWebhookBody) },
-  responses: {
-    201: { description: 'the endpoint with its secret', ...json(ZWebhookEndpoint) },
-    ...errorResponses(400, 401, 403, 409, 413, 500),
-  },
-});
-publicRegistry.registerPath({
-  method: 'get',
-  path: '/v1/webhooks',
-  summary: "List the org's webhook endpoints (scope webhooks:write)",
-  security,
-  request: { query: ZListParams },
-  responses: {
-    200: { description: 'a list envelope of endpoints', ...json(ZWebhookEndpointList) },
-    ...errorResponses(400, 401, 403, 500),
-  },
-});
-/** A route on one endpoint: the webhook_id path parameter, 200 with `schema`, and the 404 a missing endpoint (or another org's or mode's) gets. */
-function registerEndpointRoute(
-  method: 'get' | 'post' | 'delete',
-  suffix: '' | '/rotate_secret' | '/deliveries',
-  summary: string,
-  ok: { description: string; schema: z.ZodType },
-  request: { headers?: typeof idempotencyHeader; body?: ReturnType<typeof json>; query?: z.ZodObject } = {},
-): void {
-  publicRegistry.registerPath({
-    method,
-    path: `/v1/webhooks/{webhook_id}${suffix}`,
-    summary,
-    security,
-    request: { params: ZWebhookIdParams, ...request },
-    responses: {
-      200: { description: ok.description, ...json(ok.schema) },
-      // a POST can also meet an in-flight Idempotency-Key (409) or a body over the limit (413)
-      ...(method === 'post'
-        ? errorResponses(400, 401, 403, 404, 409, 413, 500)
-        : errorResponses(400, 401, 403, 404, 500)),
-    },
-  });
-}
-
-registerEndpointRoute('get', '', 'Retrieve a webhook endpoint (scope webhooks:write; never shows the secret)', {
-  description: 'the endpoint',
-  schema: ZWebhookEndpoint,
-});
-registerEndpointRoute(
-  'post',
-  '',
-  'Update a webhook endpoint (scope webhooks:write)',
-  { description: 'the updated endpoint', schema: ZWebhookEndpoint },
-  { headers: idempotencyHeader, body: json(ZUpdateWebhookBody) },
-);
-registerEndpointRoute('delete', '', 'Delete a webhook endpoint and its pending deliveries (scope webhooks:write)', {
-  description: 'deleted',
-  schema: ZDeletedWebhookEndpoint,
-});
-registerEndpointRoute(
-  'post',
-  '/rotate_secret',
-  'Replace the signing secret; the response carries the new secret once (scope webhooks:write)',
-  { description: 'the endpoint with its new secret', schema: ZWebhookEndpoint },
-  { headers: idempotencyHeader },
-);
-registerEndpointRoute(
-  'get',
-  '/deliveries',
-  "List an endpoint's deliveries with every attempt, newest first (scope webhooks:write)",
-  { description: 'a list envelope of deliveries', schema: ZWebhookDeliveryList },
-  { query: ZListWebhookDeliveriesQuery },
-);

@@ -1285,7 +1285,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description (the SDK sends a UUID when none is given) */
+          /** @description a UUID; replays within 24 h return the first response (the SDK sends a UUID when none is given) */
           'Idempotency-Key'?: string;
         };
         path?: never;
@@ -1482,7 +1482,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description (the SDK sends a UUID when none is given) */
+          /** @description a UUID; replays within 24 h return the first response (the SDK sends a UUID when none is given) */
           'Idempotency-Key'?: string;
         };
         path: {
@@ -1683,7 +1683,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description (the SDK sends a UUID when none is given) */
+          /** @description a UUID; replays within 24 h return the first response (the SDK sends a UUID when none is given) */
           'Idempotency-Key'?: string;
         };
         path?: never;
@@ -1877,7 +1877,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description (the SDK sends a UUID when none is given) */
+          /** @description a UUID; replays within 24 h return the first response (the SDK sends a UUID when none is given) */
           'Idempotency-Key'?: string;
         };
         path: {
@@ -2188,7 +2188,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description (the SDK sends a UUID when none is given) */
+          /** @description a UUID; replays within 24 h return the first response (the SDK sends a UUID when none is given) */
           'Idempotency-Key'?: string;
         };
         path: {
@@ -2196,7 +2196,11 @@ export interface paths {
         };
         cookie?: never;
       };
-      requestBody?: never;
+      requestBody?: {
+        content: {
+          'application/json': Record<string, never>;
+        };
+      };
       responses: {
         /** @description the endpoint with its new secret */
         200: {

@@ -9,6 +9,7 @@ import type {
   UrlFilterRule,
   PolicyAssignment,
 } from '@risk/db';
+import { vendorAiCategoryColumns, vendorCategoryColumns, type AiCategory, type GeneralCategory } from '@risk/firewalls';
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
@@ -147,5 +148,23 @@ export function serializePolicy(p: PolicyWithChildren) {
     assignments: p.assignments.map(serializeAssignment),
     created: p.created.toISOString(),
     updated: p.updated.toISOString(),
+  };
+}
+
+/** A general URL category with each vendor's category column (the vendor registry, @risk/firewalls). */
+export function serializeCategory(c: GeneralCategory) {
+  return { id: c.id, name: c.name, description: c.description, ...vendorCategoryColumns(c.id) };
+}
+
+/** An AI sub-category with each vendor's column, its AI vendors and domains. */
+export function serializeAiCategory(c: AiCategory) {
+  return {
+    id: c.id,
+    name: c.name,
+    description: c.description,
+    parent: c.parent,
+    ...vendorAiCategoryColumns(c),
+    vendors: c.vendors,
+    domains: c.domains,
   };
 }

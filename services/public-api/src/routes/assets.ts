@@ -1,62 +1,45 @@
-import { type ApiKeyAuthenticator, zQueryBool, zQueryList, ZListQuery } from '@risk/common';
+import { defineRoute, RawResponse } from '@risk/common';
 import {
-  AIBOM_FORMATS,
   ASSET_EXPANDS,
-  ASSET_TYPE_VALUES,
-  ENRICHMENT_STATUSES,
   FINDING_EXPANDS,
-  NO_CONTROL,
-  RISK_SEVERITIES,
+  z,
+  ZAiBomContent,
+  ZAiBomQuery,
+  ZAsset,
+  ZAssetList,
+  ZAssetQuery,
+  ZAssetThreatList,
+  ZFindingList,
+  ZFindingsQuery,
   ZFingerprint,
+  ZListAssetsQuery,
+  ZListQuery,
+  ZLookupQuery,
+  ZLookupResponse,
 } from '@risk/contracts';
-import { Router } from 'express';
-import { z } from 'zod';
-import type { AppDeps } from '../deps';
 import { getAiBom } from '../domain/assets/get-aibom';
 import { getAsset } from '../domain/assets/get-asset';
-import { assertExpandBound, parseExpand, ZExpandParam } from '../domain/assets/expand';
+import { assertExpandBound, parseExpand } from '../domain/assets/expand';
 import { listAssetThreats } from '../domain/assets/list-asset-threats';
 import { listAssets } from '../domain/assets/list-assets';
 import { listFindings } from '../domain/assets/list-findings';
 import { lookupAssets, lookupKeyOrder } from '../domain/assets/lookup-assets';
-import { defineRoute, mountRoutes, RawResponse } from '../http/route';
+import { apiKey } from '../http/route';
 
 // Fingerprints may hold `/`, `:` or `@`: clients URL-encode them and express decodes the :fingerprint
 // param (a `%2F` never splits a path segment), so one plain named parameter serves every form.
 const ZFingerprintParams = z.object({ fingerprint: ZFingerprint });
-
-// look-up keys are compared with stored names and fingerprints, which never hold control characters
-const zLookupText = (min: number, max: number) =>
-  z.string().min(min).max(max).regex(NO_CONTROL, 'must not contain control characters');
-
-const ZListAssetsQuery = ZListQuery.extend({
-  asset_type: z.enum(ASSET_TYPE_VALUES).optional(),
-  enrichment_status: z.enum(ENRICHMENT_STATUSES).optional(),
-  intrinsic_risk_severity: z.enum(RISK_SEVERITIES).optional(),
-  expand: ZExpandParam,
-}).strict();
-
-const ZExpandOnlyQuery = z.strictObject({ expand: ZExpandParam });
-
-const ZLookupQuery = z.strictObject({
-  fingerprints: zQueryList(ZFingerprint),
-  lookup_name: zQueryList(zLookupText(1, 512)),
-  // empty values keep positions aligned and mean "any"
-  lookup_version: zQueryList(zLookupText(0, 256)),
-  lookup_ecosystem: zQueryList(zLookupText(0, 64)),
-  lookup_fingerprint: zQueryList(zLookupText(0, 512)),
-  include_candidates: zQueryBool.optional(),
-  expand: ZExpandParam,
-});
-
-const ZFindingsQuery = ZListQuery.extend({ expand: ZExpandParam }).strict();
-const ZAiBomQuery = z.strictObject({ format: z.enum(AIBOM_FORMATS).default('json') });
+const readAssets = apiKey('assets:read');
 
 export const assetRoutes = [
   defineRoute({
     method: 'get',
     path: '/assets',
-    scope: 'assets:read',
+    auth: readAssets,
+    doc: {
+      summary: 'List assets, newest first (scope assets:read); the cursor is a fingerprint',
+      response: { description: 'a list envelope of assets', schema: ZAssetList },
+    },
     query: ZListAssetsQuery,
     handler: ({ deps, auth, query }) => {
       const expand = parseExpand(query.expand, ASSET_EXPANDS, { list: true });
@@ -68,7 +51,14 @@ export const assetRoutes = [
   defineRoute({
     method: 'get',
     path: '/assets/lookup',
-    scope: 'assets:read',
+    auth: readAssets,
+    doc: {
+      summary: 'Look up 1–500 assets by fingerprint or name keys (scope assets:read)',
+      description:
+        'One result per key, in the order the query string lists the fingerprints and lookup_name values (interleaved as sent). match is exact, fingerprint (lookup_fingerprint fallback), ' +
+        'flexible (name alone, closest pg_trgm match) or none. Mismatched lookup_* list lengths: 400 naming the parameter.',
+      response: { description: 'the look-up results', schema: ZLookupResponse },
+    },
     query: ZLookupQuery,
     handler: ({ deps, auth, query, req }) => {
       const expand = parseExpand(query.expand, ASSET_EXPANDS, { list: true });
@@ -92,9 +82,14 @@ export const assetRoutes = [
   defineRoute({
     method: 'get',
     path: '/assets/:fingerprint',
-    scope: 'assets:read',
+    auth: readAssets,
+    doc: {
+      summary: 'Retrieve an asset (scope assets:read)',
+      response: { description: 'the asset', schema: ZAsset },
+      errors: [404],
+    },
     params: ZFingerprintParams,
-    query: ZExpandOnlyQuery,
+    query: ZAssetQuery,
     handler: ({ deps, auth, params, query }) =>
       getAsset(deps, {
         livemode: auth.livemode,
@@ -105,7 +100,13 @@ export const assetRoutes = [
   defineRoute({
     method: 'get',
     path: '/assets/:fingerprint/findings',
-    scope: 'assets:read',
+    auth: readAssets,
+    doc: {
+      summary: 'Findings of an enriched asset (scope assets:read)',
+      description: 'pending or failed assets: 404 asset_not_enriched; stale assets serve the last good result.',
+      response: { description: 'a list envelope of findings', schema: ZFindingList },
+      errors: [404],
+    },
     params: ZFingerprintParams,
     query: ZFindingsQuery,
     handler: ({ deps, auth, params, query }) =>
@@ -119,7 +120,12 @@ export const assetRoutes = [
   defineRoute({
     method: 'get',
     path: '/assets/:fingerprint/aibom',
-    scope: 'assets:read',
+    auth: readAssets,
+    doc: {
+      summary: 'AI-BOM of an enriched asset (scope assets:read)',
+      response: { description: 'the AI-BOM in the requested format', content: ZAiBomContent },
+      errors: [404],
+    },
     params: ZFingerprintParams,
     query: ZAiBomQuery,
     handler: async ({ deps, auth, params, query }) => {
@@ -136,14 +142,17 @@ export const assetRoutes = [
   defineRoute({
     method: 'get',
     path: '/assets/:fingerprint/threats',
-    scope: 'assets:read',
+    auth: readAssets,
+    doc: {
+      summary: 'Threats matching an asset (scope assets:read)',
+      description:
+        "A threat matches when it lists the fingerprint or its cve_id is among the asset's findings, and its affected_asset_types is empty or holds the asset's type.",
+      response: { description: 'a list envelope of threats', schema: ZAssetThreatList },
+      errors: [404],
+    },
     params: ZFingerprintParams,
     query: ZListQuery.strict(),
     handler: ({ deps, auth, params, query }) =>
       listAssetThreats(deps, { ...query, auth, fingerprint: params.fingerprint }),
   }),
 ];
-
-export function assetsRouter(deps: AppDeps, authenticator: ApiKeyAuthenticator): Router {
-  return mountRoutes(Router(), deps, authenticator, assetRoutes);
-}

@@ -1,32 +1,40 @@
-import type { ApiKeyAuthenticator } from '@risk/common';
-import { parseOrThrow, ZListQuery } from '@risk/common';
-import { EVENT_TYPE_NAMES } from '@risk/contracts';
-import { Router } from 'express';
-import { z } from 'zod';
-import type { AppDeps } from '../deps';
+import { defineRoute } from '@risk/common';
+import { z, ZEvent, ZEventList, ZListEventsQuery } from '@risk/contracts';
 import { getEvent, listEvents } from '../domain/events/events';
+import { anyApiKey } from '../http/route';
 
-const ZListEventsQuery = ZListQuery.extend({ type: z.enum(EVENT_TYPE_NAMES).optional() });
-const ZEventParams = z.object({ event_id: z.string().min(1).max(100) });
+const ZEventParams = z.object({
+  event_id: z.string().min(1).max(100).openapi({ example: 'evt_01jd3q5k8m0000000000000000' }),
+});
 
 /**
  * /v1/events (docs/webhooks.md "Events"). Any valid API key reads the events its org is the
- * audience of, so these two GETs authenticate but check no scope (the route builder always does,
- * hence plain handlers here).
+ * audience of, so these two GETs authenticate but check no scope.
  */
-export function eventsRouter(deps: AppDeps, authenticator: ApiKeyAuthenticator): Router {
-  const router = Router();
-  router.get('/events', async (req, res) => {
-    const auth = await authenticator.authenticate(req.headers.authorization);
-    res.locals.auth = auth;
-    const query = parseOrThrow(ZListEventsQuery, req.query ?? {});
-    res.json(await listEvents(deps.prisma, auth, query));
-  });
-  router.get('/events/:event_id', async (req, res) => {
-    const auth = await authenticator.authenticate(req.headers.authorization);
-    res.locals.auth = auth;
-    const params = parseOrThrow(ZEventParams, { ...req.params });
-    res.json(await getEvent(deps.prisma, auth, params.event_id));
-  });
-  return router;
-}
+export const eventRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/events',
+    auth: anyApiKey,
+    query: ZListEventsQuery,
+    doc: {
+      summary: "List the org's events of the last 30 days, newest first (any valid API key)",
+      description:
+        "Events the key's org is the audience of: its own events, asset events for assets it has submitted signals for, and threat events. Use it to reconcile missed webhook deliveries.",
+      response: { description: 'a list envelope of events', schema: ZEventList },
+    },
+    handler: ({ deps, auth, query }) => listEvents(deps.prisma, auth, query),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/events/:event_id',
+    auth: anyApiKey,
+    params: ZEventParams,
+    doc: {
+      summary: "Retrieve an event (any valid API key; events outside the org's audience are 404)",
+      response: { description: 'the event', schema: ZEvent },
+      errors: [404],
+    },
+    handler: ({ deps, auth, params }) => getEvent(deps.prisma, auth, params.event_id),
+  }),
+];

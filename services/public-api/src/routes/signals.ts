@@ -1,12 +1,17 @@
-import type { ApiKeyAuthenticator } from '@risk/common';
-import { ZCreateSignalBody, ZCreateSignalsBulkBody, type SignalBatch } from '@risk/contracts';
-import { Router } from 'express';
-import { z } from 'zod';
-import type { AppDeps } from '../deps';
+import { defineRoute, ReplayResponse, SerializedResponse } from '@risk/common';
+import {
+  z,
+  ZCreateSignalBody,
+  ZCreateSignalsBulkBody,
+  ZSignal,
+  ZSignalAccepted,
+  ZSignalBatch,
+  type SignalBatch,
+} from '@risk/contracts';
 import { getSignal } from '../domain/signals/get-signal';
 import { ingestSignals } from '../domain/signals/ingest-signals';
-import { defineRoute, mountRoutes, ReplayResponse, SerializedResponse } from '../http/route';
 import type { IngestOutcome, IngestResponse } from '../domain/signals/ingest-signals';
+import { apiKey } from '../http/route';
 
 const answer = (out: IngestOutcome) =>
   out.kind === 'replay' ? new ReplayResponse(out.stored) : new SerializedResponse(out.status, out.json);
@@ -21,38 +26,52 @@ const SINGLE_RESPONSE: IngestResponse = { status: 202, render: (r) => r.signals[
 export const signalRoutes = [
   defineRoute({
     method: 'post',
-    path: '/signals/bulk',
-    scope: 'signals:write',
-    body: ZCreateSignalsBulkBody,
-    status: 202,
-    idempotency: 'inline',
-    bulk: true,
-    handler: async ({ deps, auth, requestId, body, idempotency }) =>
-      answer(
-        await ingestSignals(deps, { auth, requestId, signals: body.signals, bulk: true }, BULK_RESPONSE, idempotency),
-      ),
-  }),
-  defineRoute({
-    method: 'post',
     path: '/signals',
-    scope: 'signals:write',
+    auth: apiKey('signals:write'),
     body: ZCreateSignalBody,
     status: 202,
     idempotency: 'inline',
+    doc: {
+      summary: 'Submit one signal (scope signals:write)',
+      description:
+        'Stores the signal, upserts its asset and decides whether enrichment is needed (DESIGN.md §3 trigger rules). ' +
+        "org_id must equal the key's org (403 org_mismatch).",
+      response: { description: 'the stored signal and the enrichment decision', schema: ZSignalAccepted },
+    },
     handler: async ({ deps, auth, requestId, body, idempotency }) =>
       answer(
         await ingestSignals(deps, { auth, requestId, signals: [body], bulk: false }, SINGLE_RESPONSE, idempotency),
       ),
   }),
   defineRoute({
+    method: 'post',
+    path: '/signals/bulk',
+    auth: apiKey('signals:write'),
+    body: ZCreateSignalsBulkBody,
+    status: 202,
+    idempotency: 'inline',
+    bulk: true,
+    doc: {
+      summary: 'Submit 1–500 signals at once, all or nothing (scope signals:write)',
+      description:
+        'Every signal is validated before any is written; an error names the item, e.g. signals[12].observed_at. Body limit 10 MiB.',
+      response: { description: 'the stored signals', schema: ZSignalBatch },
+    },
+    handler: async ({ deps, auth, requestId, body, idempotency }) =>
+      answer(
+        await ingestSignals(deps, { auth, requestId, signals: body.signals, bulk: true }, BULK_RESPONSE, idempotency),
+      ),
+  }),
+  defineRoute({
     method: 'get',
     path: '/signals/:signal_id',
-    scope: 'signals:read',
-    params: z.object({ signal_id: z.string().min(1).max(255) }),
+    auth: apiKey('signals:read'),
+    params: z.object({ signal_id: z.string().min(1).max(255).openapi({ example: 'sig_01jd3q5k8m0000000000000000' }) }),
+    doc: {
+      summary: "Retrieve a signal of the key's org (scope signals:read)",
+      response: { description: 'the signal', schema: ZSignal },
+      errors: [404],
+    },
     handler: ({ deps, auth, params }) => getSignal(deps, { auth, signalId: params.signal_id }),
   }),
 ];
-
-export function signalsRouter(deps: AppDeps, authenticator: ApiKeyAuthenticator): Router {
-  return mountRoutes(Router(), deps, authenticator, signalRoutes);
-}

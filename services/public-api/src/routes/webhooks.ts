@@ -1,10 +1,15 @@
-import type { ApiKeyAuthenticator } from '@risk/common';
-import { OutboundGuard, parseOrThrow, requireScope, requireSecret, ZListQuery } from '@risk/common';
-import { WEBHOOK_DELIVERY_STATUSES, ZCreateWebhookBody, ZUpdateWebhookBody } from '@risk/contracts';
-import { Router } from 'express';
-import { z } from 'zod';
+import { defineRoute, OutboundGuard, requireSecret, ZListQuery } from '@risk/common';
+import {
+  z,
+  ZCreateWebhookBody,
+  ZDeletedWebhookEndpoint,
+  ZListWebhookDeliveriesQuery,
+  ZUpdateWebhookBody,
+  ZWebhookDeliveryList,
+  ZWebhookEndpoint,
+  ZWebhookEndpointList,
+} from '@risk/contracts';
 import type { AppDeps } from '../deps';
-import { authenticateAndLimit, defineRoute, mountRoutes, routeGuard } from '../http/route';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -15,82 +20,124 @@ import {
   updateWebhookEndpoint,
   type WebhookDeps,
 } from '../domain/webhooks/endpoints';
+import { apiKey } from '../http/route';
 
-const ZWebhookParams = z.object({ webhook_id: z.string().min(1).max(100) });
-const ZDeliveriesQuery = ZListQuery.extend({
-  status: z.enum(WEBHOOK_DELIVERY_STATUSES).optional(),
+const ZWebhookParams = z.object({
+  webhook_id: z.string().min(1).max(100).openapi({ example: 'we_01jd3q5k8m0000000000000000' }),
 });
 
-/** /v1/webhooks (docs/webhooks.md): org-scoped endpoints, all under scope webhooks:write. */
-export function webhooksRouter(deps: AppDeps, authenticator: ApiKeyAuthenticator): Router {
-  let webhookDeps: WebhookDeps | undefined;
-  // built on first use: SECRETS_KEY is only required once a webhook route is called
-  const wd = (): WebhookDeps =>
-    (webhookDeps ??= {
+const built = new WeakMap<AppDeps, WebhookDeps>();
+/** Built on first use per app: SECRETS_KEY is only required once a webhook route is called. */
+function webhookDeps(deps: AppDeps): WebhookDeps {
+  let wd = built.get(deps);
+  if (!wd) {
+    wd = {
       db: deps.prisma,
       guard: new OutboundGuard(deps.config.OUTBOUND_ALLOWED_HOSTS),
       secretsKey: requireSecret(deps.config, 'SECRETS_KEY'),
       maxEndpointsPerOrg: deps.config.WEBHOOK_ENDPOINTS_PER_ORG,
-    });
-  const scope = 'webhooks:write' as const;
-  const router = Router();
-  // DELETE is outside the route builder's methods: authenticate and check the scope the same way
-  const guard = routeGuard(deps);
-  router.delete('/webhooks/:webhook_id', async (req, res) => {
-    await authenticateAndLimit(guard, authenticator, req, res);
-    const auth = requireScope(res, scope);
-    const params = parseOrThrow(ZWebhookParams, { ...req.params });
-    res.json(await deleteWebhookEndpoint({ db: deps.prisma }, auth, params.webhook_id));
-  });
-  return mountRoutes(router, deps, authenticator, [
-    defineRoute({
-      method: 'post',
-      path: '/webhooks',
-      scope,
-      body: ZCreateWebhookBody,
-      status: 201,
-      // the response shows the signing secret: the copy kept for idempotent replay is encrypted
-      storeEncrypted: true,
-      handler: ({ auth, body }) => createWebhookEndpoint(wd(), auth, body),
-    }),
-    defineRoute({
-      method: 'get',
-      path: '/webhooks',
-      scope,
-      query: ZListQuery,
-      handler: ({ auth, query }) => listWebhookEndpoints(wd(), auth, query),
-    }),
-    defineRoute({
-      method: 'get',
-      path: '/webhooks/:webhook_id',
-      scope,
-      params: ZWebhookParams,
-      handler: ({ auth, params }) => getWebhookEndpoint(wd(), auth, params.webhook_id),
-    }),
-    defineRoute({
-      method: 'post',
-      path: '/webhooks/:webhook_id',
-      scope,
-      params: ZWebhookParams,
-      body: ZUpdateWebhookBody,
-      handler: ({ auth, params, body }) => updateWebhookEndpoint(wd(), auth, params.webhook_id, body),
-    }),
-    defineRoute({
-      method: 'post',
-      path: '/webhooks/:webhook_id/rotate_secret',
-      scope,
-      params: ZWebhookParams,
-      body: z.strictObject({}),
-      storeEncrypted: true,
-      handler: ({ auth, params }) => rotateWebhookSecret(wd(), auth, params.webhook_id),
-    }),
-    defineRoute({
-      method: 'get',
-      path: '/webhooks/:webhook_id/deliveries',
-      scope,
-      params: ZWebhookParams,
-      query: ZDeliveriesQuery,
-      handler: ({ auth, params, query }) => listWebhookDeliveries(wd(), auth, params.webhook_id, query),
-    }),
-  ]);
+    };
+    built.set(deps, wd);
+  }
+  return wd;
 }
+
+/** /v1/webhooks (docs/webhooks.md): org-scoped endpoints, all under scope webhooks:write. */
+const manageWebhooks = apiKey('webhooks:write');
+
+export const webhookRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/webhooks',
+    auth: manageWebhooks,
+    body: ZCreateWebhookBody,
+    status: 201,
+    idempotency: 'middleware',
+    // the response shows the signing secret: the copy kept for idempotent replay is encrypted
+    storeEncrypted: true,
+    doc: {
+      summary: 'Create a webhook endpoint; the response carries the signing secret once (scope webhooks:write)',
+      response: { description: 'the endpoint with its secret', schema: ZWebhookEndpoint },
+    },
+    handler: ({ deps, auth, body }) => createWebhookEndpoint(webhookDeps(deps), auth, body),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/webhooks',
+    auth: manageWebhooks,
+    query: ZListQuery,
+    doc: {
+      summary: "List the org's webhook endpoints (scope webhooks:write)",
+      response: { description: 'a list envelope of endpoints', schema: ZWebhookEndpointList },
+    },
+    handler: ({ deps, auth, query }) => listWebhookEndpoints(webhookDeps(deps), auth, query),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/webhooks/:webhook_id',
+    auth: manageWebhooks,
+    params: ZWebhookParams,
+    doc: {
+      summary: 'Retrieve a webhook endpoint (scope webhooks:write; never shows the secret)',
+      response: { description: 'the endpoint', schema: ZWebhookEndpoint },
+      errors: [404],
+    },
+    handler: ({ deps, auth, params }) => getWebhookEndpoint(webhookDeps(deps), auth, params.webhook_id),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/webhooks/:webhook_id',
+    auth: manageWebhooks,
+    params: ZWebhookParams,
+    body: ZUpdateWebhookBody,
+    idempotency: 'middleware',
+    doc: {
+      summary: 'Update a webhook endpoint (scope webhooks:write)',
+      response: { description: 'the updated endpoint', schema: ZWebhookEndpoint },
+      errors: [404],
+    },
+    handler: ({ deps, auth, params, body }) => updateWebhookEndpoint(webhookDeps(deps), auth, params.webhook_id, body),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/webhooks/:webhook_id',
+    auth: manageWebhooks,
+    params: ZWebhookParams,
+    doc: {
+      summary: 'Delete a webhook endpoint and its pending deliveries (scope webhooks:write)',
+      response: { description: 'deleted', schema: ZDeletedWebhookEndpoint },
+      errors: [404],
+    },
+    // needs no SECRETS_KEY: it deletes without reading or writing a secret
+    handler: ({ deps, auth, params }) => deleteWebhookEndpoint({ db: deps.prisma }, auth, params.webhook_id),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/webhooks/:webhook_id/rotate_secret',
+    auth: manageWebhooks,
+    params: ZWebhookParams,
+    body: z.strictObject({}),
+    idempotency: 'middleware',
+    storeEncrypted: true,
+    doc: {
+      summary: 'Replace the signing secret; the response carries the new secret once (scope webhooks:write)',
+      response: { description: 'the endpoint with its new secret', schema: ZWebhookEndpoint },
+      errors: [404],
+    },
+    handler: ({ deps, auth, params }) => rotateWebhookSecret(webhookDeps(deps), auth, params.webhook_id),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/webhooks/:webhook_id/deliveries',
+    auth: manageWebhooks,
+    params: ZWebhookParams,
+    query: ZListWebhookDeliveriesQuery,
+    doc: {
+      summary: "List an endpoint's deliveries with every attempt, newest first (scope webhooks:write)",
+      response: { description: 'a list envelope of deliveries', schema: ZWebhookDeliveryList },
+      errors: [404],
+    },
+    handler: ({ deps, auth, params, query }) =>
+      listWebhookDeliveries(webhookDeps(deps), auth, params.webhook_id, query),
+  }),
+];

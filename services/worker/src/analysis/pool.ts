@@ -48,6 +48,7 @@ export interface AnalysisPool {
 }
 
 const TASK_SOURCE = path.join(__dirname, 'task.ts');
+const COMPILED_TASK = path.join(__dirname, 'task.js');
 // a .cjs entry that registers tsx, then requires task.ts (see the comment there)
 export const TASK_ENTRY_TSX = path.join(__dirname, 'task-entry.cjs');
 
@@ -62,6 +63,8 @@ let taskFile: Promise<string> | undefined;
  */
 export function analysisTaskFile(): Promise<string> {
   taskFile ??= (async () => {
+    // the production image runs tsc's output (infra/docker/Dockerfile): task.js is there, ready to load
+    if (fs.existsSync(COMPILED_TASK)) return COMPILED_TASK;
     try {
       const out = await build({
         entryPoints: [TASK_SOURCE],

@@ -18,7 +18,7 @@ import {
 } from '@risk/enrichment';
 
 /**
- * A threat read before the analysis, without the asset's row lock (services/worker/src/jobs/enrichment.ts):
+ * A threat read before the analysis, without the asset's row lock (services/worker/src/jobs/enrichment.ts, packages/db/src/stores/enrichment-store.ts):
  * every live threat that lists the fingerprint, plus those whose cve_id is one the engine can report at all.
  * `by_fingerprint` says which; a CVE-only candidate counts once the analysis has produced its CVE id.
  */
@@ -26,7 +26,7 @@ export type CandidateThreat = MatchedThreat & { by_fingerprint: boolean };
 
 /**
  * analyzeObservations (every org's latest observation, docs/security.md "Modes and shared
- * observations"), then the shared threat rule (packages/common/src/threat-match.ts) applied in memory to the
+ * observations"), then the shared threat rule (packages/db/src/stores/threats-store.ts) applied in memory to the
  * candidates — a threat matches when it lists the fingerprint or its cve_id is among the CVE ids of the
  * rule findings just computed — then finalize (score, AI-BOM).
  */

@@ -1,6 +1,7 @@
 import { createWorkerConnection, JOBS, type QueueName } from '@risk/common';
 import { Worker, type Job } from 'bullmq';
 import type { WorkerDeps } from '../deps';
+import { instrumentJob, requestIdOfJob } from '../metrics';
 import { createEnrichmentProcessor, onEnrichmentFailed } from './enrichment-processor';
 import { createFirewallSyncProcessor, onFirewallSyncFailed } from './firewall-sync';
 import { createWebhookDeliveryProcessor } from './webhook-delivery';
@@ -45,7 +46,7 @@ export function startJobWorkers(deps: WorkerDeps): Worker[] {
       { url: config.REDIS_URL, prefix: config.REDIS_PREFIX },
       `worker-${queue}`,
     );
-    const worker = new Worker(queue, processor, {
+    const worker = new Worker(queue, instrumentJob(queue, processor), {
       connection,
       prefix: config.REDIS_PREFIX,
       concurrency,
@@ -54,7 +55,13 @@ export function startJobWorkers(deps: WorkerDeps): Worker[] {
       maxStalledCount: 3,
     });
     worker.on('failed', (job, err) => {
-      deps.logger.warn('job failed', { queue, job_id: job?.id, attempts: job?.attemptsMade, err: err.message });
+      deps.logger.warn('job failed', {
+        queue,
+        job_id: job?.id,
+        attempts: job?.attemptsMade,
+        err: err.message,
+        request_id: requestIdOfJob(job),
+      });
       if (onFailed)
         onFailed(job, err).catch((e: unknown) => deps.logger.error('failure handler failed', { queue, err: e }));
     });

@@ -1,10 +1,11 @@
 import { ApiError } from '@risk/common';
-import type { PrismaClient } from '@risk/db';
+import type { DbDeps } from '../deps';
 import { scoreUrl, UrlParseError } from './score-url';
 import { ACTION_STRICTNESS, evaluatePolicy, policyModelOf } from '@risk/firewalls';
 
 /** Score a URL and say what each of the tenant's assigned policies would do with it. */
-export async function riskScoreForTenant(db: PrismaClient, tenantId: string, url: string) {
+export async function riskScoreForTenant(deps: DbDeps, input: { tenantId: string; url: string }) {
+  const { url } = input;
   let score;
   try {
     score = scoreUrl(url);
@@ -12,8 +13,8 @@ export async function riskScoreForTenant(db: PrismaClient, tenantId: string, url
     if (err instanceof UrlParseError) throw new ApiError('parameter_invalid', { param: 'url', message: err.message });
     throw err;
   }
-  const assigned = await db.urlFilterPolicy.findMany({
-    where: { tenant_id: tenantId, assignments: { some: {} } },
+  const assigned = await deps.db.urlFilterPolicy.findMany({
+    where: { tenant_id: input.tenantId, assignments: { some: {} } },
     include: { rules: { orderBy: { position: 'asc' } }, assignments: true },
   });
   const decisions = assigned.map((policy) => {

@@ -1,9 +1,7 @@
-// The one tenant look-up every tenant use case starts from: 404 resource_missing (param `id`) when absent.
-import type { PrismaClient } from '@risk/db';
-import { notFound } from '../errors';
+import type { DbDeps } from '../deps';
+import { serializeTenant } from '../serializers';
+import { findTenant } from './find-tenant';
 
-export async function getTenant(db: PrismaClient, id: string) {
-  const tenant = await db.tenant.findUnique({ where: { id } });
-  if (!tenant) throw notFound('tenant', id, 'id');
-  return tenant;
+export async function getTenant(deps: DbDeps, input: { id: string }) {
+  return serializeTenant(await findTenant(deps.db, input.id));
 }

@@ -1,13 +1,9 @@
-import { ApiError, zQueryList } from '@risk/common';
+import { ApiError } from '@risk/common';
 import type { AiBom, Finding } from '@risk/contracts';
-import { z } from 'zod';
 import type { AppDeps } from '../../deps';
 import { renderAiBom, renderFinding, type AssetExpansions, type AssetRow } from './render';
 
 export type AssetExpand = 'findings' | 'aibom';
-
-/** expand[] as parsed by parseQueryString: a list of strings (validated by parseExpand). */
-export const ZExpandParam = zQueryList(z.string()).optional();
 
 /**
  * Checks expand[] values against what the route supports; anything else is 400 parameter_invalid

@@ -1,4 +1,5 @@
 import type { EnrichmentJob, Logger, QueueProducer } from '@risk/common';
+import { literal, MicroBatch } from '@risk/db';
 import type { AppDeps } from '../../deps';
 
 /** How long a flush waits for Redis; past it the outbox relay (worker) takes over. */
@@ -7,51 +8,37 @@ const ENQUEUE_TIMEOUT_MS = 500;
 interface Pending {
   jobs: EnrichmentJob[];
   outboxIds: string[];
-  done: Array<() => void>;
 }
 
 /**
- * Group commit for the post-commit enqueue: the jobs of every request that committed while a flush
- * was under way go out together in the next flush, as ONE BullMQ addBulk and ONE
- * `UPDATE outbox SET processed_at` for all their rows. A lone request flushes at once (no timer), so
- * under load the Redis and outbox round trips are shared by many requests instead of paid by each.
- * A flush never rejects: if Redis is down or slow the rows stay unprocessed and the worker's outbox
- * relay enqueues them (job ids deduplicate a job that did reach Redis).
+ * Group commit for the post-commit enqueue (a MicroBatch, docs/data-access.md): the jobs of every
+ * request that committed while a flush was under way go out together in the next flush, as ONE BullMQ
+ * addBulk and ONE `UPDATE outbox SET processed_at` for all their rows. A lone request flushes at once
+ * (no timer), so under load the Redis and outbox round trips are shared by many requests instead of paid
+ * by each. A flush never rejects: if Redis is down or slow the rows stay unprocessed and the worker's
+ * outbox relay enqueues them (job ids deduplicate a job that did reach Redis).
  */
 export class EnrichmentEnqueuer {
-  private pending: Pending | null = null;
-  private flushing = false;
+  private readonly flushes = new MicroBatch<Pending, void>({
+    maxInFlight: 1,
+    maxItems: Number.POSITIVE_INFINITY,
+    tick: 'nextTick',
+    runBatch: async (parts) => {
+      await this.flush({ jobs: parts.flatMap((p) => p.jobs), outboxIds: parts.flatMap((p) => p.outboxIds) });
+      return parts.map(() => undefined);
+    },
+  });
 
   constructor(
     private readonly producer: QueueProducer,
-    private readonly pool: AppDeps['pool'],
+    private readonly db: AppDeps['pool'],
     private readonly logger: Logger,
   ) {}
 
   /** Resolves once the jobs' flush has finished (successfully or not). */
   enqueue(jobs: EnrichmentJob[], outboxIds: string[]): Promise<void> {
     if (jobs.length === 0) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const p = (this.pending ??= { jobs: [], outboxIds: [], done: [] });
-      for (const j of jobs) p.jobs.push(j);
-      for (const id of outboxIds) p.outboxIds.push(id);
-      p.done.push(resolve);
-      if (!this.flushing) void this.flushLoop();
-    });
-  }
-
-  private async flushLoop(): Promise<void> {
-    this.flushing = true;
-    try {
-      while (this.pending) {
-        const batch = this.pending;
-        this.pending = null;
-        await this.flush(batch);
-        for (const d of batch.done) d();
-      }
-    } finally {
-      this.flushing = false;
-    }
+    return this.flushes.submit({ jobs, outboxIds });
   }
 
   private async flush(batch: Pending): Promise<void> {
@@ -64,11 +51,11 @@ export class EnrichmentEnqueuer {
     if (batch.outboxIds.length === 0) return;
     try {
       // no wait for the WAL flush: a mark lost in a crash only makes the relay enqueue the job again
-      const ids = batch.outboxIds.filter((id) => /^\d+$/.test(id)).join(',');
-      const client = await this.pool.connect();
+      const ids = literal.textArray(batch.outboxIds.filter((id) => /^\d+$/.test(id)));
+      const client = await this.db.connect();
       try {
         await client.query(
-          `BEGIN; SET LOCAL synchronous_commit = off; UPDATE outbox SET processed_at = now() WHERE id = ANY('{${ids}}'::bigint[]); COMMIT`,
+          `BEGIN; SET LOCAL synchronous_commit = off; UPDATE outbox SET processed_at = now() WHERE id = ANY(${ids}::bigint[]); COMMIT`,
         );
       } catch (err) {
         await client.query('ROLLBACK').catch(() => undefined); // never hand back a connection in a failed transaction

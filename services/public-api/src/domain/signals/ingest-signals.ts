@@ -5,6 +5,7 @@ import {
   isIdempotencyConflict,
   newId,
   ID_PREFIXES,
+  JOBS,
   resolveTakenKey,
   sha256Hex,
   type ApiKeyPrincipal,
@@ -15,6 +16,14 @@ import {
 } from '@risk/common';
 import type { CreateSignalBody, SignalAccepted } from '@risk/contracts';
 import { normalizeAssetName, redactText, redactUrl } from '@risk/enrichment';
+import {
+  MicroBatch,
+  releaseClaims,
+  signalsStore as sql,
+  withPrepared,
+  type AssetWrite,
+  type MicroBatchOptions,
+} from '@risk/db';
 import type { QueryResult } from 'pg';
 import type { AppDeps } from '../../deps';
 import { renderAsset, type AssetRow } from '../assets/render';
@@ -25,9 +34,10 @@ import {
   type PreviousAssetState,
 } from './enrichment-decision';
 import { enrichmentEnqueuer } from './enqueuer';
-import { MicroBatcher, type BatcherLimits } from './ingest-batcher';
-import { ensurePrepared, releaseClaims, sql, type AssetWrite, type SignalInsert } from './ingest-statements';
-import { renderSignal } from './render-signal';
+import { renderSignal, type SignalRow } from './render-signal';
+
+/** A signal row as inserted: the rendered columns plus the id of the request that sent it. */
+type SignalInsert = SignalRow & { request_id: string };
 
 export interface IngestInput {
   auth: ApiKeyPrincipal;
@@ -76,7 +86,7 @@ interface IngestRequest {
  * Stores the signals of one request (1–500) with every guarantee of DESIGN.md §3: the signals, their
  * assets, asset_orgs, outbox rows and events, and the 2xx response for the Idempotency-Key, in one
  * transaction committed before the 202. A bulk request runs as its own transaction; single signals
- * of concurrent requests share one (ingest-batcher.ts), each request keeping its own claim, response
+ * of concurrent requests share one (a MicroBatch, docs/data-access.md), each request keeping its own claim, response
  * and errors.
  */
 export async function ingestSignals(
@@ -132,31 +142,29 @@ async function ingestAlone(
 }
 
 /** Per app (deps): requests of different apps never share a transaction. */
-const batchers = new WeakMap<AppDeps, MicroBatcher<IngestRequest, IngestOutcome>>();
+const batchers = new WeakMap<AppDeps, MicroBatch<IngestRequest, IngestOutcome>>();
 
-function singleSignalBatcher(deps: AppDeps): MicroBatcher<IngestRequest, IngestOutcome> {
+function singleSignalBatcher(deps: AppDeps): MicroBatch<IngestRequest, IngestOutcome> {
   let b = batchers.get(deps);
   if (!b) {
-    b = new MicroBatcher<IngestRequest, IngestOutcome>(
-      {
-        keys: (r) => [
-          ...r.input.signals.map((s) => `fp:${assetKey(r.input.auth.livemode, s.fingerprint)}`),
-          ...(r.idem ? [`idem:${idempotencyScopeKey(r.idem)}`] : []),
-        ],
-        runAlone: (r, released) => ingestAlone(deps, r, released),
-        runShared: async (rs, released) => {
-          let committed: CommittedBatch;
-          try {
-            committed = await ingestBatch(deps, rs);
-          } finally {
-            released();
-          }
-          await committed.flushed;
-          return committed.outcomes;
-        },
+    b = new MicroBatch<IngestRequest, IngestOutcome>({
+      ...SINGLE_SIGNAL_BATCHING,
+      keys: (r) => [
+        ...r.input.signals.map((s) => `fp:${assetKey(r.input.auth.livemode, s.fingerprint)}`),
+        ...(r.idem ? [`idem:${idempotencyScopeKey(r.idem)}`] : []),
+      ],
+      runAlone: (r, released) => ingestAlone(deps, r, released),
+      runBatch: async (rs, released) => {
+        let committed: CommittedBatch;
+        try {
+          committed = await ingestBatch(deps, rs);
+        } finally {
+          released();
+        }
+        await committed.flushed;
+        return committed.outcomes;
       },
-      SINGLE_SIGNAL_BATCHING,
-    );
+    });
     batchers.set(deps, b);
   }
   return b;
@@ -167,7 +175,10 @@ function singleSignalBatcher(deps: AppDeps): MicroBatcher<IngestRequest, IngestO
  * sent and executed; `pnpm bench` found 4 best of 1/2/4/8 on 2 cores, within its noise), each holding
  * one pooled connection until it commits; at most 64 requests share one.
  */
-const SINGLE_SIGNAL_BATCHING: BatcherLimits = { maxInFlight: 4, maxItems: 64 };
+const SINGLE_SIGNAL_BATCHING: Pick<MicroBatchOptions<IngestRequest, IngestOutcome>, 'maxInFlight' | 'maxItems'> = {
+  maxInFlight: 4,
+  maxItems: 64,
+};
 
 const idempotencyScopeKey = (r: IdempotencyRequest) =>
   JSON.stringify([r.scope.org_id, r.scope.livemode, r.scope.method, r.scope.path, r.scope.key]);
@@ -282,146 +293,151 @@ async function ingestBatch(deps: AppDeps, requests: readonly IngestRequest[]): P
   const jobs: EnrichmentJob[] = [];
   let outboxIds: string[] = [];
   let deliveries: FannedOutDelivery[] = [];
-  let outcomes: CommittedBatch['outcomes'];
+  let outcomes: CommittedBatch['outcomes'] = [];
 
-  const client = await deps.pool.connect();
-  let began = false;
   let claimCommitted = false;
-  let broken: Error | undefined;
+  // a connection whose PREPARE failed or broke is discarded, an open transaction rolled back (withPrepared)
   try {
-    try {
-      await ensurePrepared(client);
-    } catch (err) {
-      broken = err as Error; // half-prepared: never hand this connection out again
-      throw err;
-    }
-    // ── round trip 1 ──
-    const first: string[] = [];
-    // The claims commit on their own so a concurrent duplicate sees them (409) at once. They need not
-    // wait for their WAL flush: the ingest's synchronous COMMIT below flushes them too, and a claim lost
-    // in a crash before that only frees the key, which is what a failed request does anyway.
-    if (idems.length > 0) first.push('BEGIN', 'SET LOCAL synchronous_commit = off', sql.claim(idems), 'COMMIT');
-    first.push(
-      'BEGIN',
-      sql.insertSignals(now, rowsOf.flat()),
-      sql.insertNewAssets(now, assets),
-      sql.lockAssets(assets),
-      sql.orgObservations(assets),
-    );
-    let r1: QueryResult[];
-    try {
-      r1 = (await client.query(first.join(';\n'))) as unknown as QueryResult[];
-    } catch (err) {
-      began = true; // whatever ran is rolled back below
-      if (idems.length > 0 && isIdempotencyConflict(err)) throw new KeyTaken();
-      claimCommitted = idems.length > 0; // the claims may have committed before the failing statement
-      throw err;
-    }
-    began = true;
-    claimCommitted = idems.length > 0;
-    const offset = idems.length > 0 ? 4 : 0;
-    type Keyed = { livemode: boolean; fingerprint: string };
-    const inserted = new Set((r1[offset + 2]!.rows as Keyed[]).map(keyOf));
-    type OrgObservation = Pick<PreviousAssetState, 'org_digest' | 'org_last_seen'>;
-    const observed = new Map((r1[offset + 4]!.rows as Array<OrgObservation & Keyed>).map((r) => [keyOf(r), r]));
-    const locked = new Map(
-      (r1[offset + 3]!.rows as Array<Omit<PreviousAssetState, keyof OrgObservation> & Keyed>).map((r) => [
-        keyOf(r),
-        {
-          ...r,
-          org_digest: observed.get(keyOf(r))?.org_digest ?? null,
-          org_last_seen: observed.get(keyOf(r))?.org_last_seen ?? null,
-        },
-      ]),
-    );
-
-    const { ENRICHMENT_TTL_DAYS, OBSERVATION_TTL_DAYS } = deps.config;
-    const existing: AssetWrite[] = [];
-    for (const a of assets) {
-      if (inserted.has(keyOf(a))) {
-        decisions.set(keyOf(a), decideEnrichment(null, a.latest_digest, now, ENRICHMENT_TTL_DAYS));
-        newAssetRows.push(newAssetRow(a, now));
-        continue;
+    await withPrepared(deps.pool, sql.statements, async (session) => {
+      // ── round trip 1 ──
+      const first: string[] = [];
+      // The claims commit on their own so a concurrent duplicate sees them (409) at once. They need not
+      // wait for their WAL flush: the ingest's synchronous COMMIT below flushes them too, and a claim lost
+      // in a crash before that only frees the key, which is what a failed request does anyway.
+      if (idems.length > 0) first.push('BEGIN', 'SET LOCAL synchronous_commit = off', sql.claim(idems), 'COMMIT');
+      first.push(
+        'BEGIN',
+        sql.insertSignals(now, rowsOf.flat()),
+        sql.insertNewAssets(now, assets),
+        sql.lockAssets(assets),
+        sql.orgObservations(assets),
+      );
+      let r1: QueryResult[];
+      try {
+        session.inTransaction = true; // whatever ran is rolled back on failure
+        r1 = await session.run(first.join(';\n'));
+      } catch (err) {
+        if (idems.length > 0 && isIdempotencyConflict(err)) throw new KeyTaken();
+        claimCommitted = idems.length > 0; // the claims may have committed before the failing statement
+        throw err;
       }
-      const p = locked.get(keyOf(a));
-      if (!p) throw new Error(`asset ${a.fingerprint} vanished inside the ingest transaction`);
-      // the org's new observation replaces only its own: the set digest says whether the set changed
-      a.latest_digest = observationSetDigest(p, a.org_id, a.content_digest, now, OBSERVATION_TTL_DAYS);
-      decisions.set(keyOf(a), decideEnrichment(p, a.latest_digest, now, ENRICHMENT_TTL_DAYS));
-      existing.push(a);
-    }
-    const queuedOf = requests.map(() => 0);
-    for (const a of assets) {
-      const d = decisions.get(keyOf(a))!;
-      if (d.status !== 'queued') continue;
-      jobs.push({ livemode: a.livemode, fingerprint: a.fingerprint, digest: a.latest_digest, reason: d.reason });
-      queuedOf[ownerOf.get(keyOf(a))!]!++;
-    }
+      claimCommitted = idems.length > 0;
+      const offset = idems.length > 0 ? 4 : 0;
+      type Keyed = { livemode: boolean; fingerprint: string };
+      const inserted = new Set((r1[offset + 2]!.rows as Keyed[]).map(keyOf));
+      type OrgObservation = Pick<PreviousAssetState, 'org_digest' | 'org_last_seen'>;
+      const observed = new Map((r1[offset + 4]!.rows as Array<OrgObservation & Keyed>).map((r) => [keyOf(r), r]));
+      const locked = new Map(
+        (r1[offset + 3]!.rows as Array<Omit<PreviousAssetState, keyof OrgObservation> & Keyed>).map((r) => [
+          keyOf(r),
+          {
+            ...r,
+            org_digest: observed.get(keyOf(r))?.org_digest ?? null,
+            org_last_seen: observed.get(keyOf(r))?.org_last_seen ?? null,
+          },
+        ]),
+      );
 
-    outcomes = requests.map((request, k) => {
-      const signals = rowsOf[k]!.map((r): SignalAccepted => {
-        const agg = byAsset.get(keyOf(r))!;
-        const d = decisions.get(keyOf(r))!;
-        const superseded = agg.latest_signal_id !== r.id && agg.content_digest !== r.content_digest;
+      const { ENRICHMENT_TTL_DAYS, OBSERVATION_TTL_DAYS } = deps.config;
+      const existing: AssetWrite[] = [];
+      for (const a of assets) {
+        if (inserted.has(keyOf(a))) {
+          decisions.set(keyOf(a), decideEnrichment(null, a.latest_digest, now, ENRICHMENT_TTL_DAYS));
+          newAssetRows.push(newAssetRow(a, now));
+          continue;
+        }
+        const p = locked.get(keyOf(a));
+        if (!p) throw new Error(`asset ${a.fingerprint} vanished inside the ingest transaction`);
+        // the org's new observation replaces only its own: the set digest says whether the set changed
+        a.latest_digest = observationSetDigest(p, a.org_id, a.content_digest, now, OBSERVATION_TTL_DAYS);
+        decisions.set(keyOf(a), decideEnrichment(p, a.latest_digest, now, ENRICHMENT_TTL_DAYS));
+        existing.push(a);
+      }
+      const queuedOf = requests.map(() => 0);
+      for (const a of assets) {
+        const d = decisions.get(keyOf(a))!;
+        if (d.status !== 'queued') continue;
+        const owner = ownerOf.get(keyOf(a))!;
+        // the request id travels with the job into the worker's log lines (docs/observability.md)
+        const request_id = requests[owner]!.input.requestId;
+        jobs.push({
+          livemode: a.livemode,
+          fingerprint: a.fingerprint,
+          digest: a.latest_digest,
+          reason: d.reason,
+          request_id,
+        });
+        queuedOf[owner]!++;
+      }
+
+      outcomes = requests.map((request, k) => {
+        const signals = rowsOf[k]!.map((r): SignalAccepted => {
+          const agg = byAsset.get(keyOf(r))!;
+          const d = decisions.get(keyOf(r))!;
+          const superseded = agg.latest_signal_id !== r.id && agg.content_digest !== r.content_digest;
+          return {
+            ...renderSignal(r),
+            enrichment: superseded
+              ? { status: 'skipped', reason: 'superseded_in_batch' }
+              : { status: d.status, reason: d.reason },
+          };
+        });
+        const result: IngestResult = { signals, enrichmentQueued: queuedOf[k]! };
         return {
-          ...renderSignal(r),
-          enrichment: superseded
-            ? { status: 'skipped', reason: 'superseded_in_batch' }
-            : { status: d.status, reason: d.reason },
+          kind: 'stored' as const,
+          status: request.respond.status,
+          json: JSON.stringify(request.respond.render(result)),
+          result,
         };
       });
-      const result: IngestResult = { signals, enrichmentQueued: queuedOf[k]! };
-      return {
-        kind: 'stored' as const,
-        status: request.respond.status,
-        json: JSON.stringify(request.respond.render(result)),
-        result,
-      };
-    });
 
-    // ── round trip 2 ──
-    const second: Array<{ tag: string; sql: string }> = [];
-    if (existing.length > 0) {
-      const next = existing.map((a) => decisions.get(keyOf(a))!.nextStatus);
-      second.push({ tag: 'update', sql: sql.updateExistingAssets(now, existing, next) });
-    }
-    second.push({ tag: 'asset_orgs', sql: sql.upsertAssetOrgs(now, assets) });
-    if (jobs.length > 0) second.push({ tag: 'outbox', sql: sql.insertOutbox(jobs) });
-    if (newAssetRows.length > 0) {
-      // asset.created goes to the webhooks (of the asset's mode) of the orgs that submitted it (same transaction)
-      const events = newAssetRows.map(({ livemode, row }) => ({
-        id: newId(ID_PREFIXES.event, now.getTime()),
-        livemode,
-        fingerprint: row.fingerprint,
-        data: JSON.stringify({ object: renderAsset(row) }),
-      }));
-      second.push({ tag: 'events', sql: sql.insertAssetCreatedEvents(now, events) });
-      second.push({ tag: 'fanout', sql: sql.fanOut(events.map((e) => e.id)) });
-    }
-    const responses = requests.flatMap((r, k) =>
-      r.idem ? [{ idem: r.idem, status: outcomes[k]!.status, body: outcomes[k]!.json }] : [],
-    );
-    if (responses.length > 0) second.push({ tag: 'complete', sql: sql.complete(responses) });
-    second.push({ tag: 'commit', sql: 'COMMIT' });
-    const r2 = (await client.query(second.map((q) => q.sql).join(';\n'))) as unknown as QueryResult[];
-    began = false;
-    claimCommitted = false;
-    second.forEach((q, i) => {
-      if (q.tag === 'outbox') outboxIds = r2[i]!.rows.map((r: { id: string }) => String(r.id));
-      if (q.tag === 'fanout') {
-        deliveries = (r2[i]!.rows as Array<{ delivery_id: string; outbox_id: string }>).map((r) => ({
-          delivery_id: r.delivery_id,
-          outbox_id: BigInt(r.outbox_id),
-        }));
+      // ── round trip 2 ──
+      const second: Array<{ tag: string; sql: string }> = [];
+      if (existing.length > 0) {
+        const next = existing.map((a) => decisions.get(keyOf(a))!.nextStatus);
+        second.push({ tag: 'update', sql: sql.updateExistingAssets(now, existing, next) });
       }
+      second.push({ tag: 'asset_orgs', sql: sql.upsertAssetOrgs(now, assets) });
+      if (jobs.length > 0)
+        second.push({
+          tag: 'outbox',
+          sql: sql.insertOutbox(
+            jobs.map((j) => ({ payload: JSON.stringify(j), dedupe_key: JOBS.enrichment.jobId(j) })),
+          ),
+        });
+      if (newAssetRows.length > 0) {
+        // asset.created goes to the webhooks (of the asset's mode) of the orgs that submitted it (same transaction)
+        const events = newAssetRows.map(({ livemode, row }) => ({
+          id: newId(ID_PREFIXES.event, now.getTime()),
+          livemode,
+          fingerprint: row.fingerprint,
+          data: JSON.stringify({ object: renderAsset(row) }),
+        }));
+        second.push({ tag: 'events', sql: sql.insertAssetCreatedEvents(now, events) });
+        second.push({ tag: 'fanout', sql: sql.fanOut(events.map((e) => e.id)) });
+      }
+      const responses = requests.flatMap((r, k) =>
+        r.idem ? [{ idem: r.idem, status: outcomes[k]!.status, body: outcomes[k]!.json }] : [],
+      );
+      if (responses.length > 0) second.push({ tag: 'complete', sql: sql.complete(responses) });
+      second.push({ tag: 'commit', sql: 'COMMIT' });
+      const r2 = await session.run(second.map((q) => q.sql).join(';\n'));
+      session.inTransaction = false;
+      claimCommitted = false;
+      second.forEach((q, i) => {
+        if (q.tag === 'outbox') outboxIds = r2[i]!.rows.map((r: { id: string }) => String(r.id));
+        if (q.tag === 'fanout') {
+          deliveries = (r2[i]!.rows as Array<{ delivery_id: string; outbox_id: string }>).map((r) => ({
+            delivery_id: r.delivery_id,
+            outbox_id: BigInt(r.outbox_id),
+          }));
+        }
+      });
     });
   } catch (err) {
-    if (began) await client.query('ROLLBACK').catch(() => undefined);
     // the claims were committed on their own: release them so a corrected retry with the same key runs
     if (claimCommitted) await releaseClaims(deps.pool, idems).catch(() => undefined);
     throw err;
-  } finally {
-    client.release(broken);
   }
 
   const flushed = enrichmentEnqueuer(deps).enqueue(jobs, outboxIds);

@@ -49,7 +49,7 @@ export async function getThreat(db: PrismaClient, id: string, livemode: boolean)
 
 /**
  * GET /v1/assets/{fingerprint}/threats (public-api assets route): the threats matching the asset
- * under the rule in @risk/common threat-match.ts, newest first, paginated like every list. Returns null when the asset
+ * under the rule in @risk/db (stores/threats-store.ts), newest first, paginated like every list. Returns null when the asset
  * does not exist (the route answers 404).
  */
 export async function listThreatsForAsset(

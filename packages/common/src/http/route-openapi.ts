@@ -1,0 +1,63 @@
+// The OpenAPI side of a route definition (docs/architecture.md "Routes"): the operation is built from the
+// same fields the router validates with, so the document and the router cannot disagree.
+import {
+  documentedQuery,
+  errorResponses,
+  ZIdempotencyKeyHeader,
+  type OpenAPIRegistry,
+  type ResponseConfig,
+  type RouteConfig,
+} from '@risk/contracts';
+import type { z } from 'zod';
+import type { RouteDefinition, RouteDoc, RouteSpec, Schema } from './route';
+
+/** `/assets/:fingerprint` → `/assets/{fingerprint}` */
+export const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
+
+const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
+
+export function operationOf<D, A>(
+  spec: RouteSpec<D, A, Schema | undefined, Schema | undefined, Schema | undefined>,
+  doc: RouteDoc,
+  prefix: string,
+): RouteConfig {
+  const errors = new Set([...spec.auth.errors, ...(doc.errors ?? []), ...(spec.idempotency ? [409, 413] : [])]);
+  const ok: ResponseConfig = {
+    description: doc.response?.description ?? 'success',
+    ...(doc.response?.schema
+      ? json(doc.response.schema)
+      : doc.response?.content
+        ? { content: doc.response.content }
+        : {}),
+  };
+  const request: NonNullable<RouteConfig['request']> = {
+    ...(spec.params ? { params: spec.params as NonNullable<RouteConfig['request']>['params'] } : {}),
+    ...(spec.query ? { query: documentedQuery(spec.query) as NonNullable<RouteConfig['request']>['query'] } : {}),
+    ...(spec.idempotency ? { headers: ZIdempotencyKeyHeader } : {}),
+    ...(spec.body ? { body: json(spec.body) } : {}),
+  };
+  return {
+    method: spec.method,
+    path: prefix + openApiPath(spec.path),
+    summary: doc.summary,
+    ...(doc.description ? { description: doc.description } : {}),
+    security: spec.auth.security,
+    request,
+    responses: {
+      [spec.status ?? 200]: ok,
+      ...errorResponses(...[...errors].sort((a, b) => a - b)),
+    },
+  };
+}
+
+/** Registers the routes' operations in `registry` (a child of the service's registry: one per document). */
+export function registerRoutes<D>(
+  registry: OpenAPIRegistry,
+  routes: ReadonlyArray<RouteDefinition<D>>,
+  prefix = '',
+): void {
+  for (const route of routes) {
+    const operation = route.openapi(prefix);
+    if (operation) registry.registerPath(operation);
+  }
+}

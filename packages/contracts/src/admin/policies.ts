@@ -1,0 +1,116 @@
+// URL-filter policy contracts: policies, rules, assignments, categories (docs/admin-api.md).
+import { z } from '../zod';
+import { isoDate } from './shared';
+
+export const FILTER_ACTION_VALUES = ['allow', 'block', 'alert'] as const;
+
+export const ZCreateRuleBody = z
+  .strictObject({
+    name: z.string().trim().min(1).max(100).optional(),
+    action: z.enum(FILTER_ACTION_VALUES),
+    categories: z.array(z.string().min(1).max(64)).max(50).default([]),
+    domains: z.array(z.string().min(1).max(255)).max(500).default([]),
+    min_risk_score: z.number().int().min(0).max(100).nullable().optional(),
+    enabled: z.boolean().default(true),
+  })
+  .openapi('CreateUrlFilterRuleBody');
+
+export const ZUpdateRuleBody = z
+  .strictObject({
+    name: z.string().trim().min(1).max(100).nullable().optional(),
+    action: z.enum(FILTER_ACTION_VALUES).optional(),
+    categories: z.array(z.string().min(1).max(64)).max(50).optional(),
+    domains: z.array(z.string().min(1).max(255)).max(500).optional(),
+    min_risk_score: z.number().int().min(0).max(100).nullable().optional(),
+    enabled: z.boolean().optional(),
+  })
+  .openapi('UpdateUrlFilterRuleBody');
+
+export const ZCreatePolicyBody = z
+  .strictObject({
+    name: z.string().trim().min(1).max(100),
+    description: z.string().max(1000).optional(),
+    default_action: z.enum(FILTER_ACTION_VALUES).default('allow'),
+    rules: z.array(ZCreateRuleBody).max(200).default([]),
+  })
+  .openapi('CreateUrlFilterPolicyBody');
+
+export const ZUpdatePolicyBody = z
+  .strictObject({
+    name: z.string().trim().min(1).max(100).optional(),
+    description: z.string().max(1000).nullable().optional(),
+    default_action: z.enum(FILTER_ACTION_VALUES).optional(),
+  })
+  .openapi('UpdateUrlFilterPolicyBody');
+
+export const ZReorderRulesBody = z
+  .strictObject({
+    rule_ids: z.array(z.string().min(1)).max(200),
+    expected_version: z.number().int().min(1).optional(),
+  })
+  .openapi('ReorderUrlFilterRulesBody');
+
+export const ZAssignPolicyBody = z
+  .strictObject({ firewall_ids: z.array(z.string().min(1)).min(1).max(100) })
+  .openapi('AssignUrlFilterPolicyBody');
+
+export const ZUrlFilterRule = z
+  .object({
+    object: z.literal('url_filter_rule'),
+    id: z.string(),
+    policy_id: z.string(),
+    position: z.number().int(),
+    name: z.string().nullable(),
+    action: z.enum(FILTER_ACTION_VALUES),
+    categories: z.array(z.string()),
+    domains: z.array(z.string()),
+    min_risk_score: z.number().int().nullable(),
+    enabled: z.boolean(),
+    created: isoDate,
+    updated: isoDate,
+  })
+  .openapi('UrlFilterRule');
+
+export const ZPolicyAssignment = z
+  .object({
+    object: z.literal('policy_assignment'),
+    id: z.string(),
+    policy_id: z.string(),
+    firewall_id: z.string(),
+    // removal_failed: the unassign could not reach the firewall within its retries (docs/firewalls.md)
+    sync_status: z.enum(['pending', 'synced', 'failed', 'removing', 'removal_failed']),
+    target_version: z.number().int(),
+    synced_version: z.number().int().nullable(),
+    last_error: z.string().nullable(),
+    last_synced_at: isoDate.nullable(),
+    warnings: z.array(z.string()),
+  })
+  .openapi('PolicyAssignment');
+
+export const ZUrlFilterPolicy = z
+  .object({
+    object: z.literal('url_filter_policy'),
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    default_action: z.enum(FILTER_ACTION_VALUES),
+    version: z.number().int(),
+    rules: z.array(ZUrlFilterRule),
+    assignments: z.array(ZPolicyAssignment),
+    created: isoDate,
+    updated: isoDate,
+  })
+  .openapi('UrlFilterPolicy');
+
+export const ZCategory = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    pan_os: z.array(z.string()).optional(),
+    fortiguard: z.array(z.number()).optional(),
+    parent: z.string().optional(),
+    domains: z.array(z.string()).optional(),
+    vendors: z.array(z.string()).optional(),
+  })
+  .openapi('UrlCategory');

@@ -1,0 +1,136 @@
+// R20: credentials an asset holds or hands to an agent — cloud and secret-store servers, credentials in MCP server
+// configs, well-known tokens anywhere in the manifest, extension permissions that read sessions
+// (docs/enrichment.md "Rule catalogue"; secrets are reported by kind and location only, docs/security.md).
+import { isBroadHostPattern } from '../formats';
+import { findSecrets, secretKind } from '../redact';
+import type { McpServerEntry } from '../types';
+import { uniq } from '../util';
+import { defineRule, type Emission, type RuleContext } from './define';
+import { isTemplateManifest } from './signals/text';
+import { toolSignals } from './signals/tools';
+
+const SECRET_KEY_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL|AUTH|_KEY$|^KEY$/i;
+// a placeholder value: an empty, `${VAR}`, `<…>` or `{{…}}` shape (anchored), or a placeholder word anywhere; two
+// patterns (one alternation of both was reported polynomial by the fuzzer under load)
+const PLACEHOLDER_SHAPE = /^\s*$|^\$\{?[\w:.-]+\}?$|^<.*>$|^\{\{.*\}\}$/;
+const PLACEHOLDER_WORD = /your|xxx|\.\.\.|changeme|placeholder|example|replace|insert|\*\*\*/i;
+const isPlaceholderValue = (v: string): boolean => PLACEHOLDER_SHAPE.test(v) || PLACEHOLDER_WORD.test(v);
+// a catalogue hit that is a placeholder (ghp_xxxxxxxx…, sk-your-key-here) or has no digit is no leak
+const PLACEHOLDER_TOKEN = /x{6}|0{8}|your|example/i;
+/** Permissions that read credentials or sessions (cookies, request interception, the debugger, native hosts). */
+const CREDENTIAL_PERMISSIONS = new Set(['cookies', 'webRequestBlocking', 'debugger', 'nativeMessaging', 'proxy']);
+
+function plausibleToken(kind: string, token: string): boolean {
+  if (kind === 'private_key') return true;
+  return !PLACEHOLDER_TOKEN.test(token) && /\d/.test(token) && /[A-Za-z]/.test(token);
+}
+
+/** Credentials an MCP server entry receives: literal values (high) or the names they are passed under. */
+function serverCredentials(s: McpServerEntry): Emission | null {
+  const credKeys = uniq([
+    ...Object.keys(s.env).filter((k) => SECRET_KEY_NAME.test(k)),
+    ...Object.keys(s.headers).filter((k) => /authorization|token|key/i.test(k)),
+    ...s.secretEnv,
+  ]);
+  // kind and location of a literal credential, never its value nor a part of it (docs/security.md)
+  const literal: Array<{ key: string; kind: string; location: string }> = [];
+  for (const k of credKeys) {
+    const inEnv = s.env[k] !== undefined;
+    const v = s.env[k] ?? s.headers[k] ?? '';
+    const bare = v.replace(/^Bearer\s+/i, '');
+    if (!isPlaceholderValue(bare) && bare.length >= 12 && /[A-Za-z]/.test(bare) && /\d/.test(bare))
+      literal.push({
+        key: k,
+        kind: secretKind(bare) ?? 'credential',
+        location: `${s.path}.${inEnv ? 'env' : 'headers'}.${k}`,
+      });
+  }
+  if (literal.length)
+    return {
+      severity: 'high',
+      description: `Literal credential value(s) in ${s.name} config: ${literal.map((l) => l.key).join(', ')}.`,
+      evidence: { path: `${s.path}.env`, keys: literal },
+      capabilities: ['credential_access'],
+    };
+  if (credKeys.length)
+    return {
+      description: `Server ${s.name} receives credentials through ${credKeys.join(', ')}.`,
+      evidence: { path: `${s.path}.env`, keys: credKeys },
+      capabilities: ['credential_access'],
+    };
+  return null;
+}
+
+/** Well-known tokens in the raw manifest: reported by kind and line/column, never by value. */
+function exposedSecrets(ctx: RuleContext): Emission | null {
+  if (!ctx.raw) return null;
+  const hits: Array<{ kind: string; line: number; column: number }> = [];
+  let line = 1;
+  let lineStart = 0;
+  let scanned = 0;
+  for (const h of findSecrets(ctx.raw)) {
+    if (hits.length >= 10) break;
+    if (!plausibleToken(h.kind, ctx.raw.slice(h.start, Math.min(h.end, h.start + 512)))) continue;
+    for (; scanned < h.start; scanned++)
+      if (ctx.raw.charCodeAt(scanned) === 10) {
+        line++;
+        lineStart = scanned + 1;
+      }
+    hits.push({ kind: h.kind, line, column: h.start - lineStart + 1 });
+  }
+  if (!hits.length) return null;
+  return {
+    severity: 'high',
+    title: 'Secret exposed in manifest',
+    description: `${hits.length} well-known token pattern(s) found in the manifest (${uniq(hits.map((h) => h.kind)).join(', ')}).`,
+    evidence: { path: 'raw_manifest', secrets: hits },
+    capabilities: ['credential_access'],
+  };
+}
+
+export const R20 = defineRule({
+  id: 'R20',
+  title: 'Credential access or exposed secret',
+  severity: 'medium',
+  weight: 15,
+  category: 'secrets',
+  rationale:
+    'Env keys like *TOKEN*/*SECRET*/*KEY* give the server credentials; a literal token in a manifest is leaked (high).',
+  remediation: 'Move secrets to a secret store, rotate any leaked token, scope credentials minimally.',
+  attack_techniques: ['AML.T0055', 'AML.T0083'],
+  references: ['§3 R20 (+ well-known token patterns anywhere in the manifest)'],
+  evaluate(ctx) {
+    const { p } = ctx;
+    const out: Emission[] = [];
+    const { cloud } = toolSignals(ctx);
+    if (cloud.length && !p.servers.some((s) => s.secretEnv.length > 0))
+      out.push({
+        confidence: 0.6,
+        title: 'Cloud account or secret-store access',
+        description: `Servers named for ${cloud.join(', ')} act with the account's credentials.`,
+        evidence: { path: 'servers', systems: cloud },
+        capabilities: ['credentials'],
+      });
+    const template = isTemplateManifest(p);
+    for (const s of p.servers) {
+      const e = serverCredentials(s);
+      // a literal secret is a leak even in a template; a declared credential there is an example
+      if (e) out.push(template && e.severity !== 'high' ? { ...e, confidence: 0.6 } : e);
+    }
+    // one high finding for a literal secret is enough: the token scan adds nothing to a literal already reported
+    const exposed = out.some((f) => f.severity === 'high') ? null : exposedSecrets(ctx);
+    if (exposed) out.push(exposed);
+    const cred = p.extension ? p.extension.permissions.filter((x) => CREDENTIAL_PERMISSIONS.has(x)) : [];
+    if (p.extension && cred.length) {
+      const ext = p.extension;
+      const broad = [...ext.host_permissions, ...ext.content_script_matches].some(isBroadHostPattern);
+      out.push({
+        title: 'Extension permissions that read credentials or sessions',
+        description: `Requests ${cred.join(', ')}${broad ? ' together with access to every site' : ''}.`,
+        evidence: { path: 'permissions', permissions: cred },
+        capabilities: ['credentials'],
+      });
+    }
+    return out;
+  },
+});

@@ -1,0 +1,244 @@
+// Provenance and safety rules: lineage, removed alignment, publisher verification and typosquats
+// (docs/enrichment.md "Rule catalogue", R12–R15).
+import { truncate } from '../util';
+import { defineRule, type Emission } from './define';
+import { cardAuthorClaim, typosquatTarget, VERIFIED } from './signals/publisher';
+import { githubOwner, isTemplateManifest, mcpServerName } from './signals/text';
+import type { EnrichmentInput, ParsedManifest } from '../types';
+
+const SAFETY_REMOVED =
+  /abliterat|uncensored|heretic|reduced[-_ ]refusal|\bnsfw\b|not-for-all-audiences|jailbr(?:oken|eak)|unfiltered|unaligned/i;
+/** Jailbreak instructions in a system prompt (guardrail removal; ATLAS AML.T0054). */
+const JAILBREAK_PROMPT =
+  /\b(?:always comply|(?:completely|fully) compliant|obey the user|never refuse|do not refuse|don't refuse|without (?:any )?(?:moral|ethical) (?:judgement|judgment|restrictions?)|regardless of (?:the )?(?:ethics|morality|legality)|whether you agree with the ethics|ignore (?:all )?(?:previous|prior) (?:instructions|guidelines)|do anything now|no (?:ethical|moral) (?:guidelines|restrictions|limits))\b/i;
+/** A card's own statement that alignment was removed. */
+const GUARDRAIL_PROSE =
+  /\b(?:uncensored|abliterated|no guardrails|without guardrails|alignment (?:was |has been |is )?removed|(?:removed|stripped) (?:the )?(?:alignment|guardrails|refusals)|compliant (?:to|with) any requests?|does not impose its (?:own )?ethics|jailbreak (?:is )?not required|not (?:been )?(?:tuned|trained) to be safe)\b/i;
+/** Ollama bases known as uncensored lines (Dolphin, Wizard-Vicuna uncensored, Nous Hermes uncensored builds). */
+const UNCENSORED_BASE = /\bdolphin|wizard-vicuna-uncensored|llama2-uncensored|wizardlm-uncensored/i;
+/** Prose scanned for guardrail statements: the card's first 100 000 characters. */
+const MAX_PROSE = 100_000;
+const ADULT_PROSE =
+  /\bx-rated\b|not suitable for (?:use by )?minors|adult (?:content|theme)|\bporn(?:ographic|ography)?\b/i;
+const DERIVED_NAME =
+  /(?:^|[-_.])(lora|qlora|adapter|gguf|gptq|awq|exl2|int4|int8|4bit|8bit|quantized|merged?|finetuned?|ft|dpo|sft)(?:$|[-_.])/i;
+/** A Modelfile FROM that is a local file (a path or a weights file), not a registry model. */
+const LOCAL_WEIGHTS = /^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)|\.(?:gguf|bin|safetensors)$/i;
+const FAMILY =
+  /(llama|mistral|mixtral|gemma|qwen|phi|falcon|gpt2|gpt-neox|bert|roberta|t5|bart|chatglm|bloom|opt|whisper|stable-diffusion)/i;
+
+/** The asset's name as declared, and its last path segment. */
+function names(input: EnrichmentInput, p: ParsedManifest): { name: string; short: string } {
+  const name = input.name ?? p.name ?? '';
+  return { name, short: name.includes('/') ? name.slice(name.lastIndexOf('/') + 1) : name };
+}
+
+export const R12 = defineRule({
+  id: 'R12',
+  title: 'Lineage missing or inconsistent',
+  severity: 'medium',
+  weight: 15,
+  category: 'provenance',
+  rationale:
+    'Derived models (LoRA, quantized, fine-tuned) without base_model, or name vs config disagreeing, hide provenance (masquerading).',
+  remediation: 'Declare base_model and base_model_relation in the model card.',
+  attack_techniques: ['AML.T0074'],
+  references: ['§3 R12: derived name/tags without base_model, name vs config model_type'],
+  evaluate({ p, input }) {
+    const { short } = names(input, p);
+    const isModel = input.asset_type === 'model';
+    const out: Emission[] = [];
+    if (isModel && p.base_models.length === 0) {
+      const derived =
+        DERIVED_NAME.test(short) ||
+        p.tags.some((t) => /^(lora|peft|merge|mergekit|gguf|gptq|awq|quantized|adapter)$/i.test(t)) ||
+        /^peft$/i.test(p.library_name ?? '');
+      if (derived)
+        out.push({
+          confidence: 0.6,
+          description: `"${short}" looks derived (adapter/quantized/merged) but declares no base_model.`,
+          evidence: { path: 'base_model', name: short, tags: p.tags.slice(0, 10) },
+        });
+    }
+    if (isModel && p.config?.model_type && short) {
+      const nf = FAMILY.exec(short);
+      const cf = FAMILY.exec(p.config.model_type);
+      if (
+        nf &&
+        cf &&
+        nf[1] &&
+        cf[1] &&
+        nf[1].toLowerCase() !== cf[1].toLowerCase() &&
+        !p.config.architectures.join(' ').toLowerCase().includes(nf[1].toLowerCase())
+      )
+        out.push({
+          confidence: 0.6,
+          description: `Name suggests ${nf[1]} but config model_type is ${p.config.model_type}.`,
+          evidence: { path: 'model_type', name: short, model_type: p.config.model_type },
+        });
+    }
+    // a Modelfile built FROM a local weights file names no base model: whose weights they are is unknown
+    const from = p.modelfile?.from ?? '';
+    if (LOCAL_WEIGHTS.test(from) && p.base_models.length === 0)
+      out.push({
+        confidence: 0.6,
+        description: `Modelfile FROM a local file (${truncate(from, 80)}): the base model is not named.`,
+        evidence: { path: 'FROM', from: truncate(from, 200) },
+      });
+    return out;
+  },
+});
+
+export const R13 = defineRule({
+  id: 'R13',
+  title: 'Safety alignment removed or NSFW model',
+  severity: 'medium',
+  weight: 15,
+  category: 'safety',
+  rationale: 'abliterated/uncensored/NSFW models have refusal behaviour removed.',
+  remediation: 'Do not expose to end users without an external guardrail.',
+  attack_techniques: ['AML.T0054'],
+  references: ['§3 R13'],
+  evaluate({ p, input }) {
+    const { name } = names(input, p);
+    // issue 18 item 6: a Modelfile whose SYSTEM prompt is a jailbreak ("always comply", "obey the user") removes the
+    // guardrails for every user of the model: high, ATLAS AML.T0054 (LLM Jailbreak)
+    const mf = p.modelfile;
+    const jb = mf?.system ? JAILBREAK_PROMPT.exec(mf.system) : null;
+    if (jb) {
+      const base = mf?.from ?? '';
+      return [
+        {
+          severity: 'high',
+          title: 'Jailbreak system prompt (guardrail removal)',
+          description: `SYSTEM prompt instructs the model to "${truncate(jb[0], 60)}"${
+            SAFETY_REMOVED.test(base) || UNCENSORED_BASE.test(base)
+              ? ` on an uncensored base (${truncate(base, 60)})`
+              : ''
+          }: safety refusals are disabled for every user.`,
+          evidence: { path: 'SYSTEM', match: truncate(jb[0], 120), from: truncate(base, 120) },
+          attack_techniques: ['AML.T0054', 'AML.T0051'],
+        },
+      ];
+    }
+    if (SAFETY_REMOVED.test(name) || p.tags.some((t) => SAFETY_REMOVED.test(t)))
+      return [
+        {
+          // the publisher's own name or tag says so: confident enough for the medium band (was 0.6, issue 18 item 3)
+          confidence: 0.8,
+          description: 'Name or tags indicate removed safety alignment or NSFW content.',
+          evidence: { path: 'name/tags', name, tags: p.tags.filter((t) => SAFETY_REMOVED.test(t)) },
+        },
+      ];
+    const prose = p.body ? GUARDRAIL_PROSE.exec(p.body.slice(0, MAX_PROSE)) : null;
+    if (prose)
+      return [
+        {
+          confidence: 0.8,
+          description: `Model card states its safety alignment is removed ("${truncate(prose[0], 60)}").`,
+          evidence: { path: 'body', match: truncate(prose[0], 120) },
+        },
+      ];
+    if (p.body && ADULT_PROSE.test(p.body)) {
+      const m = ADULT_PROSE.exec(p.body);
+      return [
+        {
+          confidence: 0.3,
+          description: 'Model card describes adult/NSFW output.',
+          evidence: { path: 'body', match: m ? m[0] : null },
+        },
+      ];
+    }
+    return [];
+  },
+});
+
+export const R14 = defineRule({
+  id: 'R14',
+  title: 'Publisher unverifiable or re-upload',
+  severity: 'medium',
+  weight: 15,
+  category: 'provenance',
+  rationale:
+    'Namespace does not match the repository owner, placeholder names, or a vendor model re-uploaded by another account.',
+  remediation: "Use the vendor's official repository; verify namespace ownership.",
+  attack_techniques: ['AML.T0111', 'AML.T0074'],
+  references: ['§3 R14'],
+  evaluate({ p, input, publisher }) {
+    const out: Emission[] = [];
+    const mcpName = mcpServerName(p);
+    if (mcpName && isTemplateManifest(p)) {
+      out.push({
+        // a template is not a release: the placeholder is worth fixing before publishing, not a risk to users
+        severity: 'low',
+        description: `Server name "${mcpName}" is a placeholder.`,
+        evidence: { path: 'name', name: mcpName },
+      });
+    } else if (mcpName) {
+      const m = /^io\.github\.([^/]+)\//i.exec(mcpName);
+      const repoOwner = p.repository_url ? githubOwner(p.repository_url) : null;
+      if (m && m[1] && repoOwner && m[1].toLowerCase() !== repoOwner.toLowerCase())
+        out.push({
+          description: `Namespace io.github.${m[1]} does not match repository owner ${repoOwner}.`,
+          evidence: { path: 'name', namespace_owner: m[1], repository_owner: repoOwner },
+        });
+    }
+    const nop = p.config?.name_or_path;
+    if (nop && /^[\w.-]+\/[\w.-]+$/.test(nop) && publisher) {
+      const origOrg = (nop.split('/')[0] ?? '').toLowerCase();
+      if (origOrg !== publisher.toLowerCase() && VERIFIED.has(origOrg) && !VERIFIED.has(publisher.toLowerCase()))
+        out.push({
+          confidence: 0.6,
+          description: `Re-upload: config says ${nop} but the publisher is ${publisher}.`,
+          evidence: { path: '_name_or_path', name_or_path: nop, publisher },
+        });
+    }
+    if (p.kind === 'hf_model_card' && p.body && publisher && !VERIFIED.has(publisher.toLowerCase())) {
+      const claim = cardAuthorClaim(p.body, input.name ?? p.name ?? '', publisher);
+      // A copy is low on its own (0.6: one band down); licence and safety findings carry the rest (issue 18 item 6).
+      if (claim)
+        out.push({
+          confidence: 0.6,
+          description: `Re-upload: the card names ${claim.origin} as ${claim.how}, but the publisher is ${publisher}.`,
+          evidence: { path: 'body', origin: claim.origin, match: truncate(claim.match, 120), publisher },
+        });
+    }
+    return out;
+  },
+});
+
+export const R15 = defineRule({
+  id: 'R15',
+  title: 'Typosquat-like name',
+  severity: 'high',
+  weight: 35,
+  category: 'supply_chain',
+  rationale: 'Name within Damerau–Levenshtein 2 (or a homoglyph) of a well-known package/publisher.',
+  remediation: 'Check the exact name and publisher; use the canonical package.',
+  attack_techniques: ['AML.T0011.001', 'AML.T0060'],
+  references: ['§3 R15'],
+  evaluate({ p, input, publisher }) {
+    // typosquats on the asset name, its publisher, and dependency names
+    const { name, short } = names(input, p);
+    const out: Emission[] = [];
+    const seen = new Set<string>();
+    const check = (candidate: string, path: string): void => {
+      if (!candidate || seen.has(candidate)) return;
+      seen.add(candidate);
+      const t = typosquatTarget(candidate);
+      if (t)
+        out.push({
+          confidence: 0.6,
+          description: `"${candidate}" resembles "${t.target}"${t.homoglyph ? ' (homoglyph)' : ` (edit distance ${t.distance})`}.`,
+          evidence: { path, name: candidate, resembles: t.target, distance: t.distance, homoglyph: t.homoglyph },
+        });
+    };
+    if (name) {
+      check(name.toLowerCase(), 'name');
+      if (short !== name) check(short.toLowerCase(), 'name');
+    }
+    if (publisher) check(publisher.toLowerCase(), 'publisher');
+    for (const d of p.dependencies.slice(0, 200)) check(d.name.toLowerCase(), d.path);
+    return out;
+  },
+});

@@ -1,0 +1,267 @@
+// Rules on how a model is loaded: pickle weights and imports, Keras Lambda layers, remote code, template escapes and
+// native code (docs/enrichment.md "Rule catalogue", R01–R07).
+import { isObj, truncate, uniq } from '../util';
+import { defineRule, type Emission, type RuleContext } from './define';
+
+const PICKLE_EXT = /\.(bin|pt|pth|pkl|pickle|ckpt|joblib|dill)$/i;
+const SAFE_EXT = /\.(safetensors|gguf|onnx)$/i;
+const NATIVE_EXT = /\.(so|dll|dylib)$/i;
+const PY_EXT = /\.py$/i;
+const PICKLE_CRIT =
+  /^(os|posix|nt|subprocess|sys|socket|runpy|pty|pickle|shutil)(\.|$)|^(builtins|__builtin__)\.(eval|exec|compile|getattr|apply|open|breakpoint|__import__|execfile)$|^operator\.attrgetter$/;
+const PICKLE_HIGH =
+  /^(webbrowser|httplib|http\.client|requests\.api|requests|aiohttp\.client|urllib|urllib2|smtplib|ftplib)(\.|$)/;
+const JINJA_BAD = /__class__|__subclasses__|__globals__|__builtins__|__import__|__mro__|__base__|popen|os\.system/;
+/** Pipeline classes diffusers ships (its pipelines/ families; DiffusionPipeline is the generic loader). */
+const DIFFUSERS_PIPELINE =
+  /^(?:StableDiffusion|Flux|Kandinsky|PixArt|IF|AudioLDM|StableVideoDiffusion|AnimateDiff|DDPM|DDIM|LDM|StableCascade|Wuerstchen|ControlNet|CogVideoX|CogView|HunyuanDiT|Hunyuan|Sana|LTX|Wan|Mochi|AuraFlow|Kolors|StableUnCLIP|UnCLIP|VersatileDiffusion|ShapE|MusicLDM|ConsistencyModel|DiT|Lumina|QwenImage|HiDream|Chroma|Amused|BlipDiffusion|PaintByExample|SemanticStableDiffusion|TextToVideoSD|VideoToVideoSD|I2VGenXL|AltDiffusion|ScoreSdeVe|PNDM|KarrasVe|DanceDiffusion|RePaint|LatentConsistencyModel|LatentDiffusion|Diffusion|StableAudio|Allegro|Latte|Marigold|UniDiffuser|Kandinsky3|Shap|Bria|Cosmos|SkyReels|EasyAnimate|Consis|OmniGen|VisualCloze|Ledits|StableDiffusionXL)\w*Pipeline$/;
+const TRUST_REMOTE = /trust_remote_code\s*=\s*True/;
+/** Prose saying remote code is needed ("trust_remote_code is required", "you need trust_remote_code"); bounded gaps. */
+const TRUST_REMOTE_PROSE =
+  /trust_remote_code`?[ \t]{1,3}(?:is|was)[ \t]{1,3}(?:required|needed|necessary)|(?:requires?|needs?|must[ \t]{1,3}(?:set|pass|use|enable))[ \t]{1,3}`?trust_remote_code/i;
+const TRAINING_STATE = /(^|\/)(training_args|optimizer|scheduler|rng_state)[^/]*$/;
+const PATH_TRAVERSAL = /(^|[\\/])\.\.([\\/]|$)/;
+
+/** The manifest's weight files split into pickle-based and non-executable ones (shared with R00). */
+export function weightFiles(ctx: RuleContext): { paths: string[]; pickles: string[]; safe: string[] } {
+  const paths = uniq(ctx.p.files.map((f) => f.path));
+  return {
+    paths,
+    pickles: paths.filter((f) => PICKLE_EXT.test(f) && !TRAINING_STATE.test(f)),
+    safe: paths.filter((f) => SAFE_EXT.test(f)),
+  };
+}
+
+export const R01 = defineRule({
+  id: 'R01',
+  title: 'Pickle-based weight files without a safetensors alternative',
+  severity: 'high',
+  weight: 35,
+  category: 'unsafe_serialization',
+  rationale:
+    'Loading .bin/.pt/.pth/.ckpt/.pkl/.pickle/.joblib/.dill runs the pickle VM, which can execute arbitrary code.',
+  remediation:
+    'Prefer a safetensors/GGUF/ONNX copy; scan pickles (ModelScan/picklescan) and load with weights_only=True.',
+  attack_techniques: ['AML.T0011.000', 'AML.T0010.003'],
+  references: ['§3 R01'],
+  evaluate(ctx) {
+    const { pickles, safe } = weightFiles(ctx);
+    if (pickles.length === 0) return [];
+    // pickles shipped next to a safetensors/GGUF/ONNX copy: loaders that prefer the pickle (an older library, an
+    // explicit filename, `use_safetensors=False`) still execute it, so it stays a finding, at low severity
+    if (safe.length > 0)
+      return [
+        {
+          severity: 'low',
+          title: 'Pickle-based weight files next to a safe copy',
+          description: `${pickles.length} pickle-based weight file(s) are shipped next to ${safe.length} safetensors/GGUF/ONNX file(s); a loader that picks the pickle runs it.`,
+          evidence: {
+            path: ctx.p.kind === 'weight_index' ? 'weight_map' : 'files',
+            files: pickles.slice(0, 20),
+            count: pickles.length,
+            safe_alternatives: safe.slice(0, 5),
+          },
+          capabilities: ['code_execution_on_load'],
+        },
+      ];
+    return [
+      {
+        description: `${pickles.length} pickle-based weight file(s) and no safetensors/GGUF/ONNX alternative.`,
+        evidence: {
+          path: ctx.p.kind === 'weight_index' ? 'weight_map' : 'files',
+          files: pickles.slice(0, 20),
+          count: pickles.length,
+        },
+        capabilities: ['code_execution_on_load'],
+      },
+    ];
+  },
+});
+
+export const R02 = defineRule({
+  id: 'R02',
+  title: 'Pickle imports dangerous callables (critical list)',
+  severity: 'critical',
+  weight: 60,
+  category: 'unsafe_serialization',
+  rationale:
+    'GLOBAL/STACK_GLOBAL opcodes import os/subprocess/builtins.eval etc. (ModelScan CRITICAL list): code runs at load.',
+  remediation: 'Do not load the file; report it to the hub; use a safetensors export.',
+  attack_techniques: ['AML.T0018.002', 'AML.T0011.000'],
+  references: ['§3 R02 (+ `shutil`, `execfile`)'],
+  evaluate({ p }) {
+    const crit = p.pickle_imports.filter((x) => PICKLE_CRIT.test(x));
+    if (!crit.length) return [];
+    return [
+      {
+        description: `Pickle imports ${crit.slice(0, 5).join(', ')}.`,
+        evidence: { path: 'metadata.pickle_imports', imports: crit.slice(0, 20) },
+        capabilities: ['code_execution_on_load'],
+      },
+    ];
+  },
+});
+
+export const R03 = defineRule({
+  id: 'R03',
+  title: 'Pickle imports network-capable modules',
+  severity: 'high',
+  weight: 35,
+  category: 'unsafe_serialization',
+  rationale:
+    'webbrowser/httplib/requests/aiohttp imports in a pickle (ModelScan HIGH list) suggest exfiltration at load.',
+  remediation: 'Do not load the file; inspect the pickle opcodes in a sandbox.',
+  attack_techniques: ['AML.T0086', 'AML.T0011.000'],
+  references: ['§3 R03; §3 also names AML.T0025, which is not in the shipped ATLAS subset'],
+  evaluate({ p }) {
+    const high = p.pickle_imports.filter((x) => PICKLE_HIGH.test(x) && !PICKLE_CRIT.test(x));
+    if (!high.length) return [];
+    return [
+      {
+        description: `Pickle imports network modules ${high.slice(0, 5).join(', ')}.`,
+        evidence: { path: 'metadata.pickle_imports', imports: high.slice(0, 20) },
+        capabilities: ['code_execution_on_load', 'network_egress'],
+      },
+    ];
+  },
+});
+
+export const R04 = defineRule({
+  id: 'R04',
+  title: 'Keras Lambda layer or non-Keras module in model config',
+  severity: 'high',
+  weight: 35,
+  category: 'unsafe_serialization',
+  rationale: 'Lambda layers carry marshalled Python executed on load (CVE-2024-3660, CVE-2025-1550).',
+  remediation:
+    'Load with safe_mode=True on a fixed Keras version; replace Lambda layers with registered custom layers.',
+  attack_techniques: ['AML.T0011.000', 'AML.T0018.002'],
+  references: ['§3 R04 (ATLAS ids added)'],
+  evaluate({ p }) {
+    if (p.keras_config === null || p.keras_config === undefined) return [];
+    const hits: string[] = [];
+    const walk = (v: unknown, depth: number): void => {
+      if (depth > 12 || hits.length > 10) return;
+      if (Array.isArray(v)) {
+        for (const x of v) walk(x, depth + 1);
+        return;
+      }
+      if (!isObj(v)) return;
+      if (v.class_name === 'Lambda') hits.push('Lambda');
+      if (typeof v.module === 'string' && !/^keras(\.|$)/.test(v.module) && !/^tensorflow\.keras/.test(v.module))
+        hits.push(`module:${v.module}`);
+      for (const k of Object.keys(v)) walk(v[k], depth + 1);
+    };
+    walk(p.keras_config, 0);
+    if (!hits.length) return [];
+    return [
+      {
+        description: `Keras config contains ${uniq(hits).join(', ')}.`,
+        evidence: { path: 'keras_config', hits: uniq(hits) },
+        capabilities: ['code_execution_on_load'],
+      },
+    ];
+  },
+});
+
+export const R05 = defineRule({
+  id: 'R05',
+  title: 'Remote code required to load the model',
+  severity: 'high',
+  weight: 35,
+  category: 'remote_code',
+  rationale:
+    'auto_map / trust_remote_code=True / shipped *.py make transformers import repository Python at load time.',
+  remediation: 'Review the repository Python, pin a revision (commit sha), or use a native architecture.',
+  attack_techniques: ['AML.T0011.000', 'AML.T0010.003'],
+  references: ['§3 R05'],
+  evaluate(ctx) {
+    const { p } = ctx;
+    const { paths } = weightFiles(ctx);
+    const remote: Record<string, unknown> = {};
+    if (p.config?.auto_map) remote.auto_map = p.config.auto_map;
+    const pyFiles = paths.filter((f) => PY_EXT.test(f));
+    if (pyFiles.length && (ctx.input.asset_type === 'model' || p.kind === 'weight_index'))
+      remote.python_files = pyFiles.slice(0, 20);
+    // a diffusers model_index.json naming a pipeline class diffusers does not ship: from_pretrained can only load it
+    // as repository code (custom_pipeline / trust_remote_code)
+    const pipeline = p.config?.model_type === 'diffusers' ? (p.config.architectures[0] ?? '') : '';
+    if (pipeline && !DIFFUSERS_PIPELINE.test(pipeline)) remote.custom_pipeline = pipeline.slice(0, 120);
+    if (Object.keys(remote).length)
+      return [
+        {
+          description: 'Loading requires trust_remote_code: repository Python runs on load.',
+          evidence: { path: remote.auto_map ? 'auto_map' : 'files', ...remote },
+          capabilities: ['remote_code'],
+        },
+      ];
+    if (!ctx.raw || !(TRUST_REMOTE.test(ctx.raw) || TRUST_REMOTE_PROSE.test(ctx.raw))) return [];
+    const prose = TRUST_REMOTE.test(ctx.raw) ? null : TRUST_REMOTE_PROSE.exec(ctx.raw);
+    return [
+      {
+        confidence: 0.6,
+        description: prose
+          ? `The card states that loading needs trust_remote_code ("${truncate(prose[0], 60)}").`
+          : 'Usage instructions load the model with trust_remote_code=True.',
+        evidence: { path: 'body', match: prose ? truncate(prose[0], 120) : 'trust_remote_code=True' },
+        capabilities: ['remote_code'],
+      },
+    ];
+  },
+});
+
+export const R06 = defineRule({
+  id: 'R06',
+  title: 'Chat template with Jinja sandbox-escape primitives',
+  severity: 'critical',
+  weight: 60,
+  category: 'template_injection',
+  rationale: 'GGUF tokenizer.chat_template with __class__/__globals__/popen reproduces CVE-2024-34359.',
+  remediation: 'Render templates only in a sandboxed Jinja environment; update llama-cpp-python ≥0.2.72.',
+  attack_techniques: ['AML.T0011.000', 'AML.T0018.002'],
+  references: ['§3 R06 (ATLAS ids added)'],
+  evaluate({ p }) {
+    if (!p.chat_template || !JINJA_BAD.test(p.chat_template)) return [];
+    const m = JINJA_BAD.exec(p.chat_template);
+    return [
+      {
+        description: 'Chat template references Python internals usable for a Jinja sandbox escape.',
+        evidence: { path: 'chat_template', match: m ? m[0] : null },
+        capabilities: ['code_execution_on_load'],
+        cve_ids: [],
+      },
+    ];
+  },
+});
+
+export const R07 = defineRule({
+  id: 'R07',
+  title: 'Model runtime loads native code or escapes its directory',
+  severity: 'high',
+  weight: 35,
+  category: 'unsafe_serialization',
+  rationale:
+    'custom_ops_library / .so/.dll files or external_data paths with .. (CVE-2022-25882 class) load native code or read outside the model dir.',
+  remediation:
+    'Remove custom ops or build them from reviewed source; reject external data paths outside the model directory.',
+  attack_techniques: ['AML.T0011.000', 'AML.T0010.003'],
+  references: ['§3 R07 (+ AML.T0010.003)'],
+  evaluate(ctx) {
+    const { p } = ctx;
+    const { paths } = weightFiles(ctx);
+    const native = paths.filter((f) => NATIVE_EXT.test(f));
+    const traversal = paths.filter((f) => PATH_TRAVERSAL.test(f));
+    if (!p.custom_ops.length && !native.length && !traversal.length) return [];
+    const e: Emission = {
+      description: 'Model runtime loads native code or references paths outside the model directory.',
+      evidence: {
+        path: p.custom_ops.length ? 'custom_ops_library' : 'files',
+        custom_ops: p.custom_ops,
+        native_files: native.slice(0, 10),
+        traversal: traversal.slice(0, 10),
+      },
+      capabilities: ['native_code'],
+    };
+    return [e];
+  },
+});

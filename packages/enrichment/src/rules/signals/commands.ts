@@ -1,0 +1,63 @@
+// Shell text in Dockerfiles, compose commands and notebooks, and container image references (docs/enrichment.md
+// R17, R21, R22; issue 18 items 2 and 4).
+
+/** Offensive-security tooling (penetration-testing distributions, scanners, exploitation frameworks); `_` counts as a
+ * separator (`kali_mcp`), unlike `\b`. */
+export const OFFENSIVE_TOOLS =
+  /(?<![a-z0-9])(?:kali(?:linux)?|parrotsec|metasploit|msfconsole|msfvenom|nmap|nikto|sqlmap|thc-hydra|gobuster|ffuf|nuclei|hashcat|aircrack-ng|impacket|burpsuite|wpscan|masscan|dirb|feroxbuster|crackmapexec|netexec|bloodhound|mimikatz|dvwa|pentest(?:ing)?|red[-_ ]?team(?:ing)?)(?![a-z0-9])/i;
+// Command checks work on segments split at `;`, `&` and `|` (no unbounded class before a literal: linear by construction).
+const FETCHER = /\b(?:curl|wget)\s/;
+const SHELL_SINK = /^\s*(?:sudo\s+)?(?:ba|z|da)?sh\b/;
+const GIT_CLONE = /\bgit\s+clone\s/;
+const PIP_INSTALL = /\bpip3?\s+install\s/;
+const VCS_URL = /\b(?:git|hg)\+[a-z]/;
+const COMMIT_SHA = /@[0-9a-f]{40}\b|\bcheckout\s+[0-9a-f]{7,40}\b/;
+/** Tags that move: latest, branch names, nightlies; `${VAR:-main}` defaults count as their default. */
+const MUTABLE_TAG = /^(?:latest|main|master|dev|develop|nightly|edge|rolling|stable|head)$/i;
+
+/** The tag of an image reference, its `${VAR:-default}` default resolved; null when untagged. */
+export function imageTag(image: string): string | null {
+  if (image.includes('@sha256:')) return 'digest';
+  // the tag follows the first `:` after the last `/` (a registry port sits before it)
+  const last = image.slice(image.lastIndexOf('/') + 1);
+  const i = last.indexOf(':');
+  if (i < 0) return null;
+  const tag = last.slice(i + 1);
+  const dflt = /^\$\{\w+:?-([\w.-]*)\}$/.exec(tag);
+  return dflt ? (dflt[1] ?? '') : tag;
+}
+
+export function unpinnedImage(image: string): boolean {
+  if (/^scratch$/i.test(image) || /^\$\{?[\w]+\}?$/.test(image)) return false;
+  const tag = imageTag(image);
+  return tag === null || tag === '' || MUTABLE_TAG.test(tag);
+}
+
+/** Build/start commands read once: code fetched from a URL or VCS at a moving ref, and pip installs of bare names. */
+export function scanCommands(commands: readonly string[]): { fetched: string[]; unpinned: string[] } {
+  const fetched: string[] = [];
+  const unpinned: string[] = [];
+  for (const c of commands) {
+    // a pipe splits segments too: `curl … | sh` is a fetcher segment followed by a shell segment
+    const pipes = c.split('|');
+    pipes.forEach((seg, i) => {
+      const next = pipes[i + 1];
+      if (next !== undefined && FETCHER.test(seg) && SHELL_SINK.test(next))
+        fetched.push('remote script piped to a shell');
+    });
+    const pinned = COMMIT_SHA.test(c);
+    for (const seg of c.split(/[;&|]/).slice(0, 2000)) {
+      if (GIT_CLONE.test(seg) && !pinned) fetched.push('VCS source at a moving ref');
+      const pip = PIP_INSTALL.exec(seg);
+      if (!pip) continue;
+      if (VCS_URL.test(seg) && !pinned) fetched.push('VCS source at a moving ref');
+      for (const tok of seg
+        .slice(pip.index + pip[0].length)
+        .split(/\s+/)
+        .slice(0, 200)) {
+        if (/^[A-Za-z][\w.-]*(?:\[[\w,.-]*\])?$/.test(tok)) unpinned.push(tok);
+      }
+    }
+  }
+  return { fetched, unpinned };
+}

@@ -1,0 +1,228 @@
+// What a manifest's MCP servers and tools can do, read once per evaluation and shared by the capability rules
+// (docs/enrichment.md R16–R20: tool descriptions, names, input schemas and server names).
+import { OFFENSIVE_TOOLS } from './commands';
+import { hasHtmlComment } from './text';
+import type { RuleContext } from '../define';
+import { isObj, uniq } from '../../util';
+
+/** Injection indicators in tool descriptions (R16). */
+const POISON: Array<[string, { test(text: string): boolean }]> = [
+  ['important_tag', /<\s*important\s*>/i],
+  [
+    'ignore_instructions',
+    /ignore (?:all |any )?(?:the )?(?:previous|prior|above|earlier|other) (?:instructions|prompts|rules|directions)/i,
+  ],
+  [
+    'concealment',
+    /do not (?:tell|mention|inform|reveal|notify|show)|don't (?:tell|mention|reveal)|without (?:telling|informing|notifying) the user|the user (?:must not|should not) (?:know|see)/i,
+  ],
+  [
+    'sensitive_path',
+    /~\/\.ssh|\bid_rsa\b|\.ssh\/|\bmcp\.json\b|(?:^|[\s/"'`])\.env\b|\.aws\/credentials|\.cursor\/|\.netrc|\/etc\/passwd|claude_desktop_config/i,
+  ],
+  ['invisible_chars', /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/],
+  ['html_comment', { test: hasHtmlComment }],
+  [
+    'cross_tool_reference',
+    /(?:before|after|instead of|when) (?:using|calling|invoking) (?:the |any )?[`'"]?[\w-]+[`'"]? tool|(?:all|every) (?:other )?tools? (?:must|should)|side ?note/i,
+  ],
+  [
+    'exfiltration',
+    /(?:send|forward|include|pass|upload) (?:the |all |any )?(?:contents?|data|keys?|secrets?|credentials?|tokens?|conversation|messages?) (?:of |from |to |as )/i,
+  ],
+];
+const SHELL_NAME =
+  /(?:^|[_\-.])(exec|execute|shell|bash|sh|zsh|terminal|run[_-]?command|run[_-]?code|run[_-]?script|cmd|powershell|repl|eval|python|subprocess)(?:$|[_\-.])/i;
+const SHELL_DESC =
+  /\b(?:shell commands?|bash|terminal|command[- ]line|run (?:a |any |arbitrary )?(?:shell |system )?commands?|execute (?:arbitrary |shell |system |python |javascript |)?(?:code|commands?|scripts?)|python repl|code interpreter)\b/i;
+const FS_WRITE_NAME =
+  /(?:write|edit|create|delete|remove|move|rename|mkdir|upload|append|patch)[_-]?(?:file|files|directory|dir|folder)|(?:file|directory)[_-]?(?:write|delete|remove|move)|git[_-](?:commit|add|reset|checkout|create[_-]branch|push|merge|rebase)|^(?:rm|mv|write|edit)$/i;
+const FS_WRITE_DESC =
+  /\b(?:write|writes|overwrite|delete|deletes|remove|modify|edit|create) (?:a |the |new |an? existing |)?(?:files?|director(?:y|ies)|folders?)\b|\bcommits? changes\b|\bstag(?:e|es|ing) (?:file|change)/i;
+const FS_READ_NAME =
+  /(?:read|get|list|search|find)[_-]?(?:file|files|directory|dir|folder|text[_-]?file|media[_-]?file)|directory[_-]?tree|git[_-](?:status|diff|log|show)/i;
+const NET_NAME =
+  /(?:^|[_\-.])(fetch|http|https|request|curl|wget|browse|browser|navigate|puppeteer|playwright|scrape|crawl|web[_-]?search|download|url|webhook|email|send[_-]?mail|slack|post)(?:$|[_\-.])/i;
+const NET_DESC =
+  /\b(?:fetch(?:es)? (?:a |any |the )?url|http requests?|web (?:page|content|search)|browser|internet|download(?:s)? (?:from|a)|send (?:an )?e-?mail)\b/i;
+const PAY =
+  /\b(payment|payments|transfer[_-]?funds|checkout|stripe|paypal|invoice|wallet|purchase|buy|swaps?|limit orders?|trading)\b/i;
+/** Messaging that reaches people outside the session (issue 18 item 4: payment/messaging capability). */
+const MESSAGING =
+  /(?:^|[\s/_-])(twilio|sms|whatsapp|telegram|sendgrid|mailgun|send[_-]?(?:mail|email|message))(?:$|[\s/_-])/i;
+/** Infrastructure control servers: container/cluster exec, remote shells and firewall/router administration (their
+ * APIs run commands on and change the policy of network devices). */
+const INFRA_EXEC =
+  /(?:^|[\s/_-])(docker|kubernetes|kubectl|k8s|ssh|ansible|terraform|fortigate|fortinet|pfsense|opnsense|mikrotik|routeros)(?:$|[\s/._-])/i;
+/** Cloud accounts whose servers hold account credentials. */
+const CLOUD_CREDENTIALS = /(?:^|[\s/_-])(aws|gcp|azure|vault|secrets?[_-]?manager|1password|bitwarden)(?:$|[\s/._-])/i;
+/** Tool names for operations that destroy or irreversibly change something other than files (apps, records, tables,
+ * accounts): `delete_app`, `dropTable`, `purge-cache`, `terminate_instance`. */
+const DESTRUCTIVE_NAME =
+  /(?:^|[_\-.])(?:delete|drop|destroy|purge|wipe|truncate|terminate|uninstall|remove|revoke)(?:$|[_\-.A-Z])|^(?:delete|drop|destroy|purge|wipe|truncate|terminate|uninstall|remove|revoke)[A-Z]/;
+/** Cloud document stores: file tools there change account documents (versioned, recoverable), not the host's disk. */
+const CLOUD_STORE =
+  /\b(?:google drive|gdrive|dropbox|onedrive|sharepoint|box\.com|amazon s3|s3 buckets?|icloud drive)\b/i;
+/** Manifests that configure or describe MCP servers and agents (names there are what an agent is given). */
+const MCP_KINDS = new Set(['mcp_server_json', 'mcp_client_config', 'mcp_tools', 'mcpb_manifest', 'agent_config']);
+/** A filesystem root that is a whole home directory or the disk: `/`, `~`, `$HOME`, `/Users/x`, `/home/x`, `C:\\Users\\x`. */
+const BROAD_ROOT =
+  /^(?:\/|~|\$\{?HOME\}?|%USERPROFILE%|\/root|\/(?:Users|home)\/[^/\\]+|[A-Za-z]:(?:\\Users\\[^/\\]+)?)$/;
+/** `x` without trailing `/` or `\\` (a loop: `/[\\/]+$/` is quadratic on a long run of slashes); `/` stays `/`. */
+function withoutTrailingSlashes(x: string): string {
+  let end = x.length;
+  while (end > 1 && (x[end - 1] === '/' || x[end - 1] === '\\')) end--;
+  return x.slice(0, end);
+}
+/** A launcher that hands its arguments to a shell: a shell binary, WSL, or any command given `-c`. */
+const SHELL_BINARY = /^(?:bash|sh|zsh|fish|powershell|pwsh|cmd|wsl)(?:\.exe)?$/i;
+const SERVER_FS = /(?:^|[/@_-])(?:server-)?filesystem(?:$|[_-])|(?:^|[/_-])(?:mcp-server-)?git(?:$|[_-])/i;
+const SERVER_FETCH = /(?:^|[/_-])(?:mcp-server-)?(?:fetch|puppeteer|playwright|browser|brave-search)(?:$|[_-])/i;
+
+/** The last path segment of a command (`/usr/bin/bash` → `bash`, `C:\\x\\npx.cmd` → `npx.cmd`). */
+export const commandBase = (c: string): string => c.slice(Math.max(c.lastIndexOf('/'), c.lastIndexOf('\\')) + 1);
+
+/** Input-schema parameter names that say what a tool takes (issue 18 item 4: `command`, `path`, `url`). */
+const SHELL_PARAM = /^(?:command|cmd|shell_command|bash_command|script|code)$/i;
+const NET_PARAM = /^(?:url|uri|endpoint|webhook_url)$/i;
+const PATH_PARAM = /^(?:path|file_path|filepath|filename|file|directory|dir)$/i;
+
+/** The parameter names of a tool's input schema (first 50). */
+function paramNames(schema: unknown): string[] {
+  return isObj(schema) && isObj(schema.properties) ? Object.keys(schema.properties).slice(0, 50) : [];
+}
+
+const MAX_TOOL_TEXT = 20_000;
+/** A tool's description and its parameters' descriptions (capped). */
+function toolText(t: { name: string; description: string; inputSchema: unknown }): string {
+  let s = t.description.length > MAX_TOOL_TEXT ? t.description.slice(0, MAX_TOOL_TEXT) : t.description;
+  if (isObj(t.inputSchema) && isObj(t.inputSchema.properties)) {
+    const props = t.inputSchema.properties;
+    for (const k of Object.keys(props)) {
+      const v = props[k];
+      if (isObj(v) && typeof v.description === 'string') s += '\n' + v.description;
+    }
+  }
+  return s;
+}
+
+export interface ToolSignals {
+  poisoned: Array<{ tool: string; indicators: string[] }>;
+  /** tools (and `(server description)`) that run shell commands or code */
+  shell: string[];
+  /** servers launched through a shell */
+  shellServers: string[];
+  fsWrite: string[];
+  fsRead: string[];
+  fsServers: string[];
+  /** the file tools work on a cloud document store (their descriptions name one), not the local filesystem */
+  cloudDocuments: boolean;
+  /** filesystem roots that are a whole home directory or `/`, when a filesystem server is configured */
+  broadRoots: string[];
+  /** tools that destroy something other than files (not annotated read-only or non-destructive) */
+  destructive: string[];
+  net: string[];
+  netServers: string[];
+  pay: string[];
+  messaging: string[];
+  unannotated: string[];
+  offensive: string[];
+  infra: string[];
+  cloud: string[];
+}
+
+const cache = new WeakMap<RuleContext, ToolSignals>();
+
+/** The capability signals of one evaluation (computed once, shared by R16–R20 and R26). */
+export function toolSignals(ctx: RuleContext): ToolSignals {
+  const hit = cache.get(ctx);
+  if (hit) return hit;
+  const s = readToolSignals(ctx);
+  cache.set(ctx, s);
+  return s;
+}
+
+function readToolSignals(ctx: RuleContext): ToolSignals {
+  const { p } = ctx;
+  const poisoned: Array<{ tool: string; indicators: string[] }> = [];
+  const shell: string[] = [];
+  const fsWrite: string[] = [];
+  const fsRead: string[] = [];
+  const net: string[] = [];
+  const pay: string[] = [];
+  const unannotated: string[] = [];
+  const destructive: string[] = [];
+  for (const t of p.tools.slice(0, 500)) {
+    const text = toolText(t);
+    const ind = POISON.filter(([, re]) => re.test(text)).map(([k]) => k);
+    if (ind.length) poisoned.push({ tool: t.name, indicators: ind });
+    const ann = t.annotations ?? {};
+    const params = paramNames(t.inputSchema);
+    if (SHELL_NAME.test(t.name) || SHELL_DESC.test(t.description) || params.some((x) => SHELL_PARAM.test(x)))
+      shell.push(t.name);
+    if (FS_WRITE_NAME.test(t.name) || (FS_WRITE_DESC.test(t.description) && ann.readOnlyHint !== true))
+      fsWrite.push(t.name);
+    else if (FS_READ_NAME.test(t.name) || params.some((x) => PATH_PARAM.test(x))) fsRead.push(t.name);
+    else if (DESTRUCTIVE_NAME.test(t.name) && ann.readOnlyHint !== true && ann.destructiveHint !== false)
+      destructive.push(t.name);
+    if (NET_NAME.test(t.name) || NET_DESC.test(t.description) || params.some((x) => NET_PARAM.test(x)))
+      net.push(t.name);
+    if (PAY.test(t.name) || PAY.test(t.description)) pay.push(t.name);
+    if (!t.annotations) unannotated.push(t.name);
+  }
+  // server-level hints (package/server names)
+  const serverNames = uniq(
+    [
+      p.name ?? '',
+      ctx.input.name ?? '',
+      ...p.servers.map((s) => s.identifier ?? s.name),
+      ...p.servers.flatMap((s) => s.args.filter((a) => !a.startsWith('-'))),
+    ].filter(Boolean),
+  );
+  const fsServers = serverNames.filter((n) => SERVER_FS.test(n));
+  const netServers = serverNames.filter((n) => SERVER_FETCH.test(n));
+  const shellServers = p.servers
+    .filter(
+      (s) =>
+        (s.command && SHELL_BINARY.test(commandBase(s.command))) ||
+        s.args.some((a, i) => SHELL_BINARY.test(commandBase(a)) && s.args[i + 1] === '-c'),
+    )
+    .map((s) => s.name);
+  // issue 18 item 4: what the server says it does (its own description) and what its names say; only for MCP
+  // servers and tool lists (a library named for docker or a requirements file named for kali grants no agent anything)
+  // a package that publishes itself as an MCP server (`mcpName`) describes what it gives an agent, too
+  const mcp = p.servers.length > 0 || p.tools.length > 0 || MCP_KINDS.has(p.kind) || !!p.mcp_name;
+  const desc = mcp ? (p.description ?? '') : '';
+  const names = mcp ? serverNames : [];
+  if (SHELL_DESC.test(desc)) shell.push('(server description)');
+  if (PAY.test(desc)) pay.push('(server description)');
+  const firstGroup = (re: RegExp, xs: readonly string[]): string[] =>
+    uniq(xs.map((n) => re.exec(n)?.[1]?.toLowerCase()).filter((x): x is string => !!x));
+  // issue 18 item 4: a filesystem server rooted at a home directory or the root reaches ~/.ssh and cloud credentials
+  const broadRoots = fsServers.length
+    ? uniq(p.servers.flatMap((sv) => sv.args.filter((x) => BROAD_ROOT.test(withoutTrailingSlashes(x)))))
+    : [];
+  return {
+    poisoned,
+    shell,
+    shellServers,
+    fsWrite,
+    fsRead,
+    fsServers,
+    destructive,
+    cloudDocuments: p.tools.slice(0, 500).some((t) => CLOUD_STORE.test(t.description)),
+    broadRoots,
+    net,
+    netServers,
+    pay,
+    messaging: firstGroup(MESSAGING, [...names, desc]),
+    unannotated,
+    offensive: uniq(
+      [...names, desc, ...p.tools.slice(0, 500).map((t) => t.name)]
+        .map((t) => OFFENSIVE_TOOLS.exec(t)?.[0]?.toLowerCase())
+        .filter((x): x is string => !!x),
+    ),
+    infra: firstGroup(INFRA_EXEC, names),
+    cloud: firstGroup(CLOUD_CREDENTIALS, names),
+  };
+}

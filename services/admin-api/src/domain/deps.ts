@@ -1,0 +1,24 @@
+// What the admin use cases need from the outside world; each takes the part it uses: `(deps, input)`.
+import type { AllowList, Config, Logger } from '@risk/common';
+import type { PrismaClient } from '@risk/db';
+import type { TenantTokenSigner } from '../auth';
+import type { FirewallConnection, FirewallConnector } from '@risk/firewalls';
+
+export interface FirewallDeps {
+  secretsKey: string;
+  allowList: AllowList;
+  connectorFor: (connection: FirewallConnection) => FirewallConnector;
+}
+
+export interface AdminDeps {
+  config: Config;
+  db: PrismaClient;
+  logger: Logger;
+  /** signs and verifies tenant tokens (auth.ts) */
+  signer: TenantTokenSigner;
+  /** TENANT_TOKEN_TTL_DAYS: the lifetime of a tenant token minted without expires_in_days */
+  tenantTokenTtlDays: number;
+  firewalls: FirewallDeps;
+}
+
+export type DbDeps = Pick<AdminDeps, 'db'>;

@@ -1,0 +1,24 @@
+import type { DbDeps } from '../deps';
+import { findRule } from './find-policy';
+import { bumpAndResync, setRulePositions } from './policy-writes';
+
+/** Removes a rule and closes the gap in the positions. */
+export async function deleteRule(deps: DbDeps, input: { tenantId: string; policyId: string; ruleId: string }) {
+  const { db } = deps;
+  const { policyId, ruleId } = input;
+  await findRule(db, input);
+  await db.$transaction(async (tx) => {
+    await tx.urlFilterRule.delete({ where: { id: ruleId } });
+    const rest = await tx.urlFilterRule.findMany({
+      where: { policy_id: policyId },
+      orderBy: { position: 'asc' },
+      select: { id: true },
+    });
+    await setRulePositions(
+      tx,
+      rest.map((r) => r.id),
+    );
+    await bumpAndResync(tx, policyId);
+  });
+  return { id: ruleId, object: 'url_filter_rule', deleted: true as const };
+}

@@ -1,0 +1,25 @@
+import type { RouteDefinition } from '@risk/common';
+import type { AdminContext } from '../http/route';
+import { categoryRoutes } from './categories';
+import { deployRoutes } from './deploy';
+import { deploymentTokenRoutes } from './deployment-tokens';
+import { firewallRoutes } from './firewalls';
+import { policyRoutes } from './policies';
+import { serviceRoutes } from './service';
+import { tenantRoutes } from './tenants';
+import { toolRoutes } from './tools';
+
+/**
+ * Every admin route, in mounting order (literal paths before parameterised ones). The app, the endpoints
+ * map of GET / and the OpenAPI document all come from these definitions (docs/architecture.md "Routes").
+ */
+export const ADMIN_ROUTES: ReadonlyArray<RouteDefinition<AdminContext>> = [
+  ...serviceRoutes,
+  ...deployRoutes,
+  ...tenantRoutes,
+  ...deploymentTokenRoutes,
+  ...firewallRoutes,
+  ...categoryRoutes,
+  ...policyRoutes,
+  ...toolRoutes,
+];

@@ -1,0 +1,43 @@
+import { defineRoute, RawResponse } from '@risk/common';
+import { buildAdminOpenApiDocument } from '../openapi';
+import { noCredential, probe } from '../http/route';
+import { checkHealth } from '../domain/service/check-health';
+import { adminRouteTable } from './table';
+
+let document: unknown;
+
+/** The service's own routes: the index with its endpoints map, the health probe and the OpenAPI document. */
+export const serviceRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/',
+    auth: noCredential,
+    doc: { summary: 'Service index and endpoints map' },
+    handler: () => ({
+      service: 'Admin API',
+      status: 'running',
+      version: '1.0.0',
+      endpoints: Object.fromEntries(
+        adminRouteTable().map((r) => [`${r.method.toUpperCase()} ${r.path}`, { auth: r.auth, summary: r.summary }]),
+      ),
+    }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/health',
+    auth: probe,
+    doc: { summary: 'Postgres and Redis status', errors: [503] },
+    // 503 when either is down: the probe's status is the answer
+    handler: async ({ deps }) => {
+      const health = await checkHealth(deps);
+      return new RawResponse('application/json', JSON.stringify(health), health.status === 'ok' ? 200 : 503);
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/openapi.json',
+    auth: noCredential,
+    doc: { summary: 'This document' },
+    handler: () => (document ??= buildAdminOpenApiDocument()),
+  }),
+];

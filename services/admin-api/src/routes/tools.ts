@@ -1,0 +1,20 @@
+import { defineRoute, zQueryText } from '@risk/common';
+import { z, ZRiskScore } from '@risk/contracts';
+import { tenantToken } from '../http/route';
+import { riskScoreForTenant } from '../domain/risk-score/risk-score-for-tenant';
+
+/** Tools (tenant token). */
+export const toolRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/tools/v1/risk-score',
+    auth: tenantToken,
+    query: z.object({ url: zQueryText }),
+    doc: {
+      summary: 'URL risk score and the action of assigned policies',
+      response: { description: 'success', schema: ZRiskScore },
+      errors: [400],
+    },
+    handler: ({ deps, auth, query }) => riskScoreForTenant(deps, { tenantId: auth.tenantId, url: query.url }),
+  }),
+];

@@ -1,0 +1,20 @@
+import type { RouteDefinition } from '@risk/common';
+import type { AppDeps } from '../deps';
+import { assetRoutes } from './assets';
+import { eventRoutes } from './events';
+import { signalRoutes } from './signals';
+import { threatRoutes } from './threats';
+import { webhookRoutes } from './webhooks';
+
+/**
+ * The documented /v1 routes by resource, in mounting order. Adding a resource is one line here: its
+ * routes/<resource>.ts exports `defineRoute(...)`s (see routes/signals.ts); the router and the OpenAPI
+ * document both come from them.
+ */
+export const V1_RESOURCES: ReadonlyArray<ReadonlyArray<RouteDefinition<AppDeps>>> = [
+  threatRoutes,
+  eventRoutes,
+  webhookRoutes,
+  signalRoutes,
+  assetRoutes,
+];

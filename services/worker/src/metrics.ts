@@ -1,0 +1,107 @@
+// The worker's metrics (docs/observability.md): per-job timing and outcomes recorded around each
+// processor, and the on-scrape gauges (queue depth, outbox lag, firewall sync states) read only when
+// /metrics is scraped, never on a timer.
+import {
+  collectOnScrape,
+  enrichmentOutcomes,
+  firewallSyncAssignments,
+  jobDuration,
+  JOBS,
+  outboxLag,
+  QUEUES,
+  queueDepthCollector,
+  requestContext,
+  webhookDeliveries,
+  withTimeout,
+  type QueueName,
+} from '@risk/common';
+import type { Job } from 'bullmq';
+import { ANALYSIS_TIMEOUT } from './analysis/pool';
+import type { WorkerDeps } from './deps';
+
+/** a request id as the APIs mint them (ids.ts); anything else in job data is ignored, not logged */
+const REQUEST_ID = /^req_[A-Za-z0-9_-]{1,64}$/;
+
+/** The request id an API put in the job's data (the outbox payload carries it too), if any. */
+export function requestIdOfJob(job: { data?: unknown } | undefined): string | undefined {
+  const id = (job?.data as { request_id?: unknown } | undefined)?.request_id;
+  return typeof id === 'string' && REQUEST_ID.test(id) ? id : undefined;
+}
+
+/**
+ * Wraps a queue's processor: the attempt runs inside the request's log context (every log line the job
+ * writes carries the request_id of the API request that caused it), and its duration and outcome are
+ * recorded when it settles.
+ */
+export function instrumentJob<R>(queue: QueueName, processor: (job: Job) => Promise<R>): (job: Job) => Promise<R> {
+  return async (job) => {
+    const started = process.hrtime.bigint();
+    const requestId = requestIdOfJob(job);
+    const run = () => processor(job);
+    try {
+      const result = await (requestId ? requestContext.run({ request_id: requestId }, run) : run());
+      observe(queue, started, 'completed');
+      countOutcome(queue, result, undefined);
+      return result;
+    } catch (err) {
+      observe(queue, started, 'failed');
+      countOutcome(queue, undefined, err);
+      throw err;
+    }
+  };
+}
+
+function observe(queue: QueueName, started: bigint, outcome: 'completed' | 'failed'): void {
+  jobDuration.observe({ queue, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
+}
+
+function countOutcome(queue: QueueName, result: unknown, err: unknown): void {
+  if (queue === JOBS.enrichment.queue) {
+    if (err !== undefined) {
+      // the processor turns an analysis past its deadline into an UnrecoverableError with this message
+      const timedOut = err instanceof Error && err.message === ANALYSIS_TIMEOUT;
+      enrichmentOutcomes.inc({ outcome: 'failed', reason: timedOut ? ANALYSIS_TIMEOUT : 'error' });
+      return;
+    }
+    const r = result as { outcome?: string; reason?: string };
+    enrichmentOutcomes.inc({
+      outcome: r.outcome ?? 'unknown',
+      reason: r.outcome === 'skipped' ? (r.reason ?? '') : '',
+    });
+  } else if (queue === JOBS.webhookDelivery.queue) {
+    webhookDeliveries.inc({
+      outcome: err !== undefined ? 'error' : ((result as { outcome?: string }).outcome ?? 'unknown'),
+    });
+  }
+}
+
+/**
+ * The oldest outbox row that is due and not relayed: the index on (processed_at, available_at)
+ * answers min(available_at) without reading the rows. A webhook retry scheduled for later is not lag.
+ */
+const OUTBOX_LAG_SQL = `SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(available_at)), 0)::float8 AS lag
+  FROM outbox WHERE processed_at IS NULL AND available_at <= now()`;
+/** one row per status: the table holds one row per (firewall, policy) pair */
+const FIREWALL_SYNC_SQL = `SELECT sync_status AS status, count(*)::int AS n FROM policy_assignments GROUP BY sync_status`;
+
+/** Registers the worker's on-scrape gauges; returns their removal (the worker's close calls it). */
+export function collectWorkerMetrics(deps: WorkerDeps, timeoutMs = 1000): () => void {
+  const queues = Object.values(QUEUES).map((name) => deps.producer.queue(name));
+  const removals = [
+    collectOnScrape(queueDepthCollector(queues, timeoutMs)),
+    collectOnScrape(async () => {
+      const { rows } = await withTimeout(deps.pool.query<{ lag: number }>(OUTBOX_LAG_SQL), timeoutMs, 'outbox lag');
+      outboxLag.set(Math.max(0, rows[0]?.lag ?? 0));
+    }),
+    collectOnScrape(async () => {
+      const { rows } = await withTimeout(
+        deps.pool.query<{ status: string; n: number }>(FIREWALL_SYNC_SQL),
+        timeoutMs,
+        'firewall sync states',
+      );
+      firewallSyncAssignments.reset();
+      for (const row of rows) firewallSyncAssignments.set({ status: row.status }, row.n);
+    }),
+  ];
+  return () => removals.forEach((remove) => remove());
+}
