@@ -72,8 +72,12 @@ export const JOBS = {
     options: {
       attempts: 5,
       backoff: { type: 'exponential', delay: 5000 },
-      removeOnComplete: { age: 3600, count: 1000 },
-      removeOnFail: { age: 7 * 24 * 3600 },
+      // an add whose id BullMQ still keeps is dropped: a kept job would swallow the re-assign or re-unassign
+      // that retries a failed sync of the same version. Finished jobs are removed at once; the outcome is
+      // on the assignment (sync_status, last_error), and duplicates are harmless because every job
+      // reconciles the assignment to its current target under a lock (docs/firewalls.md "Assignment sync states")
+      removeOnComplete: true,
+      removeOnFail: true,
     } satisfies JobsOptions,
     jobId: (p: { assignment_id: string; action: string; version: number }) =>
       `fws-${p.assignment_id}-${p.action}-${p.version}`,

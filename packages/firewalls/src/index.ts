@@ -32,9 +32,12 @@ export { connectionOf } from './sync/connection-of';
 export {
   syncPolicyAssignment,
   removePolicyAssignment,
+  endRemovalAfterFailedJob,
+  type RemoveOptions,
   type SyncOptions,
   type SyncResult,
 } from './sync/sync-policy-assignment';
+export { describePushedObjects } from './sync/left-on-device';
 export type { SimulatorHandle } from './simulators/tls';
 export { startPanosSimulator, type PanosSimulatorState } from './vendors/palo-alto/simulator';
 export { startFortinetSimulator, type FortinetSimulatorState } from './vendors/fortinet/simulator';

@@ -77,7 +77,8 @@ export const ZPolicyAssignment = z
     id: z.string(),
     policy_id: z.string(),
     firewall_id: z.string(),
-    sync_status: z.enum(['pending', 'synced', 'failed', 'removing']),
+    // removal_failed: the unassign could not reach the firewall within its retries (docs/firewalls.md)
+    sync_status: z.enum(['pending', 'synced', 'failed', 'removing', 'removal_failed']),
     target_version: z.number().int(),
     synced_version: z.number().int().nullable(),
     last_error: z.string().nullable(),

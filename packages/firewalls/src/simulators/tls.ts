@@ -40,6 +40,11 @@ export interface SimulatorHandle<S> {
   port: number;
   host: string;
   state: S;
+  /**
+   * down = true: the device stops answering (every connection is reset, open ones too) until set back,
+   * with its configuration kept; the fault tests use it for a firewall that is unreachable for a while
+   */
+  setDown(down: boolean): void;
   close(): Promise<void>;
 }
 
@@ -49,6 +54,10 @@ export async function listenOnLoopback<S>(
   port: number | undefined,
   state: S,
 ): Promise<SimulatorHandle<S>> {
+  let down = false;
+  server.on('connection', (socket: import('node:net').Socket) => {
+    if (down) socket.destroy();
+  });
   await new Promise<void>((resolve) => server.listen(port ?? 0, '127.0.0.1', resolve));
   const bound = (server.address() as AddressInfo).port;
   return {
@@ -56,6 +65,10 @@ export async function listenOnLoopback<S>(
     port: bound,
     host: '127.0.0.1',
     state,
+    setDown(value) {
+      down = value;
+      if (value) server.closeAllConnections();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

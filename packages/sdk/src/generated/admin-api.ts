@@ -432,7 +432,10 @@ export interface paths {
     /** Delete a firewall without assigned policies */
     delete: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @description true: delete even though removals ended removal_failed (see left_on_device) */
+          force?: 'true' | 'false';
+        };
         header?: never;
         path: {
           id: string;
@@ -1219,7 +1222,10 @@ export interface paths {
     /** Delete an unassigned policy */
     delete: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @description true: delete even though removals ended removal_failed (see left_on_device) */
+          force?: 'true' | 'false';
+        };
         header?: never;
         path: {
           id: string;
@@ -2943,6 +2949,8 @@ export interface components {
       /** @enum {boolean} */
       deleted: true;
       id: string;
+      /** @description DELETE ?force=true of a policy or firewall only: the assignments whose removal had failed, and what of them may be left on the device */
+      left_on_device?: components['schemas']['LeftOnDevice'][];
       object: string;
     };
     DeploymentCredentials: {
@@ -3089,6 +3097,18 @@ export interface components {
       tested_at: string;
       version: string | null;
     };
+    LeftOnDevice: {
+      firewall_id: string;
+      firewall_name: string;
+      host: string;
+      last_error: string | null;
+      /** @description what the last successful push created on the device */
+      objects: string[];
+      policy_id: string;
+      policy_name: string;
+      /** @enum {string} */
+      sync_status: 'removal_failed';
+    };
     PolicyAssignment: {
       firewall_id: string;
       id: string;
@@ -3099,7 +3119,7 @@ export interface components {
       object: 'policy_assignment';
       policy_id: string;
       /** @enum {string} */
-      sync_status: 'pending' | 'synced' | 'failed' | 'removing';
+      sync_status: 'pending' | 'synced' | 'failed' | 'removing' | 'removal_failed';
       synced_version: number | null;
       target_version: number;
       warnings: string[];

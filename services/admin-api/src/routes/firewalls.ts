@@ -5,6 +5,7 @@ import {
   ZConfigureLoggingBody,
   ZCreateFirewallBody,
   ZDeleted,
+  ZForceDeleteQuery,
   ZFirewall,
   ZFirewallTestResult,
   ZListQuery,
@@ -77,12 +78,14 @@ export const firewallRoutes = [
     path: '/firewalls/v1/:id',
     auth: tenantToken,
     params: ZFirewallParams,
+    query: ZForceDeleteQuery,
     doc: {
       summary: 'Delete a firewall without assigned policies',
       response: { description: 'success', schema: ZDeleted },
       errors: [404, 409],
     },
-    handler: ({ deps, auth, params }) => deleteFirewall(deps, { tenantId: auth.tenantId, id: params.id }),
+    handler: ({ deps, auth, params, query }) =>
+      deleteFirewall(deps, { tenantId: auth.tenantId, id: params.id, force: query.force === 'true' }),
   }),
   defineRoute({
     method: 'post',

@@ -6,6 +6,7 @@ import {
   ZCreatePolicyBody,
   ZCreateRuleBody,
   ZDeleted,
+  ZForceDeleteQuery,
   ZListQuery,
   zPathId,
   ZPolicyAssignment,
@@ -92,12 +93,14 @@ export const policyRoutes = [
     path: '/policies/v1/url-filter/:id',
     auth: tenantToken,
     params: ZPolicyParams,
+    query: ZForceDeleteQuery,
     doc: {
       summary: 'Delete an unassigned policy',
       response: { description: 'success', schema: ZDeleted },
       errors: [404, 409],
     },
-    handler: ({ deps, auth, params }) => deletePolicy(deps, { tenantId: auth.tenantId, id: params.id }),
+    handler: ({ deps, auth, params, query }) =>
+      deletePolicy(deps, { tenantId: auth.tenantId, id: params.id, force: query.force === 'true' }),
   }),
   defineRoute({
     method: 'post',

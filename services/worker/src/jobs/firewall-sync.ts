@@ -1,29 +1,60 @@
 import { JOBS, requireSecret } from '@risk/common';
-import { removePolicyAssignment, syncPolicyAssignment, type SyncResult } from '@risk/firewalls';
-import { UnrecoverableError } from 'bullmq';
+import {
+  endRemovalAfterFailedJob,
+  removePolicyAssignment,
+  syncPolicyAssignment,
+  type SyncResult,
+} from '@risk/firewalls';
+import { UnrecoverableError, type Job } from 'bullmq';
 import type { WorkerDeps } from '../deps';
+
+/** What the processor reads of a BullMQ job (tests pass plain objects). */
+export interface FirewallSyncJobLike {
+  data: unknown;
+  /** attempts that failed before this one (BullMQ counts from 0) */
+  attemptsMade?: number;
+  opts?: { attempts?: number };
+}
 
 /**
  * Pushes a URL-filter policy to a firewall (or removes it) for one firewall_sync job. The push itself
  * is @risk/firewalls' sync use case (docs/firewalls.md "Sync"); a retryable failure is thrown so BullMQ retries with backoff, a
  * permanent one (bad credentials, untranslatable policy) is recorded on the assignment and not retried.
+ * A removal still failing on its last attempt ends `removal_failed` (docs/firewalls.md "Assignment sync
+ * states"), so it never stays `removing` once its retries are spent.
  */
-export function createFirewallSyncProcessor(deps: WorkerDeps): (job: { data: unknown }) => Promise<SyncResult> {
+export function createFirewallSyncProcessor(deps: WorkerDeps): (job: FirewallSyncJobLike) => Promise<SyncResult> {
   return async (job) => {
     const payload = JOBS.firewallSync.payload.parse(job.data);
     const options = {
       secretsKey: requireSecret(deps.config, 'SECRETS_KEY'),
       allowedHosts: deps.config.OUTBOUND_ALLOWED_HOSTS,
     };
+    const lastAttempt = (job.attemptsMade ?? 0) + 1 >= (job.opts?.attempts ?? 1);
     const result =
       payload.action === 'remove'
-        ? await removePolicyAssignment(deps.prisma, payload.assignment_id, options)
+        ? await removePolicyAssignment(deps.prisma, payload.assignment_id, { ...options, lastAttempt })
         : await syncPolicyAssignment(deps.prisma, payload.assignment_id, options);
-    if (result.status === 'failed') {
+    if (result.status === 'failed' || result.status === 'removal_failed') {
       const message = `${result.error?.reason}: ${result.error?.message}`;
       if (result.retryable === false) throw new UnrecoverableError(message);
       throw new Error(message);
     }
     return result;
   };
+}
+
+/**
+ * BullMQ's `failed` event for a firewall-sync job. A removal whose retries are spent ends `removal_failed`
+ * even when its last attempt could not record it itself (the worker died mid-attempt and BullMQ failed the
+ * stalled job, or another job held the assignment's lock), so no removal stays `removing` for good.
+ */
+export async function onFirewallSyncFailed(deps: WorkerDeps, job: Job | undefined, err: Error): Promise<void> {
+  if (!job) return;
+  const attempts = job.opts.attempts ?? 1;
+  if (job.attemptsMade < attempts && err.name !== 'UnrecoverableError') return;
+  const parsed = JOBS.firewallSync.payload.safeParse(job.data);
+  if (!parsed.success || parsed.data.action !== 'remove') return;
+  const startedAt = new Date(job.processedOn ?? job.timestamp);
+  await endRemovalAfterFailedJob(deps.prisma, parsed.data.assignment_id, startedAt, `job_failed: ${err.message}`);
 }

@@ -3,7 +3,7 @@ import { Worker, type Job } from 'bullmq';
 import type { WorkerDeps } from '../deps';
 import { instrumentJob, requestIdOfJob } from '../metrics';
 import { createEnrichmentProcessor, onEnrichmentFailed } from './enrichment-processor';
-import { createFirewallSyncProcessor } from './firewall-sync';
+import { createFirewallSyncProcessor, onFirewallSyncFailed } from './firewall-sync';
 import { createWebhookDeliveryProcessor } from './webhook-delivery';
 
 /**
@@ -34,7 +34,12 @@ export function startJobWorkers(deps: WorkerDeps): Worker[] {
       }),
       concurrency: 20,
     },
-    { queue: JOBS.firewallSync.queue, processor: createFirewallSyncProcessor(deps), concurrency: 4 },
+    {
+      queue: JOBS.firewallSync.queue,
+      processor: createFirewallSyncProcessor(deps),
+      concurrency: 4,
+      onFailed: (job, err) => onFirewallSyncFailed(deps, job, err),
+    },
   ];
   return table.map(({ queue, processor, concurrency, onFailed }) => {
     const connection = createWorkerConnection(

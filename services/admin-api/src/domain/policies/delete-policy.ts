@@ -1,18 +1,16 @@
-import { ApiError } from '@risk/common';
 import type { DbDeps } from '../deps';
 import { findPolicy } from './find-policy';
+import { checkAssignmentsBeforeDelete } from './removal-state';
 
-/** Only an unassigned policy: its objects must be removed from the firewalls first. */
-export async function deletePolicy(deps: DbDeps, input: { tenantId: string; id: string }) {
+/**
+ * Only a policy whose objects were removed from its firewalls; one whose removals ended removal_failed
+ * with `force` (docs/firewalls.md "Assignment sync states").
+ */
+export async function deletePolicy(deps: DbDeps, input: { tenantId: string; id: string; force?: boolean }) {
   const { db } = deps;
   const { id } = input;
-  const policy = await findPolicy(db, input.tenantId, id);
-  if (policy.assignments.length) {
-    throw new ApiError('policy_assigned', {
-      param: 'id',
-      message: `The policy is assigned to ${policy.assignments.length} firewall(s); unassign it first so its objects are removed from them.`,
-    });
-  }
+  await findPolicy(db, input.tenantId, id);
+  const leftOnDevice = await checkAssignmentsBeforeDelete(db, { policy_id: id }, input.force === true);
   await db.urlFilterPolicy.delete({ where: { id } });
-  return { id, object: 'url_filter_policy', deleted: true as const };
+  return { id, object: 'url_filter_policy', deleted: true as const, ...leftOnDevice };
 }

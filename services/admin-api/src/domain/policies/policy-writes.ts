@@ -22,7 +22,7 @@ export async function bumpAndResync(tx: Tx, policyId: string): Promise<number> {
     select: { version: true },
   });
   const assignments = await tx.policyAssignment.findMany({
-    where: { policy_id: policyId, sync_status: { not: 'removing' } },
+    where: { policy_id: policyId, sync_status: { notIn: ['removing', 'removal_failed'] } },
     select: { id: true },
   });
   if (assignments.length) {

@@ -1,0 +1,323 @@
+// Assignment sync under concurrency and faults (issue 11; docs/firewalls.md "Assignment sync states"):
+// pushes for one assignment are serialised and recorded by compare-and-set on the target version, and a
+// removal that cannot reach the firewall ends `removal_failed`, which DELETE then explains.
+import { createApp as createAdminApp } from '@risk/admin-api';
+import { QUEUES } from '@risk/common';
+import {
+  createConnector,
+  defaultConnectorContext,
+  startFortinetSimulator,
+  startPanosSimulator,
+  syncPolicyAssignment,
+  type FirewallConnection,
+  type PolicyModel,
+  type PushedObjects,
+} from '@risk/firewalls';
+import type { Job } from 'bullmq';
+import request from 'supertest';
+import { startWorker, type RunningWorker } from '../src';
+import { onFirewallSyncFailed } from '../src/jobs/firewall-sync';
+import { createWorkerHarness, waitFor, type WorkerHarness } from './harness';
+
+const SIM_KEY = 'sim-key-for-worker-order-0001';
+
+describe('firewall sync ordering and unreachable firewalls', () => {
+  let h: WorkerHarness;
+  let pan: Awaited<ReturnType<typeof startPanosSimulator>>;
+  let forti: Awaited<ReturnType<typeof startFortinetSimulator>>;
+  let admin: ReturnType<typeof createAdminApp>;
+
+  beforeAll(async () => {
+    h = await createWorkerHarness('fworder');
+    pan = await startPanosSimulator({ apiKey: SIM_KEY });
+    forti = await startFortinetSimulator({ apiKey: SIM_KEY });
+    admin = createAdminApp({
+      config: h.ctx.config,
+      db: h.ctx.db.prisma,
+      logger: h.ctx.logger,
+      pingRedis: () => h.producer.connection.ping(),
+    });
+  });
+  afterAll(async () => {
+    await pan.close();
+    await forti.close();
+    await h.close();
+  });
+
+  async function tenant(name: string) {
+    const reg = await request(admin)
+      .post('/tenants/v1/register')
+      .set('Authorization', `Bearer ${h.ctx.config.ADMIN_API_TOKEN}`)
+      .send({ name, admin_email: `ops@${name}.example` });
+    expect(reg.status).toBe(201);
+    return `Bearer ${reg.body.tenant_token.token as string}`;
+  }
+  async function firewall(auth: string, type: 'palo_alto' | 'fortinet', port: number) {
+    const fw = await request(admin)
+      .post('/firewalls/v1')
+      .set('Authorization', auth)
+      .send({ name: `${type}-edge`, type, host: '127.0.0.1', port, api_token: SIM_KEY, verify_ssl: false });
+    expect(fw.status).toBe(201);
+    return fw.body.id as string;
+  }
+  const assignmentOf = (policyId: string, firewallId: string) =>
+    h.ctx.db.prisma.policyAssignment.findFirst({ where: { policy_id: policyId, firewall_id: firewallId } });
+
+  it('two sync jobs for versions N and N+1 finishing out of order converge to N+1 (device and record)', async () => {
+    const auth = await tenant('order-co');
+    const fwId = await firewall(auth, 'palo_alto', pan.port);
+    const policy = await request(admin)
+      .post('/policies/v1/url-filter')
+      .set('Authorization', auth)
+      .send({ name: 'AI', rules: [{ action: 'block', domains: ['v1.example'] }] });
+    expect(policy.status).toBe(201);
+    const policyId = policy.body.id as string;
+    const assigned = await request(admin)
+      .post(`/policies/v1/url-filter/${policyId}/assign`)
+      .set('Authorization', auth)
+      .send({ firewall_ids: [fwId] });
+    const assignmentId = assigned.body.assignments[0].id as string;
+    const addRule = async (domain: string) => {
+      const res = await request(admin)
+        .post(`/policies/v1/url-filter/${policyId}/rules`)
+        .set('Authorization', auth)
+        .send({ action: 'block', domains: [domain] });
+      expect(res.status).toBe(201);
+    };
+
+    // the push of version N waits at this gate, after it has read the policy and before the device sees it
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let gatedVersion = -1;
+    const pushStarted: number[] = [];
+    const context = defaultConnectorContext(h.ctx.config.OUTBOUND_ALLOWED_HOSTS ?? '');
+    const connectorFor = (c: FirewallConnection) => {
+      const real = createConnector(c, context);
+      return {
+        test: () => real.test(),
+        configureLogging: (o: Parameters<typeof real.configureLogging>[0]) => real.configureLogging(o),
+        removeUrlPolicy: (p: PushedObjects) => real.removeUrlPolicy(p),
+        async applyUrlPolicy(model: PolicyModel, previous: PushedObjects | null) {
+          pushStarted.push(model.version);
+          if (model.version === gatedVersion) await gate;
+          return real.applyUrlPolicy(model, previous);
+        },
+      };
+    };
+    const options = { secretsKey: h.ctx.config.SECRETS_KEY ?? '', connectorFor };
+
+    await addRule('v2.example'); // version 2 = N
+    gatedVersion = 2;
+    const jobN = syncPolicyAssignment(h.ctx.db.prisma, assignmentId, options);
+    await waitFor('the push of version N to start', () => pushStarted.includes(2));
+    await addRule('v3.example'); // version 3 = N+1
+    let jobNPlus1Done = false;
+    const jobNPlus1 = syncPolicyAssignment(h.ctx.db.prisma, assignmentId, options).finally(() => {
+      jobNPlus1Done = true;
+    });
+    // N+1 either finishes first (nothing orders the two) or waits for N; give it the chance to overtake
+    await waitFor(
+      'the N+1 job to finish or to wait for the N job',
+      async () => {
+        if (jobNPlus1Done) return true;
+        const waiting = await h.ctx.db.prisma.$queryRaw<Array<{ n: bigint }>>`
+          SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`;
+        return Number(waiting[0]!.n) > 0;
+      },
+      10_000,
+    );
+    release();
+    await Promise.all([jobN, jobNPlus1]);
+
+    const row = await h.ctx.db.prisma.policyAssignment.findUniqueOrThrow({ where: { id: assignmentId } });
+    expect(row).toMatchObject({ sync_status: 'synced', target_version: 3, synced_version: 3 });
+    expect((row.pushed_objects as unknown as PushedObjects).policy_version).toBe(3);
+    const onDevice = JSON.stringify(pan.state.customCategories());
+    expect(onDevice).toContain('v3.example');
+    expect(onDevice).toContain('v2.example'); // v3 keeps v2's rule: the device holds version 3, not 2
+    const profile = (row.pushed_objects as unknown as PushedObjects).profile;
+    expect(pan.state.evaluate(profile, 'v3.example')).toBe('block');
+  });
+
+  it('a firewall down while a policy is assigned, reordered and unassigned converges to the latest version or to removal_failed, which DELETE explains and ?force=true overrides', async () => {
+    const worker: RunningWorker = startWorker(h.deps, { maintenance: false });
+    const queue = h.producer.queue(QUEUES.firewallSync);
+    // BullMQ retries with a 5 s exponential backoff; promote the delayed retries so the test does not sleep
+    const promoteRetries = async () => {
+      for (const job of await queue.getDelayed()) await job.promote().catch(() => undefined);
+    };
+    try {
+      const auth = await tenant('down-co');
+      const panId = await firewall(auth, 'palo_alto', pan.port);
+      const fortiId = await firewall(auth, 'fortinet', forti.port);
+      const policy = await request(admin)
+        .post('/policies/v1/url-filter')
+        .set('Authorization', auth)
+        .send({
+          name: 'AI',
+          rules: [
+            { action: 'block', domains: ['one.example'] },
+            { action: 'alert', domains: ['two.example'] },
+          ],
+        });
+      const policyId = policy.body.id as string;
+      const ruleIds = (policy.body.rules as Array<{ id: string }>).map((r) => r.id);
+      await request(admin)
+        .post(`/policies/v1/url-filter/${policyId}/assign`)
+        .set('Authorization', auth)
+        .send({ firewall_ids: [panId, fortiId] });
+      await waitFor('both assignments synced at version 1', async () => {
+        const rows = await h.ctx.db.prisma.policyAssignment.findMany({ where: { policy_id: policyId } });
+        return rows.length === 2 && rows.every((r) => r.sync_status === 'synced' && r.synced_version === 1);
+      });
+
+      // both firewalls go down; the policy is reordered twice (versions 2 and 3)
+      pan.setDown(true);
+      forti.setDown(true);
+      for (const order of [[...ruleIds].reverse(), ruleIds]) {
+        const res = await request(admin)
+          .post(`/policies/v1/url-filter/${policyId}/rules/reorder`)
+          .set('Authorization', auth)
+          .send({ rule_ids: order });
+        expect(res.status).toBe(200);
+      }
+      await waitFor('a push to the PAN-OS firewall to fail', async () => {
+        const row = await assignmentOf(policyId, panId);
+        return row?.sync_status === 'failed' && row;
+      });
+      // PAN-OS comes back: its assignment converges to version 3 and stays there once every retry has run
+      pan.setDown(false);
+      await waitFor(
+        'PAN-OS synced at version 3',
+        async () => {
+          await promoteRetries();
+          const row = await assignmentOf(policyId, panId);
+          return row?.sync_status === 'synced' && row.synced_version === 3;
+        },
+        60_000,
+      );
+      await waitFor(
+        'no PAN-OS retry left',
+        async () => {
+          await promoteRetries();
+          const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'prioritized']);
+          return jobs.every((j) => (j.data as { assignment_id: string }).assignment_id !== panId);
+        },
+        60_000,
+      );
+      const panRow = await assignmentOf(policyId, panId);
+      expect(panRow).toMatchObject({ sync_status: 'synced', target_version: 3, synced_version: 3 });
+      expect((panRow!.pushed_objects as unknown as PushedObjects).policy_version).toBe(3);
+      expect(Object.values(pan.state.customCategories()).flat()).toEqual(
+        expect.arrayContaining(['one.example', 'two.example']),
+      );
+
+      // unassign from both while both are down: removals end removal_failed after their retries
+      pan.setDown(true);
+      for (const fwId of [panId, fortiId]) {
+        const un = await request(admin)
+          .delete(`/policies/v1/url-filter/${policyId}/assign/${fwId}`)
+          .set('Authorization', auth);
+        expect(un.status).toBe(200);
+        expect(un.body.sync_status).toBe('removing');
+      }
+      await waitFor(
+        'both removals to end removal_failed',
+        async () => {
+          await promoteRetries();
+          const rows = await h.ctx.db.prisma.policyAssignment.findMany({ where: { policy_id: policyId } });
+          return rows.length === 2 && rows.every((r) => r.sync_status === 'removal_failed');
+        },
+        90_000,
+      );
+      const shown = await request(admin).get(`/policies/v1/url-filter/${policyId}`).set('Authorization', auth);
+      expect(shown.body.assignments).toHaveLength(2);
+      for (const a of shown.body.assignments as Array<{ sync_status: string; last_error: string | null }>) {
+        expect(a.sync_status).toBe('removal_failed');
+        expect(a.last_error).toMatch(/^\w+: /);
+      }
+      // never an older version: PAN-OS kept version 3, FortiOS the version 1 it last received
+      expect((await assignmentOf(policyId, panId))!.synced_version).toBe(3);
+      expect((await assignmentOf(policyId, fortiId))!.synced_version).toBe(1);
+
+      // the user retries the PAN-OS removal once the firewall is back: it is removed from the device
+      pan.setDown(false);
+      const retry = await request(admin)
+        .delete(`/policies/v1/url-filter/${policyId}/assign/${panId}`)
+        .set('Authorization', auth);
+      expect(retry.status).toBe(200);
+      expect(retry.body.sync_status).toBe('removing');
+      await waitFor(
+        'the PAN-OS assignment removed',
+        async () => (await assignmentOf(policyId, panId)) === null,
+        60_000,
+      );
+      // (the simulator is shared with the first test, whose categories stay: look at this policy's domains)
+      const remaining = Object.values(pan.state.customCategories()).flat();
+      expect(remaining).not.toContain('one.example');
+      expect(remaining).not.toContain('two.example');
+
+      // DELETE explains the FortiOS removal failure; ?force=true deletes and says what may be left
+      const refused = await request(admin).delete(`/policies/v1/url-filter/${policyId}`).set('Authorization', auth);
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.code).toBe('policy_removal_failed');
+      expect(refused.body.error.message).toContain(fortiId);
+      expect(refused.body.error.message).toContain('removal_failed');
+      expect(refused.body.error.message).toContain('?force=true');
+      const fwRefused = await request(admin).delete(`/firewalls/v1/${fortiId}`).set('Authorization', auth);
+      expect(fwRefused.status).toBe(409);
+      expect(fwRefused.body.error.code).toBe('policy_removal_failed');
+      expect(fwRefused.body.error.message).toContain(policyId);
+
+      const forced = await request(admin)
+        .delete(`/policies/v1/url-filter/${policyId}?force=true`)
+        .set('Authorization', auth);
+      expect(forced.status).toBe(200);
+      expect(forced.body).toMatchObject({ id: policyId, deleted: true });
+      expect(forced.body.left_on_device).toEqual([
+        expect.objectContaining({ firewall_id: fortiId, policy_id: policyId, sync_status: 'removal_failed' }),
+      ]);
+      expect(forced.body.left_on_device[0].objects.length).toBeGreaterThan(0);
+      expect(forti.state.profiles).toHaveLength(1); // what the note says: still on the device
+      expect(await h.ctx.db.prisma.urlFilterPolicy.count({ where: { id: policyId } })).toBe(0);
+    } finally {
+      pan.setDown(false);
+      forti.setDown(false);
+      await worker.close();
+    }
+  }, 240_000);
+
+  it('a removal job that BullMQ fails for good (stalled on its last attempt) ends removal_failed, an earlier failure does not', async () => {
+    const auth = await tenant('stalled-co');
+    const fwId = await firewall(auth, 'fortinet', forti.port);
+    const policy = await request(admin)
+      .post('/policies/v1/url-filter')
+      .set('Authorization', auth)
+      .send({ name: 'AI', rules: [{ action: 'block', domains: ['stalled.example'] }] });
+    const policyId = policy.body.id as string;
+    await request(admin)
+      .post(`/policies/v1/url-filter/${policyId}/assign`)
+      .set('Authorization', auth)
+      .send({ firewall_ids: [fwId] });
+    const un = await request(admin)
+      .delete(`/policies/v1/url-filter/${policyId}/assign/${fwId}`)
+      .set('Authorization', auth);
+    expect(un.body.sync_status).toBe('removing');
+    const job = (attemptsMade: number) =>
+      ({
+        data: { assignment_id: un.body.id, action: 'remove', version: 1 },
+        opts: { attempts: 5 },
+        attemptsMade,
+        processedOn: Date.now(),
+        timestamp: Date.now(),
+      }) as unknown as Job;
+    const stalled = new Error('job stalled more than allowable limit');
+    await onFirewallSyncFailed(h.deps, job(2), stalled);
+    expect((await assignmentOf(policyId, fwId))!.sync_status).toBe('removing');
+    await onFirewallSyncFailed(h.deps, job(5), stalled);
+    expect(await assignmentOf(policyId, fwId)).toMatchObject({
+      sync_status: 'removal_failed',
+      last_error: 'job_failed: job stalled more than allowable limit',
+    });
+  });
+});
