@@ -193,3 +193,35 @@ describe('isolation between modes', () => {
     expect((await get(`/v1/assets/${enc(fp)}/history`, noScope)).status).toBe(403);
   });
 });
+
+describe('storage bounds', () => {
+  // the writer's statement itself (HISTORY_SQL, run by writeEnrichment with ASSET_HISTORY_CAP), with a cap of 3
+  test('the write that adds an entry beyond the cap deletes the oldest; an unchanged write adds nothing', async () => {
+    const { HISTORY_SQL, newId, ID_PREFIXES } = await import('@risk/db');
+    const fp = `cap:${Date.now()}`;
+    await observe(fp, model(LORA_CARD));
+    const write = (score: number) =>
+      h.ctx.db.pool.query(HISTORY_SQL, [
+        newId(ID_PREFIXES.assetHistory),
+        true,
+        fp,
+        'digest',
+        new Date(),
+        score,
+        'low',
+        1,
+        JSON.stringify([{ key: 'k1', rule_id: 'R10', title: 'licence', severity: 'low' }]),
+        3,
+      ]);
+    for (const score of [10, 20, 30, 40, 40]) await write(score);
+    const rows = await h.ctx.db.prisma.assetHistory.findMany({
+      where: { livemode: true, fingerprint: fp },
+      orderBy: { id: 'desc' },
+    });
+    expect(rows.map((r) => [r.intrinsic_risk_score, r.previous_risk_score])).toEqual([
+      [40, 30],
+      [30, 20],
+      [20, 10],
+    ]);
+  });
+});
