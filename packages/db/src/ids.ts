@@ -14,6 +14,7 @@ export const ID_PREFIXES = {
   event: 'evt',
   finding: 'fnd',
   aibom: 'bom',
+  assetHistory: 'ahe',
   apiKey: 'key',
   request: 'req',
   delivery: 'whd',

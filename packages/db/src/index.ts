@@ -38,6 +38,7 @@ export {
   findThreatsMatchingAsset,
 } from './stores/threats-store';
 export type { ThreatMatchKeys, AssetMatchKeys, MatchingThreatRow } from './stores/threats-store';
+export { ASSET_HISTORY_CAP, HISTORY_SQL, findingSnapshot, type FindingSnapshot } from './stores/history-store';
 export { readEnrichmentJobs, readCandidateThreats, writeEnrichment } from './stores/enrichment-store';
 export type {
   CandidateThreatRow,

@@ -3,3 +3,4 @@ export * from './events';
 export * from './webhooks';
 export * from './signals';
 export * from './assets';
+export * from './history';

@@ -1,5 +1,6 @@
 import { Prisma } from '../generated/prisma/client';
 import { PreparedStatements } from '../sql/prepared';
+import { HISTORY_SQL, HISTORY_STATEMENT_TYPES } from './history-store';
 import { FAN_OUT_EVENTS_SQL } from './events-store';
 import { threatsMatchingAssetWhere, type AssetMatchKeys } from './threats-store';
 
@@ -176,4 +177,6 @@ export const ENRICHMENT_WRITE_STATEMENTS = new PreparedStatements({
     sql: WRITE_SQL,
   },
   ew_fanout: { types: ['text[]'], sql: FAN_OUT_EVENTS_SQL },
+  // the asset history entry (docs/history.md), run before ew_write in the same transaction
+  ew_history: { types: HISTORY_STATEMENT_TYPES, sql: HISTORY_SQL },
 });

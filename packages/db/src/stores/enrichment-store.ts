@@ -11,6 +11,7 @@ import {
   candidateThreatsSql,
   lockSql,
 } from './enrichment-statements';
+import { ASSET_HISTORY_CAP, findingSnapshot } from './history-store';
 import { THREAT_MATCH_RULE_ID, type AssetMatchKeys, type MatchingThreatRow } from './threats-store';
 
 /**
@@ -184,6 +185,19 @@ export async function writeEnrichment(db: Pick<Pool, 'connect'>, input: Enrichme
     const eventRows = enrichmentEvents({ ...input, status, bomId, bomVersion });
 
     const second = [
+      // history first: it diffs against the previous entry and needs nothing ew_write changes
+      statements.execute('ew_history', [
+        text(newId(ID_PREFIXES.assetHistory)),
+        bool(job.livemode),
+        text(job.fingerprint),
+        text(job.digest),
+        `'${now.toISOString()}'`,
+        int(result.intrinsic_risk_score),
+        text(result.intrinsic_risk_severity),
+        int(bomVersion),
+        jsonb(findingSnapshot(result.findings)),
+        int(ASSET_HISTORY_CAP),
+      ]),
       statements.execute('ew_write', [
         text(job.fingerprint),
         text(job.digest),
@@ -227,7 +241,7 @@ export async function writeEnrichment(db: Pick<Pool, 'connect'>, input: Enrichme
     const out = await session.run(assertNoNul(second.join(';\n')));
     session.inTransaction = false;
     const deliveries = current.has_endpoints
-      ? (out[1]!.rows as Array<{ delivery_id: string; outbox_id: string }>).map((r) => ({
+      ? (out[2]!.rows as Array<{ delivery_id: string; outbox_id: string }>).map((r) => ({
           delivery_id: r.delivery_id,
           outbox_id: BigInt(r.outbox_id),
         }))

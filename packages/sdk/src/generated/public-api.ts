@@ -324,6 +324,219 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/assets/{fingerprint}/aibom/diff': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Compare two AI-BOM versions of an asset (scope assets:read)
+     * @description Components added, removed and changed (version, licence, hashes, supplier), lineage changes (base models, relation), the primary component's licence change and the findings added and removed between the two enrichments. Defaults: to = the current version, from = the version before it.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description bom_version to compare from; default: the version before `to` */
+          from?: number;
+          /** @description bom_version to compare to; default: the asset's current version */
+          to?: number;
+        };
+        header?: never;
+        path: {
+          /** @description asset fingerprint (global asset key); URL-encode it in paths */
+          fingerprint: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the diff */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AiBomDiff'];
+          };
+        };
+        /** @description invalid_request_error */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description authentication_error */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description permission_error */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description not_found_error */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description api_error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/assets/{fingerprint}/aibom/versions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An asset's AI-BOM versions, newest first (scope assets:read) */
+    get: {
+      parameters: {
+        query?: {
+          /** @description cursor: the id of the first item of the next page */
+          ending_before?: string;
+          /** @description page size, 1–100, default 20 */
+          limit?: number;
+          /** @description cursor: the id of the last item of the previous page */
+          starting_after?: string;
+        };
+        header?: never;
+        path: {
+          /** @description asset fingerprint (global asset key); URL-encode it in paths */
+          fingerprint: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description a list envelope of AI-BOM versions */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AiBomVersionList'];
+          };
+        };
+        /** @description invalid_request_error */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description authentication_error */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description permission_error */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description not_found_error */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description api_error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/assets/{fingerprint}/findings': {
     parameters: {
       query?: never;
@@ -363,6 +576,115 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['FindingList'];
+          };
+        };
+        /** @description invalid_request_error */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description authentication_error */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description permission_error */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description not_found_error */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description rate_limit_error */
+        429: {
+          headers: {
+            /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+            RateLimit?: string;
+            /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+            'RateLimit-Policy'?: string;
+            /** @description Seconds to wait before retrying. */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description api_error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/assets/{fingerprint}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An asset's history, newest first (scope assets:read)
+     * @description One entry per enrichment that changed the score, severity, finding set or AI-BOM version: the score and severity, the findings added, removed and changed in severity, and the bom_version. Capped per asset (docs/history.md).
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description cursor: the id of the first item of the next page */
+          ending_before?: string;
+          /** @description page size, 1–100, default 20 */
+          limit?: number;
+          /** @description cursor: the id of the last item of the previous page */
+          starting_after?: string;
+        };
+        header?: never;
+        path: {
+          /** @description asset fingerprint (global asset key); URL-encode it in paths */
+          fingerprint: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description a list envelope of history entries */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AssetHistoryList'];
           };
         };
         /** @description invalid_request_error */
@@ -2334,6 +2656,77 @@ export interface components {
         spdx_version: string;
       };
     };
+    AiBomDiff: {
+      components: {
+        added: {
+          name: string;
+          type: string;
+          version: string | null;
+        }[];
+        changed: {
+          /** @description per field (version, license, hashes, supplier): from and to */
+          changes: {
+            [key: string]: {
+              from?: unknown;
+              to?: unknown;
+            };
+          };
+          name: string;
+          type: string;
+        }[];
+        removed: {
+          name: string;
+          type: string;
+          version: string | null;
+        }[];
+      };
+      /** @description findings between the two enrichments; null when history predates either version */
+      findings: {
+        added: components['schemas']['FindingRef'][];
+        removed: components['schemas']['FindingRef'][];
+      } | null;
+      fingerprint: string;
+      from_version: number;
+      /** @description base model and relation changes */
+      lineage: {
+        base_models_added: string[];
+        base_models_removed: string[];
+        relation: {
+          from: string | null;
+          to: string | null;
+        } | null;
+      };
+      /** @enum {string} */
+      object: 'aibom_diff';
+      /** @description the primary component's licence change (null when unchanged) */
+      primary_license: {
+        from: string | null;
+        to: string | null;
+      } | null;
+      to_version: number;
+    };
+    AiBomVersion: {
+      bom_version: number;
+      component_count: number;
+      content_hash: string;
+      /** @description Unix seconds */
+      created: number;
+      /** @description true for the asset's current AI-BOM */
+      current: boolean;
+      fingerprint: string;
+      /** @example bom_01jd3q5k8m0000000000000000 */
+      id: string;
+      /** @enum {string} */
+      object: 'aibom_version';
+    };
+    AiBomVersionList: {
+      data: components['schemas']['AiBomVersion'][];
+      has_more: boolean;
+      next_cursor: string | null;
+      /** @enum {string} */
+      object: 'list';
+      url: string;
+    };
     Asset: {
       /** @description AI-BOM id (or null); the object with expand[]=aibom */
       aibom: string | components['schemas']['AiBom'] | null;
@@ -2381,6 +2774,36 @@ export interface components {
       /** @description Unix seconds */
       updated: number;
       version: string | null;
+    };
+    AssetHistoryEntry: {
+      /** @description the AI-BOM version this enrichment produced */
+      bom_version: number | null;
+      /** @description when the enrichment was written */
+      created: number;
+      findings_added: components['schemas']['FindingRef'][];
+      /** @description findings whose severity changed */
+      findings_changed: components['schemas']['FindingSeverityChange'][];
+      findings_removed: components['schemas']['FindingRef'][];
+      fingerprint: string;
+      /** @example ahe_01jd3q5k8m0000000000000000 */
+      id: string;
+      intrinsic_risk_score: number | null;
+      /** @enum {string|null} */
+      intrinsic_risk_severity: 'critical' | 'high' | 'medium' | 'low' | 'informational' | null;
+      /** @enum {string} */
+      object: 'asset_history_entry';
+      /** @description the score of the entry before (null for the first entry) */
+      previous_risk_score: number | null;
+      /** @enum {string|null} */
+      previous_risk_severity: 'critical' | 'high' | 'medium' | 'low' | 'informational' | null;
+    };
+    AssetHistoryList: {
+      data: components['schemas']['AssetHistoryEntry'][];
+      has_more: boolean;
+      next_cursor: string | null;
+      /** @enum {string} */
+      object: 'list';
+      url: string;
     };
     AssetList: {
       data: components['schemas']['Asset'][];
@@ -2609,6 +3032,18 @@ export interface components {
       /** @enum {string} */
       object: 'list';
       url: string;
+    };
+    /** @description a finding as history remembers it (finding ids change every enrichment) */
+    FindingRef: {
+      rule_id: string;
+      /** @enum {string} */
+      severity: 'critical' | 'high' | 'medium' | 'low' | 'informational';
+      title: string;
+    };
+    /** @description a finding as history remembers it (finding ids change every enrichment) */
+    FindingSeverityChange: components['schemas']['FindingRef'] & {
+      /** @enum {string} */
+      previous_severity: 'critical' | 'high' | 'medium' | 'low' | 'informational';
     };
     LookupCandidate: {
       asset: components['schemas']['Asset'];

@@ -2,6 +2,7 @@ import type { RouteDefinition } from '@risk/common';
 import type { AppDeps } from '../deps';
 import { assetRoutes } from './assets';
 import { eventRoutes } from './events';
+import { historyRoutes } from './history';
 import { signalRoutes } from './signals';
 import { threatRoutes } from './threats';
 import { webhookRoutes } from './webhooks';
@@ -17,4 +18,5 @@ export const V1_RESOURCES: ReadonlyArray<ReadonlyArray<RouteDefinition<AppDeps>>
   webhookRoutes,
   signalRoutes,
   assetRoutes,
+  historyRoutes,
 ];
