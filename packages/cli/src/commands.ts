@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
-import { isScope, mintApiKey, type Config, type Scope } from '@risk/common';
+import { createLogger, isScope, mintApiKey, QueueProducer, type Config, type Scope } from '@risk/common';
 import { createPrisma, ensureDatabase, migrate, resetDatabase } from '@risk/db';
+import { checkInvariants } from '@risk/worker';
 
 /** A CLI failure with a message for the operator and no stack trace. */
 export class CliError extends Error {}
@@ -18,6 +19,9 @@ export const USAGE = `Usage: pnpm cli <command>
   api-keys revoke <key_id>        revoke a key (takes effect within seconds)
   db migrate                      create the database if missing and apply migrations
   db reset --yes                  drop everything and re-apply migrations
+  doctor [--repair]               report work that fell through (assets and assignments neither done nor
+                                  queued, outbox rows waiting over a minute, dead-lettered rows) as JSON;
+                                  --repair re-queues it (docs/reliability.md "Invariants")
 
 Scopes: signals:write signals:read assets:read threats:read threats:write webhooks:write
 Use \`pnpm --silent cli …\` to get only the JSON on stdout.`;
@@ -56,6 +60,28 @@ export async function runCli(argv: string[], config: Config, io: CliIo): Promise
       return;
     }
     throw new CliError(`unknown db command: ${action ?? '(none)'}\n\n${USAGE}`);
+  }
+  if (group === 'doctor') {
+    const { values } = parseArgs({
+      args: [action, ...rest].filter((a) => a !== undefined),
+      options: { repair: { type: 'boolean' } },
+    });
+    const db = createPrisma({ url: config.DATABASE_URL, applicationName: 'risk-cli', max: 2 });
+    const producer = new QueueProducer({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, 'cli-doctor');
+    try {
+      const logger = createLogger({ level: 'warn', service: 'cli', stderr: true });
+      const report = await checkInvariants(
+        { config, prisma: db.prisma, pool: db.pool, producer, logger },
+        { repair: values.repair === true },
+      );
+      if (!report.ran)
+        throw new CliError('another invariants pass (a worker or a second doctor) is running; try again');
+      io.out(JSON.stringify(report));
+      return;
+    } finally {
+      await producer.close();
+      await db.close();
+    }
   }
   if (group === 'api-keys') {
     const db = createPrisma({

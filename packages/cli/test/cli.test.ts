@@ -109,4 +109,24 @@ describe('operator CLI', () => {
     expect(parsed.org_id).toBe('org_proc');
     expect(res.stdout.trim().split('\n')).toHaveLength(1);
   });
+  it('doctor reports an asset neither enriched nor queued, and --repair queues it through the outbox', async () => {
+    const pool = ctx.db.pool;
+    await pool.query(
+      `INSERT INTO assets (livemode, fingerprint, asset_type, latest_signal_id, latest_digest, first_seen, last_seen, updated)
+       VALUES (true, 'npm:doctor@1.0.0', 'package', 'sig_doctor', 'd1', now(), now(), now() - interval '2 minutes')`,
+    );
+    const waiting = `SELECT count(*)::int AS n FROM outbox WHERE processed_at IS NULL AND payload->>'fingerprint' = 'npm:doctor@1.0.0'`;
+    await runCli(['doctor'], ctx.config, io);
+    expect(JSON.parse(out.pop()!)).toMatchObject({
+      ran: true,
+      repaired: false,
+      assets_unqueued: ['live:npm:doctor@1.0.0'],
+    });
+    expect((await pool.query(waiting)).rows[0].n).toBe(0);
+    await runCli(['doctor', '--repair'], ctx.config, io);
+    expect(JSON.parse(out.pop()!)).toMatchObject({ repaired: true, assets_unqueued: ['live:npm:doctor@1.0.0'] });
+    expect((await pool.query(waiting)).rows[0].n).toBe(1);
+    await runCli(['doctor'], ctx.config, io);
+    expect(JSON.parse(out.pop()!).assets_unqueued).toEqual([]);
+  });
 });

@@ -51,6 +51,11 @@ export function createPrisma(opts: CreatePrismaOptions): DbHandle {
     lock_timeout: opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
   });
   pool.on('error', (err) => opts.onPoolError?.(err));
+  // pg-pool listens for a client's errors only while it is idle: a connection checked out (pool.connect())
+  // whose backend is terminated between two queries would emit an unhandled 'error' and exit the process.
+  // Whoever holds it sees its next query fail, and pg-pool discards a non-queryable client on release
+  // (docs/reliability.md "Fault suite"), so this listener only has to exist.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const adapter = new PrismaPg(pool, { disposeExternalPool: false });
   const prisma = new PrismaClient({ adapter, transactionOptions: { maxWait: 5000, timeout: 15000 } });
   let closed = false;

@@ -1,5 +1,6 @@
 import { EVENT_RETENTION_DAYS, IDEMPOTENCY_RETENTION_MS } from '@risk/common';
 import type { WorkerDeps } from './deps';
+import { checkInvariants } from './invariants';
 
 export interface MaintenanceResult {
   staled: number;
@@ -114,6 +115,17 @@ export function startMaintenance(deps: WorkerDeps): { stop(): void } {
       if (locked !== 'OK') return;
       const result = await runMaintenance(deps);
       deps.logger.info('maintenance done', { ...result });
+      // then repair work that fell through (docs/reliability.md "Invariants")
+      const inv = await checkInvariants(deps, { repair: true });
+      const found = inv.assets_unqueued.length + inv.assignments_unqueued.length;
+      if (found || inv.outbox_stuck || inv.outbox_dead_lettered)
+        deps.logger.warn('invariants: fallen-through work found', {
+          assets_unqueued: inv.assets_unqueued.length,
+          assignments_unqueued: inv.assignments_unqueued.length,
+          outbox_stuck: inv.outbox_stuck,
+          outbox_dead_lettered: inv.outbox_dead_lettered,
+          repaired: inv.repaired,
+        });
     } catch (err) {
       deps.logger.warn('maintenance failed', { err });
     }

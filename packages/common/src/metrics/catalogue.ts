@@ -79,6 +79,13 @@ export const firewallSyncAssignments = new Gauge({
   registers: [metricsRegistry],
 });
 
+export const invariantViolations = new Gauge({
+  name: 'risk_invariant_violations',
+  help: 'Fallen-through work found by the last invariants pass, by kind (asset_unqueued, assignment_unqueued, outbox_stuck, outbox_dead_lettered)',
+  labelNames: ['kind'] as const,
+  registers: [metricsRegistry],
+});
+
 /** A refresh of on-scrape gauges (queue depth, outbox lag, ...): run before each render, never on a timer. */
 export type ScrapeCollector = () => Promise<void>;
 const scrapeCollectors = new Set<ScrapeCollector>();
