@@ -1,7 +1,7 @@
 import { sha256Hex } from '@risk/common';
 
 /**
- * DESIGN.md §3 enrichment trigger rules, as one pure function. Enrichment runs when the asset is new,
+ * The enrichment trigger rules (docs/public-api.md "Enrichment triggers"), as one pure function. Enrichment runs when the asset is new,
  * when the signal's content digest differs from the one last enriched, when the asset failed, or when
  * its last enrichment is older than ENRICHMENT_TTL_DAYS. A job already waiting for the same digest is
  * not queued twice (jobs are deduplicated per fingerprint+digest anyway; this saves the outbox row).

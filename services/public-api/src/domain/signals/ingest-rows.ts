@@ -11,7 +11,7 @@ import type { SignalRow } from './render-signal';
 /** A signal row as inserted: the rendered columns plus the id of the request that sent it. */
 export type SignalInsert = SignalRow & { request_id: string };
 
-/** sha256 of the canonical JSON of the content enrichment reads (DESIGN.md §3). */
+/** sha256 of the canonical JSON of the content enrichment reads (docs/public-api.md "Signals and assets"). */
 export function contentDigest(s: CreateSignalBody): string {
   return sha256Hex(
     canonicalJson({

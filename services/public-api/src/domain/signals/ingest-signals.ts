@@ -43,7 +43,7 @@ export interface IngestRequest {
 }
 
 /**
- * Stores the signals of one request (1–500) with every guarantee of DESIGN.md §3: the signals, their
+ * Stores the signals of one request (1–500) with every guarantee of docs/public-api.md: the signals, their
  * assets, asset_orgs, outbox rows and events, and the 2xx response for the Idempotency-Key, in one
  * transaction committed before the 202. A bulk request runs as its own transaction; single signals
  * of concurrent requests share one (a MicroBatch, docs/data-access.md), each request keeping its own claim, response
