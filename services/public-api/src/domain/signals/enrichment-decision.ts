@@ -30,10 +30,12 @@ export interface PreviousAssetState {
  */
 export function observationSetDigest(
   prev: PreviousAssetState,
-  orgId: string,
-  contentDigest: string,
-  now: Date,
-  observationTtlDays: number,
+  {
+    orgId,
+    contentDigest,
+    now,
+    observationTtlDays,
+  }: { orgId: string; contentDigest: string; now: Date; observationTtlDays: number },
 ): string {
   const expired =
     prev.org_last_seen !== null && now.getTime() - prev.org_last_seen.getTime() > observationTtlDays * 86_400_000;
@@ -51,9 +53,7 @@ export type EnrichmentDecision =
 
 export function decideEnrichment(
   prev: PreviousAssetState | null,
-  digest: string,
-  now: Date,
-  ttlDays: number,
+  { digest, now, ttlDays }: { digest: string; now: Date; ttlDays: number },
 ): EnrichmentDecision {
   if (!prev) return { status: 'queued', reason: 'new_asset', nextStatus: 'pending' };
   const waitingForThisDigest = prev.latest_digest === digest;

@@ -114,15 +114,23 @@ export async function ingestBatch(deps: AppDeps, requests: readonly IngestReques
       const existing: AssetWrite[] = [];
       for (const a of assets) {
         if (inserted.has(keyOf(a))) {
-          decisions.set(keyOf(a), decideEnrichment(null, a.latest_digest, now, ENRICHMENT_TTL_DAYS));
+          decisions.set(
+            keyOf(a),
+            decideEnrichment(null, { digest: a.latest_digest, now, ttlDays: ENRICHMENT_TTL_DAYS }),
+          );
           newAssetRows.push(newAssetRow(a, now));
           continue;
         }
         const p = locked.get(keyOf(a));
         if (!p) throw new Error(`asset ${a.fingerprint} vanished inside the ingest transaction`);
         // the org's new observation replaces only its own: the set digest says whether the set changed
-        a.latest_digest = observationSetDigest(p, a.org_id, a.content_digest, now, OBSERVATION_TTL_DAYS);
-        decisions.set(keyOf(a), decideEnrichment(p, a.latest_digest, now, ENRICHMENT_TTL_DAYS));
+        a.latest_digest = observationSetDigest(p, {
+          orgId: a.org_id,
+          contentDigest: a.content_digest,
+          now,
+          observationTtlDays: OBSERVATION_TTL_DAYS,
+        });
+        decisions.set(keyOf(a), decideEnrichment(p, { digest: a.latest_digest, now, ttlDays: ENRICHMENT_TTL_DAYS }));
         existing.push(a);
       }
       const queuedOf = requests.map(() => 0);
