@@ -8,7 +8,7 @@ import type { IngestInput } from './ingest-signals';
 import type { AssetRow } from '../assets/render';
 import type { SignalRow } from './render-signal';
 
-/** A signal row as inserted: the rendered columns plus the id of the request that sent it. */
+/** A signal row as inserted (@risk/db's SignalInsert) with its creation time, as rendered. */
 export type SignalInsert = SignalRow & { request_id: string };
 
 /** sha256 of the canonical JSON of the content enrichment reads (docs/public-api.md "Signals and assets"). */
