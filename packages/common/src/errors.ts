@@ -78,7 +78,7 @@ export class ApiError extends Error {
     } = {},
   ) {
     super(opts.message ?? defaultMessage(code, opts.param));
-    // status overrides the table only where DESIGN.md says so (an unknown cursor: 400 resource_missing)
+    // status overrides the table only where docs/public-api.md says so (an unknown cursor: 400 resource_missing)
     this.status = opts.status ?? ERROR_CODES[code].status;
     this.type = opts.type ?? ERROR_CODES[code].type;
     this.param = opts.param;

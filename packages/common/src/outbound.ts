@@ -3,7 +3,7 @@ import ipaddr from 'ipaddr.js';
 import { ApiError } from './errors';
 
 /**
- * Outbound HTTP guard (DESIGN.md §3). Webhook URLs may not reach private, loopback, link-local or
+ * Outbound HTTP guard (docs/public-api.md "Outbound HTTP guard"). Webhook URLs may not reach private, loopback, link-local or
  * metadata addresses; firewall hosts may be private (management networks are) but never loopback,
  * link-local or metadata. OUTBOUND_ALLOWED_HOSTS (hosts or CIDRs) lifts the guard for named
  * targets. Callers connect to the address returned here, so DNS rebinding can't swap it afterwards.

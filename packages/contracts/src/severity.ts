@@ -3,7 +3,7 @@ import type { RISK_SEVERITIES } from './public/assets';
 export type RiskSeverity = (typeof RISK_SEVERITIES)[number];
 
 /**
- * DESIGN.md §3 severity bands for a 0–100 risk score: ≥90 critical, ≥70 high, ≥40 medium, ≥10 low,
+ * The severity bands (docs/public-api.md "Severity bands") for a 0–100 risk score: ≥90 critical, ≥70 high, ≥40 medium, ≥10 low,
  * else informational. The one definition: the enrichment engine (intrinsic risk), the admin URL
  * risk score and @risk/common all use this (it lives here because every one of them, the pure engine
  * included, may depend on @risk/contracts).

@@ -42,8 +42,8 @@ input. The worker (\`services/worker\`) reads the signal, runs it, and writes th
     .map(([k, n]) => `${n} ${k}`)
     .join(
       ', ',
-    )}), semver ranges | \`shared/research/ai-cves.json\`; each entry keeps its \`source\` URL and \`verification\` |
-| \`atlas-techniques.json\` | ${atlas.techniques.length} MITRE ATLAS techniques (ids, names, tactics) | mitre-atlas/atlas-data ATLAS.yaml v5.6.0 via \`shared/research/atlas-techniques.json\` |
+    )}), semver ranges | the project's research list of AI CVEs; each entry keeps its \`source\` URL and \`verification\` |
+| \`atlas-techniques.json\` | ${atlas.techniques.length} MITRE ATLAS techniques (ids, names, tactics) | mitre-atlas/atlas-data ATLAS.yaml v5.6.0 (<https://github.com/mitre-atlas/atlas-data>), subset chosen by the project's research |
 | \`publishers.json\` | ${publishers.verified_publishers.length} verified publisher namespaces, ${publishers.well_known_names.length} well-known names (typosquat targets), ${publishers.not_typosquats.length} known look-alikes that are not squats | hand-curated (see its \`_source\`) |
 
 Licences are checked against the SPDX License List (\`spdx-license-ids\`) and expressions parsed with
@@ -52,7 +52,7 @@ Licences are checked against the SPDX License List (\`spdx-license-ids\`) and ex
 
 ## Rule catalogue (${RULES.length} rules)
 
-R00–R27 are the rules of \`shared/research/enrichment.md\` §3 under the same ids; the last column says how each maps.
+R00–R27 keep the ids of the project's original rule study; the last column says how each maps.
 Every ATLAS id is checked against \`atlas-techniques.json\` by a test.
 
 | id | title | default severity | base weight | rationale | MITRE ATLAS | remediation | research §3 |
@@ -196,7 +196,7 @@ method, so the integer contributions sum exactly to \`intrinsic_risk_score\`. \`
 that set the floor and \`score_breakdown.score_confidence\` is \`low\` when content was recognised but not analysed
 (a \`format_not_analysed\` finding), so a low score there never reads as a clean bill of health.
 
-Severity bands (DESIGN.md; defined once in \`packages/contracts/src/severity.ts\`): ≥ 90 critical, ≥ 70 high,
+Severity bands ([public-api.md](public-api.md#severity-bands); defined once in \`packages/contracts/src/severity.ts\`): ≥ 90 critical, ≥ 70 high,
 ≥ 40 medium, ≥ 10 low, else informational.
 
 ## Publisher trust

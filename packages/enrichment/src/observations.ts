@@ -1,4 +1,4 @@
-import type { Analysis } from './index';
+import type { Analysis } from './analyze';
 import { computeScore } from './score';
 import type { FindingDraft } from './types';
 import { stableStringify, uniq } from './util';

@@ -1,6 +1,6 @@
 import { ASSET_TYPE_VALUES, type RiskSeverity } from '@risk/contracts';
 import type { Truncation } from './limits';
-// DESIGN.md §3 asset types and the five severities are defined once, in @risk/contracts
+// the asset types (docs/public-api.md "Signals and assets") and the five severities are defined once, in @risk/contracts
 export const ASSET_TYPES = ASSET_TYPE_VALUES;
 export type AssetType = (typeof ASSET_TYPES)[number];
 export type Severity = RiskSeverity;

@@ -65,7 +65,7 @@ describe('scoring properties', () => {
     expect(computeScore([low]).score).toBe(11); // 10 + 29 x 0.05
     expect(computeScore([{ ...low, rule_id: 'R00', severity: 'informational', weight: 0 }]).score).toBe(0);
   });
-  it('severity bands follow DESIGN.md', () => {
+  it('severity bands follow docs/public-api.md', () => {
     expect([100, 90, 89, 70, 69, 40, 39, 10, 9, 0].map(severityForScore)).toEqual([
       'critical',
       'critical',

@@ -1,4 +1,4 @@
-// Admin API credentials (DESIGN.md §4): the admin token (ADMIN_API_TOKEN, compared in constant time) and
+// Admin API credentials (docs/admin-api.md, docs/security.md "Tenant credentials and firewall tokens"): the admin token (ADMIN_API_TOKEN, compared in constant time) and
 // tenant tokens (JWT HS256, sub = tenant id, jti = the token's row in tenant_tokens, signed with a key derived
 // from SECRETS_KEY). The signature proves who issued a token; the row (checked on every request) says whether
 // it is still valid (docs/security.md "Tenant credentials and firewall tokens").

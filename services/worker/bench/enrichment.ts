@@ -4,7 +4,7 @@
  * 1. Drain: 10,000 signals over 2,000 assets (5 content versions each) are ingested through the public
  *    API's bulk route (each 202 = signals committed, jobs queued); then one worker process
  *    (`node --import tsx src/main.ts`) is started and timed from its first healthy /healthz until every
- *    asset is enriched and the queue is empty. Manifests: the real files of ../shared/samples/manifests
+ *    asset is enriched and the queue is empty. Manifests: the real files of the folder BENCH_SAMPLES names
  *    (model cards, config.json, MCP package.json / pyproject.toml / server.json / .mcp.json, …) with
  *    per-asset, per-version variations that keep each format valid (version fields, names, an added
  *    line in a card's body, weight file listings).

@@ -235,7 +235,7 @@ describe('worker reliability', () => {
     });
     expect(JSON.stringify(event.data)).toMatch(/simulated write failure/);
 
-    // a new signal for a failed asset is queued again (DESIGN.md trigger rules)
+    // a new signal for a failed asset is queued again (docs/public-api.md "Enrichment triggers")
     const again = await h.submit({
       fingerprint: fp,
       asset_type: 'model',

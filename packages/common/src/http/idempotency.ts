@@ -240,7 +240,7 @@ export function sendReplay(res: Response, stored: StoredResponse): void {
 }
 
 /**
- * Idempotency-Key for POST (DESIGN.md §3). Scope: (org, livemode, method, path). The key row is
+ * Idempotency-Key for POST (docs/public-api.md "Idempotency"). Scope: (org, livemode, method, path). The key row is
  * claimed with an INSERT before the handler runs, so a concurrent duplicate gets 409
  * idempotency_key_in_use; a 2xx response is stored before it is sent, so a retry after the response
  * always replays; any other outcome releases the key. Body equality is by canonical JSON.

@@ -1,4 +1,4 @@
-// Asset contracts (DESIGN.md §3): assets are shared by every org of a mode and keyed by fingerprint
+// Asset contracts (docs/public-api.md "Signals and assets"): assets are shared by every org of a mode and keyed by fingerprint
 // within it (docs/security.md "Modes and shared observations"); findings and AI-BOMs
 // are served for enriched (and stale: last good result) assets only.
 import { z } from '../zod';

@@ -1,10 +1,10 @@
-// Signal contracts (DESIGN.md §3 "Signals"): an immutable observation of an asset. Bodies are strict:
+// Signal contracts (docs/public-api.md "Signals and assets"): an immutable observation of an asset. Bodies are strict:
 // unknown fields are 400 parameter_unknown; bulk item errors name the item (`signals[12].observed_at`).
 import { z } from '../zod';
 import { NO_CONTROL } from '../common';
 import { THREAT_ASSET_TYPES } from './threats';
 
-/** DESIGN.md §3 asset types (@risk/enrichment's ASSET_TYPES is this list). */
+/** The asset types (docs/public-api.md "Signals and assets"; @risk/enrichment's ASSET_TYPES is this list). */
 export const ASSET_TYPE_VALUES = THREAT_ASSET_TYPES;
 export const RAW_MANIFEST_MAX_BYTES = 1024 * 1024;
 export const SIGNAL_METADATA_MAX_BYTES = 16 * 1024;

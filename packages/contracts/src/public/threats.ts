@@ -25,7 +25,7 @@ export type ThreatCategory = (typeof THREAT_CATEGORIES)[number];
 
 export const THREAT_SEVERITIES = ['critical', 'high', 'medium', 'low', 'informational'] as const;
 
-/** The asset types of DESIGN.md §3 (the same list signals accept). */
+/** The asset types of docs/public-api.md (the same list signals accept). */
 export const THREAT_ASSET_TYPES = [
   'model',
   'dataset',

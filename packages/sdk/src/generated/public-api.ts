@@ -1168,7 +1168,7 @@ export interface paths {
     put?: never;
     /**
      * Submit one signal (scope signals:write)
-     * @description Stores the signal, upserts its asset and decides whether enrichment is needed (DESIGN.md §3 trigger rules). org_id must equal the key's org (403 org_mismatch).
+     * @description Stores the signal, upserts its asset and decides whether enrichment is needed (a new asset, changed content, a failed asset, or an enrichment older than the TTL). org_id must equal the key's org (403 org_mismatch).
      */
     post: {
       parameters: {

@@ -34,7 +34,7 @@ export const signalRoutes = [
     doc: {
       summary: 'Submit one signal (scope signals:write)',
       description:
-        'Stores the signal, upserts its asset and decides whether enrichment is needed (DESIGN.md §3 trigger rules). ' +
+        'Stores the signal, upserts its asset and decides whether enrichment is needed (a new asset, changed content, a failed asset, or an enrichment older than the TTL). ' +
         "org_id must equal the key's org (403 org_mismatch).",
       response: { description: 'the stored signal and the enrichment decision', schema: ZSignalAccepted },
     },

@@ -26,7 +26,7 @@ describe('scoreUrl', () => {
     const r = scoreUrl('https://xn--chtgpt-4nf.com/');
     expect(r.factors.map((f) => f.code)).toEqual(expect.arrayContaining(['brand_homoglyph', 'mixed_script']));
   });
-  it('uses the DESIGN.md bands and rejects garbage', () => {
+  it('uses the severity bands of docs/public-api.md and rejects garbage', () => {
     expect([90, 70, 40, 10, 9].map(severityForScore)).toEqual(['critical', 'high', 'medium', 'low', 'informational']);
     expect(() => scoreUrl('http://')).toThrow(UrlParseError);
   });

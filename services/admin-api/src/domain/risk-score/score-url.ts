@@ -1,4 +1,4 @@
-// Transparent URL risk score (research/firewalls-urlfilter.md §6): an additive 0–100 score from named
+// Transparent URL risk score (docs/admin-api.md "URL risk score"): an additive 0–100 score from named
 // factors, each returned with its points and evidence. Pure: no I/O, deterministic for a given URL.
 import { domainToUnicode } from 'node:url';
 import { distance } from 'fastest-levenshtein';

@@ -1,7 +1,7 @@
 import { sha256Hex } from '@risk/common';
 
 /**
- * DESIGN.md §3 enrichment trigger rules, as one pure function. Enrichment runs when the asset is new,
+ * The enrichment trigger rules (docs/public-api.md "Enrichment triggers"), as one pure function. Enrichment runs when the asset is new,
  * when the signal's content digest differs from the one last enriched, when the asset failed, or when
  * its last enrichment is older than ENRICHMENT_TTL_DAYS. A job already waiting for the same digest is
  * not queued twice (jobs are deduplicated per fingerprint+digest anyway; this saves the outbox row).
@@ -30,10 +30,12 @@ export interface PreviousAssetState {
  */
 export function observationSetDigest(
   prev: PreviousAssetState,
-  orgId: string,
-  contentDigest: string,
-  now: Date,
-  observationTtlDays: number,
+  {
+    orgId,
+    contentDigest,
+    now,
+    observationTtlDays,
+  }: { orgId: string; contentDigest: string; now: Date; observationTtlDays: number },
 ): string {
   const expired =
     prev.org_last_seen !== null && now.getTime() - prev.org_last_seen.getTime() > observationTtlDays * 86_400_000;
@@ -51,9 +53,7 @@ export type EnrichmentDecision =
 
 export function decideEnrichment(
   prev: PreviousAssetState | null,
-  digest: string,
-  now: Date,
-  ttlDays: number,
+  { digest, now, ttlDays }: { digest: string; now: Date; ttlDays: number },
 ): EnrichmentDecision {
   if (!prev) return { status: 'queued', reason: 'new_asset', nextStatus: 'pending' };
   const waitingForThisDigest = prev.latest_digest === digest;

@@ -1,20 +1,8 @@
 import type { Signal } from '@risk/contracts';
+import type { SignalInsert } from '@risk/db';
 
-export interface SignalRow {
-  id: string;
-  org_id: string;
-  livemode: boolean;
-  fingerprint: string;
-  asset_type: string;
-  observed_at: Date;
-  name: string | null;
-  version: string | null;
-  source_url: string | null;
-  raw_manifest: string | null;
-  metadata: unknown;
-  content_digest: string;
-  created: Date;
-}
+/** A stored signal: the columns @risk/db inserts (without the request id) and the creation time. */
+export type SignalRow = Omit<SignalInsert, 'request_id'> & { created: Date };
 
 export const unixSeconds = (d: Date): number => Math.floor(d.getTime() / 1000);
 
