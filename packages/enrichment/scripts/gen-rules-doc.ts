@@ -3,8 +3,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import advisories from '../src/data/advisories.json';
-import atlas from '../src/data/atlas-techniques.json';
 import publishers from '../src/data/publishers.json';
+import { ATLAS_TACTICS, ATLAS_TECHNIQUES, ATLAS_VERSION } from '../src/atlas';
 import { SCORE_FORMULA } from '../src/index';
 import { DEPENDENCY_ADVISORY_CONFIDENCE, RULES, SECONDARY_ADVISORY_CONFIDENCE } from '../src/rules';
 import { CONFIDENT } from '../src/score';
@@ -12,11 +12,10 @@ import { CONFIDENT } from '../src/score';
 export const DOC_PATH = join(__dirname, '..', '..', '..', 'docs', 'enrichment.md');
 
 export function renderEnrichmentDoc(): string {
-  const names = new Map(atlas.techniques.map((t) => [t.id, t.name]));
   const esc = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const rows = RULES.map(
     (r) =>
-      `| ${r.id} | ${esc(r.title)} | ${r.severity} | ${r.weight} | ${esc(r.rationale)} | ${r.attack_techniques.map((t) => `${t} (${names.get(t) ?? '?'})`).join(', ') || '—'} | ${esc(r.remediation)} | ${esc(r.references.join('; ') || '—')} |`,
+      `| ${r.id} | ${esc(r.title)} | ${r.severity} | ${r.weight} | ${esc(r.rationale)} | ${r.attack_techniques.map((t) => `${t} (${ATLAS_TECHNIQUES.get(t)?.name ?? '?'})`).join(', ') || '—'} | ${esc(r.remediation)} | ${esc(r.references.join('; ') || '—')} |`,
   );
   const verification = advisories.advisories.reduce<Record<string, number>>(
     (acc, a) => ({ ...acc, [a.verification]: (acc[a.verification] ?? 0) + 1 }),
@@ -43,7 +42,7 @@ input. The worker (\`services/worker\`) reads the signal, runs it, and writes th
     .join(
       ', ',
     )}), semver ranges | \`shared/research/ai-cves.json\`; each entry keeps its \`source\` URL and \`verification\` |
-| \`atlas-techniques.json\` | ${atlas.techniques.length} MITRE ATLAS techniques (ids, names, tactics) | mitre-atlas/atlas-data ATLAS.yaml v5.6.0 via \`shared/research/atlas-techniques.json\` |
+| \`atlas.json\` | MITRE ATLAS ${ATLAS_VERSION} in full: ${ATLAS_TECHNIQUES.size} techniques and sub-techniques, ${ATLAS_TACTICS.size} tactics (ids, names, tactics, URLs) | mitre-atlas/atlas-data \`dist/ATLAS.yaml\` (Apache-2.0), converted by \`scripts/build-atlas.ts\` |
 | \`publishers.json\` | ${publishers.verified_publishers.length} verified publisher namespaces, ${publishers.well_known_names.length} well-known names (typosquat targets), ${publishers.not_typosquats.length} known look-alikes that are not squats | hand-curated (see its \`_source\`) |
 
 Licences are checked against the SPDX License List (\`spdx-license-ids\`) and expressions parsed with
@@ -53,7 +52,7 @@ Licences are checked against the SPDX License List (\`spdx-license-ids\`) and ex
 ## Rule catalogue (${RULES.length} rules)
 
 R00–R27 are the rules of \`shared/research/enrichment.md\` §3 under the same ids; the last column says how each maps.
-Every ATLAS id is checked against \`atlas-techniques.json\` by a test.
+Every ATLAS id a rule cites must exist in \`atlas.json\`: \`defineRule\` refuses an unknown one and a test checks every id in the rule sources.
 
 | id | title | default severity | base weight | rationale | MITRE ATLAS | remediation | research §3 |
 |---|---|---|---|---|---|---|---|
