@@ -7,6 +7,7 @@ import publishers from '../src/data/publishers.json';
 import { ATLAS_TACTICS, ATLAS_TECHNIQUES, ATLAS_VERSION } from '../src/atlas';
 import { SCORE_FORMULA } from '../src/index';
 import { DEPENDENCY_ADVISORY_CONFIDENCE, RULES, SECONDARY_ADVISORY_CONFIDENCE } from '../src/rules';
+import { KNOWN_SERVERS } from '../src/rules/signals/servers';
 import { CONFIDENT } from '../src/score';
 
 export const DOC_PATH = join(__dirname, '..', '..', '..', 'docs', 'enrichment.md');
@@ -43,6 +44,7 @@ input. The worker (\`services/worker\`) reads the signal, runs it, and writes th
       ', ',
     )}), semver ranges | \`shared/research/ai-cves.json\`; each entry keeps its \`source\` URL and \`verification\` |
 | \`atlas.json\` | MITRE ATLAS ${ATLAS_VERSION} in full: ${ATLAS_TECHNIQUES.size} techniques and sub-techniques, ${ATLAS_TACTICS.size} tactics (ids, names, tactics, URLs) | mitre-atlas/atlas-data \`dist/ATLAS.yaml\` (Apache-2.0), converted by \`scripts/build-atlas.ts\` |
+| \`mcp-servers.json\` | ${KNOWN_SERVERS.length} well-known MCP servers (${KNOWN_SERVERS.map((s) => s.id).join(', ')}): published package names, name tokens, capabilities, whether their arguments are filesystem roots (R18/R19) | hand-curated from the reference servers (see its \`_source\`) |
 | \`publishers.json\` | ${publishers.verified_publishers.length} verified publisher namespaces, ${publishers.well_known_names.length} well-known names (typosquat targets), ${publishers.not_typosquats.length} known look-alikes that are not squats | hand-curated (see its \`_source\`) |
 
 Licences are checked against the SPDX License List (\`spdx-license-ids\`) and expressions parsed with
