@@ -85,8 +85,12 @@ extension-less entries and \`.yaml\`/\`.py\` files; pickle \`.bin/.pt/.pth/.pkl/
 onnxruntime-genai configs, MCP registry \`server.json\` (current and legacy snake_case), \`mcpServers\`/\`servers\`
 client configs (JSON, or JSONC as VS Code writes it: comments and trailing commas are stripped outside strings),
 MCPB/DXT \`manifest.json\` (\`server.mcp_config\` or the early \`mcp.command\` form), tools/list snapshots (descriptions,
-input schemas, annotations), npm \`package.json\`, \`pyproject.toml\` (PEP 621 and Poetry; trove licence classifiers
-mapped to SPDX), \`setup.cfg\` (\`[metadata]\` licence or classifier, \`[options] install_requires\`),
+input schemas, annotations), npm \`package.json\` (with its lock when given as \`metadata.package_lock\`: declared
+dependencies at their locked versions) and \`package-lock.json\`/\`npm-shrinkwrap.json\` (lockfile v1–v3: installed
+versions; a \`resolved\` outside the npm registry is a URL/VCS requirement, pinned by an integrity hash unless it is git),
+\`pyproject.toml\` (PEP 621 dependencies and extras, PEP 735 \`[dependency-groups]\`, Poetry dependency groups, uv
+\`dev-dependencies\`; Poetry and \`[tool.uv.sources]\` git/url/path sources as URL/VCS requirements, a git source
+pinned only by a full commit \`rev\`; trove licence classifiers mapped to SPDX), \`setup.cfg\` (\`[metadata]\` licence or classifier, \`[options] install_requires\`),
 \`requirements.txt\` (pins, ranges, markers, and URL/VCS/editable lines kept as \`url_requirements\`), Ollama
 \`Modelfile\`, Dockerfiles (a \`FROM\` plus an instruction a Modelfile does not have: RUN, COPY, CMD…; stages, base
 images, RUN/CMD text), compose files (\`services\` with image/build: privileged, \`network_mode: host\`, \`pid: host\`,

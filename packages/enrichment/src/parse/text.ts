@@ -31,7 +31,12 @@ export function parseText(p: ParsedManifest, text: string, input: EnrichmentInpu
       const t = parseToml(text) as Obj;
       p.format = 'toml';
       p.raw_json = t;
-      if (isObj(t.project) || (isObj(t.tool) && isObj(t.tool.poetry))) parsePyproject(p, t);
+      if (
+        isObj(t.project) ||
+        isObj(t['dependency-groups']) ||
+        (isObj(t.tool) && (isObj(t.tool.poetry) || isObj(t.tool.uv)))
+      )
+        parsePyproject(p, t);
       else {
         p.kind = 'toml';
         genericNameVersion(p, isObj(t.package) ? { ...t, ...t.package } : t);

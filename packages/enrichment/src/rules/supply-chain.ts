@@ -133,7 +133,9 @@ export const R21 = defineRule({
       : null;
     if (built) out.push(built);
     // requirements installed from a URL or VCS without a commit or hash (editable local paths are the project itself)
-    const loose = (p.url_requirements ?? []).filter((u) => !LOCAL_REQUIREMENT.test(u.line) && !PINNED_URL.test(u.line));
+    const loose = (p.url_requirements ?? []).filter(
+      (u) => !u.pinned && !LOCAL_REQUIREMENT.test(u.line) && !PINNED_URL.test(u.line),
+    );
     if (loose.length)
       out.push({
         title: 'Dependency fetched from a URL or VCS without a pin',
