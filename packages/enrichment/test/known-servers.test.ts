@@ -64,4 +64,25 @@ describe('well-known MCP servers data file (issue 18 item 4)', () => {
     expect(git?.evidence.broad_roots).toEqual([]);
     expect(git?.title).not.toMatch(/home directory/);
   });
+
+  it('credentials next to a well-known egress server is a toxic combination (R29); either alone is not', () => {
+    const github = {
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-github@2025.4.8'],
+      env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_TOKEN}' },
+    };
+    const fetch = { command: 'uvx', args: ['mcp-server-fetch==2025.4.7'] };
+    const r29 = (servers: Record<string, unknown>) =>
+      analyze(input({ asset_type: 'agent', raw_manifest: JSON.stringify({ mcpServers: servers }) })).findings.filter(
+        (f) => f.rule_id === 'R29',
+      );
+    const both = r29({ github, fetch });
+    expect(both.map((f) => [f.title, f.severity])).toEqual([['Credentials next to network egress', 'medium']]);
+    expect(both[0]?.evidence.combines).toEqual([
+      expect.objectContaining({ rule_id: 'R20' }),
+      expect.objectContaining({ rule_id: 'R19' }),
+    ]);
+    expect(r29({ github })).toEqual([]);
+    expect(r29({ fetch })).toEqual([]);
+  });
 });
