@@ -90,7 +90,8 @@ dependencies at their locked versions) and \`package-lock.json\`/\`npm-shrinkwra
 versions; a \`resolved\` outside the npm registry is a URL/VCS requirement, pinned by an integrity hash unless it is git),
 \`pyproject.toml\` (PEP 621 dependencies and extras, PEP 735 \`[dependency-groups]\`, Poetry dependency groups, uv
 \`dev-dependencies\`; Poetry and \`[tool.uv.sources]\` git/url/path sources as URL/VCS requirements, a git source
-pinned only by a full commit \`rev\`; trove licence classifiers mapped to SPDX), \`setup.cfg\` (\`[metadata]\` licence or classifier, \`[options] install_requires\`),
+pinned only by a full commit \`rev\`; trove licence classifiers mapped to SPDX), \`uv.lock\` (registry packages at their
+locked versions; git sources pinned by the recorded commit, URL sources by their archive hash), \`setup.cfg\` (\`[metadata]\` licence or classifier, \`[options] install_requires\`),
 \`requirements.txt\` (pins, ranges, markers, and URL/VCS/editable lines kept as \`url_requirements\`), Ollama
 \`Modelfile\`, Dockerfiles (a \`FROM\` plus an instruction a Modelfile does not have: RUN, COPY, CMD…; stages, base
 images, RUN/CMD text), compose files (\`services\` with image/build: privileged, \`network_mode: host\`, \`pid: host\`,

@@ -193,3 +193,58 @@ describe('package.json with lock metadata', () => {
     expect(depPaths(parse(JSON.stringify(v1)))).toEqual(['dependencies.minimist minimist 1.2.5']);
   });
 });
+
+describe('uv.lock', () => {
+  // two entries of bernikr/pre-commit-ruff-version-sync uv.lock @22d36f63 (a registry package and the project itself,
+  // editable), then a git source in the shape uv records (the commit after `#`) and one on a moving URL
+  const real = `version = 1
+revision = 3
+requires-python = ">=3.13"
+
+[[package]]
+name = "cfgv"
+version = "3.4.0"
+source = { registry = "https://pypi.org/simple" }
+sdist = { url = "https://files.pythonhosted.org/packages/11/74/539e56497d9bd1d484fd863dd69cbbfa653cd2aa27abfe35653494d85e94/cfgv-3.4.0.tar.gz", hash = "sha256:e52591d4c5f5dead8e0f673fb16db7949d2cfb3f7da4582893288f0ded8fe560", size = 7114, upload-time = "2023-08-12T20:38:17.776Z" }
+
+[[package]]
+name = "pre-commit-ruff-version-sync"
+version = "0.1.0"
+source = { editable = "." }
+dependencies = [
+    { name = "pyyaml" },
+]
+`;
+  const extra = `
+[[package]]
+name = "helper"
+version = "0.2.0"
+source = { git = "https://github.com/example/helper?branch=main#0123456789abcdef0123456789abcdef01234567" }
+
+[[package]]
+name = "nightly"
+version = "0.0.1"
+source = { url = "https://example.com/nightly.tar.gz" }
+`;
+
+  it('reads every registry package at its exact version; the project itself is not a dependency', () => {
+    const p = parse(real);
+    expect(p.kind).toBe('requirements');
+    expect(depPaths(p)).toEqual(['package[0] cfgv ==3.4.0']);
+    expect(p.url_requirements).toEqual([]);
+  });
+
+  it('git sources are pinned by the recorded commit; an unhashed URL source is not (R21)', () => {
+    const p = parse(real + extra);
+    expect(p.url_requirements?.map((u) => [u.line, u.pinned])).toEqual([
+      ['helper @ git+https://github.com/example/helper?branch=main#0123456789abcdef0123456789abcdef01234567', true],
+      ['nightly @ https://example.com/nightly.tar.gz', false],
+    ]);
+    const r21 = analyze(input({ asset_type: 'package', raw_manifest: real + extra })).findings.filter(
+      (f) => f.rule_id === 'R21',
+    );
+    expect(r21.flatMap((f) => (f.evidence.requirements as Array<{ line: string }>).map((u) => u.line))).toEqual([
+      'nightly @ https://example.com/nightly.tar.gz',
+    ]);
+  });
+});

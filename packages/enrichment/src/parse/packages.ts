@@ -13,7 +13,7 @@ import { cutFromMarker, isSpaceChar, strList } from '../util';
 // start rescanned the blank lines below it (quadratic on a run of newlines). Now a scan per line and an anchored header
 // pattern without a repeat before it (the one-pattern form `/^[^\S\n\r\u2028\u2029]*\[…\]/m` made the ReDoS analyser
 // time out).
-const TABLE_HEADER = /^\[(?:project|tool\.[\w-]+|build-system|package|dependencies)\]/;
+const TABLE_HEADER = /^\[(?:project|tool\.[\w-]+|build-system|package|dependencies)\]|^\[\[package\]\]/;
 const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
 export const TOML_HINT = {
   test(s: string): boolean {
@@ -233,6 +233,41 @@ export function parsePyproject(p: ParsedManifest, t: Obj): void {
         if (source) (p.url_requirements ??= []).push(source);
       }
     }
+}
+
+/** Whether a TOML document is a `uv.lock` (https://docs.astral.sh/uv/concepts/projects/layout/#the-lockfile). */
+export function isUvLock(t: Obj): boolean {
+  return typeof t.version === 'number' && Array.isArray(t.package) && ('requires-python' in t || 'revision' in t);
+}
+
+/**
+ * uv.lock: every resolved package at its exact version (kind `requirements`: a lock is a fully pinned requirements
+ * set, and carries no licence); git and URL sources become URL/VCS requirements, pinned by the commit uv records
+ * (`#<sha>`) or the archive's hash; editable, path, directory and virtual entries are the project's own members.
+ */
+export function parseUvLock(p: ParsedManifest, t: Obj): void {
+  p.kind = 'requirements';
+  const urls: NonNullable<ParsedManifest['url_requirements']> = [];
+  (t.package as unknown[]).forEach((e, i) => {
+    if (!isObj(e) || typeof e.name !== 'string' || p.dependencies.length >= LIMITS.dependencies) return;
+    const src = isObj(e.source) ? e.source : {};
+    const path = `package[${i}]`;
+    const git = str(src.git);
+    const url = str(src.url);
+    if (git || url) {
+      const sdist = isObj(e.sdist) ? e.sdist : null;
+      const hashed = !!sdist && typeof sdist.hash === 'string';
+      const where = (git ? `git+${git}` : url) as string;
+      urls.push({
+        line: `${e.name} @ ${where.slice(0, LIMITS.item_string)}`,
+        path,
+        editable: false,
+        pinned: git ? /#[0-9a-f]{40}$/.test(git) : hashed,
+      });
+    } else if (str(src.registry) && typeof e.version === 'string')
+      p.dependencies.push({ ecosystem: 'pypi', name: e.name.toLowerCase(), spec: `==${e.version}`, path });
+  });
+  p.url_requirements = urls;
 }
 
 /**
