@@ -89,7 +89,7 @@ input schemas, annotations), npm \`package.json\` (with its lock when given as \
 dependencies at their locked versions) and \`package-lock.json\`/\`npm-shrinkwrap.json\` (lockfile v1–v3: installed
 versions; a \`resolved\` outside the npm registry is a URL/VCS requirement, pinned by an integrity hash unless it is git),
 \`pyproject.toml\` (PEP 621 dependencies and extras, PEP 735 \`[dependency-groups]\`, Poetry dependency groups, uv
-\`dev-dependencies\`; Poetry and \`[tool.uv.sources]\` git/url/path sources as URL/VCS requirements, a git source
+\`dev-dependencies\`, all read; R22 does not count development groups, which whoever installs the package never gets; Poetry and \`[tool.uv.sources]\` git/url/path sources as URL/VCS requirements, a git source
 pinned only by a full commit \`rev\`; trove licence classifiers mapped to SPDX), \`uv.lock\` (registry packages at their
 locked versions; git sources pinned by the recorded commit, URL sources by their archive hash), \`setup.cfg\` (\`[metadata]\` licence or classifier, \`[options] install_requires\`),
 \`requirements.txt\` (pins, ranges, markers, and URL/VCS/editable lines kept as \`url_requirements\`), Ollama
