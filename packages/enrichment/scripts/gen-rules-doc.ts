@@ -3,20 +3,20 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import advisories from '../src/data/advisories.json';
-import atlas from '../src/data/atlas-techniques.json';
 import publishers from '../src/data/publishers.json';
+import { ATLAS_TACTICS, ATLAS_TECHNIQUES, ATLAS_VERSION } from '../src/atlas';
 import { SCORE_FORMULA } from '../src/index';
 import { DEPENDENCY_ADVISORY_CONFIDENCE, RULES, SECONDARY_ADVISORY_CONFIDENCE } from '../src/rules';
+import { KNOWN_SERVERS } from '../src/rules/signals/servers';
 import { CONFIDENT } from '../src/score';
 
 export const DOC_PATH = join(__dirname, '..', '..', '..', 'docs', 'enrichment.md');
 
 export function renderEnrichmentDoc(): string {
-  const names = new Map(atlas.techniques.map((t) => [t.id, t.name]));
   const esc = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const rows = RULES.map(
     (r) =>
-      `| ${r.id} | ${esc(r.title)} | ${r.severity} | ${r.weight} | ${esc(r.rationale)} | ${r.attack_techniques.map((t) => `${t} (${names.get(t) ?? '?'})`).join(', ') || '—'} | ${esc(r.remediation)} | ${esc(r.references.join('; ') || '—')} |`,
+      `| ${r.id} | ${esc(r.title)} | ${r.severity} | ${r.weight} | ${esc(r.rationale)} | ${r.attack_techniques.map((t) => `${t} (${ATLAS_TECHNIQUES.get(t)?.name ?? '?'})`).join(', ') || '—'} | ${esc(r.remediation)} | ${esc(r.references.join('; ') || '—')} |`,
   );
   const verification = advisories.advisories.reduce<Record<string, number>>(
     (acc, a) => ({ ...acc, [a.verification]: (acc[a.verification] ?? 0) + 1 }),
@@ -43,7 +43,8 @@ input. The worker (\`services/worker\`) reads the signal, runs it, and writes th
     .join(
       ', ',
     )}), semver ranges | the project's research list of AI CVEs; each entry keeps its \`source\` URL and \`verification\` |
-| \`atlas-techniques.json\` | ${atlas.techniques.length} MITRE ATLAS techniques (ids, names, tactics) | mitre-atlas/atlas-data ATLAS.yaml v5.6.0 (<https://github.com/mitre-atlas/atlas-data>), subset chosen by the project's research |
+| \`atlas.json\` | MITRE ATLAS ${ATLAS_VERSION} in full: ${ATLAS_TECHNIQUES.size} techniques and sub-techniques, ${ATLAS_TACTICS.size} tactics (ids, names, tactics, URLs) | mitre-atlas/atlas-data \`dist/ATLAS.yaml\` (Apache-2.0), converted by \`scripts/build-atlas.ts\` |
+| \`mcp-servers.json\` | ${KNOWN_SERVERS.length} well-known MCP servers (${KNOWN_SERVERS.map((s) => s.id).join(', ')}): published package names, name tokens, capabilities, whether their arguments are filesystem roots (R18/R19) | hand-curated from the reference servers (see its \`_source\`) |
 | \`publishers.json\` | ${publishers.verified_publishers.length} verified publisher namespaces, ${publishers.well_known_names.length} well-known names (typosquat targets), ${publishers.not_typosquats.length} known look-alikes that are not squats | hand-curated (see its \`_source\`) |
 
 Licences are checked against the SPDX License List (\`spdx-license-ids\`) and expressions parsed with
@@ -53,7 +54,7 @@ Licences are checked against the SPDX License List (\`spdx-license-ids\`) and ex
 ## Rule catalogue (${RULES.length} rules)
 
 R00–R27 keep the ids of the project's original rule study; the last column says how each maps.
-Every ATLAS id is checked against \`atlas-techniques.json\` by a test.
+Every ATLAS id a rule cites must exist in \`atlas.json\`: \`defineRule\` refuses an unknown one and a test checks every id in the rule sources.
 
 | id | title | default severity | base weight | rationale | MITRE ATLAS | remediation | research §3 |
 |---|---|---|---|---|---|---|---|
@@ -84,8 +85,13 @@ extension-less entries and \`.yaml\`/\`.py\` files; pickle \`.bin/.pt/.pth/.pkl/
 onnxruntime-genai configs, MCP registry \`server.json\` (current and legacy snake_case), \`mcpServers\`/\`servers\`
 client configs (JSON, or JSONC as VS Code writes it: comments and trailing commas are stripped outside strings),
 MCPB/DXT \`manifest.json\` (\`server.mcp_config\` or the early \`mcp.command\` form), tools/list snapshots (descriptions,
-input schemas, annotations), npm \`package.json\`, \`pyproject.toml\` (PEP 621 and Poetry; trove licence classifiers
-mapped to SPDX), \`setup.cfg\` (\`[metadata]\` licence or classifier, \`[options] install_requires\`),
+input schemas, annotations), npm \`package.json\` (with its lock when given as \`metadata.package_lock\`: declared
+dependencies at their locked versions) and \`package-lock.json\`/\`npm-shrinkwrap.json\` (lockfile v1–v3: installed
+versions; a \`resolved\` outside the npm registry is a URL/VCS requirement, pinned by an integrity hash unless it is git),
+\`pyproject.toml\` (PEP 621 dependencies and extras, PEP 735 \`[dependency-groups]\`, Poetry dependency groups, uv
+\`dev-dependencies\`, all read; R22 does not count development groups, which whoever installs the package never gets; Poetry and \`[tool.uv.sources]\` git/url/path sources as URL/VCS requirements, a git source
+pinned only by a full commit \`rev\`; trove licence classifiers mapped to SPDX), \`uv.lock\` (registry packages at their
+locked versions; git sources pinned by the recorded commit, URL sources by their archive hash), \`setup.cfg\` (\`[metadata]\` licence or classifier, \`[options] install_requires\`),
 \`requirements.txt\` (pins, ranges, markers, and URL/VCS/editable lines kept as \`url_requirements\`), Ollama
 \`Modelfile\`, Dockerfiles (a \`FROM\` plus an instruction a Modelfile does not have: RUN, COPY, CMD…; stages, base
 images, RUN/CMD text), compose files (\`services\` with image/build: privileged, \`network_mode: host\`, \`pid: host\`,

@@ -197,8 +197,9 @@ export interface ParsedManifest {
   /** Dockerfile stages / compose services (src/formats.ts) */
   containers?: ContainerSpec[];
   extension?: ExtensionSpec;
-  /** requirement lines fetched from a URL or VCS, or editable installs, as written */
-  url_requirements?: Array<{ line: string; path: string; editable: boolean }>;
+  /** requirement lines fetched from a URL or VCS, or editable installs, as written; `pinned` when fixed by something
+   * other than the line itself (a lock's integrity hash, a commit `rev` in pyproject sources) */
+  url_requirements?: Array<{ line: string; path: string; editable: boolean; pinned?: boolean }>;
   /** notebook code cells' text (capped) */
   notebook_code?: string;
   /** what LIMITS cut (src/limits.ts), reported as an `analysis_truncated` finding */

@@ -201,6 +201,10 @@ describe('package manifests', () => {
       'gitpython>=3.1.50',
       'mcp>=1.0.0',
       'pydantic>=2.0.0',
+      // [dependency-groups] dev (PEP 735), read since issue 18 round 3
+      'pyright>=1.1.407',
+      'ruff>=0.7.3',
+      'pytest>=8.0.0',
     ]);
   });
   it('reads requirements.txt', () => {

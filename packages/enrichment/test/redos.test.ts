@@ -163,6 +163,26 @@ describe('hostile shapes at 1 MiB complete within the bound in every manifest co
   });
 });
 
+describe('patterns recheck flags by fuzzing but whose repeats are all bounded: linear at 1 MiB', () => {
+  // scripts/check-redos.ts ALLOW cites these: recheck's attack strings, pumped to 1 MiB, in a model card's prose
+  const cases = [
+    ['PROSE_LINEAGE (parse/card.ts)', run('BASED\tON\t', '', '\u0000QUANTISED\tFRO')],
+    [
+      'AUTHOR_LINE (rules/signals/publisher.ts)',
+      pumped({
+        pumps: [
+          { prefix: '-\n-S', pump: '\n-' },
+          { prefix: '-', pump: '\nA' },
+        ],
+        suffix: '',
+      }),
+    ],
+  ] as const;
+  it.each(cases)('%s', (label, s) => {
+    timedEnrich(label, CONTEXTS['model card body']!(s));
+  });
+});
+
 describe('contract schemas at 1 MiB', () => {
   const hostile = [run(':0', '0', '\u0000'), run('.0-', 'G', '\u0000'), run('a', 'https://'), run('/', 'http://x')];
   it.each(hostile.map((s, i) => [i, s] as const))('signal and firewall bodies with hostile string #%s', (_i, s) => {

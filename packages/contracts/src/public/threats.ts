@@ -40,7 +40,7 @@ export const THREAT_ASSET_TYPES = [
 ] as const;
 
 export const CVE_ID_PATTERN = /^CVE-\d{4}-\d{4,}$/;
-/** MITRE ATLAS technique or sub-technique id (packages/enrichment/src/data/atlas-techniques.json). */
+/** MITRE ATLAS technique or sub-technique id (packages/enrichment/src/data/atlas.json). */
 export const ATLAS_TECHNIQUE_PATTERN = /^AML\.T\d{4}(\.\d{3})?$/;
 
 const METADATA_MAX_BYTES = 16 * 1024;

@@ -4,7 +4,7 @@ import { capParsed } from '../limits';
 import { isObj, str, strList } from '../util';
 import { append, emptyParsed, filesFrom, licenseFromValue, toolsFrom } from './common';
 import { classifyJson } from './json';
-import { TOML_HINT } from './packages';
+import { applyNpmLock, TOML_HINT } from './packages';
 import { parseText } from './text';
 import { looksLikeSetupCfg, stripJsonc } from '../formats';
 
@@ -84,6 +84,8 @@ function mergeMetadata(p: ParsedManifest, md: Record<string, unknown> | null): v
   const co = str(md.custom_ops_library);
   if (co) p.custom_ops.push(co);
   if (!p.repository_url) p.repository_url = str(md.repository) ?? str(md.repository_url);
+  // a package.json submitted with its lock (issue 18 item 2)
+  if (p.kind === 'npm_package' && isObj(md.package_lock)) applyNpmLock(p, md.package_lock);
 }
 
 export { emptyParsed } from './common';

@@ -13,7 +13,7 @@ import { cutFromMarker, isSpaceChar, strList } from '../util';
 // start rescanned the blank lines below it (quadratic on a run of newlines). Now a scan per line and an anchored header
 // pattern without a repeat before it (the one-pattern form `/^[^\S\n\r\u2028\u2029]*\[…\]/m` made the ReDoS analyser
 // time out).
-const TABLE_HEADER = /^\[(?:project|tool\.[\w-]+|build-system|package|dependencies)\]/;
+const TABLE_HEADER = /^\[(?:project|tool\.[\w-]+|build-system|package|dependencies)\]|^\[\[package\]\]/;
 const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
 export const TOML_HINT = {
   test(s: string): boolean {
@@ -69,6 +69,12 @@ export function parseNpm(p: ParsedManifest, j: Obj): void {
   const author = j.author;
   p.authors =
     typeof author === 'string' ? [author] : isObj(author) && str(author.name) ? [str(author.name) as string] : [];
+  if (j.lockfileVersion !== undefined) {
+    // package-lock.json / npm-shrinkwrap.json: what was installed, not what was asked for
+    p.kind = 'npm_package';
+    applyNpmLock(p, j);
+    return;
+  }
   append(p.dependencies, depsFromNpm(j.dependencies, 'dependencies'));
   append(p.dependencies, depsFromNpm(j.peerDependencies, 'peerDependencies'));
   append(p.dependencies, depsFromNpm(j.optionalDependencies, 'optionalDependencies'));
@@ -76,13 +82,72 @@ export function parseNpm(p: ParsedManifest, j: Obj): void {
     for (const k of Object.keys(j.scripts)) if (typeof j.scripts[k] === 'string') p.scripts[k] = j.scripts[k] as string;
 }
 
-export function parsePyproject(p: ParsedManifest, t: Obj): void {
-  p.kind = 'pyproject';
-  const proj = isObj(t.project) ? t.project : null;
-  const tool = isObj(t.tool) ? t.tool : null;
-  const poetry = tool && isObj(tool.poetry) ? tool.poetry : null;
-  const src = proj ?? poetry;
-  if (!src) return;
+/** The npm registry's tarball host: a `resolved` elsewhere (git, another URL) is a URL/VCS dependency. */
+const NPM_REGISTRY_TARBALL = 'https://registry.npmjs.org/';
+
+/**
+ * Lock metadata (npm `package-lock.json`/`npm-shrinkwrap.json`, lockfileVersion 1–3), as the manifest itself or given
+ * with a package.json (`metadata.package_lock`): every dependency at the version installed, so version advisories
+ * match exact versions and ranges resolved by the lock are not reported as ranges (issue 18 item 2: "package.json
+ * with lock metadata when given"); a `resolved` outside the npm registry becomes a URL/VCS requirement (R21), pinned
+ * when it carries an `integrity` hash.
+ */
+export function applyNpmLock(p: ParsedManifest, lock: Obj): void {
+  const installed = new Map<string, { version: string; resolved: string | null; integrity: boolean; path: string }>();
+  if (isObj(lock.packages)) {
+    // v2/v3: "node_modules/a/node_modules/b" → b (the first copy of a name wins: the top-level one sorts first)
+    for (const key of Object.keys(lock.packages).sort()) {
+      const e = lock.packages[key];
+      const at = key.lastIndexOf('node_modules/');
+      if (!key || at < 0 || !isObj(e) || typeof e.version !== 'string') continue;
+      const name = key.slice(at + 'node_modules/'.length);
+      if (!installed.has(name))
+        installed.set(name, {
+          version: e.version,
+          resolved: str(e.resolved),
+          integrity: typeof e.integrity === 'string',
+          path: `packages.${key}`,
+        });
+    }
+  } else if (isObj(lock.dependencies)) {
+    // v1: a nested `dependencies` tree; the top level is what the project installs
+    for (const name of Object.keys(lock.dependencies).sort()) {
+      const e = lock.dependencies[name];
+      if (isObj(e) && typeof e.version === 'string')
+        installed.set(name, {
+          version: e.version,
+          resolved: str(e.resolved),
+          integrity: typeof e.integrity === 'string',
+          path: `dependencies.${name}`,
+        });
+    }
+  }
+  const declared = new Map(p.dependencies.filter((d) => d.ecosystem === 'npm').map((d) => [d.name, d]));
+  if (declared.size) {
+    // a package.json with its lock: the declared dependencies at their locked versions
+    for (const d of declared.values()) {
+      const hit = installed.get(d.name);
+      if (hit && !hit.version.includes(':')) d.spec = hit.version;
+    }
+  } else {
+    for (const [name, e] of installed) {
+      if (p.dependencies.length >= LIMITS.dependencies) break;
+      // `version` of a git/URL install is the URL itself (lockfile v1): not a registry version
+      if (!e.version.includes(':')) p.dependencies.push({ ecosystem: 'npm', name, spec: e.version, path: e.path });
+    }
+  }
+  const urls = (p.url_requirements ??= []);
+  for (const [name, e] of installed) {
+    const where = e.resolved ?? (e.version.includes(':') ? e.version : null);
+    if (!where || where.startsWith(NPM_REGISTRY_TARBALL) || urls.length >= LIMITS.dependencies) continue;
+    // a git ref with a commit (`#<sha>`) or a tarball with an integrity hash cannot change under the lock
+    const pinned = /#[0-9a-f]{40}$/.test(where) || (e.integrity && !where.startsWith('git'));
+    urls.push({ line: `${name} @ ${where.slice(0, LIMITS.item_string)}`, path: e.path, editable: false, pinned });
+  }
+}
+
+/** Name, version, description, licence (field or trove classifiers), authors and URLs of `[project]` or Poetry. */
+function projectMetadata(p: ParsedManifest, src: Obj): void {
   p.name = str(src.name);
   p.version = str(src.version);
   p.description = str(src.description);
@@ -100,19 +165,131 @@ export function parsePyproject(p: ParsedManifest, t: Obj): void {
     for (const k of Object.keys(urls)) if (/repo|source|code/i.test(k)) p.repository_url = str(urls[k]);
     for (const k of Object.keys(urls)) if (/home/i.test(k)) p.homepage = str(urls[k]);
   }
+}
+
+export function parsePyproject(p: ParsedManifest, t: Obj): void {
+  p.kind = 'pyproject';
+  const proj = isObj(t.project) ? t.project : null;
+  const tool = isObj(t.tool) ? t.tool : null;
+  const poetry = tool && isObj(tool.poetry) ? tool.poetry : null;
+  const src = proj ?? poetry;
+  if (src) projectMetadata(p, src);
   if (proj)
     strList(proj.dependencies).forEach((d, i) => {
       const dep = parsePep508(d, `project.dependencies[${i}]`);
       if (dep) p.dependencies.push(dep);
     });
-  if (poetry && isObj(poetry.dependencies)) {
-    for (const k of Object.keys(poetry.dependencies).sort()) {
-      if (k === 'python') continue;
-      const v = poetry.dependencies[k];
-      const spec = typeof v === 'string' ? v : isObj(v) ? (str(v.version) ?? '') : '';
-      p.dependencies.push({ ecosystem: 'pypi', name: k.toLowerCase(), spec, path: `tool.poetry.dependencies.${k}` });
-    }
+  // PEP 621 extras, PEP 735 dependency groups (uv's `[dependency-groups]`) and uv's legacy `tool.uv.dev-dependencies`
+  const uv = tool && isObj(tool.uv) ? tool.uv : null;
+  const pep508Lists: Array<[unknown, string]> = [];
+  if (proj && isObj(proj['optional-dependencies'])) {
+    const od = proj['optional-dependencies'];
+    for (const g of Object.keys(od).sort()) pep508Lists.push([od[g], `project.optional-dependencies.${g}`]);
   }
+  if (isObj(t['dependency-groups'])) {
+    const dg = t['dependency-groups'];
+    for (const g of Object.keys(dg).sort()) pep508Lists.push([dg[g], `dependency-groups.${g}`]);
+  }
+  if (uv) pep508Lists.push([uv['dev-dependencies'], 'tool.uv.dev-dependencies']);
+  for (const [list, path] of pep508Lists)
+    // a group may include another (`{include-group = "x"}`): strList keeps the strings only
+    strList(list).forEach((d, i) => {
+      const dep = parsePep508(d, `${path}[${i}]`);
+      if (dep && p.dependencies.length < LIMITS.dependencies) p.dependencies.push(dep);
+    });
+  if (poetry) {
+    const tables: Array<[Obj, string]> = isObj(poetry.dependencies)
+      ? [[poetry.dependencies, 'tool.poetry.dependencies']]
+      : [];
+    if (isObj(poetry['dev-dependencies'])) tables.push([poetry['dev-dependencies'], 'tool.poetry.dev-dependencies']);
+    if (isObj(poetry.group))
+      for (const g of Object.keys(poetry.group).sort()) {
+        const grp = poetry.group[g];
+        if (isObj(grp) && isObj(grp.dependencies))
+          tables.push([grp.dependencies, `tool.poetry.group.${g}.dependencies`]);
+      }
+    for (const [deps, path] of tables)
+      for (const k of Object.keys(deps).sort()) {
+        if (k === 'python') continue;
+        const v = deps[k];
+        const source = isObj(v) ? sourceRequirement(k, v, `${path}.${k}`) : null;
+        if (source) {
+          (p.url_requirements ??= []).push(source);
+          continue;
+        }
+        const spec = typeof v === 'string' ? v : isObj(v) ? (str(v.version) ?? '') : '';
+        p.dependencies.push({ ecosystem: 'pypi', name: k.toLowerCase(), spec, path: `${path}.${k}` });
+      }
+  }
+  // uv sources: a dependency taken from git, a URL or a path instead of the index (https://docs.astral.sh/uv/concepts/projects/dependencies/#dependency-sources)
+  if (uv && isObj(uv.sources))
+    for (const k of Object.keys(uv.sources).sort()) {
+      const v = uv.sources[k];
+      // a list of sources with markers: each one counts
+      for (const [i, one] of (Array.isArray(v) ? v : [v]).entries()) {
+        const source = isObj(one)
+          ? sourceRequirement(k, one, `tool.uv.sources.${k}${Array.isArray(v) ? `[${i}]` : ''}`)
+          : null;
+        if (source) (p.url_requirements ??= []).push(source);
+      }
+    }
+}
+
+/** Whether a TOML document is a `uv.lock` (https://docs.astral.sh/uv/concepts/projects/layout/#the-lockfile). */
+export function isUvLock(t: Obj): boolean {
+  return typeof t.version === 'number' && Array.isArray(t.package) && ('requires-python' in t || 'revision' in t);
+}
+
+/**
+ * uv.lock: every resolved package at its exact version (kind `requirements`: a lock is a fully pinned requirements
+ * set, and carries no licence); git and URL sources become URL/VCS requirements, pinned by the commit uv records
+ * (`#<sha>`) or the archive's hash; editable, path, directory and virtual entries are the project's own members.
+ */
+export function parseUvLock(p: ParsedManifest, t: Obj): void {
+  p.kind = 'requirements';
+  const urls: NonNullable<ParsedManifest['url_requirements']> = [];
+  (t.package as unknown[]).forEach((e, i) => {
+    if (!isObj(e) || typeof e.name !== 'string' || p.dependencies.length >= LIMITS.dependencies) return;
+    const src = isObj(e.source) ? e.source : {};
+    const path = `package[${i}]`;
+    const git = str(src.git);
+    const url = str(src.url);
+    if (git || url) {
+      const sdist = isObj(e.sdist) ? e.sdist : null;
+      const hashed = !!sdist && typeof sdist.hash === 'string';
+      const where = (git ? `git+${git}` : url) as string;
+      urls.push({
+        line: `${e.name} @ ${where.slice(0, LIMITS.item_string)}`,
+        path,
+        editable: false,
+        pinned: git ? /#[0-9a-f]{40}$/.test(git) : hashed,
+      });
+    } else if (str(src.registry) && typeof e.version === 'string')
+      p.dependencies.push({ ecosystem: 'pypi', name: e.name.toLowerCase(), spec: `==${e.version}`, path });
+  });
+  p.url_requirements = urls;
+}
+
+/**
+ * A Poetry or uv dependency given as `{ git = …, rev|tag|branch = … }`, `{ url = … }` or `{ path = … }`, as a URL/VCS
+ * requirement line in pip's form (R21). A git `rev` that is a full commit pins it; a tag or branch can move.
+ */
+function sourceRequirement(
+  name: string,
+  v: Obj,
+  path: string,
+): { line: string; path: string; editable: boolean } | null {
+  const git = str(v.git);
+  const url = str(v.url);
+  const local = str(v.path);
+  const ref = str(v.rev) ?? str(v.tag) ?? str(v.branch);
+  const editable = v.editable === true || v.develop === true;
+  let line: string;
+  if (git) line = `${name} @ git+${git}${ref ? `@${ref}` : ''}`;
+  else if (url) line = `${name} @ ${url}`;
+  else if (local) line = `${editable ? '-e ' : ''}${local.startsWith('.') ? local : `file:${local}`}`;
+  else return null;
+  return { line: line.slice(0, LIMITS.item_string), path, editable };
 }
 
 /** setup.cfg: name, version, licence (field or trove classifier), install_requires. */

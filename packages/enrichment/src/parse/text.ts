@@ -9,7 +9,7 @@ import { parseCard, parseModelIndexCard, proseLicense } from './card';
 import { append, genericNameVersion } from './common';
 import { classifyJson } from './json';
 import { modelfileDirective, parseModelfile } from './modelfile';
-import { TOML_HINT, parsePyproject, parseRequirements, parseSetupCfg } from './packages';
+import { isUvLock, parsePyproject, parseRequirements, parseSetupCfg, parseUvLock, TOML_HINT } from './packages';
 import { parseYaml } from './yaml';
 import { isCompose, looksLikeDockerfile, looksLikeSetupCfg, parseCompose, parseDockerfile } from '../formats';
 // smol-toml ships a CJS build (exports.require) but its typings are ESM-only, so load it with require.
@@ -31,7 +31,13 @@ export function parseText(p: ParsedManifest, text: string, input: EnrichmentInpu
       const t = parseToml(text) as Obj;
       p.format = 'toml';
       p.raw_json = t;
-      if (isObj(t.project) || (isObj(t.tool) && isObj(t.tool.poetry))) parsePyproject(p, t);
+      if (isUvLock(t)) parseUvLock(p, t);
+      else if (
+        isObj(t.project) ||
+        isObj(t['dependency-groups']) ||
+        (isObj(t.tool) && (isObj(t.tool.poetry) || isObj(t.tool.uv)))
+      )
+        parsePyproject(p, t);
       else {
         p.kind = 'toml';
         genericNameVersion(p, isObj(t.package) ? { ...t, ...t.package } : t);

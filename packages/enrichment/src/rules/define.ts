@@ -1,5 +1,6 @@
 // One rule = one definition: its catalogue entry (what docs/enrichment.md prints) and its evaluate function, so a
 // rule cannot be documented without being run or run without being documented (docs/enrichment.md "Rule catalogue").
+import { ATLAS_VERSION, atlasTechnique } from '../atlas';
 import type { EnrichmentInput, FindingDraft, ParsedManifest, Severity } from '../types';
 
 /** Base weight per severity (docs/enrichment.md "Scoring"); a finding's weight = base × confidence. */
@@ -43,7 +44,7 @@ export interface RuleSpec<Id extends string> {
   category: string;
   rationale: string;
   remediation: string;
-  /** MITRE ATLAS technique ids (each exists in src/data/atlas-techniques.json: test/rules.test.ts) */
+  /** MITRE ATLAS technique ids; each must exist in the shipped ATLAS release (src/data/atlas.json, checked here) */
   attack_techniques: readonly string[];
   /** where the rule comes from: the research rule table entry, advisories, documentation */
   references: readonly string[];
@@ -56,6 +57,9 @@ export type RuleDefinition<Id extends string = string> = Readonly<RuleSpec<Id>>;
 export function defineRule<const Id extends string>(spec: RuleSpec<Id>): RuleDefinition<Id> {
   if (spec.weight !== SEVERITY_WEIGHT[spec.severity])
     throw new Error(`rule ${spec.id}: weight ${spec.weight} is not the base weight of ${spec.severity}`);
+  const unknown = spec.attack_techniques.filter((t) => !atlasTechnique(t));
+  if (unknown.length)
+    throw new Error(`rule ${spec.id}: ${unknown.join(', ')} not in MITRE ATLAS ${ATLAS_VERSION} (src/data/atlas.json)`);
   return Object.freeze(spec);
 }
 

@@ -111,8 +111,8 @@ export const R03 = defineRule({
   rationale:
     'webbrowser/httplib/requests/aiohttp imports in a pickle (ModelScan HIGH list) suggest exfiltration at load.',
   remediation: 'Do not load the file; inspect the pickle opcodes in a sandbox.',
-  attack_techniques: ['AML.T0086', 'AML.T0011.000'],
-  references: ['§3 R03; §3 also names AML.T0025, which is not in the shipped ATLAS subset'],
+  attack_techniques: ['AML.T0025', 'AML.T0086', 'AML.T0011.000'],
+  references: ['§3 R03 (AML.T0025 Exfiltration via Cyber Means, from the full ATLAS release)'],
   evaluate({ p }) {
     const high = p.pickle_imports.filter((x) => PICKLE_HIGH.test(x) && !PICKLE_CRIT.test(x));
     if (!high.length) return [];

@@ -19,6 +19,9 @@ const DOCKER_VALUE_FLAGS = new Set(['-e', '-v', '--env', '--mount', '--name', '-
 /** `-e .`, `./pkg`, `file:…`: the project itself, not fetched code. */
 const LOCAL_REQUIREMENT = /^(?:-e\s+|--editable[\s=]+)?(?:\.{1,2}(?:\/\S*)?|file:\S+)$/;
 const PINNED_URL = /@[0-9a-f]{40}\b|#sha256=[0-9a-f]{64}\b/;
+/** pyproject tables of development-only dependencies (src/parse/packages.ts paths). */
+const DEV_DEPENDENCY_PATH =
+  /^(?:dependency-groups\.|tool\.uv\.dev-dependencies|tool\.poetry\.(?:dev-dependencies|group\.))/;
 
 /** The image a `docker run`/`podman run` server starts (or its OCI registry identifier). */
 function containerImage(s: McpServerEntry): string | null {
@@ -133,7 +136,9 @@ export const R21 = defineRule({
       : null;
     if (built) out.push(built);
     // requirements installed from a URL or VCS without a commit or hash (editable local paths are the project itself)
-    const loose = (p.url_requirements ?? []).filter((u) => !LOCAL_REQUIREMENT.test(u.line) && !PINNED_URL.test(u.line));
+    const loose = (p.url_requirements ?? []).filter(
+      (u) => !u.pinned && !LOCAL_REQUIREMENT.test(u.line) && !PINNED_URL.test(u.line),
+    );
     if (loose.length)
       out.push({
         title: 'Dependency fetched from a URL or VCS without a pin',
@@ -177,10 +182,12 @@ function rangesAReviewerFlags(ctx: RuleContext): Dependency[] {
     case 'npm_package':
       return isObj(p.raw_json) && p.raw_json.private === true ? [] : rangedDependencies(ctx);
     case 'pyproject':
-    case 'setup_cfg':
-      return ctx.input.asset_type === 'package'
-        ? p.dependencies.filter((d) => d.spec.trim() === '')
-        : rangedDependencies(ctx);
+    case 'setup_cfg': {
+      // development groups (PEP 735, uv/Poetry dev dependencies) are installed by the project's developers, not by
+      // whoever installs or launches the package: not part of what it resolves at install time
+      const shipped = rangedDependencies(ctx).filter((d) => !DEV_DEPENDENCY_PATH.test(d.path));
+      return ctx.input.asset_type === 'package' ? shipped.filter((d) => d.spec.trim() === '') : shipped;
+    }
     default:
       return [];
   }

@@ -1,6 +1,7 @@
 // What a manifest's MCP servers and tools can do, read once per evaluation and shared by the capability rules
 // (docs/enrichment.md R16–R20: tool descriptions, names, input schemas and server names).
 import { OFFENSIVE_TOOLS } from './commands';
+import { isKnownServerWith, knownServers } from './servers';
 import { hasHtmlComment } from './text';
 import type { RuleContext } from '../define';
 import { isObj, uniq } from '../../util';
@@ -76,8 +77,6 @@ function withoutTrailingSlashes(x: string): string {
 }
 /** A launcher that hands its arguments to a shell: a shell binary, WSL, or any command given `-c`. */
 const SHELL_BINARY = /^(?:bash|sh|zsh|fish|powershell|pwsh|cmd|wsl)(?:\.exe)?$/i;
-const SERVER_FS = /(?:^|[/@_-])(?:server-)?filesystem(?:$|[_-])|(?:^|[/_-])(?:mcp-server-)?git(?:$|[_-])/i;
-const SERVER_FETCH = /(?:^|[/_-])(?:mcp-server-)?(?:fetch|puppeteer|playwright|browser|brave-search)(?:$|[_-])/i;
 
 /** The last path segment of a command (`/usr/bin/bash` → `bash`, `C:\\x\\npx.cmd` → `npx.cmd`). */
 export const commandBase = (c: string): string => c.slice(Math.max(c.lastIndexOf('/'), c.lastIndexOf('\\')) + 1);
@@ -179,8 +178,9 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
       ...p.servers.flatMap((s) => s.args.filter((a) => !a.startsWith('-'))),
     ].filter(Boolean),
   );
-  const fsServers = serverNames.filter((n) => SERVER_FS.test(n));
-  const netServers = serverNames.filter((n) => SERVER_FETCH.test(n));
+  // well-known servers from src/data/mcp-servers.json (issue 18 item 4)
+  const fsServers = serverNames.filter((n) => isKnownServerWith(n, ['filesystem_write']));
+  const netServers = serverNames.filter((n) => isKnownServerWith(n, ['network_egress', 'browser']));
   const shellServers = p.servers
     .filter(
       (s) =>
@@ -199,9 +199,13 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
   const firstGroup = (re: RegExp, xs: readonly string[]): string[] =>
     uniq(xs.map((n) => re.exec(n)?.[1]?.toLowerCase()).filter((x): x is string => !!x));
   // issue 18 item 4: a filesystem server rooted at a home directory or the root reaches ~/.ssh and cloud credentials
-  const broadRoots = fsServers.length
-    ? uniq(p.servers.flatMap((sv) => sv.args.filter((x) => BROAD_ROOT.test(withoutTrailingSlashes(x)))))
-    : [];
+  // (only the arguments of a server the data file says takes its roots as arguments: a git server's `--repository ~`
+  // is one repository, not the home directory)
+  const takesRoots = (sv: (typeof p.servers)[number]): boolean =>
+    [sv.identifier ?? sv.name, ...sv.args].some((n) => knownServers(n).some((k) => k.roots_in_args));
+  const broadRoots = uniq(
+    p.servers.filter(takesRoots).flatMap((sv) => sv.args.filter((x) => BROAD_ROOT.test(withoutTrailingSlashes(x)))),
+  );
   return {
     poisoned,
     shell,
