@@ -83,7 +83,7 @@ export function errorResponses(...given: number[]) {
 export function buildOpenApiDocument(
   registry: OpenAPIRegistry,
   info: { title: string; version: string; description?: string },
-  servers: Array<{ url: string }> = [],
+  servers: Array<{ url: string; description?: string }> = [],
 ) {
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({ openapi: '3.1.0', info, servers });
 }

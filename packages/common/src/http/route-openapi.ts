@@ -16,6 +16,23 @@ export const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$
 
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
 
+/**
+ * The operationId of a route without one of its own: the method and the path's words, version segments left
+ * out and parameters as `By<Name>` (`get /v1/assets/{fingerprint}` → `getAssetsByFingerprint`, `get /` → `getIndex`). Method and
+ * path are unique per document, so the id is too.
+ */
+export function defaultOperationId(method: string, path: string): string {
+  const words = path
+    .split('/')
+    .filter((segment) => segment && !/^v\d+$/.test(segment))
+    .flatMap((segment) => {
+      const param = /^[:{](\w+)\}?$/.exec(segment);
+      return param ? ['by', ...param[1]!.split('_')] : segment.split(/[^A-Za-z0-9]+/);
+    })
+    .filter(Boolean);
+  return method + (words.length ? words : ['index']).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+}
+
 export function operationOf<D, A>(
   spec: RouteSpec<D, A, Schema | undefined, Schema | undefined, Schema | undefined>,
   doc: RouteDoc,
@@ -39,6 +56,7 @@ export function operationOf<D, A>(
   return {
     method: spec.method,
     path: prefix + openApiPath(spec.path),
+    operationId: doc.operationId ?? defaultOperationId(spec.method, prefix + spec.path),
     summary: doc.summary,
     ...(doc.description ? { description: doc.description } : {}),
     security: spec.auth.security,

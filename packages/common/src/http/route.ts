@@ -91,6 +91,8 @@ export class RawResponse {
 /** The OpenAPI part of a route definition; the parameters, body and security come from the route itself. */
 export interface RouteDoc {
   summary: string;
+  /** the operation's id; derived from the method and path when absent (route-openapi.ts defaultOperationId) */
+  operationId?: string;
   description?: string;
   /** the success response: a JSON schema, or a content map for several media types */
   response?: { description: string; schema?: z.ZodType; content?: ResponseConfig['content'] };
