@@ -64,6 +64,7 @@ export function errorResponses(...given: number[]) {
     404: 'not_found_error',
     409: 'conflict_error',
     413: 'request body too large',
+    415: 'unsupported media type (send application/json)',
     429: 'rate_limit_error',
     500: 'api_error',
     503: 'service unavailable',

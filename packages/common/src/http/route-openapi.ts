@@ -38,7 +38,10 @@ export function operationOf<D, A>(
   doc: RouteDoc,
   prefix: string,
 ): RouteConfig {
-  const errors = new Set([...spec.auth.errors, ...(doc.errors ?? []), ...(spec.idempotency ? [409, 413] : [])]);
+  const errors = new Set([...spec.auth.errors, ...(doc.errors ?? []), ...(spec.idempotency ? [409, 413] : []),
+    // a request body in another media type is refused before validation
+    ...(spec.body ? [415] : []),
+  ]);
   const ok: ResponseConfig = {
     description: doc.response?.description ?? 'success',
     ...(doc.response?.schema
@@ -63,7 +66,8 @@ export function operationOf<D, A>(
     request,
     responses: {
       [spec.status ?? 200]: ok,
-      ...errorResponses(...[...errors].sort((a, b) => a - b)),
+      ...errorResponses(...[...errors].filter((s) => !doc.otherResponses?.[s]).sort((a, b) => a - b)),
+      ...doc.otherResponses,
     },
   };
 }

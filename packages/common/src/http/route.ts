@@ -98,6 +98,8 @@ export interface RouteDoc {
   response?: { description: string; schema?: z.ZodType; content?: ResponseConfig['content'] };
   /** error statuses beyond the auth mode's (and an idempotent POST's 409 and 413) */
   errors?: readonly number[];
+  /** responses that are not in the error envelope (a probe's 503 carries its own body) */
+  otherResponses?: Record<number, ResponseConfig>;
 }
 
 export type Schema = z.ZodType;

@@ -734,6 +734,37 @@ export interface components {
       tested_at: string;
       version: string | null;
     };
+    Health: {
+      checks: {
+        postgres: {
+          error?: string;
+          latency_ms?: number;
+          /** @enum {string} */
+          status: 'up' | 'down';
+        };
+        redis: {
+          error?: string;
+          latency_ms?: number;
+          /** @enum {string} */
+          status: 'up' | 'down';
+        };
+      };
+      service: string;
+      /** @enum {string} */
+      status: 'ok' | 'degraded';
+    };
+    /** @description an OpenAPI 3.1 document */
+    OpenApiDocument: {
+      info: {
+        [key: string]: unknown;
+      };
+      openapi: string;
+      paths: {
+        [key: string]: unknown;
+      };
+    } & {
+      [key: string]: unknown;
+    };
     PolicyAssignment: {
       firewall_id: string;
       id: string;
@@ -755,6 +786,19 @@ export interface components {
     ReorderUrlFilterRulesBody: {
       expected_version?: number;
       rule_ids: string[];
+    };
+    ServiceIndex: {
+      /** @description `METHOD /path` → the route’s credential and summary */
+      endpoints: {
+        [key: string]: {
+          auth: string;
+          summary?: string;
+        };
+      };
+      service: string;
+      /** @enum {string} */
+      status: 'running';
+      version: string;
     };
     Tenant: {
       admin_email: string;
@@ -939,12 +983,14 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description success */
+      /** @description the index */
       200: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['ServiceIndex'];
+        };
       };
       /** @description rate_limit_error */
       429: {
@@ -994,6 +1040,15 @@ export interface operations {
       };
       /** @description authentication_error */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -1138,6 +1193,15 @@ export interface operations {
       };
       /** @description conflict_error */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported media type (send application/json) */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -1295,6 +1359,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description unsupported media type (send application/json) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description rate_limit_error */
       429: {
         headers: {
@@ -1445,6 +1518,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description unsupported media type (send application/json) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description rate_limit_error */
       429: {
         headers: {
@@ -1535,20 +1617,22 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description success */
+      /** @description both answer */
       200: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Health'];
+        };
       };
-      /** @description service unavailable */
+      /** @description either does not */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['Health'];
         };
       };
     };
@@ -1562,12 +1646,14 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description success */
+      /** @description the document */
       200: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['OpenApiDocument'];
+        };
       };
       /** @description rate_limit_error */
       429: {
@@ -1819,6 +1905,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description unsupported media type (send application/json) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description rate_limit_error */
       429: {
         headers: {
@@ -1962,6 +2057,15 @@ export interface operations {
       };
       /** @description conflict_error */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported media type (send application/json) */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -2119,6 +2223,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description unsupported media type (send application/json) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description rate_limit_error */
       429: {
         headers: {
@@ -2261,6 +2374,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description unsupported media type (send application/json) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description rate_limit_error */
       429: {
         headers: {
@@ -2332,6 +2454,15 @@ export interface operations {
       };
       /** @description not_found_error */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported media type (send application/json) */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -2483,6 +2614,15 @@ export interface operations {
       };
       /** @description conflict_error */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported media type (send application/json) */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -2693,6 +2833,15 @@ export interface operations {
       };
       /** @description not_found_error */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported media type (send application/json) */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -3130,6 +3279,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description unsupported media type (send application/json) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description rate_limit_error */
       429: {
         headers: {
@@ -3263,6 +3421,15 @@ export interface operations {
       };
       /** @description conflict_error */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported media type (send application/json) */
+      415: {
         headers: {
           [name: string]: unknown;
         };

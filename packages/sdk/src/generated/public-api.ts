@@ -641,7 +641,7 @@ export interface components {
       similarity: number;
     };
     LookupResult: {
-      asset: components['schemas']['Asset'] & (Record<string, never> | null);
+      asset: components['schemas']['Asset'] | null;
       /** @description with include_candidates=true, name keys only */
       candidates?: components['schemas']['LookupCandidate'][];
       key: {
@@ -1672,6 +1672,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description unsupported media type (send application/json) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description rate_limit_error */
       429: {
         headers: {
@@ -1843,6 +1852,15 @@ export interface operations {
       };
       /** @description request body too large */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported media type (send application/json) */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -2051,6 +2069,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description unsupported media type (send application/json) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description rate_limit_error */
       429: {
         headers: {
@@ -2240,6 +2267,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description unsupported media type (send application/json) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description rate_limit_error */
       429: {
         headers: {
@@ -2407,6 +2443,15 @@ export interface operations {
       };
       /** @description request body too large */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported media type (send application/json) */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -2596,6 +2641,15 @@ export interface operations {
       };
       /** @description request body too large */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported media type (send application/json) */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -2875,6 +2929,15 @@ export interface operations {
       };
       /** @description request body too large */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported media type (send application/json) */
+      415: {
         headers: {
           [name: string]: unknown;
         };
