@@ -1,2 +1,4 @@
 /** @type {import('jest').Config} */
-module.exports = require('../../jest.preset.js')(__dirname);
+const preset = require('../../jest.preset.js')(__dirname);
+// every response a suite receives is validated against the OpenAPI document (test/openapi-responses.setup.ts)
+module.exports = { ...preset, setupFilesAfterEnv: ['<rootDir>/test/openapi-responses.setup.ts'] };

@@ -64,6 +64,7 @@ export function errorResponses(...given: number[]) {
     404: 'not_found_error',
     409: 'conflict_error',
     413: 'request body too large',
+    415: 'unsupported media type (send application/json)',
     429: 'rate_limit_error',
     500: 'api_error',
     503: 'service unavailable',
@@ -83,7 +84,7 @@ export function errorResponses(...given: number[]) {
 export function buildOpenApiDocument(
   registry: OpenAPIRegistry,
   info: { title: string; version: string; description?: string },
-  servers: Array<{ url: string }> = [],
+  servers: Array<{ url: string; description?: string }> = [],
 ) {
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({ openapi: '3.1.0', info, servers });
 }

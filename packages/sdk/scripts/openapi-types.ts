@@ -10,10 +10,11 @@ import { buildPublicOpenApiDocument } from '@risk/public-api';
 export const GENERATED_DIR = path.join(__dirname, '..', 'src', 'generated');
 export const GENERATE_COMMAND = 'pnpm --filter @risk/sdk generate';
 
-/** The documents the SDK is generated from, by output file name. The servers entry does not reach the types. */
+/** The documents the SDK is generated from, by output file name. The servers entry does not reach the types
+ * (the public one is the default PUBLIC_API_BASE_URL, packages/common/src/config.ts). */
 export function openApiDocuments(): Record<string, unknown> {
   return {
-    'public-api.ts': buildPublicOpenApiDocument('http://localhost:8080'),
+    'public-api.ts': buildPublicOpenApiDocument('http://127.0.0.1:8080'),
     'admin-api.ts': buildAdminOpenApiDocument(),
   };
 }

@@ -176,3 +176,4 @@ export async function waitFor<T>(
   }
 }
 export * from './metrics';
+export * from './openapi-responses';

@@ -9,5 +9,8 @@ import { ADMIN_ROUTES } from './routes';
 export function buildAdminOpenApiDocument() {
   const registry = new OpenAPIRegistry([adminRegistry]);
   registerRoutes(registry, ADMIN_ROUTES);
-  return buildOpenApiDocument(registry, { title: 'Risk Intelligence Admin API', version: '1.0.0' });
+  // the admin API has no configured public URL: the server is the host that serves this document
+  return buildOpenApiDocument(registry, { title: 'Risk Intelligence Admin API', version: '1.0.0' }, [
+    { url: '/', description: 'the admin API that serves this document' },
+  ]);
 }

@@ -16,12 +16,32 @@ export const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$
 
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
 
+/**
+ * The operationId of a route without one of its own: the method and the path's words, version segments left
+ * out and parameters as `By<Name>` (`get /v1/assets/{fingerprint}` → `getAssetsByFingerprint`, `get /` → `getIndex`). Method and
+ * path are unique per document, so the id is too.
+ */
+export function defaultOperationId(method: string, path: string): string {
+  const words = path
+    .split('/')
+    .filter((segment) => segment && !/^v\d+$/.test(segment))
+    .flatMap((segment) => {
+      const param = /^[:{](\w+)\}?$/.exec(segment);
+      return param ? ['by', ...param[1]!.split('_')] : segment.split(/[^A-Za-z0-9]+/);
+    })
+    .filter(Boolean);
+  return method + (words.length ? words : ['index']).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+}
+
 export function operationOf<D, A>(
   spec: RouteSpec<D, A, Schema | undefined, Schema | undefined, Schema | undefined>,
   doc: RouteDoc,
   prefix: string,
 ): RouteConfig {
-  const errors = new Set([...spec.auth.errors, ...(doc.errors ?? []), ...(spec.idempotency ? [409, 413] : [])]);
+  const errors = new Set([...spec.auth.errors, ...(doc.errors ?? []), ...(spec.idempotency ? [409, 413] : []),
+    // a request body in another media type is refused before validation
+    ...(spec.body ? [415] : []),
+  ]);
   const ok: ResponseConfig = {
     description: doc.response?.description ?? 'success',
     ...(doc.response?.schema
@@ -39,13 +59,15 @@ export function operationOf<D, A>(
   return {
     method: spec.method,
     path: prefix + openApiPath(spec.path),
+    operationId: doc.operationId ?? defaultOperationId(spec.method, prefix + spec.path),
     summary: doc.summary,
     ...(doc.description ? { description: doc.description } : {}),
     security: spec.auth.security,
     request,
     responses: {
       [spec.status ?? 200]: ok,
-      ...errorResponses(...[...errors].sort((a, b) => a - b)),
+      ...errorResponses(...[...errors].filter((s) => !doc.otherResponses?.[s]).sort((a, b) => a - b)),
+      ...doc.otherResponses,
     },
   };
 }

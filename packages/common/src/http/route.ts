@@ -91,11 +91,15 @@ export class RawResponse {
 /** The OpenAPI part of a route definition; the parameters, body and security come from the route itself. */
 export interface RouteDoc {
   summary: string;
+  /** the operation's id; derived from the method and path when absent (route-openapi.ts defaultOperationId) */
+  operationId?: string;
   description?: string;
   /** the success response: a JSON schema, or a content map for several media types */
   response?: { description: string; schema?: z.ZodType; content?: ResponseConfig['content'] };
   /** error statuses beyond the auth mode's (and an idempotent POST's 409 and 413) */
   errors?: readonly number[];
+  /** responses that are not in the error envelope (a probe's 503 carries its own body) */
+  otherResponses?: Record<number, ResponseConfig>;
 }
 
 export type Schema = z.ZodType;

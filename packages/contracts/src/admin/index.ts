@@ -6,3 +6,4 @@ export * from './deployment-tokens';
 export * from './firewalls';
 export * from './policies';
 export * from './risk-score';
+export * from './service';

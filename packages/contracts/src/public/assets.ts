@@ -123,7 +123,9 @@ export const ZLookupResult = z
       ecosystem: z.string().nullable(),
     }),
     match: z.enum(LOOKUP_MATCHES),
-    asset: ZAsset.nullable(),
+    // a union, not .nullable(): zod-to-openapi renders a nullable $ref as allOf [ref, object|null], which no
+    // null satisfies (found by the response validation of the integration suites)
+    asset: z.union([ZAsset, z.null()]),
     candidates: z
       .array(ZLookupCandidate)
       .optional()

@@ -65,7 +65,7 @@ export const tenantToken = credentialed<TenantPrincipal>('tenant', (tenantId) =>
 export const noCredential: AuthMode<AdminContext, undefined> = {
   label: 'none',
   security: [],
-  errors: [],
+  errors: [429], // a blocked address is refused (docs/security.md "Rate limits and caps")
   run: ({ deps, req }, next) => deps.guard.authenticate(req, () => next(undefined)),
 };
 

@@ -13,7 +13,7 @@ export const deployRoutes = [
     doc: {
       summary: 'Exchange a deployment token for an API key',
       response: { description: 'success', schema: ZDeploymentCredentials },
-      errors: [400, 401],
+      errors: [400, 401, 403],
     },
     handler: ({ deps, query }) => exchangeDeploymentToken(deps, query),
   }),

@@ -1,4 +1,5 @@
 import { defineRoute, RawResponse } from '@risk/common';
+import { ZHealth, ZOpenApiDocument, ZServiceIndex } from '@risk/contracts';
 import { buildAdminOpenApiDocument } from '../openapi';
 import { noCredential, probe } from '../http/route';
 import { checkHealth } from '../domain/service/check-health';
@@ -12,7 +13,10 @@ export const serviceRoutes = [
     method: 'get',
     path: '/',
     auth: noCredential,
-    doc: { summary: 'Service index and endpoints map' },
+    doc: {
+      summary: 'Service index and endpoints map',
+      response: { description: 'the index', schema: ZServiceIndex },
+    },
     handler: () => ({
       service: 'Admin API',
       status: 'running',
@@ -26,7 +30,11 @@ export const serviceRoutes = [
     method: 'get',
     path: '/health',
     auth: probe,
-    doc: { summary: 'Postgres and Redis status', errors: [503] },
+    doc: {
+      summary: 'Postgres and Redis status',
+      response: { description: 'both answer', schema: ZHealth },
+      otherResponses: { 503: { description: 'either does not', content: { 'application/json': { schema: ZHealth } } } },
+    },
     // 503 when either is down: the probe's status is the answer
     handler: async ({ deps }) => {
       const health = await checkHealth(deps);
@@ -37,7 +45,7 @@ export const serviceRoutes = [
     method: 'get',
     path: '/openapi.json',
     auth: noCredential,
-    doc: { summary: 'This document' },
+    doc: { summary: 'This document', response: { description: 'the document', schema: ZOpenApiDocument } },
     handler: () => (document ??= buildAdminOpenApiDocument()),
   }),
 ];
