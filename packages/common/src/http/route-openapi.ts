@@ -38,9 +38,14 @@ export function operationOf<D, A>(
   doc: RouteDoc,
   prefix: string,
 ): RouteConfig {
-  const errors = new Set([...spec.auth.errors, ...(doc.errors ?? []), ...(spec.idempotency ? [409, 413] : []),
+  const errors = new Set([
+    ...spec.auth.errors,
+    ...(doc.errors ?? []),
+    ...(spec.idempotency ? [409, 413] : []),
     // a request body in another media type is refused before validation
     ...(spec.body ? [415] : []),
+    // anything validated by a zod schema can be refused with 400 (e.g. ?force=maybe, an over-long path id)
+    ...(spec.params || spec.query || spec.body ? [400] : []),
   ]);
   const ok: ResponseConfig = {
     description: doc.response?.description ?? 'success',

@@ -1260,6 +1260,15 @@ export interface operations {
           'application/json': components['schemas']['Firewall'];
         };
       };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description authentication_error */
       401: {
         headers: {
@@ -1422,6 +1431,15 @@ export interface operations {
           'application/json': components['schemas']['Deleted'];
         };
       };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description authentication_error */
       401: {
         headers: {
@@ -1579,6 +1597,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['FirewallTestResult'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description authentication_error */
@@ -1968,6 +1995,15 @@ export interface operations {
           'application/json': components['schemas']['UrlFilterPolicy'];
         };
       };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description authentication_error */
       401: {
         headers: {
@@ -2130,6 +2166,15 @@ export interface operations {
           'application/json': components['schemas']['Deleted'];
         };
       };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description authentication_error */
       401: {
         headers: {
@@ -2288,6 +2333,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['PolicyAssignment'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description authentication_error */
@@ -2528,6 +2582,15 @@ export interface operations {
           'application/json': components['schemas']['Deleted'];
         };
       };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description authentication_error */
       401: {
         headers: {
@@ -2756,6 +2819,15 @@ export interface operations {
           'application/json': components['schemas']['Tenant'];
         };
       };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description authentication_error */
       401: {
         headers: {
@@ -2907,6 +2979,15 @@ export interface operations {
           'application/json': components['schemas']['DeploymentToken'];
         };
       };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description authentication_error */
       401: {
         headers: {
@@ -3051,6 +3132,15 @@ export interface operations {
           'application/json': components['schemas']['Tenant'];
         };
       };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description authentication_error */
       401: {
         headers: {
@@ -3113,6 +3203,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Tenant'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description authentication_error */
@@ -3344,6 +3443,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TenantToken'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description authentication_error */
