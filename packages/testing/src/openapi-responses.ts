@@ -57,11 +57,20 @@ export function createResponseValidator(document: unknown, options: ResponseVali
 
   const operations = Object.entries(doc.paths ?? {}).map(([template, item]) => ({
     template,
-    // express matches paths case-insensitively and with an optional trailing slash (its defaults)
-    pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}/?$`, 'i'),
+    segments: template.toLowerCase().split('/'),
     literal: !template.includes('{'),
     item,
   }));
+
+  // express matches paths case-insensitively and with an optional trailing slash (its defaults); a `{param}`
+  // segment matches any one non-empty segment. Segment by segment: no RegExp built from the document.
+  const matches = (segments: readonly string[], path: string): boolean => {
+    const parts = (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).toLowerCase().split('/');
+    return (
+      parts.length === segments.length &&
+      segments.every((seg, i) => (seg.startsWith('{') && seg.endsWith('}') ? parts[i] !== '' : seg === parts[i]))
+    );
+  };
 
   const checkJson = (schema: Json | undefined, text: string, where: string): string | undefined => {
     if (!schema) return undefined;
@@ -84,7 +93,7 @@ export function createResponseValidator(document: unknown, options: ResponseVali
     const mediaType = response.contentType?.split(';')[0]?.trim().toLowerCase();
     if (options.outside?.some((pattern) => pattern.test(path))) return undefined;
     // a literal path (`/v1/assets/lookup`) wins over a template (`/v1/assets/{fingerprint}`), as in the routers
-    const matching = operations.filter((o) => o.pattern.test(path) && o.item[method]);
+    const matching = operations.filter((o) => matches(o.segments, path) && o.item[method]);
     const operation = (matching.find((o) => o.literal) ?? matching[0])?.item[method];
     if (!operation || !METHODS.has(method)) {
       if (method === 'head' || method === 'options') return undefined;
