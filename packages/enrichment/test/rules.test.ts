@@ -19,7 +19,7 @@ describe('rule table', () => {
     }
   });
   it('ships advisories with source and verification for every entry', () => {
-    expect(advisories._source).toMatch(/ai-cves\.json/);
+    expect(advisories._source).toMatch(/research list of AI CVEs \(docs\/enrichment\.md/);
     expect(advisories.advisories).toHaveLength(32);
     for (const a of advisories.advisories)
       expect([a.source.startsWith('http'), ['primary', 'secondary'].includes(a.verification)]).toEqual([true, true]);
