@@ -5,6 +5,7 @@ import IORedis from 'ioredis';
 import { Client } from 'pg';
 import { ConfigError, ensureLocalTls, loadConfig, redact, trustInstructions, type Config } from '@risk/common';
 import { ensureDatabase, migrate, withDatabase } from '@risk/db';
+import { ensureConsoleBuilt } from './console-build';
 import { ensureLocalSecrets, LOCAL_SECRETS_FILE } from './local-secrets';
 
 /**
@@ -116,6 +117,7 @@ async function main() {
   if (await ensureDatabase(cfg.DATABASE_URL)) say(`created database ${new URL(cfg.DATABASE_URL).pathname.slice(1)}`);
   const result = await migrate(cfg.DATABASE_URL, { log: say });
   say(`migrations: ${result.applied.length} applied, ${result.alreadyApplied.length} already applied`);
+  ensureConsoleBuilt(say); // admin-api serves it at /console (docs/console.md)
 
   const children = new Map<string, ChildProcess>();
   const killed = new Set<string>();

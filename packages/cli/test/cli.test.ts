@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { hashApiKey } from '@risk/common';
+import { buildApiKey, hashApiKey, MAX_ACTIVE_KEYS_PER_ORG } from '@risk/common';
 import { readMigrations } from '@risk/db';
 import { createTestContext, type TestContext } from '@risk/testing';
 import { runCli, CliError } from '../src';
@@ -70,6 +70,36 @@ describe('operator CLI', () => {
     await expect(runCli(['api-keys', 'revoke', 'key_nope'], ctx.config, io)).rejects.toThrow(/no such API key/);
   });
 
+  it("api-keys go through the admin routes' store: same limit, expiry bound, suspended-tenant refusal and list shape", async () => {
+    const create = (org: string, extra: string[] = []) =>
+      runCli(['api-keys', 'create', '--org', org, '--scopes', 'assets:read', ...extra], ctx.config, io);
+    await expect(create('org_cli_bound', ['--expires-in', '366'])).rejects.toThrow(/parameter_invalid: expires_at/);
+    await ctx.db.prisma.apiKey.createMany({
+      data: Array.from(
+        { length: MAX_ACTIVE_KEYS_PER_ORG },
+        () => buildApiKey({ org_id: 'org_cli_full', scopes: ['assets:read'], livemode: true }).row,
+      ),
+    });
+    await expect(create('org_cli_full')).rejects.toThrow(/api_key_limit_reached/);
+    await ctx.db.prisma.tenant.create({
+      data: {
+        id: 'ten_cli_suspended',
+        name: 'cli-suspended',
+        admin_email: 'a@b.example',
+        org_id: 'org_cli_susp',
+        status: 'suspended',
+      },
+    });
+    await expect(create('org_cli_susp')).rejects.toThrow(/tenant_suspended/);
+    expect(await ctx.db.prisma.apiKey.count({ where: { org_id: { in: ['org_cli_bound', 'org_cli_susp'] } } })).toBe(0);
+    out.length = 0;
+    await runCli(['api-keys', 'list', '--org', 'org_cli_full'], ctx.config, io);
+    const listed = JSON.parse(out[0]!);
+    expect(listed).toHaveLength(MAX_ACTIVE_KEYS_PER_ORG);
+    expect(listed[0]).toMatchObject({ object: 'api_key', org_id: 'org_cli_full', status: 'active' });
+    expect(listed[0].key).toBeUndefined();
+  });
+
   it('rejects unknown scopes, a missing org and an unconfirmed reset', async () => {
     await expect(runCli(['api-keys', 'create', '--org', 'o', '--scopes', 'root'], ctx.config, io)).rejects.toThrow(
       CliError,
@@ -92,6 +122,18 @@ describe('operator CLI', () => {
     await runCli(['db', 'reset', '--yes'], ctx.config, io);
     expect(JSON.parse(out[0]!)).toEqual({ reset: true, applied: readMigrations().map((m) => m.name) });
     expect(await ctx.db.prisma.apiKey.count()).toBe(0);
+  });
+
+  it('api-keys create mints the assets:triage scope (docs/triage.md)', async () => {
+    await runCli(
+      ['api-keys', 'create', '--org', 'org_triage', '--scopes', 'assets:read,assets:triage'],
+      ctx.config,
+      io,
+    );
+    const minted = JSON.parse(out.pop()!);
+    expect(minted.scopes).toEqual(['assets:read', 'assets:triage']);
+    const row = await ctx.db.prisma.apiKey.findUniqueOrThrow({ where: { id: minted.id } });
+    expect(row.scopes).toEqual(['assets:read', 'assets:triage']);
   });
 
   it('`pnpm --silent cli api-keys create` prints only the JSON on stdout', () => {

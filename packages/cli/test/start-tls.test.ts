@@ -1,25 +1,15 @@
 // `pnpm start --tls` (docs/security.md "HTTPS"): a local CA and server certificate in a git-ignored
 // folder, how to trust it printed, and both APIs over HTTPS end to end with that CA: HSTS on, deployment
 // credentials naming an https base URL, and the minted key posting a signal over HTTPS.
-import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestContext, waitFor, type TestContext } from '@risk/testing';
+import { createTestContext, plain, runStart, stackEnv, waitFor, type TestContext } from '@risk/testing';
 
-const ROOT = path.resolve(__dirname, '..', '..', '..');
-const START = path.join(ROOT, 'packages', 'cli', 'src', 'start.ts');
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+const SDK_DIR = path.resolve(__dirname, '..', '..', 'sdk');
 
 interface Answer {
   status: number;
@@ -62,8 +52,6 @@ function call(
   });
 }
 
-const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
-
 describe('pnpm start --tls', () => {
   let ctx: TestContext;
   let tlsDir: string;
@@ -77,37 +65,18 @@ describe('pnpm start --tls', () => {
   });
 
   it('generates a local CA, prints how to trust it, and both APIs answer over HTTPS with it', async () => {
-    const [pub, adm, wrk] = [await freePort(), await freePort(), await freePort()];
     const adminToken = randomBytes(24).toString('hex');
-    const child = spawn(process.execPath, ['--import', 'tsx', START, '--tls'], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        ADMIN_API_TOKEN: adminToken,
-        SECRETS_KEY: randomBytes(32).toString('hex'),
-        DATABASE_URL: ctx.databaseUrl,
-        REDIS_URL: ctx.redis.url,
-        REDIS_PREFIX: ctx.redis.prefix,
-        PUBLIC_API_PORT: String(pub),
-        ADMIN_API_PORT: String(adm),
-        WORKER_HEALTH_PORT: String(wrk),
-        LOG_LEVEL: 'warn',
-        RISK_LOCAL_TLS_DIR: tlsDir,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const { env, ports } = await stackEnv(ctx, { ADMIN_API_TOKEN: adminToken, RISK_LOCAL_TLS_DIR: tlsDir });
+    const { pub, adm } = ports;
+    const run = runStart(env, ['--tls']);
+    const { child } = run;
     try {
       const caFile = path.join(tlsDir, 'ca.crt');
-      await waitFor('the CA', () => fs.existsSync(caFile), 30_000, 100);
+      await waitFor('the CA', () => fs.existsSync(caFile), { timeoutMs: 30_000, intervalMs: 100 });
       await waitFor(
         'both APIs over HTTPS',
         async () => {
-          if (child.exitCode !== null) throw new Error(`start exited early:\n${out}`);
+          if (child.exitCode !== null) throw new Error(`start exited early:\n${run.output()}`);
           const ca = fs.readFileSync(caFile);
           const up = await Promise.all([
             call(`https://127.0.0.1:${pub}/readyz`, ca).then(
@@ -121,11 +90,10 @@ describe('pnpm start --tls', () => {
           ]);
           return up.every(Boolean);
         },
-        60_000,
-        200,
+        { timeoutMs: 60_000, intervalMs: 200 },
       );
       const ca = fs.readFileSync(caFile);
-      const text = plain(out);
+      const text = plain(run.output());
       expect(text).toContain(`generated local CA and generated server certificate in ${tlsDir}`);
       expect(text).toContain(`curl --cacert ${caFile}`);
       expect(text).toContain(`NODE_EXTRA_CA_CERTS=${caFile}`);
@@ -177,7 +145,7 @@ describe('pnpm start --tls', () => {
       expect(posted.headers['strict-transport-security']).toBe('max-age=31536000');
 
       // the SDK over HTTPS: Node's fetch trusts the CA named by NODE_EXTRA_CA_CERTS, no SDK option needed
-      const sdk = path.join(ROOT, 'packages', 'sdk', 'src', 'index.ts');
+      const sdk = path.join(SDK_DIR, 'src', 'index.ts');
       const script = `
         const { createPublicClient } = require(${JSON.stringify(sdk)});
         const risk = createPublicClient({ baseUrl: ${JSON.stringify(creds.body.api_base_url)}, apiKey: ${JSON.stringify(creds.body.api_key.key)}, maxAttempts: 1 });
@@ -187,7 +155,7 @@ describe('pnpm start --tls', () => {
       const sdkRun = (extraCa: string | undefined) =>
         new Promise<{ code: number | null; out: string }>((resolve) => {
           const c = spawn(process.execPath, ['--import', 'tsx', '-e', script], {
-            cwd: path.join(ROOT, 'packages', 'sdk'),
+            cwd: SDK_DIR,
             env: {
               PATH: process.env.PATH ?? '',
               HOME: process.env.HOME ?? '',
@@ -209,7 +177,7 @@ describe('pnpm start --tls', () => {
     } finally {
       child.kill('SIGTERM');
     }
-    expect(await exited).toBe(0);
+    expect((await run.exited).code).toBe(0);
 
     // a second start reuses the CA (clients trust it once)
     const caBefore = fs.readFileSync(path.join(tlsDir, 'ca.crt'), 'utf8');

@@ -1,50 +1,24 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import net from 'node:net';
 import path from 'node:path';
 import { JOBS, mintApiKey, QueueProducer, SCOPES } from '@risk/common';
-import { createTestContext, waitFor, type TestContext } from '@risk/testing';
+import {
+  createTestContext,
+  freePort,
+  httpOk as ok,
+  plain,
+  runStart,
+  stackEnv,
+  startSecrets as secrets,
+  waitFor,
+  waitForStack,
+  type StackPorts,
+  type StartRun as Run,
+  type TestContext,
+} from '@risk/testing';
 
 // `pnpm start` as a process: the one-line failures when a dependency is down, and a clean stop that
 // leaves no service behind. Secrets are passed in, so the tests never write the repo's .risk-local.json.
-const ROOT = path.resolve(__dirname, '..', '..', '..');
-const START = path.join(ROOT, 'packages', 'cli', 'src', 'start.ts');
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-interface Run {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-function runStart(env: Record<string, string>): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', START], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal })),
-  );
-  return { child, output: () => out, exited };
-}
-
-const secrets = () => ({
-  ADMIN_API_TOKEN: randomBytes(24).toString('hex'),
-  SECRETS_KEY: randomBytes(32).toString('hex'),
-});
-const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
-
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -76,12 +50,6 @@ function servicePids(pid: number): number[] {
     }
   });
 }
-
-const ok = (url: string) =>
-  fetch(url).then(
-    (r) => r.ok,
-    () => false,
-  );
 
 describe('pnpm start', () => {
   let ctx: TestContext;
@@ -124,31 +92,9 @@ describe('pnpm start', () => {
   });
 
   it('runs the three services, stops them all on SIGTERM, starts again, and they exit if start is killed', async () => {
-    const [pub, adm, wrk] = [await freePort(), await freePort(), await freePort()];
-    const env = {
-      ...secrets(),
-      DATABASE_URL: ctx.databaseUrl,
-      REDIS_URL: ctx.redis.url,
-      REDIS_PREFIX: ctx.redis.prefix,
-      PUBLIC_API_PORT: String(pub),
-      ADMIN_API_PORT: String(adm),
-      WORKER_HEALTH_PORT: String(wrk),
-      LOG_LEVEL: 'warn',
-    };
+    const { env, ports } = await stackEnv(ctx);
     const up = async (run: Run) => {
-      await waitFor(
-        'the three services',
-        async () => {
-          if (run.child.exitCode !== null) throw new Error(`start exited early:\n${run.output()}`);
-          return (
-            (await ok(`http://127.0.0.1:${pub}/readyz`)) &&
-            (await ok(`http://127.0.0.1:${adm}/`)) &&
-            (await ok(`http://127.0.0.1:${wrk}/healthz`))
-          );
-        },
-        60_000,
-        200,
-      );
+      await waitForStack(run, ports);
       const pids = childPids(run.child.pid!);
       expect(pids.length).toBeGreaterThanOrEqual(3);
       return pids;
@@ -167,42 +113,16 @@ describe('pnpm start', () => {
     const secondPids = await up(second);
     second.child.kill('SIGKILL');
     await second.exited;
-    await waitFor('the orphaned services to stop', () => secondPids.every((pid) => !alive(pid)), 30_000, 200);
+    await waitFor('the orphaned services to stop', () => secondPids.every((pid) => !alive(pid)), {
+      timeoutMs: 30_000,
+      intervalMs: 200,
+    });
   }, 120_000);
 
   // docs/security.md, "Analysis under a budget": stopping is bounded whatever a service is doing
   describe('stops every service within 15 s of SIGTERM', () => {
-    const stackEnv = async (extra: Record<string, string>) => {
-      const [pub, adm, wrk] = [await freePort(), await freePort(), await freePort()];
-      return {
-        ports: { pub, adm, wrk },
-        env: {
-          ...secrets(),
-          DATABASE_URL: ctx.databaseUrl,
-          REDIS_URL: ctx.redis.url,
-          REDIS_PREFIX: ctx.redis.prefix,
-          PUBLIC_API_PORT: String(pub),
-          ADMIN_API_PORT: String(adm),
-          WORKER_HEALTH_PORT: String(wrk),
-          LOG_LEVEL: 'warn',
-          ...extra,
-        },
-      };
-    };
-    const waitUp = async (run: Run, ports: { pub: number; adm: number; wrk: number }) => {
-      await waitFor(
-        'the three services',
-        async () => {
-          if (run.child.exitCode !== null) throw new Error(`start exited early:\n${run.output()}`);
-          return (
-            (await ok(`http://127.0.0.1:${ports.pub}/readyz`)) &&
-            (await ok(`http://127.0.0.1:${ports.adm}/`)) &&
-            (await ok(`http://127.0.0.1:${ports.wrk}/healthz`))
-          );
-        },
-        60_000,
-        200,
-      );
+    const waitUp = async (run: Run, ports: StackPorts) => {
+      await waitForStack(run, ports);
       // the three service processes (not a helper start may run meanwhile, e.g. tsx's esbuild)
       const pids = servicePids(run.child.pid!);
       expect(pids).toHaveLength(3);
@@ -210,7 +130,7 @@ describe('pnpm start', () => {
     };
 
     it('kills a service that ignores SIGTERM after the grace period, names it, and only then says stopped', async () => {
-      const { env, ports } = await stackEnv({
+      const { env, ports } = await stackEnv(ctx, {
         NODE_OPTIONS: `--require ${path.join(__dirname, 'fixtures', 'worker-stuck-on-sigterm.cjs')}`,
       });
       const run = runStart(env);
@@ -233,7 +153,7 @@ describe('pnpm start', () => {
     it('stops everything while a hostile analysis is running in the worker', async () => {
       // the analysis would spin for a minute (test hook, see services/worker/src/analysis/pool.ts) and
       // its own deadline is far away: only the shutdown path can end it
-      const { env, ports } = await stackEnv({
+      const { env, ports } = await stackEnv(ctx, {
         ENRICHMENT_JOB_TIMEOUT_MS: '120000',
         ENRICHMENT_TEST_BUSY_MS: '120000',
       });
@@ -264,7 +184,10 @@ describe('pnpm start', () => {
       try {
         expect(await producer.ping(3000)).toBe(true);
         const queue = producer.queue(JOBS.enrichment.queue);
-        await waitFor('the hostile job to be active', async () => (await queue.getActiveCount()) === 1, 30_000, 100);
+        await waitFor('the hostile job to be active', async () => (await queue.getActiveCount()) === 1, {
+          timeoutMs: 30_000,
+          intervalMs: 100,
+        });
       } finally {
         await producer.close();
       }

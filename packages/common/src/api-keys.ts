@@ -1,16 +1,10 @@
 import type { PrismaClient } from '@risk/db';
 import { sha256Hex, randomToken } from './crypto';
+import { SCOPES, type Scope } from '@risk/contracts';
 import { newId, ID_PREFIXES } from './ids';
 
-export const SCOPES = [
-  'signals:write',
-  'signals:read',
-  'assets:read',
-  'threats:read',
-  'threats:write',
-  'webhooks:write',
-] as const;
-export type Scope = (typeof SCOPES)[number];
+// the list lives in the contracts, which the admin API's key routes validate with (docs/guides/auth-and-scopes.md)
+export { SCOPES, type Scope } from '@risk/contracts';
 
 /** What a deployment credential gets: enough to run a collector, nothing administrative. */
 export const DEPLOYMENT_KEY_SCOPES: Scope[] = ['signals:write', 'signals:read', 'assets:read', 'threats:read'];
@@ -69,9 +63,13 @@ export function buildApiKey(input: MintApiKeyInput) {
 
 type ApiKeyWriter = Pick<PrismaClient, 'apiKey'>;
 
-/** Creates and stores a key; the plaintext is returned once and never stored. */
-export async function mintApiKey(db: ApiKeyWriter, input: MintApiKeyInput): Promise<MintedApiKey> {
+/**
+ * Creates and stores a key; the plaintext is returned once and never stored. A bare insert for fixtures, benches and
+ * tests: operators and tenants mint through api-key-store.ts createOrgApiKey (the per-org limit, the suspended-tenant
+ * refusal, the expiry bound).
+ */
+export async function mintApiKey(prisma: ApiKeyWriter, input: MintApiKeyInput): Promise<MintedApiKey> {
   const { row, minted } = buildApiKey(input);
-  await db.apiKey.create({ data: row });
+  await prisma.apiKey.create({ data: row });
   return minted;
 }

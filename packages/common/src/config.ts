@@ -32,6 +32,11 @@ export const ConfigSchema = z.object({
   WORKER_HEALTH_PORT: port.default(8082),
   PUBLIC_API_BASE_URL: z.url().optional(),
   /**
+   * the admin API's URL as firewalls reach it: a policy rule on the risk feed configures the device to pull
+   * `<FEED_BASE_URL>/feeds/v1/lists/…` (docs/feeds.md); default: the admin API on 127.0.0.1
+   */
+  FEED_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /**
    * PEM certificate (chain) and private key: set both and each API serves HTTPS itself, reloading the
    * files on SIGHUP (docs/security.md "HTTPS"). `pnpm start --tls` sets them to a local CA's certificate.
    */
@@ -120,6 +125,17 @@ export const ConfigSchema = z.object({
   /** BullMQ lock duration and stalled-job check: how soon a job of a crashed worker runs again */
   WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(1000).default(30000),
   WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(30000),
+  /**
+   * first retry delay of a firewall_sync job (BullMQ exponential backoff: 1×, 2×, 4×, 8× over its 5 attempts;
+   * docs/firewalls.md "Assignment sync states"); the fault suite shortens it so a removal spends its retries in seconds
+   */
+  FIREWALL_SYNC_BACKOFF_MS: z.coerce.number().int().min(10).default(5000),
+  /**
+   * the worker loads the shipped advisory feeds (the PyPA database) at start when the database lacks them
+   * (docs/advisories.md "Feeds"); suites that start worker processes on scratch databases turn it off, since
+   * each load is seconds of CPU that slows every other suite on the machine
+   */
+  ADVISORY_FEEDS_AUTOLOAD: bool.default(true),
   OUTBOX_RELAY_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
   MAINTENANCE_INTERVAL_MS: z.coerce.number().int().min(1000).default(3600_000),
   /** test-only: make each enrichment job take this long (crash-safety test kills a worker mid-job) */
@@ -128,7 +144,7 @@ export const ConfigSchema = z.object({
   ENRICHMENT_TEST_BUSY_MS: z.coerce.number().int().min(0).default(0),
 });
 
-export type Config = z.infer<typeof ConfigSchema> & { PUBLIC_API_BASE_URL: string };
+export type Config = z.infer<typeof ConfigSchema> & { PUBLIC_API_BASE_URL: string; FEED_BASE_URL: string };
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -159,7 +175,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const cfg = result.data;
   // deployment credentials hand out this URL: https when the public API serves TLS itself
   const scheme = cfg.TLS_CERT_FILE ? 'https' : 'http';
-  return { ...cfg, PUBLIC_API_BASE_URL: cfg.PUBLIC_API_BASE_URL ?? `${scheme}://127.0.0.1:${cfg.PUBLIC_API_PORT}` };
+  return {
+    ...cfg,
+    PUBLIC_API_BASE_URL: cfg.PUBLIC_API_BASE_URL ?? `${scheme}://127.0.0.1:${cfg.PUBLIC_API_PORT}`,
+    FEED_BASE_URL: cfg.FEED_BASE_URL ?? `${scheme}://127.0.0.1:${cfg.ADMIN_API_PORT}`,
+  };
 }
 
 /** For process entry points: print the one clear message and exit 1 instead of a stack trace. */

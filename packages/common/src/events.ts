@@ -113,17 +113,29 @@ export async function fanOutEventsPg(
  * Failures are swallowed; the outbox relay enqueues whatever is left. Never throws.
  */
 export async function enqueueDeliveries(
-  db: Pick<Prisma.TransactionClient, 'outboxMessage'>,
-  producer: Pick<QueueProducer, 'enqueueWebhookDelivery'> | null | undefined,
+  deps: {
+    prisma: Pick<Prisma.TransactionClient, 'outboxMessage'>;
+    producer?: Pick<QueueProducer, 'enqueueWebhookDelivery'> | null;
+  },
   deliveries: FannedOutDelivery[],
-  timeoutMs = 1000,
+  opts: { timeoutMs?: number; requestId?: string } = {},
 ): Promise<boolean> {
+  const { prisma, producer } = deps;
   if (!producer || deliveries.length === 0) return deliveries.length === 0;
+  const { timeoutMs = 1000, requestId } = opts;
   try {
+    // without a requestId the producer takes the one of the request or job being served (queue.ts currentRequestId)
     await Promise.all(
-      deliveries.map((d) => producer.enqueueWebhookDelivery({ delivery_id: d.delivery_id, attempt: 1, timeoutMs })),
+      deliveries.map((d) =>
+        producer.enqueueWebhookDelivery({
+          delivery_id: d.delivery_id,
+          attempt: 1,
+          timeoutMs,
+          ...(requestId ? { request_id: requestId } : {}),
+        }),
+      ),
     );
-    await db.outboxMessage.updateMany({
+    await prisma.outboxMessage.updateMany({
       where: { id: { in: deliveries.map((d) => d.outbox_id) } },
       data: { processed_at: new Date() },
     });

@@ -71,7 +71,12 @@ export function addressProblem(ip: string, purpose: OutboundPurpose): string | n
  * Why `ip` (what `host` resolved to) may not be contacted for the purpose, or null when it may:
  * the synchronous check for callers that resolve and connect themselves (the firewall connectors).
  */
-export function addressRefusal(list: AllowList, host: string, ip: string, purpose: OutboundPurpose): string | null {
+export function addressRefusal(
+  list: AllowList,
+  target: { host: string; ip: string },
+  purpose: OutboundPurpose,
+): string | null {
+  const { host, ip } = target;
   const bare = host
     .replace(/^\[|\]$/g, '')
     .replace(/\.$/, '')
@@ -88,7 +93,7 @@ export function hostRefusal(list: AllowList, host: string, purpose: OutboundPurp
     .replace(/\.$/, '')
     .toLowerCase();
   if (list.hosts.has(bare)) return null;
-  if (ipaddr.isValid(bare)) return addressRefusal(list, bare, bare, purpose);
+  if (ipaddr.isValid(bare)) return addressRefusal(list, { host: bare, ip: bare }, purpose);
   if (bare === 'localhost' || bare.endsWith('.localhost')) return `${bare} is a loopback name`;
   if (METADATA_HOSTS.has(bare)) return `${bare} is a cloud metadata host`;
   return null;
@@ -136,6 +141,10 @@ export class OutboundGuard {
 }
 
 export interface GuardedRequest {
+  /** what the call is for: decides which addresses are refused (webhook, firewall) */
+  purpose: OutboundPurpose;
+  /** absolute http(s) URL; redirects are never followed */
+  url: string;
   method?: 'POST' | 'GET' | 'PUT' | 'DELETE';
   headers?: Record<string, string>;
   body?: string;
@@ -169,12 +178,8 @@ export class OutboundRequestError extends Error {
  * changes between check and connect cannot redirect the call. Redirects are never followed: a 3xx
  * comes back as the response. Callers decide what counts as success.
  */
-export async function guardedRequest(
-  guard: OutboundGuard,
-  purpose: OutboundPurpose,
-  rawUrl: string,
-  req: GuardedRequest,
-): Promise<GuardedResponse> {
+export async function guardedRequest(guard: OutboundGuard, req: GuardedRequest): Promise<GuardedResponse> {
+  const { purpose, url: rawUrl } = req;
   let url: URL;
   try {
     url = new URL(rawUrl);

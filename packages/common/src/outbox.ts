@@ -1,5 +1,6 @@
 import type { Prisma } from '@risk/db';
-import type { EnrichmentJob, FirewallSyncJob, WebhookDeliveryJob } from './queue';
+import { currentRequestId, type EnrichmentJob, type FirewallSyncJob, type WebhookDeliveryJob } from './queue';
+import { currentTraceCarrier } from './telemetry/tracing';
 
 /**
  * Transactional outbox. A change that must cause background work writes an outbox row in its own
@@ -16,8 +17,19 @@ type OutboxWriter = Pick<Prisma.TransactionClient, 'outboxMessage'>;
 
 export async function writeOutbox(tx: OutboxWriter, messages: OutboxMessage[]): Promise<bigint[]> {
   if (messages.length === 0) return [];
+  // a row written while serving a request keeps its id, so the relayed job still logs it (docs/observability.md)
+  // and the request's trace context when tracing is on, so the worker continues its trace
+  const requestId = currentRequestId();
+  const trace = currentTraceCarrier();
   const rows = await tx.outboxMessage.createManyAndReturn({
-    data: messages.map((m) => ({ kind: m.kind, payload: m.payload as Prisma.InputJsonValue })),
+    data: messages.map((m) => ({
+      kind: m.kind,
+      payload: {
+        ...(trace && !m.payload.traceparent ? trace : {}),
+        ...m.payload,
+        ...(m.payload.request_id || !requestId ? {} : { request_id: requestId }),
+      } as Prisma.InputJsonValue,
+    })),
     select: { id: true },
   });
   return rows.map((r) => r.id);

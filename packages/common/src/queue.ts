@@ -2,6 +2,14 @@ import { Queue, type JobsOptions } from 'bullmq';
 import IORedis, { type RedisOptions } from 'ioredis';
 import { z } from 'zod';
 import { sha256Hex } from './crypto';
+import { requestContext } from './logger';
+import { tracedEnqueue } from './telemetry/tracing';
+
+/** W3C trace context of the span that enqueued the job, when tracing is on (docs/observability.md "Tracing"). */
+const traceFields = {
+  traceparent: z.string().max(55).optional(),
+  tracestate: z.string().max(512).optional(),
+};
 
 /**
  * The job catalogue: queue names, payload schemas and retry policy live here, so producers (API,
@@ -28,6 +36,7 @@ export const JOBS = {
       reason: z.string().optional(),
       /** the API request that queued the job: the worker's log lines carry it (docs/observability.md) */
       request_id: z.string().max(100).optional(),
+      ...traceFields,
     }),
     options: {
       attempts: 5,
@@ -52,7 +61,13 @@ export const JOBS = {
     queue: QUEUES.webhooks,
     // attempt: which delivery attempt the job performs (1 = first; absent means 1). Retries are new
     // jobs with the next attempt number, so each attempt has its own job id and none dedupes another.
-    payload: z.object({ delivery_id: z.string().min(1), attempt: z.number().int().min(1).optional() }),
+    // request_id: the API request (or the job) that caused the delivery; the worker's log lines carry it
+    payload: z.object({
+      delivery_id: z.string().min(1),
+      attempt: z.number().int().min(1).optional(),
+      request_id: z.string().max(100).optional(),
+      ...traceFields,
+    }),
     options: {
       // retries are scheduled by the delivery handler itself (docs/webhooks.md); BullMQ only covers crashes
       attempts: 3,
@@ -68,6 +83,9 @@ export const JOBS = {
       assignment_id: z.string().min(1),
       action: z.enum(['apply', 'remove']),
       version: z.number().int(),
+      /** the admin request that changed the policy or assignment (docs/observability.md) */
+      request_id: z.string().max(100).optional(),
+      ...traceFields,
     }),
     options: {
       attempts: 5,
@@ -92,6 +110,14 @@ export interface OutboxEnrichmentJob {
 }
 export type WebhookDeliveryJob = z.infer<typeof JOBS.webhookDelivery.payload>;
 export type FirewallSyncJob = z.infer<typeof JOBS.firewallSync.payload>;
+
+/**
+ * The request id a job should carry when its producer gave none: the one of the request (or job) being served,
+ * when the service keeps it in requestContext (admin API, worker; docs/observability.md "Request ids").
+ */
+export function currentRequestId(): string | undefined {
+  return requestContext.getStore()?.request_id;
+}
 
 export interface RedisSettings {
   url: string;
@@ -152,6 +178,8 @@ export class QueueProducer {
   constructor(
     private readonly redis: RedisSettings,
     name = 'producer',
+    /** overrides of JOBS' options (config FIREWALL_SYNC_BACKOFF_MS) */
+    private readonly tuning: { firewallSyncBackoffMs?: number } = {},
   ) {
     this.connection = createProducerConnection(redis, name);
   }
@@ -185,16 +213,21 @@ export class QueueProducer {
     if (jobs.length === 0) return;
     await this.connected(timeoutMs);
     const spec = JOBS.enrichment;
-    await withTimeout(
-      this.queue(spec.queue).addBulk(
-        jobs.map(({ outboxId, job }) => ({
-          name: 'enrich',
-          data: job,
-          opts: { ...spec.options, jobId: spec.jobId(outboxId) },
-        })),
-      ),
-      timeoutMs,
-      'enqueue enrichment',
+    await tracedEnqueue(
+      spec.queue,
+      jobs.map(({ job }) => job),
+      (data) =>
+        withTimeout(
+          this.queue(spec.queue).addBulk(
+            jobs.map(({ outboxId }, i) => ({
+              name: 'enrich',
+              data: data[i],
+              opts: { ...spec.options, jobId: spec.jobId(outboxId) },
+            })),
+          ),
+          timeoutMs,
+          'enqueue enrichment',
+        ),
     );
   }
 
@@ -206,18 +239,23 @@ export class QueueProducer {
     await this.connected(job.timeoutMs ?? 1000);
     const spec = JOBS.webhookDelivery;
     const attempt = job.attempt ?? 1;
-    await withTimeout(
-      this.queue(spec.queue).add(
-        'deliver',
-        { delivery_id: job.delivery_id, attempt },
-        {
+    const requestId = job.request_id ?? currentRequestId();
+    const data: WebhookDeliveryJob = {
+      delivery_id: job.delivery_id,
+      attempt,
+      ...(requestId ? { request_id: requestId } : {}),
+      ...(job.traceparent ? { traceparent: job.traceparent, tracestate: job.tracestate } : {}),
+    };
+    await tracedEnqueue(spec.queue, [data], ([traced]) =>
+      withTimeout(
+        this.queue(spec.queue).add('deliver', traced, {
           ...spec.options,
           jobId: spec.jobId({ delivery_id: job.delivery_id, attempt }),
           delay: Math.max(0, Math.round(job.delayMs ?? 0)),
-        },
+        }),
+        job.timeoutMs ?? 1000,
+        'enqueue webhook delivery',
       ),
-      job.timeoutMs ?? 1000,
-      'enqueue webhook delivery',
     );
   }
 
@@ -225,12 +263,17 @@ export class QueueProducer {
     if (jobs.length === 0) return;
     await this.connected(timeoutMs);
     const spec = JOBS.firewallSync;
-    await withTimeout(
-      this.queue(spec.queue).addBulk(
-        jobs.map((data) => ({ name: 'sync', data, opts: { ...spec.options, jobId: spec.jobId(data) } })),
+    const requestId = currentRequestId();
+    const data = jobs.map((job) => (job.request_id || !requestId ? job : { ...job, request_id: requestId }));
+    const backoff = { ...spec.options.backoff, delay: this.tuning.firewallSyncBackoffMs ?? spec.options.backoff.delay };
+    await tracedEnqueue(spec.queue, data, (traced) =>
+      withTimeout(
+        this.queue(spec.queue).addBulk(
+          traced.map((job) => ({ name: 'sync', data: job, opts: { ...spec.options, backoff, jobId: spec.jobId(job) } })),
+        ),
+        timeoutMs,
+        'enqueue firewall sync',
       ),
-      timeoutMs,
-      'enqueue firewall sync',
     );
   }
 

@@ -28,6 +28,27 @@ adminRegistry.registerComponent('securitySchemes', 'tenantToken', {
   description:
     'tenant token (JWT, sub = tenant id, jti = token id) from POST /tenants/v1/register or POST /tenants/v1/{id}/tokens',
 });
+// the console's session cookie (docs/console.md "Sign-in and access"): `__Host-risk_console` over HTTPS,
+// `risk_console` over plain HTTP on a developer's machine; state-changing calls also send X-Console-CSRF
+adminRegistry.registerComponent('securitySchemes', 'consoleSession', {
+  type: 'apiKey',
+  in: 'cookie',
+  name: '__Host-risk_console',
+  description:
+    'console session from POST /console/v1/session (HttpOnly, SameSite=Strict); with X-Console-CSRF on POST, PUT, PATCH and DELETE',
+});
+// the feed credential (docs/feeds.md "Feed tokens"): firewalls send HTTP Basic (PAN-OS EDL client
+// authentication, FortiGate external-resource username/password); scripts may send the secret as a bearer token
+adminRegistry.registerComponent('securitySchemes', 'feedBasic', {
+  type: 'http',
+  scheme: 'basic',
+  description: 'feed token: user name = the token id `ftk_…`, password = its secret `rkf_…`',
+});
+adminRegistry.registerComponent('securitySchemes', 'feedBearer', {
+  type: 'http',
+  scheme: 'bearer',
+  description: 'feed token secret: `Authorization: Bearer rkf_…`',
+});
 adminRegistry.register('ErrorEnvelope', ZErrorEnvelope);
 
 /**

@@ -37,7 +37,10 @@ export interface DbHandle {
  * timestamptz under other time zones (prisma/orm#28629). statement_timeout and lock_timeout are
  * startup parameters of each connection (pg sends them in the startup message), so they hold for
  * Prisma's queries and the raw ones on `pool` alike. The migration runner (migrate.ts) uses its own
- * clients without them: a migration may legitimately run long.
+ * clients without them: a migration may legitimately run long. JIT compilation is off for the same
+ * sessions: the batched reads (a lateral per key over unnest'ed arrays) are estimated far above
+ * jit_above_cost, and compiling them cost ~35–45 ms per execution against a few ms of work
+ * (docs/performance.md, 2026-11-24 "reads").
  */
 export function createPrisma(opts: CreatePrismaOptions): DbHandle {
   const pool = new Pool({
@@ -46,7 +49,7 @@ export function createPrisma(opts: CreatePrismaOptions): DbHandle {
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 10000,
     application_name: opts.applicationName,
-    options: '-c timezone=UTC',
+    options: '-c timezone=UTC -c jit=off',
     statement_timeout: opts.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
     lock_timeout: opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
   });

@@ -22,11 +22,16 @@ export const ID_PREFIXES = {
   tenant: 'ten',
   org: 'org',
   tenantToken: 'ttk',
+  suppression: 'sup',
+  triageChange: 'tre',
   deploymentToken: 'dpt',
   firewall: 'fw',
   policy: 'pol',
   rule: 'rul',
   assignment: 'asg',
+  feedToken: 'ftk',
+  feedBlockEntry: 'fbe',
+  consoleSession: 'csn',
 } as const;
 
 /**

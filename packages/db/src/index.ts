@@ -27,8 +27,20 @@ export type { StatementDef, PreparedSession } from './sql';
 export { MicroBatch } from './micro-batch';
 export type { MicroBatchOptions } from './micro-batch';
 export { FAN_OUT_EVENTS_SQL } from './stores/events-store';
-export { signalsStore, releaseClaims } from './stores/signals-store';
-export type { AssetWrite, ClaimRequest, SignalInsert, EnrichmentOutboxRow } from './stores/signals-store';
+export {
+  signalsStore,
+  releaseClaims,
+  readPendingSignals,
+  recordProjectionFailure,
+  PROJECTION_MAX_ATTEMPTS,
+} from './stores/signals-store';
+export type {
+  AssetWrite,
+  ClaimRequest,
+  SignalInsert,
+  EnrichmentOutboxRow,
+  ProjectedSignal,
+} from './stores/signals-store';
 export { ID_PREFIXES, newId, newRequestId } from './ids';
 export {
   THREAT_MATCH_RULE_ID,
@@ -38,13 +50,68 @@ export {
   findThreatsMatchingAsset,
 } from './stores/threats-store';
 export type { ThreatMatchKeys, AssetMatchKeys, MatchingThreatRow } from './stores/threats-store';
-export { ASSET_HISTORY_CAP, HISTORY_SQL, findingSnapshot, type FindingSnapshot } from './stores/history-store';
-export { readEnrichmentJobs, readCandidateThreats, writeEnrichment } from './stores/enrichment-store';
-export type {
-  CandidateThreatRow,
-  EnrichmentJobKey,
-  EnrichmentWrite,
-  EnrichmentWritten,
-  JobRead,
-  Observation,
-} from './stores/enrichment-store';
+export {
+  ASSET_HISTORY_CAP,
+  HISTORY_SQL,
+  findingKeys,
+  findingSnapshot,
+  type FindingSnapshot,
+} from './stores/history-store';
+export {
+  expireAcceptedRisks,
+  orgTriageLateral,
+  parseOrgAssetTriage,
+  readOrgTriage,
+  type ExpiredAcceptance,
+  type OrgAssetTriage,
+  type OrgTriageRows,
+  type OrgViewFinding,
+} from './stores/triage-store';
+export {
+  OVERVIEW_BUCKETS,
+  overviewCounts,
+  overviewRiskChanges,
+  overviewThreats,
+  overviewTop,
+  type OverviewCounts,
+  type OverviewRiskDay,
+  type OverviewThreatRow,
+  type OverviewTop,
+} from './stores/overview-store';
+export { readEnrichmentJobs, readCandidateThreats, type CandidateThreats } from './stores/enrichment-reads';
+export { writeEnrichment } from './stores/enrichment-store';
+export { TOOL_BASELINE_CAP } from './stores/tool-baselines-store';
+export {
+  diffComponents,
+  diffFindingSnapshots,
+  diffLineage,
+  diffPrimaryLicense,
+  type ComponentRef,
+  type ComponentsDiff,
+  type LineageDiff,
+} from './history/aibom-diff';
+export {
+  SUMMARY_FINDING_CAP,
+  SUMMARY_NAME_CAP,
+  type ChangeSummary,
+  type AiBomSummary,
+  type FindingsSummary,
+} from './history/change-summary';
+export type { CandidateThreatRow, EnrichmentJobKey, JobRead, Observation } from './stores/enrichment-reads';
+export type { EnrichmentWrite, EnrichmentWritten } from './stores/enrichment-store';
+export {
+  upsertAdvisories,
+  markAssetsForAdvisoryReenrichment,
+  readCandidateAdvisories,
+  type AdvisoryLookupKey,
+  readAdvisoriesByIdOrAlias,
+  advisoryFeedCounts,
+} from './stores/advisories-store';
+export type { AdvisoryRow, UpsertAdvisoriesResult, StoredAdvisory } from './stores/advisories-store';
+export { readFeedCandidates, type FeedCandidateRow } from './stores/feeds-store';
+export {
+  writeOperatorCategories,
+  type ChangedOperatorDomain,
+  type OperatorCategoriesWrite,
+} from './stores/operator-categories-store';
+export { reenrichMatchedSql } from './stores/reenrich-sql';

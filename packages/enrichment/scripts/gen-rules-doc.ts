@@ -2,7 +2,7 @@
 // `pnpm --filter @risk/enrichment rules-doc` writes it; test/api.test.ts fails when the file is out of date.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import advisories from '../src/data/advisories.json';
+import advisories from '../src/data/advisories.osv.json';
 import publishers from '../src/data/publishers.json';
 import { ATLAS_TACTICS, ATLAS_TECHNIQUES, ATLAS_VERSION } from '../src/atlas';
 import { SCORE_FORMULA } from '../src/index';
@@ -18,8 +18,8 @@ export function renderEnrichmentDoc(): string {
     (r) =>
       `| ${r.id} | ${esc(r.title)} | ${r.severity} | ${r.weight} | ${esc(r.rationale)} | ${r.attack_techniques.map((t) => `${t} (${ATLAS_TECHNIQUES.get(t)?.name ?? '?'})`).join(', ') || '—'} | ${esc(r.remediation)} | ${esc(r.references.join('; ') || '—')} |`,
   );
-  const verification = advisories.advisories.reduce<Record<string, number>>(
-    (acc, a) => ({ ...acc, [a.verification]: (acc[a.verification] ?? 0) + 1 }),
+  const verification = advisories.records.reduce<Record<string, number>>(
+    (acc, a) => ({ ...acc, [a.database_specific.verification]: (acc[a.database_specific.verification] ?? 0) + 1 }),
     {},
   );
   return `# Enrichment: rules, scoring, publisher trust, AI-BOM
@@ -36,13 +36,13 @@ input. The worker (\`services/worker\`) reads the signal, runs it, and writes th
 
 | file (\`packages/enrichment/src/data/\`) | content | source |
 |---|---|---|
-| \`advisories.json\` | ${advisories.advisories.length} advisories for AI libraries and tools (${Object.entries(
+| \`advisories.osv.json\` | ${advisories.records.length} curated advisories for AI libraries and tools (${Object.entries(
     verification,
   )
     .map(([k, n]) => `${n} ${k}`)
     .join(
       ', ',
-    )}), semver ranges | the project's research list of AI CVEs; each entry keeps its \`source\` URL and \`verification\` |
+    )}) as OSV records, the feed \`curated\`; the database adds the PyPA feed and any imported one (docs/advisories.md) | the project's research list of AI CVEs; each record keeps its \`source\` URL and \`verification\` in \`database_specific\` |
 | \`atlas.json\` | MITRE ATLAS ${ATLAS_VERSION} in full: ${ATLAS_TECHNIQUES.size} techniques and sub-techniques, ${ATLAS_TACTICS.size} tactics (ids, names, tactics, URLs) | mitre-atlas/atlas-data \`dist/ATLAS.yaml\` (Apache-2.0), converted by \`scripts/build-atlas.ts\` |
 | \`mcp-servers.json\` | ${KNOWN_SERVERS.length} well-known MCP servers (${KNOWN_SERVERS.map((s) => s.id).join(', ')}): published package names, name tokens, capabilities, whether their arguments are filesystem roots (R18/R19) | hand-curated from the reference servers (see its \`_source\`) |
 | \`publishers.json\` | ${publishers.verified_publishers.length} verified publisher namespaces, ${publishers.well_known_names.length} well-known names (typosquat targets), ${publishers.not_typosquats.length} known look-alikes that are not squats | hand-curated (see its \`_source\`) |
@@ -71,7 +71,8 @@ Notes
 - R15 compares the asset name, its publisher and dependency names with the well-known names
   (Damerau–Levenshtein ≤ 2, ≤ 1 for names of 5–6 chars; homoglyph folding 0→o, 1→l, rn→m, Cyrillic look-alikes).
 - R23 matches an exact pin inside an advisory range, or a range whose every allowed version is affected (no fixed
-  version satisfies it). PEP 440 versions are converted to semver (\`2.13.1rc0\` → \`2.13.1-rc.0\`). An advisory whose
+  version satisfies it), in each ecosystem's own version order (PEP 440 for PyPI, semver for npm and Go; OSV
+  ranges with \`introduced\`, \`fixed\`, \`last_affected\` and explicit \`versions\` lists: docs/advisories.md). An advisory whose
   \`verification\` is not \`primary\` (it rests on secondary sources) gives confidence ${SECONDARY_ADVISORY_CONFIDENCE}: the
   version match is exact but the advisory data is not confirmed, so it keeps most of its weight (still above the ${CONFIDENT} band threshold); its evidence and description say so.
 
@@ -235,6 +236,10 @@ safety: {status, flags}}\`, \`safety.status\` = \`degraded\` when R13 fired; \`n
 - \`cyclonedx_json\`: CycloneDX 1.6 with the asset as a \`machine-learning-model\` component with a \`modelCard\`
   (parameters, quantitative analysis from model-index, properties) and \`pedigree.ancestors\` for lineage; validated with
   \`@cyclonedx/cyclonedx-library\`'s JSON validator.
+- \`spdx3_json\`: SPDX 3.0.1 JSON-LD (Core, Software, SimpleLicensing, AI and Dataset profiles), rendered on request
+  from the stored AI-BOM by \`src/aibom/spdx3.ts\`: models are \`ai_AIPackage\` with the \`ai:\` properties above,
+  datasets \`dataset_DatasetPackage\`, lineage \`descendantOf\` / \`trainedOn\` relationships; validated against the
+  published JSON schema ([formats.md](formats.md#spdx-301)).
 - \`bom_version\` increases by one each time the BOM's content hash changes (the clock is not part of it); every version
   is kept (one \`aiboms\` row per version) and the document namespace changes with it.
 `;

@@ -5,6 +5,7 @@ import type { EnrichmentInput, FindingDraft, ParsedManifest } from './types';
 import { capString, LIMITS, storable, storableString } from './limits';
 import { str, uniq } from './util';
 import { identify, normalizeAssetName } from './identify';
+import { toolFingerprints, type ToolBaseline, type ToolFingerprint } from './drift';
 
 export interface Analysis {
   input: EnrichmentInput;
@@ -15,6 +16,13 @@ export interface Analysis {
   ecosystem: string | null;
   display_name: string | null;
   parsed: ParsedManifest;
+  /** the observation's tools, fingerprinted (docs/drift.md); merged observations: the union by name */
+  tools: ToolFingerprint[];
+}
+
+/** What an analysis may be given besides the signal: the asset's tool baseline (docs/drift.md). */
+export interface AnalyzeOptions {
+  tool_baseline?: ToolBaseline | null;
 }
 
 /**
@@ -35,7 +43,7 @@ function storableFinding(f: FindingDraft): FindingDraft {
 }
 
 /** Parse + base rules. Never throws. */
-export function analyze(input: EnrichmentInput): Analysis {
+export function analyze(input: EnrichmentInput, options: AnalyzeOptions = {}): Analysis {
   let parsed: ParsedManifest;
   try {
     parsed = parseManifest(input);
@@ -49,9 +57,11 @@ export function analyze(input: EnrichmentInput): Analysis {
     ecosystem: null,
   };
   let findings: FindingDraft[];
+  let tools: ToolFingerprint[] = [];
   try {
+    tools = parsed.tools.length ? toolFingerprints(parsed) : [];
     id = identify(input, parsed);
-    findings = evaluateRules(input, parsed, id.publisher);
+    findings = evaluateRules(input, parsed, { publisher: id.publisher, tools, baseline: options.tool_baseline });
   } catch (e) {
     findings = [
       toFinding(ruleById('manifest_unparseable'), {
@@ -70,5 +80,6 @@ export function analyze(input: EnrichmentInput): Analysis {
     ecosystem: id.ecosystem,
     display_name: id.name,
     parsed,
+    tools,
   };
 }

@@ -20,3 +20,11 @@ export const ATLAS_TACTICS: ReadonlyMap<string, string> = new Map(atlas.tactics.
 export function atlasTechnique(id: string): AtlasTechnique | undefined {
   return ATLAS_TECHNIQUES.get(id);
 }
+
+export interface AtlasTactic {
+  readonly id: string;
+  readonly name: string;
+  readonly url: string;
+}
+/** Every tactic of the release, in ATLAS's order (the API lists them: docs/advisories.md "MITRE ATLAS"). */
+export const ATLAS_TACTIC_LIST: readonly AtlasTactic[] = atlas.tactics.map((t) => ({ id: t.id, name: t.name, url: t.url }));

@@ -10,6 +10,7 @@ import type { FinalizeContext, FindingDraft, MatchedThreat, ParsedManifest, Scor
 import { LIMITS, storable } from './limits';
 import { isObj, str, uniq } from './util';
 import type { Analysis } from './analyze';
+import type { ToolFingerprint } from './drift';
 
 export interface EnrichmentResult {
   findings: ScoredFinding[];
@@ -39,6 +40,8 @@ export interface EnrichmentResult {
   normalized_name: string | null;
   publisher: string | null;
   ecosystem: string | null;
+  /** the asset's tools, fingerprinted and redacted (docs/drift.md): the caller stores new names as the baseline */
+  tools: ToolFingerprint[];
 }
 
 function benchmarkSummary(p: ParsedManifest, findings: FindingDraft[]): Record<string, unknown> | null {
@@ -196,6 +199,7 @@ function finalizeRaw(analysis: Analysis, ctx: FinalizeContext): EnrichmentResult
     normalized_name: analysis.normalized_name,
     publisher: analysis.publisher,
     ecosystem: analysis.ecosystem,
+    tools: analysis.tools,
   };
   // the one boundary: everything the engine outputs (findings, AI-BOM, names) leaves redacted
   return redactResult(result, known);

@@ -3,8 +3,8 @@ import { mergeAnalyses } from './observations';
 import { severityForScore } from '@risk/contracts';
 import type { EnrichmentInput, FinalizeContext } from './types';
 import { uniq } from './util';
-import { ADVISORIES } from './versions';
-import { analyze, type Analysis } from './analyze';
+import { CURATED_ADVISORIES } from './advisories/curated';
+import { analyze, type Analysis, type AnalyzeOptions } from './analyze';
 import { finalize, type EnrichmentResult } from './finalize';
 
 export { ASSET_TYPES } from './types';
@@ -18,13 +18,22 @@ export type {
   PublisherContext,
   ParsedManifest,
 } from './types';
-export { renderSpdxTagValue } from './aibom';
-export { computeScore, SCORE_FORMULA } from './score';
+export { renderSpdxTagValue, buildSpdx3, spdx3InputFromStored, SPDX3_CONTEXT, type StoredComponent } from './aibom';
+// the score's parts, for the per-org effective score and its explanation (docs/triage.md)
+export { computeScore, SCORE_FORMULA, BAND_FLOOR, BAND_ROOM, CONFIDENT, effectiveBand, type ScoreResult } from './score';
+export { SEVERITY_WEIGHT } from './rules';
 export { severityForScore };
 export { parseSpdxTagValue } from './aibom';
 export { mergeAnalyses, primaryAnalysis } from './observations';
-/** Every CVE id a rule finding can carry (the shipped advisories): the worker reads threats by these. */
-export const ADVISORY_CVE_IDS: readonly string[] = uniq(ADVISORIES.map((a) => a.id)).sort();
+/**
+ * Every CVE id a rule finding can carry from the curated feed (ids and CVE aliases): the worker reads threats by
+ * these plus the ids of the candidate advisories it read for the asset (docs/advisories.md "Enrichment").
+ */
+export const ADVISORY_CVE_IDS: readonly string[] = uniq(
+  CURATED_ADVISORIES.flatMap((a) => [a.id, ...a.aliases]).filter((id) => id.startsWith('CVE-')),
+).sort();
+export * from './advisories';
+export { advisoryPackageKeys } from './advisories/packages';
 export {
   REDACTED,
   SECRET_FORMATS,
@@ -39,12 +48,26 @@ export {
 } from './redact';
 
 export { RULES, ruleById, type RuleDefinition, type RuleId } from './rules';
-export { analyze, type Analysis } from './analyze';
+export { analyze, type Analysis, type AnalyzeOptions } from './analyze';
+export {
+  toolFingerprints,
+  type BaselineTool,
+  type ToolBaseline,
+  type ToolCapability,
+  type ToolFingerprint,
+} from './drift';
 export { finalize, type EnrichmentResult } from './finalize';
 export { normalizeAssetName } from './identify';
+export {
+  assetArtifactUri,
+  buildSarif,
+  SARIF_FINGERPRINT_KEY,
+  type SarifAsset,
+  type SarifFinding,
+} from './exchange/sarif';
 
 export function enrich(input: EnrichmentInput, ctx: FinalizeContext): EnrichmentResult {
-  return finalize(analyze(input), ctx);
+  return finalize(analyze(input, { tool_baseline: ctx.tool_baseline }), ctx);
 }
 
 /**
@@ -52,14 +75,33 @@ export function enrich(input: EnrichmentInput, ctx: FinalizeContext): Enrichment
  * union of findings and CVE ids, AI-BOM from the riskiest observation). `inputs` are ordered newest
  * first. The result goes to finalize() with the threats matching its cve_ids.
  */
-export function analyzeObservations(inputs: readonly EnrichmentInput[]): Analysis {
-  return mergeAnalyses(inputs.map(analyze));
+export function analyzeObservations(inputs: readonly EnrichmentInput[], options: AnalyzeOptions = {}): Analysis {
+  return mergeAnalyses(inputs.map((i) => analyze(i, options)));
 }
 
 /** The whole engine over several observations: analyzeObservations, then finalize. */
 export function enrichObservations(inputs: readonly EnrichmentInput[], ctx: FinalizeContext): EnrichmentResult {
-  return finalize(analyzeObservations(inputs), ctx);
+  return finalize(analyzeObservations(inputs, { tool_baseline: ctx.tool_baseline }), ctx);
 }
 
 export type { FinalizeContext } from './types';
 export type { PublisherTrust } from './trust';
+export {
+  ATLAS_VERSION,
+  ATLAS_TECHNIQUES,
+  ATLAS_TACTIC_LIST,
+  atlasTechnique,
+  type AtlasTechnique,
+  type AtlasTactic,
+} from './atlas';
+export { buildStixBundle, observationFor, type ExportableThreat } from './exchange/stix-export';
+export {
+  planStixImport,
+  fingerprintOf,
+  urlFingerprint,
+  StixBundleError,
+  type StixImportPlan,
+  type StixThreatDraft,
+} from './exchange/stix-import';
+export { parseStixPattern, StixPatternError, type StixComparison } from './exchange/stix-pattern';
+export { stixId, threatStixId, uuidV5 } from './exchange/stix-ids';

@@ -1,5 +1,6 @@
 import type { Analysis } from './analyze';
 import { computeScore } from './score';
+import { mergeToolFingerprints } from './drift';
 import type { FindingDraft } from './types';
 import { stableStringify, uniq } from './util';
 
@@ -33,6 +34,8 @@ export function mergeAnalyses(analyses: readonly Analysis[]): Analysis {
     ...primary,
     findings,
     cve_ids: uniq(analyses.flatMap((a) => a.cve_ids)).sort(),
+    // the asset's tools: every observation's, the primary's definition first (docs/drift.md)
+    tools: mergeToolFingerprints([primary.tools, ...analyses.filter((x) => x !== primary).map((a) => a.tools)]),
   };
 }
 

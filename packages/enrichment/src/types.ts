@@ -1,5 +1,7 @@
 import { ASSET_TYPE_VALUES, type RiskSeverity } from '@risk/contracts';
+import type { ToolBaseline } from './drift';
 import type { Truncation } from './limits';
+import type { AdvisoryRecord } from './advisories/osv';
 // the asset types (docs/public-api.md "Signals and assets") and the five severities are defined once, in @risk/contracts
 export const ASSET_TYPES = ASSET_TYPE_VALUES;
 export type AssetType = (typeof ASSET_TYPES)[number];
@@ -13,6 +15,11 @@ export interface EnrichmentInput {
   source_url?: string | null;
   raw_manifest?: string | null;
   metadata?: Record<string, unknown> | null;
+  /**
+   * The advisories R23 matches against (docs/advisories.md "Enrichment"): the worker passes the candidates it read
+   * for the asset's packages in one query; absent, the curated feed shipped with the engine is used.
+   */
+  advisories?: readonly AdvisoryRecord[] | null;
 }
 
 export interface FindingDraft {
@@ -57,6 +64,8 @@ export interface FinalizeContext {
   threats: MatchedThreat[];
   publisher: PublisherContext;
   now: string;
+  /** the asset's tool baseline from earlier observations (docs/drift.md), read by the caller; absent: none */
+  tool_baseline?: ToolBaseline | null;
 }
 
 export type ManifestKind =

@@ -92,6 +92,16 @@ export function cutFromMarker(s: string, marker: string): string {
 }
 
 /** `/\s/` for one UTF-16 unit (ECMAScript WhiteSpace + LineTerminator). */
+// `\s` is String#trim's set (WhiteSpace and LineTerminator), the blanks isSpaceChar accepts
+const BLANK_RUN = /\s*/y;
+
+/** The index after the run of blanks that starts at `from` (`from` itself when there is none), in one native scan. */
+export function blanksEnd(s: string, from: number): number {
+  BLANK_RUN.lastIndex = from;
+  BLANK_RUN.exec(s);
+  return BLANK_RUN.lastIndex;
+}
+
 export function isSpaceChar(ch: string | undefined): boolean {
   return ch !== undefined && ch !== '' && ch.trim() === '';
 }

@@ -4,6 +4,8 @@
 import { analyze, enrich } from '../src/index';
 import { LIMITS, storableString } from '../src/limits';
 import { CTX, input } from './helpers';
+import { expectWithinBudget } from '@risk/time-budget';
+import { RAW_MANIFEST_MAX_BYTES } from '@risk/contracts';
 
 const NUL = String.fromCharCode(0);
 
@@ -77,9 +79,9 @@ describe('caps', () => {
 
   it('gives every AI-BOM component a distinct id, also for 200 tools of one name (no quadratic retry)', () => {
     const tools = Array.from({ length: 5000 }, () => ({ name: 'same', description: 'd' }));
-    const started = performance.now();
-    const r = enrich(input({ asset_type: 'mcp_server', raw_manifest: json({ tools }) }), CTX);
-    expect(performance.now() - started).toBeLessThan(1500);
+    const { result: r } = expectWithinBudget(1500, () =>
+      enrich(input({ asset_type: 'mcp_server', raw_manifest: json({ tools }) }), CTX),
+    );
     const ids = r.aibom.components.map((c) => c.spdx_id as string);
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -131,9 +133,9 @@ describe('hostile but valid JSON ends as a normal result', () => {
         `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${prev}`).join(',')}]`,
       );
     }
-    const started = performance.now();
-    const r = enrich(input({ asset_type: 'model', raw_manifest: `---\n${lines.join('\n')}\n---\nbody` }), CTX);
-    expect(performance.now() - started).toBeLessThan(1500);
+    const { result: r } = expectWithinBudget(1500, () =>
+      enrich(input({ asset_type: 'model', raw_manifest: `---\n${lines.join('\n')}\n---\nbody` }), CTX),
+    );
     expect(r.findings.map((f) => f.rule_id)).toContain('manifest_unparseable');
   });
 
@@ -141,12 +143,13 @@ describe('hostile but valid JSON ends as a normal result', () => {
     ['compact sequences', `a:\n${'- '.repeat(100_000)}x`],
     ['flow sequences', `a: ${'['.repeat(100_000)}`],
     ['flow mappings', `a: ${'{'.repeat(100_000)}`],
-    ['block mappings', Array.from({ length: 5000 }, (_, i) => `${' '.repeat(i)}k:`).join('\n')],
+    // 1,400 levels of indentation fill 0.98 MiB: the largest manifest a signal may carry (RAW_MANIFEST_MAX_BYTES),
+    // 22 times the nesting limit. (5,000 levels made 12.5 MB, an input the API refuses before analysis.)
+    ['block mappings', Array.from({ length: 1400 }, (_, i) => `${' '.repeat(i)}k:`).join('\n')],
   ])('refuses YAML nested deeper than the limit (%s) instead of crashing the parser', (_k, yaml) => {
     for (const raw of [yaml, `---\n${yaml}\n---\nbody`]) {
-      const started = performance.now();
-      const a = analyze(input({ asset_type: 'model', raw_manifest: raw }));
-      expect(performance.now() - started).toBeLessThan(1500);
+      expect(Buffer.byteLength(raw)).toBeLessThanOrEqual(RAW_MANIFEST_MAX_BYTES);
+      const { result: a } = expectWithinBudget(1500, () => analyze(input({ asset_type: 'model', raw_manifest: raw })));
       expect(a.findings.map((f) => f.rule_id)).toContain('manifest_unparseable');
     }
   });

@@ -13,6 +13,7 @@ import {
 } from '../src/index';
 import { CTX, input } from './helpers';
 import { body, contextualSecrets, sampleTokens } from './secret-tokens';
+import { expectWithinBudget } from '@risk/time-budget';
 
 const tokens = sampleTokens();
 
@@ -320,10 +321,10 @@ describe('linear time', () => {
   it.each(worst.map((w, i) => [i, w.slice(0, 16), w] as const))(
     'pattern %i (%s…) at 1 MiB in well under a second',
     (_i, _h, text) => {
-      const t0 = performance.now();
-      redactText(text);
-      findSecrets(text);
-      expect(performance.now() - t0).toBeLessThan(1500);
+      expectWithinBudget(1500, () => {
+        redactText(text);
+        findSecrets(text);
+      });
     },
   );
 
@@ -332,10 +333,9 @@ describe('linear time', () => {
       expect(f.pattern.source.startsWith('^')).toBe(true);
       expect(f.pattern.source.endsWith('$')).toBe(true);
       for (const prefix of f.prefixes) {
-        const t0 = performance.now();
-        f.pattern.test(prefix + 'a'.repeat(MiB) + '!');
-        f.pattern.test(prefix + '.'.repeat(MiB));
-        expect(performance.now() - t0).toBeLessThan(500);
+        const long = prefix + 'a'.repeat(MiB) + '!';
+        const dots = prefix + '.'.repeat(MiB);
+        expectWithinBudget(500, () => [f.pattern.test(long), f.pattern.test(dots)]);
       }
     }
   });

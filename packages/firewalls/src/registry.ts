@@ -1,26 +1,22 @@
 // The vendor registry: firewall type → its folder under src/vendors/. Everything that differs per vendor (connector,
 // compiler, category ids, simulator) is reached through here, so adding a vendor is one folder plus one line below
 // (docs/firewalls.md "Adding a vendor").
-import type { FIREWALL_TYPE_VALUES } from '@risk/contracts';
+import { FIREWALL_TYPE_VALUES, type FirewallTypeId } from '@risk/contracts';
 import type { AiCategory } from './categories';
 import type { FirewallConnection, FirewallConnector } from './connector/types';
 import type { FirewallVendor, VendorConnectorContext } from './vendor';
 import { fortinet } from './vendors/fortinet';
 import { paloAlto } from './vendors/palo-alto';
 
+// Keyed by exactly the vendor ids of @risk/contracts (FIREWALL_TYPE_VALUES, which sits below this package): an id
+// without its line here is a missing property, a line without its id an excess one — either fails typecheck.
 export const FIREWALL_VENDORS = {
   palo_alto: paloAlto,
   fortinet,
-} as const satisfies Record<string, FirewallVendor>;
+} as const satisfies Record<FirewallTypeId, FirewallVendor>;
 
-export type FirewallType = keyof typeof FIREWALL_VENDORS;
-export const FIREWALL_TYPES = Object.keys(FIREWALL_VENDORS) as FirewallType[];
-
-// The request schemas in @risk/contracts carry the same list (contracts sits below this package: it cannot import
-// the registry without a package cycle), so the build stops here when the two differ in either direction.
-type SameMembers<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const contractsListMatchesRegistry: SameMembers<FirewallType, (typeof FIREWALL_TYPE_VALUES)[number]> = true;
-void contractsListMatchesRegistry;
+export type FirewallType = FirewallTypeId;
+export const FIREWALL_TYPES: readonly FirewallType[] = FIREWALL_TYPE_VALUES;
 
 export function vendorOf(type: FirewallType): FirewallVendor {
   return FIREWALL_VENDORS[type];

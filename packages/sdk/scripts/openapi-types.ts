@@ -23,7 +23,16 @@ export function openApiDocuments(): Record<string, unknown> {
 export async function renderGeneratedFiles(): Promise<Record<string, string>> {
   const files: Record<string, string> = {};
   for (const [name, document] of Object.entries(openApiDocuments())) {
-    const ast = await openapiTS(idempotencyKeyOptional(document), { silent: true, alphabetize: true });
+    const ast = await openapiTS(idempotencyKeyOptional(document), {
+      silent: true,
+      alphabetize: true,
+      // a field with a default is optional to the caller (the server fills it in), not required
+      defaultNonNullable: false,
+      // the public document's enums also as value lists (e.g. `triageBodyStateValues`), which the console renders
+      // instead of copies; not the admin document's, whose nullable objects openapi-typescript's value types
+      // cannot index
+      enumValues: name === 'public-api.ts',
+    });
     const source =
       COMMENT_HEADER.replace(
         'Do not make direct changes to the file.',

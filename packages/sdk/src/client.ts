@@ -5,7 +5,7 @@ import { RiskApiError } from './errors';
 import type { paths as AdminPaths } from './generated/admin-api';
 import type { paths as PublicPaths } from './generated/public-api';
 import { paginate, type ListItem, type ListPath } from './pagination';
-import { createTransport, type RetryOptions } from './retry';
+import { createTransport, type RetryOptions, type TransportOptions } from './retry';
 
 export type { AdminPaths, PublicPaths };
 
@@ -77,12 +77,19 @@ export function createPublicClient(options: PublicClientOptions): RiskClient<Pub
   return createRiskClient<PublicPaths>(options, options.apiKey, true);
 }
 
+/** The admin POSTs that honour Idempotency-Key (docs/admin-api.md "Idempotency"): minting an API key. */
+const ADMIN_IDEMPOTENT_POSTS = ['/keys/v1'];
+
 /**
- * Client of the admin API. The admin API has no Idempotency-Key, so a POST is retried only when it certainly
- * was not processed (429, connection refused); GET, PUT and DELETE are retried like on the public API.
+ * Client of the admin API. Its POSTs take no Idempotency-Key except `POST /keys/v1`, so that one gets a key and
+ * is retried like on the public API; any other POST is retried only when it certainly was not processed (429,
+ * connection refused); GET, PUT and DELETE are retried like on the public API.
  */
 export function createAdminClient(options: AdminClientOptions): RiskClient<AdminPaths> {
-  return createRiskClient<AdminPaths>(options, options.token, false);
+  return createRiskClient<AdminPaths>(options, options.token, (request) => {
+    const path = withoutTrailingSlashes(new URL(request.url).pathname);
+    return ADMIN_IDEMPOTENT_POSTS.some((route) => path.endsWith(route));
+  });
 }
 
 const throwOnError: Middleware = {
@@ -102,7 +109,7 @@ function withoutTrailingSlashes(url: string): string {
 function createRiskClient<Paths extends object>(
   options: ClientOptions,
   bearer: string | undefined,
-  idempotencyKeys: boolean,
+  idempotencyKeys: TransportOptions['idempotencyKeys'],
 ): RiskClient<Paths> {
   const raw = createClient<Paths, Media>({
     baseUrl: withoutTrailingSlashes(options.baseUrl),

@@ -27,6 +27,13 @@ export {
 } from './errors';
 export type { ListItem, ListPath } from './pagination';
 export type { RetryInfo, RetryOptions } from './retry';
-export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookHeaders } from './webhooks';
+export {
+  verifyWebhook,
+  WebhookVerificationError,
+  type WebhookEvent,
+  type WebhookEventOf,
+  type WebhookEventType,
+  type WebhookHeaders,
+} from './webhooks';
 export type { components as PublicComponents } from './generated/public-api';
 export type { components as AdminComponents } from './generated/admin-api';

@@ -35,9 +35,10 @@ export interface TransportOptions extends RetryOptions {
   /**
    * Whether the API honours `Idempotency-Key` on POST (the public API does). With it, every POST gets a UUID
    * key (unless the caller set one) and POSTs are retried like idempotent methods; without it, a POST is retried
-   * only when the server certainly did not process it (429, or a connection that was refused).
+   * only when the server certainly did not process it (429, or a connection that was refused). A function decides
+   * per request (the admin API honours it on `POST /keys/v1` only).
    */
-  idempotencyKeys: boolean;
+  idempotencyKeys: boolean | ((request: Request) => boolean);
   fetch?: typeof globalThis.fetch;
   random?: () => number;
   sleep?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
@@ -66,11 +67,13 @@ export function createTransport(options: TransportOptions): (request: Request) =
   return async (request) => {
     const method = request.method.toUpperCase();
     const headers = new Headers(request.headers);
-    if (options.idempotencyKeys && method === 'POST' && !headers.has('idempotency-key')) {
+    const withKeys =
+      typeof options.idempotencyKeys === 'function' ? options.idempotencyKeys(request) : options.idempotencyKeys;
+    if (withKeys && method === 'POST' && !headers.has('idempotency-key')) {
       headers.set('idempotency-key', randomUUID());
     }
     const idempotencyKey = headers.get('idempotency-key') ?? undefined;
-    const safeToRepeat = IDEMPOTENT_METHODS.has(method) || (options.idempotencyKeys && idempotencyKey !== undefined);
+    const safeToRepeat = IDEMPOTENT_METHODS.has(method) || (withKeys && idempotencyKey !== undefined);
     // the body is read once so every attempt sends the same bytes
     const body = request.body === null ? undefined : await request.arrayBuffer();
 

@@ -3,10 +3,21 @@
 // webhook-signature `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{raw body}">` keyed by the `whsec_…` secret.
 import { Webhook } from 'standardwebhooks';
 import { RiskError } from './errors';
-import type { components } from './generated/public-api';
+import type { webhooks } from './generated/public-api';
 
-/** The payload of every delivery: `{id: evt_…, object: "event", type, created, livemode, data: {object}}`. */
-export type WebhookEvent = components['schemas']['Event'];
+/** The event types a webhook endpoint can receive (the `webhooks` section of the public OpenAPI document). */
+export type WebhookEventType = keyof webhooks;
+
+/** The payload of a delivery of one event type: `{id: evt_…, object: "event", type, created, livemode, data}`. */
+export type WebhookEventOf<T extends WebhookEventType> = NonNullable<
+  webhooks[T]['post']['requestBody']
+>['content']['application/json'];
+
+/**
+ * The payload of any delivery, discriminated by `type`: `switch (event.type)` narrows `event.data` to that type's
+ * payload (docs/webhooks.md "Event catalogue").
+ */
+export type WebhookEvent = { [T in WebhookEventType]: WebhookEventOf<T> }[WebhookEventType];
 
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
 

@@ -6,6 +6,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { OutboundGuard } from '@risk/common';
 import { createHarness, type Harness } from '@risk/public-api/test/harness';
+import { buildPublicOpenApiDocument } from '@risk/public-api';
+import { createWebhookPayloadValidator } from '@risk/testing';
 import { deliverWebhook } from '@risk/worker/src/jobs/webhook-delivery';
 import { Webhook } from 'standardwebhooks';
 import ts from 'typescript';
@@ -20,6 +22,7 @@ import {
   type RetryInfo,
   type RiskClient,
   type PublicPaths,
+  type WebhookEventOf,
 } from '../src';
 import { listen, startAnswerLosingProxy, type Listening } from './servers';
 
@@ -82,6 +85,27 @@ describe('signals and assets', () => {
       asset_type: 'model',
       org_id: h.orgId,
     });
+  });
+
+  test('a bulk submit answers typed compact receipts in request order; each reads back in full by its id', async () => {
+    const bodies = [signal(), signal({ asset_type: 'dataset' as const })];
+    const batch = await risk.post('/v1/signals/bulk', { body: { signals: bodies } });
+    expect(batch.object).toBe('signal_batch');
+    expect(batch.data.map((r) => r.fingerprint)).toEqual(bodies.map((b) => b.fingerprint));
+    // the receipt type has no echoed fields (compile-time) and the wire has none either
+    // @ts-expect-error raw_manifest is not part of a SignalReceipt
+    expect(batch.data[0]!.raw_manifest).toBeUndefined();
+    const receipt = batch.data[1]!;
+    expect(receipt).toEqual({
+      id: expect.stringMatching(/^sig_/),
+      object: 'signal',
+      fingerprint: bodies[1]!.fingerprint,
+      content_digest: expect.stringMatching(/^[0-9a-f]{64}$/),
+      created: expect.any(Number),
+      enrichment: { status: 'queued', reason: 'new_asset' },
+    });
+    const read = await risk.get('/v1/signals/{signal_id}', { params: { path: { signal_id: receipt.id } } });
+    expect(read).toMatchObject({ id: receipt.id, asset_type: 'dataset', raw_manifest: bodies[1]!.raw_manifest });
   });
 
   test('list() pages forward through more than two pages, newest first', async () => {
@@ -219,7 +243,7 @@ describe('webhook verification', () => {
     const delivery = await h.ctx.db.prisma.webhookDelivery.findFirstOrThrow({ where: { endpoint_id: endpoint.id } });
     const outcome = await deliverWebhook(
       {
-        db: h.ctx.db.prisma,
+        prisma: h.ctx.db.prisma,
         config: h.ctx.config,
         producer: null,
         guard: new OutboundGuard(h.ctx.config.OUTBOUND_ALLOWED_HOSTS),
@@ -231,7 +255,12 @@ describe('webhook verification', () => {
 
     const event = verifyWebhook(got!.body, got!.headers, secret);
     expect(event).toMatchObject({ object: 'event', type: 'threat.created', livemode: false });
-    expect(event.data.object).toMatchObject({ id: threat.id, title: 'Backdoored LoRA (sdk test)' });
+    // the payload type narrows by `type` (WebhookEventOf, from the document's webhooks section)
+    if (event.type !== 'threat.created') throw new Error(`unexpected ${event.type}`);
+    const created: WebhookEventOf<'threat.created'> = event;
+    expect(created.data.object).toMatchObject({ id: threat.id, title: 'Backdoored LoRA (sdk test)' });
+    // and the delivered body is what the document's webhooks section says it is
+    expect(createWebhookPayloadValidator(buildPublicOpenApiDocument('http://127.0.0.1'))(got!.body)).toBeUndefined();
     // a Headers object (fetch-style frameworks) works the same
     const fetchHeaders = new Headers(Object.entries(got!.headers).map(([k, v]) => [k, String(v)]));
     expect(verifyWebhook(Buffer.from(got!.body), fetchHeaders, secret).id).toBe(event.id);

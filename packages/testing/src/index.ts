@@ -159,14 +159,15 @@ export { migrate };
 
 /**
  * Polls `fn` until it returns something truthy (returned), or throws `timed out waiting for <what>`
- * after `timeoutMs`. Tests wait on real processes, queues and databases this way instead of sleeping.
+ * after `timeoutMs` (default 20 s; polled every `intervalMs`, default 25 ms). Tests wait on real processes, queues and databases this way instead of sleeping.
  */
 export async function waitFor<T>(
   what: string,
   fn: () => Promise<T | undefined | null | false> | T | undefined | null | false,
-  timeoutMs = 20_000,
-  intervalMs = 25,
+  wait: number | { timeoutMs?: number; intervalMs?: number } = {},
 ): Promise<T> {
+  // a bare number is the timeout (the common case); an object also sets the polling interval
+  const { timeoutMs = 20_000, intervalMs = 25 } = typeof wait === 'number' ? { timeoutMs: wait } : wait;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await fn();
@@ -177,3 +178,8 @@ export async function waitFor<T>(
 }
 export * from './metrics';
 export * from './openapi-responses';
+export * from './json-schema';
+export * from './vex-schemas';
+export * from './openapi-examples';
+export * from './start-process';
+export * from './bench';

@@ -31,12 +31,15 @@ import {
   type FirewallConnector,
 } from '@risk/firewalls';
 import { routeHost, type AdminContext } from './http/route';
+import { FeedCache } from './domain/feeds/feed-cache';
 import { createQueuesBoard, QUEUES_BOARD_PATH } from './queues-board';
 import { ADMIN_ROUTES } from './routes';
+import { consoleSite } from './console/static-site';
+import { consoleProxy } from './console/proxy';
 
 export interface AppDeps {
   config: Config;
-  db: PrismaClient;
+  prisma: PrismaClient;
   logger: Logger;
   /** resolves when Redis answers PING */
   pingRedis: () => Promise<unknown>;
@@ -49,20 +52,31 @@ export interface AppDeps {
   redis?: IORedis;
   /** rate limits (docs/security.md "Rate limits and caps"); built on `redis` when absent */
   guard?: RequestGuard;
+  /** how long a rendered risk feed is reused (docs/feeds.md "Caching"); default 15 s, 0 in loop tests */
+  feedCacheTtlMs?: number;
+  /** the built console (docs/console.md); default packages/console/dist */
+  consoleDir?: string;
 }
 
+/** a rendered feed is reused this long (docs/feeds.md "Caching") */
+const FEED_CACHE_TTL_MS = 15_000;
+
 function guardOn(deps: AppDeps): RequestGuard {
-  return new RequestGuard(rateLimitSettings(deps.config), deps.redis ?? null, deps.config.REDIS_PREFIX, deps.logger);
+  return new RequestGuard(rateLimitSettings(deps.config), {
+    redis: deps.redis ?? null,
+    keyPrefix: deps.config.REDIS_PREFIX,
+    logger: deps.logger,
+  });
 }
 
 export function createApp(deps: AppDeps) {
-  const { config, db, logger } = deps;
+  const { config, prisma, logger } = deps;
   const secretsKey = config.SECRETS_KEY ?? '';
   const allowList = parseAllowList(config.OUTBOUND_ALLOWED_HOSTS);
   const connectorContext = { ...defaultConnectorContext(config.OUTBOUND_ALLOWED_HOSTS), allowList };
   const context: AdminContext = {
     config,
-    db,
+    prisma,
     logger,
     signer: createTenantTokenSigner(secretsKey),
     tenantTokenTtlDays: config.TENANT_TOKEN_TTL_DAYS,
@@ -73,6 +87,7 @@ export function createApp(deps: AppDeps) {
     },
     guard: deps.guard ?? guardOn(deps),
     pingRedis: deps.pingRedis,
+    feedCache: new FeedCache(deps.feedCacheTtlMs ?? FEED_CACHE_TTL_MS),
   };
 
   const app = express();
@@ -102,6 +117,7 @@ export function createApp(deps: AppDeps) {
   app.use(helmet({ strictTransportSecurity: false })); // HSTS only over HTTPS: hsts() above
   app.use(requireJsonContentType());
   // bodies are read per route, after authentication and the caller's rate limit (http/route.ts)
+  app.use(consoleProxy(context)); // /console/v1/admin/* and /console/v1/public/* (docs/console.md)
   mountRoutes(app, routeHost(context), ADMIN_ROUTES);
   app.get('/metrics', metricsEndpoint(config.METRICS_TOKEN)); // docs/observability.md "Scraping"
   if (deps.redis) {
@@ -114,6 +130,7 @@ export function createApp(deps: AppDeps) {
     app.use(QUEUES_BOARD_PATH, ...board.handlers);
   }
   app.use('/docs', docsSite({ title: 'Admin API', openapiPath: '/openapi.json' }));
+  app.use('/console', consoleSite(deps.consoleDir)); // docs/console.md "Build and serving"
   app.use(notFoundHandler());
   app.use(errorHandler(logger));
   return app;

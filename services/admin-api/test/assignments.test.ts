@@ -7,30 +7,21 @@ import {
   policyModelOf,
   removePolicyAssignment,
   syncPolicyAssignment,
-  startFortinetSimulator,
-  startPanosSimulator,
-  type FortinetSimulatorState,
-  type PanosSimulatorState,
-  type SimulatorHandle,
 } from '@risk/firewalls';
 import { closedPort, harnessWithTenant, expectError, unique, type AdminHarness, type Tenant } from './harness';
+import { startSimulators, type Simulators, type Vendor } from './simulators';
 
 let h: AdminHarness;
 let tenant: Tenant;
-let pan: SimulatorHandle<PanosSimulatorState>;
-let forti: SimulatorHandle<FortinetSimulatorState>;
-let simKey: string;
+let sims: Simulators;
 const P = '/policies/v1/url-filter';
 
 beforeAll(async () => {
   ({ h, tenant } = await harnessWithTenant('adminassign'));
-  simKey = h.newApiToken();
-  pan = await startPanosSimulator({ apiKey: simKey });
-  forti = await startFortinetSimulator({ apiKey: simKey });
+  sims = await startSimulators(h);
 });
 afterAll(async () => {
-  await pan.close();
-  await forti.close();
+  await sims.close();
   await h.close();
 });
 
@@ -38,18 +29,8 @@ const syncOpts = () => ({ secretsKey: h.ctx.config.SECRETS_KEY!, connectorFor: h
 const sync = (id: string) => syncPolicyAssignment(h.ctx.db.prisma, id, syncOpts());
 const remove = (id: string) => removePolicyAssignment(h.ctx.db.prisma, id, syncOpts());
 
-async function simFirewall(vendor: 'palo_alto' | 'fortinet', over: Record<string, unknown> = {}) {
-  const res = await h.createFirewall(tenant.auth, {
-    name: unique(vendor),
-    type: vendor,
-    host: '127.0.0.1',
-    port: vendor === 'palo_alto' ? pan.port : forti.port,
-    api_token: simKey,
-    verify_ssl: false,
-    ...over,
-  });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
+async function simFirewall(vendor: Vendor, over: Record<string, unknown> = {}) {
+  return (await sims.createFirewall(tenant, vendor, over)).id;
 }
 
 async function governancePolicy() {
@@ -140,7 +121,7 @@ describe.each([
   ['FortiOS', 'fortinet' as const],
 ])('sync on the %s simulator', (_name, vendor) => {
   const evaluate = (profile: string, host: string) =>
-    vendor === 'palo_alto' ? pan.state.evaluate(profile, host) : forti.state.evaluate(profile, host);
+    vendor === 'palo_alto' ? sims.pan.state.evaluate(profile, host) : sims.forti.state.evaluate(profile, host);
 
   it('assign → synced; the device decides like our model for every host; a change re-syncs; unassign removes everything', async () => {
     const policy = await governancePolicy();
@@ -196,10 +177,10 @@ describe.each([
     expect(await sync(assignmentId)).toEqual({ assignment_id: assignmentId, status: 'skipped' }); // a late apply job does not re-push
     expect(await remove(assignmentId)).toEqual({ assignment_id: assignmentId, status: 'removed' });
     if (vendor === 'palo_alto') {
-      expect(Object.keys(pan.state.customCategories()).filter((n) => n.startsWith(profile))).toEqual([]);
+      expect(Object.keys(sims.pan.state.customCategories()).filter((n) => n.startsWith(profile))).toEqual([]);
     } else {
-      expect(forti.state.profiles.find((p) => p.name === profile)).toBeUndefined();
-      expect(forti.state.urlfilters.find((t) => t.name === profile)).toBeUndefined();
+      expect(sims.forti.state.profiles.find((p) => p.name === profile)).toBeUndefined();
+      expect(sims.forti.state.urlfilters.find((t) => t.name === profile)).toBeUndefined();
     }
     expect((await h.call('get', `${P}/${policy.id}`, { auth: tenant.auth })).body.assignments).toEqual([]);
     // now the policy can be deleted
@@ -331,7 +312,7 @@ describe('DELETE /policies/v1/url-filter/{id}/assign/{fwId}', () => {
     const profile = (await h.ctx.db.prisma.policyAssignment.findUniqueOrThrow({ where: { id } })).pushed_objects as {
       profile: string;
     };
-    expect(forti.state.profiles.find((p) => p.name === profile.profile)).toBeDefined();
+    expect(sims.forti.state.profiles.find((p) => p.name === profile.profile)).toBeDefined();
   });
 
   it('a removal that cannot reach the firewall stays removing with the error', async () => {
@@ -346,7 +327,7 @@ describe('DELETE /policies/v1/url-filter/{id}/assign/{fwId}', () => {
     // a connection change carries the token (docs/security.md "Tenant credentials and firewall tokens")
     const moved = await h.call('put', `/firewalls/v1/${fw}`, {
       auth: tenant.auth,
-      body: { port: await closedPort(), api_token: simKey },
+      body: { port: await closedPort(), api_token: sims.key },
     });
     expect(moved.status).toBe(200);
     await h.call('delete', `${P}/${policy.id}/assign/${fw}`, { auth: tenant.auth });

@@ -27,7 +27,7 @@ const inOneDay = () => new Date(Date.now() + 86400_000);
 
 it('the route table has admin and tenant routes to check', () => {
   expect(adminRoutes.length).toBe(11);
-  expect(tenantRoutes.length).toBe(21);
+  expect(tenantRoutes.length).toBe(32);
 });
 
 describe.each(allCredentialed)('%s %s', (_m, _p, method, path) => {

@@ -3,47 +3,28 @@
 // tenant's org_id; revoking the deployment token locks the key out of the public API.
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { ApiKeyAuthenticator, QueueProducer } from '@risk/common';
-import { createApp as createPublicApp } from '@risk/public-api';
 import { createAdminHarness, type AdminHarness } from './harness';
+import { mcpSignal, publicApiOn, type PublicApiOnHarness, type PublicApp } from './public-api';
 
 let h: AdminHarness;
-let producer: QueueProducer;
-let authenticator: ApiKeyAuthenticator;
-let publicApp: ReturnType<typeof createPublicApp>;
+let pub: PublicApiOnHarness;
+let publicApp: PublicApp;
 
 beforeAll(async () => {
   h = await createAdminHarness('admindeployflow', { env: { PUBLIC_API_BASE_URL: 'http://127.0.0.1:8080' } });
-  producer = new QueueProducer({ url: h.ctx.redis.url, prefix: h.ctx.redis.prefix }, 'test-admin-deploy-flow');
-  // no cache, so the revocation below is seen at once
-  authenticator = new ApiKeyAuthenticator(h.ctx.db.prisma, { cacheTtlMs: 0, lastUsedFlushMs: 60_000 });
-  publicApp = createPublicApp({
-    config: h.ctx.config,
-    prisma: h.ctx.db.prisma,
-    pool: h.ctx.db.pool,
-    producer,
-    logger: h.ctx.logger,
-    authenticator,
-  });
+  pub = publicApiOn(h, 'test-admin-deploy-flow');
+  publicApp = pub.app;
 });
 afterAll(async () => {
-  await authenticator.close();
-  await producer.close();
+  await pub?.close();
   await h.close();
 });
 
-function signal(orgId: string) {
-  return {
-    fingerprint: `sha256:${randomUUID().replace(/-/g, '')}${randomUUID().replace(/-/g, '')}`,
-    asset_type: 'mcp_server',
-    org_id: orgId,
-    observed_at: Math.floor(Date.now() / 1000) - 30,
-    name: '@modelcontextprotocol/server-filesystem',
-    version: '2025.7.1',
+const signal = (orgId: string) =>
+  mcpSignal(orgId, {
     source_url: 'https://www.npmjs.com/package/@modelcontextprotocol/server-filesystem',
     metadata: { collector: 'deploy-flow-test', host: 'laptop-7' },
-  };
-}
+  });
 
 it('register → deployment token → credentials → the minted key writes and reads a signal on the public API', async () => {
   const tenant = await h.registerTenant('fleet-co');

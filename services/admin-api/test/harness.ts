@@ -16,6 +16,8 @@ export interface CallOptions {
   auth?: string | null;
   body?: unknown;
   query?: Record<string, string | string[]>;
+  /** extra request headers (If-None-Match) */
+  headers?: Record<string, string>;
 }
 
 export interface Tenant {
@@ -68,7 +70,7 @@ export async function createAdminHarness(
   const connectorFor = (c: FirewallConnection) => createConnector(c, { timeoutMs: 3000, allowList, pollIntervalMs: 5 });
   const app = createApp({
     config: ctx.config,
-    db: ctx.db.prisma,
+    prisma: ctx.db.prisma,
     logger: ctx.logger,
     pingRedis: () => redis.ping(),
     redis,
@@ -83,6 +85,7 @@ export async function createAdminHarness(
     let req = request(app)[method](path);
     if (o.auth) req = req.set('Authorization', o.auth);
     if (o.query) req = req.query(o.query);
+    for (const [name, value] of Object.entries(o.headers ?? {})) req = req.set(name, value);
     const res = o.body !== undefined ? await req.send(o.body as object) : await req;
     responses.push(`${res.status} ${JSON.stringify(res.headers)}\n${res.text}`);
     return res;

@@ -71,16 +71,17 @@ describe('GET /health', () => {
     down.on('error', () => undefined);
     const app = createApp({
       config: h.ctx.config,
-      db: h.ctx.db.prisma,
+      prisma: h.ctx.db.prisma,
       logger: h.ctx.logger,
       pingRedis: () => down.ping(),
       redis: down,
     });
     try {
-      const started = Date.now();
       const res = await request(app).get('/health');
       expect(res.status).toBe(503);
-      expect(Date.now() - started).toBeLessThan(2000); // fails fast, not by the 2 s check timeout
+      // fails fast, not by the 2 s check timeout: the error is the refused command itself, never the timeout's
+      // (a wall-clock bound here failed at 2.7 s on a loaded machine while the answer was the fast one)
+      expect(res.body.checks.redis.error).not.toMatch(/timed out/);
       expect(res.body.status).toBe('degraded');
       expect(res.body.checks.postgres.status).toBe('up');
       expect(res.body.checks.redis).toEqual({
@@ -97,7 +98,7 @@ describe('GET /health', () => {
   it('is 503 naming Postgres when the database query fails', async () => {
     const app = createApp({
       config: h.ctx.config,
-      db: { $queryRaw: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5')) } as never,
+      prisma: { $queryRaw: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5')) } as never,
       logger: h.ctx.logger,
       pingRedis: () => h.redis.ping(),
       redis: h.redis,
@@ -119,6 +120,7 @@ describe('GET /openapi.json', () => {
     expect(res.body.components.securitySchemes).toMatchObject({
       adminToken: { type: 'http', scheme: 'bearer' },
       tenantToken: { type: 'http', scheme: 'bearer' },
+      consoleSession: { type: 'apiKey', in: 'cookie' },
     });
     for (const route of ADMIN_ROUTE_TABLE) {
       const op = res.body.paths[route.path]?.[route.method];
@@ -128,7 +130,12 @@ describe('GET /openapi.json', () => {
         'documented',
       ]);
       if (route.auth !== 'none') {
-        expect(op.security).toEqual([{ [route.auth === 'admin' ? 'adminToken' : 'tenantToken']: [] }]);
+        // feed lists take a feed token as HTTP Basic (what firewalls send) or Bearer (docs/feeds.md)
+        const security =
+          route.auth === 'feed'
+            ? [{ feedBasic: [] }, { feedBearer: [] }]
+            : [{ [{ admin: 'adminToken', console: 'consoleSession' }[route.auth] ?? 'tenantToken']: [] }];
+        expect(op.security).toEqual(security);
         expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['401', '403']));
       }
     }

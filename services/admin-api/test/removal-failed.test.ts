@@ -226,19 +226,17 @@ it('a removal job that failed for good without recording it ends removal_failed,
   const { assignmentId } = await removingWhileDown();
   const row = await h.ctx.db.prisma.policyAssignment.findUniqueOrThrow({ where: { id: assignmentId } });
   // the attempt began before the latest change of the row: a newer unassign or re-assign owns it
-  expect(await endRemovalAfterFailedJob(h.ctx.db.prisma, assignmentId, new Date(row.updated.getTime() - 1), 'x')).toBe(
-    false,
-  );
+  const attemptStartedAt = new Date(row.updated.getTime() - 1);
+  expect(await endRemovalAfterFailedJob(h.ctx.db.prisma, { assignmentId, attemptStartedAt, message: 'x' })).toBe(false);
   expect((await h.ctx.db.prisma.policyAssignment.findUniqueOrThrow({ where: { id: assignmentId } })).sync_status).toBe(
     'removing',
   );
   expect(
-    await endRemovalAfterFailedJob(
-      h.ctx.db.prisma,
+    await endRemovalAfterFailedJob(h.ctx.db.prisma, {
       assignmentId,
-      new Date(),
-      'job_failed: job stalled more than allowable limit',
-    ),
+      attemptStartedAt: new Date(),
+      message: 'job_failed: job stalled more than allowable limit',
+    }),
   ).toBe(true);
   expect(await h.ctx.db.prisma.policyAssignment.findUniqueOrThrow({ where: { id: assignmentId } })).toMatchObject({
     sync_status: 'removal_failed',

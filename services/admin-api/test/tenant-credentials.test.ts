@@ -5,33 +5,21 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { decodeJwt } from 'jose';
-import { ApiKeyAuthenticator, QueueProducer } from '@risk/common';
 import { ZRegisteredTenant, ZTenant, ZTenantToken } from '@risk/contracts';
-import { createApp as createPublicApp } from '@risk/public-api';
 import { createAdminHarness, expectError, type AdminHarness, type Tenant } from './harness';
+import { publicApiOn, type PublicApiOnHarness, type PublicApp } from './public-api';
 
 let h: AdminHarness;
-let producer: QueueProducer;
-let authenticator: ApiKeyAuthenticator;
-let publicApp: ReturnType<typeof createPublicApp>;
+let pub: PublicApiOnHarness;
+let publicApp: PublicApp;
 
 beforeAll(async () => {
   h = await createAdminHarness('admintenantcreds');
-  producer = new QueueProducer({ url: h.ctx.redis.url, prefix: h.ctx.redis.prefix }, 'test-admin-tenant-creds');
-  // no key cache, so suspension is seen on the next request (production: within the 5 s cache)
-  authenticator = new ApiKeyAuthenticator(h.ctx.db.prisma, { cacheTtlMs: 0, lastUsedFlushMs: 60_000 });
-  publicApp = createPublicApp({
-    config: h.ctx.config,
-    prisma: h.ctx.db.prisma,
-    pool: h.ctx.db.pool,
-    producer,
-    logger: h.ctx.logger,
-    authenticator,
-  });
+  pub = publicApiOn(h, 'test-admin-tenant-creds');
+  publicApp = pub.app;
 });
 afterAll(async () => {
-  await authenticator.close();
-  await producer.close();
+  await pub?.close();
   await h.close();
 });
 

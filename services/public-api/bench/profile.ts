@@ -7,12 +7,11 @@
  * PROFILE_EXISTING=1 creates the POST scenario's assets first (re-observations instead of new assets).
  */
 import { randomUUID } from 'node:crypto';
-import { ApiKeyAuthenticator, closeServer, listenWithLimits, mintApiKey, QueueProducer, SCOPES } from '@risk/common';
-import { createTestContext } from '@risk/testing';
+import { listenWithLimits, closeServer } from '@risk/common';
+import { cpuMs as processCpuMs, runBench } from '@risk/testing';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
-import { createApp } from '../src/app';
-import { benchSignal, urlOf } from './workload';
+import { benchSignal, startBenchApi, urlOf } from './workload';
 
 const stats = new Map<string, { n: number; ms: number }>();
 let counting = false;
@@ -62,25 +61,14 @@ const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
 
 async function main() {
   const mode = process.argv[2] ?? 'post';
-  const ctx = await createTestContext('profile', { ENRICHMENT_TTL_DAYS: '7' });
-  const c = await ctx.db.pool.connect();
-  patch(Object.getPrototypeOf(c));
-  c.release();
-  const producer = new QueueProducer(ctx.redis, 'profile');
-  const authenticator = new ApiKeyAuthenticator(ctx.db.prisma);
-  const app = createApp({
-    config: ctx.config,
-    prisma: ctx.db.prisma,
-    pool: ctx.db.pool,
-    producer,
-    logger: ctx.logger,
-    authenticator,
+  const api = await startBenchApi('profile', {
+    beforeStart: async (ctx) => {
+      const c = await ctx.db.pool.connect();
+      patch(Object.getPrototypeOf(c));
+      c.release();
+    },
   });
-  const server = await listenWithLimits(app, { port: 0, host: '127.0.0.1' });
-  const base = urlOf(server);
-  const orgId = 'org_bench';
-  const key = (await mintApiKey(ctx.db.prisma, { org_id: orgId, scopes: [...SCOPES], livemode: true })).key;
-  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const { ctx, base, orgId, headers } = api;
   const run = randomUUID().slice(0, 8);
   const signal = (i: number) => benchSignal(orgId, i, run);
   // warm-up: asset 42 exists
@@ -112,21 +100,13 @@ async function main() {
   }
   // CPU accounting that other processes' load does not distort: this process, and the Postgres
   // backends of this scratch database (clock ticks from /proc)
-  const { readFileSync } = await import('node:fs');
   const pgCpuMs = async () => {
     const { rows } = await ctx.db.pool.query<{ pid: number }>(
       'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
     );
-    let ticks = 0;
-    for (const { pid } of rows) {
-      try {
-        const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-        ticks += Number(f[11]) + Number(f[12]);
-      } catch {
-        /* gone */
-      }
-    }
-    return ticks * 10;
+    // a backend gone in between counts 0
+    const each = rows.map(({ pid }) => processCpuMs(pid));
+    return each.reduce((total, ms) => total + (Number.isFinite(ms) ? ms : 0), 0);
   };
   const pg0 = await pgCpuMs();
   const cpu0 = process.cpuUsage();
@@ -248,16 +228,7 @@ async function main() {
       `${(s.n / requests).toFixed(2).padStart(6)}/req ${(s.ms / s.n).toFixed(2).padStart(7)} ms avg  ${k}\n`,
     );
   }
-  await closeServer(server, 2000);
-  await authenticator.close();
-  await producer.close();
-  await ctx.close();
+  await api.close();
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

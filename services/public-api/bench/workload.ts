@@ -1,9 +1,15 @@
 /**
- * What `pnpm bench` (run.ts) and the profiling aid (profile.ts) send: one signal shape, so both
- * measure the same requests.
+ * What `pnpm bench` (run.ts), the phases (phases.ts) and the profiling aid (profile.ts) send and run against: one
+ * signal shape, so all measure the same requests, and the API started the same way.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ApiKeyAuthenticator, closeServer, listenWithLimits, mintApiKey, QueueProducer, SCOPES } from '@risk/common';
+import { createPrisma, type DbHandle } from '@risk/db';
+import { createTestContext, type TestContext } from '@risk/testing';
+import { createApp } from '../src/app';
+import type { AppDeps } from '../src/deps';
+import { startProjector } from '../src/domain/signals/projector';
 
 export const urlOf = (s: Server): string => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
 
@@ -23,5 +29,64 @@ export function benchSignal(orgId: string, i: number, run: string) {
       dependencies: { '@modelcontextprotocol/sdk': '^1.0.0' },
     }),
     metadata: { collector: 'bench', host: `host-${i % 17}` },
+  };
+}
+
+export interface BenchApi {
+  ctx: TestContext;
+  /** the API's database handle (its own pool with `ownPool`, else the context's) */
+  db: DbHandle;
+  /** what the API was built from (phases.ts runs the projection with it) */
+  deps: AppDeps;
+  server: Server;
+  base: string;
+  orgId: string;
+  /** an all-scopes live key's authorization and JSON content type */
+  headers: { authorization: string; 'content-type': string };
+  close(): Promise<void>;
+}
+
+export interface BenchApiOptions {
+  env?: Record<string, string>;
+  /** the API gets its own pool sized as main.ts sizes it (DATABASE_POOL_MAX), not the test context's */
+  ownPool?: boolean;
+  /** false: no background projector (phases.ts runs the projection itself, to time it) */
+  projector?: boolean;
+  /** runs on the context before the API starts (e.g. to patch the pg client) */
+  beforeStart?: (ctx: TestContext) => Promise<void>;
+}
+
+/** The public API on a scratch database, listening on a free port, with a key of org `org_bench`. */
+export async function startBenchApi(label: string, opts: BenchApiOptions = {}): Promise<BenchApi> {
+  const ctx = await createTestContext(label, { ENRICHMENT_TTL_DAYS: '7', ...opts.env });
+  await opts.beforeStart?.(ctx);
+  const db = opts.ownPool
+    ? createPrisma({ url: ctx.databaseUrl, applicationName: `${label}-public-api`, max: ctx.config.DATABASE_POOL_MAX })
+    : ctx.db;
+  const producer = new QueueProducer(ctx.redis, label);
+  const authenticator = new ApiKeyAuthenticator(db.prisma);
+  const deps = { config: ctx.config, prisma: db.prisma, pool: db.pool, producer, logger: ctx.logger, authenticator };
+  // the asset projection runs in the API process as in production (main.ts), its CPU and pool shared
+  const projector = opts.projector === false ? undefined : startProjector(deps);
+  const app = createApp({ ...deps, ...(projector ? { projector } : {}) });
+  const server = await listenWithLimits(app, { port: 0, host: '127.0.0.1' });
+  const orgId = 'org_bench';
+  const key = (await mintApiKey(ctx.db.prisma, { org_id: orgId, scopes: [...SCOPES], livemode: true })).key;
+  return {
+    ctx,
+    db,
+    deps,
+    server,
+    base: urlOf(server),
+    orgId,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    async close() {
+      await closeServer(server, 2000);
+      await projector?.stop();
+      await authenticator.close();
+      await producer.close();
+      if (db !== ctx.db) await db.close();
+      await ctx.close();
+    },
   };
 }

@@ -6,4 +6,6 @@ module.exports = {
   displayName: 'fuzz-public-api',
   testMatch: ['<rootDir>/fuzz/**/*.fuzz.ts'],
   testTimeout: 120_000,
+  // every response, 2xx bodies included, is validated against the OpenAPI document as in the service's own suites
+  setupFilesAfterEnv: ['<rootDir>/test/openapi-responses.setup.ts'],
 };

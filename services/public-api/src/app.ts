@@ -102,7 +102,11 @@ export function createApp(deps: AppDeps): PublicApiApp {
   // rate limits share the producer's connection (fail-fast, no offline queue) and its key prefix
   const guard =
     deps.guard ??
-    new RequestGuard(rateLimitSettings(deps.config), deps.producer.connection, deps.config.REDIS_PREFIX, deps.logger);
+    new RequestGuard(rateLimitSettings(deps.config), {
+      redis: deps.producer.connection,
+      keyPrefix: deps.config.REDIS_PREFIX,
+      logger: deps.logger,
+    });
   const routeDeps: AppDeps = { ...deps, authenticator, guard };
   const state: AppState = { shuttingDown: false };
   app.locals.state = state;

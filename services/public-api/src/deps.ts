@@ -13,6 +13,8 @@ export interface AppDeps {
   authenticator?: ApiKeyAuthenticator;
   /** rate limits and per-org quotas (docs/security.md "Rate limits and caps"); built by createApp when absent */
   guard?: RequestGuard;
+  /** the asset projector of this process (projector.ts), kicked after each bulk commit; main.ts starts it */
+  projector?: { kick(): void };
 }
 
 /** Process state shared by the app and main.ts: readiness answers 503 once shutdown begins. */

@@ -2,3 +2,4 @@ export { BODY_LIMIT, BULK_BODY_LIMIT, createApp, SERVICE_NAME, SERVICE_VERSION }
 export type { PublicApiApp } from './app';
 export type { AppDeps } from './deps';
 export { buildPublicOpenApiDocument } from './openapi';
+export { drainProjections, startProjector, type Projector } from './domain/signals/projector';

@@ -1,43 +1,31 @@
-import {
-  ApiKeyAuthenticator,
-  closeServer,
-  createLogger,
-  listenWithLimits,
-  loadConfigOrExit,
-  onShutdown,
-  reloadTlsOnSighup,
-  tlsFilesFrom,
-  QueueProducer,
-} from '@risk/common';
-import { createPrisma } from '@risk/db';
+// Public API process (runApiProcess, @risk/common): the queue producer, the API-key authenticator and the bulk
+// projector on top of the shared start-up; at shutdown /readyz answers 503 first so the load balancer drains the
+// process.
+import { ApiKeyAuthenticator, QueueProducer, runApiProcess } from '@risk/common';
 import { createApp, MAX_HEADER_SIZE } from './app';
+import { startProjector } from './domain/signals/projector';
 
-async function main(): Promise<void> {
-  const config = loadConfigOrExit();
-  const logger = createLogger({ service: 'public-api', level: config.LOG_LEVEL });
-  const db = createPrisma({
-    url: config.DATABASE_URL,
-    applicationName: 'public-api',
-    max: config.DATABASE_POOL_MAX,
-    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
-    lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
-    onPoolError: (err) => logger.warn('pg pool error', { err }),
-  });
-  const producer = new QueueProducer({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, 'public-api');
-  const authenticator = new ApiKeyAuthenticator(db.prisma);
-  const app = createApp({ config, prisma: db.prisma, pool: db.pool, producer, logger, authenticator });
-  const tls = tlsFilesFrom(config);
-  const server = await listenWithLimits(app, { port: config.PUBLIC_API_PORT, maxHeaderSize: MAX_HEADER_SIZE, tls });
-  reloadTlsOnSighup(logger, server, tls);
-  logger.info('public api listening', { port: config.PUBLIC_API_PORT, protocol: tls ? 'https' : 'http' });
-
-  onShutdown(logger, async () => {
-    app.locals.state.shuttingDown = true; // /readyz answers 503 so the load balancer drains us
-    await closeServer(server);
-    await authenticator.close(); // flushes last_used_at
-    await producer.close();
-    await db.close();
-  });
-}
-
-void main();
+void runApiProcess({
+  service: 'public-api',
+  port: (config) => config.PUBLIC_API_PORT,
+  maxHeaderSize: MAX_HEADER_SIZE,
+  async start({ config, logger, db }) {
+    const producer = new QueueProducer({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, 'public-api');
+    const authenticator = new ApiKeyAuthenticator(db.prisma);
+    const deps = { config, prisma: db.prisma, pool: db.pool, producer, logger, authenticator };
+    // applies accepted bulk signals to their assets in the background (docs/reliability.md "Asset projection")
+    const projector = startProjector(deps);
+    const app = createApp({ ...deps, projector });
+    return {
+      app,
+      draining: () => {
+        app.locals.state.shuttingDown = true;
+      },
+      async close() {
+        await projector.stop(); // a projection in flight commits or rolls back (its markers stay for the next replica)
+        await authenticator.close(); // flushes last_used_at
+        await producer.close();
+      },
+    };
+  },
+});

@@ -1,6 +1,5 @@
 import { ApiKeyAuthenticator, QueueProducer } from '@risk/common';
 import request from 'supertest';
-import { createApp } from '../src/app';
 import { createHarness, type Harness } from './harness';
 
 let h: Harness;
@@ -36,14 +35,7 @@ test('/healthz is 200 and /readyz checks Postgres and Redis', async () => {
 test('/readyz is 503 naming Redis when Redis is unreachable, and 503 once shutdown begins', async () => {
   const producer = new QueueProducer({ url: 'redis://127.0.0.1:1', prefix: 'x' }, 'down');
   const authenticator = new ApiKeyAuthenticator(h.ctx.db.prisma);
-  const app = createApp({
-    config: h.ctx.config,
-    prisma: h.ctx.db.prisma,
-    pool: h.ctx.db.pool,
-    producer,
-    logger: h.ctx.logger,
-    authenticator,
-  });
+  const app = h.appWith({ producer, authenticator });
   try {
     const res = await request(app).get('/readyz');
     expect(res.status).toBe(503);

@@ -2,8 +2,8 @@ import request from 'supertest';
 import { BODY_LIMIT, BULK_BODY_LIMIT } from '../src/app';
 import { createHarness, idem, type Harness } from './harness';
 
-// Body limits (issue: 10 MiB on POST /v1/signals/bulk, 2 MiB on every other route). signals.test.ts
-// covers the two signal routes; here: the exact boundary, and the routes of other resources.
+// Body limits (issue: 10 MiB on POST /v1/signals/bulk, 2 MiB on every other route). signals-post.test.ts and
+// signals-bulk.test.ts cover the two signal routes; here: the exact boundary, and the routes of other resources.
 let h: Harness;
 const auth = () => ({ Authorization: `Bearer ${h.key}` });
 beforeAll(async () => {

@@ -1,78 +1,17 @@
-// /docs in a real browser (docs/guides/quick-start.md "Docs site"): the public API from its factory on a scratch
-// database, served on 127.0.0.1, opened in headless Chromium. The reference must draw every operation of the
-// service's own OpenAPI document, every guide must render, no request may leave the machine and the CSP must
-// not have to block anything. Screenshots land in test-output/docs/.
-import { existsSync } from 'node:fs';
+// /docs of the public API in a real browser: the shared suite (packages/testing/src/docs-site-suite.ts,
+// docs/guides/quick-start.md "Docs site") on the public API's factory, and its static assets' path checks.
 import request from 'supertest';
-import { DOCS_GUIDE_CSP, DOCS_REFERENCE_CSP, GUIDE_PAGES } from '@risk/common';
-import {
-  isLocal,
-  operationsOf,
-  serveOnLoopback,
-  visitDocsSite,
-  type DocsSiteVisit,
-} from '@risk/testing/src/docs-browser';
-import { createHarness, type Harness } from './harness';
+import { describeDocsSite } from '@risk/testing/src/docs-site-suite';
+import { createHarness } from './harness';
 
-jest.setTimeout(120_000);
-
-let h: Harness;
-let visit: DocsSiteVisit;
-let operations: ReturnType<typeof operationsOf>;
-
-beforeAll(async () => {
-  h = await createHarness('docssite');
-  const document = (await request(h.app).get('/v1/openapi.json').expect(200)).body as Parameters<
-    typeof operationsOf
-  >[0];
-  operations = operationsOf(document);
-  const server = await serveOnLoopback(h.app);
-  try {
-    visit = await visitDocsSite({
-      baseUrl: server.url,
-      name: 'public-api',
-      guideSlugs: GUIDE_PAGES.map((p) => p.slug),
-      expectedOperations: operations.length,
-    });
-  } finally {
-    await server.close();
-  }
-});
-afterAll(() => h.close());
-
-test('the reference draws every operation of the OpenAPI document with its summary', () => {
-  expect(visit.reference.status).toBe(200);
-  expect(operations.length).toBeGreaterThan(10);
-  const drawn = visit.reference.listed.map((op) => `${op.method} ${op.path} ${op.summary}`).sort();
-  const documented = operations.map((op) => `${op.method} ${op.path} ${op.summary ?? ''}`).sort();
-  expect(drawn).toEqual(documented);
-  expect(existsSync(visit.reference.screenshot)).toBe(true);
+const suite = describeDocsSite({
+  name: 'public-api',
+  start: () => createHarness('docssite'),
+  openapiPath: '/v1/openapi.json',
+  minOperations: 10,
 });
 
-test('every guide page renders its heading', () => {
-  expect(visit.guides.map((g) => [g.slug, g.status])).toEqual(GUIDE_PAGES.map((p) => [p.slug, 200]));
-  for (const guide of visit.guides) {
-    expect(guide.heading.length).toBeGreaterThan(2);
-    expect(existsSync(guide.screenshot)).toBe(true);
-  }
-});
-
-test('no request leaves 127.0.0.1 and the CSP blocks nothing the pages need', () => {
-  expect(visit.requested.length).toBeGreaterThan(GUIDE_PAGES.length);
-  expect(visit.requested.filter((url) => !isLocal(url))).toEqual([]);
-  expect(visit.reference.violations).toEqual([]);
-  expect(visit.guides.flatMap((g) => g.violations)).toEqual([]);
-});
-
-test('pages carry the strict CSP; raw HTML in a guide is escaped; unknown pages are JSON 404s', async () => {
-  const reference = await request(h.app).get('/docs').expect(200);
-  expect(reference.headers['content-security-policy']).toBe(DOCS_REFERENCE_CSP);
-  expect(reference.text).not.toMatch(/<script>/); // external scripts only
-  const guide = await request(h.app).get('/docs/guides/webhooks').expect(200);
-  expect(guide.headers['content-security-policy']).toBe(DOCS_GUIDE_CSP);
-  expect(guide.text).not.toMatch(/<script/);
-  const missing = await request(h.app).get('/docs/guides/nope').expect(404);
-  expect(missing.body.error.code).toBe('route_not_found');
-  await request(h.app).get('/docs/assets/..%2Fpackage.json').expect(404);
-  await request(h.app).get('/docs/assets/index.html').expect(404);
+test('the docs assets route serves no file outside its folder and no page of its own', async () => {
+  await request(suite.app()).get('/docs/assets/..%2Fpackage.json').expect(404);
+  await request(suite.app()).get('/docs/assets/index.html').expect(404);
 });

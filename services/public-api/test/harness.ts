@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { ApiKeyAuthenticator, mintApiKey, QueueProducer, type Scope, SCOPES } from '@risk/common';
+import { ApiKeyAuthenticator, mintApiKey, QueueProducer, type Config, type Scope, SCOPES } from '@risk/common';
 import { createTestContext, type TestContext } from '@risk/testing';
 import { createApp, type PublicApiApp } from '../src/app';
+import { drainProjections } from '../src/domain/signals/projector';
 
 /**
  * One scratch database + Redis prefix per suite and the app built on them, with helpers to mint
@@ -16,7 +17,18 @@ export interface Harness {
   /** a key with every scope for orgId */
   key: string;
   mintKey(opts?: { scopes?: Scope[]; orgId?: string; livemode?: boolean; expiresAt?: Date }): Promise<string>;
+  /**
+   * Another app on the same database and logger, with the harness's config, producer and authenticator unless
+   * given (a second replica, an unreachable Redis, a config without a secret).
+   */
+  appWith(over: AppParts): PublicApiApp;
   close(): Promise<void>;
+}
+
+export interface AppParts {
+  config?: Config;
+  producer?: QueueProducer;
+  authenticator?: ApiKeyAuthenticator;
 }
 
 export async function createHarness(
@@ -31,14 +43,16 @@ export async function createHarness(
   );
   // a 0 ms cache so revocation tests see the change at once
   const authenticator = new ApiKeyAuthenticator(ctx.db.prisma, { cacheTtlMs: 0, lastUsedFlushMs: 60_000 });
-  const app = createApp({
-    config: ctx.config,
-    prisma: ctx.db.prisma,
-    pool: ctx.db.pool,
-    producer,
-    logger: ctx.logger,
-    authenticator,
-  });
+  const appWith = (over: AppParts) =>
+    createApp({
+      config: over.config ?? ctx.config,
+      prisma: ctx.db.prisma,
+      pool: ctx.db.pool,
+      producer: over.producer ?? producer,
+      logger: ctx.logger,
+      authenticator: over.authenticator ?? authenticator,
+    });
+  const app = appWith({});
   const orgId = `org_${label.replace(/[^a-z0-9]/gi, '').toLowerCase()}`;
   const mintKey: Harness['mintKey'] = async (o = {}) =>
     (
@@ -58,6 +72,7 @@ export async function createHarness(
     orgId,
     key,
     mintKey,
+    appWith,
     async close() {
       await authenticator.close();
       await producer.close();
@@ -67,6 +82,22 @@ export async function createHarness(
 }
 
 export const idem = () => randomUUID();
+
+/**
+ * Waits until every accepted bulk signal is applied to its asset (docs/reliability.md "Asset projection"): a
+ * bulk 202 promises the signals are stored; their assets, org links, events and enrichment jobs follow within
+ * the documented lag. Runs the production projector until nothing is pending (drainProjections, shared with
+ * the worker's tests).
+ */
+export async function projected(h: Pick<Harness, 'ctx' | 'producer'>): Promise<void> {
+  await drainProjections(projectorDeps(h));
+}
+
+/** What the projector needs, from the harness's context (the tests that drive the projector themselves). */
+export function projectorDeps(h: Pick<Harness, 'ctx' | 'producer'>) {
+  const { ctx, producer } = h;
+  return { config: ctx.config, pool: ctx.db.pool, prisma: ctx.db.prisma, producer, logger: ctx.logger };
+}
 
 /** An authenticated POST with a fresh Idempotency-Key, as integrators send every write. */
 export async function postJson(h: Harness, path: string, body: unknown, key = h.key) {

@@ -95,6 +95,20 @@ describe('asset history', () => {
       [2, true],
       [1, false],
     ]);
+    // the component count (counted in SQL) is the stored component list's length; the versions page by cursor
+    const stored = await h.ctx.db.prisma.aiBom.findMany({
+      where: { livemode: true, fingerprint: fp },
+      orderBy: { bom_version: 'desc' },
+      select: { components: true },
+    });
+    expect(versions.body.data.map((v: { component_count: number }) => v.component_count)).toEqual(
+      stored.map((b) => (b.components as unknown[]).length),
+    );
+    expect(versions.body.data[0].component_count).toBeGreaterThan(0);
+    const older = await get(`/v1/assets/${enc(fp)}/aibom/versions?limit=1&starting_after=${versions.body.data[0].id}`);
+    expect(older.body).toMatchObject({ has_more: false, data: [{ id: versions.body.data[1].id, bom_version: 1 }] });
+    const newer = await get(`/v1/assets/${enc(fp)}/aibom/versions?limit=1&ending_before=${versions.body.data[1].id}`);
+    expect(newer.body).toMatchObject({ has_more: false, data: [{ id: versions.body.data[0].id, bom_version: 2 }] });
     const diff = await get(`/v1/assets/${enc(fp)}/aibom/diff`);
     expect(diff.status).toBe(200);
     expect(diff.body).toMatchObject({

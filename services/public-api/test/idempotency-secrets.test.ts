@@ -1,5 +1,4 @@
 import request from 'supertest';
-import { createApp } from '../src/app';
 import { createHarness, idem, type Harness } from './harness';
 
 // Responses that show a secret once (webhook create and rotate_secret) are kept for idempotent replay
@@ -87,14 +86,7 @@ describe('responses carrying a webhook secret are stored encrypted for replay', 
   });
 
   test('without SECRETS_KEY the webhook routes still fail, and leave no idempotency key behind', async () => {
-    const app = createApp({
-      config: { ...h.ctx.config, SECRETS_KEY: undefined },
-      prisma: h.ctx.db.prisma,
-      pool: h.ctx.db.pool,
-      producer: h.producer,
-      logger: h.ctx.logger,
-      authenticator: h.authenticator,
-    });
+    const app = h.appWith({ config: { ...h.ctx.config, SECRETS_KEY: undefined } });
     const key = idem();
     const res = await post('/v1/webhooks', key, WEBHOOK, app);
     expect(res.status).toBe(500);

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createHarness, enrichLikeWorker, idem, nowSeconds, type Harness } from './harness';
+import { createHarness, enrichLikeWorker, idem, nowSeconds, projected, type Harness } from './harness';
 
 let h: Harness;
 const auth = () => ({ Authorization: `Bearer ${h.key}` });
@@ -24,6 +24,7 @@ beforeAll(async () => {
       .send({ signals });
     expect(res.status).toBe(202);
   }
+  await projected(h); // the bulk's assets follow its 202 (docs/reliability.md "Asset projection")
   const rows = await h.ctx.db.prisma.asset.findMany({
     orderBy: [{ created: 'desc' }, { fingerprint: 'desc' }],
     select: { fingerprint: true },

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { closeServer, listenWithLimits } from '@risk/common';
 import request from 'supertest';
 import { MAX_HEADER_SIZE } from '../src/app';
-import { createHarness, enrichLikeWorker, idem, nowSeconds, type Harness } from './harness';
+import { createHarness, enrichLikeWorker, idem, nowSeconds, projected, type Harness } from './harness';
 
 let h: Harness;
 let server: Server;
@@ -16,7 +16,7 @@ beforeAll(async () => {
   // count every statement sent on the app's pool (attached before the first connection opens)
   h = await createHarness('lookup', {
     // the query-count tests expand aibom over all 500 keys: raise the expand bound (default 100,
-    // docs/security.md "Rate limits and caps"; rate-limits.test.ts tests the bound itself)
+    // docs/security.md "Rate limits and caps"; rate-limits-caps.test.ts tests the bound itself)
     env: { EXPAND_AIBOM_MAX_ITEMS: '500' },
     beforeFirstQuery: (ctx) =>
       ctx.db.pool.on('connect', (client) => {
@@ -52,6 +52,7 @@ beforeAll(async () => {
       .send({ signals: chunk });
     expect(res.status).toBe(202);
   }
+  await projected(h); // the bulk's assets follow its 202 (docs/reliability.md "Asset projection")
   await enrichLikeWorker(h, 'npm:@modelcontextprotocol/server-filesystem', { ecosystem: 'npm' });
   await h.ctx.db.prisma.asset.update({
     where: { livemode_fingerprint: { livemode: true, fingerprint: 'hf:meta-llama/Llama_3.1-8B' } },

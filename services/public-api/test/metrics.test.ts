@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { parsePrometheusText, sampleValue, samplesOf, type Sample } from '@risk/testing';
 import request from 'supertest';
-import { createApp } from '../src/app';
 import { createHarness, type Harness } from './harness';
 
 // GET /metrics on the public API (docs/observability.md): not there without METRICS_TOKEN, 401 without
@@ -26,14 +25,7 @@ describe('public API /metrics', () => {
   }
 
   test('without METRICS_TOKEN the route does not exist (the API port publishes nothing by default)', async () => {
-    const app = createApp({
-      config: { ...h.ctx.config, METRICS_TOKEN: undefined },
-      prisma: h.ctx.db.prisma,
-      pool: h.ctx.db.pool,
-      producer: h.producer,
-      logger: h.ctx.logger,
-      authenticator: h.authenticator,
-    });
+    const app = h.appWith({ config: { ...h.ctx.config, METRICS_TOKEN: undefined } });
     const res = await request(app).get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`);
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('route_not_found');

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { JOBS, QueueProducer } from '@risk/common';
+import { currentSlowdown } from '@risk/time-budget';
 import request from 'supertest';
-import { createApp } from '../src/app';
 import { createHarness, postSignal, idem, signalBody, type Harness } from './harness';
 
 // The producer points at a closed port: Redis is "stopped" for this app.
@@ -20,7 +20,9 @@ test('a signal accepted while Redis is down leaves an unprocessed outbox row, an
   const res = await postSignal(h, body);
   expect(res.status).toBe(202);
   expect(res.body.enrichment).toEqual({ status: 'queued', reason: 'new_asset' });
-  expect(Date.now() - started).toBeLessThan(2000); // fails fast, never waits on Redis
+  // fails fast, never waits on Redis: the producer's connect and enqueue are each bounded at 1 s (docs/scaling.md, no offline queue),
+  // on a machine measured slower right now by its slowdown (@risk/time-budget), still far from a hang
+  expect(Date.now() - started).toBeLessThan(2000 * currentSlowdown());
   const rows = await h.ctx.db.prisma.outboxMessage.findMany({ where: { kind: 'enrichment' } });
   expect(rows).toHaveLength(1);
   expect(rows[0]!.processed_at).toBeNull();
@@ -68,14 +70,7 @@ test('the same app with Redis up marks the row processed at once', async () => {
   await new Promise<void>((resolve) =>
     up.connection.status === 'ready' ? resolve() : up.connection.once('ready', () => resolve()),
   );
-  const app = createApp({
-    config: h.ctx.config,
-    prisma: h.ctx.db.prisma,
-    pool: h.ctx.db.pool,
-    producer: up,
-    logger: h.ctx.logger,
-    authenticator: h.authenticator,
-  });
+  const app = h.appWith({ producer: up });
   try {
     const body = signalBody(h.orgId);
     const res = await request(app)

@@ -3,7 +3,6 @@
 // tenant owns are unaffected; the in-process key cache bounds how long a suspension takes to be seen.
 import request from 'supertest';
 import { ApiKeyAuthenticator, ID_PREFIXES, newId } from '@risk/common';
-import { createApp } from '../src/app';
 import { createHarness, postJson, signalBody, type Harness } from './harness';
 
 let h: Harness;
@@ -66,14 +65,7 @@ it('a revoked or expired key keeps its own code while its tenant is suspended', 
 
 it('with the key cache on, a suspension is seen once the cached entry is older than cacheTtlMs', async () => {
   const cached = new ApiKeyAuthenticator(h.ctx.db.prisma, { cacheTtlMs: 300, lastUsedFlushMs: 60_000 });
-  const app = createApp({
-    config: h.ctx.config,
-    prisma: h.ctx.db.prisma,
-    pool: h.ctx.db.pool,
-    producer: h.producer,
-    logger: h.ctx.logger,
-    authenticator: cached,
-  });
+  const app = h.appWith({ authenticator: cached });
   try {
     const { tenant, key } = await tenantOrg();
     expect((await get(key, app)).status).toBe(200);

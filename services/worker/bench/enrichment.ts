@@ -21,80 +21,34 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createLogger, JOBS, loadConfig, mintApiKey, QueueProducer, SCOPES } from '@risk/common';
 import { createPrisma, databaseName, dropDatabase } from '@risk/db';
-import { analyze, finalize, type AssetType } from '@risk/enrichment';
-import { createApp } from '@risk/public-api';
-import { createScratchDatabase, deleteRedisPrefix, TEST_REDIS_URL } from '@risk/testing';
+import { analyze, finalize } from '@risk/enrichment';
+import { createApp, startProjector } from '@risk/public-api';
+import {
+  cpuDelta,
+  cpuMs,
+  cpuSnapshot,
+  createScratchDatabase,
+  deleteRedisPrefix,
+  loadAverage,
+  machineBusyMs,
+  pidsWhere,
+  runBench,
+  TEST_REDIS_URL,
+} from '@risk/testing';
 import { Queue } from 'bullmq';
 import { enrichAsset, type EnrichmentTimings } from '../src/jobs/enrichment';
+import { printReport } from './report';
+import { loadSamples, variant } from './samples';
 
 const ASSETS = Number(process.env.BENCH_ASSETS ?? 2000);
 const VERSIONS = Number(process.env.BENCH_VERSIONS ?? 5);
 const LOW_LOAD = Number(process.env.BENCH_LOW_LOAD ?? 200);
 const SEQUENTIAL = 300;
-const SAMPLES =
-  process.env.BENCH_SAMPLES ?? path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'samples', 'manifests');
-
-interface Sample {
-  file: string;
-  asset_type: AssetType;
-  raw: string;
-}
-
-function loadSamples(): Sample[] {
-  const files = fs.readdirSync(SAMPLES).filter((f) => /^\d\d-/.test(f));
-  if (files.length === 0) throw new Error(`no sample manifests in ${SAMPLES} (set BENCH_SAMPLES)`);
-  return files.map((file) => ({
-    file,
-    asset_type: file.includes('mcp') ? 'mcp_server' : 'model',
-    raw: fs.readFileSync(path.join(SAMPLES, file), 'utf8'),
-  }));
-}
-
-/** Asset i, content version v: a valid variation of one real sample. */
-function variant(samples: Sample[], i: number, v: number) {
-  const s = samples[i % samples.length]!;
-  const version = `${1 + (i % 3)}.${i % 10}.${v}`;
-  const base = s.file.replace(/^\d\d-/, '').replace(/\.(json|toml|md|txt)$/, '');
-  let raw: string;
-  if (s.file.endsWith('.json')) {
-    const doc = JSON.parse(s.raw) as Record<string, unknown>;
-    if (typeof doc.name === 'string') doc.name = `${doc.name}-${i}`;
-    if (typeof doc.version === 'string') doc.version = version;
-    else doc.bench_revision = v; // config.json, .mcp.json, weight index: an extra key, still valid
-    raw = JSON.stringify(doc, null, 2);
-  } else if (s.file.endsWith('.toml')) {
-    raw = s.raw
-      .replace(/^name = "([^"]+)"/m, `name = "$1-${i}"`)
-      .replace(/^version = "[^"]*"/m, `version = "${version}"`);
-  } else {
-    raw = `${s.raw.trimEnd()}\n\nRevision ${v} of bench asset ${i}.\n`;
-  }
-  return {
-    fingerprint: `bench:${i}`,
-    asset_type: s.asset_type,
-    org_id: 'org_bench',
-    observed_at: Math.floor(Date.now() / 1000) - 60,
-    name: `bench-org/${base}-${i}`,
-    version,
-    raw_manifest: raw,
-    metadata: {
-      collector: 'bench',
-      files:
-        s.asset_type === 'model'
-          ? v % 2
-            ? ['config.json', 'model.safetensors']
-            : ['config.json', 'pytorch_model.bin']
-          : [],
-    },
-  };
-}
 
 async function waitForHealth(port: number, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 600; i++) {
@@ -109,60 +63,8 @@ async function waitForHealth(port: number, child: ChildProcess): Promise<void> {
   throw new Error('worker did not become healthy');
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-const f1 = (n: number) => n.toFixed(1);
-const f2 = (n: number) => n.toFixed(2);
-
-// ── CPU accounting from /proc (Linux; figures are skipped elsewhere) ──
-const TICK_MS = 10; // USER_HZ = 100 on Linux
-function cpuMs(pid: number): number {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS; // utime + stime
-  } catch {
-    return NaN;
-  }
-}
-function pidsWhere(pred: (cmdline: string) => boolean): number[] {
-  try {
-    return fs
-      .readdirSync('/proc')
-      .filter((d) => /^\d+$/.test(d))
-      .filter((d) => {
-        try {
-          return pred(fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').replace(/\0/g, ' '));
-        } catch {
-          return false;
-        }
-      })
-      .map(Number);
-  } catch {
-    return [];
-  }
-}
-/** busy CPU time of the whole machine (all processes, all cores) */
-function machineBusyMs(): number {
-  try {
-    const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-    const idle = (cpu[3] ?? 0) + (cpu[4] ?? 0); // idle + iowait
-    return (sum(cpu.slice(0, 8)) - idle) * TICK_MS;
-  } catch {
-    return NaN;
-  }
-}
-function cpuSnapshot(pids: number[]): Map<number, number> {
-  return new Map(pids.map((p) => [p, cpuMs(p)]));
-}
-function cpuDelta(before: Map<number, number>, after: Map<number, number>): number {
-  let total = 0;
-  for (const [pid, ms] of after) if (Number.isFinite(ms)) total += ms - (before.get(pid) ?? 0);
-  return total;
-}
-
 async function main() {
+  const startLoad = loadAverage();
   const databaseUrl = await createScratchDatabase('bench');
   const dbName = databaseName(databaseUrl);
   const prefix = `bench-${randomUUID().slice(0, 8)}`;
@@ -178,7 +80,10 @@ async function main() {
   const db = createPrisma({ url: databaseUrl, applicationName: 'bench', max: 10 });
   const producer = new QueueProducer({ url: config.REDIS_URL, prefix }, 'bench');
   const queue = new Queue(JOBS.enrichment.queue, { connection: producer.connection, prefix });
-  const app = createApp({ config, prisma: db.prisma, pool: db.pool, producer, logger });
+  const deps = { config, prisma: db.prisma, pool: db.pool, producer, logger };
+  // the bulk's assets are projected by the API process's projector, as in production (docs/reliability.md)
+  const projector = startProjector(deps);
+  const app = createApp({ ...deps, projector });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -217,7 +122,7 @@ async function main() {
     }
     const queued = await queue.count();
     console.log(
-      `ingested ${signals} signals over ${ASSETS} assets (${samples.length} sample manifests, ${VERSIONS} versions each) in ${f1(ingestMs / 1000)} s; ${queued} enrichment jobs queued`,
+      `ingested ${signals} signals over ${ASSETS} assets (${samples.length} sample manifests, ${VERSIONS} versions each) in ${(ingestMs / 1000).toFixed(1)} s; ${queued} enrichment jobs queued`,
     );
 
     const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean); // e.g. --cpu-prof
@@ -280,7 +185,6 @@ async function main() {
       pg: cpuDelta(cpuBefore.pg, cpuSnapshot(await pgPids())),
       redis: cpuDelta(cpuBefore.redis, cpuSnapshot(redisPids)),
     };
-    const assetsPerS = ASSETS / drainS;
 
     // what the jobs themselves reported (BullMQ keeps the return values of completed jobs)
     const completed = await queue.getJobs(['completed'], 0, -1);
@@ -329,8 +233,10 @@ async function main() {
     ]);
     const deps = { config, prisma: db.prisma, pool: db.pool, producer, logger };
     const seqTimings: EnrichmentTimings[] = [];
+    const seqWall: number[] = [];
     const s0 = performance.now();
     for (const a of seqAssets) {
+      const j0 = performance.now();
       const out = await enrichAsset(deps, {
         livemode: true,
         fingerprint: a.fingerprint,
@@ -338,7 +244,9 @@ async function main() {
         reason: 'bench',
       });
       if (out.outcome === 'enriched') seqTimings.push(out.timings);
+      seqWall.push(performance.now() - j0);
     }
+    seqWall.sort((a, b) => a - b);
     const seqWallPerAsset = (performance.now() - s0) / seqAssets.length;
     // baseline: the pure engine (analyze + finalize) over the same manifests, same process, warmed up
     const inputs = seqAssets.map((_, i) => variant(samples, i, VERSIONS - 1));
@@ -367,47 +275,19 @@ async function main() {
     for (let r = 0; r < 3; r++) runEngine();
     const engineOnlyMs = (performance.now() - e0) / (3 * inputs.length);
 
-    const avg = (ts: EnrichmentTimings[], k: keyof EnrichmentTimings) =>
-      sum(ts.map((t) => t[k])) / Math.max(1, ts.length);
-    const shares = (ts: EnrichmentTimings[]) => {
-      const r = avg(ts, 'read_ms');
-      const e = avg(ts, 'engine_ms');
-      const w = avg(ts, 'write_ms');
-      const all = r + e + w;
-      return `read ${f2(r)} + engine ${f2(e)} + write ${f2(w)} = ${f2(all)} ms → pure engine ${((100 * e) / all).toFixed(0)} %, database reads ${((100 * r) / all).toFixed(0)} %, database writes ${((100 * w) / all).toFixed(0)} %`;
-    };
-    const cpuTotal = cpu.worker + cpu.pg + cpu.redis;
-
-    console.log(
-      `\n── enrichment benchmark: one worker process, ENRICHMENT_CONCURRENCY ${concurrency}, ${ASSETS} assets ──`,
-    );
-    console.log(
-      `drain: ${signals} signals → ${queued} jobs (${[...outcomes].map(([k, n]) => `${n} ${k}`).join(', ')}${failed ? `, ${failed} failed` : ''})`,
-    );
-    console.log(
-      `       in ${f2(drainS)} s → ${assetsPerS.toFixed(0)} assets/s, ${(queued / drainS).toFixed(0)} jobs/s (target ≥ 300 assets/s); ${early} assets were already enriched when the clock started`,
-    );
-    console.log(
-      `low load (${LOW_LOAD} signals one at a time), 202 → enriched: p50 ${f1(percentile(latencies, 50))} ms, p99 ${f1(percentile(latencies, 99))} ms, max ${f1(latencies.at(-1)!)} ms (target p50 < 250 ms)`,
-    );
-    console.log(
-      `per enriched asset, during the drain (${drainTimings.length} jobs, concurrent): ${shares(drainTimings)}`,
-    );
-    console.log(
-      `per enriched asset, sequential (${seqTimings.length} jobs, no contention, ${f2(seqWallPerAsset)} ms wall each): ${shares(seqTimings)}`,
-    );
-    if (Number.isFinite(cpuTotal) && cpuTotal > 0) {
-      console.log(
-        `CPU during the drain (${os.cpus().length} cores × ${f1(drainS)} s = ${f1(os.cpus().length * drainS)} s): worker ${f1(cpu.worker / 1000)} s (${((100 * cpu.worker) / (1000 * drainS)).toFixed(0)} % of a core), postgres ${f1(cpu.pg / 1000)} s, redis ${f1(cpu.redis / 1000)} s, everything else on the machine ${f1((cpu.machine - cpuTotal) / 1000)} s; per asset: worker ${f2(cpu.worker / ASSETS)} ms, postgres ${f2(cpu.pg / ASSETS)} ms, redis ${f2(cpu.redis / ASSETS)} ms`,
-      );
-    }
-    const engineAssetsPerS = 1000 / engineOnlyMs;
-    console.log(
-      `baseline: pure engine alone ${f2(engineOnlyMs)} ms/asset (${engineAssetsPerS.toFixed(0)} assets/s on one core) → drain throughput = ${((100 * assetsPerS) / engineAssetsPerS).toFixed(0)} % of it; a sequential job costs ${f1(seqWallPerAsset / engineOnlyMs)}× the engine`,
-    );
+    printReport({
+      assets: ASSETS,
+      concurrency,
+      startLoad,
+      drain: { signals, queued, outcomes, failed, seconds: drainS, early, timings: drainTimings, cpu },
+      lowLoad: latencies,
+      sequential: { timings: seqTimings, wall: seqWall, wallPerAsset: seqWallPerAsset },
+      engineOnlyMs,
+    });
   } finally {
     worker?.kill('SIGKILL');
     server.close();
+    await projector.stop();
     await queue.close().catch(() => undefined);
     await producer.close();
     await db.close();
@@ -416,10 +296,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -44,7 +44,7 @@ describe('fault: SIGTERM to the public API under load', () => {
     const clients = Promise.all(Array.from({ length: 12 }, (_, c) => client(c)));
 
     // under way: some answered, and each client has one more in flight
-    await waitFor('load to run', () => results.length >= 24, 30_000, 20);
+    await waitFor('load to run', () => results.length >= 24, { timeoutMs: 30_000, intervalMs: 20 });
     const exit = exited(api);
     sigtermAt = performance.now();
     api.kill('SIGTERM');

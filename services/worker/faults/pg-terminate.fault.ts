@@ -72,8 +72,7 @@ describe('fault: Postgres backends terminated mid-burst', () => {
             const res = await post(stack, '/v1/signals', r.body, r.key);
             return res.status === 202 ? res : undefined;
           },
-          20_000,
-          200,
+          { timeoutMs: 20_000, intervalMs: 200 },
         );
         bodies.set(r.body.fingerprint, res.body);
       }),

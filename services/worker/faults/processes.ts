@@ -12,13 +12,13 @@ import { exited, freePort } from '../test/worker-process';
  */
 export type Child = ChildProcess & { output: string[] };
 
-const ROOT = path.join(__dirname, '..', '..', '..');
+export const ROOT = path.join(__dirname, '..', '..', '..');
 const MAINS = {
   worker: path.join(ROOT, 'services', 'worker', 'src', 'main.ts'),
   'public-api': path.join(ROOT, 'services', 'public-api', 'src', 'main.ts'),
 };
 
-function spawnChild(cmd: string, args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Child {
+export function spawnChild(cmd: string, args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Child {
   const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] }) as Child;
   child.output = [];
   child.stdout!.on('data', (d: Buffer) => child.output.push(d.toString()));
@@ -49,7 +49,7 @@ export class PrivateRedis {
     );
     const probe = new QueueProducer({ url: this.url, prefix: 'probe' }, 'fault-probe');
     try {
-      await waitFor('private redis to answer', () => probe.ping(500), 10_000, 100);
+      await waitFor('private redis to answer', () => probe.ping(500), { timeoutMs: 10_000, intervalMs: 100 });
     } finally {
       await probe.close();
     }
@@ -90,6 +90,7 @@ export async function createStack(label: string): Promise<Stack> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'test',
+    ADVISORY_FEEDS_AUTOLOAD: 'false', // seconds of CPU per scratch database (docs/advisories.md "Feeds")
     DATABASE_URL: ctx.databaseUrl,
     REDIS_URL: redis.url,
     REDIS_PREFIX: ctx.redis.prefix,
@@ -101,6 +102,8 @@ export async function createStack(label: string): Promise<Stack> {
     OUTBOX_RELAY_INTERVAL_MS: '200',
     MAINTENANCE_INTERVAL_MS: '3600000',
     RATE_LIMIT_LIVE_PER_SECOND: '1000000',
+    RATE_LIMIT_TEST_PER_SECOND: '1000000',
+    RATE_LIMIT_ADMIN_PER_SECOND: '1000000',
     RATE_LIMIT_FAILED_AUTH_PER_IP: '1000000',
     LOG_LEVEL: 'warn',
   };

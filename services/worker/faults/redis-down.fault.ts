@@ -33,14 +33,17 @@ describe('fault: Redis stopped while signals arrive', () => {
     expect(await readyz()).toBe(200);
 
     await stack.redis.stop();
-    await waitFor('readiness to report Redis down', async () => (await readyz()) === 503, 10_000, 100);
+    await waitFor('readiness to report Redis down', async () => (await readyz()) === 503, {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+    });
     for (let round = 0; round < 5; round++) {
       await Promise.all(Array.from({ length: 20 }, (_, i) => send(`npm:during-${round}-${i}@1.0.0`)));
       expect(await readyz()).toBe(503);
     }
 
     await stack.redis.start();
-    await waitFor('readiness back', async () => (await readyz()) === 200, 15_000, 100);
+    await waitFor('readiness back', async () => (await readyz()) === 200, { timeoutMs: 15_000, intervalMs: 100 });
     await Promise.all(Array.from({ length: 20 }, (_, i) => send(`npm:after-${i}@1.0.0`)));
 
     expect(statuses.filter((s) => s !== 202)).toEqual([]);
@@ -48,8 +51,7 @@ describe('fault: Redis stopped while signals arrive', () => {
     await waitFor(
       'every accepted signal enriched',
       async () => (await statusCounts(stack)).enriched === accepted.size,
-      60_000,
-      200,
+      { timeoutMs: 60_000, intervalMs: 200 },
     );
     const { rows } = await stack.ctx.db.pool.query<{ fingerprint: string }>(
       `SELECT fingerprint FROM assets WHERE enriched_digest IS DISTINCT FROM latest_digest`,

@@ -37,11 +37,17 @@ describe('fault: worker SIGKILLed during enrichment', () => {
 
     // first kill early, second in the middle; each restart picks up the stalled jobs
     for (const threshold of [150, 550]) {
-      await waitFor(`${threshold} enrichments`, async () => (await enriched()) >= threshold, 90_000, 50);
+      await waitFor(`${threshold} enrichments`, async () => (await enriched()) >= threshold, {
+        timeoutMs: 90_000,
+        intervalMs: 50,
+      });
       expect((await kill(worker)).signal).toBe('SIGKILL');
       worker = stack.startWorker();
     }
-    await waitFor('every asset enriched', async () => (await enriched()) === TOTAL, 120_000, 200);
+    await waitFor('every asset enriched', async () => (await enriched()) === TOTAL, {
+      timeoutMs: 120_000,
+      intervalMs: 200,
+    });
 
     const pool = stack.ctx.db.pool;
     const { rows: notAtLatest } = await pool.query(

@@ -10,11 +10,11 @@ import type { RunningWorker } from './worker';
 export async function startHealthServer(
   deps: WorkerDeps,
   running: RunningWorker,
-  port: number,
-  host = '0.0.0.0',
+  listen: { port: number; host?: string },
 ): Promise<http.Server> {
+  const { port, host = '0.0.0.0' } = listen;
   const server = http.createServer((req, res) => {
-    void answer(deps, running, req, res).catch(() => {
+    void answer({ deps, running }, req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();
     });
@@ -24,11 +24,11 @@ export async function startHealthServer(
 }
 
 async function answer(
-  deps: WorkerDeps,
-  running: RunningWorker,
+  worker: { deps: WorkerDeps; running: RunningWorker },
   req: http.IncomingMessage,
   res: http.ServerResponse,
 ): Promise<void> {
+  const { deps, running } = worker;
   if (await serveMetricsOnNodeServer(req, res, deps.config.METRICS_TOKEN)) return;
   if (req.url !== '/healthz') {
     res.writeHead(404).end();

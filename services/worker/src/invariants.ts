@@ -17,6 +17,11 @@ export interface InvariantReport {
   assets_unqueued: string[];
   /** assignments whose target version is neither synced nor queued */
   assignments_unqueued: string[];
+  /**
+   * `failed` assignments whose last error says the firewall was unreachable, past their cool-down and with
+   * no job queued: re-queued by a repairing pass (docs/reliability.md "Assignment sync states")
+   */
+  assignments_failed_retried: string[];
   /** outbox rows waiting for more than a minute */
   outbox_stuck: number;
   outbox_oldest_seconds: number;
@@ -85,6 +90,32 @@ const ASSIGNMENT_CANDIDATES_SQL = `
                         AND o.payload->>'assignment_id' = a.id)
    ORDER BY a.id LIMIT $1`;
 
+/**
+ * Failures that say the firewall could not be reached (connector/errors.ts reasons; `last_error` is
+ * `<reason>: <message>`): they heal by themselves once the device is back. A refusal by the device (bad
+ * credentials, an untranslatable policy, a vendor error) waits for a person's change instead.
+ */
+export const UNREACHABLE_REASONS = ['dns', 'tcp_refused', 'network_unreachable', 'timeout'];
+/**
+ * Cool-down of a `failed` assignment before the pass re-queues it: as long as it has been failing (since its
+ * last sync, or its creation), at least FAILED_RETRY_MIN and at most FAILED_RETRY_MAX. Each re-queued push
+ * that fails again moves `updated`, so the waits roughly double (5 min, 8, 16, ...) up to one an hour.
+ */
+export const FAILED_RETRY_MIN = `interval '5 minutes'`;
+export const FAILED_RETRY_MAX = `interval '1 hour'`;
+
+const FAILED_ASSIGNMENTS_SQL = `
+  SELECT a.id, 'apply' AS action, a.target_version AS version
+    FROM policy_assignments a
+   WHERE a.sync_status = 'failed'
+     AND split_part(a.last_error, ':', 1) = ANY($2::text[])
+     AND a.updated < now() - LEAST(${FAILED_RETRY_MAX},
+           GREATEST(${FAILED_RETRY_MIN}, a.updated - COALESCE(a.last_synced_at, a.created)))
+     AND NOT EXISTS (SELECT 1 FROM outbox o
+                      WHERE o.kind = 'firewall_sync' AND o.processed_at IS NULL AND o.dead_lettered_at IS NULL
+                        AND o.payload->>'assignment_id' = a.id)
+   ORDER BY a.id LIMIT $1`;
+
 const OUTBOX_SQL = `
   SELECT count(*) FILTER (WHERE dead_lettered_at IS NULL AND created < now() - ${GRACE})::int AS stuck,
          COALESCE(EXTRACT(EPOCH FROM now() - min(created) FILTER (WHERE dead_lettered_at IS NULL)), 0)::float8 AS oldest,
@@ -129,7 +160,7 @@ export async function checkInvariants(
       await client.query('COMMIT');
       return emptyReport(false);
     }
-    const report = await runPass(deps, client, opts.repair, batch);
+    const report = await runPass(deps, client, { repair: opts.repair, batch });
     await client.query('COMMIT');
     exportCounts(report);
     return report;
@@ -141,7 +172,8 @@ export async function checkInvariants(
   }
 }
 
-async function runPass(deps: WorkerDeps, client: PoolClient, repair: boolean, batch: number) {
+async function runPass(deps: WorkerDeps, client: PoolClient, pass: { repair: boolean; batch: number }) {
+  const { repair, batch } = pass;
   const report = emptyReport(true);
   report.repaired = repair;
 
@@ -158,6 +190,16 @@ async function runPass(deps: WorkerDeps, client: PoolClient, repair: boolean, ba
   const openSyncJobs = await unfinishedJobs(deps, JOBS.firewallSync.queue, assignments.map(syncJobId));
   const lostAssignments = assignments.filter((a) => !openSyncJobs.has(syncJobId(a)));
   report.assignments_unqueued = lostAssignments.map((a) => a.id);
+
+  // `failed` is leavable without a person when the device was only unreachable: its retries ran out during
+  // an outage longer than their window, so the target version would otherwise never reach it
+  const { rows: failed } = await client.query<AssignmentCandidate>(FAILED_ASSIGNMENTS_SQL, [
+    batch,
+    UNREACHABLE_REASONS,
+  ]);
+  const openFailedJobs = await unfinishedJobs(deps, JOBS.firewallSync.queue, failed.map(syncJobId));
+  const retryFailed = failed.filter((a) => !openFailedJobs.has(syncJobId(a)));
+  report.assignments_failed_retried = retryFailed.map((a) => a.id);
 
   const { rows: outbox } = await client.query<{ stuck: number; oldest: number; dead: number }>(OUTBOX_SQL);
   report.outbox_stuck = outbox[0]?.stuck ?? 0;
@@ -178,11 +220,14 @@ async function runPass(deps: WorkerDeps, client: PoolClient, repair: boolean, ba
       [lostAssets.map((a) => a.livemode), lostAssets.map((a) => a.fingerprint), lostAssets.map((a) => a.latest_digest)],
     );
   }
-  if (repair && lostAssignments.length) {
-    // a finished job kept under the same id would make the add a silent no-op: remove it first
+  const requeue = [...lostAssignments, ...retryFailed];
+  if (repair && requeue.length) {
+    // a finished job kept under the same id would make the add a silent no-op: remove it first. Two
+    // replicas never get here at once (the pass's advisory lock), and the push itself re-reads the target
+    // under the assignment's lock and records by compare-and-set (packages/firewalls/src/sync)
     const queue = deps.producer.queue(JOBS.firewallSync.queue);
-    await Promise.all(lostAssignments.map((a) => queue.remove(syncJobId(a))));
-    const jobs: FirewallSyncJob[] = lostAssignments.map((a) => ({
+    await Promise.all(requeue.map((a) => queue.remove(syncJobId(a))));
+    const jobs: FirewallSyncJob[] = requeue.map((a) => ({
       assignment_id: a.id,
       action: a.action,
       version: a.version,
@@ -198,6 +243,7 @@ function emptyReport(ran: boolean): InvariantReport {
     repaired: false,
     assets_unqueued: [],
     assignments_unqueued: [],
+    assignments_failed_retried: [],
     outbox_stuck: 0,
     outbox_oldest_seconds: 0,
     outbox_dead_lettered: 0,
@@ -209,6 +255,7 @@ function emptyReport(ran: boolean): InvariantReport {
 function exportCounts(r: InvariantReport): void {
   invariantViolations.set({ kind: 'asset_unqueued' }, r.assets_unqueued.length);
   invariantViolations.set({ kind: 'assignment_unqueued' }, r.assignments_unqueued.length);
+  invariantViolations.set({ kind: 'assignment_failed_unreachable' }, r.assignments_failed_retried.length);
   invariantViolations.set({ kind: 'outbox_stuck' }, r.outbox_stuck);
   invariantViolations.set({ kind: 'outbox_dead_lettered' }, r.outbox_dead_lettered);
 }

@@ -1,11 +1,14 @@
-import { createLogger, loadConfigOrExit, onShutdown, QueueProducer } from '@risk/common';
+import { createLogger, loadConfigOrExit, onShutdown, QueueProducer, startTracing } from '@risk/common';
 import { createPrisma } from '@risk/db';
+import { loadDefaultFeeds } from './advisories/default-feeds';
 import { analysisPoolFor, closeAnalysisPools } from './analysis/pool';
 import { startHealthServer } from './health-server';
 import { startWorker } from './worker';
 
 const config = loadConfigOrExit();
 const logger = createLogger({ service: 'worker', level: config.LOG_LEVEL });
+// off unless OTEL_EXPORTER_OTLP_ENDPOINT is set; off, no OpenTelemetry module is loaded (docs/observability.md)
+const tracing = startTracing({ serviceName: 'worker' });
 
 async function main() {
   const db = createPrisma({
@@ -17,14 +20,16 @@ async function main() {
     lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
     onPoolError: (err) => logger.warn('postgres pool error', { err: err.message }),
   });
-  const producer = new QueueProducer({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, 'worker-producer');
+  const producer = new QueueProducer({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, 'worker-producer', {
+    firewallSyncBackoffMs: config.FIREWALL_SYNC_BACKOFF_MS,
+  });
   await db.pool.query('SELECT 1');
   if (!(await producer.ping(3000)))
     logger.warn('redis is not answering yet; the worker keeps retrying', { redis: config.REDIS_URL });
 
   const deps = { config, prisma: db.prisma, pool: db.pool, producer, logger };
   const running = startWorker(deps);
-  const health = await startHealthServer(deps, running, config.WORKER_HEALTH_PORT);
+  const health = await startHealthServer(deps, running, { port: config.WORKER_HEALTH_PORT });
   logger.info('worker ready', {
     queues: running.workers.map((w) => w.name),
     concurrency: config.ENRICHMENT_CONCURRENCY,
@@ -33,13 +38,25 @@ async function main() {
     health_port: config.WORKER_HEALTH_PORT,
   });
 
+  // the shipped advisory feeds (docs/advisories.md "Feeds"), in the background: jobs run meanwhile with the curated
+  // feed the engine ships, and the assets an import changes are re-enriched when it ends
+  const feeds = (config.ADVISORY_FEEDS_AUTOLOAD ? loadDefaultFeeds(deps) : Promise.resolve([])).then(
+    (results) =>
+      logger.info('advisory feeds loaded', {
+        feeds: results.map((r) => ({ source: r.source, inserted: r.inserted, updated: r.updated, ms: r.ms })),
+      }),
+    (err: unknown) => logger.warn('loading the shipped advisory feeds failed; the next start retries', { err }),
+  );
+
   onShutdown(logger, async () => {
+    await feeds;
     health.close();
     await running.close();
     // after the job workers: an analysis still running past their close deadline loses its thread
     await closeAnalysisPools();
     await producer.close();
     await db.close();
+    await tracing.shutdown(); // exports the spans still buffered
   });
 }
 

@@ -1,6 +1,7 @@
-import { EVENT_RETENTION_DAYS, IDEMPOTENCY_RETENTION_MS } from '@risk/common';
+import { enqueueDeliveries, EVENT_RETENTION_DAYS, IDEMPOTENCY_RETENTION_MS } from '@risk/common';
 import type { WorkerDeps } from './deps';
 import { checkInvariants } from './invariants';
+import { expireTriage } from './triage-expiry';
 
 export interface MaintenanceResult {
   staled: number;
@@ -9,6 +10,8 @@ export interface MaintenanceResult {
   idempotency_keys_purged: number;
   events_purged: number;
   outbox_purged: number;
+  /** accepted_risk triage whose expiry passed, returned to open (docs/triage.md "Expiry") */
+  triage_expired: number;
 }
 
 /**
@@ -21,6 +24,8 @@ export interface MaintenanceResult {
  *   OBSERVATION_TTL_DAYS since it was enriched become stale and get an outbox row (reason
  *   `observation_ttl:<day>`), so the expired observation stops counting (docs/security.md "Modes and
  *   shared observations");
+ * - accepted_risk triage past its expires_at returns to open with a finding.triage_expired event
+ *   (triage-expiry.ts; its deliveries are enqueued at once, the outbox relay covers a failure);
  * - idempotency keys older than 24 h, events older than 30 days and processed outbox rows older than
  *   a day are deleted.
  */
@@ -79,6 +84,8 @@ export async function runMaintenance(deps: WorkerDeps, now = new Date()): Promis
       `observation_ttl:${now.toISOString().slice(0, 10)}`,
     ],
   );
+  const triage = await expireTriage(deps, now);
+  await enqueueDeliveries({ prisma: deps.prisma, producer: deps.producer }, triage.deliveries);
   const idem = await deps.pool.query('DELETE FROM idempotency_keys WHERE created < $1', [
     new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS),
   ]);
@@ -94,6 +101,7 @@ export async function runMaintenance(deps: WorkerDeps, now = new Date()): Promis
     idempotency_keys_purged: idem.rowCount ?? 0,
     events_purged: events.rowCount ?? 0,
     outbox_purged: outbox.rowCount ?? 0,
+    triage_expired: triage.expired,
   };
 }
 
@@ -117,11 +125,13 @@ export function startMaintenance(deps: WorkerDeps): { stop(): void } {
       deps.logger.info('maintenance done', { ...result });
       // then repair work that fell through (docs/reliability.md "Invariants")
       const inv = await checkInvariants(deps, { repair: true });
-      const found = inv.assets_unqueued.length + inv.assignments_unqueued.length;
+      const found =
+        inv.assets_unqueued.length + inv.assignments_unqueued.length + inv.assignments_failed_retried.length;
       if (found || inv.outbox_stuck || inv.outbox_dead_lettered)
         deps.logger.warn('invariants: fallen-through work found', {
           assets_unqueued: inv.assets_unqueued.length,
           assignments_unqueued: inv.assignments_unqueued.length,
+          assignments_failed_retried: inv.assignments_failed_retried.length,
           outbox_stuck: inv.outbox_stuck,
           outbox_dead_lettered: inv.outbox_dead_lettered,
           repaired: inv.repaired,

@@ -11,7 +11,9 @@ import {
   QUEUES,
   queueDepthCollector,
   requestContext,
+  traceCarrierOf,
   webhookDeliveries,
+  withSpan,
   withTimeout,
   type QueueName,
 } from '@risk/common';
@@ -37,7 +39,22 @@ export function instrumentJob<R>(queue: QueueName, processor: (job: Job) => Prom
   return async (job) => {
     const started = process.hrtime.bigint();
     const requestId = requestIdOfJob(job);
-    const run = () => processor(job);
+    // with tracing on, the attempt is a consumer span continuing the trace of the enqueue (docs/observability.md)
+    const run = () =>
+      withSpan(
+        `process ${queue}`,
+        {
+          kind: 'consumer',
+          parent: traceCarrierOf(job.data),
+          attributes: {
+            'messaging.system': 'bullmq',
+            'messaging.destination.name': queue,
+            'messaging.message.id': job.id,
+            request_id: requestId,
+          },
+        },
+        () => processor(job),
+      );
     try {
       const result = await (requestId ? requestContext.run({ request_id: requestId }, run) : run());
       observe(queue, started, 'completed');

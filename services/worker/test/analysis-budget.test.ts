@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { JOBS } from '@risk/common';
+import { currentSlowdown } from '@risk/time-budget';
 import { TEST_BUSY_MARKER } from '../src/analysis/pool';
 import { createWorkerHarness, waitFor, type WorkerHarness } from './harness';
 import { exited, freePort, probeHealth, spawnWorker, timeBenignEnrichment } from './worker-process';
@@ -33,7 +34,10 @@ describe('analysis under a budget (real worker process, real Postgres and Redis)
       ENRICHMENT_JOB_TIMEOUT_MS: '2500',
       ENRICHMENT_TEST_BUSY_MS: '60000',
     });
-    await waitFor('worker ready', async () => worker.output.join('').includes('worker ready'), 30_000, 50);
+    await waitFor('worker ready', async () => worker.output.join('').includes('worker ready'), {
+      timeoutMs: 30_000,
+      intervalMs: 50,
+    });
   }, 60_000);
   afterAll(async () => {
     if (worker.exitCode === null && worker.signalCode === null) {
@@ -82,8 +86,10 @@ describe('analysis under a budget (real worker process, real Postgres and Redis)
       .map(Math.round);
     console.log(`/healthz slowest answers (ms): ${slowest.join(', ')} of ${latencies.length}`);
     expect(latencies.length).toBeGreaterThan(10);
-    expect(Math.max(...latencies)).toBeLessThan(1000);
-    expect(benignMs).toBeLessThan(5000);
+    // the bounds are the reference machine's, scaled by this machine's measured slowdown (@risk/time-budget)
+    const slowdown = currentSlowdown();
+    expect(Math.max(...latencies)).toBeLessThan(1000 * slowdown);
+    expect(benignMs).toBeLessThan(5000 * slowdown);
     // the figures for the issue's closing note
     console.log(
       `analysis budget: /healthz max ${Math.round(Math.max(...latencies))} ms over ${latencies.length} probes; benign enriched in ${Math.round(benignMs)} ms`,

@@ -20,7 +20,10 @@ describe('crash safety of the worker process', () => {
     // the first worker spends 4 s inside each job, so it is surely mid-job when killed
     const first = spawnWorker(h, { ENRICHMENT_TEST_DELAY_MS: '4000' });
     children.push(first);
-    await waitFor('first worker ready', async () => first.output.join('').includes('worker ready'), 30_000, 50);
+    await waitFor('first worker ready', async () => first.output.join('').includes('worker ready'), {
+      timeoutMs: 30_000,
+      intervalMs: 50,
+    });
 
     const res = await h.submit({
       fingerprint: fp,
@@ -30,7 +33,10 @@ describe('crash safety of the worker process', () => {
     });
     expect(res.status).toBe(202);
     const queue = h.producer.queue(JOBS.enrichment.queue);
-    await waitFor('job active in the first worker', async () => (await queue.getActiveCount()) === 1, 30_000, 50);
+    await waitFor('job active in the first worker', async () => (await queue.getActiveCount()) === 1, {
+      timeoutMs: 30_000,
+      intervalMs: 50,
+    });
 
     first.kill('SIGKILL');
     expect((await exited(first)).signal).toBe('SIGKILL');
@@ -41,7 +47,8 @@ describe('crash safety of the worker process', () => {
 
     const second = spawnWorker(h, {});
     children.push(second);
-    await h.waitForAsset(fp, (a) => a.enrichment_status === 'enriched', 30_000);
+    // the second worker's cold start (tsx) plus the stalled-job check: 30 s was too close on a loaded 2-core runner
+    await h.waitForAsset(fp, (a) => a.enrichment_status === 'enriched', 75_000);
 
     // give a possible duplicate run time to show up, then check "exactly once"
     await new Promise((r) => setTimeout(r, 1500));
@@ -59,5 +66,5 @@ describe('crash safety of the worker process', () => {
     const { code } = await exited(second);
     expect(code).toBe(0);
     expect(second.output.join('')).toContain('stopped');
-  }, 60_000);
+  }, 150_000);
 });

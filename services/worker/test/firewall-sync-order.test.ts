@@ -1,22 +1,22 @@
 // Assignment sync under concurrency and faults (issue 11; docs/firewalls.md "Assignment sync states"):
 // pushes for one assignment are serialised and recorded by compare-and-set on the target version, and a
 // removal that cannot reach the firewall ends `removal_failed`, which DELETE then explains.
-import { createApp as createAdminApp } from '@risk/admin-api';
-import { QUEUES } from '@risk/common';
+import { ApiError, QUEUES } from '@risk/common';
 import {
   createConnector,
   defaultConnectorContext,
   startFortinetSimulator,
   startPanosSimulator,
+  checkAssignmentsBeforeDelete,
   syncPolicyAssignment,
   type FirewallConnection,
   type PolicyModel,
   type PushedObjects,
 } from '@risk/firewalls';
 import type { Job } from 'bullmq';
-import request from 'supertest';
 import { startWorker, type RunningWorker } from '../src';
 import { onFirewallSyncFailed } from '../src/jobs/firewall-sync';
+import { firewallFixtures, type FirewallFixtures } from './firewall-fixtures';
 import { createWorkerHarness, waitFor, type WorkerHarness } from './harness';
 
 const SIM_KEY = 'sim-key-for-worker-order-0001';
@@ -25,18 +25,13 @@ describe('firewall sync ordering and unreachable firewalls', () => {
   let h: WorkerHarness;
   let pan: Awaited<ReturnType<typeof startPanosSimulator>>;
   let forti: Awaited<ReturnType<typeof startFortinetSimulator>>;
-  let admin: ReturnType<typeof createAdminApp>;
+  let fx: FirewallFixtures;
 
   beforeAll(async () => {
     h = await createWorkerHarness('fworder');
     pan = await startPanosSimulator({ apiKey: SIM_KEY });
     forti = await startFortinetSimulator({ apiKey: SIM_KEY });
-    admin = createAdminApp({
-      config: h.ctx.config,
-      db: h.ctx.db.prisma,
-      logger: h.ctx.logger,
-      pingRedis: () => h.producer.connection.ping(),
-    });
+    fx = firewallFixtures(h);
   });
   afterAll(async () => {
     await pan.close();
@@ -44,46 +39,17 @@ describe('firewall sync ordering and unreachable firewalls', () => {
     await h.close();
   });
 
-  async function tenant(name: string) {
-    const reg = await request(admin)
-      .post('/tenants/v1/register')
-      .set('Authorization', `Bearer ${h.ctx.config.ADMIN_API_TOKEN}`)
-      .send({ name, admin_email: `ops@${name}.example` });
-    expect(reg.status).toBe(201);
-    return `Bearer ${reg.body.tenant_token.token as string}`;
-  }
-  async function firewall(auth: string, type: 'palo_alto' | 'fortinet', port: number) {
-    const fw = await request(admin)
-      .post('/firewalls/v1')
-      .set('Authorization', auth)
-      .send({ name: `${type}-edge`, type, host: '127.0.0.1', port, api_token: SIM_KEY, verify_ssl: false });
-    expect(fw.status).toBe(201);
-    return fw.body.id as string;
-  }
+  const firewall = (tenantId: string, type: 'palo_alto' | 'fortinet', port: number) =>
+    fx.firewall({ tenantId, type, port, apiToken: SIM_KEY });
   const assignmentOf = (policyId: string, firewallId: string) =>
     h.ctx.db.prisma.policyAssignment.findFirst({ where: { policy_id: policyId, firewall_id: firewallId } });
 
   it('two sync jobs for versions N and N+1 finishing out of order converge to N+1 (device and record)', async () => {
-    const auth = await tenant('order-co');
-    const fwId = await firewall(auth, 'palo_alto', pan.port);
-    const policy = await request(admin)
-      .post('/policies/v1/url-filter')
-      .set('Authorization', auth)
-      .send({ name: 'AI', rules: [{ action: 'block', domains: ['v1.example'] }] });
-    expect(policy.status).toBe(201);
-    const policyId = policy.body.id as string;
-    const assigned = await request(admin)
-      .post(`/policies/v1/url-filter/${policyId}/assign`)
-      .set('Authorization', auth)
-      .send({ firewall_ids: [fwId] });
-    const assignmentId = assigned.body.assignments[0].id as string;
-    const addRule = async (domain: string) => {
-      const res = await request(admin)
-        .post(`/policies/v1/url-filter/${policyId}/rules`)
-        .set('Authorization', auth)
-        .send({ action: 'block', domains: [domain] });
-      expect(res.status).toBe(201);
-    };
+    const tenantId = await fx.tenant('order-co');
+    const fwId = await firewall(tenantId, 'palo_alto', pan.port);
+    const { id: policyId } = await fx.policy({ tenantId, rules: [{ action: 'block', domains: ['v1.example'] }] });
+    const [assignmentId] = await fx.assign({ tenantId, policyId, firewallIds: [fwId] });
+    const addRule = (domain: string) => fx.addRule(policyId, domain);
 
     // the push of version N waits at this gate, after it has read the policy and before the device sees it
     let release!: () => void;
@@ -108,11 +74,11 @@ describe('firewall sync ordering and unreachable firewalls', () => {
 
     await addRule('v2.example'); // version 2 = N
     gatedVersion = 2;
-    const jobN = syncPolicyAssignment(h.ctx.db.prisma, assignmentId, options);
+    const jobN = syncPolicyAssignment(h.ctx.db.prisma, assignmentId!, options);
     await waitFor('the push of version N to start', () => pushStarted.includes(2));
     await addRule('v3.example'); // version 3 = N+1
     let jobNPlus1Done = false;
-    const jobNPlus1 = syncPolicyAssignment(h.ctx.db.prisma, assignmentId, options).finally(() => {
+    const jobNPlus1 = syncPolicyAssignment(h.ctx.db.prisma, assignmentId!, options).finally(() => {
       jobNPlus1Done = true;
     });
     // N+1 either finishes first (nothing orders the two) or waits for N; give it the chance to overtake
@@ -147,25 +113,17 @@ describe('firewall sync ordering and unreachable firewalls', () => {
       for (const job of await queue.getDelayed()) await job.promote().catch(() => undefined);
     };
     try {
-      const auth = await tenant('down-co');
-      const panId = await firewall(auth, 'palo_alto', pan.port);
-      const fortiId = await firewall(auth, 'fortinet', forti.port);
-      const policy = await request(admin)
-        .post('/policies/v1/url-filter')
-        .set('Authorization', auth)
-        .send({
-          name: 'AI',
-          rules: [
-            { action: 'block', domains: ['one.example'] },
-            { action: 'alert', domains: ['two.example'] },
-          ],
-        });
-      const policyId = policy.body.id as string;
-      const ruleIds = (policy.body.rules as Array<{ id: string }>).map((r) => r.id);
-      await request(admin)
-        .post(`/policies/v1/url-filter/${policyId}/assign`)
-        .set('Authorization', auth)
-        .send({ firewall_ids: [panId, fortiId] });
+      const tenantId = await fx.tenant('down-co');
+      const panId = await firewall(tenantId, 'palo_alto', pan.port);
+      const fortiId = await firewall(tenantId, 'fortinet', forti.port);
+      const { id: policyId, ruleIds } = await fx.policy({
+        tenantId,
+        rules: [
+          { action: 'block', domains: ['one.example'] },
+          { action: 'alert', domains: ['two.example'] },
+        ],
+      });
+      await fx.assign({ tenantId, policyId, firewallIds: [panId, fortiId] });
       await waitFor('both assignments synced at version 1', async () => {
         const rows = await h.ctx.db.prisma.policyAssignment.findMany({ where: { policy_id: policyId } });
         return rows.length === 2 && rows.every((r) => r.sync_status === 'synced' && r.synced_version === 1);
@@ -174,13 +132,7 @@ describe('firewall sync ordering and unreachable firewalls', () => {
       // both firewalls go down; the policy is reordered twice (versions 2 and 3)
       pan.setDown(true);
       forti.setDown(true);
-      for (const order of [[...ruleIds].reverse(), ruleIds]) {
-        const res = await request(admin)
-          .post(`/policies/v1/url-filter/${policyId}/rules/reorder`)
-          .set('Authorization', auth)
-          .send({ rule_ids: order });
-        expect(res.status).toBe(200);
-      }
+      for (const order of [[...ruleIds].reverse(), ruleIds]) await fx.reorder(policyId, order);
       await waitFor('a push to the PAN-OS firewall to fail', async () => {
         const row = await assignmentOf(policyId, panId);
         return row?.sync_status === 'failed' && row;
@@ -215,11 +167,8 @@ describe('firewall sync ordering and unreachable firewalls', () => {
       // unassign from both while both are down: removals end removal_failed after their retries
       pan.setDown(true);
       for (const fwId of [panId, fortiId]) {
-        const un = await request(admin)
-          .delete(`/policies/v1/url-filter/${policyId}/assign/${fwId}`)
-          .set('Authorization', auth);
-        expect(un.status).toBe(200);
-        expect(un.body.sync_status).toBe('removing');
+        await fx.unassign(policyId, fwId);
+        expect((await assignmentOf(policyId, fwId))!.sync_status).toBe('removing');
       }
       await waitFor(
         'both removals to end removal_failed',
@@ -230,9 +179,9 @@ describe('firewall sync ordering and unreachable firewalls', () => {
         },
         90_000,
       );
-      const shown = await request(admin).get(`/policies/v1/url-filter/${policyId}`).set('Authorization', auth);
-      expect(shown.body.assignments).toHaveLength(2);
-      for (const a of shown.body.assignments as Array<{ sync_status: string; last_error: string | null }>) {
+      const shown = await h.ctx.db.prisma.policyAssignment.findMany({ where: { policy_id: policyId } });
+      expect(shown).toHaveLength(2);
+      for (const a of shown) {
         expect(a.sync_status).toBe('removal_failed');
         expect(a.last_error).toMatch(/^\w+: /);
       }
@@ -242,11 +191,8 @@ describe('firewall sync ordering and unreachable firewalls', () => {
 
       // the user retries the PAN-OS removal once the firewall is back: it is removed from the device
       pan.setDown(false);
-      const retry = await request(admin)
-        .delete(`/policies/v1/url-filter/${policyId}/assign/${panId}`)
-        .set('Authorization', auth);
-      expect(retry.status).toBe(200);
-      expect(retry.body.sync_status).toBe('removing');
+      await fx.unassign(policyId, panId);
+      expect((await assignmentOf(policyId, panId))!.sync_status).toBe('removing');
       await waitFor(
         'the PAN-OS assignment removed',
         async () => (await assignmentOf(policyId, panId)) === null,
@@ -257,27 +203,30 @@ describe('firewall sync ordering and unreachable firewalls', () => {
       expect(remaining).not.toContain('one.example');
       expect(remaining).not.toContain('two.example');
 
-      // DELETE explains the FortiOS removal failure; ?force=true deletes and says what may be left
-      const refused = await request(admin).delete(`/policies/v1/url-filter/${policyId}`).set('Authorization', auth);
-      expect(refused.status).toBe(409);
-      expect(refused.body.error.code).toBe('policy_removal_failed');
-      expect(refused.body.error.message).toContain(fortiId);
-      expect(refused.body.error.message).toContain('removal_failed');
-      expect(refused.body.error.message).toContain('?force=true');
-      const fwRefused = await request(admin).delete(`/firewalls/v1/${fortiId}`).set('Authorization', auth);
-      expect(fwRefused.status).toBe(409);
-      expect(fwRefused.body.error.code).toBe('policy_removal_failed');
-      expect(fwRefused.body.error.message).toContain(policyId);
+      // DELETE explains the FortiOS removal failure; ?force=true deletes and says what may be left (the check
+      // the admin API's DELETE /policies/v1/url-filter/{id} and DELETE /firewalls/v1/{id} make)
+      const prisma = h.ctx.db.prisma;
+      const refusal = (subject: { policy_id: string } | { firewall_id: string }) =>
+        checkAssignmentsBeforeDelete(prisma, subject, false).then(
+          () => null,
+          (err: unknown) => err,
+        );
+      const refused = await refusal({ policy_id: policyId });
+      expect(refused).toBeInstanceOf(ApiError);
+      expect((refused as ApiError).code).toBe('policy_removal_failed');
+      expect((refused as ApiError).message).toContain(fortiId);
+      expect((refused as ApiError).message).toContain('removal_failed');
+      expect((refused as ApiError).message).toContain('?force=true');
+      const fwRefused = await refusal({ firewall_id: fortiId });
+      expect((fwRefused as ApiError).code).toBe('policy_removal_failed');
+      expect((fwRefused as ApiError).message).toContain(policyId);
 
-      const forced = await request(admin)
-        .delete(`/policies/v1/url-filter/${policyId}?force=true`)
-        .set('Authorization', auth);
-      expect(forced.status).toBe(200);
-      expect(forced.body).toMatchObject({ id: policyId, deleted: true });
-      expect(forced.body.left_on_device).toEqual([
+      const forced = await checkAssignmentsBeforeDelete(prisma, { policy_id: policyId }, true);
+      expect(forced.left_on_device).toEqual([
         expect.objectContaining({ firewall_id: fortiId, policy_id: policyId, sync_status: 'removal_failed' }),
       ]);
-      expect(forced.body.left_on_device[0].objects.length).toBeGreaterThan(0);
+      expect(forced.left_on_device![0]!.objects.length).toBeGreaterThan(0);
+      await prisma.urlFilterPolicy.delete({ where: { id: policyId } });
       expect(forti.state.profiles).toHaveLength(1); // what the note says: still on the device
       expect(await h.ctx.db.prisma.urlFilterPolicy.count({ where: { id: policyId } })).toBe(0);
     } finally {
@@ -288,24 +237,15 @@ describe('firewall sync ordering and unreachable firewalls', () => {
   }, 240_000);
 
   it('a removal job that BullMQ fails for good (stalled on its last attempt) ends removal_failed, an earlier failure does not', async () => {
-    const auth = await tenant('stalled-co');
-    const fwId = await firewall(auth, 'fortinet', forti.port);
-    const policy = await request(admin)
-      .post('/policies/v1/url-filter')
-      .set('Authorization', auth)
-      .send({ name: 'AI', rules: [{ action: 'block', domains: ['stalled.example'] }] });
-    const policyId = policy.body.id as string;
-    await request(admin)
-      .post(`/policies/v1/url-filter/${policyId}/assign`)
-      .set('Authorization', auth)
-      .send({ firewall_ids: [fwId] });
-    const un = await request(admin)
-      .delete(`/policies/v1/url-filter/${policyId}/assign/${fwId}`)
-      .set('Authorization', auth);
-    expect(un.body.sync_status).toBe('removing');
+    const tenantId = await fx.tenant('stalled-co');
+    const fwId = await firewall(tenantId, 'fortinet', forti.port);
+    const { id: policyId } = await fx.policy({ tenantId, rules: [{ action: 'block', domains: ['stalled.example'] }] });
+    await fx.assign({ tenantId, policyId, firewallIds: [fwId] });
+    const assignmentId = await fx.unassign(policyId, fwId);
+    expect((await assignmentOf(policyId, fwId))!.sync_status).toBe('removing');
     const job = (attemptsMade: number) =>
       ({
-        data: { assignment_id: un.body.id, action: 'remove', version: 1 },
+        data: { assignment_id: assignmentId, action: 'remove', version: 1 },
         opts: { attempts: 5 },
         attemptsMade,
         processedOn: Date.now(),

@@ -18,6 +18,10 @@ export interface WorkerHarness {
   key: string;
   /** POST /v1/signals for the harness org, with its live key unless another is given */
   submit(body: Record<string, unknown>, key?: string): Promise<request.Response>;
+  /** a key of the harness org in test mode (a plain-http receiver needs test mode: live mode requires https) */
+  mintTestKey(): Promise<string>;
+  /** POST /v1/webhooks with `key`: an endpoint for every event type (expects 201); its body, the secret included */
+  subscribe(url: string, key: string): Promise<{ id: string; secret: string }>;
   /** waits for the asset (live unless livemode is false) to satisfy pred */
   waitForAsset(
     fingerprint: string,
@@ -54,6 +58,18 @@ export async function createWorkerHarness(label: string, env: Record<string, str
         .set('Authorization', `Bearer ${submitKey}`)
         .set('Idempotency-Key', randomUUID())
         .send({ org_id: orgId, observed_at: Math.floor(Date.now() / 1000) - 5, ...body }),
+    async mintTestKey() {
+      return (await mintApiKey(ctx.db.prisma, { org_id: orgId, scopes: [...SCOPES], livemode: false })).key;
+    },
+    async subscribe(url, endpointKey) {
+      const res = await request(app)
+        .post('/v1/webhooks')
+        .set('Authorization', `Bearer ${endpointKey}`)
+        .set('Idempotency-Key', randomUUID())
+        .send({ url, events: ['*'] });
+      expect(res.status).toBe(201);
+      return res.body as { id: string; secret: string };
+    },
     async waitForAsset(fingerprint, pred, timeoutMs = 20_000, livemode = true) {
       await waitFor(
         `asset ${fingerprint} to reach the expected state`,

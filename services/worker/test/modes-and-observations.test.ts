@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mintApiKey, SCOPES } from '@risk/common';
+import { drainProjections } from '@risk/public-api';
 import request from 'supertest';
 import { runMaintenance, startWorker, type RunningWorker } from '../src';
 import { createWorkerHarness, waitFor, type WorkerHarness } from './harness';
@@ -249,6 +250,7 @@ describe('modes and shared observations (hostile orgs and test keys)', () => {
           })),
         });
       expect(bulk.status).toBe(202);
+      await drainProjections(h.deps); // the asset follows the bulk 202 (docs/reliability.md "Asset projection")
       await settle(fp, true);
       const afterB = await assetOf(liveB, fp);
       expect(afterB.intrinsic_risk_score).toBe(reported.intrinsic_risk_score);

@@ -1,7 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { mintApiKey, SCOPES } from '@risk/common';
+import { buildPublicOpenApiDocument } from '@risk/public-api';
+import { createWebhookPayloadValidator } from '@risk/testing';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { startWorker, type RunningWorker } from '../src';
@@ -43,18 +44,9 @@ describe('threat → re-enrichment → signed webhooks (end to end)', () => {
   it('raises the score, links the threat in findings and /threats, and delivers every event signed', async () => {
     // the story runs in test mode: a test-mode key registers the plain-http receiver (live mode requires
     // https), and test-mode events reach test-mode endpoints only (docs/security.md)
-    const { key: testKey } = await mintApiKey(h.ctx.db.prisma, {
-      org_id: h.orgId,
-      scopes: [...SCOPES],
-      livemode: false,
-    });
-    const endpoint = await request(h.app)
-      .post('/v1/webhooks')
-      .set('Authorization', `Bearer ${testKey}`)
-      .set('Idempotency-Key', randomUUID())
-      .send({ url: receiverUrl, events: ['*'] });
-    expect(endpoint.status).toBe(201);
-    const wh = new Webhook(endpoint.body.secret);
+    const testKey = await h.mintTestKey();
+    const endpoint = await h.subscribe(receiverUrl, testKey);
+    const wh = new Webhook(endpoint.secret);
 
     const fp = 'hf:acme/llama-2-7b-alpaca-webhooks';
     const test = { Authorization: `Bearer ${testKey}` };
@@ -127,6 +119,9 @@ describe('threat → re-enrichment → signed webhooks (end to end)', () => {
       return enriched >= 2 && types.every((t) => verified.some((e) => e.type === t)) ? verified : null;
     });
     for (const r of received) expect(r.headers['webhook-id']).toBe((JSON.parse(r.body) as { id: string }).id);
+    // each body is what the public document's `webhooks` entry for its type says (docs/webhooks.md)
+    const payloadMismatch = createWebhookPayloadValidator(buildPublicOpenApiDocument('http://127.0.0.1'));
+    expect(received.map((r) => payloadMismatch(r.body)).filter(Boolean)).toEqual([]);
     expect(events.filter((e) => e.type === 'asset.enriched')).toHaveLength(2);
     expect(events.filter((e) => e.type === 'asset.created')).toHaveLength(1);
     const riskChanged = events.find((e) => e.type === 'asset.risk_changed')!;

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { modelCardManifest, type WorkerHarness } from './harness';
@@ -7,9 +6,14 @@ import { modelCardManifest, type WorkerHarness } from './harness';
 const MAIN = path.join(__dirname, '..', 'src', 'main.ts');
 
 /** Runs the real worker process (`node --import tsx src/main.ts`) against the test's database and queues. */
-export function spawnWorker(h: WorkerHarness, env: Record<string, string>): ChildProcess & { output: string[] } {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    cwd: path.join(__dirname, '..'),
+export function spawnWorker(
+  h: WorkerHarness,
+  env: Record<string, string>,
+  /** another service's main.ts (the tracing test runs the public API's too) */
+  main = MAIN,
+): ChildProcess & { output: string[] } {
+  const child = spawn(process.execPath, ['--import', 'tsx', main], {
+    cwd: path.join(main, '..', '..'),
     env: {
       ...process.env,
       NODE_ENV: 'test',
@@ -21,6 +25,7 @@ export function spawnWorker(h: WorkerHarness, env: Record<string, string>): Chil
       WORKER_LOCK_DURATION_MS: '2000',
       WORKER_STALLED_INTERVAL_MS: '1000',
       MAINTENANCE_INTERVAL_MS: '3600000',
+      ADVISORY_FEEDS_AUTOLOAD: 'false', // seconds of CPU per scratch database (docs/advisories.md "Feeds")
       LOG_LEVEL: 'info',
       ...env,
     },
@@ -85,13 +90,7 @@ export function probeHealth(url: string): { stop(): Promise<number[]> } {
 }
 
 /** A port free on 127.0.0.1 right now (for the worker's /healthz). */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort } from '@risk/testing';
 
 /** Sends a benign model card and returns how many ms it took to be enriched (the "still enriched promptly" check). */
 export async function timeBenignEnrichment(h: WorkerHarness, fingerprint: string): Promise<number> {

@@ -38,7 +38,7 @@ export class ApiKeyAuthenticator {
   private flushTimer?: NodeJS.Timeout;
 
   constructor(
-    private readonly db: PrismaClient,
+    private readonly prisma: PrismaClient,
     private readonly opts: { cacheTtlMs?: number; lastUsedFlushMs?: number } = {},
   ) {
     const flushMs = opts.lastUsedFlushMs ?? 30_000;
@@ -63,7 +63,7 @@ export class ApiKeyAuthenticator {
     let key = this.cache.get(hash);
     if (!key || now - key.fetchedAt > (this.opts.cacheTtlMs ?? 5000)) {
       // one query: the unique key_hash index, then the unique tenants.org_id index
-      const [row] = await this.db.$queryRaw<KeyRow[]>`
+      const [row] = await this.prisma.$queryRaw<KeyRow[]>`
         SELECT k.id, k.org_id, k.livemode, k.scopes, k.expires_at, k.revoked_at, t.status AS tenant_status
         FROM api_keys k LEFT JOIN tenants t ON t.org_id = k.org_id
         WHERE k.key_hash = ${hash}`;
@@ -107,7 +107,7 @@ export class ApiKeyAuthenticator {
     const ids = [...this.used];
     this.used.clear();
     try {
-      await this.db.apiKey.updateMany({ where: { id: { in: ids } }, data: { last_used_at: new Date() } });
+      await this.prisma.apiKey.updateMany({ where: { id: { in: ids } }, data: { last_used_at: new Date() } });
     } catch {
       /* best effort: last_used_at is informational */
     }

@@ -1,143 +1,19 @@
 import type { Request, Response } from 'express';
-import type IORedis from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
-import type { Logger } from '../logger';
 import { rateLimitRefusals } from '../metrics/catalogue';
-import { withTimeout } from '../queue';
+import { Limiter, type LimiterBackend, type RateLimitDecision, type RateLimitPolicy } from './rate-limiter';
+
+export * from './rate-limiter';
 
 /**
- * Rate limits and per-org quotas shared by both APIs (docs/security.md "Rate limits and caps").
- *
- * Counters live in Redis (rate-limiter-flexible's RateLimiterRedis: one Lua INCRBY+PEXPIRE per check,
- * fixed windows) so every replica of a service shares them. Keys are
- * `<REDIS_PREFIX>:rl:<policy>:<caller>`: a test suite's prefix keeps its counters to itself and its
- * clean-up removes them.
- *
- * When Redis fails, each limiter falls back to an in-process counter with the same quota
- * (rate-limiter-flexible's insuranceLimiter): a replica still limits what it sees, so the effective
- * limit is at most one quota per replica until Redis is back. A Redis that hangs instead of failing
- * lets the request through after STORE_TIMEOUT_MS with a logged warning (fail open): a rate limit must
- * never make the API unavailable.
- *
- * Headers follow draft-ietf-httpapi-ratelimit-headers-11 (May 2026; the structured-field form
- * unchanged since -08): `RateLimit-Policy: "<policy>";q=<quota>;w=<window s>` and
- * `RateLimit: "<policy>";r=<remaining>;t=<seconds to reset>`, plus `Retry-After` on a 429.
+ * Rate limits and per-org quotas shared by both APIs (docs/security.md "Rate limits and caps"): the
+ * settings from the config, the 429s and their headers, and the RequestGuard the route builder calls.
+ * The counters themselves are rate-limiter.ts.
  */
 
-/** a Redis answer slower than this lets the request through (fail open), with a warning */
-export const STORE_TIMEOUT_MS = 500;
 /** addresses remembered as blocked in one process (the counts themselves live in Redis) */
 const MAX_BLOCKED_ADDRESSES = 10_000;
-/** at most one "rate limiter unavailable" warning per this many ms, not one per request */
-const WARN_EVERY_MS = 10_000;
-
-export interface RateLimitPolicy {
-  /** the policy identifier in the RateLimit headers (`"live"`, `"test"`, `"admin"`, …) */
-  name: string;
-  /** quota per window; 0 turns the policy off */
-  quota: number;
-  windowSeconds: number;
-}
-
-/** One check's outcome, enough to write the RateLimit headers. */
-export interface RateLimitDecision {
-  policy: RateLimitPolicy;
-  allowed: boolean;
-  remaining: number;
-  /** seconds until the window resets (at least 1 while anything is consumed) */
-  resetSeconds: number;
-}
-
-/**
- * A fixed-window counter per key, in Redis with an in-process fallback. Without a Redis connection
- * (a tool or test that builds an app without one) it counts in process only.
- */
-export class Limiter {
-  private readonly store: RateLimiterRedis | RateLimiterMemory;
-  private lastWarning = 0;
-  private opening?: Promise<void>;
-
-  constructor(
-    readonly policy: RateLimitPolicy,
-    private readonly redis: IORedis | null,
-    keyPrefix: string,
-    private readonly logger: Logger,
-  ) {
-    const inProcess = new RateLimiterMemory({
-      keyPrefix: `rl:${policy.name}`,
-      points: Math.max(policy.quota, 1),
-      duration: policy.windowSeconds,
-    });
-    this.store = redis
-      ? new RateLimiterRedis({
-          storeClient: redis,
-          keyPrefix: `${keyPrefix}:rl:${policy.name}`,
-          points: Math.max(policy.quota, 1),
-          duration: policy.windowSeconds,
-          // the services pass fail-fast connections (no offline queue): a command on a broken connection
-          // fails at once and the in-process fallback answers; a lazy connection still connects on first use
-          insuranceLimiter: inProcess,
-        })
-      : inProcess;
-  }
-
-  /** Consumes `weight` points for `key`; never throws (store trouble lets the request through). */
-  async consume(key: string, weight = 1): Promise<RateLimitDecision> {
-    try {
-      await this.opened();
-      // the library's fallback answers silently: say once in a while that counters are per process now
-      if (this.redis && this.redis.status !== 'ready')
-        this.warn(`Redis connection ${this.redis.status}`, 'counting in this process until Redis is back');
-      const res = await withTimeout(this.store.consume(key, weight), STORE_TIMEOUT_MS, 'rate limiter');
-      return this.decision(true, res);
-    } catch (err) {
-      if (err instanceof RateLimiterRes) return this.decision(false, err);
-      this.warn(err instanceof Error ? err.message : String(err), 'requests pass unlimited until it answers');
-      return {
-        policy: this.policy,
-        allowed: true,
-        remaining: this.policy.quota,
-        resetSeconds: this.policy.windowSeconds,
-      };
-    }
-  }
-
-  /**
-   * A fail-fast connection refuses commands while it is still opening (a process's first requests):
-   * wait for it then, up to STORE_TIMEOUT_MS, instead of counting those requests in the fallback. A
-   * connection that is reconnecting (Redis down) is not waited for.
-   */
-  private async opened(): Promise<void> {
-    const redis = this.redis;
-    if (!redis) return;
-    const status = redis.status;
-    if (status !== 'wait' && status !== 'connecting' && status !== 'connect') return;
-    // one 'ready' listener for all the requests that arrive while it opens
-    this.opening ??= new Promise<void>((resolve) => {
-      redis.once('ready', () => resolve());
-      if (status === 'wait') void redis.connect().catch(() => undefined);
-    }).finally(() => (this.opening = undefined));
-    await withTimeout(this.opening, STORE_TIMEOUT_MS, 'redis connect').catch(() => undefined);
-  }
-
-  private decision(allowed: boolean, res: RateLimiterRes): RateLimitDecision {
-    return {
-      policy: this.policy,
-      allowed,
-      remaining: Math.max(this.policy.quota - res.consumedPoints, 0),
-      resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
-    };
-  }
-
-  private warn(err: string, consequence: string): void {
-    const now = Date.now();
-    if (now - this.lastWarning < WARN_EVERY_MS) return;
-    this.lastWarning = now;
-    this.logger.warn(`rate limiter store unavailable; ${consequence}`, { policy: this.policy.name, err });
-  }
-}
 
 /** `RateLimit-Policy` and `RateLimit` for a decision (draft-ietf-httpapi-ratelimit-headers-11 §2, §3). */
 export function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
@@ -209,23 +85,17 @@ export class RequestGuard {
   /** addresses whose failed authentications are used up → when their window ends (ms) */
   private readonly blockedUntil = new Map<string, number>();
 
-  /** `redis` null: counters per process (for apps built without Redis: tools, some tests) */
+  /** `backend.redis` null: counters per process (for apps built without Redis: tools, some tests) */
   constructor(
     private readonly settings: RateLimitSettings,
-    redis: IORedis | null,
-    keyPrefix: string,
-    logger: Logger,
+    backend: LimiterBackend,
   ) {
     for (const policy of [settings.live, settings.test, settings.admin]) {
-      if (settings.enabled && policy.quota > 0)
-        this.limiters.set(policy.name, new Limiter(policy, redis, keyPrefix, logger));
+      if (settings.enabled && policy.quota > 0) this.limiters.set(policy.name, new Limiter(policy, backend));
     }
     this.failedAuth =
-      settings.enabled && settings.failedAuth.quota > 0
-        ? new Limiter(settings.failedAuth, redis, keyPrefix, logger)
-        : null;
-    this.threatWrites =
-      settings.threatWrites.quota > 0 ? new Limiter(settings.threatWrites, redis, keyPrefix, logger) : null;
+      settings.enabled && settings.failedAuth.quota > 0 ? new Limiter(settings.failedAuth, backend) : null;
+    this.threatWrites = settings.threatWrites.quota > 0 ? new Limiter(settings.threatWrites, backend) : null;
   }
 
   get bulkWeight(): number {
@@ -286,7 +156,11 @@ export class RequestGuard {
    * Counts one request (of `weight`) of `caller` against `policy` ('live', 'test' or 'admin'), sets
    * the RateLimit headers on the response and throws the 429 when the quota is used up.
    */
-  async limit(res: Response, policy: 'live' | 'test' | 'admin', caller: string, weight = 1): Promise<void> {
+  async limit(
+    res: Response,
+    request: { policy: 'live' | 'test' | 'admin'; caller: string; weight?: number },
+  ): Promise<void> {
+    const { policy, caller, weight = 1 } = request;
     const limiter = this.limiters.get(policy);
     if (!limiter) return;
     const d = await limiter.consume(caller, weight);

@@ -50,6 +50,7 @@ interface BodyParserError extends Error {
  * are mapped; anything else is logged with its stack and answered 500 api_error without detail.
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
+  // eslint-disable-next-line @typescript-eslint/max-params -- express recognises an error handler by its four parameters
   return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
     let apiError: ApiError;
     if (err instanceof ApiError) apiError = err;

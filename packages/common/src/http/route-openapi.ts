@@ -9,12 +9,16 @@ import {
   type RouteConfig,
 } from '@risk/contracts';
 import type { z } from 'zod';
-import type { RouteDefinition, RouteDoc, RouteSpec, Schema } from './route';
+import type { RouteDefinition, RouteDoc, RouteSpec, Schema } from './route-spec';
+import { withErrorExamples } from './route-examples';
 
 /** `/assets/:fingerprint` → `/assets/{fingerprint}` */
 export const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
 
-const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
+/** A JSON media type, with its example when the route gives one (docs/architecture.md "Examples"). */
+const json = (schema: z.ZodType, example?: unknown) => ({
+  content: { 'application/json': { schema, ...(example !== undefined ? { example } : {}) } },
+});
 
 /**
  * The operationId of a route without one of its own: the method and the path's words, version segments left
@@ -47,19 +51,20 @@ export function operationOf<D, A>(
     // anything validated by a zod schema can be refused with 400 (e.g. ?force=maybe, an over-long path id)
     ...(spec.params || spec.query || spec.body ? [400] : []),
   ]);
+  const example = doc.examples?.response;
   const ok: ResponseConfig = {
     description: doc.response?.description ?? 'success',
     ...(doc.response?.schema
-      ? json(doc.response.schema)
+      ? json(doc.response.schema, example)
       : doc.response?.content
-        ? { content: doc.response.content }
+        ? { content: withJsonExample(doc.response.content, example) }
         : {}),
   };
   const request: NonNullable<RouteConfig['request']> = {
     ...(spec.params ? { params: spec.params as NonNullable<RouteConfig['request']>['params'] } : {}),
     ...(spec.query ? { query: documentedQuery(spec.query) as NonNullable<RouteConfig['request']>['query'] } : {}),
     ...(spec.idempotency ? { headers: ZIdempotencyKeyHeader } : {}),
-    ...(spec.body ? { body: json(spec.body) } : {}),
+    ...(spec.body ? { body: json(spec.body, doc.examples?.request) } : {}),
   };
   return {
     method: spec.method,
@@ -71,10 +76,20 @@ export function operationOf<D, A>(
     request,
     responses: {
       [spec.status ?? 200]: ok,
-      ...errorResponses(...[...errors].filter((s) => !doc.otherResponses?.[s]).sort((a, b) => a - b)),
+      ...withErrorExamples(
+        errorResponses(...[...errors].filter((s) => !doc.otherResponses?.[s]).sort((a, b) => a - b)),
+        { examples: doc.examples, security: spec.auth.security, hasBody: spec.body !== undefined },
+      ),
       ...doc.otherResponses,
     },
   };
+}
+
+/** A content map whose application/json entry gets the route's example (other media types carry their own). */
+function withJsonExample(content: NonNullable<ResponseConfig['content']>, example: unknown) {
+  const jsonType = content['application/json'];
+  if (example === undefined || !jsonType || '$ref' in jsonType) return content;
+  return { ...content, 'application/json': { ...jsonType, example } };
 }
 
 /** Registers the routes' operations in `registry` (a child of the service's registry: one per document). */

@@ -1,10 +1,20 @@
-import type { ResponseConfig, RouteConfig } from '@risk/contracts';
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import { z } from 'zod';
 import { ApiError } from '../errors';
-import { idempotencyRequestOf, sendReplay, type IdempotencyRequest, type StoredResponse } from './idempotency';
+import { idempotencyMiddleware, idempotencyRequestOf, sendReplay, type IdempotencyRequest } from './idempotency';
 import { requestIdOf } from './request';
 import { operationOf } from './route-openapi';
+import {
+  RawResponse,
+  ReplayResponse,
+  SerializedResponse,
+  type HttpMethod,
+  type SchemaOutput,
+  type RouteDefinition,
+  type RouteHost,
+  type RouteInfo,
+  type RouteSpec,
+  type Schema,
+} from './route-spec';
 import { parseOrThrow } from './validate';
 
 /**
@@ -16,136 +26,6 @@ import { parseOrThrow } from './validate';
  * parameter_unknown) → the idempotency claim → the handler. Nothing reads the body before the caller
  * is known and within its limit, and a validation 400 or a 429 never touches the idempotency table.
  */
-
-export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
-
-/** What an auth mode and a service's host see of a route. */
-export interface RouteInfo {
-  method: HttpMethod;
-  path: string;
-  /** the bulk route: a larger body limit and a heavier rate-limit weight (the service decides both) */
-  bulk: boolean;
-}
-
-/**
- * How a route authenticates, pluggable per service (the public API's API key with or without a scope,
- * admin-api's admin and tenant tokens, public routes). `run` authenticates and rate-limits the request,
- * then calls `next` with the principal; a mode may wrap `next` (a public route whose handler checks
- * its own credential runs inside the failed-auth block).
- */
-export interface AuthMode<D, A> {
-  /** how the admin API's endpoints map names the credential: 'admin', 'tenant', 'none', or a scope */
-  label: string;
-  /** the OpenAPI security requirement ([] for a public route) */
-  security: Array<Record<string, string[]>>;
-  /** error statuses every route under this mode can answer (401 adds 429: errorResponses) */
-  errors: readonly number[];
-  run<T>(input: { deps: D; req: Request; res: Response; route: RouteInfo }, next: (auth: A) => Promise<T>): Promise<T>;
-}
-
-/** A service's part in running its routes: body limits and the idempotency middleware. */
-export interface RouteHost<D> {
-  deps: D;
-  bodyLimit(route: RouteInfo): number;
-  /** the claim-and-store middleware of a POST with `idempotency: 'middleware'` */
-  idempotency?(route: RouteInfo & { storeEncrypted: boolean }): RequestHandler;
-  /** how long an in-flight idempotency claim holds its key (docs/reliability.md) */
-  idempotencyLeaseMs?: number;
-}
-
-export interface HandlerContext<D, A, P, Q, B> {
-  deps: D;
-  auth: A;
-  requestId: string;
-  params: P;
-  query: Q;
-  body: B;
-  req: Request;
-  res: Response;
-  /** routes with `idempotency: 'inline'`: the key's facts, for the handler's own claim */
-  idempotency?: IdempotencyRequest;
-}
-
-/** A body the handler has already serialised (and, for inline idempotency, stored with its claim). */
-export class SerializedResponse {
-  constructor(
-    readonly status: number,
-    readonly json: string,
-  ) {}
-}
-
-/** Inline idempotency: the key was taken by a completed request, whose response is replayed. */
-export class ReplayResponse {
-  constructor(readonly stored: StoredResponse) {}
-}
-
-/** A non-JSON response (AI-BOM tag-value text, SPDX JSON with its own media type). */
-export class RawResponse {
-  constructor(
-    readonly contentType: string,
-    readonly body: string,
-    readonly status = 200,
-  ) {}
-}
-
-/** The OpenAPI part of a route definition; the parameters, body and security come from the route itself. */
-export interface RouteDoc {
-  summary: string;
-  /** the operation's id; derived from the method and path when absent (route-openapi.ts defaultOperationId) */
-  operationId?: string;
-  description?: string;
-  /** the success response: a JSON schema, or a content map for several media types */
-  response?: { description: string; schema?: z.ZodType; content?: ResponseConfig['content'] };
-  /** error statuses beyond the auth mode's (and an idempotent POST's 409 and 413) */
-  errors?: readonly number[];
-  /** responses that are not in the error envelope (a probe's 503 carries its own body) */
-  otherResponses?: Record<number, ResponseConfig>;
-}
-
-export type Schema = z.ZodType;
-type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
-
-export interface RouteSpec<
-  D,
-  A,
-  PS extends Schema | undefined,
-  QS extends Schema | undefined,
-  BS extends Schema | undefined,
-> {
-  method: HttpMethod;
-  /** express syntax (`/assets/:fingerprint`); the document shows `{fingerprint}` */
-  path: string;
-  auth: AuthMode<D, A>;
-  params?: PS;
-  query?: QS;
-  body?: BS;
-  /** success status, 200 unless given */
-  status?: number;
-  /**
-   * POST only. 'middleware': the host's middleware claims the key before the handler and stores the 2xx
-   * response after it. 'inline': the handler claims the key and stores the response in its own
-   * transaction and returns a SerializedResponse or ReplayResponse. Absent: no Idempotency-Key.
-   */
-  idempotency?: 'middleware' | 'inline';
-  /** 'middleware' idempotency: the stored response holds a secret shown once, so it is kept encrypted */
-  storeEncrypted?: boolean;
-  /** the bulk route: the host's larger body limit and a heavier rate-limit weight */
-  bulk?: boolean;
-  /** the OpenAPI operation; `false` for a route the document leaves out (the document itself) */
-  doc: RouteDoc | false;
-  handler: (ctx: HandlerContext<D, A, Out<PS>, Out<QS>, Out<BS>>) => unknown;
-}
-
-export interface RouteDefinition<D> {
-  method: HttpMethod;
-  path: string;
-  /** the auth mode's label and the summary: the admin API's endpoints map */
-  label: string;
-  summary: string | undefined;
-  /** the OpenAPI operation under `prefix` (undefined for an undocumented route) */
-  openapi(prefix: string): RouteConfig | undefined;
-  build(host: RouteHost<D>): RequestHandler;
-}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -176,11 +56,13 @@ export function defineRoute<
       return async (req, res) => {
         await spec.auth.run({ deps: host.deps, req, res, route: info }, async (auth) => {
           if (spec.idempotency) checkIdempotencyHeader(req);
+          if (spec.idempotency && spec.auth.idempotencyOwner)
+            res.locals.idempotencyOwner = spec.auth.idempotencyOwner(auth);
           if (readBody) await readBody(req, res);
-          const params = (spec.params ? parseOrThrow(spec.params, { ...req.params }) : undefined) as Out<PS>;
-          const query = (spec.query ? parseOrThrow(spec.query, req.query ?? {}) : undefined) as Out<QS>;
-          const body = (spec.body ? parseOrThrow(spec.body, req.body ?? {}) : undefined) as Out<BS>;
-          const idem = inline ? idempotencyRequestOf(req, res, host.idempotencyLeaseMs) : undefined;
+          const params = (spec.params ? parseOrThrow(spec.params, { ...req.params }) : undefined) as SchemaOutput<PS>;
+          const query = (spec.query ? parseOrThrow(spec.query, req.query ?? {}) : undefined) as SchemaOutput<QS>;
+          const body = (spec.body ? parseOrThrow(spec.body, req.body ?? {}) : undefined) as SchemaOutput<BS>;
+          const idem = inline ? idempotencyRequestOf(req, res, host.idempotency?.leaseMs) : undefined;
           if (claim) {
             let proceed = false;
             await claim(req, res, () => {
@@ -189,7 +71,7 @@ export function defineRoute<
             if (!proceed) return; // replayed the stored response
           }
           const ctx = { deps: host.deps, auth, requestId: requestIdOf(res), params, query, body, req, res };
-          send(res, spec, await spec.handler(idem ? { ...ctx, idempotency: idem } : ctx), idem);
+          send(res, spec, { result: await spec.handler(idem ? { ...ctx, idempotency: idem } : ctx), idem });
         });
       };
     },
@@ -199,9 +81,9 @@ export function defineRoute<
 function send(
   res: Response,
   spec: { path: string; status?: number; idempotency?: string },
-  result: unknown,
-  idem?: IdempotencyRequest,
+  outcome: { result: unknown; idem?: IdempotencyRequest },
 ): void {
+  const { result, idem } = outcome;
   if (result instanceof SerializedResponse) {
     if (idem) res.setHeader('Original-Request', idem.requestId);
     res.status(result.status).type('application/json').send(result.json);
@@ -224,8 +106,14 @@ function requireIdempotencyMiddleware<D>(
   host: RouteHost<D>,
   route: RouteInfo & { storeEncrypted: boolean },
 ): RequestHandler {
-  if (!host.idempotency) throw new Error(`${route.path}: this service has no idempotency store`);
-  return host.idempotency(route);
+  const store = host.idempotency;
+  if (!store) throw new Error(`${route.path}: this service has no idempotency store`);
+  if (route.storeEncrypted && !store.encryptedStorage)
+    throw new Error(`${route.path}: storeEncrypted needs the service's encryptedStorage`);
+  return idempotencyMiddleware(store.db, route.storeEncrypted ? store.encryptedStorage : undefined, {
+    leaseMs: store.leaseMs,
+    logger: store.logger,
+  });
 }
 
 /** body-parser's JSON reader as a promise; none for a request without a JSON body (req.body stays undefined). */

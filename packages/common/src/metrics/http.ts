@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import { constantTimeEqual } from '../crypto';
 import { ApiError } from '../errors';
+import { traceRequest } from '../telemetry/http-tracing';
 import {
   enableProcessMetrics,
   httpRequestDuration,
@@ -41,7 +42,8 @@ export function httpMetrics(): RequestHandler {
         seconds,
       );
     });
-    next();
+    // the server span, named by the same template, when tracing is on (docs/observability.md "Tracing")
+    if (!traceRequest(req, res, { next: () => next(), template: () => template })) next();
   };
 }
 

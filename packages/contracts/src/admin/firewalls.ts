@@ -1,8 +1,9 @@
 // Firewall contracts: registration, connection test, vendor logging (docs/admin-api.md).
 import { z } from '../zod';
+import { FIREWALL_TYPE_VALUES } from './firewall-types';
 import { isoDate } from './shared';
 
-export const FIREWALL_TYPE_VALUES = ['palo_alto', 'fortinet'] as const;
+export * from './firewall-types';
 const zHost = z
   .string()
   .trim()

@@ -1,8 +1,20 @@
 // URL-filter policy contracts: policies, rules, assignments, categories (docs/admin-api.md).
 import { z } from '../zod';
 import { isoDate } from './shared';
+import { FEED_SEVERITY_VALUES } from './feeds';
 
 export const FILTER_ACTION_VALUES = ['allow', 'block', 'alert'] as const;
+
+/** matches hosts in the tenant's risk feed at this severity or above: pushed as a reference to the feed (docs/feeds.md) */
+const zMinAssetSeverity = z.enum(FEED_SEVERITY_VALUES).nullable().openapi({
+  description:
+    "matches the tenant's risky AI endpoints at or above this severity; firewalls get a reference to the risk feed (a PAN-OS EDL, a FortiGate external feed)",
+});
+
+/** the policy version the caller read: a change made since is refused with 409 version_conflict (docs/admin-api.md "Rules") */
+const zExpectedVersion = z.number().int().min(1).optional().openapi({
+  description: "the policy's version the change was based on; 409 version_conflict when the policy has changed since",
+});
 
 export const ZCreateRuleBody = z
   .strictObject({
@@ -11,6 +23,7 @@ export const ZCreateRuleBody = z
     categories: z.array(z.string().min(1).max(64)).max(50).default([]),
     domains: z.array(z.string().min(1).max(255)).max(500).default([]),
     min_risk_score: z.number().int().min(0).max(100).nullable().optional(),
+    min_asset_severity: zMinAssetSeverity.optional(),
     enabled: z.boolean().default(true),
   })
   .openapi('CreateUrlFilterRuleBody');
@@ -22,7 +35,9 @@ export const ZUpdateRuleBody = z
     categories: z.array(z.string().min(1).max(64)).max(50).optional(),
     domains: z.array(z.string().min(1).max(255)).max(500).optional(),
     min_risk_score: z.number().int().min(0).max(100).nullable().optional(),
+    min_asset_severity: zMinAssetSeverity.optional(),
     enabled: z.boolean().optional(),
+    expected_version: zExpectedVersion,
   })
   .openapi('UpdateUrlFilterRuleBody');
 
@@ -40,13 +55,14 @@ export const ZUpdatePolicyBody = z
     name: z.string().trim().min(1).max(100).optional(),
     description: z.string().max(1000).nullable().optional(),
     default_action: z.enum(FILTER_ACTION_VALUES).optional(),
+    expected_version: zExpectedVersion,
   })
   .openapi('UpdateUrlFilterPolicyBody');
 
 export const ZReorderRulesBody = z
   .strictObject({
     rule_ids: z.array(z.string().min(1)).max(200),
-    expected_version: z.number().int().min(1).optional(),
+    expected_version: zExpectedVersion,
   })
   .openapi('ReorderUrlFilterRulesBody');
 
@@ -65,6 +81,7 @@ export const ZUrlFilterRule = z
     categories: z.array(z.string()),
     domains: z.array(z.string()),
     min_risk_score: z.number().int().nullable(),
+    min_asset_severity: z.enum(FEED_SEVERITY_VALUES).nullable(),
     enabled: z.boolean(),
     created: isoDate,
     updated: isoDate,
@@ -112,5 +129,13 @@ export const ZCategory = z
     parent: z.string().optional(),
     domains: z.array(z.string()).optional(),
     vendors: z.array(z.string()).optional(),
+    source: z
+      .string()
+      .optional()
+      .openapi({ description: 'AI categories: `shipped`, or the source name of the operator import that added it' }),
+    domain_sources: z
+      .record(z.string(), z.string())
+      .optional()
+      .openapi({ description: 'AI categories: where each domain came from (a shipped list or an operator import)' }),
   })
   .openapi('UrlCategory');

@@ -6,12 +6,14 @@ import { NO_CONTROL, ZListQuery, zList } from '../common';
 import { zExpandParam, zQueryBool, zQueryList } from '../query';
 import { ASSET_TYPE_VALUES, ZFingerprint } from './signals';
 import { ZThreat } from './threats';
+import { ZFindingTriage } from './triage-state';
+import { EXAMPLE_AIBOM, EXAMPLE_CYCLONEDX, EXAMPLE_SPDX_TAG_VALUE } from './examples';
 
 export const ENRICHMENT_STATUSES = ['pending', 'enriched', 'failed', 'stale'] as const;
 export const RISK_SEVERITIES = ['critical', 'high', 'medium', 'low', 'informational'] as const;
 export const ASSET_EXPANDS = ['findings', 'aibom'] as const;
 export const FINDING_EXPANDS = ['threats'] as const;
-export const AIBOM_FORMATS = ['json', 'spdx_json', 'spdx_tv', 'cyclonedx_json'] as const;
+export const AIBOM_FORMATS = ['json', 'spdx_json', 'spdx_tv', 'cyclonedx_json', 'spdx3_json'] as const;
 export const LOOKUP_MAX_KEYS = 500;
 export const LOOKUP_MAX_CANDIDATES = 5;
 export const LOOKUP_MATCHES = ['exact', 'fingerprint', 'flexible', 'none'] as const;
@@ -41,6 +43,18 @@ export const ZFinding = z
     score_breakdown: z.unknown().nullable(),
     benchmark: z.unknown().nullable(),
     created: unix(),
+    // the key's org's view (docs/triage.md); never part of the shared finding
+    finding_key: z.string().openapi({ description: "the finding's identity across enrichments (ids change)" }),
+    triage: z
+      .union([ZFindingTriage, z.null()])
+      .openapi({ description: "the key's org's analysis state; null when never triaged (open)" }),
+    suppressed_by: z.array(z.string()).openapi({ description: "ids of the org's active suppression rules that match" }),
+    effective_severity: z
+      .enum(RISK_SEVERITIES)
+      .openapi({ description: "the severity after the org's severity override for the rule, if any" }),
+    counts_toward_effective_score: z.boolean().openapi({
+      description: 'false when suppressed, false_positive, not_affected or accepted_risk (in date)',
+    }),
   })
   .openapi('Finding');
 export type Finding = z.infer<typeof ZFinding>;
@@ -85,6 +99,11 @@ export const ZAsset = z
     enrichment_status: z.enum(ENRICHMENT_STATUSES),
     intrinsic_risk_score: z.number().int().nullable().openapi({ description: '0–100; null until enriched' }),
     intrinsic_risk_severity: z.enum(RISK_SEVERITIES).nullable(),
+    effective_risk_score: z.number().int().nullable().openapi({
+      description:
+        "the key's org's view of the score: without suppressed, false_positive, not_affected and in-date accepted_risk findings, with its severity overrides (docs/triage.md); null until enriched",
+    }),
+    effective_risk_severity: z.enum(RISK_SEVERITIES).nullable(),
     publisher_trust: z.record(z.string(), z.unknown()).nullable(),
     benchmark_summary: z.record(z.string(), z.unknown()).nullable(),
     findings: z.array(ZFinding).nullable().openapi({ description: 'null unless expand[]=findings' }),
@@ -138,6 +157,19 @@ export const ZLookupResponse = z
   .openapi('AssetLookup');
 export type LookupResponse = z.infer<typeof ZLookupResponse>;
 
+/** Findings formats (docs/formats.md "SARIF"): the API's list envelope, or one SARIF 2.1.0 log. */
+export const FINDINGS_FORMATS = ['json', 'sarif'] as const;
+export const SARIF_MEDIA_TYPE = 'application/sarif+json';
+const zFindingsFormat = z
+  .enum(FINDINGS_FORMATS)
+  .default('json')
+  .openapi({ description: 'json (default: the list envelope) or sarif (a SARIF 2.1.0 log, docs/formats.md)' });
+/** A SARIF 2.1.0 log (validated against the OASIS schema in the tests; docs/formats.md). */
+export const ZSarifLog = z
+  .object({ version: z.literal('2.1.0'), runs: z.array(z.record(z.string(), z.unknown())) })
+  .catchall(z.unknown())
+  .openapi('SarifLog');
+
 // ── query parameters (validated by the service and shown in the OpenAPI document) ──
 
 // look-up keys are compared with stored names and fingerprints, which never hold control characters
@@ -148,7 +180,15 @@ export const ZListAssetsQuery = ZListQuery.extend({
   asset_type: z.enum(ASSET_TYPE_VALUES).optional(),
   enrichment_status: z.enum(ENRICHMENT_STATUSES).optional(),
   intrinsic_risk_severity: z.enum(RISK_SEVERITIES).optional(),
+  effective_risk_severity: z
+    .enum(RISK_SEVERITIES)
+    .optional()
+    .openapi({ description: "the key's org's effective severity (docs/triage.md)" }),
   expand: zExpandParam(ASSET_EXPANDS),
+  format: zFindingsFormat.openapi({
+    description:
+      'json (default: the list envelope) or sarif (the findings of this page of assets as one SARIF 2.1.0 log)',
+  }),
 }).strict();
 
 export const ZAssetQuery = z.strictObject({ expand: zExpandParam(ASSET_EXPANDS) });
@@ -172,19 +212,27 @@ export const ZLookupQuery = z.strictObject({
   expand: zExpandParam(ASSET_EXPANDS),
 });
 
-export const ZFindingsQuery = ZListQuery.extend({ expand: zExpandParam(FINDING_EXPANDS) }).strict();
+export const ZFindingsQuery = ZListQuery.extend({
+  expand: zExpandParam(FINDING_EXPANDS),
+  format: zFindingsFormat,
+}).strict();
 
 export const ZAiBomQuery = z.strictObject({
-  format: z
-    .enum(AIBOM_FORMATS)
-    .default('json')
-    .openapi({ description: 'json (default), spdx_json, spdx_tv, cyclonedx_json' }),
+  format: z.enum(AIBOM_FORMATS).default('json').openapi({
+    description:
+      'json (default), spdx_json (SPDX 2.3), spdx_tv, cyclonedx_json, spdx3_json (SPDX 3.0.1 JSON-LD, AI and Dataset profiles)',
+  }),
 });
 
 /** The AI-BOM route's media types, by format. */
 export const ZAiBomContent = {
   'application/json': { schema: ZAiBom },
-  'application/spdx+json': { schema: z.record(z.string(), z.unknown()) },
-  'text/plain': { schema: z.string().openapi({ description: 'SPDX 2.3 tag-value' }) },
-  'application/vnd.cyclonedx+json': { schema: z.record(z.string(), z.unknown()) },
+  'application/spdx+json': {
+    schema: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: 'SPDX 2.3 JSON, or SPDX 3.0.1 JSON-LD (spdx3_json)' }),
+    example: EXAMPLE_AIBOM.spdx,
+  },
+  'text/plain': { schema: z.string().openapi({ description: 'SPDX 2.3 tag-value' }), example: EXAMPLE_SPDX_TAG_VALUE },
+  'application/vnd.cyclonedx+json': { schema: z.record(z.string(), z.unknown()), example: EXAMPLE_CYCLONEDX },
 };

@@ -2,6 +2,7 @@
 import { z } from '../zod';
 import { ZListQuery, zList } from '../common';
 import { publicRegistry } from '../openapi';
+import { ZChangeSummary, ZToolsChange } from './history';
 
 /** The event catalogue (@risk/common re-exports it as EVENT_TYPES and writes the events). */
 export const EVENT_TYPE_NAMES = [
@@ -9,6 +10,12 @@ export const EVENT_TYPE_NAMES = [
   'asset.enriched',
   'asset.enrichment_failed',
   'asset.risk_changed',
+  'asset.aibom_changed',
+  'asset.tools_changed',
+  // to the org only: its accepted_risk triage passed expires_at and is open again (docs/triage.md)
+  'finding.triage_expired',
+  // to the org only: one of its keys set a finding's triage state (PUT …/findings/{id}/triage; docs/triage.md)
+  'finding.triage_updated',
   'threat.created',
   'threat.updated',
   'webhook_endpoint.disabled',
@@ -32,6 +39,10 @@ export const ZEvent = z
           .record(z.string(), z.unknown())
           .optional()
           .openapi({ description: 'old values of the changed fields (*.updated, asset.risk_changed)' }),
+        summary: ZChangeSummary.optional().openapi({
+          description: 'asset.risk_changed, asset.aibom_changed, asset.tools_changed: what the enrichment changed',
+        }),
+        tools: ZToolsChange.optional(),
       })
       .catchall(z.unknown()),
   })

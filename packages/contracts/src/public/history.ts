@@ -110,3 +110,67 @@ export const ZAiBomDiff = z
 export type AiBomDiff = z.infer<typeof ZAiBomDiff>;
 
 export const ZHistoryQuery = ZListQuery.strict();
+
+// ── change events (docs/history.md "Change events", docs/drift.md) ──
+const ZSummaryFinding = z.object({
+  id: z.string().openapi({ description: 'the finding id (added: the new finding; removed: the id it had)' }),
+  rule_id: z.string(),
+  severity: z.enum(RISK_SEVERITIES),
+});
+const zCapped = (what: string) => ({ description: `the first 10 ${what}; the count is complete` });
+export const ZChangeSummary = z
+  .object({
+    risk: z.object({
+      score: ZChange(z.number().int().nullable()),
+      severity: ZChange(z.enum(RISK_SEVERITIES).nullable()),
+    }),
+    bom_version: ZChange(z.number().int().nullable()),
+    aibom: z
+      .object({
+        from_version: z.number().int(),
+        to_version: z.number().int(),
+        components: z.object({
+          added_count: z.number().int(),
+          removed_count: z.number().int(),
+          changed_count: z.number().int(),
+          added: z.array(ZComponentRef).openapi(zCapped('components added')),
+          removed: z.array(ZComponentRef).openapi(zCapped('components removed')),
+          changed: z
+            .array(z.object({ type: z.string(), name: z.string(), fields: z.array(z.string()) }))
+            .openapi(zCapped('components changed, with the fields that changed')),
+        }),
+        primary_license: ZChange(z.string().nullable()).nullable(),
+        lineage: z.object({
+          relation: ZChange(z.string().nullable()).nullable(),
+          base_models_added: z.array(z.string()),
+          base_models_removed: z.array(z.string()),
+        }),
+      })
+      .nullable()
+      .openapi({ description: 'the AI-BOM diff (GET /v1/assets/{fp}/aibom/diff) in short; null: same version' }),
+    findings: z.object({
+      added_count: z.number().int(),
+      removed_count: z.number().int(),
+      added: z.array(ZSummaryFinding).openapi({ description: 'the first 20; the count is complete' }),
+      removed: z.array(ZSummaryFinding).openapi({ description: 'the first 20; the count is complete' }),
+    }),
+  })
+  .openapi('ChangeSummary', {
+    description:
+      'what an enrichment changed, from shared (redacted) asset data only: asset.risk_changed, asset.aibom_changed, asset.tools_changed',
+  });
+export type ChangeSummary = z.infer<typeof ZChangeSummary>;
+
+export const ZToolsChange = z
+  .object({
+    added_count: z.number().int(),
+    removed_count: z.number().int(),
+    changed_count: z.number().int(),
+    added: z.array(z.string()).openapi(zCapped('tool names added')),
+    removed: z.array(z.string()).openapi(zCapped('tool names removed')),
+    changed: z.array(z.string()).openapi(zCapped('tool names whose definition changed')),
+    drift_findings: z.array(ZSummaryFinding).openapi({
+      description: 'the tool drift findings (R30–R33) on the asset now; their evidence holds before/after',
+    }),
+  })
+  .openapi('ToolsChange', { description: "asset.tools_changed: the asset's tool set against the previous enrichment" });

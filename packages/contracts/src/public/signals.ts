@@ -77,9 +77,13 @@ export const ZSignal = z
     source_url: z.string().nullable(),
     raw_manifest: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()).nullable(),
-    content_digest: z.string().openapi({
-      description: 'sha256 of the canonical JSON of {asset_type, name, version, source_url, raw_manifest, metadata}',
-    }),
+    content_digest: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .openapi({
+        description:
+          'SHA-256 of the canonical JSON of {asset_type, name, version, source_url, raw_manifest, metadata}, as 64 lowercase hex digits (no algorithm prefix)',
+      }),
     livemode: z.boolean(),
     created: z.number().int().openapi({ description: 'Unix seconds' }),
   })
@@ -100,10 +104,26 @@ export const ZEnrichmentDecision = z
 export const ZSignalAccepted = ZSignal.extend({ enrichment: ZEnrichmentDecision }).openapi('SignalAccepted');
 export type SignalAccepted = z.infer<typeof ZSignalAccepted>;
 
+/**
+ * One item of the bulk 202 (issue 14, docs/public-api.md "Signals and assets"): the stored signal's identity and
+ * the enrichment decision, not the echoed body; the full signal is at GET /v1/signals/{id}.
+ */
+export const ZSignalReceipt = ZSignalAccepted.pick({
+  id: true,
+  object: true,
+  fingerprint: true,
+  content_digest: true,
+  created: true,
+  enrichment: true,
+}).openapi('SignalReceipt');
+export type SignalReceipt = z.infer<typeof ZSignalReceipt>;
+
 export const ZSignalBatch = z
   .object({
     object: z.literal('signal_batch'),
-    data: z.array(ZSignalAccepted),
+    data: z.array(ZSignalReceipt).openapi({
+      description: 'one receipt per submitted signal, in request order; GET /v1/signals/{id} has the rest',
+    }),
     enrichment_queued: z
       .number()
       .int()

@@ -2,7 +2,8 @@ import { Prisma } from '../generated/prisma/client';
 import { PreparedStatements } from '../sql/prepared';
 import { HISTORY_SQL, HISTORY_STATEMENT_TYPES } from './history-store';
 import { FAN_OUT_EVENTS_SQL } from './events-store';
-import { threatsMatchingAssetWhere, type AssetMatchKeys } from './threats-store';
+import { PREVIOUS_TOOLS_SQL, TOOLS_WRITE_SQL, TOOLS_WRITE_TYPES, toolBaselineLateral } from './tool-baselines-store';
+import { threatsMatchingAssetExprWhere, threatsMatchingAssetWhere, type AssetMatchKeys } from './threats-store';
 
 /**
  * The enrichment job's statements (docs/data-access.md "Stores"): the batched job read, the candidate
@@ -18,11 +19,16 @@ import { threatsMatchingAssetWhere, type AssetMatchKeys } from './threats-store'
 // the asset in the job's mode, received within OBSERVATION_TTL_DAYS ($4 = the cutoff), one per distinct
 // content digest (equal content analyses alike), newest first. When every observation has expired the
 // newest one still describes the asset. Which org observed what never leaves this statement.
+//
+// The candidate threats ride in the same statement (behind the same filter): the shared rule with every
+// CVE id the engine can report ($5, ADVISORY_CVE_IDS), each with its stamp — what candidateThreatsSql
+// reads for one asset, here for every job of the batch.
+const THREAT_STAMP_TEXT = `t.id || '@' || t.updated::text`;
 const ONCE = `a.latest_digest = j.digest AND NOT (a.enrichment_status = 'enriched' AND a.enriched_digest IS NOT DISTINCT FROM j.digest)`;
 export const READ_SQL = `
   SELECT j.i, a.asset_type, a.enrichment_status, a.latest_digest, a.enriched_digest, a.intrinsic_risk_score,
          a.intrinsic_risk_severity, a.first_seen, a.signal_count,
-         obs.observations, o.org_count, o.org_signal_count, o.org_first_seen
+         obs.observations, o.org_count, o.org_signal_count, o.org_first_seen, tb.tool_baseline, th.threats
     FROM unnest($1::boolean[], $2::text[], $3::text[]) WITH ORDINALITY AS j(livemode, fingerprint, digest, i)
     JOIN assets a ON a.livemode = j.livemode AND a.fingerprint = j.fingerprint
     LEFT JOIN LATERAL (
@@ -47,13 +53,22 @@ export const READ_SQL = `
       SELECT count(ao.org_id)::int AS org_count, sum(ao.signal_count)::int AS org_signal_count, min(ao.first_seen) AS org_first_seen
         FROM asset_orgs ao
        WHERE ao.livemode = a.livemode AND ao.fingerprint = a.fingerprint AND ${ONCE}
-    ) o ON true`;
+    ) o ON true${toolBaselineLateral(ONCE)}
+    LEFT JOIN LATERAL (
+      SELECT json_agg(json_build_object('id', t.id, 'title', t.title, 'category', t.category, 'severity', t.severity,
+                                        'risk_penalty', t.risk_penalty, 'cve_id', t.cve_id,
+                                        'attack_techniques', COALESCE(t.attack_techniques, '{}'), 'remediation', t.remediation,
+                                        'by_fingerprint', t.fingerprints @> ARRAY[a.fingerprint]::text[],
+                                        'stamp', ${THREAT_STAMP_TEXT}) ORDER BY t.id) AS threats
+        FROM threats t
+       WHERE ${ONCE} AND ${threatsMatchingAssetExprWhere({ livemode: 'a.livemode', fingerprint: 'a.fingerprint', asset_type: 'a.asset_type', cve_ids: '$5::text[]' })}
+    ) th ON true`;
 
 /**
  * Identifies the version of a threat row; the lock statement aggregates the same expression over the
  * threats that match the asset then, so the write can tell whether they changed while it analysed.
  */
-export const THREAT_STAMP = Prisma.raw(`t.id || '@' || t.updated::text`);
+export const THREAT_STAMP = Prisma.raw(THREAT_STAMP_TEXT);
 
 /**
  * The threats (of the job's mode) that may match the asset, read before the engine runs and without any lock: the
@@ -79,6 +94,9 @@ export const CANDIDATE_THREATS_TEXT = candidateThreatsSql({
   cve_ids: [''],
 }).text;
 
+/** The lock statement's keys: the threat rule's, and the content hash of the AI-BOM just computed. */
+export type LockKeys = AssetMatchKeys & { content_hash: string };
+
 /**
  * Locks the asset row (concurrent jobs for one asset serialise here, and what a job that committed
  * meanwhile wrote is seen) and reads, in the same statement, the latest AI-BOM version, whether any
@@ -86,15 +104,23 @@ export const CANDIDATE_THREATS_TEXT = candidateThreatsSql({
  * the live threats that match the asset now (the shared rule with the CVE ids just computed). The
  * engine has already run: the lock is held only for this read and the write that follows.
  */
-export function lockSql(keys: AssetMatchKeys): Prisma.Sql {
+export function lockSql(keys: LockKeys): Prisma.Sql {
   return Prisma.sql`
     SELECT a.latest_digest, a.enrichment_status, b.id AS bom_id, b.bom_version, b.content_hash,
            EXISTS (SELECT 1 FROM webhook_endpoints we WHERE we.status = 'enabled' AND we.livemode = a.livemode) AS has_endpoints,
            (SELECT string_agg(${THREAT_STAMP}, ',' ORDER BY t.id COLLATE "C") FROM threats t
-             WHERE ${threatsMatchingAssetWhere(keys)}) AS threat_stamp
+             WHERE ${threatsMatchingAssetWhere(keys)}) AS threat_stamp,
+           -- what the change events summarise (docs/history.md "Change events"): the findings this write replaces,
+           -- the previous AI-BOM's components and lineage only when the new content differs, the current tool set
+           (SELECT json_agg(json_build_object('id', f.id, 'rule_id', f.rule_id, 'title', f.title, 'severity', f.severity,
+                                              'cve_ids', f.cve_ids, 'threat_ids', f.threat_ids) ORDER BY f.id)
+              FROM findings f WHERE f.livemode = a.livemode AND f.fingerprint = a.fingerprint) AS prev_findings,
+           CASE WHEN b.content_hash IS DISTINCT FROM ${keys.content_hash} THEN b.components END AS prev_components,
+           CASE WHEN b.content_hash IS DISTINCT FROM ${keys.content_hash} THEN b.lineage END AS prev_lineage,
+           ${Prisma.raw(PREVIOUS_TOOLS_SQL)}
       FROM assets a
       LEFT JOIN LATERAL (
-        SELECT id, bom_version, content_hash FROM aiboms
+        SELECT id, bom_version, content_hash, components, lineage FROM aiboms
          WHERE livemode = a.livemode AND fingerprint = a.fingerprint ORDER BY bom_version DESC LIMIT 1
       ) b ON true
      WHERE a.livemode = ${keys.livemode} AND a.fingerprint = ${keys.fingerprint}
@@ -141,8 +167,8 @@ const WRITE_SQL = `
 const typeOf = (v: unknown) => (Array.isArray(v) ? 'text[]' : typeof v === 'boolean' ? 'boolean' : 'text');
 const LOCK_SHAPES = {
   // the threat rule's SQL differs with and without CVE ids; each shape is its own statement
-  ew_lock_fp: lockSql({ livemode: true, fingerprint: '', asset_type: '', cve_ids: [] }),
-  ew_lock_cve: lockSql({ livemode: true, fingerprint: '', asset_type: '', cve_ids: [''] }),
+  ew_lock_fp: lockSql({ livemode: true, fingerprint: '', asset_type: '', cve_ids: [], content_hash: '' }),
+  ew_lock_cve: lockSql({ livemode: true, fingerprint: '', asset_type: '', cve_ids: [''], content_hash: '' }),
 };
 export const ENRICHMENT_WRITE_STATEMENTS = new PreparedStatements({
   ew_lock_fp: { types: LOCK_SHAPES.ew_lock_fp.values.map(typeOf), sql: LOCK_SHAPES.ew_lock_fp.text },
@@ -179,4 +205,6 @@ export const ENRICHMENT_WRITE_STATEMENTS = new PreparedStatements({
   ew_fanout: { types: ['text[]'], sql: FAN_OUT_EVENTS_SQL },
   // the asset history entry (docs/history.md), run before ew_write in the same transaction
   ew_history: { types: HISTORY_STATEMENT_TYPES, sql: HISTORY_SQL },
+  // the asset's tool baselines and current tool set (docs/drift.md), when it has or had tools
+  ew_tools: { types: TOOLS_WRITE_TYPES, sql: TOOLS_WRITE_SQL },
 });

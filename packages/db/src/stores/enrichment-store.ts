@@ -1,98 +1,20 @@
 import { createHash } from 'node:crypto';
-import type { EnrichmentResult, Severity } from '@risk/enrichment';
+import type { EnrichmentResult } from '@risk/enrichment';
 import type { Pool } from 'pg';
 import { ID_PREFIXES, newId } from '../ids';
 import { assertNoNul, literal } from '../sql/literal';
 import { withPrepared } from '../sql/prepared';
-import {
-  CANDIDATE_THREATS_TEXT,
-  ENRICHMENT_WRITE_STATEMENTS as statements,
-  READ_SQL,
-  candidateThreatsSql,
-  lockSql,
-} from './enrichment-statements';
+import { enrichmentEvents, previousState, type PreviousState } from './enrichment-events';
+import type { EnrichmentJobKey, JobRead } from './enrichment-reads';
+import { ENRICHMENT_WRITE_STATEMENTS as statements, lockSql } from './enrichment-statements';
 import { ASSET_HISTORY_CAP, findingSnapshot } from './history-store';
-import { THREAT_MATCH_RULE_ID, type AssetMatchKeys, type MatchingThreatRow } from './threats-store';
+import { TOOL_BASELINE_CAP } from './tool-baselines-store';
+import { THREAT_MATCH_RULE_ID } from './threats-store';
 
 /**
- * The enrichment store (docs/data-access.md "Stores"): what an enrichment job reads (the asset, its
- * observations, the candidate threats) and THE writer of an enrichment result, used by the worker and
- * by the tests that need an enriched asset.
+ * The enrichment store (docs/data-access.md "Stores"): THE writer of an enrichment result, used by the worker and
+ * by the tests that need an enriched asset. What a job reads is in enrichment-reads.ts.
  */
-
-/** One enrichment job's key: the asset and the observation-set digest it analyses. */
-export interface EnrichmentJobKey {
-  livemode: boolean;
-  fingerprint: string;
-  digest: string;
-}
-
-/** One org's latest observation of the asset: the content of its latest signal. */
-export interface Observation {
-  asset_type: string;
-  name: string | null;
-  version: string | null;
-  source_url: string | null;
-  raw_manifest: string | null;
-  metadata: Record<string, unknown> | null;
-}
-
-/** The asset as the job reads it, plus — only when the job has work to do — its observations and orgs. */
-export interface JobRead {
-  asset_type: string;
-  enrichment_status: string;
-  latest_digest: string;
-  enriched_digest: string | null;
-  intrinsic_risk_score: number | null;
-  intrinsic_risk_severity: string | null;
-  first_seen: Date;
-  signal_count: number;
-  /** newest first; null when the job has nothing to do */
-  observations: Observation[] | null;
-  org_count: number | null;
-  org_signal_count: number | null;
-  org_first_seen: Date | null;
-}
-
-/**
- * Reads a batch of jobs in one statement (READ_SQL): one entry per job, in order, undefined when the
- * asset does not exist. Observations received before `observedSince` are expired (the newest still counts).
- */
-export async function readEnrichmentJobs(
-  db: Pick<Pool, 'query'>,
-  jobs: readonly EnrichmentJobKey[],
-  observedSince: Date,
-): Promise<Array<JobRead | undefined>> {
-  const { rows } = await db.query<JobRead & { i: string }>({
-    name: 'enrichment_read',
-    text: READ_SQL,
-    values: [jobs.map((j) => j.livemode), jobs.map((j) => j.fingerprint), jobs.map((j) => j.digest), observedSince],
-  });
-  const byIndex = new Map(rows.map((r) => [Number(r.i), r]));
-  return jobs.map((_, k) => byIndex.get(k + 1));
-}
-
-/** A threat that may match the asset, flagged with whether it lists the fingerprint. */
-export type CandidateThreatRow = MatchingThreatRow & { severity: Severity; by_fingerprint: boolean };
-
-/**
- * The threats that may match the asset (candidateThreatsSql; pass every CVE id the engine can report
- * as `cve_ids`), read without any lock, and the stamp of each (THREAT_STAMP) for the writer's check.
- */
-export async function readCandidateThreats(
-  db: Pick<Pool, 'query'>,
-  keys: AssetMatchKeys,
-): Promise<{ threats: CandidateThreatRow[]; stamps: Map<string, string> }> {
-  const { rows } = await db.query<CandidateThreatRow & { stamp: string }>({
-    name: 'enrichment_threats',
-    text: CANDIDATE_THREATS_TEXT,
-    values: candidateThreatsSql(keys).values,
-  });
-  return {
-    threats: rows.map(({ stamp: _, ...t }) => t),
-    stamps: new Map(rows.map((t) => [t.id, t.stamp])),
-  };
-}
 
 interface LockedRow {
   latest_digest: string;
@@ -102,6 +24,11 @@ interface LockedRow {
   content_hash: string | null;
   has_endpoints: boolean;
   threat_stamp: string | null;
+  prev_findings: PreviousState['findings'];
+  prev_components: PreviousState['components'];
+  prev_lineage: unknown;
+  prev_tools: PreviousState['tools'];
+  has_tool_baseline: boolean;
 }
 
 export interface EnrichmentWrite {
@@ -151,6 +78,7 @@ export async function writeEnrichment(db: Pick<Pool, 'connect'>, input: Enrichme
       fingerprint: job.fingerprint,
       asset_type: asset.asset_type,
       cve_ids: cveIds,
+      content_hash: result.aibom.content_hash,
     });
     const lockArgs = lock.values.map((v) =>
       Array.isArray(v) ? textArray(v as string[]) : typeof v === 'boolean' ? bool(v) : text(v as string),
@@ -182,7 +110,23 @@ export async function writeEnrichment(db: Pick<Pool, 'connect'>, input: Enrichme
       : threatsChanged
         ? 'stale'
         : 'enriched';
-    const eventRows = enrichmentEvents({ ...input, status, bomId, bomVersion });
+    const findings = findingRows(result);
+    const eventRows = enrichmentEvents({
+      fingerprint: job.fingerprint,
+      asset_type: asset.asset_type,
+      status,
+      result,
+      bomId,
+      bomVersion,
+      newBom,
+      findingIds: findings.map((f) => f.id),
+      previous: {
+        ...previousState(current),
+        score: asset.intrinsic_risk_score,
+        severity: asset.intrinsic_risk_severity,
+      },
+      now,
+    });
 
     const second = [
       // history first: it diffs against the previous entry and needs nothing ew_write changes
@@ -202,7 +146,7 @@ export async function writeEnrichment(db: Pick<Pool, 'connect'>, input: Enrichme
         text(job.fingerprint),
         text(job.digest),
         `'${now.toISOString()}'`,
-        jsonb(findingRows(result)),
+        jsonb(findings),
         text(bomId),
         int(bomVersion),
         text(result.aibom.content_hash),
@@ -225,6 +169,18 @@ export async function writeEnrichment(db: Pick<Pool, 'connect'>, input: Enrichme
         bool(job.livemode),
       ]),
     ];
+    // the tool baselines (docs/drift.md): only for an asset that has or had tools
+    if (result.tools.length > 0 || current.has_tool_baseline)
+      second.push(
+        statements.execute('ew_tools', [
+          bool(job.livemode),
+          text(job.fingerprint),
+          jsonb(result.tools),
+          `'${now.toISOString()}'`,
+          int(TOOL_BASELINE_CAP),
+        ]),
+      );
+    const fanoutAt = second.length;
     if (current.has_endpoints) second.push(statements.execute('ew_fanout', [textArray(eventRows.map((e) => e.id))]));
     if (threatsChanged && !superseded) {
       const stampHash = createHash('sha256')
@@ -241,7 +197,7 @@ export async function writeEnrichment(db: Pick<Pool, 'connect'>, input: Enrichme
     const out = await session.run(assertNoNul(second.join(';\n')));
     session.inTransaction = false;
     const deliveries = current.has_endpoints
-      ? (out[2]!.rows as Array<{ delivery_id: string; outbox_id: string }>).map((r) => ({
+      ? (out[fanoutAt]!.rows as Array<{ delivery_id: string; outbox_id: string }>).map((r) => ({
           delivery_id: r.delivery_id,
           outbox_id: BigInt(r.outbox_id),
         }))
@@ -270,42 +226,4 @@ function findingRows(result: EnrichmentResult) {
     score_breakdown: { weight: f.weight, contribution: f.score_contribution },
     benchmark: f.benchmark ?? null,
   }));
-}
-
-/** asset.enriched, and asset.risk_changed when a previous score or severity changed. */
-function enrichmentEvents(
-  w: EnrichmentWrite & { status: EnrichmentWritten['status']; bomId: string; bomVersion: number },
-): Array<{ id: string; type: string; data: Record<string, unknown> }> {
-  const { job, asset, result } = w;
-  const rendered = {
-    object: 'asset',
-    fingerprint: job.fingerprint,
-    asset_type: asset.asset_type,
-    enrichment_status: w.status,
-    intrinsic_risk_score: result.intrinsic_risk_score,
-    intrinsic_risk_severity: result.intrinsic_risk_severity,
-    publisher: result.publisher,
-    aibom: w.bomId,
-    bom_version: w.bomVersion,
-    enriched_at: Math.floor(w.now.getTime() / 1000),
-  };
-  const events: Array<{ id: string; type: string; data: Record<string, unknown> }> = [
-    { id: newId(ID_PREFIXES.event), type: 'asset.enriched', data: { object: rendered } },
-  ];
-  const scoreChanged = asset.intrinsic_risk_score !== result.intrinsic_risk_score;
-  const severityChanged = asset.intrinsic_risk_severity !== result.intrinsic_risk_severity;
-  if (asset.intrinsic_risk_score !== null && (scoreChanged || severityChanged)) {
-    events.push({
-      id: newId(ID_PREFIXES.event),
-      type: 'asset.risk_changed',
-      data: {
-        object: rendered,
-        previous_attributes: {
-          intrinsic_risk_score: asset.intrinsic_risk_score,
-          intrinsic_risk_severity: asset.intrinsic_risk_severity,
-        },
-      },
-    });
-  }
-  return events;
 }

@@ -25,17 +25,33 @@ export interface FindingSnapshot {
  * on two components with one title) get `#2`, `#3` … so neither hides the other.
  */
 export function findingSnapshot(findings: EnrichmentResult['findings']): FindingSnapshot[] {
+  const keys = findingKeys(findings);
+  const out = findings.map((f, i) => ({ key: keys[i]!, rule_id: f.rule_id, title: f.title, severity: f.severity }));
+  return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/**
+ * The identity key of each finding, in input order (the snapshot's `key`; change events use it too, and per-org
+ * triage keys on it: docs/triage.md). `#2`, `#3` … for repeats in input order.
+ */
+export function findingKeys(
+  findings: ReadonlyArray<{
+    rule_id: string;
+    title: string;
+    cve_ids: readonly string[];
+    threat_ids: readonly string[];
+  }>,
+): string[] {
   const seen = new Map<string, number>();
-  const out = findings.map((f) => {
+  return findings.map((f) => {
     const base = createHash('sha256')
       .update([f.rule_id, f.title, [...f.cve_ids].sort().join(','), [...f.threat_ids].sort().join(',')].join('\0'))
       .digest('hex')
       .slice(0, 24);
     const n = (seen.get(base) ?? 0) + 1;
     seen.set(base, n);
-    return { key: n === 1 ? base : `${base}#${n}`, rule_id: f.rule_id, title: f.title, severity: f.severity };
+    return n === 1 ? base : `${base}#${n}`;
   });
-  return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
 // $1 id, $2 livemode, $3 fingerprint, $4 digest, $5 now, $6 score, $7 severity, $8 bom_version,

@@ -1,148 +1,15 @@
 import type { Pool } from 'pg';
 import { literal } from '../sql/literal';
-import { PreparedStatements } from '../sql/prepared';
-import { FAN_OUT_EVENTS_SQL } from './events-store';
+import { INGEST_STATEMENTS } from './signals-statements';
 
 /**
  * The signals store (docs/data-access.md "Stores"): the ingest transaction's statements over signals,
  * assets, asset_orgs, idempotency claims, the outbox and asset.created events. They are server-side
- * prepared statements (PREPARE once per pooled connection, then `EXECUTE name(literal, …)`), so the two
+ * prepared statements (signals-statements.ts; PREPARE once per pooled connection, then `EXECUTE name(literal, …)`), so the two
  * multi-statement round trips of an ingest neither re-parse nor re-plan a dozen statements for every
  * request. Arguments are SQL literals from the one formatter (../sql/literal.ts); callers reject NUL
  * characters first (they cannot travel in SQL text, nor be stored in a text column).
  */
-/**
- * Parameter types of ri_assets_insert and ri_assets_update: `$1` now, then the per-asset column arrays
- * (livemode, fingerprint, asset_type, name, normalized_name, version, source_url, latest_signal_id,
- * latest_digest, count, first_seen, last_seen); the update appends its next_status array.
- */
-const ASSET_ROW_TYPES = [
-  'timestamptz',
-  'boolean[]',
-  ...Array<string>(8).fill('text[]'),
-  'int[]',
-  'timestamptz[]',
-  'timestamptz[]',
-];
-
-const INGEST_STATEMENTS = new PreparedStatements({
-  // One claim row per request of the batch. A plain INSERT: a taken key aborts the round trip with a
-  // unique violation on idempotency_keys.
-  ri_claim: {
-    types: ['text[]', 'boolean[]', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]'],
-    sql: `INSERT INTO idempotency_keys (org_id, livemode, method, path, key, request_hash, status, original_request_id)
-          SELECT t.org_id, t.livemode, t.method, t.path, t.key, t.request_hash, 'in_flight', t.request_id
-          FROM unnest($1, $2, $3, $4, $5, $6, $7) AS t(org_id, livemode, method, path, key, request_hash, request_id)`,
-  },
-  ri_complete: {
-    types: ['text[]', 'boolean[]', 'text[]', 'text[]', 'text[]', 'text[]', 'int[]', 'text[]'],
-    sql: `UPDATE idempotency_keys k SET status = 'completed', response_status = t.status, response_body = t.body, completed_at = now()
-          FROM unnest($1, $2, $3, $4, $5, $6, $7, $8) AS t(org_id, livemode, method, path, key, request_id, status, body)
-          WHERE k.org_id = t.org_id AND k.livemode = t.livemode AND k.method = t.method AND k.path = t.path
-            AND k.key = t.key AND k.original_request_id = t.request_id`,
-  },
-  ri_signals: {
-    types: [
-      'timestamptz',
-      'text[]',
-      'text[]',
-      'boolean[]',
-      'text[]',
-      'text[]',
-      'timestamptz[]',
-      'text[]',
-      'text[]',
-      'text[]',
-      'text[]',
-      'text[]',
-      'text[]',
-      'text[]',
-    ],
-    sql: `INSERT INTO signals (id, org_id, livemode, fingerprint, asset_type, observed_at, name, version, source_url,
-                               raw_manifest, metadata, content_digest, request_id, created)
-          SELECT t.id, t.org_id, t.livemode, t.fingerprint, t.asset_type, t.observed_at, t.name, t.version, t.source_url,
-                 t.raw_manifest, t.metadata::jsonb, t.content_digest, t.request_id, $1
-          FROM unnest($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-               AS t(id, org_id, livemode, fingerprint, asset_type, observed_at, name, version, source_url, raw_manifest, metadata,
-                    content_digest, request_id)`,
-  },
-  ri_assets_insert: {
-    types: ASSET_ROW_TYPES,
-    sql: `INSERT INTO assets (livemode, fingerprint, asset_type, name, normalized_name, version, source_url, enrichment_status,
-                              latest_signal_id, latest_digest, signal_count, first_seen, last_seen, created, updated)
-          SELECT t.livemode, t.fingerprint, t.asset_type, t.name, t.normalized_name, t.version, t.source_url, 'pending',
-                 t.latest_signal_id, t.latest_digest, t.count, t.first_seen, t.last_seen, $1, $1
-          FROM unnest($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-               AS t(livemode, fingerprint, asset_type, name, normalized_name, version, source_url, latest_signal_id,
-                    latest_digest, count, first_seen, last_seen)
-          ON CONFLICT (livemode, fingerprint) DO NOTHING
-          RETURNING livemode, fingerprint`,
-  },
-  // Locks every asset of the batch in (livemode, fingerprint) order (those this transaction just inserted
-  // are already ours) and reads the previous state of the others. A separate statement after the INSERT:
-  // it sees an asset that a concurrent request created and committed while the INSERT waited for it.
-  ri_assets_lock: {
-    types: ['boolean[]', 'text[]'],
-    sql: `SELECT a.livemode, a.fingerprint, a.enrichment_status, a.latest_digest, a.enriched_digest, a.enriched_at
-          FROM unnest($1, $2) AS t(livemode, fingerprint)
-          JOIN assets a ON a.livemode = t.livemode AND a.fingerprint = t.fingerprint
-          ORDER BY a.livemode, a.fingerprint FOR UPDATE OF a`,
-  },
-  // The submitting org's latest observation of each asset. A statement of its own, after the lock: it
-  // reads with a snapshot taken once the asset locks are held, and every writer of asset_orgs holds its
-  // asset's lock, so what it reads stays current until this transaction commits.
-  ri_org_observations: {
-    types: ['boolean[]', 'text[]', 'text[]'],
-    sql: `SELECT ao.livemode, ao.fingerprint, ao.latest_digest AS org_digest, ao.last_seen AS org_last_seen
-          FROM unnest($1, $2, $3) AS t(livemode, fingerprint, org_id)
-          JOIN asset_orgs ao ON ao.livemode = t.livemode AND ao.fingerprint = t.fingerprint AND ao.org_id = t.org_id`,
-  },
-  // the same column arrays as ri_assets_insert (asset_type is not updated), plus the next enrichment status
-  ri_assets_update: {
-    types: [...ASSET_ROW_TYPES, 'text[]'],
-    sql: `UPDATE assets a SET
-            name = COALESCE(t.name, a.name),
-            normalized_name = COALESCE(t.normalized_name, a.normalized_name),
-            version = COALESCE(t.version, a.version),
-            source_url = COALESCE(t.source_url, a.source_url),
-            latest_signal_id = t.latest_signal_id,
-            latest_digest = t.latest_digest,
-            signal_count = a.signal_count + t.count,
-            first_seen = LEAST(a.first_seen, t.first_seen),
-            last_seen = GREATEST(a.last_seen, t.last_seen),
-            enrichment_status = COALESCE(t.next_status, a.enrichment_status),
-            updated = $1
-          FROM unnest($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-               AS t(livemode, fingerprint, asset_type, name, normalized_name, version, source_url, latest_signal_id,
-                    latest_digest, count, first_seen, last_seen, next_status)
-          WHERE a.livemode = t.livemode AND a.fingerprint = t.fingerprint`,
-  },
-  // the org's latest observation of the asset replaces its previous one (never another org's)
-  ri_asset_orgs: {
-    types: ['timestamptz', 'boolean[]', 'text[]', 'text[]', 'int[]', 'text[]', 'text[]'],
-    sql: `INSERT INTO asset_orgs (livemode, fingerprint, org_id, signal_count, first_seen, last_seen, latest_signal_id, latest_digest)
-          SELECT t.livemode, t.fingerprint, t.org_id, t.count, $1, $1, t.signal_id, t.digest
-          FROM unnest($2, $3, $4, $5, $6, $7) AS t(livemode, fingerprint, org_id, count, signal_id, digest)
-          ON CONFLICT (livemode, fingerprint, org_id) DO UPDATE
-            SET signal_count = asset_orgs.signal_count + EXCLUDED.signal_count, last_seen = EXCLUDED.last_seen,
-                latest_signal_id = EXCLUDED.latest_signal_id, latest_digest = EXCLUDED.latest_digest`,
-  },
-  ri_outbox: {
-    types: ['text[]', 'text[]'],
-    sql: `INSERT INTO outbox (kind, payload, dedupe_key)
-          SELECT 'enrichment', t.payload::jsonb, t.dedupe_key FROM unnest($1, $2) AS t(payload, dedupe_key)
-          RETURNING id`,
-  },
-  // asset.created, scoped by fingerprint (and mode) so only the orgs that submitted signals for it see it
-  ri_events: {
-    types: ['timestamptz', 'text[]', 'boolean[]', 'text[]', 'text[]'],
-    sql: `INSERT INTO events (id, type, livemode, org_id, fingerprint, data, created)
-          SELECT t.id, 'asset.created', t.livemode, NULL, t.fingerprint, t.data::jsonb, $1
-          FROM unnest($2, $3, $4, $5) AS t(id, livemode, fingerprint, data)`,
-  },
-  ri_fanout: { types: ['text[]'], sql: FAN_OUT_EVENTS_SQL },
-});
-
 /** The idempotency scope and ids of one request (the shape of @risk/common's IdempotencyRequest). */
 export interface ClaimRequest {
   scope: { org_id: string; livemode: boolean; method: string; path: string; key: string };
@@ -299,7 +166,71 @@ export const signalsStore = {
       textArray(events.map((e) => e.data)),
     ]),
   fanOut: (eventIds: readonly string[]) => exec('ri_fanout', [textArray(eventIds)]),
+  /** the bulk request's unlocked read of its assets' state (docs/reliability.md "Asset projection") */
+  assetState: (assets: readonly AssetWrite[]) =>
+    exec('ri_assets_state', [
+      boolArray(assets.map((a) => a.livemode)),
+      textArray(assets.map((a) => a.fingerprint)),
+      textArray(assets.map((a) => a.org_id)),
+    ]),
+  /** the projection markers of a bulk request's signals, in request order */
+  enqueueProjection: (signalIds: readonly string[]) => exec('ri_projection_enqueue', [textArray(signalIds)]),
+  /** the projector's claim of the oldest pending signals (ProjectedSignal rows) */
+  claimProjection: (limit: number) => exec('rp_claim', [literal.int(limit)]),
+  projectionDone: (signalIds: readonly string[]) => exec('rp_done', [textArray(signalIds)]),
 };
+
+/** A stored signal as the projection and the pending asset read use it (no manifest, no metadata). */
+export type ProjectedSignal = Omit<SignalInsert, 'raw_manifest' | 'metadata' | 'request_id'> & {
+  request_id: string | null;
+  created: Date;
+};
+
+/**
+ * The key's org's accepted signals for these fingerprints whose projection has not run yet, oldest first
+ * (docs/reliability.md "Asset projection"). Only the org's own signals of its mode: another org learns
+ * nothing of a pending fingerprint.
+ */
+export async function readPendingSignals(
+  db: Pick<Pool, 'query'>,
+  scope: { orgId: string; livemode: boolean; fingerprints: readonly string[] },
+): Promise<ProjectedSignal[]> {
+  if (scope.fingerprints.length === 0) return [];
+  const { rows } = await db.query<ProjectedSignal>({
+    name: 'public_api_pending_signals',
+    text: `SELECT s.id, s.org_id, s.livemode, s.fingerprint, s.asset_type, s.observed_at, s.name, s.version, s.source_url,
+                  s.content_digest, s.request_id, s.created
+           FROM signals s JOIN signal_projections p ON p.signal_id = s.id
+           WHERE s.fingerprint = ANY($1::text[]) AND s.livemode = $2 AND s.org_id = $3
+           ORDER BY p.seq`,
+    values: [[...new Set(scope.fingerprints)], scope.livemode, scope.orgId],
+  });
+  return rows;
+}
+
+/** How often one signal's projection may fail on its own before it is set aside (docs/reliability.md). */
+export const PROJECTION_MAX_ATTEMPTS = 3;
+
+/**
+ * Counts a failure of the oldest pending signal's projection, tried alone (the projector's isolation step), and
+ * sets it aside at PROJECTION_MAX_ATTEMPTS so the signals accepted after it are applied. Bind parameters: this
+ * runs on the pool, after the failed projection rolled back.
+ */
+export async function recordProjectionFailure(
+  db: Pick<Pool, 'query'>,
+  error: string,
+): Promise<{ signal_id: string; attempts: number; set_aside: boolean } | undefined> {
+  const { rows } = await db.query<{ signal_id: string; attempts: number; set_aside: boolean }>({
+    text: `UPDATE signal_projections p
+              SET attempts = p.attempts + 1, error = left($1, 2000),
+                  failed_at = CASE WHEN p.attempts + 1 >= $2 THEN now() END
+            WHERE p.seq = (SELECT seq FROM signal_projections WHERE failed_at IS NULL ORDER BY seq LIMIT 1
+                           FOR UPDATE SKIP LOCKED)
+        RETURNING p.signal_id, p.attempts, p.failed_at IS NOT NULL AS set_aside`,
+    values: [error, PROJECTION_MAX_ATTEMPTS],
+  });
+  return rows[0];
+}
 
 /**
  * Releases the claims of requests that did not commit (by scope and claiming request id), so a

@@ -65,12 +65,48 @@ export interface AssetMatchKeys {
   cve_ids: string[];
 }
 
+/** The asset side of the rule as SQL: values (bound) or column expressions of a batched statement. */
+interface AssetMatchSql {
+  livemode: Prisma.Sql;
+  fingerprint: Prisma.Sql;
+  asset_type: Prisma.Sql;
+  /** a text[] expression, or null when the asset has no CVE ids */
+  cve_ids: Prisma.Sql | null;
+}
+
+function assetMatchRule(a: AssetMatchSql): Prisma.Sql {
+  const cveClause = a.cve_ids ? Prisma.sql`OR t.cve_id = ANY(${a.cve_ids})` : Prisma.empty;
+  return Prisma.sql`t.livemode = ${a.livemode}
+    AND (COALESCE(cardinality(t.affected_asset_types), 0) = 0 OR ${a.asset_type} = ANY(t.affected_asset_types))
+    AND (t.fingerprints @> ARRAY[${a.fingerprint}]::text[] ${cveClause})`;
+}
+
 /** WHERE condition on `threats t` for the threats (of the asset's mode) matching one asset. */
 export function threatsMatchingAssetWhere(asset: AssetMatchKeys): Prisma.Sql {
-  const cveClause = asset.cve_ids.length > 0 ? Prisma.sql`OR t.cve_id = ANY(${asset.cve_ids}::text[])` : Prisma.empty;
-  return Prisma.sql`t.livemode = ${asset.livemode}
-    AND (COALESCE(cardinality(t.affected_asset_types), 0) = 0 OR ${asset.asset_type} = ANY(t.affected_asset_types))
-    AND (t.fingerprints @> ARRAY[${asset.fingerprint}]::text[] ${cveClause})`;
+  return assetMatchRule({
+    livemode: Prisma.sql`${asset.livemode}`,
+    fingerprint: Prisma.sql`${asset.fingerprint}`,
+    asset_type: Prisma.sql`${asset.asset_type}`,
+    cve_ids: asset.cve_ids.length > 0 ? Prisma.sql`${asset.cve_ids}::text[]` : null,
+  });
+}
+
+/**
+ * The same condition as SQL text over expressions of a batched statement (each a column or a
+ * parameter, e.g. `a.livemode`, `$5::text[]`): one rule for one asset or for many in one statement.
+ */
+export function threatsMatchingAssetExprWhere(e: {
+  livemode: string;
+  fingerprint: string;
+  asset_type: string;
+  cve_ids: string;
+}): string {
+  return assetMatchRule({
+    livemode: Prisma.raw(e.livemode),
+    fingerprint: Prisma.raw(e.fingerprint),
+    asset_type: Prisma.raw(e.asset_type),
+    cve_ids: Prisma.raw(e.cve_ids),
+  }).text;
 }
 
 type RawQuery = Pick<Prisma.TransactionClient, '$queryRaw'>;

@@ -4,7 +4,8 @@ import { capParsed } from '../limits';
 import { isObj, str, strList } from '../util';
 import { append, emptyParsed, filesFrom, licenseFromValue, toolsFrom } from './common';
 import { classifyJson } from './json';
-import { applyNpmLock, TOML_HINT } from './packages';
+import { applyNpmLock } from './packages-npm';
+import { TOML_HINT } from './packages';
 import { parseText } from './text';
 import { looksLikeSetupCfg, stripJsonc } from '../formats';
 

@@ -4,7 +4,7 @@ import type { EnrichmentInput, ParsedManifest } from '../types';
 import { isObj, str, strList } from '../util';
 import { append, filesFrom, genericNameVersion, toolsFrom } from './common';
 import { parseAgentExtras, parseClientServers, parseMcpbManifest, parseRegistryServer } from './mcp';
-import { parseNpm } from './packages';
+import { parseNpm } from './packages-npm';
 import { isExtensionManifest, isNotebook, parseExtension, parseNotebook } from '../formats';
 
 /** A Hugging Face Hub repository id: `owner/name`, nothing else. */

@@ -47,8 +47,9 @@ for (const format of SECRET_FORMATS)
     FORMATS_BY_FIRST.set(prefix[0]!, list);
   }
 
-/** The catalogue format a run (cut to one token) matches, if any. */
-export function matchFormat(s: string, a: number, e: number, truncated: boolean): SecretFormat | null {
+/** The catalogue format a run `s[start, end)` (cut to one token) matches, if any. */
+export function matchFormat(s: string, run: { start: number; end: number; truncated: boolean }): SecretFormat | null {
+  const { start: a, end: e, truncated } = run;
   const len = e - a;
   if (len < 8) return null;
   const candidates = FORMATS_BY_FIRST.get(s[a]!);

@@ -1,4 +1,5 @@
 // The one-pass scanner of redactText and findSecrets (docs/security.md "Secrets never reach shared data").
+import { assignedValue } from './assignment';
 import {
   BASE64_PREFIXES,
   ELLIPSIS,
@@ -10,20 +11,8 @@ import {
   REDACTED_IN_URL,
   matchFormat,
 } from './catalogue';
-import {
-  endsAuthority,
-  endsBareValue,
-  isAlnum,
-  isBase64Char,
-  isDigit,
-  isLower,
-  isQuote,
-  isRunChar,
-  isSpace,
-  isUpper,
-  isWhitespace,
-} from './chars';
-import { AUTH_SCHEMES, isPlaceholderValue, isSecretKeyName, looksRandom } from './names';
+import { endsAuthority, isBase64Char, isDigit, isLower, isRunChar, isSpace, isUpper } from './chars';
+import { isPlaceholderValue } from './names';
 
 export interface Span {
   start: number;
@@ -150,7 +139,7 @@ export class Scanner {
         let tokenEnd = k;
         if (k === end && BASE64_PREFIXES.some((prefix) => s.startsWith(prefix, sa)))
           while (tokenEnd < n && isBase64Char(s.charCodeAt(tokenEnd))) tokenEnd++;
-        const f = matchFormat(s, sa, tokenEnd, truncated && k === e);
+        const f = matchFormat(s, { start: sa, end: tokenEnd, truncated: truncated && k === e });
         if (f) {
           this.spans.push({ start: sa, end: tokenEnd, replacement: `[REDACTED:${f.kind}]`, kind: f.kind });
           if (tokenEnd > end) return tokenEnd;
@@ -187,7 +176,7 @@ export class Scanner {
       const candidates = FORMATS_BY_FIRST.get(s[p]!);
       if (!candidates || !candidates.some(({ prefix }) => s.startsWith(prefix, p))) continue;
       tests++;
-      const f = matchFormat(s, p, to, truncated);
+      const f = matchFormat(s, { start: p, end: to, truncated });
       if (f && mixesCases(s, p, to)) {
         this.spans.push({ start: p, end: to, replacement: `[REDACTED:${f.kind}]`, kind: f.kind });
         return;
@@ -218,89 +207,16 @@ export class Scanner {
   }
 
   /**
-   * A name followed by `=` or `:` (or, for a `--flag`, a space) and a value. The value is redacted when
-   * the name looks secret, or — in a URL query (`?x=…&`) — when the value looks generated.
-   * Returns where the scan goes on, or -1 when this is no assignment.
+   * A name followed by `=` or `:` (or, for a `--flag`, a space) and a value (assignment.ts). A value not redacted
+   * as a whole still has its tokens redacted, and the scan goes on after it (each character is looked at a bounded
+   * number of times, whatever the text). Returns where the scan goes on, or -1 when this is no assignment.
    */
   private assignment(runStart: number, nameStart: number, pos: number): number {
-    const { s, n } = this;
-    const before = runStart > 0 ? s.charCodeAt(runStart - 1) : 0;
-    const inQuery = before === 63 /* ? */ || before === 38; /* & */
-    let j = pos;
-    if (j < n && isQuote(s.charCodeAt(j))) j++; // the closing quote of a JSON / YAML key
-    let sp = 0;
-    while (j < n && isSpace(s.charCodeAt(j)) && sp < 4) {
-      j++;
-      sp++;
-    }
-    const sep = j < n ? s.charCodeAt(j) : 0;
-    // `--api-key VALUE`, and a Dockerfile's legacy `ENV API_KEY value`
-    const flagForm =
-      sp === 1 &&
-      j === pos + 1 &&
-      (s.startsWith('--', nameStart) || (runStart >= 4 && s.startsWith('ENV ', runStart - 4)));
-    if (sep !== 61 /* = */ && sep !== 58 /* : */ && !flagForm) return -1;
-    // only now the name's words (the cost of most runs stays a few character look-ups)
-    const secretName = isSecretKeyName(s.slice(nameStart, pos));
-    if (!secretName && !(inQuery && sep === 61)) return -1;
-    // `PASSWORD= next` in an env file is an empty value (`api_key = '…'` has spaces on both sides)
-    if (sep === 61 && sp === 0 && j + 1 < n && isSpace(s.charCodeAt(j + 1))) return -1;
-    if (sep === 61 || sep === 58) {
-      j++;
-      if (sep === 58 && s.startsWith('//', j)) return -1; // a URL scheme, not an assignment
-      if (j < n && s.charCodeAt(j) === 61) j++; // `==`
-    }
-    sp = 0;
-    while (j < n && isSpace(s.charCodeAt(j)) && sp < 4) {
-      j++;
-      sp++;
-    }
-    if (j >= n) return -1;
-    const q = s.charCodeAt(j);
-    let vs: number;
-    let ve: number;
-    if (isQuote(q)) {
-      vs = j + 1;
-      ve = vs;
-      while (ve < n && s.charCodeAt(ve) !== q && s.charCodeAt(ve) !== 10 && s.charCodeAt(ve) !== 92) ve++;
-    } else if (q === 36 /* $ */ && s.charCodeAt(j + 1) === 123 /* { */) {
-      // `${VAR}`: a reference, up to its brace
-      vs = j;
-      ve = j + 2;
-      while (ve < n && s.charCodeAt(ve) !== 125 && !isWhitespace(s.charCodeAt(ve))) ve++;
-      if (ve < n && s.charCodeAt(ve) === 125) ve++;
-    } else {
-      vs = j;
-      ve = vs;
-      while (ve < n && !endsBareValue(s.charCodeAt(ve))) ve++;
-    }
-    if (ve <= vs) return -1;
-    // `Authorization: Bearer <token>`: the scheme stays, the credential goes
-    let schemeEnd = vs;
-    while (schemeEnd < ve && isAlnum(s.charCodeAt(schemeEnd))) schemeEnd++;
-    if (schemeEnd - vs <= 6 && AUTH_SCHEMES.has(s.slice(vs, schemeEnd).toLowerCase())) {
-      let k = schemeEnd;
-      while (k < n && isSpace(s.charCodeAt(k))) k++;
-      if (k > schemeEnd) {
-        if (isQuote(q)) vs = k;
-        else {
-          vs = k;
-          ve = k;
-          while (ve < n && !endsBareValue(s.charCodeAt(ve))) ve++;
-        }
-      }
-    }
-    if (ve <= vs) return -1;
-    const value = s.slice(vs, ve);
-    if (flagForm && value.startsWith('-')) return -1;
-    if (isPlaceholderValue(value) || (!secretName && (!looksRandom(value) || matchFormat(s, vs, ve, false)))) {
-      // not redacted as a whole: its tokens still are, and the scan goes on after it (each character is
-      // looked at a bounded number of times, whatever the text)
-      this.tokensIn(vs, ve);
-      return ve;
-    }
-    this.spans.push({ start: vs, end: ve, replacement: inQuery ? REDACTED_IN_URL : REDACTED });
-    return ve;
+    const value = assignedValue(this.s, { runStart, nameStart, pos });
+    if (!value) return -1;
+    if (value.replacement) this.spans.push({ start: value.start, end: value.end, replacement: value.replacement });
+    else this.tokensIn(value.start, value.end);
+    return value.end;
   }
 
   /** The catalogue tokens inside [from, to). */

@@ -37,7 +37,9 @@ function walkString(v: string, st: WalkState): string {
   return out;
 }
 
-function walk(v: unknown, depth: number, secret: boolean, st: WalkState): unknown {
+/** `at.secret`: the value sits under a secret-looking key or flag, so a string there is redacted whole. */
+function walk(v: unknown, at: { depth: number; secret: boolean }, st: WalkState): unknown {
+  const { depth, secret } = at;
   if (typeof v === 'string') return secret && !isPlaceholderValue(v) ? REDACTED : walkString(v, st);
   if (depth > MAX_DEPTH) return null;
   if (Array.isArray(v)) {
@@ -46,7 +48,7 @@ function walk(v: unknown, depth: number, secret: boolean, st: WalkState): unknow
       const flag = i > 0 ? flagName(v[i - 1]) : null;
       const afterSecretFlag =
         flag !== null && isSecretKeyName(flag) && typeof v[i] === 'string' && !(v[i] as string).startsWith('-');
-      out[i] = walk(v[i], depth + 1, secret || afterSecretFlag, st);
+      out[i] = walk(v[i], { depth: depth + 1, secret: secret || afterSecretFlag }, st);
     }
     return out;
   }
@@ -55,7 +57,7 @@ function walk(v: unknown, depth: number, secret: boolean, st: WalkState): unknow
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) {
     const isSecret = secret || isSecretKeyName(k) || (pair && (k === 'value' || k === 'default'));
-    out[k.length >= 8 ? walkString(k, st) : k] = walk(x, depth + 1, isSecret, st);
+    out[k.length >= 8 ? walkString(k, st) : k] = walk(x, { depth: depth + 1, secret: Boolean(isSecret) }, st);
   }
   return out;
 }
@@ -66,7 +68,7 @@ function walk(v: unknown, depth: number, secret: boolean, st: WalkState): unknow
  * occurrences of `known` values. Non-plain objects are returned as they are.
  */
 export function redactDeep<T>(value: T, known: readonly string[] = []): T {
-  return walk(value, 0, false, { known, cache: new Map() }) as T;
+  return walk(value, { depth: 0, secret: false }, { known, cache: new Map() }) as T;
 }
 
 /**

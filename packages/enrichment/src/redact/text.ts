@@ -89,5 +89,5 @@ export function findSecrets(s: string): SecretHit[] {
 export function secretKind(token: string): string | null {
   const t = token.trim();
   if (JWT_FORMAT.pattern.test(t)) return JWT_FORMAT.kind;
-  return matchFormat(t, 0, t.length, false)?.kind ?? null;
+  return matchFormat(t, { start: 0, end: t.length, truncated: false })?.kind ?? null;
 }

@@ -1,6 +1,7 @@
 // One rule = one definition: its catalogue entry (what docs/enrichment.md prints) and its evaluate function, so a
 // rule cannot be documented without being run or run without being documented (docs/enrichment.md "Rule catalogue").
 import { ATLAS_VERSION, atlasTechnique } from '../atlas';
+import type { ToolBaseline, ToolFingerprint } from '../drift';
 import type { EnrichmentInput, FindingDraft, ParsedManifest, Severity } from '../types';
 
 /** Base weight per severity (docs/enrichment.md "Scoring"); a finding's weight = base × confidence. */
@@ -20,6 +21,10 @@ export interface RuleContext {
   readonly raw: string;
   readonly publisher: string | null;
   readonly findings: readonly FindingDraft[];
+  /** this observation's tools, fingerprinted (src/drift.ts) */
+  readonly tools: readonly ToolFingerprint[];
+  /** the asset's tool baseline from earlier observations, passed in by the caller (docs/drift.md); null: none */
+  readonly baseline: ToolBaseline | null;
 }
 
 /** One finding as a rule reports it; the rest (category, remediation, weight) comes from the rule's definition. */

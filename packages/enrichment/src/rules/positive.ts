@@ -3,7 +3,7 @@ import { normalizeLicense } from '../license';
 import { uniq } from '../util';
 import { defineRule, type Emission } from './define';
 import { weightFiles } from './serialization';
-import { rangedDependencies } from './supply-chain';
+import { rangedDependencies } from './pinning';
 
 export const R00 = defineRule({
   id: 'R00',

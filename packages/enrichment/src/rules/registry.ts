@@ -1,8 +1,10 @@
 // The rule registry: every rule the engine runs, in evaluation order. docs/enrichment.md's rule catalogue is
 // generated from it (scripts/gen-rules-doc.ts); adding a rule = one defineRule in its family file + one entry here.
+import type { ToolBaseline, ToolFingerprint } from '../drift';
 import type { EnrichmentInput, FindingDraft, ParsedManifest } from '../types';
 import { R16, R17, R18, R19, R26, R27 } from './capabilities';
 import { R29 } from './combinations';
+import { R30, R31, R32, R33 } from './drift';
 import { R20 } from './credentials';
 import { toFinding, type RuleContext, type RuleDefinition } from './define';
 import { R24, R25 } from './exposure';
@@ -11,7 +13,8 @@ import { ANALYSIS_TRUNCATED, FORMAT_NOT_ANALYSED, MANIFEST_UNPARSEABLE, THREAT_M
 import { R00 } from './positive';
 import { R12, R13, R14, R15 } from './provenance';
 import { R01, R02, R03, R04, R05, R06, R07 } from './serialization';
-import { R21, R22, R23 } from './supply-chain';
+import { R21, R22 } from './pinning';
+import { R23 } from './vulnerable-versions';
 
 /**
  * Rules in catalogue order, which is also evaluation order: a rule may look at the findings of the rules before it
@@ -48,6 +51,10 @@ export const RULES = [
   R27,
   R28,
   R29,
+  R30,
+  R31,
+  R32,
+  R33,
   MANIFEST_UNPARSEABLE,
   FORMAT_NOT_ANALYSED,
   ANALYSIS_TRUNCATED,
@@ -70,15 +77,24 @@ export function isRule(f: { rule_id: string }, ...ids: readonly RuleId[]): boole
   return (ids as readonly string[]).includes(f.rule_id);
 }
 
+/** What the rules see besides the signal and its parse: the publisher, the fingerprinted tools and their baseline. */
+export interface RuleExtras {
+  publisher: string | null;
+  tools?: readonly ToolFingerprint[];
+  baseline?: ToolBaseline | null;
+}
+
 /** Run every rule over the parsed manifest, in registry order. Output order is deterministic. */
-export function evaluateRules(input: EnrichmentInput, p: ParsedManifest, publisher: string | null): FindingDraft[] {
+export function evaluateRules(input: EnrichmentInput, p: ParsedManifest, extras: RuleExtras): FindingDraft[] {
   const findings: FindingDraft[] = [];
   const ctx: RuleContext = {
     input,
     p,
     raw: typeof input.raw_manifest === 'string' ? input.raw_manifest : '',
-    publisher,
+    publisher: extras.publisher,
     findings,
+    tools: extras.tools ?? [],
+    baseline: extras.baseline ?? null,
   };
   for (const rule of RULES) for (const e of rule.evaluate(ctx)) findings.push(toFinding(rule, e));
   return findings;

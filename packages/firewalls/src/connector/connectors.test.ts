@@ -32,6 +32,7 @@ const policy: PolicyModel = {
       categories: [],
       domains: ['chatgpt.com'],
       min_risk_score: null,
+      min_asset_severity: null,
       enabled: true,
     },
     {
@@ -42,6 +43,7 @@ const policy: PolicyModel = {
       categories: ['ai-chat-assistant'],
       domains: [],
       min_risk_score: null,
+      min_asset_severity: null,
       enabled: true,
     },
     {
@@ -52,6 +54,7 @@ const policy: PolicyModel = {
       categories: ['ai-code-assistant'],
       domains: ['*.internal-ai.example'],
       min_risk_score: null,
+      min_asset_severity: null,
       enabled: true,
     },
     {
@@ -62,6 +65,7 @@ const policy: PolicyModel = {
       categories: [],
       domains: ['cursor.com'],
       min_risk_score: null,
+      min_asset_severity: null,
       enabled: false,
     },
     {
@@ -72,6 +76,7 @@ const policy: PolicyModel = {
       categories: ['gambling'],
       domains: [],
       min_risk_score: null,
+      min_asset_severity: null,
       enabled: true,
     },
   ],

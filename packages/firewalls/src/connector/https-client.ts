@@ -53,7 +53,7 @@ async function resolveGuarded(host: string, allowList: AllowList): Promise<strin
       throw new ConnectorError('dns', `could not resolve ${bare} (${code})`);
     }
   }
-  const refusal = addressRefusal(allowList, bare, address, 'firewall');
+  const refusal = addressRefusal(allowList, { host: bare, ip: address }, 'firewall');
   if (refusal) throw new ConnectorError('outbound_blocked', `refused to connect to ${bare}: ${refusal}`);
   return address;
 }

@@ -43,9 +43,23 @@ export interface PushedObjects {
   warnings: string[];
 }
 
+/**
+ * The feed credential a device is given to pull the tenant's risk feeds (docs/feeds.md "Feed tokens"): both
+ * PAN-OS EDLs and FortiGate external feeds send it as HTTP Basic (user name = token id, password = secret).
+ */
+export interface FeedCredential {
+  username: string;
+  password: string;
+}
+
 export interface FirewallConnector {
   test(): Promise<FirewallTestInfo>;
   configureLogging(options: LoggingOptions): Promise<LoggingResult>;
-  applyUrlPolicy(policy: PolicyModel, previous: PushedObjects | null): Promise<PushedObjects>;
+  /** `feed`: needed when a rule references the risk feed (min_asset_severity) */
+  applyUrlPolicy(
+    policy: PolicyModel,
+    previous: PushedObjects | null,
+    feed?: FeedCredential | null,
+  ): Promise<PushedObjects>;
   removeUrlPolicy(pushed: PushedObjects): Promise<void>;
 }

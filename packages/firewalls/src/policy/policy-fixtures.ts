@@ -10,6 +10,7 @@ export const rule = (action: FilterAction, over: Partial<PolicyRuleModel> = {}):
   categories: [],
   domains: [],
   min_risk_score: null,
+  min_asset_severity: null,
   enabled: true,
   ...over,
 });

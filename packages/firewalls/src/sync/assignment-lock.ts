@@ -32,12 +32,12 @@ function isLockTimeout(err: unknown): boolean {
  * `tx` commits with the lock's release, so the next job of the assignment sees it.
  */
 export async function withAssignmentLock<T>(
-  db: PrismaClient,
+  prisma: PrismaClient,
   assignmentId: string,
   fn: (tx: Tx) => Promise<T>,
 ): Promise<T> {
   try {
-    return await db.$transaction(
+    return await prisma.$transaction(
       async (tx) => {
         await tx.$queryRaw`SELECT set_config('lock_timeout', ${`${ASSIGNMENT_LOCK_WAIT_MS}ms`}, true)`;
         // two-key form: the first key names the purpose, so other advisory locks cannot collide with it

@@ -10,16 +10,21 @@ import type { Prisma, PrismaClient, Tx } from '@risk/db';
 import { ConnectorError } from '../connector/errors';
 import { defaultConnectorContext } from '../connector/https-client';
 import type { FirewallConnection, FirewallConnector, PushedObjects } from '../connector/types';
+import { loadCategoryCatalog } from '../categories/load-catalog';
 import { policyModelOf } from '../policy/policy-model-of';
 import { createConnector } from '../registry';
 import { AssignmentBusyError, withAssignmentLock } from './assignment-lock';
 import { connectionOf } from './connection-of';
+import { feedRules } from '../feeds/feed-reference';
+import { firewallFeedCredential } from './firewall-feed-credential';
 
 export interface SyncOptions {
   secretsKey: string;
   /** OUTBOUND_ALLOWED_HOSTS of the running process (empty: no exemptions) */
   allowedHosts?: string;
   connectorFor?: (connection: FirewallConnection) => FirewallConnector;
+  /** FEED_BASE_URL: where a pushed EDL / external feed pulls the tenant's risk feed (docs/feeds.md) */
+  feedBaseUrl?: string;
 }
 
 export interface RemoveOptions extends SyncOptions {
@@ -53,12 +58,12 @@ function connectorOf(options: SyncOptions) {
 
 /** Another job of the assignment is pushing: retry later (nothing is recorded on the assignment). */
 async function underLock(
-  db: PrismaClient,
+  prisma: PrismaClient,
   assignmentId: string,
   fn: (tx: Tx) => Promise<SyncResult>,
 ): Promise<SyncResult> {
   try {
-    return await withAssignmentLock(db, assignmentId, fn);
+    return await withAssignmentLock(prisma, assignmentId, fn);
   } catch (err) {
     if (!(err instanceof AssignmentBusyError)) throw err;
     return {
@@ -71,14 +76,18 @@ async function underLock(
 }
 
 export function syncPolicyAssignment(
-  db: PrismaClient,
+  prisma: PrismaClient,
   assignmentId: string,
   options: SyncOptions,
 ): Promise<SyncResult> {
-  return underLock(db, assignmentId, (tx) => applyLocked(tx, assignmentId, options));
+  return underLock(prisma, assignmentId, (tx) => applyLocked(tx, assignmentId, { ...options, db: prisma }));
 }
 
-async function applyLocked(tx: Tx, assignmentId: string, options: SyncOptions): Promise<SyncResult> {
+async function applyLocked(
+  tx: Tx,
+  assignmentId: string,
+  options: SyncOptions & { db: PrismaClient },
+): Promise<SyncResult> {
   const assignment = await tx.policyAssignment.findUnique({
     where: { id: assignmentId },
     include: { firewall: true, policy: { include: { rules: { orderBy: { position: 'asc' } } } } },
@@ -87,12 +96,22 @@ async function applyLocked(tx: Tx, assignmentId: string, options: SyncOptions): 
   if (!assignment || !APPLY_STATUSES.includes(assignment.sync_status)) return skipped;
   // a stale job (its version was pushed by a later job already): the device has the target, nothing to do
   if (assignment.sync_status === 'synced' && assignment.synced_version === assignment.target_version) return skipped;
-  const model = policyModelOf(assignment.policy);
+  // the merged category data (a rule naming an operator-imported AI category pushes its domains), read only when
+  // a rule names a category at all
+  const catalog = assignment.policy.rules.some((r) => r.enabled && r.categories.length)
+    ? await loadCategoryCatalog(tx)
+    : undefined;
+  const model = policyModelOf(assignment.policy, { feedBaseUrl: options.feedBaseUrl, catalog });
   // compare-and-set: only the version that is still the target, and only while no removal started
   const stillTarget = { id: assignmentId, target_version: model.version, sync_status: { in: APPLY_STATUSES } };
   try {
     const connector = connectorOf(options)(connectionOf(assignment.firewall, options.secretsKey));
-    const pushed = await connector.applyUrlPolicy(model, (assignment.pushed_objects as PushedObjects | null) ?? null);
+    const feed = feedRules(model).length
+      ? // outside the lock's transaction: the device pulls the feed during the push, so the token must be visible
+        await firewallFeedCredential(options.db, { firewall: assignment.firewall, secretsKey: options.secretsKey })
+      : null;
+    const previous = (assignment.pushed_objects as PushedObjects | null) ?? null;
+    const pushed = await connector.applyUrlPolicy(model, previous, feed);
     const pushedJson = pushed as unknown as Prisma.InputJsonValue;
     const { count } = await tx.policyAssignment.updateMany({
       where: stillTarget,
@@ -132,11 +151,11 @@ async function applyLocked(tx: Tx, assignmentId: string, options: SyncOptions): 
  * the user retries by unassigning again or overrides with DELETE ?force=true.
  */
 export function removePolicyAssignment(
-  db: PrismaClient,
+  prisma: PrismaClient,
   assignmentId: string,
   options: RemoveOptions,
 ): Promise<SyncResult> {
-  return underLock(db, assignmentId, (tx) => removeLocked(tx, assignmentId, options));
+  return underLock(prisma, assignmentId, (tx) => removeLocked(tx, assignmentId, options));
 }
 
 async function removeLocked(tx: Tx, assignmentId: string, options: RemoveOptions): Promise<SyncResult> {
@@ -172,12 +191,11 @@ async function removeLocked(tx: Tx, assignmentId: string, options: RemoveOptions
  * after that attempt started (a newer unassign or a re-assign owns it then).
  */
 export async function endRemovalAfterFailedJob(
-  db: PrismaClient,
-  assignmentId: string,
-  attemptStartedAt: Date,
-  message: string,
+  prisma: PrismaClient,
+  input: { assignmentId: string; attemptStartedAt: Date; message: string },
 ): Promise<boolean> {
-  const { count } = await db.policyAssignment.updateMany({
+  const { assignmentId, attemptStartedAt, message } = input;
+  const { count } = await prisma.policyAssignment.updateMany({
     where: { id: assignmentId, sync_status: 'removing', updated: { lte: attemptStartedAt } },
     data: { sync_status: 'removal_failed', last_error: message },
   });

@@ -21,6 +21,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/console/v1/session': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The current console session (and its CSRF token) */
+    get: operations['getConsoleSession'];
+    put?: never;
+    /**
+     * Sign in to the console (admin token or tenant token → session cookie)
+     * @description Exchanges the admin token or a tenant token for a console session: an HttpOnly, SameSite=Strict cookie (30 min idle, 8 h at most) and the CSRF token to send as X-Console-CSRF. A tenant session gets its own tenant token and org API key, revoked at sign-out (docs/console.md).
+     */
+    post: operations['postConsoleSession'];
+    /** Sign out: ends the session and revokes the session's own credentials */
+    delete: operations['deleteConsoleSession'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/deploy/v1/credentials': {
     parameters: {
       query?: never;
@@ -32,6 +54,113 @@ export interface paths {
     get: operations['getDeployCredentials'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/feeds/v1/block-list': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The tenant's block list (always in its feeds) */
+    get: operations['getFeedsBlockList'];
+    put?: never;
+    /** Add domains or URLs to the block list (all or none); answers the whole list */
+    post: operations['postFeedsBlockList'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/feeds/v1/block-list/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove a block-list entry */
+    delete: operations['deleteFeedsBlockListById'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/feeds/v1/lists/{format}/{severity}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A risk feed for firewalls (PAN-OS EDL or FortiGate external feed), plain text
+     * @description One entry a line in the vendor's list format (docs/feeds.md "Formats"), sorted; `ETag` over the bytes, `If-None-Match` answers 304; `X-Feed-Entries` counts the lines and `X-Feed-Truncated: true` says the cap cut it.
+     */
+    get: operations['getFeedsListsByFormatBySeverity'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/feeds/v1/tokens': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List feed tokens (newest 100, never a secret) */
+    get: operations['getFeedsTokens'];
+    put?: never;
+    /** Create a feed token (secret shown once) for firewalls to pull the feeds */
+    post: operations['postFeedsTokens'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/feeds/v1/tokens/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Revoke a feed token */
+    delete: operations['deleteFeedsTokensById'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/feeds/v1/tokens/{id}/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Rotate a feed token: a new secret; the previous one works 24 h more */
+    post: operations['postFeedsTokensByIdRotate'];
     delete?: never;
     options?: never;
     head?: never;
@@ -121,6 +250,48 @@ export interface paths {
     put?: never;
     post?: never;
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/keys/v1': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List the org's API keys, newest first (never the secret) */
+    get: operations['getKeys'];
+    put?: never;
+    /**
+     * Mint an API key for the tenant's org (secret shown once; Idempotency-Key)
+     * @description At most 100 active keys minted by hand per org (`api_key_limit_reached`); `expires_in_days` or `expires_at`, at most 365 days ahead. A retry with the same Idempotency-Key replays the same key.
+     */
+    post: operations['postKeys'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/keys/v1/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Retrieve an API key (never the secret) */
+    get: operations['getKeysById'];
+    put?: never;
+    post?: never;
+    /**
+     * Revoke an API key (refused by the public API within 5 s)
+     * @description Idempotent. A key exchanged from a deployment token answers 409 `api_key_managed_by_deployment_token`: revoke the token (admin token), which revokes every key it minted.
+     */
+    delete: operations['deleteKeysById'];
     options?: never;
     head?: never;
     patch?: never;
@@ -492,8 +663,54 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    AddFeedBlockEntriesBody: {
+      entries: {
+        note?: string;
+        /** @description `example.com` (and its subdomains), `*.example.com`, or a URL without scheme */
+        value: string;
+      }[];
+    };
     AiCategoryList: {
       data: components['schemas']['UrlCategory'][];
+      has_more: boolean;
+      next_cursor: string | null;
+      /** @enum {string} */
+      object: 'list';
+      url: string;
+    };
+    ApiKey: {
+      /** Format: date-time */
+      created: string;
+      /** @description set for a key exchanged from a deployment token: revoke it through that token */
+      deployment_token_id: string | null;
+      /** Format: date-time */
+      expires_at: string | null;
+      id: string;
+      /** @description the secret `rk_…`; only in the creation response */
+      key?: string;
+      /** @description the first 12 characters (`rk_live_xxxx`) */
+      key_prefix: string;
+      /**
+       * Format: date-time
+       * @description the last public-API request, to about 30 s
+       */
+      last_used_at: string | null;
+      last4: string;
+      livemode: boolean;
+      name: string | null;
+      /** @enum {string} */
+      object: 'api_key';
+      org_id: string;
+      /** @description `key_prefix…last4`, to recognise a key */
+      redacted_key: string;
+      /** Format: date-time */
+      revoked_at: string | null;
+      scopes: string[];
+      /** @enum {string} */
+      status: 'active' | 'expired' | 'revoked';
+    };
+    ApiKeyList: {
+      data: components['schemas']['ApiKey'][];
       has_more: boolean;
       next_cursor: string | null;
       /** @enum {string} */
@@ -516,7 +733,7 @@ export interface components {
        * @default LOG_USER
        * @enum {string}
        */
-      facility:
+      facility?:
         | 'LOG_USER'
         | 'LOG_LOCAL0'
         | 'LOG_LOCAL1'
@@ -530,15 +747,82 @@ export interface components {
        * @default udp
        * @enum {string}
        */
-      mode: 'udp' | 'tcp' | 'tls';
+      mode?: 'udp' | 'tcp' | 'tls';
       /** @default 514 */
-      syslog_port: number;
+      syslog_port?: number;
       syslog_server: string;
+    };
+    ConsoleSession: {
+      /** Format: date-time */
+      created: string;
+      /** @description send as X-Console-CSRF on every POST, PUT, PATCH and DELETE under /console/v1 */
+      csrf_token: string;
+      /**
+       * Format: date-time
+       * @description absolute end of the session (8 h after sign-in)
+       */
+      expires_at: string;
+      id: string;
+      /**
+       * Format: date-time
+       * @description the session ends here unless used before (30 min idle)
+       */
+      idle_expires_at: string;
+      /** @enum {string} */
+      kind: 'admin' | 'tenant';
+      /** @enum {string} */
+      object: 'console_session';
+      /** @description the public-API scopes of the session's own key (tenant sessions; [] for the admin) */
+      scopes: string[];
+      /** @description the signed-in tenant; null for the platform admin */
+      tenant: {
+        id: string;
+        name: string;
+        org_id: string;
+      } | null;
+    };
+    ConsoleSignInBody: {
+      /** @description the admin token or a tenant token; exchanged, never stored */
+      token: string;
+    };
+    ConsoleSignOut: {
+      id: string;
+      /** @enum {string} */
+      object: 'console_sign_out';
+      signed_out_at: string;
+    };
+    CreateApiKeyBody: {
+      /**
+       * Format: date-time
+       * @description when the key expires (ISO 8601, in the future, at most 365 days ahead); exclusive with expires_in_days
+       */
+      expires_at?: string;
+      /** @description days until the key expires (1–365); exclusive with expires_at */
+      expires_in_days?: number;
+      /**
+       * @description false mints an `rk_test_…` key (test mode)
+       * @default true
+       */
+      livemode?: boolean;
+      name: string;
+      /** @description public-API scopes (docs/guides/auth-and-scopes.md); duplicates are dropped */
+      scopes: (
+        | 'signals:write'
+        | 'signals:read'
+        | 'assets:read'
+        | 'threats:read'
+        | 'threats:write'
+        | 'webhooks:write'
+        | 'assets:triage'
+      )[];
     };
     CreateDeploymentTokenBody: {
       /** @default 168 */
-      expires_in_hours: number;
+      expires_in_hours?: number;
       max_uses?: number;
+      name?: string;
+    };
+    CreateFeedTokenBody: {
       name?: string;
     };
     CreateFirewallBody: {
@@ -546,11 +830,11 @@ export interface components {
       host: string;
       name: string;
       /** @default 443 */
-      port: number;
+      port?: number;
       /** @enum {string} */
       type: 'palo_alto' | 'fortinet';
       /** @default true */
-      verify_ssl: boolean;
+      verify_ssl?: boolean;
     };
     CreateTenantBody: {
       /** Format: email */
@@ -566,21 +850,26 @@ export interface components {
        * @default allow
        * @enum {string}
        */
-      default_action: 'allow' | 'block' | 'alert';
+      default_action?: 'allow' | 'block' | 'alert';
       description?: string;
       name: string;
       /** @default [] */
-      rules: components['schemas']['CreateUrlFilterRuleBody'][];
+      rules?: components['schemas']['CreateUrlFilterRuleBody'][];
     };
     CreateUrlFilterRuleBody: {
       /** @enum {string} */
       action: 'allow' | 'block' | 'alert';
       /** @default [] */
-      categories: string[];
+      categories?: string[];
       /** @default [] */
-      domains: string[];
+      domains?: string[];
       /** @default true */
-      enabled: boolean;
+      enabled?: boolean;
+      /**
+       * @description matches the tenant's risky AI endpoints at or above this severity; firewalls get a reference to the risk feed (a PAN-OS EDL, a FortiGate external feed)
+       * @enum {string|null}
+       */
+      min_asset_severity?: 'critical' | 'high' | 'medium' | 'low' | null;
       min_risk_score?: number | null;
       name?: string;
     };
@@ -653,6 +942,81 @@ export interface components {
           | 'rate_limit_error'
           | 'api_error';
       };
+    };
+    FeedBlockEntry: {
+      /** Format: date-time */
+      created: string;
+      id: string;
+      /** @enum {string} */
+      kind: 'domain' | 'url';
+      note: string | null;
+      /** @enum {string} */
+      object: 'feed_block_entry';
+      value: string;
+    };
+    FeedBlockEntryList: {
+      data: components['schemas']['FeedBlockEntry'][];
+      has_more: boolean;
+      next_cursor: string | null;
+      /** @enum {string} */
+      object: 'list';
+      url: string;
+    };
+    /** @description set when matched_on is min_asset_severity */
+    FeedMatch: {
+      /** @description origin ai_domain: the AI category of the domain */
+      ai_category: string | null;
+      /** @description origin asset: the asset whose risk put the host in the feed */
+      asset_fingerprint: string | null;
+      /** @description the feed line that covers the URL (a domain covers its subdomains) */
+      entry: string;
+      /** @enum {string} */
+      entry_type: 'domain' | 'url';
+      /**
+       * @description the tenant's block list, one of its org's application assets, or an AI domain (shipped or imported)
+       * @enum {string}
+       */
+      origin: 'block_list' | 'asset' | 'ai_domain';
+      /** @description the entry's 0–100 risk; null for the block list (in every cut) */
+      score: number | null;
+      /**
+       * @description the most severe feed cut that lists the URL
+       * @enum {string}
+       */
+      severity: 'critical' | 'high' | 'medium' | 'low';
+    } | null;
+    FeedToken: {
+      /** Format: date-time */
+      created: string;
+      /** @description set when the sync minted the token for this firewall (a policy rule on the feed) */
+      firewall_id: string | null;
+      /** @description also the HTTP Basic user name a firewall sends */
+      id: string;
+      /** Format: date-time */
+      last_used_at: string | null;
+      name: string | null;
+      /** @enum {string} */
+      object: 'feed_token';
+      /**
+       * Format: date-time
+       * @description after a rotation: until when the previous secret still works
+       */
+      previous_expires_at: string | null;
+      /** Format: date-time */
+      revoked_at: string | null;
+      /** @enum {string} */
+      status: 'active' | 'revoked';
+      /** @description the secret `rkf_…`; only in the creation and rotation responses */
+      token?: string;
+      token_prefix: string;
+    };
+    FeedTokenList: {
+      data: components['schemas']['FeedToken'][];
+      has_more: boolean;
+      next_cursor: string | null;
+      /** @enum {string} */
+      object: 'list';
+      url: string;
     };
     Firewall: {
       api_token_last4: string;
@@ -798,6 +1162,7 @@ export interface components {
       tenant_token: components['schemas']['TenantToken'];
     };
     ReorderUrlFilterRulesBody: {
+      /** @description the policy's version the change was based on; 409 version_conflict when the policy has changed since */
       expected_version?: number;
       rule_ids: string[];
     };
@@ -886,6 +1251,8 @@ export interface components {
       /** @enum {string} */
       default_action?: 'allow' | 'block' | 'alert';
       description?: string | null;
+      /** @description the policy's version the change was based on; 409 version_conflict when the policy has changed since */
+      expected_version?: number;
       name?: string;
     };
     UpdateUrlFilterRuleBody: {
@@ -894,17 +1261,30 @@ export interface components {
       categories?: string[];
       domains?: string[];
       enabled?: boolean;
+      /** @description the policy's version the change was based on; 409 version_conflict when the policy has changed since */
+      expected_version?: number;
+      /**
+       * @description matches the tenant's risky AI endpoints at or above this severity; firewalls get a reference to the risk feed (a PAN-OS EDL, a FortiGate external feed)
+       * @enum {string|null}
+       */
+      min_asset_severity?: 'critical' | 'high' | 'medium' | 'low' | null;
       min_risk_score?: number | null;
       name?: string | null;
     };
     UrlCategory: {
       description: string;
+      /** @description AI categories: where each domain came from (a shipped list or an operator import) */
+      domain_sources?: {
+        [key: string]: string;
+      };
       domains?: string[];
       fortiguard?: number[];
       id: string;
       name: string;
       pan_os?: string[];
       parent?: string;
+      /** @description AI categories: `shipped`, or the source name of the operator import that added it */
+      source?: string;
       vendors?: string[];
     };
     UrlFilterPolicy: {
@@ -940,6 +1320,8 @@ export interface components {
       domains: string[];
       enabled: boolean;
       id: string;
+      /** @enum {string|null} */
+      min_asset_severity: 'critical' | 'high' | 'medium' | 'low' | null;
       min_risk_score: number | null;
       name: string | null;
       /** @enum {string} */
@@ -966,6 +1348,7 @@ export interface components {
       policy_decisions: {
         /** @enum {string} */
         action: 'allow' | 'block' | 'alert';
+        feed_match: components['schemas']['FeedMatch'];
         matched_on: string;
         policy_id: string;
         policy_name: string;
@@ -1003,6 +1386,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "service": "admin-api",
+           *       "status": "running",
+           *       "version": "1.0.0",
+           *       "endpoints": {
+           *         "GET /health": {
+           *           "auth": "none",
+           *           "summary": "Readiness: Postgres and Redis"
+           *         },
+           *         "POST /tenants/v1/register": {
+           *           "auth": "admin",
+           *           "summary": "Register a tenant"
+           *         },
+           *         "GET /firewalls/v1": {
+           *           "auth": "tenant",
+           *           "summary": "List the tenant's firewalls"
+           *         }
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ServiceIndex'];
         };
       };
@@ -1018,6 +1422,368 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getConsoleSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the session */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "console_session",
+           *       "id": "csn_01m81c8dkkb77xkmqh8h3t4504",
+           *       "kind": "tenant",
+           *       "tenant": {
+           *         "id": "ten_01m81c8dkkb77xkmqh8h3t4504",
+           *         "name": "Acme Corp",
+           *         "org_id": "org_acme"
+           *       },
+           *       "csrf_token": "q2V0LXRoaXMtZnJvbS10aGUtc2Vzc2lvbi1hbnN3ZXI",
+           *       "scopes": [
+           *         "assets:read",
+           *         "assets:triage",
+           *         "signals:read",
+           *         "threats:read",
+           *         "threats:write",
+           *         "webhooks:write"
+           *       ],
+           *       "created": "2026-11-24T09:00:00.000Z",
+           *       "expires_at": "2026-11-24T17:00:00.000Z",
+           *       "idle_expires_at": "2026-11-24T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ConsoleSession'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  postConsoleSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "token": "eyJhbGciOiJIUzI1NiJ9…"
+         *     }
+         */
+        'application/json': components['schemas']['ConsoleSignInBody'];
+      };
+    };
+    responses: {
+      /** @description the session (Set-Cookie carries its secret) */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "console_session",
+           *       "id": "csn_01m81c8dkkb77xkmqh8h3t4504",
+           *       "kind": "tenant",
+           *       "tenant": {
+           *         "id": "ten_01m81c8dkkb77xkmqh8h3t4504",
+           *         "name": "Acme Corp",
+           *         "org_id": "org_acme"
+           *       },
+           *       "csrf_token": "q2V0LXRoaXMtZnJvbS10aGUtc2Vzc2lvbi1hbnN3ZXI",
+           *       "scopes": [
+           *         "assets:read",
+           *         "assets:triage",
+           *         "signals:read",
+           *         "threats:read",
+           *         "threats:write",
+           *         "webhooks:write"
+           *       ],
+           *       "created": "2026-11-24T09:00:00.000Z",
+           *       "expires_at": "2026-11-24T17:00:00.000Z",
+           *       "idle_expires_at": "2026-11-24T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ConsoleSession'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported media type (send application/json) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  deleteConsoleSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description signed out */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "console_sign_out",
+           *       "id": "csn_01m81c8dkkb77xkmqh8h3t4504",
+           *       "signed_out_at": "2026-11-24T10:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ConsoleSignOut'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1040,6 +1806,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "deployment_credentials",
+           *       "tenant_id": "ten_01m81c8dkkb77xkmqh8h3t4504",
+           *       "org_id": "org_acme",
+           *       "api_base_url": "https://api.risk.example.com",
+           *       "api_key": {
+           *         "id": "key_01m81c8dkkb77xkmqh8h3t450g",
+           *         "key": "rk_live_5f2KqT9wXb3LmN7pR1vZ8cYd4HjA6sE0",
+           *         "scopes": [
+           *           "signals:write",
+           *           "signals:read",
+           *           "assets:read",
+           *           "threats:read"
+           *         ],
+           *         "livemode": true,
+           *         "expires_at": null
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['DeploymentCredentials'];
         };
       };
@@ -1049,6 +1835,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1058,6 +1855,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_exhausted",
+           *         "message": "This deployment token has been used the maximum number of times.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1067,6 +1874,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1082,6 +1899,1101 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getFeedsBlockList: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "feed_block_entry",
+           *           "id": "fbe_01m81d4k7tq2w9c5v8x3n6b1zh",
+           *           "kind": "domain",
+           *           "value": "free-gpt-proxy.example",
+           *           "note": "unsanctioned ChatGPT proxy (INC-2291)",
+           *           "created": "2026-11-22T07:42:18.000Z"
+           *         },
+           *         {
+           *           "object": "feed_block_entry",
+           *           "id": "fbe_01m81d4k7tq2w9c5v8x3n6b1zj",
+           *           "kind": "url",
+           *           "value": "paste.example.net/raw/Qx7fK2",
+           *           "note": "prompt-injection payload seen in support tickets",
+           *           "created": "2026-11-22T07:42:18.000Z"
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "url": "/feeds/v1/block-list",
+           *       "next_cursor": null
+           *     }
+           */
+          'application/json': components['schemas']['FeedBlockEntryList'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  postFeedsBlockList: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "entries": [
+         *         {
+         *           "value": "free-gpt-proxy.example",
+         *           "note": "unsanctioned ChatGPT proxy (INC-2291)"
+         *         },
+         *         {
+         *           "value": "paste.example.net/raw/Qx7fK2",
+         *           "note": "prompt-injection payload seen in support tickets"
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['AddFeedBlockEntriesBody'];
+      };
+    };
+    responses: {
+      /** @description success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "feed_block_entry",
+           *           "id": "fbe_01m81d4k7tq2w9c5v8x3n6b1zh",
+           *           "kind": "domain",
+           *           "value": "free-gpt-proxy.example",
+           *           "note": "unsanctioned ChatGPT proxy (INC-2291)",
+           *           "created": "2026-11-22T07:42:18.000Z"
+           *         },
+           *         {
+           *           "object": "feed_block_entry",
+           *           "id": "fbe_01m81d4k7tq2w9c5v8x3n6b1zj",
+           *           "kind": "url",
+           *           "value": "paste.example.net/raw/Qx7fK2",
+           *           "note": "prompt-injection payload seen in support tickets",
+           *           "created": "2026-11-22T07:42:18.000Z"
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "url": "/feeds/v1/block-list",
+           *       "next_cursor": null
+           *     }
+           */
+          'application/json': components['schemas']['FeedBlockEntryList'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported media type (send application/json) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  deleteFeedsBlockListById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "fbe_01m81d4k7tq2w9c5v8x3n6b1zj",
+           *       "object": "feed_block_entry",
+           *       "deleted": true
+           *     }
+           */
+          'application/json': components['schemas']['Deleted'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found_error */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getFeedsListsByFormatBySeverity: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        format: 'panos-url' | 'panos-domain' | 'fortigate-url' | 'fortigate-domain';
+        severity: 'critical' | 'high' | 'medium' | 'low';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the list */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example *.free-gpt-proxy.example
+           *     free-gpt-proxy.example
+           *     huggingface.co/acme-ai/llama-3.1-8b-support-lora
+           *     huggingface.co/llama-tools/llama-3.1-8b-instruct-lora
+           *     paste.example.net/raw/Qx7fK2
+           */
+          'text/plain': string;
+        };
+      };
+      /** @description Not Modified: the list still has the ETag given in If-None-Match */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found_error */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getFeedsTokens: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "feed_token",
+           *           "id": "ftk_01m81d2vq6h4k8t0x3c7n9p5re",
+           *           "name": "pa-3220 hq edl",
+           *           "token_prefix": "rkf_ZedII-iY",
+           *           "status": "active",
+           *           "firewall_id": null,
+           *           "previous_expires_at": null,
+           *           "revoked_at": null,
+           *           "last_used_at": "2026-11-23T08:55:02.000Z",
+           *           "created": "2026-11-22T07:42:18.000Z"
+           *         },
+           *         {
+           *           "object": "feed_token",
+           *           "id": "ftk_01m81c9f3aw2e6y8mbt4r1kz7d",
+           *           "name": null,
+           *           "token_prefix": "rkf_u7Jq2mXw",
+           *           "status": "active",
+           *           "firewall_id": "fw_01m81c8dkkb77xkmqh8h3t4509",
+           *           "previous_expires_at": null,
+           *           "revoked_at": null,
+           *           "last_used_at": "2026-11-23T09:00:00.000Z",
+           *           "created": "2026-11-22T07:31:12.000Z"
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "url": "/feeds/v1/tokens",
+           *       "next_cursor": null
+           *     }
+           */
+          'application/json': components['schemas']['FeedTokenList'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  postFeedsTokens: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "name": "pa-3220 hq edl"
+         *     }
+         */
+        'application/json': components['schemas']['CreateFeedTokenBody'];
+      };
+    };
+    responses: {
+      /** @description success */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "feed_token",
+           *       "id": "ftk_01m81d2vq6h4k8t0x3c7n9p5re",
+           *       "name": "pa-3220 hq edl",
+           *       "token_prefix": "rkf_ZedII-iY",
+           *       "status": "active",
+           *       "firewall_id": null,
+           *       "previous_expires_at": null,
+           *       "revoked_at": null,
+           *       "last_used_at": null,
+           *       "created": "2026-11-22T07:42:18.000Z",
+           *       "token": "rkf_ZedII-iYEXs_YCiDb4xg7EWBZ_NVpoErVtxV2DbYujQ"
+           *     }
+           */
+          'application/json': components['schemas']['FeedToken'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported media type (send application/json) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  deleteFeedsTokensById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "feed_token",
+           *       "id": "ftk_01m81d2vq6h4k8t0x3c7n9p5re",
+           *       "name": "pa-3220 hq edl",
+           *       "token_prefix": "rkf_ZedII-iY",
+           *       "status": "revoked",
+           *       "firewall_id": null,
+           *       "previous_expires_at": null,
+           *       "revoked_at": "2026-11-23T09:05:41.000Z",
+           *       "last_used_at": "2026-11-23T08:55:02.000Z",
+           *       "created": "2026-11-22T07:42:18.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['FeedToken'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found_error */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  postFeedsTokensByIdRotate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "feed_token",
+           *       "id": "ftk_01m81d2vq6h4k8t0x3c7n9p5re",
+           *       "name": "pa-3220 hq edl",
+           *       "token_prefix": "rkf_LLAA1brq",
+           *       "status": "active",
+           *       "firewall_id": null,
+           *       "previous_expires_at": "2026-11-24T09:05:41.000Z",
+           *       "revoked_at": null,
+           *       "last_used_at": "2026-11-23T08:55:02.000Z",
+           *       "created": "2026-11-22T07:42:18.000Z",
+           *       "token": "rkf_LLAA1brqo5qTmZKCdEWzt1E7XB67yD_N1ZTATeDra74"
+           *     }
+           */
+          'application/json': components['schemas']['FeedToken'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found_error */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1109,6 +3021,38 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "firewall",
+           *           "id": "fw_01m81c8dkkb77xkmqh8h3t4509",
+           *           "name": "edge-fra-1",
+           *           "type": "palo_alto",
+           *           "host": "fw-edge-fra-1.acme.example",
+           *           "port": 443,
+           *           "verify_ssl": true,
+           *           "api_token_last4": "x9Qa",
+           *           "status": "connected",
+           *           "model": "PA-3220",
+           *           "version": "11.1.2",
+           *           "last_test": {
+           *             "ok": true,
+           *             "at": "2026-11-22T07:31:12.000Z",
+           *             "latency_ms": 184,
+           *             "error": null
+           *           },
+           *           "logging": null,
+           *           "created": "2026-11-22T07:20:55.000Z",
+           *           "updated": "2026-11-22T07:31:12.000Z"
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "url": "/firewalls/v1",
+           *       "next_cursor": null
+           *     }
+           */
           'application/json': components['schemas']['FirewallList'];
         };
       };
@@ -1118,6 +3062,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1127,6 +3082,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1136,6 +3101,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1151,6 +3126,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1165,6 +3150,16 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "name": "edge-fra-1",
+         *       "type": "palo_alto",
+         *       "host": "fw-edge-fra-1.acme.example",
+         *       "port": 443,
+         *       "api_token": "LUFRPT1xZ2s5NHd2RjVtMXJhdmRmb2lDZ3BxV0E9PQ==",
+         *       "verify_ssl": true
+         *     }
+         */
         'application/json': components['schemas']['CreateFirewallBody'];
       };
     };
@@ -1175,6 +3170,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "firewall",
+           *       "id": "fw_01m81c8dkkb77xkmqh8h3t4509",
+           *       "name": "edge-fra-1",
+           *       "type": "palo_alto",
+           *       "host": "fw-edge-fra-1.acme.example",
+           *       "port": 443,
+           *       "verify_ssl": true,
+           *       "api_token_last4": "x9Qa",
+           *       "status": "unknown",
+           *       "model": null,
+           *       "version": null,
+           *       "last_test": null,
+           *       "logging": null,
+           *       "created": "2026-11-22T07:20:55.000Z",
+           *       "updated": "2026-11-22T07:20:55.000Z"
+           *     }
+           */
           'application/json': components['schemas']['Firewall'];
         };
       };
@@ -1184,6 +3198,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1193,6 +3218,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1202,6 +3237,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1211,6 +3256,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "conflict_error",
+           *         "code": "idempotency_key_in_use",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry after it completes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1220,6 +3275,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1235,6 +3300,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1257,6 +3332,30 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "firewall",
+           *       "id": "fw_01m81c8dkkb77xkmqh8h3t4509",
+           *       "name": "edge-fra-1",
+           *       "type": "palo_alto",
+           *       "host": "fw-edge-fra-1.acme.example",
+           *       "port": 443,
+           *       "verify_ssl": true,
+           *       "api_token_last4": "x9Qa",
+           *       "status": "connected",
+           *       "model": "PA-3220",
+           *       "version": "11.1.2",
+           *       "last_test": {
+           *         "ok": true,
+           *         "at": "2026-11-22T07:31:12.000Z",
+           *         "latency_ms": 184,
+           *         "error": null
+           *       },
+           *       "logging": null,
+           *       "created": "2026-11-22T07:20:55.000Z",
+           *       "updated": "2026-11-22T07:31:12.000Z"
+           *     }
+           */
           'application/json': components['schemas']['Firewall'];
         };
       };
@@ -1266,6 +3365,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1275,6 +3385,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1284,6 +3404,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1293,6 +3423,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1308,6 +3448,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1324,6 +3474,11 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "name": "edge-fra-1 (primary)"
+         *     }
+         */
         'application/json': components['schemas']['UpdateFirewallBody'];
       };
     };
@@ -1334,6 +3489,30 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "firewall",
+           *       "id": "fw_01m81c8dkkb77xkmqh8h3t4509",
+           *       "name": "edge-fra-1 (primary)",
+           *       "type": "palo_alto",
+           *       "host": "fw-edge-fra-1.acme.example",
+           *       "port": 443,
+           *       "verify_ssl": true,
+           *       "api_token_last4": "x9Qa",
+           *       "status": "connected",
+           *       "model": "PA-3220",
+           *       "version": "11.1.2",
+           *       "last_test": {
+           *         "ok": true,
+           *         "at": "2026-11-22T07:31:12.000Z",
+           *         "latency_ms": 184,
+           *         "error": null
+           *       },
+           *       "logging": null,
+           *       "created": "2026-11-22T07:20:55.000Z",
+           *       "updated": "2026-11-22T07:31:12.000Z"
+           *     }
+           */
           'application/json': components['schemas']['Firewall'];
         };
       };
@@ -1343,6 +3522,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1352,6 +3542,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1361,6 +3561,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1370,6 +3580,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1379,6 +3599,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "conflict_error",
+           *         "code": "idempotency_key_in_use",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry after it completes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1388,6 +3618,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1403,6 +3643,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1428,6 +3678,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "fw_01m81c8dkkb77xkmqh8h3t4509",
+           *       "object": "firewall",
+           *       "deleted": true
+           *     }
+           */
           'application/json': components['schemas']['Deleted'];
         };
       };
@@ -1437,6 +3694,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1446,6 +3714,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1455,6 +3733,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1464,6 +3752,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1473,6 +3771,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "conflict_error",
+           *         "code": "policy_assigned",
+           *         "message": "This firewall still has URL-filter policies assigned; unassign them first.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1488,6 +3796,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1504,6 +3822,14 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "syslog_server": "syslog.acme.example",
+         *       "syslog_port": 6514,
+         *       "mode": "tls",
+         *       "facility": "LOG_LOCAL4"
+         *     }
+         */
         'application/json': components['schemas']['ConfigureLoggingBody'];
       };
     };
@@ -1514,6 +3840,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "firewall_logging",
+           *       "firewall_id": "fw_01m81c8dkkb77xkmqh8h3t4509",
+           *       "ok": true,
+           *       "config": {
+           *         "syslog_server": "syslog.acme.example",
+           *         "syslog_port": 6514,
+           *         "mode": "tls",
+           *         "facility": "LOG_LOCAL4"
+           *       },
+           *       "vendor_config": {
+           *         "server_profile": "risk-syslog",
+           *         "log_forwarding_profile": "risk-url-logs",
+           *         "transport": "SSL"
+           *       },
+           *       "error": null,
+           *       "updated_at": "2026-11-22T07:31:12.000Z"
+           *     }
+           */
           'application/json': components['schemas']['FirewallLoggingResult'];
         };
       };
@@ -1523,6 +3869,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1532,6 +3889,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1541,6 +3908,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1550,6 +3927,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1559,6 +3946,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1574,6 +3971,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1596,6 +4003,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "firewall_test",
+           *       "firewall_id": "fw_01m81c8dkkb77xkmqh8h3t4509",
+           *       "ok": true,
+           *       "status": "connected",
+           *       "latency_ms": 184,
+           *       "model": "PA-3220",
+           *       "version": "11.1.2",
+           *       "hostname": "fw-edge-fra-1",
+           *       "serial": "013201004321",
+           *       "error": null,
+           *       "tested_at": "2026-11-22T07:31:12.000Z"
+           *     }
+           */
           'application/json': components['schemas']['FirewallTestResult'];
         };
       };
@@ -1605,6 +4027,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1614,6 +4047,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1623,6 +4066,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1632,6 +4085,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1647,6 +4110,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1667,6 +4140,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": "ok",
+           *       "service": "admin-api",
+           *       "checks": {
+           *         "postgres": {
+           *           "status": "up",
+           *           "latency_ms": 2
+           *         },
+           *         "redis": {
+           *           "status": "up",
+           *           "latency_ms": 1
+           *         }
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Health'];
         };
       };
@@ -1676,7 +4165,697 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": "degraded",
+           *       "service": "admin-api",
+           *       "checks": {
+           *         "postgres": {
+           *           "status": "up",
+           *           "latency_ms": 3
+           *         },
+           *         "redis": {
+           *           "status": "down",
+           *           "error": "connect ECONNREFUSED 10.0.4.12:6379"
+           *         }
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Health'];
+        };
+      };
+    };
+  };
+  getKeys: {
+    parameters: {
+      query?: {
+        /** @description cursor: the id of the first item of the next page */
+        ending_before?: string;
+        /** @description page size, 1–100, default 20 */
+        limit?: number;
+        /** @description cursor: the id of the last item of the previous page */
+        starting_after?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "api_key",
+           *           "id": "key_01m81e2v9c4q7x3w8n5t1b6kzd",
+           *           "org_id": "org_acme",
+           *           "name": "ci pipeline",
+           *           "key_prefix": "rk_live_Vx4s",
+           *           "last4": "Qe7M",
+           *           "redacted_key": "rk_live_Vx4s…Qe7M",
+           *           "scopes": [
+           *             "signals:write",
+           *             "assets:read"
+           *           ],
+           *           "livemode": true,
+           *           "status": "active",
+           *           "deployment_token_id": null,
+           *           "created": "2026-11-22T08:14:03.000Z",
+           *           "expires_at": "2027-02-20T08:14:03.000Z",
+           *           "revoked_at": null,
+           *           "last_used_at": null
+           *         },
+           *         {
+           *           "object": "api_key",
+           *           "id": "key_01m81c8dkkb77xkmqh8h3t450g",
+           *           "org_id": "org_acme",
+           *           "name": "deployment k8s-collector eu-west-1",
+           *           "key_prefix": "rk_live_5f2K",
+           *           "last4": "j6sE",
+           *           "redacted_key": "rk_live_5f2K…j6sE",
+           *           "scopes": [
+           *             "signals:write",
+           *             "signals:read",
+           *             "assets:read",
+           *             "threats:read"
+           *           ],
+           *           "livemode": true,
+           *           "status": "active",
+           *           "deployment_token_id": "dpt_01m81c8dkkb77xkmqh8h3t4508",
+           *           "created": "2026-11-22T07:25:40.000Z",
+           *           "expires_at": null,
+           *           "revoked_at": null,
+           *           "last_used_at": "2026-11-22T08:10:31.000Z"
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "url": "/keys/v1",
+           *       "next_cursor": null
+           *     }
+           */
+          'application/json': components['schemas']['ApiKeyList'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  postKeys: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description a UUID; replays within 24 h return the first response (the SDK sends a UUID when none is given) */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "name": "ci pipeline",
+         *       "scopes": [
+         *         "signals:write",
+         *         "assets:read"
+         *       ],
+         *       "livemode": true,
+         *       "expires_in_days": 90
+         *     }
+         */
+        'application/json': components['schemas']['CreateApiKeyBody'];
+      };
+    };
+    responses: {
+      /** @description success */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "api_key",
+           *       "id": "key_01m81e2v9c4q7x3w8n5t1b6kzd",
+           *       "org_id": "org_acme",
+           *       "name": "ci pipeline",
+           *       "key_prefix": "rk_live_Vx4s",
+           *       "last4": "Qe7M",
+           *       "redacted_key": "rk_live_Vx4s…Qe7M",
+           *       "scopes": [
+           *         "signals:write",
+           *         "assets:read"
+           *       ],
+           *       "livemode": true,
+           *       "status": "active",
+           *       "deployment_token_id": null,
+           *       "created": "2026-11-22T08:14:03.000Z",
+           *       "expires_at": "2027-02-20T08:14:03.000Z",
+           *       "revoked_at": null,
+           *       "last_used_at": null,
+           *       "key": "rk_live_Vx4sT8mQ2pL9rW3yK6nB1cF5hJ0dZaQe7M"
+           *     }
+           */
+          'application/json': components['schemas']['ApiKey'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description conflict_error */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "conflict_error",
+           *         "code": "idempotency_key_in_use",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry after it completes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "request_too_large",
+           *         "message": "The request body is larger than 2097152 bytes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported media type (send application/json) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getKeysById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "api_key",
+           *       "id": "key_01m81e2v9c4q7x3w8n5t1b6kzd",
+           *       "org_id": "org_acme",
+           *       "name": "ci pipeline",
+           *       "key_prefix": "rk_live_Vx4s",
+           *       "last4": "Qe7M",
+           *       "redacted_key": "rk_live_Vx4s…Qe7M",
+           *       "scopes": [
+           *         "signals:write",
+           *         "assets:read"
+           *       ],
+           *       "livemode": true,
+           *       "status": "active",
+           *       "deployment_token_id": null,
+           *       "created": "2026-11-22T08:14:03.000Z",
+           *       "expires_at": "2027-02-20T08:14:03.000Z",
+           *       "revoked_at": null,
+           *       "last_used_at": null
+           *     }
+           */
+          'application/json': components['schemas']['ApiKey'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found_error */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  deleteKeysById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "api_key",
+           *       "id": "key_01m81e2v9c4q7x3w8n5t1b6kzd",
+           *       "org_id": "org_acme",
+           *       "name": "ci pipeline",
+           *       "key_prefix": "rk_live_Vx4s",
+           *       "last4": "Qe7M",
+           *       "redacted_key": "rk_live_Vx4s…Qe7M",
+           *       "scopes": [
+           *         "signals:write",
+           *         "assets:read"
+           *       ],
+           *       "livemode": true,
+           *       "status": "revoked",
+           *       "deployment_token_id": null,
+           *       "created": "2026-11-22T08:14:03.000Z",
+           *       "expires_at": "2027-02-20T08:14:03.000Z",
+           *       "revoked_at": "2026-11-22T09:02:17.000Z",
+           *       "last_used_at": null
+           *     }
+           */
+          'application/json': components['schemas']['ApiKey'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found_error */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description conflict_error */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "conflict_error",
+           *         "code": "idempotency_key_in_use",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry after it completes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -1696,6 +4875,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "openapi": "3.1.0",
+           *       "info": {
+           *         "title": "Risk Intelligence Admin API",
+           *         "version": "1.0.0"
+           *       },
+           *       "paths": {
+           *         "/health": {
+           *           "get": {
+           *             "operationId": "getHealth",
+           *             "summary": "Readiness: Postgres and Redis"
+           *           }
+           *         }
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['OpenApiDocument'];
         };
       };
@@ -1711,6 +4907,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1731,6 +4937,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "id": "malware",
+           *           "name": "Malware",
+           *           "description": "Sites hosting malware, ransomware or command-and-control infrastructure.",
+           *           "pan_os": [
+           *             "malware",
+           *             "ransomware",
+           *             "command-and-control"
+           *           ],
+           *           "fortiguard": [
+           *             26
+           *           ]
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "url": "/policies/v1/categories",
+           *       "next_cursor": null
+           *     }
+           */
           'application/json': components['schemas']['CategoryList'];
         };
       };
@@ -1740,6 +4969,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1749,6 +4988,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1764,6 +5013,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1784,6 +5043,33 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "id": "ai-chat-assistant",
+           *           "name": "AI chat assistants",
+           *           "description": "General chatbots and assistants.",
+           *           "parent": "artificial-intelligence",
+           *           "vendors": [
+           *             "OpenAI",
+           *             "Anthropic",
+           *             "Google"
+           *           ],
+           *           "domains": [
+           *             "chatgpt.com",
+           *             "chat.openai.com",
+           *             "oaiusercontent.com",
+           *             "claude.ai"
+           *           ]
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "url": "/policies/v1/categories/ai",
+           *       "next_cursor": null
+           *     }
+           */
           'application/json': components['schemas']['AiCategoryList'];
         };
       };
@@ -1793,6 +5079,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1802,6 +5098,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1817,6 +5123,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1844,6 +5160,76 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "url_filter_policy",
+           *           "id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *           "name": "Block AI chat",
+           *           "description": "Corporate AI usage policy: chat assistants blocked, risky AI services alerted.",
+           *           "default_action": "allow",
+           *           "version": 3,
+           *           "rules": [
+           *             {
+           *               "object": "url_filter_rule",
+           *               "id": "rul_01m81c8dkkb77xkmqh8h3t450c",
+           *               "policy_id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *               "position": 1,
+           *               "name": "Block AI chat",
+           *               "action": "block",
+           *               "categories": [
+           *                 "ai-chat-assistant"
+           *               ],
+           *               "domains": [
+           *                 "chat.deepseek.com"
+           *               ],
+           *               "min_risk_score": null,
+           *               "min_asset_severity": null,
+           *               "enabled": true,
+           *               "created": "2026-11-22T07:20:55.000Z",
+           *               "updated": "2026-11-22T07:20:55.000Z"
+           *             },
+           *             {
+           *               "object": "url_filter_rule",
+           *               "id": "rul_01m81c8dkkb77xkmqh8h3t450d",
+           *               "policy_id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *               "position": 2,
+           *               "name": "Alert on risky AI services",
+           *               "action": "alert",
+           *               "categories": [],
+           *               "domains": [],
+           *               "min_risk_score": 50,
+           *               "min_asset_severity": null,
+           *               "enabled": true,
+           *               "created": "2026-11-22T07:20:55.000Z",
+           *               "updated": "2026-11-22T07:20:55.000Z"
+           *             }
+           *           ],
+           *           "assignments": [
+           *             {
+           *               "object": "policy_assignment",
+           *               "id": "asg_01m81c8dkkb77xkmqh8h3t450e",
+           *               "policy_id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *               "firewall_id": "fw_01m81c8dkkb77xkmqh8h3t4509",
+           *               "sync_status": "synced",
+           *               "target_version": 3,
+           *               "synced_version": 3,
+           *               "last_error": null,
+           *               "last_synced_at": "2026-11-22T07:31:12.000Z",
+           *               "warnings": []
+           *             }
+           *           ],
+           *           "created": "2026-11-22T07:20:55.000Z",
+           *           "updated": "2026-11-22T07:31:12.000Z"
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "url": "/policies/v1/url-filter",
+           *       "next_cursor": null
+           *     }
+           */
           'application/json': components['schemas']['UrlFilterPolicyList'];
         };
       };
@@ -1853,6 +5239,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1862,6 +5259,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1871,6 +5278,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1886,6 +5303,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1900,6 +5327,30 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "name": "Block AI chat",
+         *       "description": "Corporate AI usage policy: chat assistants blocked, risky AI services alerted.",
+         *       "default_action": "allow",
+         *       "rules": [
+         *         {
+         *           "name": "Block AI chat",
+         *           "action": "block",
+         *           "categories": [
+         *             "ai-chat-assistant"
+         *           ],
+         *           "domains": [
+         *             "chat.deepseek.com"
+         *           ]
+         *         },
+         *         {
+         *           "name": "Alert on risky AI services",
+         *           "action": "alert",
+         *           "min_risk_score": 50
+         *         }
+         *       ]
+         *     }
+         */
         'application/json': components['schemas']['CreateUrlFilterPolicyBody'];
       };
     };
@@ -1910,6 +5361,55 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "url_filter_policy",
+           *       "id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *       "name": "Block AI chat",
+           *       "description": "Corporate AI usage policy: chat assistants blocked, risky AI services alerted.",
+           *       "default_action": "allow",
+           *       "version": 1,
+           *       "rules": [
+           *         {
+           *           "object": "url_filter_rule",
+           *           "id": "rul_01m81c8dkkb77xkmqh8h3t450c",
+           *           "policy_id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *           "position": 1,
+           *           "name": "Block AI chat",
+           *           "action": "block",
+           *           "categories": [
+           *             "ai-chat-assistant"
+           *           ],
+           *           "domains": [
+           *             "chat.deepseek.com"
+           *           ],
+           *           "min_risk_score": null,
+           *           "min_asset_severity": null,
+           *           "enabled": true,
+           *           "created": "2026-11-22T07:20:55.000Z",
+           *           "updated": "2026-11-22T07:20:55.000Z"
+           *         },
+           *         {
+           *           "object": "url_filter_rule",
+           *           "id": "rul_01m81c8dkkb77xkmqh8h3t450d",
+           *           "policy_id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *           "position": 2,
+           *           "name": "Alert on risky AI services",
+           *           "action": "alert",
+           *           "categories": [],
+           *           "domains": [],
+           *           "min_risk_score": 50,
+           *           "min_asset_severity": null,
+           *           "enabled": true,
+           *           "created": "2026-11-22T07:20:55.000Z",
+           *           "updated": "2026-11-22T07:20:55.000Z"
+           *         }
+           *       ],
+           *       "assignments": [],
+           *       "created": "2026-11-22T07:20:55.000Z",
+           *       "updated": "2026-11-22T07:20:55.000Z"
+           *     }
+           */
           'application/json': components['schemas']['UrlFilterPolicy'];
         };
       };
@@ -1919,6 +5419,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1928,6 +5439,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1937,6 +5458,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1946,6 +5477,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "conflict_error",
+           *         "code": "idempotency_key_in_use",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry after it completes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1955,6 +5496,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1970,6 +5521,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1992,6 +5553,68 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "url_filter_policy",
+           *       "id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *       "name": "Block AI chat",
+           *       "description": "Corporate AI usage policy: chat assistants blocked, risky AI services alerted.",
+           *       "default_action": "allow",
+           *       "version": 3,
+           *       "rules": [
+           *         {
+           *           "object": "url_filter_rule",
+           *           "id": "rul_01m81c8dkkb77xkmqh8h3t450c",
+           *           "policy_id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *           "position": 1,
+           *           "name": "Block AI chat",
+           *           "action": "block",
+           *           "categories": [
+           *             "ai-chat-assistant"
+           *           ],
+           *           "domains": [
+           *             "chat.deepseek.com"
+           *           ],
+           *           "min_risk_score": null,
+           *           "min_asset_severity": null,
+           *           "enabled": true,
+           *           "created": "2026-11-22T07:20:55.000Z",
+           *           "updated": "2026-11-22T07:20:55.000Z"
+           *         },
+           *         {
+           *           "object": "url_filter_rule",
+           *           "id": "rul_01m81c8dkkb77xkmqh8h3t450d",
+           *           "policy_id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *           "position": 2,
+           *           "name": "Alert on risky AI services",
+           *           "action": "alert",
+           *           "categories": [],
+           *           "domains": [],
+           *           "min_risk_score": 50,
+           *           "min_asset_severity": null,
+           *           "enabled": true,
+           *           "created": "2026-11-22T07:20:55.000Z",
+           *           "updated": "2026-11-22T07:20:55.000Z"
+           *         }
+           *       ],
+           *       "assignments": [
+           *         {
+           *           "object": "policy_assignment",
+           *           "id": "asg_01m81c8dkkb77xkmqh8h3t450e",
+           *           "policy_id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *           "firewall_id": "fw_01m81c8dkkb77xkmqh8h3t4509",
+           *           "sync_status": "synced",
+           *           "target_version": 3,
+           *           "synced_version": 3,
+           *           "last_error": null,
+           *           "last_synced_at": "2026-11-22T07:31:12.000Z",
+           *           "warnings": []
+           *         }
+           *       ],
+           *       "created": "2026-11-22T07:20:55.000Z",
+           *       "updated": "2026-11-22T07:31:12.000Z"
+           *     }
+           */
           'application/json': components['schemas']['UrlFilterPolicy'];
         };
       };
@@ -2001,6 +5624,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2010,6 +5644,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2019,6 +5663,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2028,6 +5682,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2043,6 +5707,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2059,6 +5733,12 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "default_action": "alert",
+         *       "expected_version": 3
+         *     }
+         */
         'application/json': components['schemas']['UpdateUrlFilterPolicyBody'];
       };
     };
@@ -2069,6 +5749,68 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "url_filter_policy",
+           *       "id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *       "name": "Block AI chat",
+           *       "description": "Corporate AI usage policy: chat assistants blocked, risky AI services alerted.",
+           *       "default_action": "alert",
+           *       "version": 4,
+           *       "rules": [
+           *         {
+           *           "object": "url_filter_rule",
+           *           "id": "rul_01m81c8dkkb77xkmqh8h3t450c",
+           *           "policy_id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *           "position": 1,
+           *           "name": "Block AI chat",
+           *           "action": "block",
+           *           "categories": [
+           *             "ai-chat-assistant"
+           *           ],
+           *           "domains": [
+           *             "chat.deepseek.com"
+           *           ],
+           *           "min_risk_score": null,
+           *           "min_asset_severity": null,
+           *           "enabled": true,
+           *           "created": "2026-11-22T07:20:55.000Z",
+           *           "updated": "2026-11-22T07:20:55.000Z"
+           *         },
+           *         {
+           *           "object": "url_filter_rule",
+           *           "id": "rul_01m81c8dkkb77xkmqh8h3t450d",
+           *           "policy_id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *           "position": 2,
+           *           "name": "Alert on risky AI services",
+           *           "action": "alert",
+           *           "categories": [],
+           *           "domains": [],
+           *           "min_risk_score": 50,
+           *           "min_asset_severity": null,
+           *           "enabled": true,
+           *           "created": "2026-11-22T07:20:55.000Z",
+           *           "updated": "2026-11-22T07:20:55.000Z"
+           *         }
+           *       ],
+           *       "assignments": [
+           *         {
+           *           "object": "policy_assignment",
+           *           "id": "asg_01m81c8dkkb77xkmqh8h3t450e",
+           *           "policy_id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *           "firewall_id": "fw_01m81c8dkkb77xkmqh8h3t4509",
+           *           "sync_status": "synced",
+           *           "target_version": 3,
+           *           "synced_version": 3,
+           *           "last_error": null,
+           *           "last_synced_at": "2026-11-22T07:31:12.000Z",
+           *           "warnings": []
+           *         }
+           *       ],
+           *       "created": "2026-11-22T07:20:55.000Z",
+           *       "updated": "2026-11-22T07:31:12.000Z"
+           *     }
+           */
           'application/json': components['schemas']['UrlFilterPolicy'];
         };
       };
@@ -2078,6 +5820,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2087,6 +5840,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2096,6 +5859,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2105,6 +5878,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2114,6 +5897,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "conflict_error",
+           *         "code": "version_conflict",
+           *         "message": "The policy is at version 4, not 3; reload it and retry.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2123,6 +5916,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2138,6 +5941,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2163,6 +5976,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *       "object": "url_filter_policy",
+           *       "deleted": true
+           *     }
+           */
           'application/json': components['schemas']['Deleted'];
         };
       };
@@ -2172,6 +5992,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2181,6 +6012,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2190,6 +6031,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2199,6 +6050,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2208,6 +6069,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "conflict_error",
+           *         "code": "policy_assigned",
+           *         "message": "This policy is still assigned to 1 firewall; unassign it first.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2223,6 +6094,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2239,6 +6120,13 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "firewall_ids": [
+         *         "fw_01m81c8dkkb77xkmqh8h3t4509"
+         *       ]
+         *     }
+         */
         'application/json': components['schemas']['AssignUrlFilterPolicyBody'];
       };
     };
@@ -2249,6 +6137,68 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "url_filter_policy",
+           *       "id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *       "name": "Block AI chat",
+           *       "description": "Corporate AI usage policy: chat assistants blocked, risky AI services alerted.",
+           *       "default_action": "allow",
+           *       "version": 3,
+           *       "rules": [
+           *         {
+           *           "object": "url_filter_rule",
+           *           "id": "rul_01m81c8dkkb77xkmqh8h3t450c",
+           *           "policy_id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *           "position": 1,
+           *           "name": "Block AI chat",
+           *           "action": "block",
+           *           "categories": [
+           *             "ai-chat-assistant"
+           *           ],
+           *           "domains": [
+           *             "chat.deepseek.com"
+           *           ],
+           *           "min_risk_score": null,
+           *           "min_asset_severity": null,
+           *           "enabled": true,
+           *           "created": "2026-11-22T07:20:55.000Z",
+           *           "updated": "2026-11-22T07:20:55.000Z"
+           *         },
+           *         {
+           *           "object": "url_filter_rule",
+           *           "id": "rul_01m81c8dkkb77xkmqh8h3t450d",
+           *           "policy_id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *           "position": 2,
+           *           "name": "Alert on risky AI services",
+           *           "action": "alert",
+           *           "categories": [],
+           *           "domains": [],
+           *           "min_risk_score": 50,
+           *           "min_asset_severity": null,
+           *           "enabled": true,
+           *           "created": "2026-11-22T07:20:55.000Z",
+           *           "updated": "2026-11-22T07:20:55.000Z"
+           *         }
+           *       ],
+           *       "assignments": [
+           *         {
+           *           "object": "policy_assignment",
+           *           "id": "asg_01m81c8dkkb77xkmqh8h3t450e",
+           *           "policy_id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *           "firewall_id": "fw_01m81c8dkkb77xkmqh8h3t4509",
+           *           "sync_status": "pending",
+           *           "target_version": 3,
+           *           "synced_version": null,
+           *           "last_error": null,
+           *           "last_synced_at": null,
+           *           "warnings": []
+           *         }
+           *       ],
+           *       "created": "2026-11-22T07:20:55.000Z",
+           *       "updated": "2026-11-22T07:31:12.000Z"
+           *     }
+           */
           'application/json': components['schemas']['UrlFilterPolicy'];
         };
       };
@@ -2258,6 +6208,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2267,6 +6228,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2276,6 +6247,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2285,6 +6266,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2294,6 +6285,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2309,6 +6310,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2332,6 +6343,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "policy_assignment",
+           *       "id": "asg_01m81c8dkkb77xkmqh8h3t450e",
+           *       "policy_id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *       "firewall_id": "fw_01m81c8dkkb77xkmqh8h3t4509",
+           *       "sync_status": "removing",
+           *       "target_version": 3,
+           *       "synced_version": 3,
+           *       "last_error": null,
+           *       "last_synced_at": "2026-11-22T07:31:12.000Z",
+           *       "warnings": []
+           *     }
+           */
           'application/json': components['schemas']['PolicyAssignment'];
         };
       };
@@ -2341,6 +6366,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2350,6 +6386,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2359,6 +6405,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2368,6 +6424,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2383,6 +6449,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2399,6 +6475,16 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "name": "Block code assistants",
+         *       "action": "block",
+         *       "categories": [
+         *         "ai-code-assistant"
+         *       ],
+         *       "domains": []
+         *     }
+         */
         'application/json': components['schemas']['CreateUrlFilterRuleBody'];
       };
     };
@@ -2409,6 +6495,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "url_filter_rule",
+           *       "id": "rul_01m81c8dkkb77xkmqh8h3t450f",
+           *       "policy_id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *       "position": 3,
+           *       "name": "Block code assistants",
+           *       "action": "block",
+           *       "categories": [
+           *         "ai-code-assistant"
+           *       ],
+           *       "domains": [],
+           *       "min_risk_score": null,
+           *       "min_asset_severity": null,
+           *       "enabled": true,
+           *       "created": "2026-11-22T07:20:55.000Z",
+           *       "updated": "2026-11-22T07:20:55.000Z"
+           *     }
+           */
           'application/json': components['schemas']['UrlFilterRule'];
         };
       };
@@ -2418,6 +6523,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2427,6 +6543,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2436,6 +6562,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2445,6 +6581,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2454,6 +6600,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2469,6 +6625,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2486,6 +6652,12 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "enabled": false,
+         *       "expected_version": 3
+         *     }
+         */
         'application/json': components['schemas']['UpdateUrlFilterRuleBody'];
       };
     };
@@ -2496,6 +6668,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "url_filter_rule",
+           *       "id": "rul_01m81c8dkkb77xkmqh8h3t450c",
+           *       "policy_id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *       "position": 1,
+           *       "name": "Block AI chat",
+           *       "action": "block",
+           *       "categories": [
+           *         "ai-chat-assistant"
+           *       ],
+           *       "domains": [
+           *         "chat.deepseek.com"
+           *       ],
+           *       "min_risk_score": null,
+           *       "min_asset_severity": null,
+           *       "enabled": false,
+           *       "created": "2026-11-22T07:20:55.000Z",
+           *       "updated": "2026-11-22T07:20:55.000Z"
+           *     }
+           */
           'application/json': components['schemas']['UrlFilterRule'];
         };
       };
@@ -2505,6 +6698,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2514,6 +6718,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2523,6 +6737,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2532,6 +6756,35 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description conflict_error */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "conflict_error",
+           *         "code": "version_conflict",
+           *         "message": "The policy is at version 4, not 3; reload it and retry.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2541,6 +6794,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2556,6 +6819,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2579,6 +6852,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "rul_01m81c8dkkb77xkmqh8h3t450c",
+           *       "object": "url_filter_rule",
+           *       "deleted": true
+           *     }
+           */
           'application/json': components['schemas']['Deleted'];
         };
       };
@@ -2588,6 +6868,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2597,6 +6888,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2606,6 +6907,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2615,6 +6926,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2630,6 +6951,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2646,6 +6977,15 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "rule_ids": [
+         *         "rul_01m81c8dkkb77xkmqh8h3t450d",
+         *         "rul_01m81c8dkkb77xkmqh8h3t450c"
+         *       ],
+         *       "expected_version": 3
+         *     }
+         */
         'application/json': components['schemas']['ReorderUrlFilterRulesBody'];
       };
     };
@@ -2656,6 +6996,68 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "url_filter_policy",
+           *       "id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *       "name": "Block AI chat",
+           *       "description": "Corporate AI usage policy: chat assistants blocked, risky AI services alerted.",
+           *       "default_action": "allow",
+           *       "version": 4,
+           *       "rules": [
+           *         {
+           *           "object": "url_filter_rule",
+           *           "id": "rul_01m81c8dkkb77xkmqh8h3t450d",
+           *           "policy_id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *           "position": 1,
+           *           "name": "Alert on risky AI services",
+           *           "action": "alert",
+           *           "categories": [],
+           *           "domains": [],
+           *           "min_risk_score": 50,
+           *           "min_asset_severity": null,
+           *           "enabled": true,
+           *           "created": "2026-11-22T07:20:55.000Z",
+           *           "updated": "2026-11-22T07:20:55.000Z"
+           *         },
+           *         {
+           *           "object": "url_filter_rule",
+           *           "id": "rul_01m81c8dkkb77xkmqh8h3t450c",
+           *           "policy_id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *           "position": 2,
+           *           "name": "Block AI chat",
+           *           "action": "block",
+           *           "categories": [
+           *             "ai-chat-assistant"
+           *           ],
+           *           "domains": [
+           *             "chat.deepseek.com"
+           *           ],
+           *           "min_risk_score": null,
+           *           "min_asset_severity": null,
+           *           "enabled": true,
+           *           "created": "2026-11-22T07:20:55.000Z",
+           *           "updated": "2026-11-22T07:20:55.000Z"
+           *         }
+           *       ],
+           *       "assignments": [
+           *         {
+           *           "object": "policy_assignment",
+           *           "id": "asg_01m81c8dkkb77xkmqh8h3t450e",
+           *           "policy_id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *           "firewall_id": "fw_01m81c8dkkb77xkmqh8h3t4509",
+           *           "sync_status": "synced",
+           *           "target_version": 3,
+           *           "synced_version": 3,
+           *           "last_error": null,
+           *           "last_synced_at": "2026-11-22T07:31:12.000Z",
+           *           "warnings": []
+           *         }
+           *       ],
+           *       "created": "2026-11-22T07:20:55.000Z",
+           *       "updated": "2026-11-22T07:31:12.000Z"
+           *     }
+           */
           'application/json': components['schemas']['UrlFilterPolicy'];
         };
       };
@@ -2665,6 +7067,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2674,6 +7087,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2683,6 +7106,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2692,6 +7125,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2701,6 +7144,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "conflict_error",
+           *         "code": "version_conflict",
+           *         "message": "The policy changed since version 3; reload it and retry.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2710,6 +7163,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2725,6 +7188,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2752,6 +7225,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "tenant",
+           *           "id": "ten_01m81c8dkkb77xkmqh8h3t4504",
+           *           "name": "Acme Corp",
+           *           "admin_email": "secops@acme.example",
+           *           "org_id": "org_acme",
+           *           "status": "active",
+           *           "suspended_at": null,
+           *           "created": "2026-11-22T07:20:55.000Z",
+           *           "updated": "2026-11-22T07:20:55.000Z"
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "url": "/tenants/v1",
+           *       "next_cursor": null
+           *     }
+           */
           'application/json': components['schemas']['TenantList'];
         };
       };
@@ -2761,6 +7255,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2770,6 +7275,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2779,6 +7294,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2794,6 +7319,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2816,6 +7351,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "tenant",
+           *       "id": "ten_01m81c8dkkb77xkmqh8h3t4504",
+           *       "name": "Acme Corp",
+           *       "admin_email": "secops@acme.example",
+           *       "org_id": "org_acme",
+           *       "status": "active",
+           *       "suspended_at": null,
+           *       "created": "2026-11-22T07:20:55.000Z",
+           *       "updated": "2026-11-22T07:20:55.000Z"
+           *     }
+           */
           'application/json': components['schemas']['Tenant'];
         };
       };
@@ -2825,6 +7373,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2834,6 +7393,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2843,6 +7412,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2852,6 +7431,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2867,6 +7456,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2883,6 +7482,13 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "name": "k8s-collector eu-west-1",
+         *       "expires_in_hours": 168,
+         *       "max_uses": 10
+         *     }
+         */
         'application/json': components['schemas']['CreateDeploymentTokenBody'];
       };
     };
@@ -2893,6 +7499,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "deployment_token",
+           *       "id": "dpt_01m81c8dkkb77xkmqh8h3t4508",
+           *       "tenant_id": "ten_01m81c8dkkb77xkmqh8h3t4504",
+           *       "name": "k8s-collector eu-west-1",
+           *       "token_prefix": "dpl_Qm9vN2xk",
+           *       "status": "active",
+           *       "expires_at": "2026-11-29T07:20:55.000Z",
+           *       "max_uses": 10,
+           *       "use_count": 0,
+           *       "revoked_at": null,
+           *       "last_used_at": null,
+           *       "created": "2026-11-22T07:20:55.000Z",
+           *       "token": "dpl_Qm9vN2xkT3pXc1hKcTRmYlZ0TjhyWWtBMmVEcw"
+           *     }
+           */
           'application/json': components['schemas']['DeploymentToken'];
         };
       };
@@ -2902,6 +7525,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2911,6 +7545,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2920,6 +7564,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2929,6 +7583,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2938,6 +7602,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2953,6 +7627,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2976,6 +7660,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "deployment_token",
+           *       "id": "dpt_01m81c8dkkb77xkmqh8h3t4508",
+           *       "tenant_id": "ten_01m81c8dkkb77xkmqh8h3t4504",
+           *       "name": "k8s-collector eu-west-1",
+           *       "token_prefix": "dpl_Qm9vN2xk",
+           *       "status": "revoked",
+           *       "expires_at": "2026-11-29T07:20:55.000Z",
+           *       "max_uses": 10,
+           *       "use_count": 3,
+           *       "revoked_at": "2026-11-22T08:02:40.000Z",
+           *       "last_used_at": "2026-11-22T07:31:12.000Z",
+           *       "created": "2026-11-22T07:20:55.000Z"
+           *     }
+           */
           'application/json': components['schemas']['DeploymentToken'];
         };
       };
@@ -2985,6 +7685,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2994,6 +7705,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3003,6 +7724,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3012,6 +7743,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3027,6 +7768,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3056,6 +7807,30 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "deployment_token",
+           *           "id": "dpt_01m81c8dkkb77xkmqh8h3t4508",
+           *           "tenant_id": "ten_01m81c8dkkb77xkmqh8h3t4504",
+           *           "name": "k8s-collector eu-west-1",
+           *           "token_prefix": "dpl_Qm9vN2xk",
+           *           "status": "active",
+           *           "expires_at": "2026-11-29T07:20:55.000Z",
+           *           "max_uses": 10,
+           *           "use_count": 3,
+           *           "revoked_at": null,
+           *           "last_used_at": "2026-11-22T07:31:12.000Z",
+           *           "created": "2026-11-22T07:20:55.000Z"
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "url": "/tenants/v1/ten_01m81c8dkkb77xkmqh8h3t4504/deployment-tokens",
+           *       "next_cursor": null
+           *     }
+           */
           'application/json': components['schemas']['DeploymentTokenList'];
         };
       };
@@ -3065,6 +7840,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3074,6 +7860,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3083,6 +7879,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3092,6 +7898,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3107,6 +7923,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3129,6 +7955,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "tenant",
+           *       "id": "ten_01m81c8dkkb77xkmqh8h3t4504",
+           *       "name": "Acme Corp",
+           *       "admin_email": "secops@acme.example",
+           *       "org_id": "org_acme",
+           *       "status": "active",
+           *       "suspended_at": null,
+           *       "created": "2026-11-22T07:20:55.000Z",
+           *       "updated": "2026-11-22T10:02:47.000Z"
+           *     }
+           */
           'application/json': components['schemas']['Tenant'];
         };
       };
@@ -3138,6 +7977,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3147,6 +7997,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3156,6 +8016,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3165,6 +8035,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3180,6 +8060,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3202,6 +8092,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "tenant",
+           *       "id": "ten_01m81c8dkkb77xkmqh8h3t4504",
+           *       "name": "Acme Corp",
+           *       "admin_email": "secops@acme.example",
+           *       "org_id": "org_acme",
+           *       "status": "suspended",
+           *       "suspended_at": "2026-11-22T09:14:03.000Z",
+           *       "created": "2026-11-22T07:20:55.000Z",
+           *       "updated": "2026-11-22T09:14:03.000Z"
+           *     }
+           */
           'application/json': components['schemas']['Tenant'];
         };
       };
@@ -3211,6 +8114,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3220,6 +8134,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3229,6 +8153,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3238,6 +8172,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3253,6 +8197,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3282,6 +8236,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "tenant_token",
+           *           "id": "ttk_01m81c8dkkb77xkmqh8h3t4506",
+           *           "tenant_id": "ten_01m81c8dkkb77xkmqh8h3t4504",
+           *           "name": "terraform",
+           *           "status": "active",
+           *           "expires_at": "2027-02-20T07:20:55.000Z",
+           *           "revoked_at": null,
+           *           "last_used_at": "2026-11-22T07:31:00.000Z",
+           *           "created": "2026-11-22T07:20:55.000Z"
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "url": "/tenants/v1/ten_01m81c8dkkb77xkmqh8h3t4504/tokens",
+           *       "next_cursor": null
+           *     }
+           */
           'application/json': components['schemas']['TenantTokenList'];
         };
       };
@@ -3291,6 +8266,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3300,6 +8286,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3309,6 +8305,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3318,6 +8324,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3333,6 +8349,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3349,6 +8375,12 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "name": "terraform",
+         *       "expires_in_days": 90
+         *     }
+         */
         'application/json': components['schemas']['CreateTenantTokenBody'];
       };
     };
@@ -3359,6 +8391,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "tenant_token",
+           *       "id": "ttk_01m81c8dkkb77xkmqh8h3t4507",
+           *       "tenant_id": "ten_01m81c8dkkb77xkmqh8h3t4504",
+           *       "name": "terraform",
+           *       "status": "active",
+           *       "expires_at": "2027-02-20T07:20:55.000Z",
+           *       "revoked_at": null,
+           *       "last_used_at": null,
+           *       "created": "2026-11-22T07:20:55.000Z",
+           *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ0ZW5fMDFtODFjOGRra2I3N3hrbXFoOGgzdDQ1MDQiLCJqdGkiOiJ0dGtfMDFtODFjOGRra2I3N3hrbXFoOGgzdDQ1MDciLCJpYXQiOjE3OTUzMzkyNTUsImV4cCI6MTgwMzExNTI1NX0.qY3c8k1X2mJ0s9dN7fV4hL6tR1pW5zA8bC3eG0iK2oM"
+           *     }
+           */
           'application/json': components['schemas']['TenantToken'];
         };
       };
@@ -3368,6 +8414,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3377,6 +8434,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3386,6 +8453,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3395,6 +8472,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3404,6 +8491,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3419,6 +8516,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3442,6 +8549,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "tenant_token",
+           *       "id": "ttk_01m81c8dkkb77xkmqh8h3t4506",
+           *       "tenant_id": "ten_01m81c8dkkb77xkmqh8h3t4504",
+           *       "name": "terraform",
+           *       "status": "revoked",
+           *       "expires_at": "2027-02-20T07:20:55.000Z",
+           *       "revoked_at": "2026-11-22T08:02:40.000Z",
+           *       "last_used_at": "2026-11-22T07:31:00.000Z",
+           *       "created": "2026-11-22T07:20:55.000Z"
+           *     }
+           */
           'application/json': components['schemas']['TenantToken'];
         };
       };
@@ -3451,6 +8571,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3460,6 +8591,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3469,6 +8610,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3478,6 +8629,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3493,6 +8654,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3507,6 +8678,12 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "name": "Acme Corp",
+         *       "admin_email": "secops@acme.example"
+         *     }
+         */
         'application/json': components['schemas']['CreateTenantBody'];
       };
     };
@@ -3517,6 +8694,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "tenant",
+           *       "id": "ten_01m81c8dkkb77xkmqh8h3t4504",
+           *       "name": "Acme Corp",
+           *       "admin_email": "secops@acme.example",
+           *       "org_id": "org_acme",
+           *       "status": "active",
+           *       "suspended_at": null,
+           *       "created": "2026-11-22T07:20:55.000Z",
+           *       "updated": "2026-11-22T07:20:55.000Z",
+           *       "tenant_token": {
+           *         "object": "tenant_token",
+           *         "id": "ttk_01m81c8dkkb77xkmqh8h3t4507",
+           *         "tenant_id": "ten_01m81c8dkkb77xkmqh8h3t4504",
+           *         "name": "initial",
+           *         "status": "active",
+           *         "expires_at": "2027-02-20T07:20:55.000Z",
+           *         "revoked_at": null,
+           *         "last_used_at": null,
+           *         "created": "2026-11-22T07:20:55.000Z",
+           *         "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ0ZW5fMDFtODFjOGRra2I3N3hrbXFoOGgzdDQ1MDQiLCJqdGkiOiJ0dGtfMDFtODFjOGRra2I3N3hrbXFoOGgzdDQ1MDciLCJpYXQiOjE3OTUzMzkyNTUsImV4cCI6MTgwMzExNTI1NX0.qY3c8k1X2mJ0s9dN7fV4hL6tR1pW5zA8bC3eG0iK2oM"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['RegisteredTenant'];
         };
       };
@@ -3526,6 +8728,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3535,6 +8748,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3544,6 +8767,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3553,6 +8786,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "conflict_error",
+           *         "code": "idempotency_key_in_use",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry after it completes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3562,6 +8805,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3577,6 +8830,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3599,6 +8862,44 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "url_risk_score",
+           *       "url": "https://chatgpt-login.help/auth?next=%2Fc%2F4f1c",
+           *       "normalized_url": "https://chatgpt-login.help/auth?next=%2Fc%2F4f1c",
+           *       "host": "chatgpt-login.help",
+           *       "registrable_domain": "chatgpt-login.help",
+           *       "categories": [],
+           *       "ai_category": null,
+           *       "vendor": null,
+           *       "risk_score": 50,
+           *       "severity": "medium",
+           *       "factors": [
+           *         {
+           *           "code": "brand_impersonation",
+           *           "points": 40,
+           *           "evidence": "chatgpt-login.help combines the AI brand \"chatgpt\" with other words"
+           *         },
+           *         {
+           *           "code": "suspicious_tld",
+           *           "points": 10,
+           *           "evidence": ".help is among the TLDs most used for phishing"
+           *         }
+           *       ],
+           *       "scoring_version": "1",
+           *       "action": "alert",
+           *       "policy_decisions": [
+           *         {
+           *           "policy_id": "pol_01m81c8dkkb77xkmqh8h3t450b",
+           *           "policy_name": "Block AI chat",
+           *           "action": "alert",
+           *           "rule_id": "rul_01m81c8dkkb77xkmqh8h3t450d",
+           *           "matched_on": "min_risk_score",
+           *           "feed_match": null
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['UrlRiskScore'];
         };
       };
@@ -3608,6 +8909,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3617,6 +8929,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_invalid",
+           *         "message": "Invalid bearer token.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3626,6 +8948,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3641,6 +8973,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };

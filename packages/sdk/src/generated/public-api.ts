@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+  '/v1/advisories/{advisory_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Retrieve an advisory by its id or an alias (scope assets:read)
+     * @description An OSV record from the loaded feeds (docs/advisories.md): by its own id, or by an alias such as the CVE, GHSA or PYSEC id a finding cites (its evidence.references link here). Withdrawn advisories are returned with `withdrawn` set.
+     */
+    get: operations['getAdvisoriesByAdvisoryId'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/assets': {
     parameters: {
       query?: never;
@@ -11,7 +31,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List assets, newest first (scope assets:read); the cursor is a fingerprint */
+    /**
+     * List assets, newest first (scope assets:read); the cursor is a fingerprint
+     * @description format=sarif: the findings of this page of assets as one SARIF 2.1.0 log (docs/formats.md); the next page's cursor is in the Link header (rel="next").
+     */
     get: operations['getAssets'];
     put?: never;
     post?: never;
@@ -112,6 +135,27 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/assets/{fingerprint}/findings/{finding_id}/triage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The org's analysis state of a finding and its history (scope assets:read) */
+    get: operations['getAssetsByFingerprintFindingsByFindingIdTriage'];
+    put?: never;
+    /**
+     * Set the org's analysis state of a finding (scope assets:triage)
+     * @description open, acknowledged, false_positive, not_affected (with a VEX justification), accepted_risk (with expires_at) or resolved, with a comment. Visible to the key's org in the key's mode only; it follows the finding across enrichments. false_positive, not_affected and in-date accepted_risk leave the effective score (docs/triage.md).
+     */
+    post: operations['postAssetsByFingerprintFindingsByFindingIdTriage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/assets/{fingerprint}/history': {
     parameters: {
       query?: never;
@@ -124,6 +168,26 @@ export interface paths {
      * @description One entry per enrichment that changed the score, severity, finding set or AI-BOM version: the score and severity, the findings added, removed and changed in severity, and the bom_version. Capped per asset (docs/history.md).
      */
     get: operations['getAssetsByFingerprintHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/assets/{fingerprint}/score': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Explain an asset's score: every factor's contribution, evidence and the formula (scope assets:read)
+     * @description The engine's own computation over the stored findings, as shared (intrinsic) and as the key's org sees it (effective: suppressed, false_positive, not_affected and in-date accepted_risk findings left out, severity overrides applied). The integer contributions sum to the score.
+     */
+    get: operations['getAssetsByFingerprintScore'];
     put?: never;
     post?: never;
     delete?: never;
@@ -152,6 +216,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/assets/{fingerprint}/vex': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The org's triage of an asset as OpenVEX 0.2.0 or CycloneDX 1.6 VEX (scope assets:read)
+     * @description One statement per finding (per CVE id when the finding has some, else named by its rule id). An asset without findings is 404 for OpenVEX (a document needs a statement) and an empty vulnerabilities list for CycloneDX.
+     */
+    get: operations['getAssetsByFingerprintVex'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/assets/lookup': {
     parameters: {
       query?: never;
@@ -164,6 +248,43 @@ export interface paths {
      * @description One result per key, in the order the query string lists the fingerprints and lookup_name values (interleaved as sent). match is exact, fingerprint (lookup_fingerprint fallback), flexible (name alone, closest pg_trgm match) or none. Mismatched lookup_* list lengths: 400 naming the parameter.
      */
     get: operations['getAssetsLookup'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/attack-techniques': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the MITRE ATLAS techniques, with their tactics (scope assets:read)
+     * @description Every technique and sub-technique of the ATLAS release the engine ships, complete in one response (has_more is always false; docs/advisories.md "MITRE ATLAS"), plus every tactic. `tactic` filters by tactic id.
+     */
+    get: operations['getAttackTechniques'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/attack-techniques/{technique_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Retrieve a MITRE ATLAS technique (scope assets:read) */
+    get: operations['getAttackTechniquesByTechniqueId'];
     put?: never;
     post?: never;
     delete?: never;
@@ -204,6 +325,64 @@ export interface paths {
     put?: never;
     post?: never;
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/overview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The org's assets in aggregate: severities, scores, risk changes, top rules (scope assets:read)
+     * @description Computed by the database over every asset the org observed in the key's mode (never another org's, never the other mode's): assets by intrinsic and by effective severity (after the org's triage), a histogram of scores in ten buckets, risk changes per UTC day over the last `days` days (default 30, at most 90), the rules and ATLAS techniques with the most assets with an open finding, the threats matching the org's assets most recently, and the enrichment backlog.
+     */
+    get: operations['getOverview'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/severity-overrides': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The org's severity overrides by rule id (scope assets:read) */
+    get: operations['getSeverityOverrides'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/severity-overrides/{rule_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Set the org's severity for a rule id (scope assets:triage)
+     * @description Feeds the org's effective score and findings' effective_severity, never the shared intrinsic score. threat_match cannot be overridden.
+     */
+    put: operations['putSeverityOverridesByRuleId'];
+    post?: never;
+    /** Remove a severity override (scope assets:triage) */
+    delete: operations['deleteSeverityOverridesByRuleId'];
     options?: never;
     head?: never;
     patch?: never;
@@ -257,10 +436,48 @@ export interface paths {
     put?: never;
     /**
      * Submit 1–500 signals at once, all or nothing (scope signals:write)
-     * @description Every signal is validated before any is written; an error names the item, e.g. signals[12].observed_at. Body limit 10 MiB.
+     * @description Every signal is validated before any is written; an error names the item, e.g. signals[12].observed_at. Body limit 10 MiB. The 202 does not echo the signals: each item is a receipt (id, fingerprint, content_digest, created, enrichment decision) in request order; GET /v1/signals/{id} returns the stored signal. The 202 means the signals are durably stored; their assets, events and enrichment jobs are applied asynchronously, usually within a second (lists may lag by up to ~1 s). Until then GET /v1/assets/{fingerprint} and the look-up answer the asset as enrichment_status pending; the receipts carry the enrichment decision predicted at acceptance.
      */
     post: operations['postSignalsBulk'];
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/suppressions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The org's suppression rules, newest first (scope assets:read) */
+    get: operations['getSuppressions'];
+    put?: never;
+    /**
+     * Create a suppression rule (scope assets:triage)
+     * @description Matches by rule id, CVE id, ATLAS technique, fingerprint glob and/or asset type (every criterion given must match), for the org's current and future findings, until expires_at if given. Matching findings leave the effective score.
+     */
+    post: operations['postSuppressions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/suppressions/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete a suppression rule (scope assets:triage) */
+    delete: operations['deleteSuppressionsById'];
     options?: never;
     head?: never;
     patch?: never;
@@ -302,6 +519,63 @@ export interface paths {
      * @description Partial update. A change re-evaluates matching: newly matched and no longer matched assets are re-enriched.
      */
     post: operations['postThreatsByThreatId'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/threats/{threat_id}/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One threat as a STIX 2.1 bundle (scope threats:read) */
+    get: operations['getThreatsByThreatIdExport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/threats/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The org's threats as a STIX 2.1 bundle, newest first (scope threats:read)
+     * @description Deterministic ids (UUIDv5 of our ids): importing the bundle back merges. The next bundle is in the Link header (rel="next").
+     */
+    get: operations['getThreatsExport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/threats/import': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import a STIX 2.1 bundle into the org's threats (scope threats:write)
+     * @description Indicators (file SHA-256, URL, domain patterns), CVE vulnerabilities, ATLAS attack-patterns, malware, courses of action and relationships create or update threats; the report says per object what was imported, merged or skipped and why (docs/threats.md "STIX exchange"). A pattern that is not STIX is 400 and nothing is written.
+     */
+    post: operations['postThreatsImport'];
     delete?: never;
     options?: never;
     head?: never;
@@ -380,9 +654,270 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  'asset.aibom_changed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An enrichment produced a new AI-BOM version after another
+     * @description A signed POST to every enabled endpoint of the audience subscribed to this type (or `*`); verify the signature on the raw body (docs/webhooks.md).
+     */
+    post: operations['webhook_asset_aibom_changed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'asset.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The first signal for a fingerprint created an asset
+     * @description A signed POST to every enabled endpoint of the audience subscribed to this type (or `*`); verify the signature on the raw body (docs/webhooks.md).
+     */
+    post: operations['webhook_asset_created'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'asset.enriched': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An enrichment finished: new score, findings and AI-BOM
+     * @description A signed POST to every enabled endpoint of the audience subscribed to this type (or `*`); verify the signature on the raw body (docs/webhooks.md).
+     */
+    post: operations['webhook_asset_enriched'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'asset.enrichment_failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An enrichment failed (the asset keeps its last good result)
+     * @description A signed POST to every enabled endpoint of the audience subscribed to this type (or `*`); verify the signature on the raw body (docs/webhooks.md).
+     */
+    post: operations['webhook_asset_enrichment_failed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'asset.risk_changed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An enrichment changed the asset's score or severity
+     * @description A signed POST to every enabled endpoint of the audience subscribed to this type (or `*`); verify the signature on the raw body (docs/webhooks.md).
+     */
+    post: operations['webhook_asset_risk_changed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'asset.tools_changed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The asset's MCP tool set differs from the previous enrichment
+     * @description A signed POST to every enabled endpoint of the audience subscribed to this type (or `*`); verify the signature on the raw body (docs/webhooks.md).
+     */
+    post: operations['webhook_asset_tools_changed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'finding.triage_expired': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An org's accepted risk passed its expiry: the finding's triage returned to open (docs/triage.md)
+     * @description A signed POST to every enabled endpoint of the audience subscribed to this type (or `*`); verify the signature on the raw body (docs/webhooks.md).
+     */
+    post: operations['webhook_finding_triage_expired'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'finding.triage_updated': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * One of the org's API keys set a finding's triage state (docs/triage.md)
+     * @description A signed POST to every enabled endpoint of the audience subscribed to this type (or `*`); verify the signature on the raw body (docs/webhooks.md).
+     */
+    post: operations['webhook_finding_triage_updated'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'threat.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An org shared a threat (POST /v1/threats)
+     * @description A signed POST to every enabled endpoint of the audience subscribed to this type (or `*`); verify the signature on the raw body (docs/webhooks.md).
+     */
+    post: operations['webhook_threat_created'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'threat.updated': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A threat changed (POST /v1/threats/{threat_id})
+     * @description A signed POST to every enabled endpoint of the audience subscribed to this type (or `*`); verify the signature on the raw body (docs/webhooks.md).
+     */
+    post: operations['webhook_threat_updated'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'webhook_endpoint.disabled': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The platform disabled an endpoint after 24 h of failures (or a 410)
+     * @description A signed POST to every enabled endpoint of the audience subscribed to this type (or `*`); verify the signature on the raw body (docs/webhooks.md).
+     */
+    post: operations['webhook_webhook_endpoint_disabled'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
+    Advisory: {
+      affected: components['schemas']['AdvisoryAffected'][];
+      aliases: string[];
+      id: string;
+      /** @description Unix seconds */
+      modified: number;
+      /** @enum {string} */
+      object: 'advisory';
+      /** @description the OSV record as imported */
+      osv?: unknown;
+      /** @description Unix seconds */
+      published: number | null;
+      /** @description reference URLs of the record */
+      references: string[];
+      /** @description other loaded records that list the requested id as an alias (another feed on the same vulnerability) */
+      related: string[];
+      /**
+       * @description from the record's severity field or CVSS v3 vector; null when it has none (R23 then uses high)
+       * @enum {string|null}
+       */
+      severity: 'critical' | 'high' | 'medium' | 'low' | 'informational' | null;
+      /** @description the feed that last wrote the record (curated, pypa, or an imported feed) */
+      source: string;
+      summary: string;
+      /** @example /v1/advisories/CVE-2022-45907 */
+      url: string;
+      /** @description Unix seconds; a withdrawn advisory is kept and never matched */
+      withdrawn: number | null;
+    };
+    AdvisoryAffected: {
+      /** @description lower-cased OSV ecosystem: pypi, npm, go, … */
+      ecosystem: string;
+      name: string;
+      ranges: {
+        events: components['schemas']['OsvEvent'][];
+        type: string;
+      }[];
+      /** @description versions listed explicitly as affected */
+      versions: string[];
+    };
     AiBom: {
       /** @description only ever increases */
       bom_version: number;
@@ -508,6 +1043,10 @@ export interface components {
       /** @description Unix seconds */
       created: number;
       ecosystem: string | null;
+      /** @description the key's org's view of the score: without suppressed, false_positive, not_affected and in-date accepted_risk findings, with its severity overrides (docs/triage.md); null until enriched */
+      effective_risk_score: number | null;
+      /** @enum {string|null} */
+      effective_risk_severity: 'critical' | 'high' | 'medium' | 'low' | 'informational' | null;
       /** @description Unix seconds */
       enriched_at: number | null;
       /** @enum {string} */
@@ -534,6 +1073,113 @@ export interface components {
       /** @description Unix seconds */
       updated: number;
       version: string | null;
+    };
+    AssetAiBomChangedEvent: {
+      /** @description Unix seconds */
+      created: number;
+      data: {
+        object: components['schemas']['AssetEnrichmentSummary'];
+        summary: components['schemas']['ChangeSummary'];
+      };
+      /**
+       * @description the event id; also the webhook-id header
+       * @example evt_01m81c44xbbvtaq4wj8b29d5zz
+       */
+      id: string;
+      livemode: boolean;
+      /** @enum {string} */
+      object: 'event';
+      /** @enum {string} */
+      type: 'asset.aibom_changed';
+    };
+    AssetCreatedEvent: {
+      /** @description Unix seconds */
+      created: number;
+      data: {
+        object: components['schemas']['Asset'];
+      };
+      /**
+       * @description the event id; also the webhook-id header
+       * @example evt_01m81c44xbbvtaq4wj8b29d5zz
+       */
+      id: string;
+      livemode: boolean;
+      /** @enum {string} */
+      object: 'event';
+      /** @enum {string} */
+      type: 'asset.created';
+    };
+    AssetEnrichedEvent: {
+      /** @description Unix seconds */
+      created: number;
+      data: {
+        object: components['schemas']['AssetEnrichmentSummary'];
+      };
+      /**
+       * @description the event id; also the webhook-id header
+       * @example evt_01m81c44xbbvtaq4wj8b29d5zz
+       */
+      id: string;
+      livemode: boolean;
+      /** @enum {string} */
+      object: 'event';
+      /** @enum {string} */
+      type: 'asset.enriched';
+    };
+    AssetEnrichmentFailedEvent: {
+      /** @description Unix seconds */
+      created: number;
+      data: {
+        object: components['schemas']['AssetEnrichmentFailure'];
+      };
+      /**
+       * @description the event id; also the webhook-id header
+       * @example evt_01m81c44xbbvtaq4wj8b29d5zz
+       */
+      id: string;
+      livemode: boolean;
+      /** @enum {string} */
+      object: 'event';
+      /** @enum {string} */
+      type: 'asset.enrichment_failed';
+    };
+    AssetEnrichmentFailure: {
+      /** @description why, redacted (docs/security.md) */
+      enrichment_error: string;
+      /** @enum {string} */
+      enrichment_status: 'failed';
+      fingerprint: string;
+      /** @enum {string} */
+      object: 'asset';
+    };
+    /** @description the asset as the enrichment left it (GET /v1/assets/{fingerprint} has the rest) */
+    AssetEnrichmentSummary: {
+      /** @description the AI-BOM id this enrichment wrote */
+      aibom: string;
+      /** @enum {string} */
+      asset_type:
+        | 'model'
+        | 'dataset'
+        | 'mcp_server'
+        | 'agent'
+        | 'package'
+        | 'prompt'
+        | 'application'
+        | 'extension'
+        | 'notebook'
+        | 'container_image';
+      bom_version: number;
+      /** @description Unix seconds */
+      enriched_at: number;
+      /** @enum {string} */
+      enrichment_status: 'pending' | 'enriched' | 'failed' | 'stale';
+      fingerprint: string;
+      intrinsic_risk_score: number | null;
+      /** @enum {string|null} */
+      intrinsic_risk_severity: 'critical' | 'high' | 'medium' | 'low' | 'informational' | null;
+      /** @enum {string} */
+      object: 'asset';
+      publisher: string | null;
     };
     AssetHistoryEntry: {
       /** @description the AI-BOM version this enrichment produced */
@@ -578,6 +1224,29 @@ export interface components {
       /** @enum {string} */
       object: 'asset_lookup';
     };
+    AssetRiskChangedEvent: {
+      /** @description Unix seconds */
+      created: number;
+      data: {
+        object: components['schemas']['AssetEnrichmentSummary'];
+        previous_attributes: {
+          intrinsic_risk_score: number;
+          /** @enum {string|null} */
+          intrinsic_risk_severity: 'critical' | 'high' | 'medium' | 'low' | 'informational' | null;
+        };
+        summary: components['schemas']['ChangeSummary'];
+      };
+      /**
+       * @description the event id; also the webhook-id header
+       * @example evt_01m81c44xbbvtaq4wj8b29d5zz
+       */
+      id: string;
+      livemode: boolean;
+      /** @enum {string} */
+      object: 'event';
+      /** @enum {string} */
+      type: 'asset.risk_changed';
+    };
     AssetThreatList: {
       data: components['schemas']['Threat'][];
       has_more: boolean;
@@ -585,6 +1254,136 @@ export interface components {
       /** @enum {string} */
       object: 'list';
       url: string;
+    };
+    AssetToolsChangedEvent: {
+      /** @description Unix seconds */
+      created: number;
+      data: {
+        object: components['schemas']['AssetEnrichmentSummary'];
+        summary: components['schemas']['ChangeSummary'];
+        tools: components['schemas']['ToolsChange'];
+      };
+      /**
+       * @description the event id; also the webhook-id header
+       * @example evt_01m81c44xbbvtaq4wj8b29d5zz
+       */
+      id: string;
+      livemode: boolean;
+      /** @enum {string} */
+      object: 'event';
+      /** @enum {string} */
+      type: 'asset.tools_changed';
+    };
+    AttackTactic: {
+      id: string;
+      name: string;
+      url: string;
+    };
+    AttackTechnique: {
+      /** @example 5.6.0 */
+      atlas_version: string;
+      /** @example AML.T0010.001 */
+      id: string;
+      name: string;
+      /** @enum {string} */
+      object: 'attack_technique';
+      subtechnique_of: string | null;
+      tactics: components['schemas']['AttackTactic'][];
+      /** @example https://atlas.mitre.org/techniques/AML.T0010.001 */
+      url: string;
+    };
+    AttackTechniqueList: {
+      data: components['schemas']['AttackTechnique'][];
+      /**
+       * @description always false: the list is complete
+       * @enum {boolean}
+       */
+      has_more: false;
+      next_cursor: null;
+      /** @enum {string} */
+      object: 'list';
+      /** @description every tactic of the release */
+      tactics: components['schemas']['AttackTactic'][];
+      url: string;
+    };
+    /** @description what an enrichment changed, from shared (redacted) asset data only: asset.risk_changed, asset.aibom_changed, asset.tools_changed */
+    ChangeSummary: {
+      /** @description the AI-BOM diff (GET /v1/assets/{fp}/aibom/diff) in short; null: same version */
+      aibom: {
+        components: {
+          /** @description the first 10 components added; the count is complete */
+          added: {
+            name: string;
+            type: string;
+            version: string | null;
+          }[];
+          added_count: number;
+          /** @description the first 10 components changed, with the fields that changed; the count is complete */
+          changed: {
+            fields: string[];
+            name: string;
+            type: string;
+          }[];
+          changed_count: number;
+          /** @description the first 10 components removed; the count is complete */
+          removed: {
+            name: string;
+            type: string;
+            version: string | null;
+          }[];
+          removed_count: number;
+        };
+        from_version: number;
+        lineage: {
+          base_models_added: string[];
+          base_models_removed: string[];
+          relation: {
+            from: string | null;
+            to: string | null;
+          } | null;
+        };
+        primary_license: {
+          from: string | null;
+          to: string | null;
+        } | null;
+        to_version: number;
+      } | null;
+      bom_version: {
+        from: number | null;
+        to: number | null;
+      };
+      findings: {
+        /** @description the first 20; the count is complete */
+        added: {
+          /** @description the finding id (added: the new finding; removed: the id it had) */
+          id: string;
+          rule_id: string;
+          /** @enum {string} */
+          severity: 'critical' | 'high' | 'medium' | 'low' | 'informational';
+        }[];
+        added_count: number;
+        /** @description the first 20; the count is complete */
+        removed: {
+          /** @description the finding id (added: the new finding; removed: the id it had) */
+          id: string;
+          rule_id: string;
+          /** @enum {string} */
+          severity: 'critical' | 'high' | 'medium' | 'low' | 'informational';
+        }[];
+        removed_count: number;
+      };
+      risk: {
+        score: {
+          from: number | null;
+          to: number | null;
+        };
+        severity: {
+          /** @enum {string|null} */
+          from: 'critical' | 'high' | 'medium' | 'low' | 'informational' | null;
+          /** @enum {string|null} */
+          to: 'critical' | 'high' | 'medium' | 'low' | 'informational' | null;
+        };
+      };
     };
     CreateSignalBody: {
       /** @enum {string} */
@@ -621,6 +1420,33 @@ export interface components {
     };
     CreateSignalsBulkBody: {
       signals: components['schemas']['CreateSignalBody'][];
+    };
+    /** @description at least one criterion; every criterion given must match */
+    CreateSuppressionBody: {
+      /** @enum {string} */
+      asset_type?:
+        | 'model'
+        | 'dataset'
+        | 'mcp_server'
+        | 'agent'
+        | 'package'
+        | 'prompt'
+        | 'application'
+        | 'extension'
+        | 'notebook'
+        | 'container_image';
+      attack_technique?: string;
+      cve_id?: string;
+      /** @description optional end of the rule (Unix seconds, in the future) */
+      expires_at?: number;
+      /** @description `*` any run of characters, `?` one character, `\` escapes; matched in linear time */
+      fingerprint_glob?: string;
+      reason: string;
+      /**
+       * @description an enrichment rule id (docs/enrichment.md)
+       * @example R09
+       */
+      rule_id?: string;
     };
     CreateThreatBody: {
       affected_asset_types?: (
@@ -676,6 +1502,10 @@ export interface components {
             | 'asset.enriched'
             | 'asset.enrichment_failed'
             | 'asset.risk_changed'
+            | 'asset.aibom_changed'
+            | 'asset.tools_changed'
+            | 'finding.triage_expired'
+            | 'finding.triage_updated'
             | 'threat.created'
             | 'threat.updated'
             | 'webhook_endpoint.disabled'
@@ -688,6 +1518,20 @@ export interface components {
       };
       /** @description https URL (http is accepted in test mode) */
       url: string;
+    };
+    DeletedSeverityOverride: {
+      /** @enum {boolean} */
+      deleted: true;
+      /** @enum {string} */
+      object: 'severity_override';
+      rule_id: string;
+    };
+    DeletedSuppression: {
+      /** @enum {boolean} */
+      deleted: true;
+      id: string;
+      /** @enum {string} */
+      object: 'suppression';
     };
     DeletedWebhookEndpoint: {
       /** @enum {boolean} */
@@ -731,6 +1575,8 @@ export interface components {
         previous_attributes?: {
           [key: string]: unknown;
         };
+        summary?: components['schemas']['ChangeSummary'] & unknown;
+        tools?: components['schemas']['ToolsChange'];
       } & {
         [key: string]: unknown;
       };
@@ -745,6 +1591,10 @@ export interface components {
         | 'asset.enriched'
         | 'asset.enrichment_failed'
         | 'asset.risk_changed'
+        | 'asset.aibom_changed'
+        | 'asset.tools_changed'
+        | 'finding.triage_expired'
+        | 'finding.triage_updated'
         | 'threat.created'
         | 'threat.updated'
         | 'webhook_endpoint.disabled';
@@ -765,11 +1615,20 @@ export interface components {
       capabilities: string[];
       category: string;
       confidence: number;
+      /** @description false when suppressed, false_positive, not_affected or accepted_risk (in date) */
+      counts_toward_effective_score: boolean;
       /** @description Unix seconds */
       created: number;
       cve_ids: string[];
       description: string;
+      /**
+       * @description the severity after the org's severity override for the rule, if any
+       * @enum {string}
+       */
+      effective_severity: 'critical' | 'high' | 'medium' | 'low' | 'informational';
       evidence?: unknown;
+      /** @description the finding's identity across enrichments (ids change) */
+      finding_key: string;
       fingerprint: string;
       /** @example fnd_01jd3q5k8m0000000000000000 */
       id: string;
@@ -781,9 +1640,13 @@ export interface components {
       score_contribution: number;
       /** @enum {string} */
       severity: 'critical' | 'high' | 'medium' | 'low' | 'informational';
+      /** @description ids of the org's active suppression rules that match */
+      suppressed_by: string[];
       /** @description related threat ids; threat objects with expand[]=threats */
       threats: (string | components['schemas']['Threat'])[];
       title: string;
+      /** @description the key's org's analysis state; null when never triaged (open) */
+      triage: components['schemas']['FindingTriage'] | null;
     };
     FindingList: {
       data: components['schemas']['Finding'][];
@@ -805,6 +1668,143 @@ export interface components {
       /** @enum {string} */
       previous_severity: 'critical' | 'high' | 'medium' | 'low' | 'informational';
     };
+    FindingTriage: {
+      comment: string | null;
+      /** @description when the finding was first triaged */
+      created: number;
+      /** @description accepted_risk: when the acceptance ends (the finding returns to open) */
+      expires_at: number | null;
+      /** @description the finding's identity across enrichments (finding ids change) */
+      finding_key: string;
+      /** @enum {string|null} */
+      justification:
+        | 'component_not_present'
+        | 'vulnerable_code_not_present'
+        | 'vulnerable_code_not_in_execute_path'
+        | 'vulnerable_code_cannot_be_controlled_by_adversary'
+        | 'inline_mitigations_already_exist'
+        | null;
+      /** @enum {string} */
+      object: 'finding_triage';
+      /** @description the id of the API key that set the state (`system` for expiry) */
+      set_by: string;
+      /** @enum {string} */
+      state: 'open' | 'acknowledged' | 'false_positive' | 'not_affected' | 'accepted_risk' | 'resolved';
+      /** @description when the state last changed */
+      updated: number;
+    };
+    FindingTriageChange: {
+      comment: string | null;
+      /** @description Unix seconds */
+      created: number;
+      /** @description Unix seconds */
+      expires_at: number | null;
+      /** @enum {string} */
+      from_state: 'open' | 'acknowledged' | 'false_positive' | 'not_affected' | 'accepted_risk' | 'resolved';
+      /** @example tre_01jd3q5k8m0000000000000000 */
+      id: string;
+      /** @enum {string|null} */
+      justification:
+        | 'component_not_present'
+        | 'vulnerable_code_not_present'
+        | 'vulnerable_code_not_in_execute_path'
+        | 'vulnerable_code_cannot_be_controlled_by_adversary'
+        | 'inline_mitigations_already_exist'
+        | null;
+      /** @enum {string} */
+      object: 'finding_triage_change';
+      set_by: string;
+      /** @enum {string} */
+      to_state: 'open' | 'acknowledged' | 'false_positive' | 'not_affected' | 'accepted_risk' | 'resolved';
+    };
+    FindingTriageExpiredEvent: {
+      /** @description Unix seconds */
+      created: number;
+      data: {
+        object: components['schemas']['FindingTriage'] & {
+          /** @description the asset of the finding */
+          fingerprint: string;
+          rule_id: string;
+        };
+        previous_attributes: {
+          /** @description when the acceptance ended (unix seconds) */
+          expires_at: number;
+          /** @enum {string} */
+          state: 'accepted_risk';
+        };
+      };
+      /**
+       * @description the event id; also the webhook-id header
+       * @example evt_01m81c44xbbvtaq4wj8b29d5zz
+       */
+      id: string;
+      livemode: boolean;
+      /** @enum {string} */
+      object: 'event';
+      /** @enum {string} */
+      type: 'finding.triage_expired';
+    };
+    FindingTriageResult: {
+      comment: string | null;
+      /** @description Unix seconds */
+      created: number | null;
+      /** @description Unix seconds */
+      expires_at: number | null;
+      finding_id: string;
+      /** @description the finding's identity across enrichments (finding ids change) */
+      finding_key: string;
+      fingerprint: string;
+      /** @description changes, newest first (the latest 100) */
+      history: components['schemas']['FindingTriageChange'][];
+      /** @enum {string|null} */
+      justification:
+        | 'component_not_present'
+        | 'vulnerable_code_not_present'
+        | 'vulnerable_code_not_in_execute_path'
+        | 'vulnerable_code_cannot_be_controlled_by_adversary'
+        | 'inline_mitigations_already_exist'
+        | null;
+      /** @enum {string} */
+      object: 'finding_triage';
+      rule_id: string;
+      /** @description API key id (`system` for expiry); null when never triaged */
+      set_by: string | null;
+      /**
+       * @description open when never triaged
+       * @enum {string}
+       */
+      state: 'open' | 'acknowledged' | 'false_positive' | 'not_affected' | 'accepted_risk' | 'resolved';
+      /** @description Unix seconds */
+      updated: number | null;
+    };
+    FindingTriageUpdatedEvent: {
+      /** @description Unix seconds */
+      created: number;
+      data: {
+        object: components['schemas']['FindingTriage'] & {
+          /** @description the asset of the finding */
+          fingerprint: string;
+          rule_id: string;
+        };
+        previous_attributes: {
+          /**
+           * @description the state before (`open` when never triaged)
+           * @enum {string}
+           */
+          state: 'open' | 'acknowledged' | 'false_positive' | 'not_affected' | 'accepted_risk' | 'resolved';
+        };
+      };
+      /**
+       * @description the event id; also the webhook-id header
+       * @example evt_01m81c44xbbvtaq4wj8b29d5zz
+       */
+      id: string;
+      livemode: boolean;
+      /** @enum {string} */
+      object: 'event';
+      /** @enum {string} */
+      type: 'finding.triage_updated';
+    };
     LookupCandidate: {
       asset: components['schemas']['Asset'];
       /** @description pg_trgm similarity of normalized names, 0–1 */
@@ -825,6 +1825,241 @@ export interface components {
       /** @enum {string} */
       object: 'lookup_result';
     };
+    OsvEvent: {
+      fixed?: string;
+      introduced?: string;
+      last_affected?: string;
+      limit?: string;
+    };
+    Overview: {
+      assets: {
+        by_effective_severity: {
+          /** @description assets whose severity in the org's view (after triage) is critical */
+          critical: number;
+          /** @description assets whose severity in the org's view (after triage) is high */
+          high: number;
+          /** @description assets whose severity in the org's view (after triage) is informational */
+          informational: number;
+          /** @description assets whose severity in the org's view (after triage) is low */
+          low: number;
+          /** @description assets whose severity in the org's view (after triage) is medium */
+          medium: number;
+        };
+        by_intrinsic_severity: {
+          /** @description assets whose shared (intrinsic) severity is critical */
+          critical: number;
+          /** @description assets whose shared (intrinsic) severity is high */
+          high: number;
+          /** @description assets whose shared (intrinsic) severity is informational */
+          informational: number;
+          /** @description assets whose shared (intrinsic) severity is low */
+          low: number;
+          /** @description assets whose shared (intrinsic) severity is medium */
+          medium: number;
+        };
+        /** @description assets with a score (enriched at least once) */
+        scored: number;
+        /** @description assets the org observed in this mode */
+        total: number;
+      };
+      enrichment_backlog: {
+        /** @description assets whose last enrichment failed */
+        failed: number;
+        /** @description assets waiting for their first or next enrichment */
+        pending: number;
+        /** @description assets whose enrichment is out of date */
+        stale: number;
+      };
+      /** @description when the figures were computed (Unix seconds) */
+      generated: number;
+      livemode: boolean;
+      /** @enum {string} */
+      object: 'overview';
+      /** @description at most 5 threats matching the org's assets, the latest matched first */
+      recent_threats: {
+        /** @enum {string} */
+        category:
+          | 'supply_chain_compromise'
+          | 'malicious_model'
+          | 'malicious_package'
+          | 'model_backdoor'
+          | 'data_poisoning'
+          | 'prompt_injection'
+          | 'tool_poisoning'
+          | 'jailbreak'
+          | 'vulnerable_dependency'
+          | 'unsafe_deserialization'
+          | 'typosquat'
+          | 'credential_exposure'
+          | 'data_exfiltration'
+          | 'other';
+        id: string;
+        /** @description the latest enrichment that recorded a match */
+        last_matched: number;
+        /** @description the org's assets the threat matches */
+        matched_assets: number;
+        /** @enum {string} */
+        severity: 'critical' | 'high' | 'medium' | 'low' | 'informational';
+        title: string;
+      }[];
+      risk_changes: {
+        /** @description every day of the window, oldest first (zeros included) */
+        data: {
+          /** @description enrichments that changed an asset score or severity */
+          changes: number;
+          /**
+           * @description a UTC calendar day, YYYY-MM-DD
+           * @example 2026-11-20
+           */
+          day: string;
+          /** @description of which the score fell */
+          down: number;
+          /** @description of which the score rose */
+          up: number;
+        }[];
+        days: number;
+      };
+      /** @description ten buckets of ten score points */
+      score_histogram: {
+        /** @description assets whose effective score is in the bucket */
+        effective: number;
+        from: number;
+        /** @description assets whose intrinsic score is in the bucket */
+        intrinsic: number;
+        /** @description inclusive; the last bucket is 90–100 */
+        to: number;
+      }[];
+      /** @description at most 10, most assets first */
+      top_attack_techniques: {
+        /** @description assets with an open finding naming the ATLAS technique */
+        assets: number;
+        id: string;
+      }[];
+      /** @description at most 10, most assets first */
+      top_rules: {
+        /** @description assets with an open finding of the rule */
+        assets: number;
+        rule_id: string;
+      }[];
+    };
+    PutSeverityOverrideBody: {
+      reason?: string;
+      /** @enum {string} */
+      severity: 'critical' | 'high' | 'medium' | 'low' | 'informational';
+    };
+    SarifLog: {
+      runs: {
+        [key: string]: unknown;
+      }[];
+      /** @enum {string} */
+      version: '2.1.0';
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description the shared score, over every finding */
+    ScoreComputation: {
+      /** @enum {string} */
+      band: 'critical' | 'high' | 'medium' | 'low' | 'informational';
+      /** @description floor + room x fill over the rule findings */
+      base: number;
+      /** @description worst first, in the order the formula takes them */
+      factors: components['schemas']['ScoreFactor'][];
+      floor: number;
+      score: number | null;
+      /** @enum {string|null} */
+      severity: 'critical' | 'high' | 'medium' | 'low' | 'informational' | null;
+      threat_penalty: number;
+      /** @description min(100, base + threat_penalty); score = round(total) */
+      total: number;
+    };
+    ScoreExcludedFinding: {
+      finding_id: string;
+      /** @enum {string} */
+      reason: 'suppressed' | 'false_positive' | 'not_affected' | 'accepted_risk';
+      rule_id: string;
+      suppression_ids: string[];
+      title: string;
+    };
+    ScoreExplanation: {
+      band_floors: {
+        [key: string]: number;
+      };
+      band_rooms: {
+        [key: string]: number;
+      };
+      /** @description below this confidence a finding counts one band lower */
+      confident_at: number;
+      /** @description the key's org's view: exclusions and severity overrides applied */
+      effective: components['schemas']['ScoreComputation'] & {
+        excluded: components['schemas']['ScoreExcludedFinding'][];
+        overrides_applied: {
+          /** @enum {string} */
+          from: 'critical' | 'high' | 'medium' | 'low' | 'informational';
+          rule_id: string;
+          /** @enum {string} */
+          to: 'critical' | 'high' | 'medium' | 'low' | 'informational';
+        }[];
+      };
+      fingerprint: string;
+      formula: string;
+      intrinsic: components['schemas']['ScoreComputation'];
+      /** @enum {string} */
+      object: 'score_explanation';
+      severity_weights: {
+        [key: string]: number;
+      };
+    };
+    ScoreFactor: {
+      /**
+       * @description the band the factor sets a floor for
+       * @enum {string}
+       */
+      band: 'critical' | 'high' | 'medium' | 'low' | 'informational';
+      confidence: number;
+      /** @description integer share; the contributions sum to the score */
+      contribution: number;
+      evidence?: unknown;
+      /** @description the unrounded share of the total */
+      exact_share: number;
+      finding_id: string;
+      finding_key: string;
+      /**
+       * @description threat findings add their risk_penalty
+       * @enum {string}
+       */
+      kind: 'rule' | 'threat';
+      rule_id: string;
+      /**
+       * @description the severity the computation used
+       * @enum {string}
+       */
+      severity: 'critical' | 'high' | 'medium' | 'low' | 'informational';
+      threat_id: string | null;
+      title: string;
+      /** @description severity weight x confidence (threats: the penalty) */
+      weight: number;
+    };
+    SeverityOverride: {
+      /** @description Unix seconds */
+      created: number;
+      /** @enum {string} */
+      object: 'severity_override';
+      reason: string | null;
+      rule_id: string;
+      set_by: string;
+      /** @enum {string} */
+      severity: 'critical' | 'high' | 'medium' | 'low' | 'informational';
+      /** @description Unix seconds */
+      updated: number;
+    };
+    SeverityOverrideList: {
+      data: components['schemas']['SeverityOverride'][];
+      has_more: boolean;
+      next_cursor: string | null;
+      /** @enum {string} */
+      object: 'list';
+      url: string;
+    };
     Signal: {
       /** @enum {string} */
       asset_type:
@@ -838,7 +2073,7 @@ export interface components {
         | 'extension'
         | 'notebook'
         | 'container_image';
-      /** @description sha256 of the canonical JSON of {asset_type, name, version, source_url, raw_manifest, metadata} */
+      /** @description SHA-256 of the canonical JSON of {asset_type, name, version, source_url, raw_manifest, metadata}, as 64 lowercase hex digits (no algorithm prefix) */
       content_digest: string;
       /** @description Unix seconds */
       created: number;
@@ -863,11 +2098,99 @@ export interface components {
       enrichment: components['schemas']['EnrichmentDecision'];
     };
     SignalBatch: {
-      data: components['schemas']['SignalAccepted'][];
+      /** @description one receipt per submitted signal, in request order; GET /v1/signals/{id} has the rest */
+      data: components['schemas']['SignalReceipt'][];
       /** @description enrichment jobs queued by this batch (one per asset at most) */
       enrichment_queued: number;
       /** @enum {string} */
       object: 'signal_batch';
+    };
+    SignalReceipt: {
+      /** @description SHA-256 of the canonical JSON of {asset_type, name, version, source_url, raw_manifest, metadata}, as 64 lowercase hex digits (no algorithm prefix) */
+      content_digest: string;
+      /** @description Unix seconds */
+      created: number;
+      enrichment: components['schemas']['EnrichmentDecision'];
+      fingerprint: string;
+      /** @example sig_01jd3q5k8m0000000000000000 */
+      id: string;
+      /** @enum {string} */
+      object: 'signal';
+    };
+    /** @description a STIX 2.1 bundle: 1–1000 objects, nesting at most 16 deep, ids unique */
+    StixBundle: {
+      id: string;
+      objects: components['schemas']['StixObject'][];
+      /** @description STIX 2.0 bundles carried one */
+      spec_version?: string;
+      /** @enum {string} */
+      type: 'bundle';
+    };
+    StixBundleExport: {
+      id: string;
+      objects: {
+        [key: string]: unknown;
+      }[];
+      /** @enum {string} */
+      type: 'bundle';
+    };
+    /** @description a STIX 2.1 object (SDO, SRO, SCO, marking); other properties pass through */
+    StixObject: {
+      confidence?: number;
+      created?: string;
+      description?: string;
+      id: string;
+      modified?: string;
+      name?: string;
+      pattern?: string;
+      pattern_type?: string;
+      revoked?: boolean;
+      source_ref?: string;
+      spec_version?: string;
+      target_ref?: string;
+      type: string;
+    } & {
+      [key: string]: unknown;
+    };
+    Suppression: {
+      /** @description false once expires_at has passed */
+      active: boolean;
+      /** @enum {string|null} */
+      asset_type:
+        | 'model'
+        | 'dataset'
+        | 'mcp_server'
+        | 'agent'
+        | 'package'
+        | 'prompt'
+        | 'application'
+        | 'extension'
+        | 'notebook'
+        | 'container_image'
+        | null;
+      attack_technique: string | null;
+      /** @description Unix seconds */
+      created: number;
+      /** @description the id of the API key that created the rule */
+      created_by: string;
+      cve_id: string | null;
+      /** @description Unix seconds */
+      expires_at: number | null;
+      fingerprint_glob: string | null;
+      /** @example sup_01jd3q5k8m0000000000000000 */
+      id: string;
+      /** @enum {string} */
+      object: 'suppression';
+      reason: string;
+      rule_id: string | null;
+    };
+    SuppressionList: {
+      data: components['schemas']['Suppression'][];
+      has_more: boolean;
+      next_cursor: string | null;
+      /** @enum {string} */
+      object: 'list';
+      url: string;
     };
     Threat: {
       /** @description empty = every asset type */
@@ -924,6 +2247,51 @@ export interface components {
       /** @description Unix seconds */
       updated: number;
     };
+    ThreatCreatedEvent: {
+      /** @description Unix seconds */
+      created: number;
+      data: {
+        object: components['schemas']['Threat'];
+      };
+      /**
+       * @description the event id; also the webhook-id header
+       * @example evt_01m81c44xbbvtaq4wj8b29d5zz
+       */
+      id: string;
+      livemode: boolean;
+      /** @enum {string} */
+      object: 'event';
+      /** @enum {string} */
+      type: 'threat.created';
+    };
+    ThreatImport: {
+      bundle_id: string;
+      livemode: boolean;
+      /** @enum {string} */
+      object: 'threat_import';
+      /** @description one per object, in bundle order */
+      results: components['schemas']['ThreatImportResult'][];
+      summary: {
+        imported: number;
+        merged: number;
+        skipped: number;
+      };
+    };
+    ThreatImportResult: {
+      /** @description whether the threat was written (false: already up to date) */
+      changed: boolean;
+      message: string;
+      /** @description a code (docs/threats.md "STIX exchange") */
+      reason: string | null;
+      /**
+       * @description imported: a new threat; merged: updated an existing threat, or merged into a threat of this bundle; skipped: see reason
+       * @enum {string}
+       */
+      status: 'imported' | 'merged' | 'skipped';
+      stix_id: string;
+      threat_ids: string[];
+      type: string;
+    };
     ThreatList: {
       data: components['schemas']['Threat'][];
       has_more: boolean;
@@ -931,6 +2299,64 @@ export interface components {
       /** @enum {string} */
       object: 'list';
       url: string;
+    };
+    ThreatUpdatedEvent: {
+      /** @description Unix seconds */
+      created: number;
+      data: {
+        object: components['schemas']['Threat'];
+        /** @description the old values of the changed fields, and `updated` */
+        previous_attributes: {
+          [key: string]: unknown;
+        };
+      };
+      /**
+       * @description the event id; also the webhook-id header
+       * @example evt_01m81c44xbbvtaq4wj8b29d5zz
+       */
+      id: string;
+      livemode: boolean;
+      /** @enum {string} */
+      object: 'event';
+      /** @enum {string} */
+      type: 'threat.updated';
+    };
+    /** @description asset.tools_changed: the asset's tool set against the previous enrichment */
+    ToolsChange: {
+      /** @description the first 10 tool names added; the count is complete */
+      added: string[];
+      added_count: number;
+      /** @description the first 10 tool names whose definition changed; the count is complete */
+      changed: string[];
+      changed_count: number;
+      /** @description the tool drift findings (R30–R33) on the asset now; their evidence holds before/after */
+      drift_findings: {
+        /** @description the finding id (added: the new finding; removed: the id it had) */
+        id: string;
+        rule_id: string;
+        /** @enum {string} */
+        severity: 'critical' | 'high' | 'medium' | 'low' | 'informational';
+      }[];
+      /** @description the first 10 tool names removed; the count is complete */
+      removed: string[];
+      removed_count: number;
+    };
+    TriageBody: {
+      comment?: string;
+      /** @description required with accepted_risk (Unix seconds, in the future, at most 366 days ahead), refused otherwise */
+      expires_at?: number;
+      /**
+       * @description required with not_affected, refused otherwise
+       * @enum {string}
+       */
+      justification?:
+        | 'component_not_present'
+        | 'vulnerable_code_not_present'
+        | 'vulnerable_code_not_in_execute_path'
+        | 'vulnerable_code_cannot_be_controlled_by_adversary'
+        | 'inline_mitigations_already_exist';
+      /** @enum {string} */
+      state: 'open' | 'acknowledged' | 'false_positive' | 'not_affected' | 'accepted_risk' | 'resolved';
     };
     UpdateThreatBody: {
       affected_asset_types?: (
@@ -986,6 +2412,10 @@ export interface components {
             | 'asset.enriched'
             | 'asset.enrichment_failed'
             | 'asset.risk_changed'
+            | 'asset.aibom_changed'
+            | 'asset.tools_changed'
+            | 'finding.triage_expired'
+            | 'finding.triage_updated'
             | 'threat.created'
             | 'threat.updated'
             | 'webhook_endpoint.disabled'
@@ -1064,6 +2494,47 @@ export interface components {
       updated: number;
       url: string;
     };
+    WebhookEndpointDisabledEvent: {
+      /** @description Unix seconds */
+      created: number;
+      data: {
+        object: {
+          /** @description Unix seconds */
+          created: number;
+          description: string | null;
+          disabled_reason: string | null;
+          events: string[];
+          /** @example we_01jd3q5k8m0000000000000000 */
+          id: string;
+          livemode: boolean;
+          metadata: {
+            [key: string]: string;
+          } | null;
+          /** @enum {string} */
+          object: 'webhook_endpoint';
+          /** @enum {string} */
+          status: 'enabled' | 'disabled';
+          /** @description Unix seconds */
+          updated: number;
+          url: string;
+        };
+        previous_attributes: {
+          disabled_reason: null;
+          /** @enum {string} */
+          status: 'enabled';
+        };
+      };
+      /**
+       * @description the event id; also the webhook-id header
+       * @example evt_01m81c44xbbvtaq4wj8b29d5zz
+       */
+      id: string;
+      livemode: boolean;
+      /** @enum {string} */
+      object: 'event';
+      /** @enum {string} */
+      type: 'webhook_endpoint.disabled';
+    };
     WebhookEndpointList: {
       data: components['schemas']['WebhookEndpoint'][];
       has_more: boolean;
@@ -1081,44 +2552,157 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  getAssets: {
+  getAdvisoriesByAdvisoryId: {
     parameters: {
-      query?: {
-        asset_type?:
-          | 'model'
-          | 'dataset'
-          | 'mcp_server'
-          | 'agent'
-          | 'package'
-          | 'prompt'
-          | 'application'
-          | 'extension'
-          | 'notebook'
-          | 'container_image';
-        /** @description cursor: the id of the first item of the next page */
-        ending_before?: string;
-        enrichment_status?: 'pending' | 'enriched' | 'failed' | 'stale';
-        /** @description repeat as expand[]=…; one of findings, aibom */
-        'expand[]'?: ('findings' | 'aibom')[];
-        intrinsic_risk_severity?: 'critical' | 'high' | 'medium' | 'low' | 'informational';
-        /** @description page size, 1–100, default 20 */
-        limit?: number;
-        /** @description cursor: the id of the last item of the previous page */
-        starting_after?: string;
-      };
+      query?: never;
       header?: never;
-      path?: never;
+      path: {
+        advisory_id: string;
+      };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description a list envelope of assets */
+      /** @description the advisory */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['AssetList'];
+          /**
+           * @example {
+           *       "object": "advisory",
+           *       "id": "PYSEC-2022-43015",
+           *       "aliases": [
+           *         "CVE-2022-45907"
+           *       ],
+           *       "source": "pypa",
+           *       "summary": "In PyTorch before trunk/89695, torch.jit.annotations.parse_type_line can cause arbitrary code execution because eval is used unsafely.",
+           *       "severity": null,
+           *       "published": 1669428900,
+           *       "modified": 1683172188,
+           *       "withdrawn": null,
+           *       "affected": [
+           *         {
+           *           "ecosystem": "pypi",
+           *           "name": "torch",
+           *           "ranges": [
+           *             {
+           *               "type": "ECOSYSTEM",
+           *               "events": [
+           *                 {
+           *                   "introduced": "0"
+           *                 },
+           *                 {
+           *                   "fixed": "1.13.1"
+           *                 }
+           *               ]
+           *             }
+           *           ],
+           *           "versions": [
+           *             "1.0.0",
+           *             "1.0.1",
+           *             "1.1.0",
+           *             "1.2.0",
+           *             "1.3.0",
+           *             "1.3.1",
+           *             "1.4.0",
+           *             "1.5.0",
+           *             "1.5.1",
+           *             "1.6.0",
+           *             "1.7.0",
+           *             "1.7.1",
+           *             "1.8.0",
+           *             "1.8.1",
+           *             "1.9.0",
+           *             "1.9.1",
+           *             "1.10.0",
+           *             "1.10.1",
+           *             "1.10.2",
+           *             "1.11.0",
+           *             "1.12.0",
+           *             "1.12.1",
+           *             "1.13.0"
+           *           ]
+           *         }
+           *       ],
+           *       "references": [
+           *         "https://github.com/pytorch/pytorch/commit/767f6aa49fe20a2766b9843d01e3b7f7793df6a3",
+           *         "https://github.com/pytorch/pytorch/issues/88868"
+           *       ],
+           *       "related": [
+           *         "CVE-2022-45907"
+           *       ],
+           *       "url": "/v1/advisories/PYSEC-2022-43015",
+           *       "osv": {
+           *         "id": "PYSEC-2022-43015",
+           *         "modified": "2023-05-04T03:49:48.383740Z",
+           *         "published": "2022-11-26T02:15:00Z",
+           *         "aliases": [
+           *           "CVE-2022-45907"
+           *         ],
+           *         "details": "In PyTorch before trunk/89695, torch.jit.annotations.parse_type_line can cause arbitrary code execution because eval is used unsafely.",
+           *         "affected": [
+           *           {
+           *             "package": {
+           *               "name": "torch",
+           *               "ecosystem": "PyPI",
+           *               "purl": "pkg:pypi/torch"
+           *             },
+           *             "ranges": [
+           *               {
+           *                 "type": "ECOSYSTEM",
+           *                 "events": [
+           *                   {
+           *                     "introduced": "0"
+           *                   },
+           *                   {
+           *                     "fixed": "1.13.1"
+           *                   }
+           *                 ]
+           *               }
+           *             ],
+           *             "versions": [
+           *               "1.0.0",
+           *               "1.0.1",
+           *               "1.1.0",
+           *               "1.2.0",
+           *               "1.3.0",
+           *               "1.3.1",
+           *               "1.4.0",
+           *               "1.5.0",
+           *               "1.5.1",
+           *               "1.6.0",
+           *               "1.7.0",
+           *               "1.7.1",
+           *               "1.8.0",
+           *               "1.8.1",
+           *               "1.9.0",
+           *               "1.9.1",
+           *               "1.10.0",
+           *               "1.10.1",
+           *               "1.10.2",
+           *               "1.11.0",
+           *               "1.12.0",
+           *               "1.12.1",
+           *               "1.13.0"
+           *             ]
+           *           }
+           *         ],
+           *         "references": [
+           *           {
+           *             "type": "FIX",
+           *             "url": "https://github.com/pytorch/pytorch/commit/767f6aa49fe20a2766b9843d01e3b7f7793df6a3"
+           *           },
+           *           {
+           *             "type": "REPORT",
+           *             "url": "https://github.com/pytorch/pytorch/issues/88868"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Advisory'];
         };
       };
       /** @description invalid_request_error */
@@ -1127,6 +2711,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1136,6 +2731,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1145,6 +2750,35 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found_error */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1160,6 +2794,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1169,6 +2813,412 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getAssets: {
+    parameters: {
+      query?: {
+        asset_type?:
+          | 'model'
+          | 'dataset'
+          | 'mcp_server'
+          | 'agent'
+          | 'package'
+          | 'prompt'
+          | 'application'
+          | 'extension'
+          | 'notebook'
+          | 'container_image';
+        /** @description the key's org's effective severity (docs/triage.md) */
+        effective_risk_severity?: 'critical' | 'high' | 'medium' | 'low' | 'informational';
+        /** @description cursor: the id of the first item of the next page */
+        ending_before?: string;
+        enrichment_status?: 'pending' | 'enriched' | 'failed' | 'stale';
+        /** @description repeat as expand[]=…; one of findings, aibom */
+        'expand[]'?: ('findings' | 'aibom')[];
+        /** @description json (default: the list envelope) or sarif (the findings of this page of assets as one SARIF 2.1.0 log) */
+        format?: 'json' | 'sarif';
+        intrinsic_risk_severity?: 'critical' | 'high' | 'medium' | 'low' | 'informational';
+        /** @description page size, 1–100, default 20 */
+        limit?: number;
+        /** @description cursor: the id of the last item of the previous page */
+        starting_after?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description a list envelope of assets, or a SARIF log */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "asset",
+           *           "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *           "asset_type": "model",
+           *           "name": "acme-ai/llama-3.1-8b-support-lora",
+           *           "version": "1.2.0",
+           *           "ecosystem": "huggingface",
+           *           "publisher": "acme-ai",
+           *           "enrichment_status": "enriched",
+           *           "intrinsic_risk_score": 62,
+           *           "intrinsic_risk_severity": "high",
+           *           "effective_risk_score": 62,
+           *           "effective_risk_severity": "high",
+           *           "publisher_trust": {
+           *             "publisher": "acme-ai",
+           *             "verified": false,
+           *             "level": "unknown",
+           *             "score": 35,
+           *             "factors": [
+           *               {
+           *                 "factor": "baseline",
+           *                 "delta": 30
+           *               },
+           *               {
+           *                 "factor": "org_count",
+           *                 "delta": 5,
+           *                 "detail": "3"
+           *               }
+           *             ]
+           *           },
+           *           "benchmark_summary": null,
+           *           "findings": null,
+           *           "aibom": "bom_01m81c8dkq3v9t2w7x4yb6za0c",
+           *           "signal_count": 14,
+           *           "first_seen": 1794302455,
+           *           "last_seen": 1795339255,
+           *           "enriched_at": 1795339297,
+           *           "created": 1794302455,
+           *           "updated": 1795339297
+           *         },
+           *         {
+           *           "object": "asset",
+           *           "fingerprint": "npm:@modelcontextprotocol/server-filesystem@2025.8.21",
+           *           "asset_type": "mcp_server",
+           *           "name": "@modelcontextprotocol/server-filesystem",
+           *           "version": "2025.8.21",
+           *           "ecosystem": "npm",
+           *           "publisher": "modelcontextprotocol",
+           *           "enrichment_status": "enriched",
+           *           "intrinsic_risk_score": 41,
+           *           "intrinsic_risk_severity": "medium",
+           *           "effective_risk_score": 62,
+           *           "effective_risk_severity": "high",
+           *           "publisher_trust": {
+           *             "publisher": "modelcontextprotocol",
+           *             "verified": true,
+           *             "level": "verified",
+           *             "score": 90,
+           *             "factors": []
+           *           },
+           *           "benchmark_summary": null,
+           *           "findings": null,
+           *           "aibom": "bom_01m81c8dkq3v9t2w7x4yb6za0d",
+           *           "signal_count": 231,
+           *           "first_seen": 1794302455,
+           *           "last_seen": 1795339255,
+           *           "enriched_at": 1795339297,
+           *           "created": 1794302455,
+           *           "updated": 1795339297
+           *         }
+           *       ],
+           *       "has_more": true,
+           *       "url": "/v1/assets",
+           *       "next_cursor": null
+           *     }
+           */
+          'application/json': components['schemas']['AssetList'];
+          /**
+           * @example {
+           *       "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+           *       "version": "2.1.0",
+           *       "runs": [
+           *         {
+           *           "tool": {
+           *             "driver": {
+           *               "name": "risk-enrichment",
+           *               "version": "1.0.0",
+           *               "rules": [
+           *                 {
+           *                   "id": "R01",
+           *                   "name": "Pickle-based weight files without a safetensors alternative",
+           *                   "shortDescription": {
+           *                     "text": "Pickle-based weight files without a safetensors alternative"
+           *                   },
+           *                   "fullDescription": {
+           *                     "text": "Loading .bin/.pt/.pth/.ckpt/.pkl/.pickle/.joblib/.dill runs the pickle VM, which can execute arbitrary code."
+           *                   },
+           *                   "help": {
+           *                     "text": "Loading .bin/.pt/.pth/.ckpt/.pkl/.pickle/.joblib/.dill runs the pickle VM, which can execute arbitrary code.\nPrefer a safetensors/GGUF/ONNX copy; scan pickles (ModelScan/picklescan) and load with weights_only=True.\n- §3 R01\n- MITRE ATLAS AML.T0011.000 Unsafe AI Artifacts: https://atlas.mitre.org/techniques/AML.T0011.000\n- MITRE ATLAS AML.T0010.003 Model: https://atlas.mitre.org/techniques/AML.T0010.003"
+           *                   },
+           *                   "defaultConfiguration": {
+           *                     "level": "error"
+           *                   },
+           *                   "properties": {
+           *                     "category": "unsafe_serialization",
+           *                     "security-severity": "8.0",
+           *                     "tags": [
+           *                       "security",
+           *                       "ai-risk",
+           *                       "unsafe_serialization",
+           *                       "AML.T0011.000",
+           *                       "AML.T0010.003"
+           *                     ]
+           *                   },
+           *                   "helpUri": "https://atlas.mitre.org/techniques/AML.T0011.000"
+           *                 },
+           *                 {
+           *                   "id": "R10",
+           *                   "name": "Use-restricted or custom licence",
+           *                   "shortDescription": {
+           *                     "text": "Use-restricted or custom licence"
+           *                   },
+           *                   "fullDescription": {
+           *                     "text": "Llama/Gemma/OpenRAIL/other licences carry use restrictions that flow to derivatives."
+           *                   },
+           *                   "help": {
+           *                     "text": "Llama/Gemma/OpenRAIL/other licences carry use restrictions that flow to derivatives.\nReview the licence terms and record acceptance; propagate obligations downstream.\n- §3 R10; also a custom licence text with use-restriction clauses (confidence 0.6)"
+           *                   },
+           *                   "defaultConfiguration": {
+           *                     "level": "note"
+           *                   },
+           *                   "properties": {
+           *                     "category": "license",
+           *                     "security-severity": "3.0",
+           *                     "tags": [
+           *                       "security",
+           *                       "ai-risk",
+           *                       "license"
+           *                     ]
+           *                   }
+           *                 }
+           *               ]
+           *             }
+           *           },
+           *           "automationDetails": {
+           *             "id": "risk-intel/assets/all/"
+           *           },
+           *           "columnKind": "unicodeCodePoints",
+           *           "results": [
+           *             {
+           *               "ruleId": "R01",
+           *               "ruleIndex": 0,
+           *               "level": "error",
+           *               "message": {
+           *                 "text": "Pickle-based weight files without a safetensors alternative: Loading .bin/.pt/.pth/.ckpt/.pkl/.pickle/.joblib/.dill runs the pickle VM, which can execute arbitrary code."
+           *               },
+           *               "locations": [
+           *                 {
+           *                   "physicalLocation": {
+           *                     "artifactLocation": {
+           *                       "uri": "pkg:huggingface/acme-ai/llama-3.1-8b-support-lora"
+           *                     }
+           *                   },
+           *                   "logicalLocations": [
+           *                     {
+           *                       "name": "acme-ai/llama-3.1-8b-support-lora",
+           *                       "fullyQualifiedName": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *                       "kind": "module"
+           *                     }
+           *                   ]
+           *                 }
+           *               ],
+           *               "partialFingerprints": {
+           *                 "riskFindingIdentity/v1": "7a6a49b63f63dcf03425b5db805ee3c5"
+           *               },
+           *               "properties": {
+           *                 "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *                 "asset_type": "model",
+           *                 "severity": "high",
+           *                 "confidence": 0.9,
+           *                 "category": "unsafe_serialization",
+           *                 "attack_techniques": [
+           *                   "AML.T0011.000"
+           *                 ],
+           *                 "cve_ids": [],
+           *                 "threat_ids": [
+           *                   "thr_01m81bye277js3qqwbbgm64xhv"
+           *                 ],
+           *                 "remediation": "Publish and load safetensors weights; scan pickles before loading."
+           *               }
+           *             },
+           *             {
+           *               "ruleId": "R10",
+           *               "ruleIndex": 1,
+           *               "level": "note",
+           *               "message": {
+           *                 "text": "Use-restricted or custom licence: Llama/Gemma/OpenRAIL/other licences carry use restrictions that flow to derivatives."
+           *               },
+           *               "locations": [
+           *                 {
+           *                   "physicalLocation": {
+           *                     "artifactLocation": {
+           *                       "uri": "pkg:huggingface/acme-ai/llama-3.1-8b-support-lora"
+           *                     }
+           *                   },
+           *                   "logicalLocations": [
+           *                     {
+           *                       "name": "acme-ai/llama-3.1-8b-support-lora",
+           *                       "fullyQualifiedName": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *                       "kind": "module"
+           *                     }
+           *                   ]
+           *                 }
+           *               ],
+           *               "partialFingerprints": {
+           *                 "riskFindingIdentity/v1": "276f5e1e24d4d853eefe6c45f9f5919d"
+           *               },
+           *               "properties": {
+           *                 "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *                 "asset_type": "model",
+           *                 "severity": "low",
+           *                 "confidence": 1,
+           *                 "category": "license",
+           *                 "attack_techniques": [],
+           *                 "cve_ids": [],
+           *                 "threat_ids": [],
+           *                 "remediation": "Review the licence terms and record acceptance; propagate obligations downstream."
+           *               }
+           *             }
+           *           ],
+           *           "properties": {
+           *             "assets": [
+           *               {
+           *                 "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *                 "asset_type": "model",
+           *                 "intrinsic_risk_score": 62,
+           *                 "intrinsic_risk_severity": "high"
+           *               }
+           *             ]
+           *           }
+           *         }
+           *       ]
+           *     }
+           */
+          'application/sarif+json': components['schemas']['SarifLog'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description api_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1195,6 +3245,120 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "asset",
+           *       "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *       "asset_type": "model",
+           *       "name": "acme-ai/llama-3.1-8b-support-lora",
+           *       "version": "1.2.0",
+           *       "ecosystem": "huggingface",
+           *       "publisher": "acme-ai",
+           *       "enrichment_status": "enriched",
+           *       "intrinsic_risk_score": 62,
+           *       "intrinsic_risk_severity": "high",
+           *       "effective_risk_score": 62,
+           *       "effective_risk_severity": "high",
+           *       "publisher_trust": {
+           *         "publisher": "acme-ai",
+           *         "verified": false,
+           *         "level": "unknown",
+           *         "score": 35,
+           *         "factors": [
+           *           {
+           *             "factor": "baseline",
+           *             "delta": 30
+           *           },
+           *           {
+           *             "factor": "org_count",
+           *             "delta": 5,
+           *             "detail": "3"
+           *           }
+           *         ]
+           *       },
+           *       "benchmark_summary": null,
+           *       "findings": [
+           *         {
+           *           "id": "fnd_01m81c8dkkb77xkmqh8h3t44zs",
+           *           "object": "finding",
+           *           "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *           "rule_id": "R01",
+           *           "title": "Pickle-based weight files without a safetensors alternative",
+           *           "description": "Loading .bin/.pt/.pth/.ckpt/.pkl/.pickle/.joblib/.dill runs the pickle VM, which can execute arbitrary code.",
+           *           "severity": "high",
+           *           "category": "unsafe_serialization",
+           *           "confidence": 0.9,
+           *           "evidence": {
+           *             "files": [
+           *               "adapter_model.bin"
+           *             ],
+           *             "safetensors_alternative": false
+           *           },
+           *           "capabilities": [
+           *             "code_execution_on_load"
+           *           ],
+           *           "attack_techniques": [
+           *             "AML.T0011.000"
+           *           ],
+           *           "cve_ids": [],
+           *           "threats": [
+           *             "thr_01m81bye277js3qqwbbgm64xhv"
+           *           ],
+           *           "remediation": "Publish and load safetensors weights; scan pickles before loading.",
+           *           "score_contribution": 35,
+           *           "score_breakdown": {
+           *             "weight": 35,
+           *             "contribution": 35
+           *           },
+           *           "benchmark": null,
+           *           "created": 1795339297,
+           *           "finding_key": "9c41e07b2d5a38f16e0b4c7d",
+           *           "triage": null,
+           *           "suppressed_by": [],
+           *           "effective_severity": "high",
+           *           "counts_toward_effective_score": true
+           *         },
+           *         {
+           *           "id": "fnd_01m81c8dkkb77xkmqh8h3t44zt",
+           *           "object": "finding",
+           *           "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *           "rule_id": "R10",
+           *           "title": "Use-restricted or custom licence",
+           *           "description": "Llama/Gemma/OpenRAIL/other licences carry use restrictions that flow to derivatives.",
+           *           "severity": "low",
+           *           "category": "license",
+           *           "confidence": 1,
+           *           "evidence": {
+           *             "license": "llama3.1"
+           *           },
+           *           "capabilities": [],
+           *           "attack_techniques": [],
+           *           "cve_ids": [],
+           *           "threats": [],
+           *           "remediation": "Review the licence terms and record acceptance; propagate obligations downstream.",
+           *           "score_contribution": 5,
+           *           "score_breakdown": {
+           *             "weight": 5,
+           *             "contribution": 5
+           *           },
+           *           "benchmark": null,
+           *           "created": 1795339297,
+           *           "finding_key": "9c41e07b2d5a38f16e0b4c7d",
+           *           "triage": null,
+           *           "suppressed_by": [],
+           *           "effective_severity": "high",
+           *           "counts_toward_effective_score": true
+           *         }
+           *       ],
+           *       "aibom": "bom_01m81c8dkq3v9t2w7x4yb6za0c",
+           *       "signal_count": 14,
+           *       "first_seen": 1794302455,
+           *       "last_seen": 1795339255,
+           *       "enriched_at": 1795339297,
+           *       "created": 1794302455,
+           *       "updated": 1795339297
+           *     }
+           */
           'application/json': components['schemas']['Asset'];
         };
       };
@@ -1204,6 +3368,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1213,6 +3388,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1222,6 +3407,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1231,6 +3426,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1246,6 +3451,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1255,6 +3470,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1263,8 +3488,8 @@ export interface operations {
   getAssetsByFingerprintAibom: {
     parameters: {
       query?: {
-        /** @description json (default), spdx_json, spdx_tv, cyclonedx_json */
-        format?: 'json' | 'spdx_json' | 'spdx_tv' | 'cyclonedx_json';
+        /** @description json (default), spdx_json (SPDX 2.3), spdx_tv, cyclonedx_json, spdx3_json (SPDX 3.0.1 JSON-LD, AI and Dataset profiles) */
+        format?: 'json' | 'spdx_json' | 'spdx_tv' | 'cyclonedx_json' | 'spdx3_json';
       };
       header?: never;
       path: {
@@ -1281,13 +3506,114 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "bom_01m81c8dkq3v9t2w7x4yb6za0c",
+           *       "object": "aibom",
+           *       "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *       "bom_version": 2,
+           *       "spdx_metadata": {
+           *         "spdx_version": "SPDX-2.3",
+           *         "data_license": "CC0-1.0",
+           *         "document_name": "acme-ai/llama-3.1-8b-support-lora",
+           *         "document_namespace": "https://risk.example.com/spdx/hf/acme-ai/llama-3.1-8b-support-lora/2",
+           *         "created": "2026-11-22T07:21:37Z",
+           *         "creators": [
+           *           "Tool: risk-intelligence-enrichment"
+           *         ]
+           *       },
+           *       "spdx": {
+           *         "spdxVersion": "SPDX-2.3",
+           *         "dataLicense": "CC0-1.0",
+           *         "SPDXID": "SPDXRef-DOCUMENT",
+           *         "name": "acme-ai/llama-3.1-8b-support-lora",
+           *         "packages": [
+           *           {
+           *             "SPDXID": "SPDXRef-Package-model",
+           *             "name": "acme-ai/llama-3.1-8b-support-lora",
+           *             "versionInfo": "1.2.0"
+           *           }
+           *         ]
+           *       },
+           *       "components": [
+           *         {
+           *           "type": "model",
+           *           "name": "acme-ai/llama-3.1-8b-support-lora",
+           *           "version": "1.2.0",
+           *           "license": "llama3.1"
+           *         },
+           *         {
+           *           "type": "model",
+           *           "name": "meta-llama/Llama-3.1-8B-Instruct",
+           *           "version": null,
+           *           "license": "llama3.1"
+           *         }
+           *       ],
+           *       "lineage": {
+           *         "relation": "adapter",
+           *         "base_models": [
+           *           "meta-llama/Llama-3.1-8B-Instruct"
+           *         ]
+           *       },
+           *       "content_hash": "3e7a9c1b5d2f8e4a0c6b9d3f7e1a5c8b2d4f6e9a0b3c7d1e5f8a2b6c9d0e4f7a",
+           *       "created": 1795339297
+           *     }
+           */
           'application/json': components['schemas']['AiBom'];
+          /**
+           * @example {
+           *       "spdxVersion": "SPDX-2.3",
+           *       "dataLicense": "CC0-1.0",
+           *       "SPDXID": "SPDXRef-DOCUMENT",
+           *       "name": "acme-ai/llama-3.1-8b-support-lora",
+           *       "packages": [
+           *         {
+           *           "SPDXID": "SPDXRef-Package-model",
+           *           "name": "acme-ai/llama-3.1-8b-support-lora",
+           *           "versionInfo": "1.2.0"
+           *         }
+           *       ]
+           *     }
+           */
           'application/spdx+json': {
             [key: string]: unknown;
           };
+          /**
+           * @example {
+           *       "bomFormat": "CycloneDX",
+           *       "specVersion": "1.6",
+           *       "serialNumber": "urn:uuid:3b2f6c1e-9d4a-4e7b-8c5f-1a2d3e4f5a6b",
+           *       "version": 2,
+           *       "components": [
+           *         {
+           *           "type": "machine-learning-model",
+           *           "name": "acme-ai/llama-3.1-8b-support-lora",
+           *           "version": "1.2.0"
+           *         },
+           *         {
+           *           "type": "machine-learning-model",
+           *           "name": "meta-llama/Llama-3.1-8B-Instruct"
+           *         }
+           *       ]
+           *     }
+           */
           'application/vnd.cyclonedx+json': {
             [key: string]: unknown;
           };
+          /**
+           * @example SPDXVersion: SPDX-2.3
+           *     DataLicense: CC0-1.0
+           *     SPDXID: SPDXRef-DOCUMENT
+           *     DocumentName: acme-ai/llama-3.1-8b-support-lora
+           *     DocumentNamespace: https://risk.example.com/spdx/hf/acme-ai/llama-3.1-8b-support-lora/2
+           *     Creator: Tool: risk-intelligence-enrichment
+           *     Created: 2026-11-22T07:21:37Z
+           *
+           *     PackageName: acme-ai/llama-3.1-8b-support-lora
+           *     SPDXID: SPDXRef-Package-model
+           *     PackageVersion: 1.2.0
+           *     PackageLicenseDeclared: NOASSERTION
+           */
           'text/plain': string;
         };
       };
@@ -1297,6 +3623,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1306,6 +3643,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1315,6 +3662,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1324,6 +3681,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1339,6 +3706,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1348,6 +3725,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1376,6 +3763,60 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "aibom_diff",
+           *       "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *       "from_version": 1,
+           *       "to_version": 2,
+           *       "components": {
+           *         "added": [
+           *           {
+           *             "type": "model",
+           *             "name": "meta-llama/Llama-3.1-8B-Instruct",
+           *             "version": null
+           *           }
+           *         ],
+           *         "removed": [],
+           *         "changed": [
+           *           {
+           *             "type": "model",
+           *             "name": "acme-ai/llama-3.1-8b-support-lora",
+           *             "changes": {
+           *               "version": {
+           *                 "from": "1.1.0",
+           *                 "to": "1.2.0"
+           *               }
+           *             }
+           *           }
+           *         ]
+           *       },
+           *       "lineage": {
+           *         "relation": {
+           *           "from": null,
+           *           "to": "adapter"
+           *         },
+           *         "base_models_added": [
+           *           "meta-llama/Llama-3.1-8B-Instruct"
+           *         ],
+           *         "base_models_removed": []
+           *       },
+           *       "primary_license": {
+           *         "from": null,
+           *         "to": "llama3.1"
+           *       },
+           *       "findings": {
+           *         "added": [
+           *           {
+           *             "rule_id": "R01",
+           *             "title": "Pickle-based weight files without a safetensors alternative",
+           *             "severity": "high"
+           *           }
+           *         ],
+           *         "removed": []
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['AiBomDiff'];
         };
       };
@@ -1385,6 +3826,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1394,6 +3846,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1403,6 +3865,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1412,6 +3884,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1427,6 +3909,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1436,6 +3928,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1466,6 +3968,36 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "id": "bom_01m81c8dkq3v9t2w7x4yb6za0c",
+           *           "object": "aibom_version",
+           *           "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *           "bom_version": 2,
+           *           "content_hash": "3e7a9c1b5d2f8e4a0c6b9d3f7e1a5c8b2d4f6e9a0b3c7d1e5f8a2b6c9d0e4f7a",
+           *           "component_count": 2,
+           *           "current": true,
+           *           "created": 1795339297
+           *         },
+           *         {
+           *           "id": "bom_01m7zq4h1c8e2r5t9w3y6b0d7f",
+           *           "object": "aibom_version",
+           *           "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *           "bom_version": 1,
+           *           "content_hash": "9a2c4e6f8b0d1f3a5c7e9b1d3f5a7c9e0b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a",
+           *           "component_count": 1,
+           *           "current": false,
+           *           "created": 1794302455
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "url": "/v1/assets/hf%3Aacme-ai%2Fllama-3.1-8b-support-lora/aibom/versions",
+           *       "next_cursor": null
+           *     }
+           */
           'application/json': components['schemas']['AiBomVersionList'];
         };
       };
@@ -1475,6 +4007,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1484,6 +4027,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1493,6 +4046,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1502,6 +4065,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1517,6 +4090,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1526,6 +4109,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1538,6 +4131,8 @@ export interface operations {
         ending_before?: string;
         /** @description repeat as expand[]=…; one of threats */
         'expand[]'?: 'threats'[];
+        /** @description json (default: the list envelope) or sarif (a SARIF 2.1.0 log, docs/formats.md) */
+        format?: 'json' | 'sarif';
         /** @description page size, 1–100, default 20 */
         limit?: number;
         /** @description cursor: the id of the last item of the previous page */
@@ -1552,13 +4147,262 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description a list envelope of findings */
+      /** @description a list envelope of findings, or (format=sarif) every finding as one SARIF 2.1.0 log */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "id": "fnd_01m81c8dkkb77xkmqh8h3t44zs",
+           *           "object": "finding",
+           *           "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *           "rule_id": "R01",
+           *           "title": "Pickle-based weight files without a safetensors alternative",
+           *           "description": "Loading .bin/.pt/.pth/.ckpt/.pkl/.pickle/.joblib/.dill runs the pickle VM, which can execute arbitrary code.",
+           *           "severity": "high",
+           *           "category": "unsafe_serialization",
+           *           "confidence": 0.9,
+           *           "evidence": {
+           *             "files": [
+           *               "adapter_model.bin"
+           *             ],
+           *             "safetensors_alternative": false
+           *           },
+           *           "capabilities": [
+           *             "code_execution_on_load"
+           *           ],
+           *           "attack_techniques": [
+           *             "AML.T0011.000"
+           *           ],
+           *           "cve_ids": [],
+           *           "threats": [
+           *             "thr_01m81bye277js3qqwbbgm64xhv"
+           *           ],
+           *           "remediation": "Publish and load safetensors weights; scan pickles before loading.",
+           *           "score_contribution": 35,
+           *           "score_breakdown": {
+           *             "weight": 35,
+           *             "contribution": 35
+           *           },
+           *           "benchmark": null,
+           *           "created": 1795339297,
+           *           "finding_key": "9c41e07b2d5a38f16e0b4c7d",
+           *           "triage": null,
+           *           "suppressed_by": [],
+           *           "effective_severity": "high",
+           *           "counts_toward_effective_score": true
+           *         },
+           *         {
+           *           "id": "fnd_01m81c8dkkb77xkmqh8h3t44zt",
+           *           "object": "finding",
+           *           "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *           "rule_id": "R10",
+           *           "title": "Use-restricted or custom licence",
+           *           "description": "Llama/Gemma/OpenRAIL/other licences carry use restrictions that flow to derivatives.",
+           *           "severity": "low",
+           *           "category": "license",
+           *           "confidence": 1,
+           *           "evidence": {
+           *             "license": "llama3.1"
+           *           },
+           *           "capabilities": [],
+           *           "attack_techniques": [],
+           *           "cve_ids": [],
+           *           "threats": [],
+           *           "remediation": "Review the licence terms and record acceptance; propagate obligations downstream.",
+           *           "score_contribution": 5,
+           *           "score_breakdown": {
+           *             "weight": 5,
+           *             "contribution": 5
+           *           },
+           *           "benchmark": null,
+           *           "created": 1795339297,
+           *           "finding_key": "9c41e07b2d5a38f16e0b4c7d",
+           *           "triage": null,
+           *           "suppressed_by": [],
+           *           "effective_severity": "high",
+           *           "counts_toward_effective_score": true
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "url": "/v1/assets/hf%3Aacme-ai%2Fllama-3.1-8b-support-lora/findings",
+           *       "next_cursor": null
+           *     }
+           */
           'application/json': components['schemas']['FindingList'];
+          /**
+           * @example {
+           *       "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+           *       "version": "2.1.0",
+           *       "runs": [
+           *         {
+           *           "tool": {
+           *             "driver": {
+           *               "name": "risk-enrichment",
+           *               "version": "1.0.0",
+           *               "rules": [
+           *                 {
+           *                   "id": "R01",
+           *                   "name": "Pickle-based weight files without a safetensors alternative",
+           *                   "shortDescription": {
+           *                     "text": "Pickle-based weight files without a safetensors alternative"
+           *                   },
+           *                   "fullDescription": {
+           *                     "text": "Loading .bin/.pt/.pth/.ckpt/.pkl/.pickle/.joblib/.dill runs the pickle VM, which can execute arbitrary code."
+           *                   },
+           *                   "help": {
+           *                     "text": "Loading .bin/.pt/.pth/.ckpt/.pkl/.pickle/.joblib/.dill runs the pickle VM, which can execute arbitrary code.\nPrefer a safetensors/GGUF/ONNX copy; scan pickles (ModelScan/picklescan) and load with weights_only=True.\n- §3 R01\n- MITRE ATLAS AML.T0011.000 Unsafe AI Artifacts: https://atlas.mitre.org/techniques/AML.T0011.000\n- MITRE ATLAS AML.T0010.003 Model: https://atlas.mitre.org/techniques/AML.T0010.003"
+           *                   },
+           *                   "defaultConfiguration": {
+           *                     "level": "error"
+           *                   },
+           *                   "properties": {
+           *                     "category": "unsafe_serialization",
+           *                     "security-severity": "8.0",
+           *                     "tags": [
+           *                       "security",
+           *                       "ai-risk",
+           *                       "unsafe_serialization",
+           *                       "AML.T0011.000",
+           *                       "AML.T0010.003"
+           *                     ]
+           *                   },
+           *                   "helpUri": "https://atlas.mitre.org/techniques/AML.T0011.000"
+           *                 },
+           *                 {
+           *                   "id": "R10",
+           *                   "name": "Use-restricted or custom licence",
+           *                   "shortDescription": {
+           *                     "text": "Use-restricted or custom licence"
+           *                   },
+           *                   "fullDescription": {
+           *                     "text": "Llama/Gemma/OpenRAIL/other licences carry use restrictions that flow to derivatives."
+           *                   },
+           *                   "help": {
+           *                     "text": "Llama/Gemma/OpenRAIL/other licences carry use restrictions that flow to derivatives.\nReview the licence terms and record acceptance; propagate obligations downstream.\n- §3 R10; also a custom licence text with use-restriction clauses (confidence 0.6)"
+           *                   },
+           *                   "defaultConfiguration": {
+           *                     "level": "note"
+           *                   },
+           *                   "properties": {
+           *                     "category": "license",
+           *                     "security-severity": "3.0",
+           *                     "tags": [
+           *                       "security",
+           *                       "ai-risk",
+           *                       "license"
+           *                     ]
+           *                   }
+           *                 }
+           *               ]
+           *             }
+           *           },
+           *           "automationDetails": {
+           *             "id": "risk-intel/asset/hf:acme-ai/llama-3.1-8b-support-lora/"
+           *           },
+           *           "columnKind": "unicodeCodePoints",
+           *           "results": [
+           *             {
+           *               "ruleId": "R01",
+           *               "ruleIndex": 0,
+           *               "level": "error",
+           *               "message": {
+           *                 "text": "Pickle-based weight files without a safetensors alternative: Loading .bin/.pt/.pth/.ckpt/.pkl/.pickle/.joblib/.dill runs the pickle VM, which can execute arbitrary code."
+           *               },
+           *               "locations": [
+           *                 {
+           *                   "physicalLocation": {
+           *                     "artifactLocation": {
+           *                       "uri": "pkg:huggingface/acme-ai/llama-3.1-8b-support-lora"
+           *                     }
+           *                   },
+           *                   "logicalLocations": [
+           *                     {
+           *                       "name": "acme-ai/llama-3.1-8b-support-lora",
+           *                       "fullyQualifiedName": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *                       "kind": "module"
+           *                     }
+           *                   ]
+           *                 }
+           *               ],
+           *               "partialFingerprints": {
+           *                 "riskFindingIdentity/v1": "7a6a49b63f63dcf03425b5db805ee3c5"
+           *               },
+           *               "properties": {
+           *                 "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *                 "asset_type": "model",
+           *                 "severity": "high",
+           *                 "confidence": 0.9,
+           *                 "category": "unsafe_serialization",
+           *                 "attack_techniques": [
+           *                   "AML.T0011.000"
+           *                 ],
+           *                 "cve_ids": [],
+           *                 "threat_ids": [
+           *                   "thr_01m81bye277js3qqwbbgm64xhv"
+           *                 ],
+           *                 "remediation": "Publish and load safetensors weights; scan pickles before loading."
+           *               }
+           *             },
+           *             {
+           *               "ruleId": "R10",
+           *               "ruleIndex": 1,
+           *               "level": "note",
+           *               "message": {
+           *                 "text": "Use-restricted or custom licence: Llama/Gemma/OpenRAIL/other licences carry use restrictions that flow to derivatives."
+           *               },
+           *               "locations": [
+           *                 {
+           *                   "physicalLocation": {
+           *                     "artifactLocation": {
+           *                       "uri": "pkg:huggingface/acme-ai/llama-3.1-8b-support-lora"
+           *                     }
+           *                   },
+           *                   "logicalLocations": [
+           *                     {
+           *                       "name": "acme-ai/llama-3.1-8b-support-lora",
+           *                       "fullyQualifiedName": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *                       "kind": "module"
+           *                     }
+           *                   ]
+           *                 }
+           *               ],
+           *               "partialFingerprints": {
+           *                 "riskFindingIdentity/v1": "276f5e1e24d4d853eefe6c45f9f5919d"
+           *               },
+           *               "properties": {
+           *                 "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *                 "asset_type": "model",
+           *                 "severity": "low",
+           *                 "confidence": 1,
+           *                 "category": "license",
+           *                 "attack_techniques": [],
+           *                 "cve_ids": [],
+           *                 "threat_ids": [],
+           *                 "remediation": "Review the licence terms and record acceptance; propagate obligations downstream."
+           *               }
+           *             }
+           *           ],
+           *           "properties": {
+           *             "assets": [
+           *               {
+           *                 "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *                 "asset_type": "model",
+           *                 "intrinsic_risk_score": 62,
+           *                 "intrinsic_risk_severity": "high"
+           *               }
+           *             ]
+           *           }
+           *         }
+           *       ]
+           *     }
+           */
+          'application/sarif+json': components['schemas']['SarifLog'];
         };
       };
       /** @description invalid_request_error */
@@ -1567,6 +4411,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1576,6 +4431,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1585,6 +4450,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1594,6 +4469,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1609,6 +4494,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1618,6 +4513,455 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getAssetsByFingerprintFindingsByFindingIdTriage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        finding_id: string;
+        fingerprint: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the finding's triage and its history */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "finding_triage",
+           *       "finding_id": "fnd_01m81c8dkkb77xkmqh8h3t44zs",
+           *       "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *       "rule_id": "R01",
+           *       "finding_key": "9c41e07b2d5a38f16e0b4c7d",
+           *       "state": "accepted_risk",
+           *       "justification": null,
+           *       "comment": "Loaded only in the sandboxed eval cluster (no network egress). Migration to safetensors tracked in SEC-4821.",
+           *       "expires_at": 1803207055,
+           *       "set_by": "key_01m81a2x7hq9v3d5k8n4tjw6rb",
+           *       "created": 1795427455,
+           *       "updated": 1795431055,
+           *       "history": [
+           *         {
+           *           "id": "tre_01m83k4v9pfj2w6c8ys0hq3tdm",
+           *           "object": "finding_triage_change",
+           *           "from_state": "acknowledged",
+           *           "to_state": "accepted_risk",
+           *           "justification": null,
+           *           "comment": "Loaded only in the sandboxed eval cluster (no network egress). Migration to safetensors tracked in SEC-4821.",
+           *           "expires_at": 1803207055,
+           *           "set_by": "key_01m81a2x7hq9v3d5k8n4tjw6rb",
+           *           "created": 1795431055
+           *         },
+           *         {
+           *           "id": "tre_01m83f0q2b7xn5r1e4ah8vkz6c",
+           *           "object": "finding_triage_change",
+           *           "from_state": "open",
+           *           "to_state": "acknowledged",
+           *           "justification": null,
+           *           "comment": "Confirmed: adapter_model.bin is a pickle; no safetensors export published.",
+           *           "expires_at": null,
+           *           "set_by": "key_01m81a2x7hq9v3d5k8n4tjw6rb",
+           *           "created": 1795427455
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['FindingTriageResult'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found_error */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description api_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  postAssetsByFingerprintFindingsByFindingIdTriage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description a UUID; replays within 24 h return the first response (the SDK sends a UUID when none is given) */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        finding_id: string;
+        fingerprint: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "state": "accepted_risk",
+         *       "comment": "Loaded only in the sandboxed eval cluster (no network egress). Migration to safetensors tracked in SEC-4821.",
+         *       "expires_at": 1803207055
+         *     }
+         */
+        'application/json': components['schemas']['TriageBody'];
+      };
+    };
+    responses: {
+      /** @description the finding's triage and its history */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "finding_triage",
+           *       "finding_id": "fnd_01m81c8dkkb77xkmqh8h3t44zs",
+           *       "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *       "rule_id": "R01",
+           *       "finding_key": "9c41e07b2d5a38f16e0b4c7d",
+           *       "state": "accepted_risk",
+           *       "justification": null,
+           *       "comment": "Loaded only in the sandboxed eval cluster (no network egress). Migration to safetensors tracked in SEC-4821.",
+           *       "expires_at": 1803207055,
+           *       "set_by": "key_01m81a2x7hq9v3d5k8n4tjw6rb",
+           *       "created": 1795427455,
+           *       "updated": 1795431055,
+           *       "history": [
+           *         {
+           *           "id": "tre_01m83k4v9pfj2w6c8ys0hq3tdm",
+           *           "object": "finding_triage_change",
+           *           "from_state": "acknowledged",
+           *           "to_state": "accepted_risk",
+           *           "justification": null,
+           *           "comment": "Loaded only in the sandboxed eval cluster (no network egress). Migration to safetensors tracked in SEC-4821.",
+           *           "expires_at": 1803207055,
+           *           "set_by": "key_01m81a2x7hq9v3d5k8n4tjw6rb",
+           *           "created": 1795431055
+           *         },
+           *         {
+           *           "id": "tre_01m83f0q2b7xn5r1e4ah8vkz6c",
+           *           "object": "finding_triage_change",
+           *           "from_state": "open",
+           *           "to_state": "acknowledged",
+           *           "justification": null,
+           *           "comment": "Confirmed: adapter_model.bin is a pickle; no safetensors export published.",
+           *           "expires_at": null,
+           *           "set_by": "key_01m81a2x7hq9v3d5k8n4tjw6rb",
+           *           "created": 1795427455
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['FindingTriageResult'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found_error */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description conflict_error */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "conflict_error",
+           *         "code": "idempotency_key_in_use",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry after it completes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "request_too_large",
+           *         "message": "The request body is larger than 2097152 bytes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported media type (send application/json) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description api_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1648,6 +4992,36 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "id": "ahe_01m81c8dkkb77xkmqh8h3t44zy",
+           *           "object": "asset_history_entry",
+           *           "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *           "intrinsic_risk_score": 62,
+           *           "intrinsic_risk_severity": "high",
+           *           "previous_risk_score": 20,
+           *           "previous_risk_severity": "low",
+           *           "bom_version": 2,
+           *           "findings_added": [
+           *             {
+           *               "rule_id": "R01",
+           *               "title": "Pickle-based weight files without a safetensors alternative",
+           *               "severity": "high"
+           *             }
+           *           ],
+           *           "findings_removed": [],
+           *           "findings_changed": [],
+           *           "created": 1795339297
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "url": "/v1/assets/hf%3Aacme-ai%2Fllama-3.1-8b-support-lora/history",
+           *       "next_cursor": null
+           *     }
+           */
           'application/json': components['schemas']['AssetHistoryList'];
         };
       };
@@ -1657,6 +5031,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1666,6 +5051,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1675,6 +5070,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1684,6 +5089,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1699,6 +5114,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1708,6 +5133,281 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getAssetsByFingerprintScore: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description asset fingerprint (global asset key); URL-encode it in paths */
+        fingerprint: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the score explanation */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "score_explanation",
+           *       "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *       "formula": "band = worst finding band (severity, one band lower when confidence < 0.75); score = floor(band) + room(band) x (1 - prod(1 - w_i/100)) over rule findings (w_i = severity weight x confidence; floors 0/10/40/70/90, room 9/29/29/19/10); total = min(100, score + sum(threat risk_penalty)); score = round(total)",
+           *       "severity_weights": {
+           *         "critical": 60,
+           *         "high": 35,
+           *         "medium": 15,
+           *         "low": 5,
+           *         "informational": 0
+           *       },
+           *       "band_floors": {
+           *         "informational": 0,
+           *         "low": 10,
+           *         "medium": 40,
+           *         "high": 70,
+           *         "critical": 90
+           *       },
+           *       "band_rooms": {
+           *         "informational": 9,
+           *         "low": 29,
+           *         "medium": 29,
+           *         "high": 19,
+           *         "critical": 10
+           *       },
+           *       "confident_at": 0.75,
+           *       "intrinsic": {
+           *         "score": 77,
+           *         "severity": "high",
+           *         "band": "high",
+           *         "floor": 70,
+           *         "base": 76.64,
+           *         "threat_penalty": 0,
+           *         "total": 76.64,
+           *         "factors": [
+           *           {
+           *             "finding_id": "fnd_01m81c8dkkb77xkmqh8h3t44zs",
+           *             "finding_key": "9c41e07b2d5a38f16e0b4c7d",
+           *             "rule_id": "R01",
+           *             "title": "Pickle-based weight files without a safetensors alternative",
+           *             "kind": "rule",
+           *             "severity": "high",
+           *             "confidence": 0.9,
+           *             "band": "high",
+           *             "weight": 31.5,
+           *             "exact_share": 75.985,
+           *             "contribution": 76,
+           *             "evidence": {
+           *               "files": [
+           *                 "adapter_model.bin"
+           *               ],
+           *               "safetensors_alternative": false
+           *             },
+           *             "threat_id": null
+           *           },
+           *           {
+           *             "finding_id": "fnd_01m81c8dkkb77xkmqh8h3t44zt",
+           *             "finding_key": "4f2a9d61c08e3b7a5d1e6c92",
+           *             "rule_id": "R10",
+           *             "title": "Use-restricted or custom licence",
+           *             "kind": "rule",
+           *             "severity": "low",
+           *             "confidence": 1,
+           *             "band": "low",
+           *             "weight": 5,
+           *             "exact_share": 0.6508,
+           *             "contribution": 1,
+           *             "evidence": {
+           *               "license": "llama3.1"
+           *             },
+           *             "threat_id": null
+           *           }
+           *         ]
+           *       },
+           *       "effective": {
+           *         "score": 44,
+           *         "severity": "medium",
+           *         "band": "medium",
+           *         "floor": 40,
+           *         "base": 44.35,
+           *         "threat_penalty": 0,
+           *         "total": 44.35,
+           *         "factors": [
+           *           {
+           *             "finding_id": "fnd_01m81c8dkkb77xkmqh8h3t44zt",
+           *             "finding_key": "4f2a9d61c08e3b7a5d1e6c92",
+           *             "rule_id": "R10",
+           *             "title": "Use-restricted or custom licence",
+           *             "kind": "rule",
+           *             "severity": "medium",
+           *             "confidence": 1,
+           *             "band": "medium",
+           *             "weight": 15,
+           *             "exact_share": 44.35,
+           *             "contribution": 44,
+           *             "evidence": {
+           *               "license": "llama3.1"
+           *             },
+           *             "threat_id": null
+           *           }
+           *         ],
+           *         "excluded": [
+           *           {
+           *             "finding_id": "fnd_01m81c8dkkb77xkmqh8h3t44zs",
+           *             "rule_id": "R01",
+           *             "title": "Pickle-based weight files without a safetensors alternative",
+           *             "reason": "accepted_risk",
+           *             "suppression_ids": []
+           *           }
+           *         ],
+           *         "overrides_applied": [
+           *           {
+           *             "rule_id": "R10",
+           *             "from": "low",
+           *             "to": "medium"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ScoreExplanation'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found_error */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description api_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1738,6 +5438,47 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "threat",
+           *           "id": "thr_01m81bye277js3qqwbbgm64xhv",
+           *           "category": "malicious_model",
+           *           "title": "Backdoored LoRA adapter exfiltrates prompts",
+           *           "description": "Adapter weights ship as pickle (adapter_model.bin) whose reduce hook posts prompts to a remote host at load time.",
+           *           "severity": "high",
+           *           "confidence": 0.85,
+           *           "affected_asset_types": [
+           *             "model"
+           *           ],
+           *           "fingerprints": [
+           *             "hf:acme-ai/llama-3.1-8b-support-lora"
+           *           ],
+           *           "attack_techniques": [
+           *             "AML.T0018.002",
+           *             "AML.T0011.000"
+           *           ],
+           *           "cve_id": null,
+           *           "remediation": "Remove the adapter; load adapters from safetensors only.",
+           *           "source": "https://intel.acme.example/reports/2026-117",
+           *           "risk_penalty": 30,
+           *           "metadata": {
+           *             "report_id": "ACME-2026-117",
+           *             "tlp": "amber"
+           *           },
+           *           "created_by_org": "org_acme",
+           *           "livemode": true,
+           *           "created": 1795339855,
+           *           "updated": 1795339855
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "url": "/v1/assets/hf%3Aacme-ai%2Fllama-3.1-8b-support-lora/threats",
+           *       "next_cursor": null
+           *     }
+           */
           'application/json': components['schemas']['AssetThreatList'];
         };
       };
@@ -1747,6 +5488,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1756,6 +5508,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1765,6 +5527,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1774,6 +5546,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1789,6 +5571,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1798,6 +5590,286 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getAssetsByFingerprintVex: {
+    parameters: {
+      query?: {
+        /** @description openvex (0.2.0, default) or cyclonedx (1.6) */
+        format?: 'openvex' | 'cyclonedx';
+      };
+      header?: never;
+      path: {
+        /** @description asset fingerprint (global asset key); URL-encode it in paths */
+        fingerprint: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the VEX document */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "@context": "https://openvex.dev/ns/v0.2.0",
+           *       "@id": "urn:uuid:7c9e2f14-5b3a-4d8e-9f61-2a0b8c4d7e35",
+           *       "author": "org_acme",
+           *       "role": "Document Creator",
+           *       "timestamp": "2026-11-23T09:12:04.318Z",
+           *       "version": 1,
+           *       "tooling": "risk-intelligence-platform",
+           *       "statements": [
+           *         {
+           *           "vulnerability": {
+           *             "name": "R01",
+           *             "description": "Pickle-based weight files without a safetensors alternative"
+           *           },
+           *           "timestamp": "2026-11-23T08:50:55.000Z",
+           *           "products": [
+           *             {
+           *               "@id": "urn:risk:asset:hf%3Aacme-ai%2Fllama-3.1-8b-support-lora",
+           *               "identifiers": {
+           *                 "purl": "pkg:huggingface/acme-ai/llama-3.1-8b-support-lora"
+           *               }
+           *             }
+           *           ],
+           *           "status": "affected",
+           *           "action_statement": "Risk accepted until 2027-02-21T08:50:55.000Z: Loaded only in the sandboxed eval cluster (no network egress). Migration to safetensors tracked in SEC-4821."
+           *         },
+           *         {
+           *           "vulnerability": {
+           *             "name": "R10",
+           *             "description": "Use-restricted or custom licence"
+           *           },
+           *           "products": [
+           *             {
+           *               "@id": "urn:risk:asset:hf%3Aacme-ai%2Fllama-3.1-8b-support-lora",
+           *               "identifiers": {
+           *                 "purl": "pkg:huggingface/acme-ai/llama-3.1-8b-support-lora"
+           *               }
+           *             }
+           *           ],
+           *           "status": "under_investigation"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            [key: string]: unknown;
+          };
+          /**
+           * @example {
+           *       "bomFormat": "CycloneDX",
+           *       "specVersion": "1.6",
+           *       "serialNumber": "urn:uuid:0f5d3a86-2c71-4e9b-a8d4-6b1e9c3f7a20",
+           *       "version": 1,
+           *       "metadata": {
+           *         "timestamp": "2026-11-23T09:12:04Z",
+           *         "tools": {
+           *           "components": [
+           *             {
+           *               "type": "application",
+           *               "name": "risk-intelligence-platform"
+           *             }
+           *           ]
+           *         },
+           *         "component": {
+           *           "type": "machine-learning-model",
+           *           "bom-ref": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *           "name": "acme-ai/llama-3.1-8b-support-lora",
+           *           "version": "1.2.0",
+           *           "purl": "pkg:huggingface/acme-ai/llama-3.1-8b-support-lora"
+           *         }
+           *       },
+           *       "vulnerabilities": [
+           *         {
+           *           "bom-ref": "vex-1",
+           *           "id": "R01",
+           *           "ratings": [
+           *             {
+           *               "severity": "high",
+           *               "method": "other"
+           *             }
+           *           ],
+           *           "description": "Pickle-based weight files without a safetensors alternative",
+           *           "recommendation": "Publish and load safetensors weights; scan pickles before loading.",
+           *           "analysis": {
+           *             "state": "exploitable",
+           *             "response": [
+           *               "will_not_fix"
+           *             ],
+           *             "lastUpdated": "2026-11-23T08:50:55Z",
+           *             "detail": "Risk accepted until 2027-02-21T08:50:55Z: Loaded only in the sandboxed eval cluster (no network egress). Migration to safetensors tracked in SEC-4821."
+           *           },
+           *           "affects": [
+           *             {
+           *               "ref": "hf:acme-ai/llama-3.1-8b-support-lora"
+           *             }
+           *           ]
+           *         },
+           *         {
+           *           "bom-ref": "vex-2",
+           *           "id": "R10",
+           *           "ratings": [
+           *             {
+           *               "severity": "low",
+           *               "method": "other"
+           *             }
+           *           ],
+           *           "description": "Use-restricted or custom licence",
+           *           "recommendation": "Review the licence terms and record acceptance; propagate obligations downstream.",
+           *           "analysis": {
+           *             "state": "in_triage"
+           *           },
+           *           "affects": [
+           *             {
+           *               "ref": "hf:acme-ai/llama-3.1-8b-support-lora"
+           *             }
+           *           ]
+           *         }
+           *       ]
+           *     }
+           */
+          'application/vnd.cyclonedx+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found_error */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description api_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1833,6 +5905,119 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "asset_lookup",
+           *       "data": [
+           *         {
+           *           "object": "lookup_result",
+           *           "key": {
+           *             "fingerprint": null,
+           *             "name": "acme-ai/llama-3.1-8b-support-lora",
+           *             "version": "1.2.0",
+           *             "ecosystem": null
+           *           },
+           *           "match": "exact",
+           *           "asset": {
+           *             "object": "asset",
+           *             "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *             "asset_type": "model",
+           *             "name": "acme-ai/llama-3.1-8b-support-lora",
+           *             "version": "1.2.0",
+           *             "ecosystem": "huggingface",
+           *             "publisher": "acme-ai",
+           *             "enrichment_status": "enriched",
+           *             "intrinsic_risk_score": 62,
+           *             "intrinsic_risk_severity": "high",
+           *             "effective_risk_score": 62,
+           *             "effective_risk_severity": "high",
+           *             "publisher_trust": {
+           *               "publisher": "acme-ai",
+           *               "verified": false,
+           *               "level": "unknown",
+           *               "score": 35,
+           *               "factors": [
+           *                 {
+           *                   "factor": "baseline",
+           *                   "delta": 30
+           *                 },
+           *                 {
+           *                   "factor": "org_count",
+           *                   "delta": 5,
+           *                   "detail": "3"
+           *                 }
+           *               ]
+           *             },
+           *             "benchmark_summary": null,
+           *             "findings": null,
+           *             "aibom": "bom_01m81c8dkq3v9t2w7x4yb6za0c",
+           *             "signal_count": 14,
+           *             "first_seen": 1794302455,
+           *             "last_seen": 1795339255,
+           *             "enriched_at": 1795339297,
+           *             "created": 1794302455,
+           *             "updated": 1795339297
+           *           }
+           *         },
+           *         {
+           *           "object": "lookup_result",
+           *           "key": {
+           *             "fingerprint": null,
+           *             "name": "acme-ai/llama-3-8b-support",
+           *             "version": null,
+           *             "ecosystem": null
+           *           },
+           *           "match": "none",
+           *           "asset": null,
+           *           "candidates": [
+           *             {
+           *               "similarity": 0.71,
+           *               "asset": {
+           *                 "object": "asset",
+           *                 "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *                 "asset_type": "model",
+           *                 "name": "acme-ai/llama-3.1-8b-support-lora",
+           *                 "version": "1.2.0",
+           *                 "ecosystem": "huggingface",
+           *                 "publisher": "acme-ai",
+           *                 "enrichment_status": "enriched",
+           *                 "intrinsic_risk_score": 62,
+           *                 "intrinsic_risk_severity": "high",
+           *                 "effective_risk_score": 62,
+           *                 "effective_risk_severity": "high",
+           *                 "publisher_trust": {
+           *                   "publisher": "acme-ai",
+           *                   "verified": false,
+           *                   "level": "unknown",
+           *                   "score": 35,
+           *                   "factors": [
+           *                     {
+           *                       "factor": "baseline",
+           *                       "delta": 30
+           *                     },
+           *                     {
+           *                       "factor": "org_count",
+           *                       "delta": 5,
+           *                       "detail": "3"
+           *                     }
+           *                   ]
+           *                 },
+           *                 "benchmark_summary": null,
+           *                 "findings": null,
+           *                 "aibom": "bom_01m81c8dkq3v9t2w7x4yb6za0c",
+           *                 "signal_count": 14,
+           *                 "first_seen": 1794302455,
+           *                 "last_seen": 1795339255,
+           *                 "enriched_at": 1795339297,
+           *                 "created": 1794302455,
+           *                 "updated": 1795339297
+           *               }
+           *             }
+           *           ]
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['AssetLookup'];
         };
       };
@@ -1842,6 +6027,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1851,6 +6047,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1860,6 +6066,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1875,6 +6091,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1884,6 +6110,468 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getAttackTechniques: {
+    parameters: {
+      query?: {
+        /** @description only the techniques of this tactic */
+        tactic?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description every technique (a complete list envelope) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "attack_technique",
+           *           "id": "AML.T0010",
+           *           "name": "AI Supply Chain Compromise",
+           *           "url": "https://atlas.mitre.org/techniques/AML.T0010",
+           *           "tactics": [
+           *             {
+           *               "id": "AML.TA0004",
+           *               "name": "Initial Access",
+           *               "url": "https://atlas.mitre.org/tactics/AML.TA0004"
+           *             }
+           *           ],
+           *           "subtechnique_of": null,
+           *           "atlas_version": "5.6.0"
+           *         },
+           *         {
+           *           "object": "attack_technique",
+           *           "id": "AML.T0010.001",
+           *           "name": "AI Software",
+           *           "url": "https://atlas.mitre.org/techniques/AML.T0010.001",
+           *           "tactics": [
+           *             {
+           *               "id": "AML.TA0004",
+           *               "name": "Initial Access",
+           *               "url": "https://atlas.mitre.org/tactics/AML.TA0004"
+           *             }
+           *           ],
+           *           "subtechnique_of": "AML.T0010",
+           *           "atlas_version": "5.6.0"
+           *         },
+           *         {
+           *           "object": "attack_technique",
+           *           "id": "AML.T0010.003",
+           *           "name": "Model",
+           *           "url": "https://atlas.mitre.org/techniques/AML.T0010.003",
+           *           "tactics": [
+           *             {
+           *               "id": "AML.TA0004",
+           *               "name": "Initial Access",
+           *               "url": "https://atlas.mitre.org/tactics/AML.TA0004"
+           *             }
+           *           ],
+           *           "subtechnique_of": "AML.T0010",
+           *           "atlas_version": "5.6.0"
+           *         },
+           *         {
+           *           "object": "attack_technique",
+           *           "id": "AML.T0011",
+           *           "name": "User Execution",
+           *           "url": "https://atlas.mitre.org/techniques/AML.T0011",
+           *           "tactics": [
+           *             {
+           *               "id": "AML.TA0005",
+           *               "name": "Execution",
+           *               "url": "https://atlas.mitre.org/tactics/AML.TA0005"
+           *             }
+           *           ],
+           *           "subtechnique_of": null,
+           *           "atlas_version": "5.6.0"
+           *         },
+           *         {
+           *           "object": "attack_technique",
+           *           "id": "AML.T0011.000",
+           *           "name": "Unsafe AI Artifacts",
+           *           "url": "https://atlas.mitre.org/techniques/AML.T0011.000",
+           *           "tactics": [
+           *             {
+           *               "id": "AML.TA0005",
+           *               "name": "Execution",
+           *               "url": "https://atlas.mitre.org/tactics/AML.TA0005"
+           *             }
+           *           ],
+           *           "subtechnique_of": "AML.T0011",
+           *           "atlas_version": "5.6.0"
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "url": "/v1/attack-techniques",
+           *       "next_cursor": null,
+           *       "tactics": [
+           *         {
+           *           "id": "AML.TA0002",
+           *           "name": "Reconnaissance",
+           *           "url": "https://atlas.mitre.org/tactics/AML.TA0002"
+           *         },
+           *         {
+           *           "id": "AML.TA0003",
+           *           "name": "Resource Development",
+           *           "url": "https://atlas.mitre.org/tactics/AML.TA0003"
+           *         },
+           *         {
+           *           "id": "AML.TA0004",
+           *           "name": "Initial Access",
+           *           "url": "https://atlas.mitre.org/tactics/AML.TA0004"
+           *         },
+           *         {
+           *           "id": "AML.TA0000",
+           *           "name": "AI Model Access",
+           *           "url": "https://atlas.mitre.org/tactics/AML.TA0000"
+           *         },
+           *         {
+           *           "id": "AML.TA0005",
+           *           "name": "Execution",
+           *           "url": "https://atlas.mitre.org/tactics/AML.TA0005"
+           *         },
+           *         {
+           *           "id": "AML.TA0006",
+           *           "name": "Persistence",
+           *           "url": "https://atlas.mitre.org/tactics/AML.TA0006"
+           *         },
+           *         {
+           *           "id": "AML.TA0012",
+           *           "name": "Privilege Escalation",
+           *           "url": "https://atlas.mitre.org/tactics/AML.TA0012"
+           *         },
+           *         {
+           *           "id": "AML.TA0007",
+           *           "name": "Defense Evasion",
+           *           "url": "https://atlas.mitre.org/tactics/AML.TA0007"
+           *         },
+           *         {
+           *           "id": "AML.TA0013",
+           *           "name": "Credential Access",
+           *           "url": "https://atlas.mitre.org/tactics/AML.TA0013"
+           *         },
+           *         {
+           *           "id": "AML.TA0008",
+           *           "name": "Discovery",
+           *           "url": "https://atlas.mitre.org/tactics/AML.TA0008"
+           *         },
+           *         {
+           *           "id": "AML.TA0015",
+           *           "name": "Lateral Movement",
+           *           "url": "https://atlas.mitre.org/tactics/AML.TA0015"
+           *         },
+           *         {
+           *           "id": "AML.TA0009",
+           *           "name": "Collection",
+           *           "url": "https://atlas.mitre.org/tactics/AML.TA0009"
+           *         },
+           *         {
+           *           "id": "AML.TA0001",
+           *           "name": "AI Attack Staging",
+           *           "url": "https://atlas.mitre.org/tactics/AML.TA0001"
+           *         },
+           *         {
+           *           "id": "AML.TA0014",
+           *           "name": "Command and Control",
+           *           "url": "https://atlas.mitre.org/tactics/AML.TA0014"
+           *         },
+           *         {
+           *           "id": "AML.TA0010",
+           *           "name": "Exfiltration",
+           *           "url": "https://atlas.mitre.org/tactics/AML.TA0010"
+           *         },
+           *         {
+           *           "id": "AML.TA0011",
+           *           "name": "Impact",
+           *           "url": "https://atlas.mitre.org/tactics/AML.TA0011"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['AttackTechniqueList'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description api_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getAttackTechniquesByTechniqueId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        technique_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the technique with its tactics and URL */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "attack_technique",
+           *       "id": "AML.T0010.001",
+           *       "name": "AI Software",
+           *       "url": "https://atlas.mitre.org/techniques/AML.T0010.001",
+           *       "tactics": [
+           *         {
+           *           "id": "AML.TA0004",
+           *           "name": "Initial Access",
+           *           "url": "https://atlas.mitre.org/tactics/AML.TA0004"
+           *         }
+           *       ],
+           *       "subtechnique_of": "AML.T0010",
+           *       "atlas_version": "5.6.0"
+           *     }
+           */
+          'application/json': components['schemas']['AttackTechnique'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found_error */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description api_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1904,6 +6592,10 @@ export interface operations {
           | 'asset.enriched'
           | 'asset.enrichment_failed'
           | 'asset.risk_changed'
+          | 'asset.aibom_changed'
+          | 'asset.tools_changed'
+          | 'finding.triage_expired'
+          | 'finding.triage_updated'
           | 'threat.created'
           | 'threat.updated'
           | 'webhook_endpoint.disabled';
@@ -1920,6 +6612,62 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "id": "evt_01m81c44xbbvtaq4wj8b29d5zz",
+           *           "object": "event",
+           *           "type": "asset.risk_changed",
+           *           "created": 1795339297,
+           *           "livemode": true,
+           *           "data": {
+           *             "object": {
+           *               "object": "asset",
+           *               "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *               "asset_type": "model",
+           *               "enrichment_status": "enriched",
+           *               "intrinsic_risk_score": 62,
+           *               "intrinsic_risk_severity": "high",
+           *               "publisher": "acme-ai",
+           *               "aibom": "bom_01m81c8dkq3v9t2w7x4yb6za0c",
+           *               "bom_version": 2,
+           *               "enriched_at": 1795339297
+           *             },
+           *             "previous_attributes": {
+           *               "intrinsic_risk_score": 20,
+           *               "intrinsic_risk_severity": "low"
+           *             }
+           *           }
+           *         },
+           *         {
+           *           "id": "evt_01m81c44xbbvtaq4wj8b29d5zy",
+           *           "object": "event",
+           *           "type": "asset.enriched",
+           *           "created": 1795339297,
+           *           "livemode": true,
+           *           "data": {
+           *             "object": {
+           *               "object": "asset",
+           *               "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *               "asset_type": "model",
+           *               "enrichment_status": "enriched",
+           *               "intrinsic_risk_score": 62,
+           *               "intrinsic_risk_severity": "high",
+           *               "publisher": "acme-ai",
+           *               "aibom": "bom_01m81c8dkq3v9t2w7x4yb6za0c",
+           *               "bom_version": 2,
+           *               "enriched_at": 1795339297
+           *             }
+           *           }
+           *         }
+           *       ],
+           *       "has_more": true,
+           *       "url": "/v1/events",
+           *       "next_cursor": "evt_01m81c44xbbvtaq4wj8b29d5zy"
+           *     }
+           */
           'application/json': components['schemas']['EventList'];
         };
       };
@@ -1929,6 +6677,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1938,6 +6697,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1953,6 +6722,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1962,6 +6741,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -1984,6 +6773,33 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "evt_01m81c44xbbvtaq4wj8b29d5zz",
+           *       "object": "event",
+           *       "type": "asset.risk_changed",
+           *       "created": 1795339297,
+           *       "livemode": true,
+           *       "data": {
+           *         "object": {
+           *           "object": "asset",
+           *           "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *           "asset_type": "model",
+           *           "enrichment_status": "enriched",
+           *           "intrinsic_risk_score": 62,
+           *           "intrinsic_risk_severity": "high",
+           *           "publisher": "acme-ai",
+           *           "aibom": "bom_01m81c8dkq3v9t2w7x4yb6za0c",
+           *           "bom_version": 2,
+           *           "enriched_at": 1795339297
+           *         },
+           *         "previous_attributes": {
+           *           "intrinsic_risk_score": 20,
+           *           "intrinsic_risk_severity": "low"
+           *         }
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Event'];
         };
       };
@@ -1993,6 +6809,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2002,6 +6829,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2011,6 +6848,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2026,6 +6873,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2035,6 +6892,780 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getOverview: {
+    parameters: {
+      query?: {
+        /** @description UTC days of risk changes, today included (default 30) */
+        days?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the overview */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "overview",
+           *       "livemode": true,
+           *       "generated": 1795339255,
+           *       "assets": {
+           *         "total": 1284,
+           *         "scored": 1251,
+           *         "by_intrinsic_severity": {
+           *           "critical": 12,
+           *           "high": 140,
+           *           "medium": 402,
+           *           "low": 515,
+           *           "informational": 182
+           *         },
+           *         "by_effective_severity": {
+           *           "critical": 9,
+           *           "high": 121,
+           *           "medium": 398,
+           *           "low": 531,
+           *           "informational": 192
+           *         }
+           *       },
+           *       "score_histogram": [
+           *         {
+           *           "from": 0,
+           *           "to": 9,
+           *           "intrinsic": 182,
+           *           "effective": 192
+           *         },
+           *         {
+           *           "from": 10,
+           *           "to": 19,
+           *           "intrinsic": 260,
+           *           "effective": 260
+           *         },
+           *         {
+           *           "from": 20,
+           *           "to": 29,
+           *           "intrinsic": 140,
+           *           "effective": 140
+           *         },
+           *         {
+           *           "from": 30,
+           *           "to": 39,
+           *           "intrinsic": 115,
+           *           "effective": 115
+           *         },
+           *         {
+           *           "from": 40,
+           *           "to": 49,
+           *           "intrinsic": 130,
+           *           "effective": 130
+           *         },
+           *         {
+           *           "from": 50,
+           *           "to": 59,
+           *           "intrinsic": 170,
+           *           "effective": 170
+           *         },
+           *         {
+           *           "from": 60,
+           *           "to": 69,
+           *           "intrinsic": 102,
+           *           "effective": 102
+           *         },
+           *         {
+           *           "from": 70,
+           *           "to": 79,
+           *           "intrinsic": 88,
+           *           "effective": 78
+           *         },
+           *         {
+           *           "from": 80,
+           *           "to": 89,
+           *           "intrinsic": 52,
+           *           "effective": 52
+           *         },
+           *         {
+           *           "from": 90,
+           *           "to": 100,
+           *           "intrinsic": 12,
+           *           "effective": 12
+           *         }
+           *       ],
+           *       "risk_changes": {
+           *         "days": 7,
+           *         "data": [
+           *           {
+           *             "day": "2026-11-16",
+           *             "changes": 0,
+           *             "up": 0,
+           *             "down": 0
+           *           },
+           *           {
+           *             "day": "2026-11-17",
+           *             "changes": 2,
+           *             "up": 1,
+           *             "down": 1
+           *           },
+           *           {
+           *             "day": "2026-11-18",
+           *             "changes": 0,
+           *             "up": 0,
+           *             "down": 0
+           *           },
+           *           {
+           *             "day": "2026-11-19",
+           *             "changes": 5,
+           *             "up": 3,
+           *             "down": 2
+           *           },
+           *           {
+           *             "day": "2026-11-20",
+           *             "changes": 1,
+           *             "up": 1,
+           *             "down": 0
+           *           },
+           *           {
+           *             "day": "2026-11-21",
+           *             "changes": 0,
+           *             "up": 0,
+           *             "down": 0
+           *           },
+           *           {
+           *             "day": "2026-11-22",
+           *             "changes": 3,
+           *             "up": 2,
+           *             "down": 1
+           *           }
+           *         ]
+           *       },
+           *       "top_rules": [
+           *         {
+           *           "rule_id": "R01",
+           *           "assets": 211
+           *         },
+           *         {
+           *           "rule_id": "R08",
+           *           "assets": 164
+           *         },
+           *         {
+           *           "rule_id": "R23",
+           *           "assets": 57
+           *         }
+           *       ],
+           *       "top_attack_techniques": [
+           *         {
+           *           "id": "AML.T0010",
+           *           "assets": 230
+           *         },
+           *         {
+           *           "id": "AML.T0011.000",
+           *           "assets": 198
+           *         }
+           *       ],
+           *       "recent_threats": [
+           *         {
+           *           "id": "thr_01m81bye277js3qqwbbgm64xhv",
+           *           "title": "Backdoored LoRA adapter exfiltrates prompts",
+           *           "severity": "high",
+           *           "category": "malicious_model",
+           *           "matched_assets": 3,
+           *           "last_matched": 1795335655
+           *         }
+           *       ],
+           *       "enrichment_backlog": {
+           *         "pending": 21,
+           *         "failed": 4,
+           *         "stale": 8
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Overview'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description api_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getSeverityOverrides: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description a list envelope of severity overrides (one page) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "severity_override",
+           *           "rule_id": "R10",
+           *           "severity": "medium",
+           *           "reason": "Legal must review every use-restricted licence before production (policy LEG-12).",
+           *           "set_by": "key_01m81a2x7hq9v3d5k8n4tjw6rb",
+           *           "created": 1795432255,
+           *           "updated": 1795432255
+           *         },
+           *         {
+           *           "object": "severity_override",
+           *           "rule_id": "R26",
+           *           "severity": "informational",
+           *           "reason": "Our MCP gateway enforces per-tool allow lists; missing annotations carry no risk here.",
+           *           "set_by": "key_01m7zq8e4y6b1s3v9d2h5kx0wn",
+           *           "created": 1792747255,
+           *           "updated": 1792747255
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "url": "/v1/severity-overrides",
+           *       "next_cursor": null
+           *     }
+           */
+          'application/json': components['schemas']['SeverityOverrideList'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description api_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  putSeverityOverridesByRuleId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description an enrichment rule id (docs/enrichment.md) */
+        rule_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "severity": "medium",
+         *       "reason": "Legal must review every use-restricted licence before production (policy LEG-12)."
+         *     }
+         */
+        'application/json': components['schemas']['PutSeverityOverrideBody'];
+      };
+    };
+    responses: {
+      /** @description the override */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "severity_override",
+           *       "rule_id": "R10",
+           *       "severity": "medium",
+           *       "reason": "Legal must review every use-restricted licence before production (policy LEG-12).",
+           *       "set_by": "key_01m81a2x7hq9v3d5k8n4tjw6rb",
+           *       "created": 1795432255,
+           *       "updated": 1795432255
+           *     }
+           */
+          'application/json': components['schemas']['SeverityOverride'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported media type (send application/json) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description api_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  deleteSeverityOverridesByRuleId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description an enrichment rule id (docs/enrichment.md) */
+        rule_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description deleted */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "rule_id": "R10",
+           *       "object": "severity_override",
+           *       "deleted": true
+           *     }
+           */
+          'application/json': components['schemas']['DeletedSeverityOverride'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found_error */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description api_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2052,6 +7683,22 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+         *       "asset_type": "model",
+         *       "org_id": "org_acme",
+         *       "observed_at": 1795339255,
+         *       "name": "acme-ai/llama-3.1-8b-support-lora",
+         *       "version": "1.2.0",
+         *       "source_url": "https://huggingface.co/acme-ai/llama-3.1-8b-support-lora",
+         *       "raw_manifest": "---\nlicense: llama3.1\nbase_model: meta-llama/Llama-3.1-8B-Instruct\nbase_model_relation: adapter\nlibrary_name: peft\n---\n# Support assistant LoRA\nFine-tuned on 40k anonymised support tickets.",
+         *       "metadata": {
+         *         "scanner": "risk-collector/2.4.1",
+         *         "cluster": "prod-eu-1"
+         *       }
+         *     }
+         */
         'application/json': components['schemas']['CreateSignalBody'];
       };
     };
@@ -2062,6 +7709,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "sig_01m81afqp3ewk14hzs5dbp9g6p",
+           *       "object": "signal",
+           *       "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *       "asset_type": "model",
+           *       "org_id": "org_acme",
+           *       "observed_at": 1795339255,
+           *       "name": "acme-ai/llama-3.1-8b-support-lora",
+           *       "version": "1.2.0",
+           *       "source_url": "https://huggingface.co/acme-ai/llama-3.1-8b-support-lora",
+           *       "raw_manifest": "---\nlicense: llama3.1\nbase_model: meta-llama/Llama-3.1-8B-Instruct\nbase_model_relation: adapter\nlibrary_name: peft\n---\n# Support assistant LoRA\nFine-tuned on 40k anonymised support tickets.",
+           *       "metadata": {
+           *         "scanner": "risk-collector/2.4.1",
+           *         "cluster": "prod-eu-1"
+           *       },
+           *       "content_digest": "6b1f0c9e4d2a87f35e0b9c1d7a4f2e8b3c6d9a0e1f4b7c2d5e8a1b4c7d0e3f6a",
+           *       "livemode": true,
+           *       "created": 1795339256,
+           *       "enrichment": {
+           *         "status": "queued",
+           *         "reason": "new_asset"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['SignalAccepted'];
         };
       };
@@ -2071,6 +7743,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2080,6 +7763,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2089,6 +7782,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2098,6 +7801,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "conflict_error",
+           *         "code": "idempotency_key_in_use",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry after it completes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2107,6 +7820,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "request_too_large",
+           *         "message": "The request body is larger than 2097152 bytes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2116,6 +7839,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2131,6 +7864,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2140,6 +7883,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2162,6 +7915,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "sig_01m81afqp3ewk14hzs5dbp9g6p",
+           *       "object": "signal",
+           *       "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *       "asset_type": "model",
+           *       "org_id": "org_acme",
+           *       "observed_at": 1795339255,
+           *       "name": "acme-ai/llama-3.1-8b-support-lora",
+           *       "version": "1.2.0",
+           *       "source_url": "https://huggingface.co/acme-ai/llama-3.1-8b-support-lora",
+           *       "raw_manifest": "---\nlicense: llama3.1\nbase_model: meta-llama/Llama-3.1-8B-Instruct\nbase_model_relation: adapter\nlibrary_name: peft\n---\n# Support assistant LoRA\nFine-tuned on 40k anonymised support tickets.",
+           *       "metadata": {
+           *         "scanner": "risk-collector/2.4.1",
+           *         "cluster": "prod-eu-1"
+           *       },
+           *       "content_digest": "6b1f0c9e4d2a87f35e0b9c1d7a4f2e8b3c6d9a0e1f4b7c2d5e8a1b4c7d0e3f6a",
+           *       "livemode": true,
+           *       "created": 1795339256
+           *     }
+           */
           'application/json': components['schemas']['Signal'];
         };
       };
@@ -2171,6 +7945,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2180,6 +7965,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2189,6 +7984,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2198,6 +8003,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2213,6 +8028,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2222,6 +8047,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2239,16 +8074,75 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "signals": [
+         *         {
+         *           "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+         *           "asset_type": "model",
+         *           "org_id": "org_acme",
+         *           "observed_at": 1795339255,
+         *           "name": "acme-ai/llama-3.1-8b-support-lora",
+         *           "version": "1.2.0",
+         *           "source_url": "https://huggingface.co/acme-ai/llama-3.1-8b-support-lora",
+         *           "raw_manifest": "---\nlicense: llama3.1\nbase_model: meta-llama/Llama-3.1-8B-Instruct\nbase_model_relation: adapter\nlibrary_name: peft\n---\n# Support assistant LoRA\nFine-tuned on 40k anonymised support tickets.",
+         *           "metadata": {
+         *             "scanner": "risk-collector/2.4.1",
+         *             "cluster": "prod-eu-1"
+         *           }
+         *         },
+         *         {
+         *           "fingerprint": "npm:@modelcontextprotocol/server-filesystem@2025.8.21",
+         *           "asset_type": "mcp_server",
+         *           "org_id": "org_acme",
+         *           "observed_at": 1795339255,
+         *           "name": "@modelcontextprotocol/server-filesystem",
+         *           "version": "2025.8.21",
+         *           "raw_manifest": "{\"mcpServers\":{\"filesystem\":{\"command\":\"npx\",\"args\":[\"-y\",\"@modelcontextprotocol/server-filesystem\",\"/srv/share\"]}}}"
+         *         }
+         *       ]
+         *     }
+         */
         'application/json': components['schemas']['CreateSignalsBulkBody'];
       };
     };
     responses: {
-      /** @description the stored signals */
+      /** @description one receipt per stored signal, in request order */
       202: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "signal_batch",
+           *       "data": [
+           *         {
+           *           "id": "sig_01m81afqp3ewk14hzs5dbp9g6p",
+           *           "object": "signal",
+           *           "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+           *           "content_digest": "6b1f0c9e4d2a87f35e0b9c1d7a4f2e8b3c6d9a0e1f4b7c2d5e8a1b4c7d0e3f6a",
+           *           "created": 1795339256,
+           *           "enrichment": {
+           *             "status": "queued",
+           *             "reason": "new_asset"
+           *           }
+           *         },
+           *         {
+           *           "id": "sig_01m81b9bwreze0an7s5sfs4yq0",
+           *           "object": "signal",
+           *           "fingerprint": "npm:@modelcontextprotocol/server-filesystem@2025.8.21",
+           *           "content_digest": "0d4e9b2c7a1f5e8d3b6c9a2f4e7d0b3c6a9f2e5d8b1c4a7f0e3d6b9c2a5f8e1d",
+           *           "created": 1795339256,
+           *           "enrichment": {
+           *             "status": "skipped",
+           *             "reason": "up_to_date"
+           *           }
+           *         }
+           *       ],
+           *       "enrichment_queued": 1
+           *     }
+           */
           'application/json': components['schemas']['SignalBatch'];
         };
       };
@@ -2258,6 +8152,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2267,6 +8172,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2276,6 +8191,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2285,6 +8210,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "conflict_error",
+           *         "code": "idempotency_key_in_use",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry after it completes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2294,6 +8229,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "request_too_large",
+           *         "message": "The request body is larger than 2097152 bytes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2303,6 +8248,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2318,6 +8273,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2327,6 +8292,544 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getSuppressions: {
+    parameters: {
+      query?: {
+        /** @description cursor: the id of the first item of the next page */
+        ending_before?: string;
+        /** @description page size, 1–100, default 20 */
+        limit?: number;
+        /** @description cursor: the id of the last item of the previous page */
+        starting_after?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description a list envelope of suppression rules */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "id": "sup_01m83m7tq5c2e8w0j6fy4nbx9a",
+           *           "object": "suppression",
+           *           "rule_id": "R18",
+           *           "cve_id": null,
+           *           "attack_technique": null,
+           *           "fingerprint_glob": "npm:@modelcontextprotocol/server-filesystem@*",
+           *           "asset_type": "mcp_server",
+           *           "reason": "Mounted read-only on /srv/share in every deployment; the write and delete tools cannot reach disk (SEC-4790).",
+           *           "expires_at": 1810891255,
+           *           "active": true,
+           *           "created_by": "key_01m81a2x7hq9v3d5k8n4tjw6rb",
+           *           "created": 1795431955
+           *         },
+           *         {
+           *           "id": "sup_01m7zr1d6w3k9p2x5m8c0vgt4e",
+           *           "object": "suppression",
+           *           "rule_id": null,
+           *           "cve_id": "CVE-2025-32434",
+           *           "attack_technique": null,
+           *           "fingerprint_glob": "pypi:torch@2.5.*",
+           *           "asset_type": "package",
+           *           "reason": "Inference images load only our own signed checkpoints; torch 2.6 upgrade scheduled for the Q1 image rebuild.",
+           *           "expires_at": null,
+           *           "active": true,
+           *           "created_by": "key_01m7zq8e4y6b1s3v9d2h5kx0wn",
+           *           "created": 1794561655
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "url": "/v1/suppressions",
+           *       "next_cursor": null
+           *     }
+           */
+          'application/json': components['schemas']['SuppressionList'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description api_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  postSuppressions: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description a UUID; replays within 24 h return the first response (the SDK sends a UUID when none is given) */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "rule_id": "R18",
+         *       "asset_type": "mcp_server",
+         *       "fingerprint_glob": "npm:@modelcontextprotocol/server-filesystem@*",
+         *       "reason": "Mounted read-only on /srv/share in every deployment; the write and delete tools cannot reach disk (SEC-4790).",
+         *       "expires_at": 1810891255
+         *     }
+         */
+        'application/json': components['schemas']['CreateSuppressionBody'];
+      };
+    };
+    responses: {
+      /** @description the rule */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "sup_01m83m7tq5c2e8w0j6fy4nbx9a",
+           *       "object": "suppression",
+           *       "rule_id": "R18",
+           *       "cve_id": null,
+           *       "attack_technique": null,
+           *       "fingerprint_glob": "npm:@modelcontextprotocol/server-filesystem@*",
+           *       "asset_type": "mcp_server",
+           *       "reason": "Mounted read-only on /srv/share in every deployment; the write and delete tools cannot reach disk (SEC-4790).",
+           *       "expires_at": 1810891255,
+           *       "active": true,
+           *       "created_by": "key_01m81a2x7hq9v3d5k8n4tjw6rb",
+           *       "created": 1795431955
+           *     }
+           */
+          'application/json': components['schemas']['Suppression'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description conflict_error */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "conflict_error",
+           *         "code": "idempotency_key_in_use",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry after it completes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "request_too_large",
+           *         "message": "The request body is larger than 2097152 bytes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported media type (send application/json) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description api_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  deleteSuppressionsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description deleted */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "sup_01m83m7tq5c2e8w0j6fy4nbx9a",
+           *       "object": "suppression",
+           *       "deleted": true
+           *     }
+           */
+          'application/json': components['schemas']['DeletedSuppression'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found_error */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description api_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2381,6 +8884,47 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "threat",
+           *           "id": "thr_01m81bye277js3qqwbbgm64xhv",
+           *           "category": "malicious_model",
+           *           "title": "Backdoored LoRA adapter exfiltrates prompts",
+           *           "description": "Adapter weights ship as pickle (adapter_model.bin) whose reduce hook posts prompts to a remote host at load time.",
+           *           "severity": "high",
+           *           "confidence": 0.85,
+           *           "affected_asset_types": [
+           *             "model"
+           *           ],
+           *           "fingerprints": [
+           *             "hf:acme-ai/llama-3.1-8b-support-lora"
+           *           ],
+           *           "attack_techniques": [
+           *             "AML.T0018.002",
+           *             "AML.T0011.000"
+           *           ],
+           *           "cve_id": null,
+           *           "remediation": "Remove the adapter; load adapters from safetensors only.",
+           *           "source": "https://intel.acme.example/reports/2026-117",
+           *           "risk_penalty": 30,
+           *           "metadata": {
+           *             "report_id": "ACME-2026-117",
+           *             "tlp": "amber"
+           *           },
+           *           "created_by_org": "org_acme",
+           *           "livemode": true,
+           *           "created": 1795339855,
+           *           "updated": 1795339855
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "url": "/v1/threats",
+           *       "next_cursor": null
+           *     }
+           */
           'application/json': components['schemas']['ThreatList'];
         };
       };
@@ -2390,6 +8934,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2399,6 +8954,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2408,6 +8973,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2423,6 +8998,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2432,6 +9017,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2449,6 +9044,32 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "category": "malicious_model",
+         *       "title": "Backdoored LoRA adapter exfiltrates prompts",
+         *       "severity": "high",
+         *       "description": "Adapter weights ship as pickle (adapter_model.bin) whose reduce hook posts prompts to a remote host at load time.",
+         *       "confidence": 0.85,
+         *       "affected_asset_types": [
+         *         "model"
+         *       ],
+         *       "fingerprints": [
+         *         "hf:acme-ai/llama-3.1-8b-support-lora"
+         *       ],
+         *       "attack_techniques": [
+         *         "AML.T0018.002",
+         *         "AML.T0011.000"
+         *       ],
+         *       "remediation": "Remove the adapter; load adapters from safetensors only.",
+         *       "source": "https://intel.acme.example/reports/2026-117",
+         *       "risk_penalty": 30,
+         *       "metadata": {
+         *         "report_id": "ACME-2026-117",
+         *         "tlp": "amber"
+         *       }
+         *     }
+         */
         'application/json': components['schemas']['CreateThreatBody'];
       };
     };
@@ -2459,6 +9080,39 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "threat",
+           *       "id": "thr_01m81bye277js3qqwbbgm64xhv",
+           *       "category": "malicious_model",
+           *       "title": "Backdoored LoRA adapter exfiltrates prompts",
+           *       "description": "Adapter weights ship as pickle (adapter_model.bin) whose reduce hook posts prompts to a remote host at load time.",
+           *       "severity": "high",
+           *       "confidence": 0.85,
+           *       "affected_asset_types": [
+           *         "model"
+           *       ],
+           *       "fingerprints": [
+           *         "hf:acme-ai/llama-3.1-8b-support-lora"
+           *       ],
+           *       "attack_techniques": [
+           *         "AML.T0018.002",
+           *         "AML.T0011.000"
+           *       ],
+           *       "cve_id": null,
+           *       "remediation": "Remove the adapter; load adapters from safetensors only.",
+           *       "source": "https://intel.acme.example/reports/2026-117",
+           *       "risk_penalty": 30,
+           *       "metadata": {
+           *         "report_id": "ACME-2026-117",
+           *         "tlp": "amber"
+           *       },
+           *       "created_by_org": "org_acme",
+           *       "livemode": true,
+           *       "created": 1795339855,
+           *       "updated": 1795339855
+           *     }
+           */
           'application/json': components['schemas']['Threat'];
         };
       };
@@ -2468,6 +9122,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2477,6 +9142,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2486,6 +9161,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2495,6 +9180,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "conflict_error",
+           *         "code": "idempotency_key_in_use",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry after it completes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2504,6 +9199,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "request_too_large",
+           *         "message": "The request body is larger than 2097152 bytes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2513,6 +9218,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2528,6 +9243,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2537,6 +9262,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2559,6 +9294,39 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "threat",
+           *       "id": "thr_01m81bye277js3qqwbbgm64xhv",
+           *       "category": "malicious_model",
+           *       "title": "Backdoored LoRA adapter exfiltrates prompts",
+           *       "description": "Adapter weights ship as pickle (adapter_model.bin) whose reduce hook posts prompts to a remote host at load time.",
+           *       "severity": "high",
+           *       "confidence": 0.85,
+           *       "affected_asset_types": [
+           *         "model"
+           *       ],
+           *       "fingerprints": [
+           *         "hf:acme-ai/llama-3.1-8b-support-lora"
+           *       ],
+           *       "attack_techniques": [
+           *         "AML.T0018.002",
+           *         "AML.T0011.000"
+           *       ],
+           *       "cve_id": null,
+           *       "remediation": "Remove the adapter; load adapters from safetensors only.",
+           *       "source": "https://intel.acme.example/reports/2026-117",
+           *       "risk_penalty": 30,
+           *       "metadata": {
+           *         "report_id": "ACME-2026-117",
+           *         "tlp": "amber"
+           *       },
+           *       "created_by_org": "org_acme",
+           *       "livemode": true,
+           *       "created": 1795339855,
+           *       "updated": 1795339855
+           *     }
+           */
           'application/json': components['schemas']['Threat'];
         };
       };
@@ -2568,6 +9336,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2577,6 +9356,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2586,6 +9375,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2595,6 +9394,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2610,6 +9419,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2619,6 +9438,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2638,6 +9467,12 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "severity": "critical",
+         *       "confidence": 0.97
+         *     }
+         */
         'application/json': components['schemas']['UpdateThreatBody'];
       };
     };
@@ -2648,6 +9483,39 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "threat",
+           *       "id": "thr_01m81bye277js3qqwbbgm64xhv",
+           *       "category": "malicious_model",
+           *       "title": "Backdoored LoRA adapter exfiltrates prompts",
+           *       "description": "Adapter weights ship as pickle (adapter_model.bin) whose reduce hook posts prompts to a remote host at load time.",
+           *       "severity": "critical",
+           *       "confidence": 0.97,
+           *       "affected_asset_types": [
+           *         "model"
+           *       ],
+           *       "fingerprints": [
+           *         "hf:acme-ai/llama-3.1-8b-support-lora"
+           *       ],
+           *       "attack_techniques": [
+           *         "AML.T0018.002",
+           *         "AML.T0011.000"
+           *       ],
+           *       "cve_id": null,
+           *       "remediation": "Remove the adapter; load adapters from safetensors only.",
+           *       "source": "https://intel.acme.example/reports/2026-117",
+           *       "risk_penalty": 30,
+           *       "metadata": {
+           *         "report_id": "ACME-2026-117",
+           *         "tlp": "amber"
+           *       },
+           *       "created_by_org": "org_acme",
+           *       "livemode": true,
+           *       "created": 1795339855,
+           *       "updated": 1795344655
+           *     }
+           */
           'application/json': components['schemas']['Threat'];
         };
       };
@@ -2657,6 +9525,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2666,6 +9545,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2675,6 +9564,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "not_owner",
+           *         "message": "Only the org that created this threat can update it.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2684,6 +9583,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2693,6 +9602,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "conflict_error",
+           *         "code": "idempotency_key_in_use",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry after it completes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2702,6 +9621,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "request_too_large",
+           *         "message": "The request body is larger than 2097152 bytes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2711,6 +9640,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2726,6 +9665,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2735,6 +9684,877 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getThreatsByThreatIdExport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        threat_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description a STIX 2.1 bundle */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "bundle",
+           *       "id": "bundle--53e9a65d-767c-593b-b011-b98231bc138d",
+           *       "objects": [
+           *         {
+           *           "type": "attack-pattern",
+           *           "spec_version": "2.1",
+           *           "id": "attack-pattern--5ce93958-ea3f-5faf-a13e-7c4afbd7e871",
+           *           "created": "1970-01-01T00:00:00.000Z",
+           *           "modified": "1970-01-01T00:00:00.000Z",
+           *           "name": "Embed Malware",
+           *           "external_references": [
+           *             {
+           *               "source_name": "mitre-atlas",
+           *               "external_id": "AML.T0018.002",
+           *               "url": "https://atlas.mitre.org/techniques/AML.T0018.002"
+           *             }
+           *           ]
+           *         },
+           *         {
+           *           "type": "attack-pattern",
+           *           "spec_version": "2.1",
+           *           "id": "attack-pattern--fbb9ffc8-2174-5fa5-8277-cfc030b2e662",
+           *           "created": "1970-01-01T00:00:00.000Z",
+           *           "modified": "1970-01-01T00:00:00.000Z",
+           *           "name": "Unsafe AI Artifacts",
+           *           "external_references": [
+           *             {
+           *               "source_name": "mitre-atlas",
+           *               "external_id": "AML.T0011.000",
+           *               "url": "https://atlas.mitre.org/techniques/AML.T0011.000"
+           *             }
+           *           ]
+           *         },
+           *         {
+           *           "type": "course-of-action",
+           *           "spec_version": "2.1",
+           *           "id": "course-of-action--2f3a5614-38c7-5cc2-808b-c95c019d6141",
+           *           "created": "2026-11-22T09:30:55.000Z",
+           *           "modified": "2026-11-22T09:30:55.000Z",
+           *           "created_by_ref": "identity--def1c291-50e5-5c5b-9db6-f2d3b35773da",
+           *           "name": "Remediation: Backdoored LoRA adapter exfiltrates prompts",
+           *           "description": "Remove the adapter; load adapters from safetensors only."
+           *         },
+           *         {
+           *           "type": "identity",
+           *           "spec_version": "2.1",
+           *           "id": "identity--def1c291-50e5-5c5b-9db6-f2d3b35773da",
+           *           "created": "1970-01-01T00:00:00.000Z",
+           *           "modified": "1970-01-01T00:00:00.000Z",
+           *           "name": "org_acme",
+           *           "identity_class": "organization"
+           *         },
+           *         {
+           *           "type": "indicator",
+           *           "spec_version": "2.1",
+           *           "id": "indicator--ab558cf2-32b0-5ed2-b817-9c031a0ed1c0",
+           *           "created": "2026-11-22T09:30:55.000Z",
+           *           "modified": "2026-11-22T09:30:55.000Z",
+           *           "created_by_ref": "identity--def1c291-50e5-5c5b-9db6-f2d3b35773da",
+           *           "name": "Backdoored LoRA adapter exfiltrates prompts",
+           *           "description": "Adapter weights ship as pickle (adapter_model.bin) whose reduce hook posts prompts to a remote host at load time.",
+           *           "confidence": 85,
+           *           "external_references": [
+           *             {
+           *               "source_name": "source",
+           *               "url": "https://intel.acme.example/reports/2026-117"
+           *             }
+           *           ],
+           *           "indicator_types": [
+           *             "malicious-activity"
+           *           ],
+           *           "pattern": "[url:value = 'https://huggingface.co/acme-ai/llama-3.1-8b-support-lora']",
+           *           "pattern_type": "stix",
+           *           "pattern_version": "2.1",
+           *           "valid_from": "2026-11-22T09:30:55.000Z",
+           *           "x_risk_threat_id": "thr_01m81bye277js3qqwbbgm64xhv",
+           *           "x_risk_category": "malicious_model",
+           *           "x_risk_severity": "high",
+           *           "x_risk_penalty": 30,
+           *           "x_risk_affected_asset_types": [
+           *             "model"
+           *           ]
+           *         },
+           *         {
+           *           "type": "relationship",
+           *           "spec_version": "2.1",
+           *           "id": "relationship--1c379469-fc09-564e-b69c-8bcaacffb9fe",
+           *           "created": "2026-11-22T09:30:55.000Z",
+           *           "modified": "2026-11-22T09:30:55.000Z",
+           *           "created_by_ref": "identity--def1c291-50e5-5c5b-9db6-f2d3b35773da",
+           *           "relationship_type": "indicates",
+           *           "source_ref": "indicator--ab558cf2-32b0-5ed2-b817-9c031a0ed1c0",
+           *           "target_ref": "attack-pattern--5ce93958-ea3f-5faf-a13e-7c4afbd7e871"
+           *         },
+           *         {
+           *           "type": "relationship",
+           *           "spec_version": "2.1",
+           *           "id": "relationship--3117dfa6-8670-558c-9ff2-a79cf4d6798a",
+           *           "created": "2026-11-22T09:30:55.000Z",
+           *           "modified": "2026-11-22T09:30:55.000Z",
+           *           "created_by_ref": "identity--def1c291-50e5-5c5b-9db6-f2d3b35773da",
+           *           "relationship_type": "mitigates",
+           *           "source_ref": "course-of-action--2f3a5614-38c7-5cc2-808b-c95c019d6141",
+           *           "target_ref": "indicator--ab558cf2-32b0-5ed2-b817-9c031a0ed1c0"
+           *         },
+           *         {
+           *           "type": "relationship",
+           *           "spec_version": "2.1",
+           *           "id": "relationship--7e7d63e5-c758-5565-a90c-8aad947fb4e1",
+           *           "created": "2026-11-22T09:30:55.000Z",
+           *           "modified": "2026-11-22T09:30:55.000Z",
+           *           "created_by_ref": "identity--def1c291-50e5-5c5b-9db6-f2d3b35773da",
+           *           "relationship_type": "indicates",
+           *           "source_ref": "indicator--ab558cf2-32b0-5ed2-b817-9c031a0ed1c0",
+           *           "target_ref": "attack-pattern--fbb9ffc8-2174-5fa5-8277-cfc030b2e662"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/stix+json': components['schemas']['StixBundleExport'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found_error */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description api_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getThreatsExport: {
+    parameters: {
+      query?: {
+        category?:
+          | 'supply_chain_compromise'
+          | 'malicious_model'
+          | 'malicious_package'
+          | 'model_backdoor'
+          | 'data_poisoning'
+          | 'prompt_injection'
+          | 'tool_poisoning'
+          | 'jailbreak'
+          | 'vulnerable_dependency'
+          | 'unsafe_deserialization'
+          | 'typosquat'
+          | 'credential_exposure'
+          | 'data_exfiltration'
+          | 'other';
+        /** @description threats per bundle, 1–500 */
+        limit?: number;
+        severity?: 'critical' | 'high' | 'medium' | 'low' | 'informational';
+        /** @description cursor: the id of the last item of the previous page */
+        starting_after?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description a STIX 2.1 bundle */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "bundle",
+           *       "id": "bundle--53e9a65d-767c-593b-b011-b98231bc138d",
+           *       "objects": [
+           *         {
+           *           "type": "attack-pattern",
+           *           "spec_version": "2.1",
+           *           "id": "attack-pattern--5ce93958-ea3f-5faf-a13e-7c4afbd7e871",
+           *           "created": "1970-01-01T00:00:00.000Z",
+           *           "modified": "1970-01-01T00:00:00.000Z",
+           *           "name": "Embed Malware",
+           *           "external_references": [
+           *             {
+           *               "source_name": "mitre-atlas",
+           *               "external_id": "AML.T0018.002",
+           *               "url": "https://atlas.mitre.org/techniques/AML.T0018.002"
+           *             }
+           *           ]
+           *         },
+           *         {
+           *           "type": "attack-pattern",
+           *           "spec_version": "2.1",
+           *           "id": "attack-pattern--fbb9ffc8-2174-5fa5-8277-cfc030b2e662",
+           *           "created": "1970-01-01T00:00:00.000Z",
+           *           "modified": "1970-01-01T00:00:00.000Z",
+           *           "name": "Unsafe AI Artifacts",
+           *           "external_references": [
+           *             {
+           *               "source_name": "mitre-atlas",
+           *               "external_id": "AML.T0011.000",
+           *               "url": "https://atlas.mitre.org/techniques/AML.T0011.000"
+           *             }
+           *           ]
+           *         },
+           *         {
+           *           "type": "course-of-action",
+           *           "spec_version": "2.1",
+           *           "id": "course-of-action--2f3a5614-38c7-5cc2-808b-c95c019d6141",
+           *           "created": "2026-11-22T09:30:55.000Z",
+           *           "modified": "2026-11-22T09:30:55.000Z",
+           *           "created_by_ref": "identity--def1c291-50e5-5c5b-9db6-f2d3b35773da",
+           *           "name": "Remediation: Backdoored LoRA adapter exfiltrates prompts",
+           *           "description": "Remove the adapter; load adapters from safetensors only."
+           *         },
+           *         {
+           *           "type": "identity",
+           *           "spec_version": "2.1",
+           *           "id": "identity--def1c291-50e5-5c5b-9db6-f2d3b35773da",
+           *           "created": "1970-01-01T00:00:00.000Z",
+           *           "modified": "1970-01-01T00:00:00.000Z",
+           *           "name": "org_acme",
+           *           "identity_class": "organization"
+           *         },
+           *         {
+           *           "type": "indicator",
+           *           "spec_version": "2.1",
+           *           "id": "indicator--ab558cf2-32b0-5ed2-b817-9c031a0ed1c0",
+           *           "created": "2026-11-22T09:30:55.000Z",
+           *           "modified": "2026-11-22T09:30:55.000Z",
+           *           "created_by_ref": "identity--def1c291-50e5-5c5b-9db6-f2d3b35773da",
+           *           "name": "Backdoored LoRA adapter exfiltrates prompts",
+           *           "description": "Adapter weights ship as pickle (adapter_model.bin) whose reduce hook posts prompts to a remote host at load time.",
+           *           "confidence": 85,
+           *           "external_references": [
+           *             {
+           *               "source_name": "source",
+           *               "url": "https://intel.acme.example/reports/2026-117"
+           *             }
+           *           ],
+           *           "indicator_types": [
+           *             "malicious-activity"
+           *           ],
+           *           "pattern": "[url:value = 'https://huggingface.co/acme-ai/llama-3.1-8b-support-lora']",
+           *           "pattern_type": "stix",
+           *           "pattern_version": "2.1",
+           *           "valid_from": "2026-11-22T09:30:55.000Z",
+           *           "x_risk_threat_id": "thr_01m81bye277js3qqwbbgm64xhv",
+           *           "x_risk_category": "malicious_model",
+           *           "x_risk_severity": "high",
+           *           "x_risk_penalty": 30,
+           *           "x_risk_affected_asset_types": [
+           *             "model"
+           *           ]
+           *         },
+           *         {
+           *           "type": "relationship",
+           *           "spec_version": "2.1",
+           *           "id": "relationship--1c379469-fc09-564e-b69c-8bcaacffb9fe",
+           *           "created": "2026-11-22T09:30:55.000Z",
+           *           "modified": "2026-11-22T09:30:55.000Z",
+           *           "created_by_ref": "identity--def1c291-50e5-5c5b-9db6-f2d3b35773da",
+           *           "relationship_type": "indicates",
+           *           "source_ref": "indicator--ab558cf2-32b0-5ed2-b817-9c031a0ed1c0",
+           *           "target_ref": "attack-pattern--5ce93958-ea3f-5faf-a13e-7c4afbd7e871"
+           *         },
+           *         {
+           *           "type": "relationship",
+           *           "spec_version": "2.1",
+           *           "id": "relationship--3117dfa6-8670-558c-9ff2-a79cf4d6798a",
+           *           "created": "2026-11-22T09:30:55.000Z",
+           *           "modified": "2026-11-22T09:30:55.000Z",
+           *           "created_by_ref": "identity--def1c291-50e5-5c5b-9db6-f2d3b35773da",
+           *           "relationship_type": "mitigates",
+           *           "source_ref": "course-of-action--2f3a5614-38c7-5cc2-808b-c95c019d6141",
+           *           "target_ref": "indicator--ab558cf2-32b0-5ed2-b817-9c031a0ed1c0"
+           *         },
+           *         {
+           *           "type": "relationship",
+           *           "spec_version": "2.1",
+           *           "id": "relationship--7e7d63e5-c758-5565-a90c-8aad947fb4e1",
+           *           "created": "2026-11-22T09:30:55.000Z",
+           *           "modified": "2026-11-22T09:30:55.000Z",
+           *           "created_by_ref": "identity--def1c291-50e5-5c5b-9db6-f2d3b35773da",
+           *           "relationship_type": "indicates",
+           *           "source_ref": "indicator--ab558cf2-32b0-5ed2-b817-9c031a0ed1c0",
+           *           "target_ref": "attack-pattern--fbb9ffc8-2174-5fa5-8277-cfc030b2e662"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/stix+json': components['schemas']['StixBundleExport'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description api_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  postThreatsImport: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description a UUID; replays within 24 h return the first response (the SDK sends a UUID when none is given) */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "type": "bundle",
+         *       "id": "bundle--6a0e3f9c-4d2b-4c8e-b1a7-2f5d9e8c3b41",
+         *       "objects": [
+         *         {
+         *           "type": "identity",
+         *           "spec_version": "2.1",
+         *           "id": "identity--8f2d4c1e-5b7a-4e39-9c06-3d1a7b5e2f94",
+         *           "created": "2026-11-20T14:02:11.000Z",
+         *           "modified": "2026-11-20T14:02:11.000Z",
+         *           "name": "Acme Threat Intel",
+         *           "identity_class": "organization"
+         *         },
+         *         {
+         *           "type": "indicator",
+         *           "spec_version": "2.1",
+         *           "id": "indicator--3c9e1a7f-2b4d-4f8a-a6e5-91d0c7b3e2a8",
+         *           "created": "2026-11-20T14:02:11.000Z",
+         *           "modified": "2026-11-21T08:45:30.000Z",
+         *           "created_by_ref": "identity--8f2d4c1e-5b7a-4e39-9c06-3d1a7b5e2f94",
+         *           "name": "Trojanised Llama adapter weights (pickle reverse shell)",
+         *           "description": "adapter_model.bin opens a reverse shell to 203.0.113.54:4444 when torch.load unpickles it.",
+         *           "indicator_types": [
+         *             "malicious-activity"
+         *           ],
+         *           "pattern": "[file:hashes.'SHA-256' = '4f1c9a0e7d3b8265f0a1c47e9d2b3a86c5e1f07b9d4a2c68e3f5b1a0d7c9e243']",
+         *           "pattern_type": "stix",
+         *           "pattern_version": "2.1",
+         *           "valid_from": "2026-11-20T14:02:11.000Z",
+         *           "confidence": 90,
+         *           "labels": [
+         *             "malicious_model"
+         *           ]
+         *         },
+         *         {
+         *           "type": "indicator",
+         *           "spec_version": "2.1",
+         *           "id": "indicator--b71f0d2e-9c3a-4e56-8d1b-5a2f6e4c9073",
+         *           "created": "2026-11-20T14:02:11.000Z",
+         *           "modified": "2026-11-20T14:02:11.000Z",
+         *           "created_by_ref": "identity--8f2d4c1e-5b7a-4e39-9c06-3d1a7b5e2f94",
+         *           "name": "Hugging Face repository hosting the trojanised adapter",
+         *           "indicator_types": [
+         *             "malicious-activity"
+         *           ],
+         *           "pattern": "[url:value = 'https://huggingface.co/llama-tools/llama-3.1-8b-instruct-lora']",
+         *           "pattern_type": "stix",
+         *           "pattern_version": "2.1",
+         *           "valid_from": "2026-11-20T14:02:11.000Z",
+         *           "confidence": 75
+         *         },
+         *         {
+         *           "type": "attack-pattern",
+         *           "spec_version": "2.1",
+         *           "id": "attack-pattern--fbb9ffc8-2174-5fa5-8277-cfc030b2e662",
+         *           "created": "2026-11-20T14:02:11.000Z",
+         *           "modified": "2026-11-20T14:02:11.000Z",
+         *           "name": "Unsafe AI Artifacts",
+         *           "external_references": [
+         *             {
+         *               "source_name": "mitre-atlas",
+         *               "external_id": "AML.T0011.000",
+         *               "url": "https://atlas.mitre.org/techniques/AML.T0011.000"
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "type": "relationship",
+         *           "spec_version": "2.1",
+         *           "id": "relationship--e4a8c2f1-6d9b-4b07-a3e5-0f7c1d8b2a96",
+         *           "created": "2026-11-20T14:02:11.000Z",
+         *           "modified": "2026-11-20T14:02:11.000Z",
+         *           "relationship_type": "indicates",
+         *           "source_ref": "indicator--3c9e1a7f-2b4d-4f8a-a6e5-91d0c7b3e2a8",
+         *           "target_ref": "attack-pattern--fbb9ffc8-2174-5fa5-8277-cfc030b2e662"
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['StixBundle'];
+      };
+    };
+    responses: {
+      /** @description the import report */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "threat_import",
+           *       "bundle_id": "bundle--6a0e3f9c-4d2b-4c8e-b1a7-2f5d9e8c3b41",
+           *       "livemode": true,
+           *       "summary": {
+           *         "imported": 2,
+           *         "merged": 2,
+           *         "skipped": 1
+           *       },
+           *       "results": [
+           *         {
+           *           "stix_id": "identity--8f2d4c1e-5b7a-4e39-9c06-3d1a7b5e2f94",
+           *           "type": "identity",
+           *           "status": "skipped",
+           *           "reason": "unsupported_type",
+           *           "message": "Objects of type identity are not imported.",
+           *           "threat_ids": [],
+           *           "changed": false
+           *         },
+           *         {
+           *           "stix_id": "indicator--3c9e1a7f-2b4d-4f8a-a6e5-91d0c7b3e2a8",
+           *           "type": "indicator",
+           *           "status": "imported",
+           *           "reason": null,
+           *           "message": "A new threat.",
+           *           "threat_ids": [
+           *             "thr_01m83k4q9rz7c2vd8ewx5fn1ta"
+           *           ],
+           *           "changed": true
+           *         },
+           *         {
+           *           "stix_id": "indicator--b71f0d2e-9c3a-4e56-8d1b-5a2f6e4c9073",
+           *           "type": "indicator",
+           *           "status": "imported",
+           *           "reason": null,
+           *           "message": "A new threat.",
+           *           "threat_ids": [
+           *             "thr_01m83k4q9rz7c2vd8ewx5fn1tb"
+           *           ],
+           *           "changed": true
+           *         },
+           *         {
+           *           "stix_id": "attack-pattern--fbb9ffc8-2174-5fa5-8277-cfc030b2e662",
+           *           "type": "attack-pattern",
+           *           "status": "merged",
+           *           "reason": "related",
+           *           "message": "Merged into the threats it is related to.",
+           *           "threat_ids": [
+           *             "thr_01m83k4q9rz7c2vd8ewx5fn1ta"
+           *           ],
+           *           "changed": false
+           *         },
+           *         {
+           *           "stix_id": "relationship--e4a8c2f1-6d9b-4b07-a3e5-0f7c1d8b2a96",
+           *           "type": "relationship",
+           *           "status": "merged",
+           *           "reason": "related",
+           *           "message": "Merged into the threats it is related to.",
+           *           "threat_ids": [
+           *             "thr_01m83k4q9rz7c2vd8ewx5fn1ta"
+           *           ],
+           *           "changed": false
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ThreatImport'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description conflict_error */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "conflict_error",
+           *         "code": "idempotency_key_in_use",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry after it completes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "request_too_large",
+           *         "message": "The request body is larger than 2097152 bytes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported media type (send application/json) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description api_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2762,6 +10582,34 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "webhook_endpoint",
+           *           "id": "we_01m81bye277js3qqwbbgm64xhw",
+           *           "url": "https://hooks.acme.example/risk",
+           *           "events": [
+           *             "asset.risk_changed",
+           *             "threat.created"
+           *           ],
+           *           "description": "SOC pipeline",
+           *           "metadata": {
+           *             "team": "soc"
+           *           },
+           *           "status": "enabled",
+           *           "disabled_reason": null,
+           *           "livemode": true,
+           *           "created": 1795339255,
+           *           "updated": 1795339255
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "url": "/v1/webhooks",
+           *       "next_cursor": null
+           *     }
+           */
           'application/json': components['schemas']['WebhookEndpointList'];
         };
       };
@@ -2771,6 +10619,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2780,6 +10639,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2789,6 +10658,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2804,6 +10683,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2813,6 +10702,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2830,6 +10729,19 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "url": "https://hooks.acme.example/risk",
+         *       "events": [
+         *         "asset.risk_changed",
+         *         "threat.created"
+         *       ],
+         *       "description": "SOC pipeline",
+         *       "metadata": {
+         *         "team": "soc"
+         *       }
+         *     }
+         */
         'application/json': components['schemas']['CreateWebhookBody'];
       };
     };
@@ -2840,6 +10752,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "webhook_endpoint",
+           *       "id": "we_01m81bye277js3qqwbbgm64xhw",
+           *       "url": "https://hooks.acme.example/risk",
+           *       "events": [
+           *         "asset.risk_changed",
+           *         "threat.created"
+           *       ],
+           *       "description": "SOC pipeline",
+           *       "metadata": {
+           *         "team": "soc"
+           *       },
+           *       "status": "enabled",
+           *       "disabled_reason": null,
+           *       "livemode": true,
+           *       "created": 1795339255,
+           *       "updated": 1795339255,
+           *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw4ZJbR8yIhd8="
+           *     }
+           */
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
@@ -2849,6 +10782,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "url_not_allowed",
+           *         "param": "url",
+           *         "message": "The webhook URL resolves to a private address (10.0.0.12), which is not allowed.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2858,6 +10802,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2867,6 +10821,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2876,6 +10840,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "conflict_error",
+           *         "code": "idempotency_key_in_use",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry after it completes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2885,6 +10859,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "request_too_large",
+           *         "message": "The request body is larger than 2097152 bytes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2894,6 +10878,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2909,6 +10903,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2918,6 +10922,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2940,6 +10954,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "webhook_endpoint",
+           *       "id": "we_01m81bye277js3qqwbbgm64xhw",
+           *       "url": "https://hooks.acme.example/risk",
+           *       "events": [
+           *         "asset.risk_changed",
+           *         "threat.created"
+           *       ],
+           *       "description": "SOC pipeline",
+           *       "metadata": {
+           *         "team": "soc"
+           *       },
+           *       "status": "enabled",
+           *       "disabled_reason": null,
+           *       "livemode": true,
+           *       "created": 1795339255,
+           *       "updated": 1795339255
+           *     }
+           */
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
@@ -2949,6 +10983,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2958,6 +11003,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2967,6 +11022,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2976,6 +11041,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -2991,6 +11066,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3000,6 +11085,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3019,6 +11114,14 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "events": [
+         *         "*"
+         *       ],
+         *       "description": "SOC pipeline (all events)"
+         *     }
+         */
         'application/json': components['schemas']['UpdateWebhookBody'];
       };
     };
@@ -3029,6 +11132,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "webhook_endpoint",
+           *       "id": "we_01m81bye277js3qqwbbgm64xhw",
+           *       "url": "https://hooks.acme.example/risk",
+           *       "events": [
+           *         "*"
+           *       ],
+           *       "description": "SOC pipeline (all events)",
+           *       "metadata": {
+           *         "team": "soc"
+           *       },
+           *       "status": "enabled",
+           *       "disabled_reason": null,
+           *       "livemode": true,
+           *       "created": 1795339255,
+           *       "updated": 1795339255
+           *     }
+           */
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
@@ -3038,6 +11160,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3047,6 +11180,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3056,6 +11199,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3065,6 +11218,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3074,6 +11237,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "conflict_error",
+           *         "code": "idempotency_key_in_use",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry after it completes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3083,6 +11256,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "request_too_large",
+           *         "message": "The request body is larger than 2097152 bytes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3092,6 +11275,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3107,6 +11300,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3116,6 +11319,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3138,6 +11351,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "webhook_endpoint",
+           *       "id": "we_01m81bye277js3qqwbbgm64xhw",
+           *       "deleted": true
+           *     }
+           */
           'application/json': components['schemas']['DeletedWebhookEndpoint'];
         };
       };
@@ -3147,6 +11367,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3156,6 +11387,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3165,6 +11406,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3174,6 +11425,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3189,6 +11450,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3198,6 +11469,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3228,6 +11509,52 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "webhook_delivery",
+           *           "id": "whd_01m81c8dkkb77xkmqh8h3t4500",
+           *           "event_id": "evt_01m81c44xbbvtaq4wj8b29d5zz",
+           *           "event_type": "asset.risk_changed",
+           *           "status": "delivered",
+           *           "attempt_count": 2,
+           *           "last_response_status": 204,
+           *           "next_attempt_at": null,
+           *           "delivered_at": 1795339304,
+           *           "created": 1795339297,
+           *           "attempts": [
+           *             {
+           *               "object": "webhook_delivery_attempt",
+           *               "id": "wha_01m81c8dkkb77xkmqh8h3t4501",
+           *               "attempt": 1,
+           *               "status": "failed",
+           *               "response_status": 503,
+           *               "response_body": "upstream connect error",
+           *               "error": null,
+           *               "latency_ms": 212,
+           *               "created": 1795339298
+           *             },
+           *             {
+           *               "object": "webhook_delivery_attempt",
+           *               "id": "wha_01m81c8dkkb77xkmqh8h3t4502",
+           *               "attempt": 2,
+           *               "status": "succeeded",
+           *               "response_status": 204,
+           *               "response_body": "",
+           *               "error": null,
+           *               "latency_ms": 87,
+           *               "created": 1795339304
+           *             }
+           *           ]
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "url": "/v1/webhooks/we_01m81bye277js3qqwbbgm64xhw/deliveries",
+           *       "next_cursor": null
+           *     }
+           */
           'application/json': components['schemas']['WebhookDeliveryList'];
         };
       };
@@ -3237,6 +11564,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3246,6 +11584,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3255,6 +11603,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3264,6 +11622,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3279,6 +11647,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3288,6 +11666,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3307,6 +11695,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /** @example {} */
         'application/json': Record<string, never>;
       };
     };
@@ -3317,6 +11706,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "object": "webhook_endpoint",
+           *       "id": "we_01m81bye277js3qqwbbgm64xhw",
+           *       "url": "https://hooks.acme.example/risk",
+           *       "events": [
+           *         "asset.risk_changed",
+           *         "threat.created"
+           *       ],
+           *       "description": "SOC pipeline",
+           *       "metadata": {
+           *         "team": "soc"
+           *       },
+           *       "status": "enabled",
+           *       "disabled_reason": null,
+           *       "livemode": true,
+           *       "created": 1795339255,
+           *       "updated": 1795339255,
+           *       "secret": "whsec_tD1rH0nE4XqVz8cWm2Lk7PfYs9Bj3Ug6Na5Ri1Oe0Ic="
+           *     }
+           */
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
@@ -3326,6 +11736,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3335,6 +11756,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3344,6 +11775,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3353,6 +11794,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3362,6 +11813,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "conflict_error",
+           *         "code": "idempotency_key_in_use",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry after it completes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3371,6 +11832,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "request_too_large",
+           *         "message": "The request body is larger than 2097152 bytes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3380,6 +11851,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3395,6 +11876,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
@@ -3404,9 +11895,1626 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
+  webhook_asset_aibom_changed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description the event id: the same on every retry of the event to the endpoint; drop duplicates by it */
+        'webhook-id': string;
+        /** @description space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed by the base64-decoded part of the `whsec_…` secret */
+        'webhook-signature': string;
+        /** @description Unix seconds of this attempt; refuse more than 5 minutes off */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_01m81c44xbbvtaq4wj8b29d604",
+         *       "type": "asset.aibom_changed",
+         *       "object": "event",
+         *       "created": 1795339297,
+         *       "livemode": true,
+         *       "data": {
+         *         "object": {
+         *           "object": "asset",
+         *           "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+         *           "asset_type": "model",
+         *           "enrichment_status": "enriched",
+         *           "intrinsic_risk_score": 62,
+         *           "intrinsic_risk_severity": "high",
+         *           "publisher": "acme-ai",
+         *           "aibom": "bom_01m81c8dkq3v9t2w7x4yb6za0c",
+         *           "bom_version": 2,
+         *           "enriched_at": 1795339297
+         *         },
+         *         "summary": {
+         *           "risk": {
+         *             "score": {
+         *               "from": 20,
+         *               "to": 62
+         *             },
+         *             "severity": {
+         *               "from": "low",
+         *               "to": "high"
+         *             }
+         *           },
+         *           "bom_version": {
+         *             "from": 1,
+         *             "to": 2
+         *           },
+         *           "aibom": {
+         *             "from_version": 1,
+         *             "to_version": 2,
+         *             "components": {
+         *               "added_count": 1,
+         *               "removed_count": 0,
+         *               "changed_count": 1,
+         *               "added": [
+         *                 {
+         *                   "type": "model",
+         *                   "name": "meta-llama/Llama-3.1-8B-Instruct",
+         *                   "version": null
+         *                 }
+         *               ],
+         *               "removed": [],
+         *               "changed": [
+         *                 {
+         *                   "type": "model",
+         *                   "name": "acme-ai/llama-3.1-8b-support-lora",
+         *                   "fields": [
+         *                     "version"
+         *                   ]
+         *                 }
+         *               ]
+         *             },
+         *             "primary_license": {
+         *               "from": null,
+         *               "to": "llama3.1"
+         *             },
+         *             "lineage": {
+         *               "relation": {
+         *                 "from": null,
+         *                 "to": "adapter"
+         *               },
+         *               "base_models_added": [
+         *                 "meta-llama/Llama-3.1-8B-Instruct"
+         *               ],
+         *               "base_models_removed": []
+         *             }
+         *           },
+         *           "findings": {
+         *             "added_count": 1,
+         *             "removed_count": 0,
+         *             "added": [
+         *               {
+         *                 "id": "fnd_01m81c8dkkb77xkmqh8h3t44zs",
+         *                 "rule_id": "R01",
+         *                 "severity": "high"
+         *               }
+         *             ],
+         *             "removed": []
+         *           }
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['AssetAiBomChangedEvent'];
+      };
+    };
+    responses: {
+      /** @description any 2xx acknowledges the delivery (the body is ignored) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the platform disables the endpoint at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_asset_created: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description the event id: the same on every retry of the event to the endpoint; drop duplicates by it */
+        'webhook-id': string;
+        /** @description space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed by the base64-decoded part of the `whsec_…` secret */
+        'webhook-signature': string;
+        /** @description Unix seconds of this attempt; refuse more than 5 minutes off */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_01m81afr1k6ep7z3qj0w5n8c2d",
+         *       "type": "asset.created",
+         *       "object": "event",
+         *       "created": 1795339256,
+         *       "livemode": true,
+         *       "data": {
+         *         "object": {
+         *           "object": "asset",
+         *           "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+         *           "asset_type": "model",
+         *           "name": "acme-ai/llama-3.1-8b-support-lora",
+         *           "version": "1.2.0",
+         *           "ecosystem": "huggingface",
+         *           "publisher": "acme-ai",
+         *           "enrichment_status": "pending",
+         *           "intrinsic_risk_score": null,
+         *           "intrinsic_risk_severity": null,
+         *           "effective_risk_score": 62,
+         *           "effective_risk_severity": "high",
+         *           "publisher_trust": null,
+         *           "benchmark_summary": null,
+         *           "findings": null,
+         *           "aibom": null,
+         *           "signal_count": 1,
+         *           "first_seen": 1795339255,
+         *           "last_seen": 1795339255,
+         *           "enriched_at": null,
+         *           "created": 1795339256,
+         *           "updated": 1795339256
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['AssetCreatedEvent'];
+      };
+    };
+    responses: {
+      /** @description any 2xx acknowledges the delivery (the body is ignored) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the platform disables the endpoint at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_asset_enriched: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description the event id: the same on every retry of the event to the endpoint; drop duplicates by it */
+        'webhook-id': string;
+        /** @description space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed by the base64-decoded part of the `whsec_…` secret */
+        'webhook-signature': string;
+        /** @description Unix seconds of this attempt; refuse more than 5 minutes off */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_01m81c44xbbvtaq4wj8b29d5zy",
+         *       "type": "asset.enriched",
+         *       "object": "event",
+         *       "created": 1795339297,
+         *       "livemode": true,
+         *       "data": {
+         *         "object": {
+         *           "object": "asset",
+         *           "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+         *           "asset_type": "model",
+         *           "enrichment_status": "enriched",
+         *           "intrinsic_risk_score": 62,
+         *           "intrinsic_risk_severity": "high",
+         *           "publisher": "acme-ai",
+         *           "aibom": "bom_01m81c8dkq3v9t2w7x4yb6za0c",
+         *           "bom_version": 2,
+         *           "enriched_at": 1795339297
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['AssetEnrichedEvent'];
+      };
+    };
+    responses: {
+      /** @description any 2xx acknowledges the delivery (the body is ignored) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the platform disables the endpoint at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_asset_enrichment_failed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description the event id: the same on every retry of the event to the endpoint; drop duplicates by it */
+        'webhook-id': string;
+        /** @description space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed by the base64-decoded part of the `whsec_…` secret */
+        'webhook-signature': string;
+        /** @description Unix seconds of this attempt; refuse more than 5 minutes off */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_01m81c44xbbvtaq4wj8b29d600",
+         *       "type": "asset.enrichment_failed",
+         *       "object": "event",
+         *       "created": 1795339297,
+         *       "livemode": true,
+         *       "data": {
+         *         "object": {
+         *           "object": "asset",
+         *           "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+         *           "enrichment_status": "failed",
+         *           "enrichment_error": "analysis_timeout: the analysis did not finish within 30000 ms"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['AssetEnrichmentFailedEvent'];
+      };
+    };
+    responses: {
+      /** @description any 2xx acknowledges the delivery (the body is ignored) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the platform disables the endpoint at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_asset_risk_changed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description the event id: the same on every retry of the event to the endpoint; drop duplicates by it */
+        'webhook-id': string;
+        /** @description space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed by the base64-decoded part of the `whsec_…` secret */
+        'webhook-signature': string;
+        /** @description Unix seconds of this attempt; refuse more than 5 minutes off */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_01m81c44xbbvtaq4wj8b29d5zz",
+         *       "type": "asset.risk_changed",
+         *       "object": "event",
+         *       "created": 1795339297,
+         *       "livemode": true,
+         *       "data": {
+         *         "object": {
+         *           "object": "asset",
+         *           "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+         *           "asset_type": "model",
+         *           "enrichment_status": "enriched",
+         *           "intrinsic_risk_score": 62,
+         *           "intrinsic_risk_severity": "high",
+         *           "publisher": "acme-ai",
+         *           "aibom": "bom_01m81c8dkq3v9t2w7x4yb6za0c",
+         *           "bom_version": 2,
+         *           "enriched_at": 1795339297
+         *         },
+         *         "previous_attributes": {
+         *           "intrinsic_risk_score": 20,
+         *           "intrinsic_risk_severity": "low"
+         *         },
+         *         "summary": {
+         *           "risk": {
+         *             "score": {
+         *               "from": 20,
+         *               "to": 62
+         *             },
+         *             "severity": {
+         *               "from": "low",
+         *               "to": "high"
+         *             }
+         *           },
+         *           "bom_version": {
+         *             "from": 1,
+         *             "to": 2
+         *           },
+         *           "aibom": {
+         *             "from_version": 1,
+         *             "to_version": 2,
+         *             "components": {
+         *               "added_count": 1,
+         *               "removed_count": 0,
+         *               "changed_count": 1,
+         *               "added": [
+         *                 {
+         *                   "type": "model",
+         *                   "name": "meta-llama/Llama-3.1-8B-Instruct",
+         *                   "version": null
+         *                 }
+         *               ],
+         *               "removed": [],
+         *               "changed": [
+         *                 {
+         *                   "type": "model",
+         *                   "name": "acme-ai/llama-3.1-8b-support-lora",
+         *                   "fields": [
+         *                     "version"
+         *                   ]
+         *                 }
+         *               ]
+         *             },
+         *             "primary_license": {
+         *               "from": null,
+         *               "to": "llama3.1"
+         *             },
+         *             "lineage": {
+         *               "relation": {
+         *                 "from": null,
+         *                 "to": "adapter"
+         *               },
+         *               "base_models_added": [
+         *                 "meta-llama/Llama-3.1-8B-Instruct"
+         *               ],
+         *               "base_models_removed": []
+         *             }
+         *           },
+         *           "findings": {
+         *             "added_count": 1,
+         *             "removed_count": 0,
+         *             "added": [
+         *               {
+         *                 "id": "fnd_01m81c8dkkb77xkmqh8h3t44zs",
+         *                 "rule_id": "R01",
+         *                 "severity": "high"
+         *               }
+         *             ],
+         *             "removed": []
+         *           }
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['AssetRiskChangedEvent'];
+      };
+    };
+    responses: {
+      /** @description any 2xx acknowledges the delivery (the body is ignored) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the platform disables the endpoint at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_asset_tools_changed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description the event id: the same on every retry of the event to the endpoint; drop duplicates by it */
+        'webhook-id': string;
+        /** @description space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed by the base64-decoded part of the `whsec_…` secret */
+        'webhook-signature': string;
+        /** @description Unix seconds of this attempt; refuse more than 5 minutes off */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_01m81c44xbbvtaq4wj8b29d605",
+         *       "type": "asset.tools_changed",
+         *       "object": "event",
+         *       "created": 1795339297,
+         *       "livemode": true,
+         *       "data": {
+         *         "object": {
+         *           "object": "asset",
+         *           "fingerprint": "npm:@acme/mcp-server-tickets@3.2.0",
+         *           "asset_type": "mcp_server",
+         *           "enrichment_status": "enriched",
+         *           "intrinsic_risk_score": 58,
+         *           "intrinsic_risk_severity": "high",
+         *           "publisher": "acme",
+         *           "aibom": "bom_01m81c8dkq3v9t2w7x4yb6za0c",
+         *           "bom_version": 2,
+         *           "enriched_at": 1795339297
+         *         },
+         *         "tools": {
+         *           "added_count": 1,
+         *           "removed_count": 0,
+         *           "changed_count": 1,
+         *           "added": [
+         *             "export_all_tickets"
+         *           ],
+         *           "removed": [],
+         *           "changed": [
+         *             "search_tickets"
+         *           ],
+         *           "drift_findings": [
+         *             {
+         *               "id": "fnd_01m81c8dkkb77xkmqh8h3t44zv",
+         *               "rule_id": "R31",
+         *               "severity": "high"
+         *             }
+         *           ]
+         *         },
+         *         "summary": {
+         *           "risk": {
+         *             "score": {
+         *               "from": 35,
+         *               "to": 58
+         *             },
+         *             "severity": {
+         *               "from": "medium",
+         *               "to": "high"
+         *             }
+         *           },
+         *           "bom_version": {
+         *             "from": 4,
+         *             "to": 5
+         *           },
+         *           "aibom": null,
+         *           "findings": {
+         *             "added_count": 1,
+         *             "removed_count": 0,
+         *             "added": [
+         *               {
+         *                 "id": "fnd_01m81c8dkkb77xkmqh8h3t44zs",
+         *                 "rule_id": "R01",
+         *                 "severity": "high"
+         *               }
+         *             ],
+         *             "removed": []
+         *           }
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['AssetToolsChangedEvent'];
+      };
+    };
+    responses: {
+      /** @description any 2xx acknowledges the delivery (the body is ignored) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the platform disables the endpoint at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_finding_triage_expired: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description the event id: the same on every retry of the event to the endpoint; drop duplicates by it */
+        'webhook-id': string;
+        /** @description space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed by the base64-decoded part of the `whsec_…` secret */
+        'webhook-signature': string;
+        /** @description Unix seconds of this attempt; refuse more than 5 minutes off */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_01m81c44xbbvtaq4wj8b29d607",
+         *       "type": "finding.triage_expired",
+         *       "object": "event",
+         *       "created": 1795339297,
+         *       "livemode": true,
+         *       "data": {
+         *         "object": {
+         *           "object": "finding_triage",
+         *           "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+         *           "rule_id": "R10",
+         *           "finding_key": "5e8a1f3c90b7d24e6a1c0f93",
+         *           "state": "open",
+         *           "justification": null,
+         *           "comment": "accepted until the licence review",
+         *           "expires_at": null,
+         *           "set_by": "system",
+         *           "created": 1792747297,
+         *           "updated": 1795339297
+         *         },
+         *         "previous_attributes": {
+         *           "state": "accepted_risk",
+         *           "expires_at": 1795339297
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['FindingTriageExpiredEvent'];
+      };
+    };
+    responses: {
+      /** @description any 2xx acknowledges the delivery (the body is ignored) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the platform disables the endpoint at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_finding_triage_updated: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description the event id: the same on every retry of the event to the endpoint; drop duplicates by it */
+        'webhook-id': string;
+        /** @description space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed by the base64-decoded part of the `whsec_…` secret */
+        'webhook-signature': string;
+        /** @description Unix seconds of this attempt; refuse more than 5 minutes off */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_01m81c44xbbvtaq4wj8b29d609",
+         *       "type": "finding.triage_updated",
+         *       "object": "event",
+         *       "created": 1795339297,
+         *       "livemode": true,
+         *       "data": {
+         *         "object": {
+         *           "object": "finding_triage",
+         *           "fingerprint": "hf:acme-ai/llama-3.1-8b-support-lora",
+         *           "rule_id": "R10",
+         *           "finding_key": "5e8a1f3c90b7d24e6a1c0f93",
+         *           "state": "accepted_risk",
+         *           "justification": null,
+         *           "comment": "accepted until the licence review",
+         *           "expires_at": 1803115297,
+         *           "set_by": "key_01m81c44xbbvtaq4wj8b29d6k1",
+         *           "created": 1795339297,
+         *           "updated": 1795339297
+         *         },
+         *         "previous_attributes": {
+         *           "state": "open"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['FindingTriageUpdatedEvent'];
+      };
+    };
+    responses: {
+      /** @description any 2xx acknowledges the delivery (the body is ignored) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the platform disables the endpoint at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_threat_created: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description the event id: the same on every retry of the event to the endpoint; drop duplicates by it */
+        'webhook-id': string;
+        /** @description space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed by the base64-decoded part of the `whsec_…` secret */
+        'webhook-signature': string;
+        /** @description Unix seconds of this attempt; refuse more than 5 minutes off */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_01m81c44xbbvtaq4wj8b29d601",
+         *       "type": "threat.created",
+         *       "object": "event",
+         *       "created": 1795339855,
+         *       "livemode": true,
+         *       "data": {
+         *         "object": {
+         *           "object": "threat",
+         *           "id": "thr_01m81bye277js3qqwbbgm64xhv",
+         *           "category": "malicious_model",
+         *           "title": "Backdoored LoRA adapter exfiltrates prompts",
+         *           "description": "Adapter weights ship as pickle (adapter_model.bin) whose reduce hook posts prompts to a remote host at load time.",
+         *           "severity": "high",
+         *           "confidence": 0.85,
+         *           "affected_asset_types": [
+         *             "model"
+         *           ],
+         *           "fingerprints": [
+         *             "hf:acme-ai/llama-3.1-8b-support-lora"
+         *           ],
+         *           "attack_techniques": [
+         *             "AML.T0018.002",
+         *             "AML.T0011.000"
+         *           ],
+         *           "cve_id": null,
+         *           "remediation": "Remove the adapter; load adapters from safetensors only.",
+         *           "source": "https://intel.acme.example/reports/2026-117",
+         *           "risk_penalty": 30,
+         *           "metadata": {
+         *             "report_id": "ACME-2026-117",
+         *             "tlp": "amber"
+         *           },
+         *           "created_by_org": "org_acme",
+         *           "livemode": true,
+         *           "created": 1795339855,
+         *           "updated": 1795339855
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['ThreatCreatedEvent'];
+      };
+    };
+    responses: {
+      /** @description any 2xx acknowledges the delivery (the body is ignored) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the platform disables the endpoint at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_threat_updated: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description the event id: the same on every retry of the event to the endpoint; drop duplicates by it */
+        'webhook-id': string;
+        /** @description space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed by the base64-decoded part of the `whsec_…` secret */
+        'webhook-signature': string;
+        /** @description Unix seconds of this attempt; refuse more than 5 minutes off */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_01m81c44xbbvtaq4wj8b29d602",
+         *       "type": "threat.updated",
+         *       "object": "event",
+         *       "created": 1795344655,
+         *       "livemode": true,
+         *       "data": {
+         *         "object": {
+         *           "object": "threat",
+         *           "id": "thr_01m81bye277js3qqwbbgm64xhv",
+         *           "category": "malicious_model",
+         *           "title": "Backdoored LoRA adapter exfiltrates prompts",
+         *           "description": "Adapter weights ship as pickle (adapter_model.bin) whose reduce hook posts prompts to a remote host at load time.",
+         *           "severity": "critical",
+         *           "confidence": 0.97,
+         *           "affected_asset_types": [
+         *             "model"
+         *           ],
+         *           "fingerprints": [
+         *             "hf:acme-ai/llama-3.1-8b-support-lora"
+         *           ],
+         *           "attack_techniques": [
+         *             "AML.T0018.002",
+         *             "AML.T0011.000"
+         *           ],
+         *           "cve_id": null,
+         *           "remediation": "Remove the adapter; load adapters from safetensors only.",
+         *           "source": "https://intel.acme.example/reports/2026-117",
+         *           "risk_penalty": 30,
+         *           "metadata": {
+         *             "report_id": "ACME-2026-117",
+         *             "tlp": "amber"
+         *           },
+         *           "created_by_org": "org_acme",
+         *           "livemode": true,
+         *           "created": 1795339855,
+         *           "updated": 1795344655
+         *         },
+         *         "previous_attributes": {
+         *           "severity": "high",
+         *           "confidence": 0.85,
+         *           "updated": 1795339855
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['ThreatUpdatedEvent'];
+      };
+    };
+    responses: {
+      /** @description any 2xx acknowledges the delivery (the body is ignored) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the platform disables the endpoint at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_webhook_endpoint_disabled: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description the event id: the same on every retry of the event to the endpoint; drop duplicates by it */
+        'webhook-id': string;
+        /** @description space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed by the base64-decoded part of the `whsec_…` secret */
+        'webhook-signature': string;
+        /** @description Unix seconds of this attempt; refuse more than 5 minutes off */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_01m81c44xbbvtaq4wj8b29d603",
+         *       "type": "webhook_endpoint.disabled",
+         *       "object": "event",
+         *       "created": 1795425697,
+         *       "livemode": true,
+         *       "data": {
+         *         "object": {
+         *           "object": "webhook_endpoint",
+         *           "id": "we_01m81bye277js3qqwbbgm64xhw",
+         *           "url": "https://hooks.acme.example/risk",
+         *           "events": [
+         *             "asset.risk_changed",
+         *             "threat.created"
+         *           ],
+         *           "description": "SOC pipeline",
+         *           "metadata": {
+         *             "team": "soc"
+         *           },
+         *           "status": "disabled",
+         *           "disabled_reason": "every delivery failed for 24 hours (last: HTTP 503)",
+         *           "livemode": true,
+         *           "created": 1795339255,
+         *           "updated": 1795425697
+         *         },
+         *         "previous_attributes": {
+         *           "status": "enabled",
+         *           "disabled_reason": null
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['WebhookEndpointDisabledEvent'];
+      };
+    };
+    responses: {
+      /** @description any 2xx acknowledges the delivery (the body is ignored) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the platform disables the endpoint at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
 }
+type FlattenedDeepRequired<T> = {
+  [K in keyof T]-?: FlattenedDeepRequired<
+    T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]
+  >;
+};
+type ReadonlyArray<T> = [Exclude<T, undefined>] extends [unknown[]]
+  ? Readonly<Exclude<T, undefined>>
+  : Readonly<Exclude<T, undefined>[]>;
+export const pathsV1AssetsGetParametersQueryAsset_typeValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/assets']['get']['parameters']['query']['asset_type']
+> = [
+  'model',
+  'dataset',
+  'mcp_server',
+  'agent',
+  'package',
+  'prompt',
+  'application',
+  'extension',
+  'notebook',
+  'container_image',
+];
+export const pathsV1AssetsGetParametersQueryEffective_risk_severityValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/assets']['get']['parameters']['query']['effective_risk_severity']
+> = ['critical', 'high', 'medium', 'low', 'informational'];
+export const pathsV1AssetsGetParametersQueryEnrichment_statusValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/assets']['get']['parameters']['query']['enrichment_status']
+> = ['pending', 'enriched', 'failed', 'stale'];
+export const pathsV1AssetsGetParametersQueryExpandValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/assets']['get']['parameters']['query']['expand[]']
+> = ['findings', 'aibom'];
+export const pathsV1AssetsGetParametersQueryFormatValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/assets']['get']['parameters']['query']['format']
+> = ['json', 'sarif'];
+export const pathsV1AssetsGetParametersQueryIntrinsic_risk_severityValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/assets']['get']['parameters']['query']['intrinsic_risk_severity']
+> = ['critical', 'high', 'medium', 'low', 'informational'];
+export const pathsV1AssetsFingerprintGetParametersQueryExpandValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/assets/{fingerprint}']['get']['parameters']['query']['expand[]']
+> = ['findings', 'aibom'];
+export const pathsV1AssetsFingerprintAibomGetParametersQueryFormatValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/assets/{fingerprint}/aibom']['get']['parameters']['query']['format']
+> = ['json', 'spdx_json', 'spdx_tv', 'cyclonedx_json', 'spdx3_json'];
+export const pathsV1AssetsFingerprintFindingsGetParametersQueryExpandValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/assets/{fingerprint}/findings']['get']['parameters']['query']['expand[]']
+> = ['threats'];
+export const pathsV1AssetsFingerprintFindingsGetParametersQueryFormatValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/assets/{fingerprint}/findings']['get']['parameters']['query']['format']
+> = ['json', 'sarif'];
+export const pathsV1AssetsFingerprintVexGetParametersQueryFormatValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/assets/{fingerprint}/vex']['get']['parameters']['query']['format']
+> = ['openvex', 'cyclonedx'];
+export const pathsV1AssetsLookupGetParametersQueryExpandValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/assets/lookup']['get']['parameters']['query']['expand[]']
+> = ['findings', 'aibom'];
+export const pathsV1AssetsLookupGetParametersQueryInclude_candidatesValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/assets/lookup']['get']['parameters']['query']['include_candidates']
+> = ['true', 'false'];
+export const pathsV1EventsGetParametersQueryTypeValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/events']['get']['parameters']['query']['type']
+> = [
+  'asset.created',
+  'asset.enriched',
+  'asset.enrichment_failed',
+  'asset.risk_changed',
+  'asset.aibom_changed',
+  'asset.tools_changed',
+  'finding.triage_expired',
+  'finding.triage_updated',
+  'threat.created',
+  'threat.updated',
+  'webhook_endpoint.disabled',
+];
+export const pathsV1ThreatsGetParametersQueryAffected_asset_typeValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/threats']['get']['parameters']['query']['affected_asset_type']
+> = [
+  'model',
+  'dataset',
+  'mcp_server',
+  'agent',
+  'package',
+  'prompt',
+  'application',
+  'extension',
+  'notebook',
+  'container_image',
+];
+export const pathsV1ThreatsGetParametersQueryCategoryValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/threats']['get']['parameters']['query']['category']
+> = [
+  'supply_chain_compromise',
+  'malicious_model',
+  'malicious_package',
+  'model_backdoor',
+  'data_poisoning',
+  'prompt_injection',
+  'tool_poisoning',
+  'jailbreak',
+  'vulnerable_dependency',
+  'unsafe_deserialization',
+  'typosquat',
+  'credential_exposure',
+  'data_exfiltration',
+  'other',
+];
+export const pathsV1ThreatsGetParametersQuerySeverityValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/threats']['get']['parameters']['query']['severity']
+> = ['critical', 'high', 'medium', 'low', 'informational'];
+export const pathsV1ThreatsExportGetParametersQueryCategoryValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/threats/export']['get']['parameters']['query']['category']
+> = [
+  'supply_chain_compromise',
+  'malicious_model',
+  'malicious_package',
+  'model_backdoor',
+  'data_poisoning',
+  'prompt_injection',
+  'tool_poisoning',
+  'jailbreak',
+  'vulnerable_dependency',
+  'unsafe_deserialization',
+  'typosquat',
+  'credential_exposure',
+  'data_exfiltration',
+  'other',
+];
+export const pathsV1ThreatsExportGetParametersQuerySeverityValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/threats/export']['get']['parameters']['query']['severity']
+> = ['critical', 'high', 'medium', 'low', 'informational'];
+export const pathsV1WebhooksWebhook_idDeliveriesGetParametersQueryStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/webhooks/{webhook_id}/deliveries']['get']['parameters']['query']['status']
+> = ['pending', 'retrying', 'delivered', 'failed'];
+export const advisoryObjectValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Advisory']['object']> = [
+  'advisory',
+];
+export const aiBomObjectValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['AiBom']['object']> = [
+  'aibom',
+];
+export const aiBomDiffObjectValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['AiBomDiff']['object']> =
+  ['aibom_diff'];
+export const aiBomVersionObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AiBomVersion']['object']
+> = ['aibom_version'];
+export const aiBomVersionListObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AiBomVersionList']['object']
+> = ['list'];
+export const assetAsset_typeValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Asset']['asset_type']> =
+  [
+    'model',
+    'dataset',
+    'mcp_server',
+    'agent',
+    'package',
+    'prompt',
+    'application',
+    'extension',
+    'notebook',
+    'container_image',
+  ];
+export const assetEnrichment_statusValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['Asset']['enrichment_status']
+> = ['pending', 'enriched', 'failed', 'stale'];
+export const assetObjectValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Asset']['object']> = [
+  'asset',
+];
+export const assetAiBomChangedEventObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AssetAiBomChangedEvent']['object']
+> = ['event'];
+export const assetAiBomChangedEventTypeValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AssetAiBomChangedEvent']['type']
+> = ['asset.aibom_changed'];
+export const assetCreatedEventObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AssetCreatedEvent']['object']
+> = ['event'];
+export const assetCreatedEventTypeValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AssetCreatedEvent']['type']
+> = ['asset.created'];
+export const assetEnrichedEventObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AssetEnrichedEvent']['object']
+> = ['event'];
+export const assetEnrichedEventTypeValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AssetEnrichedEvent']['type']
+> = ['asset.enriched'];
+export const assetEnrichmentFailedEventObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AssetEnrichmentFailedEvent']['object']
+> = ['event'];
+export const assetEnrichmentFailedEventTypeValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AssetEnrichmentFailedEvent']['type']
+> = ['asset.enrichment_failed'];
+export const assetEnrichmentFailureEnrichment_statusValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AssetEnrichmentFailure']['enrichment_status']
+> = ['failed'];
+export const assetEnrichmentFailureObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AssetEnrichmentFailure']['object']
+> = ['asset'];
+export const assetEnrichmentSummaryAsset_typeValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AssetEnrichmentSummary']['asset_type']
+> = [
+  'model',
+  'dataset',
+  'mcp_server',
+  'agent',
+  'package',
+  'prompt',
+  'application',
+  'extension',
+  'notebook',
+  'container_image',
+];
+export const assetEnrichmentSummaryEnrichment_statusValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AssetEnrichmentSummary']['enrichment_status']
+> = ['pending', 'enriched', 'failed', 'stale'];
+export const assetEnrichmentSummaryObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AssetEnrichmentSummary']['object']
+> = ['asset'];
+export const assetHistoryEntryObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AssetHistoryEntry']['object']
+> = ['asset_history_entry'];
+export const assetHistoryListObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AssetHistoryList']['object']
+> = ['list'];
+export const assetListObjectValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['AssetList']['object']> =
+  ['list'];
+export const assetLookupObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AssetLookup']['object']
+> = ['asset_lookup'];
+export const assetRiskChangedEventObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AssetRiskChangedEvent']['object']
+> = ['event'];
+export const assetRiskChangedEventTypeValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AssetRiskChangedEvent']['type']
+> = ['asset.risk_changed'];
+export const assetThreatListObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AssetThreatList']['object']
+> = ['list'];
+export const assetToolsChangedEventObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AssetToolsChangedEvent']['object']
+> = ['event'];
+export const assetToolsChangedEventTypeValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AssetToolsChangedEvent']['type']
+> = ['asset.tools_changed'];
+export const attackTechniqueObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AttackTechnique']['object']
+> = ['attack_technique'];
+export const attackTechniqueListObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AttackTechniqueList']['object']
+> = ['list'];
+export const changeSummaryFindingsAddedSeverityValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ChangeSummary']['findings']['added']['severity']
+> = ['critical', 'high', 'medium', 'low', 'informational'];
+export const changeSummaryFindingsRemovedSeverityValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ChangeSummary']['findings']['removed']['severity']
+> = ['critical', 'high', 'medium', 'low', 'informational'];
+export const createSignalBodyAsset_typeValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CreateSignalBody']['asset_type']
+> = [
+  'model',
+  'dataset',
+  'mcp_server',
+  'agent',
+  'package',
+  'prompt',
+  'application',
+  'extension',
+  'notebook',
+  'container_image',
+];
+export const createSuppressionBodyAsset_typeValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CreateSuppressionBody']['asset_type']
+> = [
+  'model',
+  'dataset',
+  'mcp_server',
+  'agent',
+  'package',
+  'prompt',
+  'application',
+  'extension',
+  'notebook',
+  'container_image',
+];
+export const createThreatBodyAffected_asset_typesValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CreateThreatBody']['affected_asset_types']
+> = [
+  'model',
+  'dataset',
+  'mcp_server',
+  'agent',
+  'package',
+  'prompt',
+  'application',
+  'extension',
+  'notebook',
+  'container_image',
+];
+export const createThreatBodyCategoryValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CreateThreatBody']['category']
+> = [
+  'supply_chain_compromise',
+  'malicious_model',
+  'malicious_package',
+  'model_backdoor',
+  'data_poisoning',
+  'prompt_injection',
+  'tool_poisoning',
+  'jailbreak',
+  'vulnerable_dependency',
+  'unsafe_deserialization',
+  'typosquat',
+  'credential_exposure',
+  'data_exfiltration',
+  'other',
+];
+export const createThreatBodySeverityValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CreateThreatBody']['severity']
+> = ['critical', 'high', 'medium', 'low', 'informational'];
+export const createWebhookBodyEventsAnyOf0Values: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CreateWebhookBody']['events']
+> = [
+  'asset.created',
+  'asset.enriched',
+  'asset.enrichment_failed',
+  'asset.risk_changed',
+  'asset.aibom_changed',
+  'asset.tools_changed',
+  'finding.triage_expired',
+  'finding.triage_updated',
+  'threat.created',
+  'threat.updated',
+  'webhook_endpoint.disabled',
+];
+export const createWebhookBodyEventsAnyOf1Values: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CreateWebhookBody']['events']
+> = ['*'];
+export const deletedSeverityOverrideObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['DeletedSeverityOverride']['object']
+> = ['severity_override'];
+export const deletedSuppressionObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['DeletedSuppression']['object']
+> = ['suppression'];
+export const deletedWebhookEndpointObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['DeletedWebhookEndpoint']['object']
+> = ['webhook_endpoint'];
+export const enrichmentDecisionStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['EnrichmentDecision']['status']
+> = ['queued', 'skipped'];
+export const errorEnvelopeErrorTypeValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ErrorEnvelope']['error']['type']
+> = [
+  'invalid_request_error',
+  'authentication_error',
+  'permission_error',
+  'not_found_error',
+  'conflict_error',
+  'rate_limit_error',
+  'api_error',
+];
+export const eventObjectValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Event']['object']> = [
+  'event',
+];
+export const eventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Event']['type']> = [
+  'asset.created',
+  'asset.enriched',
+  'asset.enrichment_failed',
+  'asset.risk_changed',
+  'asset.aibom_changed',
+  'asset.tools_changed',
+  'finding.triage_expired',
+  'finding.triage_updated',
+  'threat.created',
+  'threat.updated',
+  'webhook_endpoint.disabled',
+];
+export const eventListObjectValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['EventList']['object']> =
+  ['list'];
+export const findingEffective_severityValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['Finding']['effective_severity']
+> = ['critical', 'high', 'medium', 'low', 'informational'];
+export const findingObjectValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Finding']['object']> = [
+  'finding',
+];
+export const findingSeverityValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Finding']['severity']> =
+  ['critical', 'high', 'medium', 'low', 'informational'];
+export const findingListObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['FindingList']['object']
+> = ['list'];
+export const findingRefSeverityValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['FindingRef']['severity']
+> = ['critical', 'high', 'medium', 'low', 'informational'];
+export const findingSeverityChangePrevious_severityValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['FindingSeverityChange']['previous_severity']
+> = ['critical', 'high', 'medium', 'low', 'informational'];
+export const findingTriageObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['FindingTriage']['object']
+> = ['finding_triage'];
+export const findingTriageStateValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['FindingTriage']['state']
+> = ['open', 'acknowledged', 'false_positive', 'not_affected', 'accepted_risk', 'resolved'];
+export const findingTriageChangeFrom_stateValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['FindingTriageChange']['from_state']
+> = ['open', 'acknowledged', 'false_positive', 'not_affected', 'accepted_risk', 'resolved'];
+export const findingTriageChangeObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['FindingTriageChange']['object']
+> = ['finding_triage_change'];
+export const findingTriageChangeTo_stateValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['FindingTriageChange']['to_state']
+> = ['open', 'acknowledged', 'false_positive', 'not_affected', 'accepted_risk', 'resolved'];
+export const findingTriageExpiredEventDataPrevious_attributesStateValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['FindingTriageExpiredEvent']['data']['previous_attributes']['state']
+> = ['accepted_risk'];
+export const findingTriageExpiredEventObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['FindingTriageExpiredEvent']['object']
+> = ['event'];
+export const findingTriageExpiredEventTypeValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['FindingTriageExpiredEvent']['type']
+> = ['finding.triage_expired'];
+export const findingTriageResultObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['FindingTriageResult']['object']
+> = ['finding_triage'];
+export const findingTriageResultStateValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['FindingTriageResult']['state']
+> = ['open', 'acknowledged', 'false_positive', 'not_affected', 'accepted_risk', 'resolved'];
+export const findingTriageUpdatedEventDataPrevious_attributesStateValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['FindingTriageUpdatedEvent']['data']['previous_attributes']['state']
+> = ['open', 'acknowledged', 'false_positive', 'not_affected', 'accepted_risk', 'resolved'];
+export const findingTriageUpdatedEventObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['FindingTriageUpdatedEvent']['object']
+> = ['event'];
+export const findingTriageUpdatedEventTypeValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['FindingTriageUpdatedEvent']['type']
+> = ['finding.triage_updated'];
+export const lookupResultMatchValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['LookupResult']['match']
+> = ['exact', 'fingerprint', 'flexible', 'none'];
+export const lookupResultObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['LookupResult']['object']
+> = ['lookup_result'];
+export const overviewObjectValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Overview']['object']> = [
+  'overview',
+];
+export const overviewRecent_threatsCategoryValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['Overview']['recent_threats']['category']
+> = [
+  'supply_chain_compromise',
+  'malicious_model',
+  'malicious_package',
+  'model_backdoor',
+  'data_poisoning',
+  'prompt_injection',
+  'tool_poisoning',
+  'jailbreak',
+  'vulnerable_dependency',
+  'unsafe_deserialization',
+  'typosquat',
+  'credential_exposure',
+  'data_exfiltration',
+  'other',
+];
+export const overviewRecent_threatsSeverityValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['Overview']['recent_threats']['severity']
+> = ['critical', 'high', 'medium', 'low', 'informational'];
+export const putSeverityOverrideBodySeverityValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['PutSeverityOverrideBody']['severity']
+> = ['critical', 'high', 'medium', 'low', 'informational'];
+export const sarifLogVersionValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['SarifLog']['version']> =
+  ['2.1.0'];
+export const scoreComputationBandValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ScoreComputation']['band']
+> = ['critical', 'high', 'medium', 'low', 'informational'];
+export const scoreExcludedFindingReasonValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ScoreExcludedFinding']['reason']
+> = ['suppressed', 'false_positive', 'not_affected', 'accepted_risk'];
+export const scoreExplanationEffectiveOverrides_appliedFromValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ScoreExplanation']['effective']['overrides_applied']['from']
+> = ['critical', 'high', 'medium', 'low', 'informational'];
+export const scoreExplanationEffectiveOverrides_appliedToValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ScoreExplanation']['effective']['overrides_applied']['to']
+> = ['critical', 'high', 'medium', 'low', 'informational'];
+export const scoreExplanationObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ScoreExplanation']['object']
+> = ['score_explanation'];
+export const scoreFactorBandValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['ScoreFactor']['band']> =
+  ['critical', 'high', 'medium', 'low', 'informational'];
+export const scoreFactorKindValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['ScoreFactor']['kind']> =
+  ['rule', 'threat'];
+export const scoreFactorSeverityValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ScoreFactor']['severity']
+> = ['critical', 'high', 'medium', 'low', 'informational'];
+export const severityOverrideObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['SeverityOverride']['object']
+> = ['severity_override'];
+export const severityOverrideSeverityValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['SeverityOverride']['severity']
+> = ['critical', 'high', 'medium', 'low', 'informational'];
+export const severityOverrideListObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['SeverityOverrideList']['object']
+> = ['list'];
+export const signalAsset_typeValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['Signal']['asset_type']
+> = [
+  'model',
+  'dataset',
+  'mcp_server',
+  'agent',
+  'package',
+  'prompt',
+  'application',
+  'extension',
+  'notebook',
+  'container_image',
+];
+export const signalObjectValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Signal']['object']> = [
+  'signal',
+];
+export const signalBatchObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['SignalBatch']['object']
+> = ['signal_batch'];
+export const signalReceiptObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['SignalReceipt']['object']
+> = ['signal'];
+export const stixBundleTypeValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['StixBundle']['type']> = [
+  'bundle',
+];
+export const stixBundleExportTypeValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['StixBundleExport']['type']
+> = ['bundle'];
+export const suppressionObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['Suppression']['object']
+> = ['suppression'];
+export const suppressionListObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['SuppressionList']['object']
+> = ['list'];
+export const threatAffected_asset_typesValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['Threat']['affected_asset_types']
+> = [
+  'model',
+  'dataset',
+  'mcp_server',
+  'agent',
+  'package',
+  'prompt',
+  'application',
+  'extension',
+  'notebook',
+  'container_image',
+];
+export const threatCategoryValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Threat']['category']> = [
+  'supply_chain_compromise',
+  'malicious_model',
+  'malicious_package',
+  'model_backdoor',
+  'data_poisoning',
+  'prompt_injection',
+  'tool_poisoning',
+  'jailbreak',
+  'vulnerable_dependency',
+  'unsafe_deserialization',
+  'typosquat',
+  'credential_exposure',
+  'data_exfiltration',
+  'other',
+];
+export const threatObjectValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Threat']['object']> = [
+  'threat',
+];
+export const threatSeverityValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Threat']['severity']> = [
+  'critical',
+  'high',
+  'medium',
+  'low',
+  'informational',
+];
+export const threatCreatedEventObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ThreatCreatedEvent']['object']
+> = ['event'];
+export const threatCreatedEventTypeValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ThreatCreatedEvent']['type']
+> = ['threat.created'];
+export const threatImportObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ThreatImport']['object']
+> = ['threat_import'];
+export const threatImportResultStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ThreatImportResult']['status']
+> = ['imported', 'merged', 'skipped'];
+export const threatListObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ThreatList']['object']
+> = ['list'];
+export const threatUpdatedEventObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ThreatUpdatedEvent']['object']
+> = ['event'];
+export const threatUpdatedEventTypeValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ThreatUpdatedEvent']['type']
+> = ['threat.updated'];
+export const toolsChangeDrift_findingsSeverityValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ToolsChange']['drift_findings']['severity']
+> = ['critical', 'high', 'medium', 'low', 'informational'];
+export const triageBodyJustificationValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['TriageBody']['justification']
+> = [
+  'component_not_present',
+  'vulnerable_code_not_present',
+  'vulnerable_code_not_in_execute_path',
+  'vulnerable_code_cannot_be_controlled_by_adversary',
+  'inline_mitigations_already_exist',
+];
+export const triageBodyStateValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['TriageBody']['state']> =
+  ['open', 'acknowledged', 'false_positive', 'not_affected', 'accepted_risk', 'resolved'];
+export const updateThreatBodyAffected_asset_typesValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['UpdateThreatBody']['affected_asset_types']
+> = [
+  'model',
+  'dataset',
+  'mcp_server',
+  'agent',
+  'package',
+  'prompt',
+  'application',
+  'extension',
+  'notebook',
+  'container_image',
+];
+export const updateThreatBodyCategoryValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['UpdateThreatBody']['category']
+> = [
+  'supply_chain_compromise',
+  'malicious_model',
+  'malicious_package',
+  'model_backdoor',
+  'data_poisoning',
+  'prompt_injection',
+  'tool_poisoning',
+  'jailbreak',
+  'vulnerable_dependency',
+  'unsafe_deserialization',
+  'typosquat',
+  'credential_exposure',
+  'data_exfiltration',
+  'other',
+];
+export const updateThreatBodySeverityValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['UpdateThreatBody']['severity']
+> = ['critical', 'high', 'medium', 'low', 'informational'];
+export const updateWebhookBodyEventsAnyOf0Values: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['UpdateWebhookBody']['events']
+> = [
+  'asset.created',
+  'asset.enriched',
+  'asset.enrichment_failed',
+  'asset.risk_changed',
+  'asset.aibom_changed',
+  'asset.tools_changed',
+  'finding.triage_expired',
+  'finding.triage_updated',
+  'threat.created',
+  'threat.updated',
+  'webhook_endpoint.disabled',
+];
+export const updateWebhookBodyEventsAnyOf1Values: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['UpdateWebhookBody']['events']
+> = ['*'];
+export const updateWebhookBodyStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['UpdateWebhookBody']['status']
+> = ['enabled', 'disabled'];
+export const webhookDeliveryObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['WebhookDelivery']['object']
+> = ['webhook_delivery'];
+export const webhookDeliveryStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['WebhookDelivery']['status']
+> = ['pending', 'retrying', 'delivered', 'failed'];
+export const webhookDeliveryAttemptObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['WebhookDeliveryAttempt']['object']
+> = ['webhook_delivery_attempt'];
+export const webhookDeliveryAttemptStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['WebhookDeliveryAttempt']['status']
+> = ['succeeded', 'failed'];
+export const webhookDeliveryListObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['WebhookDeliveryList']['object']
+> = ['list'];
+export const webhookEndpointObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['WebhookEndpoint']['object']
+> = ['webhook_endpoint'];
+export const webhookEndpointStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['WebhookEndpoint']['status']
+> = ['enabled', 'disabled'];
+export const webhookEndpointDisabledEventDataObjectObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['WebhookEndpointDisabledEvent']['data']['object']['object']
+> = ['webhook_endpoint'];
+export const webhookEndpointDisabledEventDataObjectStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['WebhookEndpointDisabledEvent']['data']['object']['status']
+> = ['enabled', 'disabled'];
+export const webhookEndpointDisabledEventDataPrevious_attributesStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['WebhookEndpointDisabledEvent']['data']['previous_attributes']['status']
+> = ['enabled'];
+export const webhookEndpointDisabledEventObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['WebhookEndpointDisabledEvent']['object']
+> = ['event'];
+export const webhookEndpointDisabledEventTypeValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['WebhookEndpointDisabledEvent']['type']
+> = ['webhook_endpoint.disabled'];
+export const webhookEndpointListObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['WebhookEndpointList']['object']
+> = ['list'];

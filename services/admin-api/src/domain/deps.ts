@@ -3,6 +3,7 @@ import type { AllowList, Config, Logger } from '@risk/common';
 import type { PrismaClient } from '@risk/db';
 import type { TenantTokenSigner } from '../auth';
 import type { FirewallConnection, FirewallConnector } from '@risk/firewalls';
+import type { FeedCache } from './feeds/feed-cache';
 
 export interface FirewallDeps {
   secretsKey: string;
@@ -12,13 +13,15 @@ export interface FirewallDeps {
 
 export interface AdminDeps {
   config: Config;
-  db: PrismaClient;
+  prisma: PrismaClient;
   logger: Logger;
   /** signs and verifies tenant tokens (auth.ts) */
   signer: TenantTokenSigner;
   /** TENANT_TOKEN_TTL_DAYS: the lifetime of a tenant token minted without expires_in_days */
   tenantTokenTtlDays: number;
   firewalls: FirewallDeps;
+  /** rendered risk feeds, kept briefly (docs/feeds.md "Caching") */
+  feedCache: FeedCache;
 }
 
-export type DbDeps = Pick<AdminDeps, 'db'>;
+export type PrismaDeps = Pick<AdminDeps, 'prisma'>;

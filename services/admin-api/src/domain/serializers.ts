@@ -9,7 +9,14 @@ import type {
   UrlFilterRule,
   PolicyAssignment,
 } from '@risk/db';
-import { vendorAiCategoryColumns, vendorCategoryColumns, type AiCategory, type GeneralCategory } from '@risk/firewalls';
+import {
+  vendorAiCategoryColumns,
+  vendorCategoryColumns,
+  type AiCategory,
+  type CategoryCatalog,
+  type FeedSeverity,
+  type GeneralCategory,
+} from '@risk/firewalls';
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
@@ -112,6 +119,7 @@ export function serializeRule(r: UrlFilterRule) {
     categories: r.categories,
     domains: r.domains,
     min_risk_score: r.min_risk_score,
+    min_asset_severity: r.min_asset_severity as FeedSeverity | null,
     enabled: r.enabled,
     created: r.created.toISOString(),
     updated: r.updated.toISOString(),
@@ -157,7 +165,9 @@ export function serializeCategory(c: GeneralCategory) {
 }
 
 /** An AI sub-category with each vendor's column, its AI vendors and domains. */
-export function serializeAiCategory(c: AiCategory) {
+/** An AI category with where it and each of its domains came from (`source`, `domain_sources`). */
+export function serializeAiCategory(c: AiCategory, catalog: CategoryCatalog) {
+  const sources = new Map(catalog.aiDomains.map((d) => [d.domain, d.source]));
   return {
     id: c.id,
     name: c.name,
@@ -166,5 +176,7 @@ export function serializeAiCategory(c: AiCategory) {
     ...vendorAiCategoryColumns(c),
     vendors: c.vendors,
     domains: c.domains,
+    source: c.source,
+    domain_sources: Object.fromEntries(c.domains.map((d) => [d, sources.get(d) ?? c.source])),
   };
 }

@@ -1,9 +1,18 @@
 // The admin API's side of the route builder (@risk/common defineRoute, docs/architecture.md "Routes"): its
 // auth modes (the admin token, a tenant token, public routes) and its host (the body limit).
-import { ApiError, type AuthMode, type RequestGuard, type RouteHost } from '@risk/common';
+import {
+  ApiError,
+  requireSecret,
+  type AuthMode,
+  type IdempotencyDb,
+  type RequestGuard,
+  type RouteHost,
+} from '@risk/common';
+import type { PrismaClient } from '@risk/db';
 import { bearerOf, isAdminToken } from '../auth';
 import type { AdminDeps } from '../domain/deps';
 import { checkTenantToken } from '../domain/tenant-tokens/check-tenant-token';
+import { checkFeedToken } from '../domain/feeds/check-feed-token';
 
 /** What the admin routes see: the use cases' deps, the rate-limit guard and the Redis probe of /health. */
 export interface AdminContext extends AdminDeps {
@@ -49,13 +58,18 @@ const credentialed = <A>(need: 'admin' | 'tenant', principal: (tenantId: string)
   errors: [401, 403],
   async run({ deps, req, res }, next) {
     const tenantId = await deps.guard.authenticate(req, () => authenticate(deps, req.headers.authorization, need));
-    await deps.guard.limit(res, 'admin', tenantId || 'admin-token');
+    await deps.guard.limit(res, { policy: 'admin', caller: tenantId || 'admin-token' });
     return next(principal(tenantId));
   },
 });
 
 export const adminToken = credentialed('admin', () => undefined);
-export const tenantToken = credentialed<TenantPrincipal>('tenant', (tenantId) => ({ tenantId }));
+export const tenantToken: AuthMode<AdminContext, TenantPrincipal> = {
+  ...credentialed<TenantPrincipal>('tenant', (tenantId) => ({ tenantId })),
+  // a tenant's Idempotency-Keys live in idempotency_keys beside the public API's, under an owner no org id can
+  // take (org ids are the tenants' own `org_…`; docs/admin-api.md "Idempotency")
+  idempotencyOwner: (auth) => ({ org_id: `tenant:${auth.tenantId}`, livemode: true }),
+};
 
 /**
  * No credential in the Authorization header. The route runs inside the per-IP failed-auth block: a handler
@@ -69,6 +83,28 @@ export const noCredential: AuthMode<AdminContext, undefined> = {
   run: ({ deps, req }, next) => deps.guard.authenticate(req, () => next(undefined)),
 };
 
+/**
+ * The feed credential (docs/feeds.md "Feed tokens"): HTTP Basic or a bearer secret, read-only, feeds only. A
+ * 401 carries `WWW-Authenticate: Basic` so a client that sends credentials only when challenged sends them.
+ */
+export const feedToken: AuthMode<AdminContext, TenantPrincipal> = {
+  label: 'feed',
+  security: [{ feedBasic: [] }, { feedBearer: [] }],
+  errors: [401, 403],
+  async run({ deps, req, res }, next) {
+    let tenantId: string;
+    try {
+      tenantId = await deps.guard.authenticate(req, () => checkFeedToken(deps, { header: req.headers.authorization }));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401)
+        res.setHeader('WWW-Authenticate', 'Basic realm="risk-feeds", charset="UTF-8"');
+      throw err;
+    }
+    await deps.guard.limit(res, { policy: 'admin', caller: `feed:${tenantId}` });
+    return next({ tenantId });
+  },
+};
+
 /** No credential and no failed-auth block: the health probe answers whoever asks. */
 export const probe: AuthMode<AdminContext, undefined> = {
   label: 'none',
@@ -77,4 +113,21 @@ export const probe: AuthMode<AdminContext, undefined> = {
   run: (_input, next) => next(undefined),
 };
 
-export const routeHost = (deps: AdminContext): RouteHost<AdminContext> => ({ deps, bodyLimit: () => BODY_LIMIT });
+/** The idempotency helpers' statements (`$1…` placeholders) run through Prisma: the admin API holds no pg Pool. */
+const idempotencyDbOf = (prisma: PrismaClient): IdempotencyDb => ({
+  query: async (text, values = []) => ({
+    rows: await prisma.$queryRawUnsafe<Array<Record<string, unknown>>>(text, ...values),
+  }),
+});
+
+export const routeHost = (deps: AdminContext): RouteHost<AdminContext> => ({
+  deps,
+  bodyLimit: () => BODY_LIMIT,
+  // POST /keys/v1 (docs/admin-api.md "Idempotency"); its stored answer holds the key, so it is kept encrypted
+  idempotency: {
+    db: idempotencyDbOf(deps.prisma),
+    leaseMs: deps.config.IDEMPOTENCY_LEASE_MS,
+    logger: deps.logger,
+    encryptedStorage: () => ({ secretsKey: requireSecret(deps.config, 'SECRETS_KEY') }),
+  },
+});

@@ -1,5 +1,5 @@
 import { defineRoute } from '@risk/common';
-import { zList, ZCategory } from '@risk/contracts';
+import { EXAMPLE_AI_CATEGORY, EXAMPLE_CATEGORY, exampleAdminList, ZCategory, zList } from '@risk/contracts';
 import { tenantToken } from '../http/route';
 import { listAiCategories } from '../domain/categories/list-ai-categories';
 import { listCategories } from '../domain/categories/list-categories';
@@ -11,6 +11,7 @@ export const categoryRoutes = [
     path: '/policies/v1/categories',
     auth: tenantToken,
     doc: {
+      examples: { response: exampleAdminList('/policies/v1/categories', [EXAMPLE_CATEGORY]) },
       summary: 'General URL categories',
       response: { description: 'success', schema: zList(ZCategory, 'CategoryList') },
     },
@@ -21,9 +22,10 @@ export const categoryRoutes = [
     path: '/policies/v1/categories/ai',
     auth: tenantToken,
     doc: {
+      examples: { response: exampleAdminList('/policies/v1/categories/ai', [EXAMPLE_AI_CATEGORY]) },
       summary: 'AI sub-categories and their domains',
       response: { description: 'success', schema: zList(ZCategory, 'AiCategoryList') },
     },
-    handler: () => listAiCategories(),
+    handler: ({ deps }) => listAiCategories(deps),
   }),
 ];

@@ -1,5 +1,5 @@
 import { defineRoute, zQueryText } from '@risk/common';
-import { z, ZDeploymentCredentials } from '@risk/contracts';
+import { EXAMPLE_DEPLOYMENT_CREDENTIALS, z, ZDeploymentCredentials } from '@risk/contracts';
 import { noCredential } from '../http/route';
 import { exchangeDeploymentToken } from '../domain/deployment-tokens/exchange-deployment-token';
 
@@ -11,6 +11,12 @@ export const deployRoutes = [
     auth: noCredential,
     query: z.object({ token: zQueryText }),
     doc: {
+      examples: {
+        response: EXAMPLE_DEPLOYMENT_CREDENTIALS,
+        errors: {
+          401: { code: 'token_exhausted', message: 'This deployment token has been used the maximum number of times.' },
+        },
+      },
       summary: 'Exchange a deployment token for an API key',
       response: { description: 'success', schema: ZDeploymentCredentials },
       errors: [400, 401, 403],

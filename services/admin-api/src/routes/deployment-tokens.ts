@@ -1,5 +1,16 @@
 import { defineRoute } from '@risk/common';
-import { z, zList, ZCreateDeploymentTokenBody, ZDeploymentToken, ZListQuery, zPathId } from '@risk/contracts';
+import {
+  EXAMPLE_DEPLOYMENT_TOKEN,
+  EXAMPLE_DEPLOYMENT_TOKEN_CREATED,
+  EXAMPLE_TENANT,
+  exampleAdminList,
+  z,
+  ZCreateDeploymentTokenBody,
+  ZDeploymentToken,
+  zList,
+  ZListQuery,
+  zPathId,
+} from '@risk/contracts';
 import { adminToken } from '../http/route';
 import { createDeploymentToken } from '../domain/deployment-tokens/create-deployment-token';
 import { listDeploymentTokens } from '../domain/deployment-tokens/list-deployment-tokens';
@@ -17,6 +28,10 @@ export const deploymentTokenRoutes = [
     body: ZCreateDeploymentTokenBody,
     status: 201,
     doc: {
+      examples: {
+        request: { name: 'k8s-collector eu-west-1', expires_in_hours: 168, max_uses: 10 },
+        response: EXAMPLE_DEPLOYMENT_TOKEN_CREATED,
+      },
       summary: 'Create a deployment token (secret shown once)',
       response: { description: 'success', schema: ZDeploymentToken },
       errors: [400, 404],
@@ -30,6 +45,9 @@ export const deploymentTokenRoutes = [
     params: ZTenantParams,
     query: ZListQuery,
     doc: {
+      examples: {
+        response: exampleAdminList(`/tenants/v1/${EXAMPLE_TENANT.id}/deployment-tokens`, [EXAMPLE_DEPLOYMENT_TOKEN]),
+      },
       summary: 'List deployment tokens (never the secret)',
       response: { description: 'success', schema: zList(ZDeploymentToken, 'DeploymentTokenList') },
       errors: [400, 404],
@@ -42,6 +60,9 @@ export const deploymentTokenRoutes = [
     auth: adminToken,
     params: z.object({ id: zPathId, token_id: zPathId }),
     doc: {
+      examples: {
+        response: { ...EXAMPLE_DEPLOYMENT_TOKEN, status: 'revoked', revoked_at: '2026-11-22T08:02:40.000Z' },
+      },
       summary: 'Revoke a deployment token and every key minted from it',
       response: { description: 'success', schema: ZDeploymentToken },
       errors: [404],

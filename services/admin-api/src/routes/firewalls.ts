@@ -1,13 +1,19 @@
 import { defineRoute } from '@risk/common';
 import {
+  EXAMPLE_CONFIGURE_LOGGING,
+  EXAMPLE_CREATE_FIREWALL,
+  EXAMPLE_FIREWALL,
+  EXAMPLE_FIREWALL_TEST,
+  EXAMPLE_LOGGING_RESULT,
+  exampleAdminList,
   z,
-  zList,
   ZConfigureLoggingBody,
   ZCreateFirewallBody,
   ZDeleted,
-  ZForceDeleteQuery,
   ZFirewall,
   ZFirewallTestResult,
+  ZForceDeleteQuery,
+  zList,
   ZListQuery,
   ZLoggingResult,
   zPathId,
@@ -33,6 +39,17 @@ export const firewallRoutes = [
     body: ZCreateFirewallBody,
     status: 201,
     doc: {
+      examples: {
+        request: EXAMPLE_CREATE_FIREWALL,
+        response: {
+          ...EXAMPLE_FIREWALL,
+          status: 'unknown',
+          model: null,
+          version: null,
+          last_test: null,
+          updated: EXAMPLE_FIREWALL.created,
+        },
+      },
       summary: 'Register a firewall',
       response: { description: 'success', schema: ZFirewall },
       errors: [400, 409],
@@ -45,6 +62,7 @@ export const firewallRoutes = [
     auth: tenantToken,
     query: ZListQuery,
     doc: {
+      examples: { response: exampleAdminList('/firewalls/v1', [EXAMPLE_FIREWALL]) },
       summary: 'List firewalls',
       response: { description: 'success', schema: zList(ZFirewall, 'FirewallList') },
       errors: [400],
@@ -56,7 +74,12 @@ export const firewallRoutes = [
     path: '/firewalls/v1/:id',
     auth: tenantToken,
     params: ZFirewallParams,
-    doc: { summary: 'Retrieve a firewall', response: { description: 'success', schema: ZFirewall }, errors: [404] },
+    doc: {
+      examples: { response: EXAMPLE_FIREWALL },
+      summary: 'Retrieve a firewall',
+      response: { description: 'success', schema: ZFirewall },
+      errors: [404],
+    },
     handler: ({ deps, auth, params }) => getFirewall(deps, { tenantId: auth.tenantId, id: params.id }),
   }),
   defineRoute({
@@ -66,6 +89,10 @@ export const firewallRoutes = [
     params: ZFirewallParams,
     body: ZUpdateFirewallBody,
     doc: {
+      examples: {
+        request: { name: 'edge-fra-1 (primary)' },
+        response: { ...EXAMPLE_FIREWALL, name: 'edge-fra-1 (primary)' },
+      },
       summary: 'Update a firewall (partial)',
       response: { description: 'success', schema: ZFirewall },
       errors: [400, 404, 409],
@@ -80,6 +107,15 @@ export const firewallRoutes = [
     params: ZFirewallParams,
     query: ZForceDeleteQuery,
     doc: {
+      examples: {
+        response: { id: EXAMPLE_FIREWALL.id, object: 'firewall', deleted: true },
+        errors: {
+          409: {
+            code: 'policy_assigned',
+            message: 'This firewall still has URL-filter policies assigned; unassign them first.',
+          },
+        },
+      },
       summary: 'Delete a firewall without assigned policies',
       response: { description: 'success', schema: ZDeleted },
       errors: [404, 409],
@@ -93,6 +129,7 @@ export const firewallRoutes = [
     auth: tenantToken,
     params: ZFirewallParams,
     doc: {
+      examples: { response: EXAMPLE_FIREWALL_TEST },
       summary: 'Test the connection (vendor status call)',
       response: { description: 'success', schema: ZFirewallTestResult },
       errors: [404],
@@ -106,6 +143,7 @@ export const firewallRoutes = [
     params: ZFirewallParams,
     body: ZConfigureLoggingBody,
     doc: {
+      examples: { request: EXAMPLE_CONFIGURE_LOGGING, response: EXAMPLE_LOGGING_RESULT },
       summary: 'Push a syslog server profile to the firewall',
       response: { description: 'success', schema: ZLoggingResult },
       errors: [400, 404],

@@ -1,8 +1,11 @@
 import type { RouteDefinition } from '@risk/common';
 import type { AdminContext } from '../http/route';
+import { apiKeyRoutes } from './api-keys';
 import { categoryRoutes } from './categories';
+import { consoleRoutes } from './console';
 import { deployRoutes } from './deploy';
 import { deploymentTokenRoutes } from './deployment-tokens';
+import { feedRoutes } from './feeds';
 import { firewallRoutes } from './firewalls';
 import { policyRoutes } from './policies';
 import { serviceRoutes } from './service';
@@ -22,4 +25,7 @@ export const ADMIN_ROUTES: ReadonlyArray<RouteDefinition<AdminContext>> = [
   ...categoryRoutes,
   ...policyRoutes,
   ...toolRoutes,
+  ...feedRoutes,
+  ...consoleRoutes,
+  ...apiKeyRoutes,
 ];

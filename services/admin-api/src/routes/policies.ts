@@ -1,12 +1,19 @@
 import { defineRoute } from '@risk/common';
 import {
+  EXAMPLE_ASSIGNMENT,
+  EXAMPLE_CREATE_POLICY,
+  EXAMPLE_CREATE_RULE,
+  EXAMPLE_DELETED_POLICY,
+  EXAMPLE_POLICY,
+  EXAMPLE_RULE,
+  exampleAdminList,
   z,
-  zList,
   ZAssignPolicyBody,
   ZCreatePolicyBody,
   ZCreateRuleBody,
   ZDeleted,
   ZForceDeleteQuery,
+  zList,
   ZListQuery,
   zPathId,
   ZPolicyAssignment,
@@ -44,6 +51,10 @@ export const policyRoutes = [
     body: ZCreatePolicyBody,
     status: 201,
     doc: {
+      examples: {
+        request: EXAMPLE_CREATE_POLICY,
+        response: { ...EXAMPLE_POLICY, version: 1, assignments: [], updated: EXAMPLE_POLICY.created },
+      },
       summary: 'Create a URL-filter policy',
       response: { description: 'success', schema: ZUrlFilterPolicy },
       errors: [400, 409],
@@ -56,6 +67,7 @@ export const policyRoutes = [
     auth: tenantToken,
     query: ZListQuery,
     doc: {
+      examples: { response: exampleAdminList('/policies/v1/url-filter', [EXAMPLE_POLICY]) },
       summary: 'List policies',
       response: { description: 'success', schema: zList(ZUrlFilterPolicy, 'UrlFilterPolicyList') },
       errors: [400],
@@ -68,6 +80,7 @@ export const policyRoutes = [
     auth: tenantToken,
     params: ZPolicyParams,
     doc: {
+      examples: { response: EXAMPLE_POLICY },
       summary: 'Retrieve a policy with rules and assignments',
       response: { description: 'success', schema: ZUrlFilterPolicy },
       errors: [404],
@@ -81,6 +94,16 @@ export const policyRoutes = [
     params: ZPolicyParams,
     body: ZUpdatePolicyBody,
     doc: {
+      examples: {
+        request: { default_action: 'alert', expected_version: 3 },
+        response: { ...EXAMPLE_POLICY, default_action: 'alert', version: 4 },
+        errors: {
+          409: {
+            code: 'version_conflict',
+            message: 'The policy is at version 4, not 3; reload it and retry.',
+          },
+        },
+      },
       summary: 'Update a policy (partial); bumps version, re-syncs',
       response: { description: 'success', schema: ZUrlFilterPolicy },
       errors: [400, 404, 409],
@@ -95,6 +118,15 @@ export const policyRoutes = [
     params: ZPolicyParams,
     query: ZForceDeleteQuery,
     doc: {
+      examples: {
+        response: EXAMPLE_DELETED_POLICY,
+        errors: {
+          409: {
+            code: 'policy_assigned',
+            message: 'This policy is still assigned to 1 firewall; unassign it first.',
+          },
+        },
+      },
       summary: 'Delete an unassigned policy',
       response: { description: 'success', schema: ZDeleted },
       errors: [404, 409],
@@ -109,7 +141,22 @@ export const policyRoutes = [
     params: ZPolicyParams,
     body: ZCreateRuleBody,
     status: 201,
-    doc: { summary: 'Append a rule', response: { description: 'success', schema: ZUrlFilterRule }, errors: [400, 404] },
+    doc: {
+      examples: {
+        request: EXAMPLE_CREATE_RULE,
+        response: {
+          ...EXAMPLE_RULE,
+          id: 'rul_01m81c8dkkb77xkmqh8h3t450f',
+          position: 3,
+          name: 'Block code assistants',
+          categories: ['ai-code-assistant'],
+          domains: [],
+        },
+      },
+      summary: 'Append a rule',
+      response: { description: 'success', schema: ZUrlFilterRule },
+      errors: [400, 404],
+    },
     handler: ({ deps, auth, params, body }) =>
       addRule(deps, { tenantId: auth.tenantId, policyId: params.id, rule: body }),
   }),
@@ -120,9 +167,19 @@ export const policyRoutes = [
     params: ZRuleParams,
     body: ZUpdateRuleBody,
     doc: {
+      examples: {
+        request: { enabled: false, expected_version: 3 },
+        response: { ...EXAMPLE_RULE, enabled: false },
+        errors: {
+          409: {
+            code: 'version_conflict',
+            message: 'The policy is at version 4, not 3; reload it and retry.',
+          },
+        },
+      },
       summary: 'Update a rule (partial)',
       response: { description: 'success', schema: ZUrlFilterRule },
-      errors: [400, 404],
+      errors: [400, 404, 409],
     },
     handler: ({ deps, auth, params, body }) =>
       updateRule(deps, { tenantId: auth.tenantId, policyId: params.id, ruleId: params.ruleId, changes: body }),
@@ -132,7 +189,12 @@ export const policyRoutes = [
     path: '/policies/v1/url-filter/:id/rules/:ruleId',
     auth: tenantToken,
     params: ZRuleParams,
-    doc: { summary: 'Delete a rule', response: { description: 'success', schema: ZDeleted }, errors: [404] },
+    doc: {
+      examples: { response: { id: EXAMPLE_RULE.id, object: 'url_filter_rule', deleted: true } },
+      summary: 'Delete a rule',
+      response: { description: 'success', schema: ZDeleted },
+      errors: [404],
+    },
     handler: ({ deps, auth, params }) =>
       deleteRule(deps, { tenantId: auth.tenantId, policyId: params.id, ruleId: params.ruleId }),
   }),
@@ -143,6 +205,23 @@ export const policyRoutes = [
     params: ZPolicyParams,
     body: ZReorderRulesBody,
     doc: {
+      examples: {
+        request: { rule_ids: [EXAMPLE_POLICY.rules[1]!.id, EXAMPLE_RULE.id], expected_version: 3 },
+        response: {
+          ...EXAMPLE_POLICY,
+          version: 4,
+          rules: [
+            { ...EXAMPLE_POLICY.rules[1]!, position: 1 },
+            { ...EXAMPLE_RULE, position: 2 },
+          ],
+        },
+        errors: {
+          409: {
+            code: 'version_conflict',
+            message: 'The policy changed since version 3; reload it and retry.',
+          },
+        },
+      },
       summary: 'Reorder rules (a permutation of all rule ids)',
       response: { description: 'success', schema: ZUrlFilterPolicy },
       errors: [400, 404, 409],
@@ -157,6 +236,13 @@ export const policyRoutes = [
     params: ZPolicyParams,
     body: ZAssignPolicyBody,
     doc: {
+      examples: {
+        request: { firewall_ids: [EXAMPLE_ASSIGNMENT.firewall_id] },
+        response: {
+          ...EXAMPLE_POLICY,
+          assignments: [{ ...EXAMPLE_ASSIGNMENT, sync_status: 'pending', synced_version: null, last_synced_at: null }],
+        },
+      },
       summary: 'Assign to firewalls (pushed by the worker)',
       response: { description: 'success', schema: ZUrlFilterPolicy },
       errors: [400, 404],
@@ -170,6 +256,7 @@ export const policyRoutes = [
     auth: tenantToken,
     params: z.object({ id: zPathId, fwId: zPathId }),
     doc: {
+      examples: { response: { ...EXAMPLE_ASSIGNMENT, sync_status: 'removing' } },
       summary: 'Unassign from a firewall (removal runs in the worker)',
       response: { description: 'success', schema: ZPolicyAssignment },
       errors: [404],

@@ -1,5 +1,12 @@
 import { defineRoute, RawResponse } from '@risk/common';
-import { ZHealth, ZOpenApiDocument, ZServiceIndex } from '@risk/contracts';
+import {
+  EXAMPLE_HEALTH,
+  EXAMPLE_HEALTH_DEGRADED,
+  EXAMPLE_SERVICE_INDEX,
+  ZHealth,
+  ZOpenApiDocument,
+  ZServiceIndex,
+} from '@risk/contracts';
 import { buildAdminOpenApiDocument } from '../openapi';
 import { noCredential, probe } from '../http/route';
 import { checkHealth } from '../domain/service/check-health';
@@ -14,6 +21,7 @@ export const serviceRoutes = [
     path: '/',
     auth: noCredential,
     doc: {
+      examples: { response: EXAMPLE_SERVICE_INDEX },
       summary: 'Service index and endpoints map',
       response: { description: 'the index', schema: ZServiceIndex },
     },
@@ -31,9 +39,15 @@ export const serviceRoutes = [
     path: '/health',
     auth: probe,
     doc: {
+      examples: { response: EXAMPLE_HEALTH },
       summary: 'Postgres and Redis status',
       response: { description: 'both answer', schema: ZHealth },
-      otherResponses: { 503: { description: 'either does not', content: { 'application/json': { schema: ZHealth } } } },
+      otherResponses: {
+        503: {
+          description: 'either does not',
+          content: { 'application/json': { schema: ZHealth, example: EXAMPLE_HEALTH_DEGRADED } },
+        },
+      },
     },
     // 503 when either is down: the probe's status is the answer
     handler: async ({ deps }) => {
@@ -45,7 +59,17 @@ export const serviceRoutes = [
     method: 'get',
     path: '/openapi.json',
     auth: noCredential,
-    doc: { summary: 'This document', response: { description: 'the document', schema: ZOpenApiDocument } },
+    doc: {
+      examples: {
+        response: {
+          openapi: '3.1.0',
+          info: { title: 'Risk Intelligence Admin API', version: '1.0.0' },
+          paths: { '/health': { get: { operationId: 'getHealth', summary: 'Readiness: Postgres and Redis' } } },
+        },
+      },
+      summary: 'This document',
+      response: { description: 'the document', schema: ZOpenApiDocument },
+    },
     handler: () => (document ??= buildAdminOpenApiDocument()),
   }),
 ];

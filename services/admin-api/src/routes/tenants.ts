@@ -1,9 +1,14 @@
 import { defineRoute } from '@risk/common';
 import {
+  EXAMPLE_REGISTERED_TENANT,
+  EXAMPLE_TENANT,
+  EXAMPLE_TENANT_TOKEN,
+  EXAMPLE_TENANT_TOKEN_MINTED,
+  exampleAdminList,
   z,
-  zList,
   ZCreateTenantBody,
   ZCreateTenantTokenBody,
+  zList,
   ZListQuery,
   zPathId,
   ZRegisteredTenant,
@@ -30,6 +35,10 @@ export const tenantRoutes = [
     body: ZCreateTenantBody,
     status: 201,
     doc: {
+      examples: {
+        request: { name: 'Acme Corp', admin_email: 'secops@acme.example' },
+        response: EXAMPLE_REGISTERED_TENANT,
+      },
       summary: 'Register a tenant; returns a tenant token once',
       response: { description: 'success', schema: ZRegisteredTenant },
       errors: [400, 409],
@@ -42,6 +51,7 @@ export const tenantRoutes = [
     auth: adminToken,
     query: ZListQuery,
     doc: {
+      examples: { response: exampleAdminList('/tenants/v1', [EXAMPLE_TENANT]) },
       summary: 'List tenants',
       response: { description: 'success', schema: zList(ZTenant, 'TenantList') },
       errors: [400],
@@ -53,7 +63,12 @@ export const tenantRoutes = [
     path: '/tenants/v1/:id',
     auth: adminToken,
     params: ZTenantParams,
-    doc: { summary: 'Retrieve a tenant', response: { description: 'success', schema: ZTenant }, errors: [404] },
+    doc: {
+      examples: { response: EXAMPLE_TENANT },
+      summary: 'Retrieve a tenant',
+      response: { description: 'success', schema: ZTenant },
+      errors: [404],
+    },
     handler: ({ deps, params }) => getTenant(deps, params),
   }),
   defineRoute({
@@ -62,6 +77,14 @@ export const tenantRoutes = [
     auth: adminToken,
     params: ZTenantParams,
     doc: {
+      examples: {
+        response: {
+          ...EXAMPLE_TENANT,
+          status: 'suspended',
+          suspended_at: '2026-11-22T09:14:03.000Z',
+          updated: '2026-11-22T09:14:03.000Z',
+        },
+      },
       summary: 'Suspend a tenant: its tenant tokens, deployment tokens and API keys are refused at once',
       response: { description: 'success', schema: ZTenant },
       errors: [404],
@@ -74,6 +97,7 @@ export const tenantRoutes = [
     auth: adminToken,
     params: ZTenantParams,
     doc: {
+      examples: { response: { ...EXAMPLE_TENANT, updated: '2026-11-22T10:02:47.000Z' } },
       summary: 'Reactivate a suspended tenant (revoked and expired credentials stay so)',
       response: { description: 'success', schema: ZTenant },
       errors: [404],
@@ -88,6 +112,7 @@ export const tenantRoutes = [
     body: ZCreateTenantTokenBody,
     status: 201,
     doc: {
+      examples: { request: { name: 'terraform', expires_in_days: 90 }, response: EXAMPLE_TENANT_TOKEN_MINTED },
       summary: 'Mint a new tenant token (secret shown once)',
       response: { description: 'success', schema: ZTenantToken },
       errors: [400, 404],
@@ -101,6 +126,9 @@ export const tenantRoutes = [
     params: ZTenantParams,
     query: ZListQuery,
     doc: {
+      examples: {
+        response: exampleAdminList(`/tenants/v1/${EXAMPLE_TENANT.id}/tokens`, [EXAMPLE_TENANT_TOKEN]),
+      },
       summary: 'List tenant tokens (never the secret)',
       response: { description: 'success', schema: zList(ZTenantToken, 'TenantTokenList') },
       errors: [400, 404],
@@ -113,6 +141,9 @@ export const tenantRoutes = [
     auth: adminToken,
     params: z.object({ id: zPathId, token_id: zPathId }),
     doc: {
+      examples: {
+        response: { ...EXAMPLE_TENANT_TOKEN, status: 'revoked', revoked_at: '2026-11-22T08:02:40.000Z' },
+      },
       summary: 'Revoke a tenant token; the next request with it is 401 token_revoked',
       response: { description: 'success', schema: ZTenantToken },
       errors: [404],

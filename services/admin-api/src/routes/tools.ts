@@ -1,5 +1,5 @@
 import { defineRoute, zQueryText } from '@risk/common';
-import { z, ZRiskScore } from '@risk/contracts';
+import { EXAMPLE_RISK_SCORE, z, ZRiskScore } from '@risk/contracts';
 import { tenantToken } from '../http/route';
 import { riskScoreForTenant } from '../domain/risk-score/risk-score-for-tenant';
 
@@ -11,6 +11,7 @@ export const toolRoutes = [
     auth: tenantToken,
     query: z.object({ url: zQueryText }),
     doc: {
+      examples: { response: EXAMPLE_RISK_SCORE },
       summary: 'URL risk score and the action of assigned policies',
       response: { description: 'success', schema: ZRiskScore },
       errors: [400],

@@ -1,5 +1,5 @@
 import type { ApiKeyPrincipal, AuthMode, RequestGuard, RouteHost, Scope } from '@risk/common';
-import { idempotencyMiddleware, requireScope, requireSecret } from '@risk/common';
+import { requireScope, requireSecret } from '@risk/common';
 import type { AppDeps } from '../deps';
 
 /**
@@ -37,7 +37,11 @@ const authenticated = (scope: Scope | null): AuthMode<AppDeps, ApiKeyPrincipal> 
     if (!authenticator) throw new Error('the /v1 routes need deps.authenticator (createApp builds it)');
     const auth = await guard.authenticate(req, () => authenticator.authenticate(req.headers.authorization));
     res.locals.auth = auth;
-    await guard.limit(res, auth.livemode ? 'live' : 'test', auth.key_id, route.bulk ? guard.bulkWeight : 1);
+    await guard.limit(res, {
+      policy: auth.livemode ? 'live' : 'test',
+      caller: auth.key_id,
+      weight: route.bulk ? guard.bulkWeight : 1,
+    });
     return next(scope ? requireScope(res, scope) : auth);
   },
 });
@@ -61,13 +65,12 @@ export function routeHost(deps: AppDeps): RouteHost<AppDeps> {
   return {
     deps,
     bodyLimit: (route) => (route.bulk ? BULK_BODY_LIMIT : BODY_LIMIT),
-    // SECRETS_KEY is read per request: a route that stores encrypted fails without it, before the claim
-    idempotency: (route) =>
-      idempotencyMiddleware(
-        deps.pool,
-        route.storeEncrypted ? () => ({ secretsKey: requireSecret(deps.config, 'SECRETS_KEY') }) : undefined,
-        { leaseMs: deps.config.IDEMPOTENCY_LEASE_MS, logger: deps.logger },
-      ),
-    idempotencyLeaseMs: deps.config.IDEMPOTENCY_LEASE_MS,
+    idempotency: {
+      db: deps.pool,
+      leaseMs: deps.config.IDEMPOTENCY_LEASE_MS,
+      logger: deps.logger,
+      // SECRETS_KEY is read per request: a route that stores encrypted fails without it, before the claim
+      encryptedStorage: () => ({ secretsKey: requireSecret(deps.config, 'SECRETS_KEY') }),
+    },
   };
 }

@@ -1,5 +1,5 @@
 import { defineRoute } from '@risk/common';
-import { z, ZEvent, ZEventList, ZListEventsQuery } from '@risk/contracts';
+import { EXAMPLE_EVENT, EXAMPLE_EVENT_LIST, z, ZEvent, ZEventList, ZListEventsQuery } from '@risk/contracts';
 import { getEvent, listEvents } from '../domain/events/events';
 import { anyApiKey } from '../http/route';
 
@@ -18,6 +18,7 @@ export const eventRoutes = [
     auth: anyApiKey,
     query: ZListEventsQuery,
     doc: {
+      examples: { response: EXAMPLE_EVENT_LIST },
       summary: "List the org's events of the last 30 days, newest first (any valid API key)",
       description:
         "Events the key's org is the audience of: its own events, asset events for assets it has submitted signals for, and threat events. Use it to reconcile missed webhook deliveries.",
@@ -31,6 +32,7 @@ export const eventRoutes = [
     auth: anyApiKey,
     params: ZEventParams,
     doc: {
+      examples: { response: EXAMPLE_EVENT },
       summary: "Retrieve an event (any valid API key; events outside the org's audience are 404)",
       response: { description: 'the event', schema: ZEvent },
       errors: [404],

@@ -1,21 +1,20 @@
 import { defineRoute } from '@risk/common';
 import {
-  z,
+  EXAMPLE_AIBOM_DIFF,
+  EXAMPLE_AIBOM_VERSIONS,
+  EXAMPLE_HISTORY_LIST,
   ZAiBomDiff,
   ZAiBomDiffQuery,
   ZAiBomVersionList,
   ZAssetHistoryList,
-  ZFingerprint,
   ZHistoryQuery,
 } from '@risk/contracts';
 import { diffAiBom } from '../domain/history/diff-aibom';
 import { listAiBomVersions } from '../domain/history/list-aibom-versions';
 import { listAssetHistory } from '../domain/history/list-asset-history';
-import { apiKey } from '../http/route';
+import { ZFingerprintParams, readAssets, ofAsset } from './asset-params';
 
 // Asset history and AI-BOM diffs (docs/history.md); same fingerprint parameter and scope as routes/assets.ts.
-const ZFingerprintParams = z.object({ fingerprint: ZFingerprint });
-const readAssets = apiKey('assets:read');
 
 export const historyRoutes = [
   defineRoute({
@@ -23,6 +22,7 @@ export const historyRoutes = [
     path: '/assets/:fingerprint/history',
     auth: readAssets,
     doc: {
+      examples: { response: EXAMPLE_HISTORY_LIST },
       summary: "An asset's history, newest first (scope assets:read)",
       description:
         'One entry per enrichment that changed the score, severity, finding set or AI-BOM version: the score and severity, ' +
@@ -32,28 +32,28 @@ export const historyRoutes = [
     },
     params: ZFingerprintParams,
     query: ZHistoryQuery,
-    handler: ({ deps, auth, params, query }) =>
-      listAssetHistory(deps, { ...query, livemode: auth.livemode, fingerprint: params.fingerprint }),
+    handler: (req) => listAssetHistory(req.deps, ofAsset(req)),
   }),
   defineRoute({
     method: 'get',
     path: '/assets/:fingerprint/aibom/versions',
     auth: readAssets,
     doc: {
+      examples: { response: EXAMPLE_AIBOM_VERSIONS },
       summary: "An asset's AI-BOM versions, newest first (scope assets:read)",
       response: { description: 'a list envelope of AI-BOM versions', schema: ZAiBomVersionList },
       errors: [404],
     },
     params: ZFingerprintParams,
     query: ZHistoryQuery,
-    handler: ({ deps, auth, params, query }) =>
-      listAiBomVersions(deps, { ...query, livemode: auth.livemode, fingerprint: params.fingerprint }),
+    handler: (req) => listAiBomVersions(req.deps, ofAsset(req)),
   }),
   defineRoute({
     method: 'get',
     path: '/assets/:fingerprint/aibom/diff',
     auth: readAssets,
     doc: {
+      examples: { response: EXAMPLE_AIBOM_DIFF },
       summary: 'Compare two AI-BOM versions of an asset (scope assets:read)',
       description:
         'Components added, removed and changed (version, licence, hashes, supplier), lineage changes (base models, relation), ' +
@@ -64,7 +64,6 @@ export const historyRoutes = [
     },
     params: ZFingerprintParams,
     query: ZAiBomDiffQuery,
-    handler: ({ deps, auth, params, query }) =>
-      diffAiBom(deps, { ...query, livemode: auth.livemode, fingerprint: params.fingerprint }),
+    handler: (req) => diffAiBom(req.deps, ofAsset(req)),
   }),
 ];

@@ -1,10 +1,14 @@
 import type { RouteDefinition } from '@risk/common';
 import type { AppDeps } from '../deps';
+import { advisoryRoutes } from './advisories';
 import { assetRoutes } from './assets';
 import { eventRoutes } from './events';
 import { historyRoutes } from './history';
+import { overviewRoutes } from './overview';
 import { signalRoutes } from './signals';
+import { suppressionRoutes } from './suppressions';
 import { threatRoutes } from './threats';
+import { triageRoutes } from './triage';
 import { webhookRoutes } from './webhooks';
 
 /**
@@ -19,4 +23,8 @@ export const V1_RESOURCES: ReadonlyArray<ReadonlyArray<RouteDefinition<AppDeps>>
   signalRoutes,
   assetRoutes,
   historyRoutes,
+  overviewRoutes,
+  advisoryRoutes,
+  triageRoutes,
+  suppressionRoutes,
 ];

@@ -1,5 +1,11 @@
 import { defineRoute, OutboundGuard, requireSecret, ZListQuery } from '@risk/common';
 import {
+  EXAMPLE_CREATE_WEBHOOK,
+  EXAMPLE_UPDATE_WEBHOOK,
+  EXAMPLE_WEBHOOK_DELIVERY,
+  EXAMPLE_WEBHOOK_ENDPOINT,
+  EXAMPLE_WEBHOOK_ENDPOINT_WITH_SECRET,
+  exampleList,
   z,
   ZCreateWebhookBody,
   ZDeletedWebhookEndpoint,
@@ -32,7 +38,7 @@ function webhookDeps(deps: AppDeps): WebhookDeps {
   let wd = built.get(deps);
   if (!wd) {
     wd = {
-      db: deps.prisma,
+      prisma: deps.prisma,
       guard: new OutboundGuard(deps.config.OUTBOUND_ALLOWED_HOSTS),
       secretsKey: requireSecret(deps.config, 'SECRETS_KEY'),
       maxEndpointsPerOrg: deps.config.WEBHOOK_ENDPOINTS_PER_ORG,
@@ -56,6 +62,17 @@ export const webhookRoutes = [
     // the response shows the signing secret: the copy kept for idempotent replay is encrypted
     storeEncrypted: true,
     doc: {
+      examples: {
+        request: EXAMPLE_CREATE_WEBHOOK,
+        response: EXAMPLE_WEBHOOK_ENDPOINT_WITH_SECRET,
+        errors: {
+          400: {
+            code: 'url_not_allowed',
+            param: 'url',
+            message: 'The webhook URL resolves to a private address (10.0.0.12), which is not allowed.',
+          },
+        },
+      },
       summary: 'Create a webhook endpoint; the response carries the signing secret once (scope webhooks:write)',
       response: { description: 'the endpoint with its secret', schema: ZWebhookEndpoint },
     },
@@ -67,6 +84,7 @@ export const webhookRoutes = [
     auth: manageWebhooks,
     query: ZListQuery,
     doc: {
+      examples: { response: exampleList('/v1/webhooks', [EXAMPLE_WEBHOOK_ENDPOINT]) },
       summary: "List the org's webhook endpoints (scope webhooks:write)",
       response: { description: 'a list envelope of endpoints', schema: ZWebhookEndpointList },
     },
@@ -78,6 +96,7 @@ export const webhookRoutes = [
     auth: manageWebhooks,
     params: ZWebhookParams,
     doc: {
+      examples: { response: EXAMPLE_WEBHOOK_ENDPOINT },
       summary: 'Retrieve a webhook endpoint (scope webhooks:write; never shows the secret)',
       response: { description: 'the endpoint', schema: ZWebhookEndpoint },
       errors: [404],
@@ -92,11 +111,16 @@ export const webhookRoutes = [
     body: ZUpdateWebhookBody,
     idempotency: 'middleware',
     doc: {
+      examples: {
+        request: EXAMPLE_UPDATE_WEBHOOK,
+        response: { ...EXAMPLE_WEBHOOK_ENDPOINT, events: ['*'], description: 'SOC pipeline (all events)' },
+      },
       summary: 'Update a webhook endpoint (scope webhooks:write)',
       response: { description: 'the updated endpoint', schema: ZWebhookEndpoint },
       errors: [404],
     },
-    handler: ({ deps, auth, params, body }) => updateWebhookEndpoint(webhookDeps(deps), auth, params.webhook_id, body),
+    handler: ({ deps, auth, params, body }) =>
+      updateWebhookEndpoint(webhookDeps(deps), { actor: auth, id: params.webhook_id, body }),
   }),
   defineRoute({
     method: 'delete',
@@ -104,12 +128,13 @@ export const webhookRoutes = [
     auth: manageWebhooks,
     params: ZWebhookParams,
     doc: {
+      examples: { response: { object: 'webhook_endpoint', id: EXAMPLE_WEBHOOK_ENDPOINT.id, deleted: true } },
       summary: 'Delete a webhook endpoint and its pending deliveries (scope webhooks:write)',
       response: { description: 'deleted', schema: ZDeletedWebhookEndpoint },
       errors: [404],
     },
     // needs no SECRETS_KEY: it deletes without reading or writing a secret
-    handler: ({ deps, auth, params }) => deleteWebhookEndpoint({ db: deps.prisma }, auth, params.webhook_id),
+    handler: ({ deps, auth, params }) => deleteWebhookEndpoint({ prisma: deps.prisma }, auth, params.webhook_id),
   }),
   defineRoute({
     method: 'post',
@@ -120,6 +145,10 @@ export const webhookRoutes = [
     idempotency: 'middleware',
     storeEncrypted: true,
     doc: {
+      examples: {
+        request: {},
+        response: { ...EXAMPLE_WEBHOOK_ENDPOINT, secret: 'whsec_tD1rH0nE4XqVz8cWm2Lk7PfYs9Bj3Ug6Na5Ri1Oe0Ic=' },
+      },
       summary: 'Replace the signing secret; the response carries the new secret once (scope webhooks:write)',
       response: { description: 'the endpoint with its new secret', schema: ZWebhookEndpoint },
       errors: [404],
@@ -133,11 +162,14 @@ export const webhookRoutes = [
     params: ZWebhookParams,
     query: ZListWebhookDeliveriesQuery,
     doc: {
+      examples: {
+        response: exampleList(`/v1/webhooks/${EXAMPLE_WEBHOOK_ENDPOINT.id}/deliveries`, [EXAMPLE_WEBHOOK_DELIVERY]),
+      },
       summary: "List an endpoint's deliveries with every attempt, newest first (scope webhooks:write)",
       response: { description: 'a list envelope of deliveries', schema: ZWebhookDeliveryList },
       errors: [404],
     },
     handler: ({ deps, auth, params, query }) =>
-      listWebhookDeliveries(webhookDeps(deps), auth, params.webhook_id, query),
+      listWebhookDeliveries(webhookDeps(deps), { actor: auth, id: params.webhook_id, page: query }),
   }),
 ];

@@ -9,6 +9,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import {
+  advisoryPackageKeys,
   analyzeObservations,
   finalize,
   type EnrichmentInput,
@@ -18,7 +19,7 @@ import {
 } from '@risk/enrichment';
 
 /**
- * A threat read before the analysis, without the asset's row lock (services/worker/src/jobs/enrichment.ts, packages/db/src/stores/enrichment-store.ts):
+ * A threat read before the analysis, without the asset's row lock (services/worker/src/jobs/enrichment.ts, packages/db/src/stores/enrichment-reads.ts):
  * every live threat that lists the fingerprint, plus those whose cve_id is one the engine can report at all.
  * `by_fingerprint` says which; a CVE-only candidate counts once the analysis has produced its CVE id.
  */
@@ -34,7 +35,8 @@ function enrichWithCandidates(
   inputs: EnrichmentInput[],
   ctx: Omit<FinalizeContext, 'threats'> & { threats: CandidateThreat[] },
 ): EnrichmentResult {
-  const analysis = analyzeObservations(inputs);
+  // the asset's MCP tool baseline goes to the rules (docs/drift.md)
+  const analysis = analyzeObservations(inputs, { tool_baseline: ctx.tool_baseline });
   const cves = new Set(analysis.cve_ids);
   const threats = ctx.threats
     .filter((t) => t.by_fingerprint || (t.cve_id !== null && cves.has(t.cve_id)))
@@ -45,6 +47,8 @@ function enrichWithCandidates(
 /** The engine entries a task may name; each takes and returns structured-cloneable values. */
 export const ENTRIES = {
   enrich: enrichWithCandidates,
+  // the packages to read advisories for, before 'enrich' (docs/advisories.md "Enrichment"): parsing only
+  packages: advisoryPackageKeys,
 } satisfies Record<string, (...args: never[]) => unknown>;
 
 export type AnalysisEntries = typeof ENTRIES;

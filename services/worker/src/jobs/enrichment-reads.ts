@@ -1,27 +1,62 @@
 import type { EnrichmentJob } from '@risk/common';
-import { MicroBatch, readEnrichmentJobs, type JobRead } from '@risk/db';
+import {
+  MicroBatch,
+  readCandidateAdvisories,
+  readEnrichmentJobs,
+  type AdvisoryLookupKey,
+  type JobRead,
+} from '@risk/db';
+import { ADVISORY_CVE_IDS } from '@risk/enrichment';
 import type { WorkerDeps } from '../deps';
 
 /**
  * The job reads, grouped like a group commit (a MicroBatch, docs/data-access.md): a read issued while
  * two batches are out waits for the next round trip and shares it with every other read queued
  * meanwhile (up to 100). A lone read goes out on the next tick, so it waits for nothing. A failed batch
- * fails each of its jobs (BullMQ retries).
+ * fails each of its jobs (BullMQ retries). The job read carries the candidate threats (every CVE id the
+ * engine can report, ADVISORY_CVE_IDS) and the advisory look-ups of concurrent jobs share one statement
+ * too: one statement per kind per batch, not per job (docs/performance.md).
  */
-const reads = new WeakMap<WorkerDeps['pool'], MicroBatch<EnrichmentJob, JobRead | undefined>>();
+interface Batches {
+  jobs: MicroBatch<EnrichmentJob, JobRead | undefined>;
+  advisories: MicroBatch<AdvisoryLookupKey, unknown[]>;
+}
+const batches = new WeakMap<WorkerDeps['pool'], Batches>();
+const CVE_IDS = [...ADVISORY_CVE_IDS];
+
+function batchesFor(deps: WorkerDeps): Batches {
+  let b = batches.get(deps.pool);
+  if (!b) {
+    const pool = deps.pool;
+    const ttlMs = deps.config.OBSERVATION_TTL_DAYS * 86_400_000;
+    b = {
+      jobs: new MicroBatch<EnrichmentJob, JobRead | undefined>({
+        maxInFlight: 2,
+        maxItems: 100,
+        tick: 'nextTick',
+        runBatch: (jobs) =>
+          readEnrichmentJobs(pool, jobs, { observedSince: new Date(Date.now() - ttlMs), cveIds: CVE_IDS }),
+      }),
+      // one batch in flight: each statement replaces its assets' asset_packages, and two of them writing
+      // the same asset's rows at once could deadlock; the jobs of one asset never share a batch (keys)
+      advisories: new MicroBatch<AdvisoryLookupKey, unknown[]>({
+        maxInFlight: 1,
+        maxItems: 100,
+        tick: 'nextTick',
+        keys: (l) => [`${l.livemode ? 'live' : 'test'}:${l.fingerprint}`],
+        runBatch: (lookups) => readCandidateAdvisories(pool, lookups),
+      }),
+    };
+    batches.set(deps.pool, b);
+  }
+  return b;
+}
 
 export function readJob(deps: WorkerDeps, job: EnrichmentJob): Promise<JobRead | undefined> {
-  let batch = reads.get(deps.pool);
-  if (!batch) {
-    const db = deps.pool;
-    const ttlMs = deps.config.OBSERVATION_TTL_DAYS * 86_400_000;
-    batch = new MicroBatch<EnrichmentJob, JobRead | undefined>({
-      maxInFlight: 2,
-      maxItems: 100,
-      tick: 'nextTick',
-      runBatch: (jobs) => readEnrichmentJobs(db, jobs, new Date(Date.now() - ttlMs)),
-    });
-    reads.set(deps.pool, batch);
-  }
-  return batch.submit(job);
+  return batchesFor(deps).jobs.submit(job);
+}
+
+/** One job's advisory look-up (docs/advisories.md "Enrichment"), batched with the concurrent jobs' ones. */
+export function readAdvisories(deps: WorkerDeps, lookup: AdvisoryLookupKey): Promise<unknown[]> {
+  return batchesFor(deps).advisories.submit(lookup);
 }

@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
-import { enqueueDeliveries, recordEventsWithDeliveries, type EnrichmentJob } from '@risk/common';
-import { readCandidateThreats, writeEnrichment } from '@risk/db';
-import { ADVISORY_CVE_IDS, redactText, type AssetType, type EnrichmentInput } from '@risk/enrichment';
+import { enqueueDeliveries, recordEventsWithDeliveries, withSpan, type EnrichmentJob } from '@risk/common';
+import { writeEnrichment } from '@risk/db';
+import { redactText, type AssetType, type EnrichmentInput } from '@risk/enrichment';
+import { lookupAdvisories, withFeedCveThreats } from '../advisories/lookup';
 import { analysisPoolFor, testBusyMs } from '../analysis/pool';
 import type { WorkerDeps } from '../deps';
 import { readJob } from './enrichment-reads';
@@ -23,6 +24,8 @@ export interface EnrichmentTimings {
   read_ms: number;
   engine_ms: number;
   write_ms: number;
+  /** the advisory look-up inside read_ms: the asset's packages (analysis pool) + one query (docs/advisories.md) */
+  advisories_ms: number;
 }
 
 /**
@@ -35,7 +38,8 @@ export interface EnrichmentTimings {
  */
 export async function enrichAsset(deps: WorkerDeps, job: EnrichmentJob): Promise<EnrichmentOutcome> {
   const t0 = performance.now();
-  const asset = await readJob(deps, job);
+  // the DB-heavy steps are spans when tracing is on (docs/observability.md "Tracing"); off, withSpan is a plain call
+  const asset = await withSpan('enrichment read job', {}, () => readJob(deps, job));
   if (!asset) return { outcome: 'skipped', fingerprint: job.fingerprint, reason: 'asset_missing' };
   if (asset.latest_digest !== job.digest)
     return { outcome: 'skipped', fingerprint: job.fingerprint, reason: 'superseded' };
@@ -44,13 +48,24 @@ export async function enrichAsset(deps: WorkerDeps, job: EnrichmentJob): Promise
   }
   if (!asset.observations || asset.observations.length === 0)
     return { outcome: 'skipped', fingerprint: job.fingerprint, reason: 'signal_missing' };
-  const { threats, stamps } = await readCandidateThreats(deps.pool, {
-    livemode: job.livemode,
+  const inputs = asset.observations.map((o): EnrichmentInput => ({
+    ...o,
     fingerprint: job.fingerprint,
-    asset_type: asset.asset_type,
-    // every CVE id the engine can report, in place of the ones it will compute (the analysis thread
-    // keeps the CVE-only threats whose CVE id the analysis produced, analysis/task.ts)
-    cve_ids: [...ADVISORY_CVE_IDS],
+    asset_type: o.asset_type as AssetType,
+  }));
+  // the candidate threats came with the job read (its place at the start of the job: a threat created after it is
+  // caught by the writer's check); the advisory look-up (docs/advisories.md) follows, batched with concurrent jobs';
+  // CVE ids only a loaded feed knows get one more threat read, for those ids only
+  const advisories = await withSpan('enrichment read advisories', {}, () =>
+    lookupAdvisories(deps, { livemode: job.livemode, fingerprint: job.fingerprint, inputs }),
+  );
+  const candidates = asset.candidates!;
+  for (const i of inputs) i.advisories = advisories.advisories;
+  const { threats, stamps } = await withFeedCveThreats(deps, {
+    job,
+    assetType: asset.asset_type,
+    base: candidates,
+    cveIds: advisories.cve_ids,
   });
   const t1 = performance.now();
 
@@ -62,27 +77,26 @@ export async function enrichAsset(deps: WorkerDeps, job: EnrichmentJob): Promise
   // compares the matching threats under the lock with the ones applied and, when they differ, leaves
   // the asset stale with one more job queued (writeEnrichment in @risk/db). The engine combines every org's latest
   // observation (docs/security.md, "Modes and shared observations").
-  const inputs = asset.observations.map((o): EnrichmentInput => ({
-    ...o,
-    fingerprint: job.fingerprint,
-    asset_type: o.asset_type as AssetType,
-  }));
   const now = new Date();
-  const result = await analysisPoolFor(deps.config).run(
-    'enrich',
-    [
-      inputs,
-      {
-        threats,
-        publisher: {
-          org_count: asset.org_count ?? 0,
-          signal_count: asset.org_signal_count ?? asset.signal_count,
-          first_seen: (asset.org_first_seen ?? asset.first_seen).toISOString(),
+  const result = await withSpan('enrichment analyze', {}, () =>
+    analysisPoolFor(deps.config).run(
+      'enrich',
+      [
+        inputs,
+        {
+          threats,
+          publisher: {
+            org_count: asset.org_count ?? 0,
+            signal_count: asset.org_signal_count ?? asset.signal_count,
+            first_seen: (asset.org_first_seen ?? asset.first_seen).toISOString(),
+          },
+          now: now.toISOString(),
+          // the first definition seen of each MCP tool (docs/drift.md), read with the job in the same batch
+          tool_baseline: asset.tool_baseline,
         },
-        now: now.toISOString(),
-      },
-    ],
-    { busyMs: testBusyMs(deps.config, inputs.map((i) => i.raw_manifest ?? '').join('\n')) },
+      ],
+      { busyMs: testBusyMs(deps.config, inputs.map((i) => i.raw_manifest ?? '').join('\n')) },
+    ),
   );
   const t2 = performance.now();
   if (deps.config.ENRICHMENT_TEST_DELAY_MS > 0) {
@@ -90,22 +104,18 @@ export async function enrichAsset(deps: WorkerDeps, job: EnrichmentJob): Promise
   }
   const t3 = performance.now();
   // THE writer of an enrichment result (@risk/db enrichment store), also what the API's tests use
-  const { bomVersion, deliveries } = await writeEnrichment(deps.pool, {
-    job,
-    asset,
-    result,
-    threatStamps: stamps,
-    now,
-  });
+  const { bomVersion, deliveries } = await withSpan('enrichment write', {}, () =>
+    writeEnrichment(deps.pool, { job, asset, result, threatStamps: stamps, now }),
+  );
   const t4 = performance.now();
   // after commit: hand the webhook deliveries to the queue (the outbox relay covers a failure)
-  await enqueueDeliveries(deps.prisma, deps.producer, deliveries);
+  await enqueueDeliveries(deps, deliveries);
   return {
     outcome: 'enriched',
     fingerprint: job.fingerprint,
     score: result.intrinsic_risk_score,
     bom_version: bomVersion,
-    timings: { read_ms: t1 - t0, engine_ms: t2 - t1, write_ms: t4 - t3 },
+    timings: { read_ms: t1 - t0, engine_ms: t2 - t1, write_ms: t4 - t3, advisories_ms: advisories.ms },
   };
 }
 
@@ -136,5 +146,5 @@ export async function markEnrichmentFailed(deps: WorkerDeps, job: EnrichmentJob,
     ]);
     return deliveries;
   });
-  await enqueueDeliveries(deps.prisma, deps.producer, deliveries);
+  await enqueueDeliveries(deps, deliveries);
 }

@@ -29,6 +29,7 @@ export function createFirewallSyncProcessor(deps: WorkerDeps): (job: FirewallSyn
     const options = {
       secretsKey: requireSecret(deps.config, 'SECRETS_KEY'),
       allowedHosts: deps.config.OUTBOUND_ALLOWED_HOSTS,
+      feedBaseUrl: deps.config.FEED_BASE_URL, // where pushed EDLs / external feeds pull from (docs/feeds.md)
     };
     const lastAttempt = (job.attemptsMade ?? 0) + 1 >= (job.opts?.attempts ?? 1);
     const result =
@@ -40,6 +41,13 @@ export function createFirewallSyncProcessor(deps: WorkerDeps): (job: FirewallSyn
       if (result.retryable === false) throw new UnrecoverableError(message);
       throw new Error(message);
     }
+    // runs inside the job's log context (metrics.ts instrumentJob): the line carries the admin request's id
+    deps.logger.info('firewall sync finished', {
+      assignment_id: payload.assignment_id,
+      action: payload.action,
+      version: payload.version,
+      status: result.status,
+    });
     return result;
   };
 }
@@ -56,5 +64,9 @@ export async function onFirewallSyncFailed(deps: WorkerDeps, job: Job | undefine
   const parsed = JOBS.firewallSync.payload.safeParse(job.data);
   if (!parsed.success || parsed.data.action !== 'remove') return;
   const startedAt = new Date(job.processedOn ?? job.timestamp);
-  await endRemovalAfterFailedJob(deps.prisma, parsed.data.assignment_id, startedAt, `job_failed: ${err.message}`);
+  await endRemovalAfterFailedJob(deps.prisma, {
+    assignmentId: parsed.data.assignment_id,
+    attemptStartedAt: startedAt,
+    message: `job_failed: ${err.message}`,
+  });
 }

@@ -27,7 +27,7 @@ export function startJobWorkers(deps: WorkerDeps): Worker[] {
     {
       queue: JOBS.webhookDelivery.queue,
       processor: createWebhookDeliveryProcessor({
-        db: deps.prisma,
+        prisma: deps.prisma,
         config,
         producer: deps.producer,
         logger: deps.logger,

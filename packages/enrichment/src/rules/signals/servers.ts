@@ -14,6 +14,8 @@ export interface KnownServer {
   readonly capabilities: readonly ServerCapability[];
   /** the server's positional arguments are the filesystem roots it is given */
   readonly roots_in_args: boolean;
+  /** the tool names the server publishes (a new tool of another server named like one shadows it, docs/drift.md) */
+  readonly tools: readonly string[];
 }
 
 export const KNOWN_SERVERS: readonly KnownServer[] = data.servers as KnownServer[];
@@ -53,3 +55,10 @@ export function knownServers(name: string): KnownServer[] {
 export function isKnownServerWith(name: string, caps: readonly ServerCapability[]): boolean {
   return knownServers(name).some((s) => s.capabilities.some((c) => caps.includes(c)));
 }
+
+/** Well-known tool name → the ids of the servers that publish it (docs/drift.md, R32). */
+export const KNOWN_TOOLS: ReadonlyMap<string, readonly string[]> = (() => {
+  const m = new Map<string, string[]>();
+  for (const s of KNOWN_SERVERS) for (const t of s.tools) m.set(t, [...(m.get(t) ?? []), s.id]);
+  return m;
+})();

@@ -4,6 +4,7 @@ import { OFFENSIVE_TOOLS } from './commands';
 import { isKnownServerWith, knownServers } from './servers';
 import { hasHtmlComment } from './text';
 import type { RuleContext } from '../define';
+import type { ToolDef } from '../../types';
 import { isObj, uniq } from '../../util';
 
 /** Injection indicators in tool descriptions (R16). */
@@ -229,4 +230,42 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
     infra: firstGroup(INFRA_EXEC, names),
     cloud: firstGroup(CLOUD_CREDENTIALS, names),
   };
+}
+
+/** What one tool can reach, as tool drift compares it between observations (docs/drift.md, R33). */
+export type ToolCapability = 'credentials' | 'file' | 'network' | 'shell';
+
+/** Tool names that hand out secrets: `get_secret`, `read-credentials`, `list_api_keys`, `dump_env`. */
+const CREDENTIAL_NAME =
+  /(?:^|[_\-.])(secrets?|credentials?|passwords?|api[_-]?keys?|access[_-]?tokens?|keychain|keyring|ssh[_-]?keys?|env|environment)(?:$|[_\-.])/i;
+/** Descriptions that say the tool reads or returns secrets. */
+const CREDENTIAL_DESC =
+  /\b(?:reads?|gets?|returns?|lists?|fetch(?:es)?|retrieves?|exports?|dumps?|accesses|access) (?:(?:the|all|any|your|stored|saved) ){0,2}(?:secrets?|credentials?|passwords?|api keys?|access tokens?|ssh keys?|private keys?|environment variables|keychain)\b/i;
+const SENSITIVE_PATH = POISON.find(([k]) => k === 'sensitive_path')![1];
+
+/**
+ * The capabilities of one tool, with the same name, description and input-schema signals as the capability rules
+ * (R17 shell, R18 file, R19 network) plus credential access; tool drift (R33) reports the ones a later observation
+ * adds.
+ */
+export function toolCapabilities(t: Pick<ToolDef, 'name' | 'description' | 'inputSchema' | 'annotations'>): ToolCapability[] {
+  const params = paramNames(t.inputSchema);
+  const desc = t.description.length > MAX_TOOL_TEXT ? t.description.slice(0, MAX_TOOL_TEXT) : t.description;
+  const out: ToolCapability[] = [];
+  if (
+    CREDENTIAL_NAME.test(t.name) ||
+    CREDENTIAL_DESC.test(desc) ||
+    SENSITIVE_PATH.test(toolText({ ...t, description: desc }))
+  )
+    out.push('credentials');
+  if (
+    FS_WRITE_NAME.test(t.name) ||
+    (FS_WRITE_DESC.test(desc) && t.annotations?.readOnlyHint !== true) ||
+    FS_READ_NAME.test(t.name) ||
+    params.some((x) => PATH_PARAM.test(x))
+  )
+    out.push('file');
+  if (NET_NAME.test(t.name) || NET_DESC.test(desc) || params.some((x) => NET_PARAM.test(x))) out.push('network');
+  if (SHELL_NAME.test(t.name) || SHELL_DESC.test(desc) || params.some((x) => SHELL_PARAM.test(x))) out.push('shell');
+  return out;
 }

@@ -5,6 +5,7 @@ import { fortiguardCategoryIds, fortiguardIds } from './fortiguard';
 import { compileFortios, type FortiCompiledPolicy } from './compile';
 import { domainPatternMatches, evaluatePolicy, type FilterAction } from '../../policy/policy-model';
 import { policy, rule } from '../../policy/policy-fixtures';
+import { PolicyTranslationError } from '../../policy/translation-error';
 
 /** FortiOS: static URL filter in entry order, then the FortiGuard category of the host. */
 function fortiEvaluate(compiled: FortiCompiledPolicy, host: string, fortiguardCategory = 0): FilterAction {
@@ -109,5 +110,33 @@ describe('compileFortios', () => {
     expect(compiled.warnings.join(' ')).toMatch(/min_risk_score is our own score/);
     expect(compiled.tableName).toBe(compiled.profileName);
     expect(compiled.tableName).toMatch(/^rk-[A-Za-z0-9]{1,16}$/);
+  });
+});
+
+describe('compileFortios: rules on the risk feed (min_asset_severity)', () => {
+  it('becomes a remote-category external feed and a category filter with the rule action', () => {
+    const compiled = compileFortios({
+      ...policy(
+        [rule('alert', { min_asset_severity: 'medium' }), rule('block', { min_asset_severity: 'medium' })],
+        'block',
+      ),
+      feed_base_url: 'https://risk.example.com',
+    });
+    expect(compiled.externalResources).toEqual([
+      {
+        name: 'rk-feed-medium',
+        category: 194,
+        resource: 'https://risk.example.com/feeds/v1/lists/fortigate-url/medium',
+        severity: 'medium',
+        action: 'alert',
+      },
+    ]);
+    expect(compiled.filters).toContainEqual(expect.objectContaining({ category: 194, action: 'monitor' }));
+  });
+
+  it('without FEED_BASE_URL the rule cannot be pushed', () => {
+    expect(() => compileFortios(policy([rule('block', { min_asset_severity: 'low' })]))).toThrow(
+      PolicyTranslationError,
+    );
   });
 });

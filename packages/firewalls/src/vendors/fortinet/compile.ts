@@ -1,18 +1,18 @@
 // First-match rules → FortiOS objects (docs/firewalls.md "Compiling first-match rules"). FortiOS runs the static URL
 // filter first, entry by entry, then the FortiGuard category filter. A static `block` stops; `allow` and
 // `monitor` continue to the category check; `exempt` skips the rest of web filtering. So:
-//  - domain and AI-category rules become urlfilter entries in rule order: block → block, allow → exempt
+//  - domain and AI-category rules (operator-imported categories too, through the model's catalog) become
+//    urlfilter entries in rule order: block → block, allow → exempt
 //    (plain allow would fall through to the category check and could still be blocked), alert → monitor;
 //  - general categories become ftgd-wf filters with FortiGuard ids (allow = no filter entry); the first rule
-//    to claim an id wins; every remaining id takes the default action.
+//    to claim an id wins; every remaining id takes the default action;
+//  - a rule with min_asset_severity becomes an external threat feed of type FortiGuard Category (a remote
+//    category with its own id, 192–221 on FortiOS) pulling the tenant's `fortigate-url` feed, and an ftgd-wf
+//    filter on that id (docs/feeds.md).
 import { fortiguardCategoryIds, fortiguardIds } from './fortiguard';
-import {
-  aiCategoryPatterns,
-  isAiCategory,
-  patternCovers,
-  type FilterAction,
-  type PolicyModel,
-} from '../../policy/policy-model';
+import { feedRules, feedUrlFor } from '../../feeds/feed-reference';
+import { FEED_SEVERITIES, type FeedSeverity } from '../../feeds/feed-format';
+import { patternCovers, rulePatterns, type FilterAction, type PolicyModel } from '../../policy/policy-model';
 
 export interface FortiUrlEntry {
   id: number;
@@ -29,10 +29,27 @@ export interface FortiCategoryFilter {
   log: 'enable';
 }
 
+/** A `system external-resource` of type category the device pulls from our feed. */
+export interface FortiExternalResource {
+  name: string;
+  category: number;
+  resource: string;
+  severity: FeedSeverity;
+  action: FilterAction;
+}
+
+/**
+ * Remote category ids: FortiOS gives threat feeds the ids 192–221. One fixed id and one shared object name per
+ * severity: a device belongs to one tenant, so every policy on it pulls the same list.
+ */
+export const FORTI_FEED_CATEGORY_BASE = 192;
+export const fortiFeedResourceName = (severity: FeedSeverity) => `rk-feed-${severity}`;
+
 export interface FortiCompiledPolicy {
   tableName: string;
   profileName: string;
   entries: FortiUrlEntry[];
+  externalResources: FortiExternalResource[];
   filters: FortiCategoryFilter[];
   warnings: string[];
 }
@@ -54,7 +71,7 @@ export function compileFortios(policy: PolicyModel): FortiCompiledPolicy {
 
   for (const rule of rules) {
     const label = rule.name ? `rule ${rule.position} (${rule.name})` : `rule ${rule.position}`;
-    const patterns = [...rule.domains, ...rule.categories.filter(isAiCategory).flatMap(aiCategoryPatterns)];
+    const patterns = rulePatterns(policy, rule);
     for (const pattern of new Set(patterns)) {
       if (claimedPatterns.some((claimed) => patternCovers(claimed, pattern))) continue; // never reached on the device
       claimedPatterns.push(pattern);
@@ -86,10 +103,35 @@ export function compileFortios(policy: PolicyModel): FortiCompiledPolicy {
         `rules alert on is still blocked on FortiOS if its FortiGuard category is blocked (including by the default action).`,
     );
   }
+  const externalResources = compileFeedRules(policy, entries.length > 0, warnings);
+  // the feed's remote category first: a host it lists is rated with that category, not its FortiGuard one
+  for (const resource of externalResources) claimedIds.set(resource.category, resource.action);
   const filters: FortiCategoryFilter[] = [];
   for (const [category, action] of [...claimedIds].sort((a, b) => a[0] - b[0])) {
     if (action === 'allow') continue; // FortiOS: an allowed category has no filter entry
     filters.push({ id: filters.length + 1, category, action: action === 'block' ? 'block' : 'monitor', log: 'enable' });
   }
-  return { tableName: name, profileName: name, entries, filters, warnings };
+  return { tableName: name, profileName: name, entries, externalResources, filters, warnings };
+}
+
+/** One external resource per severity a rule references; the first rule to reference a severity decides. */
+function compileFeedRules(policy: PolicyModel, hasStaticEntries: boolean, warnings: string[]): FortiExternalResource[] {
+  const resources: FortiExternalResource[] = [];
+  for (const rule of feedRules(policy)) {
+    if (resources.some((r) => r.severity === rule.min_asset_severity)) continue;
+    resources.push({
+      name: fortiFeedResourceName(rule.min_asset_severity),
+      category: FORTI_FEED_CATEGORY_BASE + FEED_SEVERITIES.indexOf(rule.min_asset_severity),
+      resource: feedUrlFor(policy, 'fortigate-url', rule.min_asset_severity),
+      severity: rule.min_asset_severity,
+      action: rule.action,
+    });
+  }
+  if (resources.length && hasStaticEntries) {
+    warnings.push(
+      'FortiOS runs the static URL filter (domain and AI-category rules) before the category filter that holds ' +
+        'the risk feed, so a host both in the feed and in a domain rule takes the domain rule, whatever the order.',
+    );
+  }
+  return resources;
 }

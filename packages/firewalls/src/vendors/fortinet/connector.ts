@@ -4,6 +4,7 @@
 import { ConnectorError } from '../../connector/errors';
 import { httpsCall, type ConnectorContext } from '../../connector/https-client';
 import type {
+  FeedCredential,
   FirewallConnection,
   FirewallConnector,
   FirewallTestInfo,
@@ -11,7 +12,8 @@ import type {
   LoggingResult,
   PushedObjects,
 } from '../../connector/types';
-import { compileFortios } from './compile';
+import { compileFortios, type FortiCompiledPolicy } from './compile';
+import { PolicyTranslationError } from '../../policy/translation-error';
 import type { PolicyModel } from '../../policy/policy-model';
 
 interface FortiEnvelope {
@@ -31,6 +33,8 @@ const MODE = { udp: 'udp', tcp: 'reliable', tls: 'reliable' } as const;
 export interface FortiPushedObjects extends PushedObjects {
   vendor: 'fortinet';
   urlfilter_id: number;
+  /** external threat feeds pulling the risk feed (absent in records written before feeds existed) */
+  external_resources?: string[];
 }
 
 const isFortiPushed = (pushed: PushedObjects | null): pushed is FortiPushedObjects => pushed?.vendor === 'fortinet';
@@ -44,9 +48,9 @@ export class FortinetConnector implements FirewallConnector {
   private async request(
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     apiPath: string,
-    body?: unknown,
-    allowNotFound = false,
+    options: { body?: unknown; allowNotFound?: boolean } = {},
   ): Promise<FortiEnvelope | null> {
+    const { body, allowNotFound = false } = options;
     const separator = apiPath.includes('?') ? '&' : '?';
     const result = await httpsCall(
       { host: this.connection.host, port: this.connection.port, verifySsl: this.connection.verify_ssl },
@@ -116,12 +120,51 @@ export class FortinetConnector implements FirewallConnector {
       format: 'default',
       'enc-algorithm': options.mode === 'tls' ? 'high' : 'disable',
     };
-    await this.request('PUT', '/api/v2/cmdb/log.syslogd/setting', setting);
+    await this.request('PUT', '/api/v2/cmdb/log.syslogd/setting', { body: setting });
     return { vendor_config: { path: 'log.syslogd/setting', ...setting } };
   }
 
-  async applyUrlPolicy(policy: PolicyModel, previous: PushedObjects | null): Promise<FortiPushedObjects> {
-    const compiled = compileFortios(policy);
+  /**
+   * The risk feeds as external threat feeds of type FortiGuard Category (remote categories), created or updated
+   * before the profile whose category filter names their ids; FortiOS pulls a feed when it is saved.
+   */
+  private async putExternalResources(compiled: FortiCompiledPolicy, feed: FeedCredential | null | undefined) {
+    if (compiled.externalResources.length && !feed)
+      throw new ConnectorError(
+        'policy_not_translatable',
+        'a rule references the risk feed but no feed credential was given',
+      );
+    for (const r of compiled.externalResources) {
+      const body = {
+        name: r.name,
+        type: 'category',
+        category: r.category,
+        resource: r.resource,
+        username: feed!.username,
+        password: feed!.password,
+        'refresh-rate': 5,
+        status: 'enable',
+        comments: `risk-intel feed, assets ${r.severity} and above`,
+      };
+      const at = `/api/v2/cmdb/system/external-resource/${encodeURIComponent(r.name)}`;
+      if (await this.request('GET', at, { allowNotFound: true })) await this.request('PUT', at, { body });
+      else await this.request('POST', '/api/v2/cmdb/system/external-resource', { body });
+    }
+  }
+
+  async applyUrlPolicy(
+    policy: PolicyModel,
+    previous: PushedObjects | null,
+    feed?: FeedCredential | null,
+  ): Promise<FortiPushedObjects> {
+    let compiled: FortiCompiledPolicy;
+    try {
+      compiled = compileFortios(policy);
+    } catch (err) {
+      if (err instanceof PolicyTranslationError) throw new ConnectorError('policy_not_translatable', err.message);
+      throw err;
+    }
+    await this.putExternalResources(compiled, feed);
     const table = {
       name: compiled.tableName,
       comment: `risk-intel policy ${policy.id} v${policy.version}`,
@@ -131,19 +174,16 @@ export class FortinetConnector implements FirewallConnector {
     };
     let tableId: number | null = null;
     if (isFortiPushed(previous)) {
-      const existing = await this.request(
-        'GET',
-        `/api/v2/cmdb/webfilter/urlfilter/${previous.urlfilter_id}`,
-        undefined,
-        true,
-      );
+      const existing = await this.request('GET', `/api/v2/cmdb/webfilter/urlfilter/${previous.urlfilter_id}`, {
+        allowNotFound: true,
+      });
       if (existing) {
-        await this.request('PUT', `/api/v2/cmdb/webfilter/urlfilter/${previous.urlfilter_id}`, table);
+        await this.request('PUT', `/api/v2/cmdb/webfilter/urlfilter/${previous.urlfilter_id}`, { body: table });
         tableId = previous.urlfilter_id;
       }
     }
     if (tableId === null) {
-      const created = await this.request('POST', '/api/v2/cmdb/webfilter/urlfilter', table);
+      const created = await this.request('POST', '/api/v2/cmdb/webfilter/urlfilter', { body: table });
       tableId = Number(created?.mkey);
       if (!Number.isInteger(tableId))
         throw new ConnectorError('unexpected_response', 'FortiOS did not return the new urlfilter id (mkey)');
@@ -159,16 +199,21 @@ export class FortinetConnector implements FirewallConnector {
     const existingProfile = await this.request(
       'GET',
       `/api/v2/cmdb/webfilter/profile/${encodeURIComponent(compiled.profileName)}`,
-      undefined,
-      true,
+      { allowNotFound: true },
     );
     if (existingProfile)
-      await this.request('PUT', `/api/v2/cmdb/webfilter/profile/${encodeURIComponent(compiled.profileName)}`, profile);
-    else await this.request('POST', '/api/v2/cmdb/webfilter/profile', profile);
+      await this.request('PUT', `/api/v2/cmdb/webfilter/profile/${encodeURIComponent(compiled.profileName)}`, {
+        body: profile,
+      });
+    else await this.request('POST', '/api/v2/cmdb/webfilter/profile', { body: profile });
+    const current = new Set(compiled.externalResources.map((r) => r.name));
+    if (isFortiPushed(previous))
+      await this.deleteExternalResources((previous.external_resources ?? []).filter((name) => !current.has(name)));
     return {
       vendor: 'fortinet',
       profile: compiled.profileName,
       urlfilter_id: tableId,
+      external_resources: compiled.externalResources.map((r) => r.name),
       policy_version: policy.version,
       warnings: compiled.warnings,
     };
@@ -176,12 +221,23 @@ export class FortinetConnector implements FirewallConnector {
 
   async removeUrlPolicy(pushed: PushedObjects): Promise<void> {
     if (!isFortiPushed(pushed)) return;
-    await this.request(
-      'DELETE',
-      `/api/v2/cmdb/webfilter/profile/${encodeURIComponent(pushed.profile)}`,
-      undefined,
-      true,
-    );
-    await this.request('DELETE', `/api/v2/cmdb/webfilter/urlfilter/${pushed.urlfilter_id}`, undefined, true);
+    await this.request('DELETE', `/api/v2/cmdb/webfilter/profile/${encodeURIComponent(pushed.profile)}`, {
+      allowNotFound: true,
+    });
+    await this.request('DELETE', `/api/v2/cmdb/webfilter/urlfilter/${pushed.urlfilter_id}`, { allowNotFound: true });
+    await this.deleteExternalResources(pushed.external_resources ?? []);
+  }
+
+  /** Shared by every policy on the device (one per severity): one another profile still uses stays (-23). */
+  private async deleteExternalResources(names: readonly string[]) {
+    for (const name of names) {
+      try {
+        await this.request('DELETE', `/api/v2/cmdb/system/external-resource/${encodeURIComponent(name)}`, {
+          allowNotFound: true,
+        });
+      } catch (err) {
+        if (!(err instanceof ConnectorError && err.message.includes('error -23'))) throw err;
+      }
+    }
   }
 }

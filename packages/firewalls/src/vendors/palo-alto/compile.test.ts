@@ -134,3 +134,33 @@ describe('compilePanos', () => {
     expect(compiled.warnings.join(' ')).toMatch(/rule 2 \(risky\): min_risk_score is our own score/);
   });
 });
+
+describe('compilePanos: rules on the risk feed (min_asset_severity)', () => {
+  const feedPolicy = (over: Partial<Parameters<typeof policy>[0][number]> = {}) => ({
+    ...policy([
+      rule('allow', { domains: ['docs.example.org'] }),
+      rule('block', { min_asset_severity: 'high', ...over }),
+    ]),
+    feed_base_url: 'https://risk.example.com/',
+  });
+
+  it('becomes an External Dynamic List of URLs on the tenant feed, listed under the rule action', () => {
+    const compiled = compilePanos(feedPolicy());
+    expect(compiled.externalLists).toEqual([
+      {
+        name: 'rk-ghijklmnop-edl-high',
+        url: 'https://risk.example.com/feeds/v1/lists/panos-url/high',
+        severity: 'high',
+        action: 'block',
+        rule_id: expect.any(String),
+      },
+    ]);
+    expect(compiled.profile.block).toContain('rk-ghijklmnop-edl-high');
+    expect(compiled.warnings.join(' ')).toContain('strictest');
+  });
+
+  it('without FEED_BASE_URL the rule cannot be pushed', () => {
+    const p = policy([rule('block', { min_asset_severity: 'critical' })]);
+    expect(() => compilePanos(p)).toThrow(PolicyTranslationError);
+  });
+});

@@ -6,6 +6,7 @@ import { ConnectorError } from '../../connector/errors';
 import { httpsCall } from '../../connector/https-client';
 import type { VendorConnectorContext } from '../../vendor';
 import type {
+  FeedCredential,
   FirewallConnection,
   FirewallConnector,
   FirewallTestInfo,
@@ -43,6 +44,8 @@ function messageOf(root: XmlNode): string {
 export interface PanPushedObjects extends PushedObjects {
   vendor: 'palo_alto';
   custom_categories: string[];
+  /** External Dynamic Lists pulling the risk feed (absent in records written before feeds existed) */
+  external_lists?: string[];
 }
 
 const isPanPushed = (pushed: PushedObjects | null): pushed is PanPushedObjects => pushed?.vendor === 'palo_alto';
@@ -166,7 +169,21 @@ export class PaloAltoConnector implements FirewallConnector {
     };
   }
 
-  async applyUrlPolicy(policy: PolicyModel, previous: PushedObjects | null): Promise<PanPushedObjects> {
+  /** An EDL of type URL List on our feed, pulled every five minutes (PAN-OS's shortest interval) with Basic auth. */
+  private async editExternalList(list: { name: string; url: string; description: string }, feed: FeedCredential) {
+    const auth = `<auth><username>${escapeXml(feed.username)}</username><password>${escapeXml(feed.password)}</password></auth>`;
+    await this.edit(
+      `${PAN_VSYS}/external-list/entry[@name='${list.name}']`,
+      `<entry name="${list.name}"><type><url><url>${escapeXml(list.url)}</url>${auth}<recurring><five-minute/></recurring>` +
+        `<description>${escapeXml(list.description)}</description></url></type></entry>`,
+    );
+  }
+
+  async applyUrlPolicy(
+    policy: PolicyModel,
+    previous: PushedObjects | null,
+    feed?: FeedCredential | null,
+  ): Promise<PanPushedObjects> {
     let compiled;
     try {
       compiled = compilePanos(policy);
@@ -181,6 +198,17 @@ export class PaloAltoConnector implements FirewallConnector {
         `<entry name="${category.name}"><type>URL List</type><list>${list}</list><description>${escapeXml(category.description)}</description></entry>`,
       );
     }
+    if (compiled.externalLists.length && !feed)
+      throw new ConnectorError(
+        'policy_not_translatable',
+        'a rule references the risk feed but no feed credential was given',
+      );
+    for (const list of compiled.externalLists) {
+      await this.editExternalList(
+        { name: list.name, url: list.url, description: `risk-intel feed, assets ${list.severity} and above` },
+        feed!,
+      );
+    }
     const lists = (['allow', 'alert', 'block'] as const)
       .map(
         (action) =>
@@ -192,6 +220,7 @@ export class PaloAltoConnector implements FirewallConnector {
       `<entry name="${compiled.profileName}">${lists}<description>${escapeXml(`risk-intel policy ${policy.id} v${policy.version}`)}</description></entry>`,
     );
     const current = new Set(compiled.customCategories.map((c) => c.name));
+    const currentLists = new Set(compiled.externalLists.map((l) => l.name));
     if (isPanPushed(previous)) {
       for (const stale of previous.custom_categories.filter((name) => !current.has(name))) {
         await this.call({
@@ -200,12 +229,27 @@ export class PaloAltoConnector implements FirewallConnector {
           xpath: `${PAN_VSYS}/profiles/custom-url-category/entry[@name='${stale}']`,
         });
       }
+      for (const stale of (previous.external_lists ?? []).filter((name) => !currentLists.has(name))) {
+        await this.call({
+          type: 'config',
+          action: 'delete',
+          xpath: `${PAN_VSYS}/external-list/entry[@name='${stale}']`,
+        });
+      }
     }
     await this.commitAndWait();
+    // pull the lists now rather than at the next interval (`request system external-list refresh`)
+    for (const name of currentLists) {
+      await this.call({
+        type: 'op',
+        cmd: `<request><system><external-list><refresh><type><url><name>${escapeXml(name)}</name></url></type></refresh></external-list></system></request>`,
+      });
+    }
     return {
       vendor: 'palo_alto',
       profile: compiled.profileName,
       custom_categories: [...current],
+      external_lists: [...currentLists],
       policy_version: policy.version,
       warnings: compiled.warnings,
     };
@@ -224,6 +268,9 @@ export class PaloAltoConnector implements FirewallConnector {
         action: 'delete',
         xpath: `${PAN_VSYS}/profiles/custom-url-category/entry[@name='${name}']`,
       });
+    }
+    for (const name of pushed.external_lists ?? []) {
+      await this.call({ type: 'config', action: 'delete', xpath: `${PAN_VSYS}/external-list/entry[@name='${name}']` });
     }
     await this.commitAndWait();
   }

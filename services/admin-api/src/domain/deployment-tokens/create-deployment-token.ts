@@ -1,17 +1,17 @@
 // Deployment tokens (`dpl_…`, stored as SHA-256): exchanged once per use for an API key.
 import { ID_PREFIXES, newId, randomToken, sha256Hex } from '@risk/common';
-import type { DbDeps } from '../deps';
+import type { PrismaDeps } from '../deps';
 import { serializeDeploymentToken } from '../serializers';
 import { findTenant } from '../tenants/find-tenant';
 
 export async function createDeploymentToken(
-  deps: DbDeps,
+  deps: PrismaDeps,
   input: { tenantId: string; name?: string; expires_in_hours: number; max_uses?: number },
 ) {
-  const { db } = deps;
-  await findTenant(db, input.tenantId);
+  const { prisma } = deps;
+  await findTenant(prisma, input.tenantId);
   const token = `dpl_${randomToken(32)}`;
-  const row = await db.deploymentToken.create({
+  const row = await prisma.deploymentToken.create({
     data: {
       id: newId(ID_PREFIXES.deploymentToken),
       tenant_id: input.tenantId,

@@ -4,9 +4,9 @@ import { deploymentTokenStatus } from '../serializers';
 import { tenantSuspended } from '../tenant-tokens/check-tenant-token';
 
 /** GET /deploy/v1/credentials: a valid token is used once more and yields a fresh API key. */
-export async function exchangeDeploymentToken(deps: Pick<AdminDeps, 'db' | 'config'>, input: { token: string }) {
+export async function exchangeDeploymentToken(deps: Pick<AdminDeps, 'prisma' | 'config'>, input: { token: string }) {
   const hash = sha256Hex(input.token);
-  return deps.db.$transaction(async (tx) => {
+  return deps.prisma.$transaction(async (tx) => {
     const token = await tx.deploymentToken.findUnique({ where: { token_hash: hash }, include: { tenant: true } });
     if (!token) throw new ApiError('token_invalid', { param: 'token', message: 'Invalid deployment token.' });
     const status = deploymentTokenStatus(token);

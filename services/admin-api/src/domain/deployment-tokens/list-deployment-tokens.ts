@@ -1,25 +1,16 @@
-import { keysetOrder, keysetWhere, listEnvelope, paginate, type ListQuery } from '@risk/common';
-import type { DbDeps } from '../deps';
+import type { ListQuery } from '@risk/common';
+import type { PrismaDeps } from '../deps';
+import { listPage } from '../list-page';
 import { serializeDeploymentToken } from '../serializers';
 import { findTenant } from '../tenants/find-tenant';
 
-export async function listDeploymentTokens(deps: DbDeps, input: { tenantId: string; page: ListQuery }) {
-  const { db } = deps;
+export async function listDeploymentTokens(deps: PrismaDeps, input: { tenantId: string; page: ListQuery }) {
   const { tenantId } = input;
-  await findTenant(db, tenantId);
-  const result = await paginate(input.page, {
-    loadCursor: (id) =>
-      db.deploymentToken.findFirst({ where: { id, tenant_id: tenantId }, select: { id: true, created: true } }),
-    fetch: ({ before, after, order, take }) =>
-      db.deploymentToken.findMany({
-        where: { tenant_id: tenantId, ...keysetWhere('id', { before, after }) },
-        orderBy: keysetOrder('id', order),
-        take,
-      }),
+  await findTenant(deps.prisma, tenantId);
+  return listPage(deps.prisma.deploymentToken, {
+    page: input.page,
+    scope: { tenant_id: tenantId },
+    url: `/tenants/v1/${tenantId}/deployment-tokens`,
+    serialize: serializeDeploymentToken,
   });
-  return listEnvelope(
-    `/tenants/v1/${tenantId}/deployment-tokens`,
-    { data: result.data.map(serializeDeploymentToken), has_more: result.has_more },
-    (t) => t.id,
-  );
 }

@@ -1,13 +1,13 @@
-import type { DbDeps } from '../deps';
+import type { PrismaDeps } from '../deps';
 import { notFound } from '../errors';
 import { serializeDeploymentToken } from '../serializers';
 import { findTenant } from '../tenants/find-tenant';
 
 /** Revoking a token revokes every API key minted from it, in one transaction. */
-export async function revokeDeploymentToken(deps: DbDeps, input: { tenantId: string; tokenId: string }) {
-  const { db } = deps;
-  await findTenant(db, input.tenantId);
-  return db.$transaction(async (tx) => {
+export async function revokeDeploymentToken(deps: PrismaDeps, input: { tenantId: string; tokenId: string }) {
+  const { prisma } = deps;
+  await findTenant(prisma, input.tenantId);
+  return prisma.$transaction(async (tx) => {
     const token = await tx.deploymentToken.findFirst({ where: { id: input.tokenId, tenant_id: input.tenantId } });
     if (!token) throw notFound('deployment token', input.tokenId, 'token_id');
     const now = new Date();

@@ -6,12 +6,12 @@ import { findFirewall } from './find-firewall';
 
 /** Pushes a syslog server profile to the firewall; the outcome is stored on the firewall and logged. */
 export async function configureVendorLogging(
-  deps: Pick<AdminDeps, 'db' | 'firewalls' | 'logger'>,
+  deps: Pick<AdminDeps, 'prisma' | 'firewalls' | 'logger'>,
   input: { tenantId: string; id: string; options: LoggingOptions },
 ) {
-  const { db } = deps;
+  const { prisma } = deps;
   const { id, tenantId, options } = input;
-  const firewall = await findFirewall(db, tenantId, id);
+  const firewall = await findFirewall(prisma, tenantId, id);
   let vendorConfig: Record<string, unknown> | null = null;
   let error: { reason: string; message: string } | null = null;
   try {
@@ -22,7 +22,7 @@ export async function configureVendorLogging(
     error = connectorFailure(err);
   }
   const updatedAt = new Date();
-  await db.firewall.update({
+  await prisma.firewall.update({
     where: { id },
     data: {
       logging_config: { ...options, vendor_config: vendorConfig } as Prisma.InputJsonValue,

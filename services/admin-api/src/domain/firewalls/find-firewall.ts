@@ -1,9 +1,9 @@
 import type { Firewall, PrismaClient } from '@risk/db';
 import { notFound } from '../errors';
 
-export async function findFirewall(db: PrismaClient, tenantId: string, id: string): Promise<Firewall> {
+export async function findFirewall(prisma: PrismaClient, tenantId: string, id: string): Promise<Firewall> {
   // another tenant's firewall is indistinguishable from a missing one
-  const row = await db.firewall.findFirst({ where: { id, tenant_id: tenantId } });
+  const row = await prisma.firewall.findFirst({ where: { id, tenant_id: tenantId } });
   if (!row) throw notFound('firewall', id, 'id');
   return row;
 }

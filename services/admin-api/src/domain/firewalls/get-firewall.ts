@@ -1,7 +1,7 @@
-import type { DbDeps } from '../deps';
+import type { PrismaDeps } from '../deps';
 import { serializeFirewall } from '../serializers';
 import { findFirewall } from './find-firewall';
 
-export async function getFirewall(deps: DbDeps, input: { tenantId: string; id: string }) {
-  return serializeFirewall(await findFirewall(deps.db, input.tenantId, input.id));
+export async function getFirewall(deps: PrismaDeps, input: { tenantId: string; id: string }) {
+  return serializeFirewall(await findFirewall(deps.prisma, input.tenantId, input.id));
 }

@@ -5,12 +5,12 @@ import { findFirewall } from './find-firewall';
 
 /** The vendor's status call; the outcome is stored on the firewall and logged. */
 export async function testFirewall(
-  deps: Pick<AdminDeps, 'db' | 'firewalls' | 'logger'>,
+  deps: Pick<AdminDeps, 'prisma' | 'firewalls' | 'logger'>,
   input: { tenantId: string; id: string },
 ) {
-  const { db } = deps;
+  const { prisma } = deps;
   const { id, tenantId } = input;
-  const firewall = await findFirewall(db, tenantId, id);
+  const firewall = await findFirewall(prisma, tenantId, id);
   const started = process.hrtime.bigint();
   let info: Awaited<ReturnType<FirewallConnector['test']>> | null = null;
   let error: { reason: string; message: string } | null = null;
@@ -21,7 +21,7 @@ export async function testFirewall(
   }
   const latency = Number((process.hrtime.bigint() - started) / 1_000_000n);
   const testedAt = new Date();
-  await db.firewall.update({
+  await prisma.firewall.update({
     where: { id },
     data: {
       status: info ? 'connected' : 'error',

@@ -1,29 +1,23 @@
 // The api_token is encrypted (AES-256-GCM under SECRETS_KEY) before it reaches the database and decrypted
 // only to build a connector; responses carry api_token_last4 only.
 import { ApiError, encryptSecret } from '@risk/common';
+import type { FirewallWrite } from '@risk/firewalls';
 import type { AdminDeps } from '../deps';
 import { serializeFirewall } from '../serializers';
 import { assertHostAllowed, conflictOnName } from './firewall-checks';
 import { findFirewall } from './find-firewall';
 
 export async function updateFirewall(
-  deps: Pick<AdminDeps, 'db' | 'firewalls'>,
+  deps: Pick<AdminDeps, 'prisma' | 'firewalls'>,
   request: {
     tenantId: string;
     id: string;
-    changes: Partial<{
-      name: string;
-      type: string;
-      host: string;
-      port: number;
-      api_token: string;
-      verify_ssl: boolean;
-    }>;
+    changes: Partial<FirewallWrite>;
   },
 ) {
-  const { db } = deps;
+  const { prisma } = deps;
   const { id, changes: input } = request;
-  const current = await findFirewall(db, request.tenantId, id);
+  const current = await findFirewall(prisma, request.tenantId, id);
   if (input.host !== undefined) assertHostAllowed(input.host, deps.firewalls.allowList);
   // Only fields whose value differs are written: a client that PUTs back what it read (the connection
   // fields, never the token) changes nothing, and cannot undo a concurrent re-key by writing a stale host.
@@ -49,7 +43,7 @@ export async function updateFirewall(
   }
   const connectionChanged = changed.length > 0 || input.api_token !== undefined;
   try {
-    const row = await db.firewall.update({
+    const row = await prisma.firewall.update({
       where: { id },
       data: {
         ...(input.name !== undefined ? { name: input.name } : {}),

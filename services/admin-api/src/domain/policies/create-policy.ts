@@ -1,13 +1,12 @@
-import { ID_PREFIXES, newId } from '@risk/common';
-import type { FilterAction } from '@risk/firewalls';
-import type { DbDeps } from '../deps';
+import { insertPolicy, type FilterAction } from '@risk/firewalls';
+import type { PrismaDeps } from '../deps';
 import { serializePolicy } from '../serializers';
 import { findPolicy } from './find-policy';
-import { normalizeRule, type RuleInput } from './normalize-rule';
-import { nameConflict } from './policy-writes';
+import { nameConflict } from './name-conflict';
+import { knownCategoryIds, normalizeRule, type RuleInput } from './normalize-rule';
 
 export async function createPolicy(
-  deps: DbDeps,
+  deps: PrismaDeps,
   request: {
     tenantId: string;
     policy: {
@@ -18,34 +17,15 @@ export async function createPolicy(
     };
   },
 ) {
-  const { db } = deps;
+  const { prisma } = deps;
   const { tenantId, policy: input } = request;
-  const rules = input.rules.map((r, i) => ({ ...r, ...normalizeRule(r, `rules[${i}].`) }));
-  const id = newId(ID_PREFIXES.policy);
+  const known = await knownCategoryIds(deps, input.rules);
+  const rules = input.rules.map((r, i) => ({ ...r, ...normalizeRule(r, { param: `rules[${i}].`, known }) }));
+  let id: string;
   try {
-    await db.urlFilterPolicy.create({
-      data: {
-        id,
-        tenant_id: tenantId,
-        name: input.name,
-        description: input.description ?? null,
-        default_action: input.default_action,
-        rules: {
-          create: rules.map((r, i) => ({
-            id: newId(ID_PREFIXES.rule),
-            position: i + 1,
-            name: r.name ?? null,
-            action: r.action,
-            categories: r.categories,
-            domains: r.domains,
-            min_risk_score: r.min_risk_score,
-            enabled: r.enabled ?? true,
-          })),
-        },
-      },
-    });
+    id = await insertPolicy(prisma, { tenantId, policy: { ...input, rules } });
   } catch (err) {
     nameConflict(err, input.name);
   }
-  return serializePolicy(await findPolicy(db, tenantId, id));
+  return serializePolicy(await findPolicy(prisma, tenantId, id));
 }

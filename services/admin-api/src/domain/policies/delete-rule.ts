@@ -1,13 +1,13 @@
-import type { DbDeps } from '../deps';
+import type { PrismaDeps } from '../deps';
 import { findRule } from './find-policy';
-import { bumpAndResync, setRulePositions } from './policy-writes';
+import { bumpAndResync, setRulePositions } from '@risk/firewalls';
 
 /** Removes a rule and closes the gap in the positions. */
-export async function deleteRule(deps: DbDeps, input: { tenantId: string; policyId: string; ruleId: string }) {
-  const { db } = deps;
+export async function deleteRule(deps: PrismaDeps, input: { tenantId: string; policyId: string; ruleId: string }) {
+  const { prisma } = deps;
   const { policyId, ruleId } = input;
-  await findRule(db, input);
-  await db.$transaction(async (tx) => {
+  await findRule(prisma, input);
+  await prisma.$transaction(async (tx) => {
     await tx.urlFilterRule.delete({ where: { id: ruleId } });
     const rest = await tx.urlFilterRule.findMany({
       where: { policy_id: policyId },

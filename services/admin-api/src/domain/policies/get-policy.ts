@@ -1,7 +1,7 @@
-import type { DbDeps } from '../deps';
+import type { PrismaDeps } from '../deps';
 import { serializePolicy } from '../serializers';
 import { findPolicy } from './find-policy';
 
-export async function getPolicy(deps: DbDeps, input: { tenantId: string; id: string }) {
-  return serializePolicy(await findPolicy(deps.db, input.tenantId, input.id));
+export async function getPolicy(deps: PrismaDeps, input: { tenantId: string; id: string }) {
+  return serializePolicy(await findPolicy(deps.prisma, input.tenantId, input.id));
 }

@@ -1,6 +1,15 @@
 // The one validation of a rule's matching criteria, for new rules, changed rules and a new policy's rules.
+// Categories are checked against the merged category data: the shipped ones and the operator's imported AI
+// categories, which are platform-wide (docs/firewalls.md "Category data").
 import { ApiError } from '@risk/common';
-import { allCategoryIds, normalizeDomainPattern, type FilterAction } from '@risk/firewalls';
+import {
+  allCategoryIds,
+  loadOperatorCategoryIds,
+  normalizeDomainPattern,
+  type FeedSeverity,
+  type FilterAction,
+} from '@risk/firewalls';
+import type { PrismaDeps } from '../deps';
 
 export interface RuleInput {
   name?: string | null;
@@ -8,18 +17,41 @@ export interface RuleInput {
   categories?: string[];
   domains?: string[];
   min_risk_score?: number | null;
+  min_asset_severity?: FeedSeverity | null;
   enabled?: boolean;
 }
 
-/** Validates categories and domain patterns; returns the normalized lists. `param` prefixes error params. */
+export interface ExistingCriteria {
+  categories: string[];
+  domains: string[];
+  min_risk_score: number | null;
+  min_asset_severity: string | null;
+}
+
+/**
+ * The category ids rules may name, for the rules about to be validated: the shipped ids, plus the operator's
+ * (one bounded query, only when a rule names a category the shipped data does not know).
+ */
+export async function knownCategoryIds(
+  deps: PrismaDeps,
+  rules: ReadonlyArray<Pick<RuleInput, 'categories'>>,
+): Promise<ReadonlySet<string>> {
+  if (rules.every((r) => (r.categories ?? []).every((c) => allCategoryIds.has(c)))) return allCategoryIds;
+  return new Set([...allCategoryIds, ...(await loadOperatorCategoryIds(deps.prisma))]);
+}
+
+/**
+ * Validates categories (against `known`, from knownCategoryIds) and domain patterns; returns the normalized
+ * lists. `param` prefixes error params; `existing` holds the criteria a partial update keeps.
+ */
 export function normalizeRule(
   input: RuleInput,
-  param: string,
-  existing?: { categories: string[]; domains: string[]; min_risk_score: number | null },
+  context: { param: string; known: ReadonlySet<string>; existing?: ExistingCriteria },
 ) {
+  const { param, known, existing } = context;
   const categories = input.categories ?? existing?.categories ?? [];
   categories.forEach((c, i) => {
-    if (!allCategoryIds.has(c)) {
+    if (!known.has(c)) {
       throw new ApiError('parameter_invalid', {
         param: `${param}categories[${i}]`,
         message: `Unknown category '${c}'; see GET /policies/v1/categories and /policies/v1/categories/ai.`,
@@ -37,11 +69,18 @@ export function normalizeRule(
     return normalized;
   });
   const minRisk = input.min_risk_score !== undefined ? input.min_risk_score : (existing?.min_risk_score ?? null);
-  if (!categories.length && !domains.length && minRisk === null) {
+  const minSeverity =
+    input.min_asset_severity !== undefined ? input.min_asset_severity : (existing?.min_asset_severity ?? null);
+  if (!categories.length && !domains.length && minRisk === null && minSeverity === null) {
     throw new ApiError('missing_required_param', {
       param: `${param}categories`,
-      message: 'A rule needs at least one of categories, domains or min_risk_score.',
+      message: 'A rule needs at least one of categories, domains, min_risk_score or min_asset_severity.',
     });
   }
-  return { categories: [...new Set(categories)], domains: [...new Set(domains)], min_risk_score: minRisk };
+  return {
+    categories: [...new Set(categories)],
+    domains: [...new Set(domains)],
+    min_risk_score: minRisk,
+    min_asset_severity: minSeverity,
+  };
 }

@@ -1,23 +1,28 @@
-import type { FilterAction } from '@risk/firewalls';
-import type { DbDeps } from '../deps';
+import { bumpAndResync, type FilterAction } from '@risk/firewalls';
+import type { PrismaDeps } from '../deps';
 import { serializePolicy } from '../serializers';
-import { findPolicy } from './find-policy';
-import { bumpAndResync, nameConflict } from './policy-writes';
+import { findPolicy, lockPolicyAt } from './find-policy';
+import { nameConflict } from './name-conflict';
 
-/** A partial update; bumps the version and re-syncs the assignments. */
+/** A partial update, optionally checked against the version the caller read; bumps the version and re-syncs. */
 export async function updatePolicy(
-  deps: DbDeps,
+  deps: PrismaDeps,
   request: {
     tenantId: string;
     id: string;
-    changes: { name?: string; description?: string | null; default_action?: FilterAction };
+    changes: {
+      name?: string;
+      description?: string | null;
+      default_action?: FilterAction;
+      expected_version?: number;
+    };
   },
 ) {
-  const { db } = deps;
+  const { prisma } = deps;
   const { tenantId, id, changes: input } = request;
-  await findPolicy(db, tenantId, id);
   try {
-    await db.$transaction(async (tx) => {
+    await prisma.$transaction(async (tx) => {
+      await lockPolicyAt(tx, { tenantId, policyId: id, expectedVersion: input.expected_version });
       await tx.urlFilterPolicy.update({
         where: { id },
         data: {
@@ -31,5 +36,5 @@ export async function updatePolicy(
   } catch (err) {
     nameConflict(err, input.name);
   }
-  return serializePolicy(await findPolicy(db, tenantId, id));
+  return serializePolicy(await findPolicy(prisma, tenantId, id));
 }

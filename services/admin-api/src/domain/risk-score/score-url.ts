@@ -3,7 +3,7 @@
 import { domainToUnicode } from 'node:url';
 import { distance } from 'fastest-levenshtein';
 import { parse as parseDomain } from 'tldts';
-import { lookupAiDomain, classifyHost } from '@risk/firewalls';
+import { AI_PARENT_CATEGORY, shippedCatalog, type CategoryCatalog } from '@risk/firewalls';
 import { riskLists } from '../../data/url-risk';
 import { severityForScore, type RiskSeverity } from '@risk/contracts';
 
@@ -107,7 +107,8 @@ export function normalizeUrl(input: string): URL {
   }
 }
 
-export function scoreUrl(input: string): UrlRiskScore {
+/** `catalog`: the category data to classify the host with (the shipped lists unless the caller loaded the merged ones). */
+export function scoreUrl(input: string, catalog: CategoryCatalog = shippedCatalog): UrlRiskScore {
   const url = normalizeUrl(input);
   const factors: RiskFactor[] = [];
   const add = (code: string, points: number, evidence: string) => factors.push({ code, points, evidence });
@@ -140,7 +141,7 @@ export function scoreUrl(input: string): UrlRiskScore {
   const registrable = isIp ? null : parsed.domain;
   const registrableLabel = isIp ? null : parsed.domainWithoutSuffix;
   const subdomainLabels = !isIp && parsed.subdomain ? parsed.subdomain.split('.').filter(Boolean) : [];
-  const aiEntry = isIp ? null : lookupAiDomain(bareHost);
+  const aiEntry = isIp ? null : catalog.lookupAiDomain(bareHost);
 
   if (isIp) add('ip_literal_host', 30, `host ${bareHost} is an IP address`);
   if (url.username || url.password) add('userinfo_at', 20, 'credentials or @ in the authority part');
@@ -260,7 +261,7 @@ export function scoreUrl(input: string): UrlRiskScore {
     normalized_url: shown.href,
     host: bareHost,
     registrable_domain: registrable,
-    categories: isIp ? [] : classifyHost(bareHost),
+    categories: aiEntry ? [aiEntry.category, AI_PARENT_CATEGORY] : [],
     ai_category: aiEntry?.category ?? null,
     vendor: aiEntry?.vendor ?? null,
     risk_score: score,

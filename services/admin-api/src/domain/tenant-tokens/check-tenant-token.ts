@@ -1,6 +1,6 @@
 import { ApiError } from '@risk/common';
 import type { TenantTokenClaims } from '../../auth';
-import type { DbDeps } from '../deps';
+import type { PrismaDeps } from '../deps';
 
 /** last_used_at is written at most once a minute per token: informational, and not a write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -17,15 +17,15 @@ interface TokenCheckRow {
  * without an id (signed before tokens had ids), an unknown id (its tenant was deleted) or a revoked one is
  * 401 token_revoked; a suspended tenant is 403 tenant_suspended.
  */
-export async function checkTenantToken(deps: DbDeps, input: { claims: TenantTokenClaims; now?: Date }) {
-  const { db } = deps;
+export async function checkTenantToken(deps: PrismaDeps, input: { claims: TenantTokenClaims; now?: Date }) {
+  const { prisma } = deps;
   const { claims, now = new Date() } = input;
   if (!claims.tokenId) {
     throw new ApiError('token_revoked', {
       message: 'This tenant token predates token ids and is no longer accepted; mint a new one.',
     });
   }
-  const [row] = await db.$queryRaw<TokenCheckRow[]>`
+  const [row] = await prisma.$queryRaw<TokenCheckRow[]>`
     SELECT tt.tenant_id, tt.revoked_at, tt.last_used_at, t.status AS tenant_status
     FROM tenant_tokens tt JOIN tenants t ON t.id = tt.tenant_id
     WHERE tt.id = ${claims.tokenId}`;
@@ -35,7 +35,7 @@ export async function checkTenantToken(deps: DbDeps, input: { claims: TenantToke
   if (row.revoked_at) throw new ApiError('token_revoked', { message: 'This tenant token has been revoked.' });
   if (row.tenant_status !== 'active') throw tenantSuspended();
   if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {
-    await db.tenantToken.update({ where: { id: claims.tokenId }, data: { last_used_at: now } });
+    await prisma.tenantToken.update({ where: { id: claims.tokenId }, data: { last_used_at: now } });
   }
 }
 

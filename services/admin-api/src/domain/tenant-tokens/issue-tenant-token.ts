@@ -7,12 +7,12 @@ import { serializeTenantToken } from '../serializers';
 
 /** Stores the row, then signs the JWT that carries its id; the JWT itself is returned once, never stored. */
 export async function issueTenantToken(
-  deps: { db: Pick<Prisma.TransactionClient, 'tenantToken'>; signer: TenantTokenSigner },
+  deps: { prisma: Pick<Prisma.TransactionClient, 'tenantToken'>; signer: TenantTokenSigner },
   input: { tenantId: string; ttlDays: number; name?: string },
 ) {
   // JWT expiry has second resolution: store the same instant the token carries
   const expiresAt = new Date(Math.floor((Date.now() + input.ttlDays * 86400_000) / 1000) * 1000);
-  const row = await deps.db.tenantToken.create({
+  const row = await deps.prisma.tenantToken.create({
     data: {
       id: newId(ID_PREFIXES.tenantToken),
       tenant_id: input.tenantId,

@@ -1,25 +1,16 @@
-import { keysetOrder, keysetWhere, listEnvelope, paginate, type ListQuery } from '@risk/common';
-import type { DbDeps } from '../deps';
+import type { ListQuery } from '@risk/common';
+import type { PrismaDeps } from '../deps';
+import { listPage } from '../list-page';
 import { serializeTenantToken } from '../serializers';
 import { findTenant } from '../tenants/find-tenant';
 
-export async function listTenantTokens(deps: DbDeps, input: { tenantId: string; page: ListQuery }) {
-  const { db } = deps;
+export async function listTenantTokens(deps: PrismaDeps, input: { tenantId: string; page: ListQuery }) {
   const { tenantId } = input;
-  await findTenant(db, tenantId);
-  const result = await paginate(input.page, {
-    loadCursor: (id) =>
-      db.tenantToken.findFirst({ where: { id, tenant_id: tenantId }, select: { id: true, created: true } }),
-    fetch: ({ before, after, order, take }) =>
-      db.tenantToken.findMany({
-        where: { tenant_id: tenantId, ...keysetWhere('id', { before, after }) },
-        orderBy: keysetOrder('id', order),
-        take,
-      }),
+  await findTenant(deps.prisma, tenantId);
+  return listPage(deps.prisma.tenantToken, {
+    page: input.page,
+    scope: { tenant_id: tenantId },
+    url: `/tenants/v1/${tenantId}/tokens`,
+    serialize: serializeTenantToken,
   });
-  return listEnvelope(
-    `/tenants/v1/${tenantId}/tokens`,
-    { data: result.data.map(serializeTenantToken), has_more: result.has_more },
-    (t) => t.id,
-  );
 }

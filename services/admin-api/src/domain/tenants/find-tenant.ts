@@ -2,8 +2,8 @@
 import type { PrismaClient } from '@risk/db';
 import { notFound } from '../errors';
 
-export async function findTenant(db: PrismaClient, id: string) {
-  const tenant = await db.tenant.findUnique({ where: { id } });
+export async function findTenant(prisma: PrismaClient, id: string) {
+  const tenant = await prisma.tenant.findUnique({ where: { id } });
   if (!tenant) throw notFound('tenant', id, 'id');
   return tenant;
 }

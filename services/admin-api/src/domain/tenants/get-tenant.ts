@@ -1,7 +1,7 @@
-import type { DbDeps } from '../deps';
+import type { PrismaDeps } from '../deps';
 import { serializeTenant } from '../serializers';
 import { findTenant } from './find-tenant';
 
-export async function getTenant(deps: DbDeps, input: { id: string }) {
-  return serializeTenant(await findTenant(deps.db, input.id));
+export async function getTenant(deps: PrismaDeps, input: { id: string }) {
+  return serializeTenant(await findTenant(deps.prisma, input.id));
 }

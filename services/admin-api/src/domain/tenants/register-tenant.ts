@@ -6,11 +6,11 @@ import { issueTenantToken } from '../tenant-tokens/issue-tenant-token';
 
 /** A tenant with its org id and a first tenant token (shown once), in one transaction. */
 export async function registerTenant(
-  deps: Pick<AdminDeps, 'db' | 'signer' | 'tenantTokenTtlDays'>,
+  deps: Pick<AdminDeps, 'prisma' | 'signer' | 'tenantTokenTtlDays'>,
   input: { name: string; admin_email: string },
 ) {
   try {
-    return await deps.db.$transaction(async (tx) => {
+    return await deps.prisma.$transaction(async (tx) => {
       const tenant = await tx.tenant.create({
         data: {
           id: newId(ID_PREFIXES.tenant),
@@ -20,7 +20,7 @@ export async function registerTenant(
         },
       });
       const tenantToken = await issueTenantToken(
-        { db: tx, signer: deps.signer },
+        { prisma: tx, signer: deps.signer },
         { tenantId: tenant.id, ttlDays: deps.tenantTokenTtlDays },
       );
       return { ...serializeTenant(tenant), tenant_token: tenantToken };

@@ -1,4 +1,4 @@
-import type { DbDeps } from '../deps';
+import type { PrismaDeps } from '../deps';
 import { serializeTenant } from '../serializers';
 import { findTenant } from './find-tenant';
 
@@ -8,11 +8,11 @@ import { findTenant } from './find-tenant';
  * look-up joins the tenant by org_id. Reactivation therefore restores exactly the credentials that were
  * valid before (revoked or expired ones stay so). Both are idempotent.
  */
-export async function setTenantStatus(deps: DbDeps, input: { id: string; status: 'active' | 'suspended' }) {
-  const { db } = deps;
-  const tenant = await findTenant(db, input.id);
+export async function setTenantStatus(deps: PrismaDeps, input: { id: string; status: 'active' | 'suspended' }) {
+  const { prisma } = deps;
+  const tenant = await findTenant(prisma, input.id);
   if (tenant.status === input.status) return serializeTenant(tenant);
-  const updated = await db.tenant.update({
+  const updated = await prisma.tenant.update({
     where: { id: input.id },
     data: { status: input.status, suspended_at: input.status === 'suspended' ? new Date() : null },
   });

@@ -1,58 +1,90 @@
-import { MicroBatch } from '@risk/db';
+import { MicroBatch, orgTriageLateral, parseOrgAssetTriage, type OrgAssetTriage } from '@risk/db';
 import type { AppDeps } from '../../deps';
+import type { OrgScope } from '../triage/org-view';
 import { ASSET_COLUMNS_SQL, type AssetRow } from './render';
 
-// keyed by (livemode, fingerprint): a key reads only the assets of its own mode. $1 = live fingerprints,
-// $2 = test ones: two primary-key index conditions, whatever the planner's guess of the array sizes.
-const BY_KEYS_SQL = `SELECT a.livemode, ${ASSET_COLUMNS_SQL} FROM assets a
-  WHERE (a.livemode AND a.fingerprint = ANY($1::text[])) OR (NOT a.livemode AND a.fingerprint = ANY($2::text[]))`;
+// One row per read key, in key order ($1 modes, $2 fingerprints, $3 org ids (NULL: no org's view), $4 now):
+// the asset of the key's mode (a primary-key look-up: a key reads only the assets of its own mode) and,
+// for a key with an org, the org's triage context of it (docs/triage.md "Effective score").
+const BY_KEYS_SQL = `SELECT j.i, ${ASSET_COLUMNS_SQL}, tr.suppressions, tr.overrides, tr.triage, tr.view_findings
+  FROM unnest($1::boolean[], $2::text[], $3::text[]) WITH ORDINALITY AS j(livemode, fingerprint, org_id, i)
+  JOIN assets a ON a.livemode = j.livemode AND a.fingerprint = j.fingerprint${orgTriageLateral({ org: 'j.org_id', now: '$4' })}`;
 const MAX_BATCH = 500;
 
 interface ReadKey {
   livemode: boolean;
   fingerprint: string;
+  orgId: string | null;
 }
+
+/** An asset with the org's triage context of it (`now`: the time the context was read at). */
+export interface AssetForOrg {
+  row: AssetRow;
+  org: OrgAssetTriage & { now: Date };
+}
+
+type Raw = AssetRow & { i: string } & Parameters<typeof parseOrgAssetTriage>[0];
 
 /**
  * Primary-key reads of assets, batched like a group commit (a MicroBatch, docs/data-access.md): while
  * one read is in flight, the reads that arrive meanwhile wait and then go out together as ONE statement
- * (the (livemode, fingerprint) keys as two arrays, a named statement, planned once per connection). A
- * lone read goes out at once, so an idle server adds no latency; under load the Postgres round trip (the
- * largest cost of GET /v1/assets/{fp}) is shared by every request that arrived during the previous one.
+ * (the keys as arrays, a named statement, planned once per connection). A lone read goes out at once,
+ * so an idle server adds no latency; under load the Postgres round trip (the largest cost of
+ * GET /v1/assets/{fp}) is shared by every request that arrived during the previous one. A read for an
+ * org also carries the org's triage context of the asset (its rules, overrides, triage rows and, when
+ * any of these applies, the asset's findings), so the effective score needs no second round trip.
  *
  * Consistency is that of one read per request: every statement starts after all the requests it
  * serves arrived, so a request never sees data older than its own arrival.
  */
 export class AssetReader {
-  private readonly reads: MicroBatch<ReadKey, AssetRow | undefined>;
+  private readonly reads: MicroBatch<ReadKey, AssetForOrg | undefined>;
 
-  constructor(db: AppDeps['pool']) {
+  constructor(pool: AppDeps['pool']) {
     this.reads = new MicroBatch({
       maxInFlight: 1,
       maxItems: MAX_BATCH,
       tick: 'nextTick',
       runBatch: async (keys) => {
-        const { rows } = await db.query<AssetRow & { livemode: boolean }>({
+        // equal keys (the same asset for the same org) are read once
+        const index = new Map<string, number>();
+        const unique: ReadKey[] = [];
+        for (const k of keys) {
+          const id = readKey(k);
+          if (!index.has(id)) {
+            index.set(id, unique.length);
+            unique.push(k);
+          }
+        }
+        const now = new Date();
+        const { rows } = await pool.query<Raw>({
           name: 'public_api_assets_by_keys',
           text: BY_KEYS_SQL,
-          values: [
-            [...new Set(keys.filter((k) => k.livemode).map((k) => k.fingerprint))],
-            [...new Set(keys.filter((k) => !k.livemode).map((k) => k.fingerprint))],
-          ],
+          values: [unique.map((k) => k.livemode), unique.map((k) => k.fingerprint), unique.map((k) => k.orgId), now],
         });
-        const found = new Map(rows.map(({ livemode, ...row }) => [readKey(livemode, row.fingerprint), row]));
-        return keys.map((k) => found.get(readKey(k.livemode, k.fingerprint)));
+        const found = new Map<number, AssetForOrg>();
+        for (const r of rows) {
+          const { i, suppressions, overrides, triage, view_findings, ...row } = r;
+          const org = parseOrgAssetTriage({ suppressions, overrides, triage, view_findings });
+          found.set(Number(i) - 1, { row, org: { ...org, now } });
+        }
+        return keys.map((k) => found.get(index.get(readKey(k))!));
       },
     });
   }
 
-  read(livemode: boolean, fingerprint: string): Promise<AssetRow | undefined> {
-    return this.reads.submit({ livemode, fingerprint });
+  async read(livemode: boolean, fingerprint: string): Promise<AssetRow | undefined> {
+    return (await this.reads.submit({ livemode, fingerprint, orgId: null }))?.row;
+  }
+
+  /** The asset of the scope's mode with the scope's org's triage context of it, in the same batched read. */
+  readForOrg(scope: OrgScope, fingerprint: string): Promise<AssetForOrg | undefined> {
+    return this.reads.submit({ livemode: scope.livemode, fingerprint, orgId: scope.orgId });
   }
 }
 
-/** 'live:' or 'test:' + the fingerprint */
-const readKey = (livemode: boolean, fingerprint: string) => `${livemode ? 'live' : 'test'}:${fingerprint}`;
+/** mode, org and fingerprint (a fingerprint is the last part: it may hold any character) */
+const readKey = (k: ReadKey) => `${k.livemode ? 'live' : 'test'}:${k.orgId ?? ''}:${k.fingerprint}`;
 
 const readers = new WeakMap<object, AssetReader>();
 

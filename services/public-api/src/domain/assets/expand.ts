@@ -1,6 +1,8 @@
 import { ApiError } from '@risk/common';
 import type { AiBom, Finding } from '@risk/contracts';
 import type { AppDeps } from '../../deps';
+import type { OrgRules } from '../triage/effective';
+import { loadOrgViews, type AssetOrgView, type OrgScope } from '../triage/org-view';
 import { renderAiBom, renderFinding, type AssetExpansions, type AssetRow } from './render';
 
 export type AssetExpand = 'findings' | 'aibom';
@@ -34,7 +36,11 @@ export function parseExpand<T extends string>(
  * request that could return more than EXPAND_AIBOM_MAX_ITEMS assets: a page `limit` or a look-up's
  * key count above it. Checked before any query runs.
  */
-export function assertExpandBound(expand: Set<AssetExpand>, items: number, max: number, param: string): void {
+export function assertExpandBound(
+  expand: Set<AssetExpand>,
+  bound: { items: number; max: number; param: string },
+): void {
+  const { items, max, param } = bound;
   if (!expand.has('aibom') || items <= max) return;
   throw new ApiError('expand_limit_exceeded', {
     param,
@@ -43,17 +49,25 @@ export function assertExpandBound(expand: Set<AssetExpand>, items: number, max: 
 }
 
 /**
- * Loads the expanded fields of many assets (all of the key's mode) at once: one query per expanded
- * field, never per asset.
+ * Loads the expanded fields of many assets (all of the key's mode) at once, and the key's org's view of
+ * them (effective score, triage of findings: docs/triage.md): one query per expanded field and at most
+ * three for the org's view, never one per asset.
  */
 export async function loadAssetExpansions(
-  deps: Pick<AppDeps, 'prisma'>,
-  livemode: boolean,
-  assets: AssetRow[],
-  expand: Set<AssetExpand>,
+  deps: Pick<AppDeps, 'prisma' | 'pool'>,
+  input: {
+    scope: OrgScope;
+    assets: AssetRow[];
+    expand: Set<AssetExpand>;
+    rules?: OrgRules;
+    /** the org's views when the caller computed them already (look-up) */
+    views?: Map<string, AssetOrgView>;
+  },
 ): Promise<Map<string, AssetExpansions>> {
+  const { scope, assets, expand } = input;
+  const livemode = scope.livemode;
   const out = new Map<string, AssetExpansions>(assets.map((a) => [a.fingerprint, {}]));
-  if (assets.length === 0 || expand.size === 0) return out;
+  if (assets.length === 0) return out;
   const [findings, aiboms] = await Promise.all([
     expand.has('findings')
       ? deps.prisma.finding.findMany({
@@ -68,11 +82,22 @@ export async function loadAssetExpansions(
         })
       : Promise.resolve(null),
   ]);
+  // precomputed views hold no findings when nothing of the org applied: expanded findings need their own
+  const views =
+    input.views && !findings
+      ? input.views
+      : await loadOrgViews(deps, {
+          scope,
+          assets,
+          ...(findings ? { findings } : {}),
+          ...(input.rules ? { rules: input.rules } : {}),
+        });
+  for (const a of assets) out.get(a.fingerprint)!.effective = views.get(a.fingerprint)!.effective;
   if (findings) {
     const byAsset = new Map<string, Finding[]>();
     for (const f of findings) {
       const list = byAsset.get(f.fingerprint) ?? [];
-      list.push(renderFinding(f));
+      list.push(renderFinding(f, views.get(f.fingerprint)!.findings.get(f.id)!));
       byAsset.set(f.fingerprint, list);
     }
     for (const a of assets) out.get(a.fingerprint)!.findings = byAsset.get(a.fingerprint) ?? [];

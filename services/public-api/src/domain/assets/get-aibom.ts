@@ -1,11 +1,11 @@
 import { ApiError } from '@risk/common';
 import type { AiBom } from '@risk/contracts';
-import { renderSpdxTagValue } from '@risk/enrichment';
+import { buildSpdx3, renderSpdxTagValue, spdx3InputFromStored, type StoredComponent } from '@risk/enrichment';
 import type { AppDeps } from '../../deps';
 import { assertEnriched, findAssetOr404 } from './get-asset';
 import { renderAiBom } from './render';
 
-export type AiBomFormat = 'json' | 'spdx_json' | 'spdx_tv' | 'cyclonedx_json';
+export type AiBomFormat = 'json' | 'spdx_json' | 'spdx_tv' | 'cyclonedx_json' | 'spdx3_json';
 
 export type AiBomOutput =
   | { contentType: 'application/json'; json: AiBom }
@@ -35,6 +35,14 @@ export async function getAiBom(
       return { contentType: 'application/json', json: renderAiBom(row) };
     case 'spdx_json':
       return { contentType: 'application/spdx+json', json: row.spdx };
+    case 'spdx3_json':
+      // rendered from the stored row (docs/formats.md "SPDX 3.0.1"): AI-BOMs stored before this format render too
+      return {
+        contentType: 'application/spdx+json',
+        json: buildSpdx3(
+          spdx3InputFromStored(row.spdx as Record<string, unknown>, row.components as unknown as StoredComponent[]),
+        ),
+      };
     case 'spdx_tv':
       return {
         contentType: 'text/plain; charset=utf-8',

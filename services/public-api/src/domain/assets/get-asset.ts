@@ -3,6 +3,8 @@ import type { Asset } from '@risk/contracts';
 import type { AppDeps } from '../../deps';
 import { loadAssetExpansions, type AssetExpand } from './expand';
 import { assetReader } from './asset-reader';
+import { readPendingAssets } from './pending-assets';
+import { effectiveOf, type OrgScope } from '../triage/org-view';
 import { renderAsset, type AssetRow } from './render';
 
 /**
@@ -15,10 +17,12 @@ export async function findAssetOr404(
   fingerprint: string,
 ): Promise<AssetRow> {
   const row = await assetReader(deps).read(livemode, fingerprint);
-  if (!row)
-    throw new ApiError('resource_missing', { param: 'fingerprint', message: `No such asset: '${fingerprint}'.` });
+  if (!row) throw notFound(fingerprint);
   return row;
 }
+
+const notFound = (fingerprint: string) =>
+  new ApiError('resource_missing', { param: 'fingerprint', message: `No such asset: '${fingerprint}'.` });
 
 /** Findings, AI-BOM and threats are served for enriched assets, and for stale ones (the last good result). */
 export function assertEnriched(asset: AssetRow): void {
@@ -32,9 +36,38 @@ export function assertEnriched(asset: AssetRow): void {
 
 export async function getAsset(
   deps: Pick<AppDeps, 'prisma' | 'pool'>,
-  input: { livemode: boolean; fingerprint: string; expand: Set<AssetExpand> },
+  input: { scope: OrgScope; fingerprint: string; expand: Set<AssetExpand> },
 ): Promise<Asset> {
-  const row = await findAssetOr404(deps, input.livemode, input.fingerprint);
-  const expansions = await loadAssetExpansions(deps, input.livemode, [row], input.expand);
+  // the asset and the org's view of it in one batched read (asset-reader.ts): no query of its own for the score
+  const read = await assetReader(deps).readForOrg(input.scope, input.fingerprint);
+  if (!read) return getPendingAsset(deps, input);
+  const { row, org } = read;
+  const effective = effectiveOf(row, org);
+  if (input.expand.size === 0) return renderAsset(row, { effective });
+  // expanded findings need the views of their own (loadAssetExpansions loads them with the findings)
+  const views = new Map([[row.fingerprint, { effective, findings: new Map() }]]);
+  const expansions = await loadAssetExpansions(deps, {
+    scope: input.scope,
+    assets: [row],
+    expand: input.expand,
+    views,
+  });
+  return renderAsset(row, expansions.get(row.fingerprint));
+}
+
+/**
+ * No asset yet: the pending asset of the org's accepted bulk signal not projected yet (pending-assets.ts,
+ * docs/reliability.md "Asset projection"). When nothing is pending the asset is read again: the projection may
+ * have committed between the two reads.
+ */
+async function getPendingAsset(
+  deps: Pick<AppDeps, 'prisma' | 'pool'>,
+  input: { scope: OrgScope; fingerprint: string; expand: Set<AssetExpand> },
+): Promise<Asset> {
+  const pending = (await readPendingAssets(deps, { scope: input.scope, fingerprints: [input.fingerprint] })).get(
+    input.fingerprint,
+  );
+  const row = pending ?? (await findAssetOr404(deps, input.scope.livemode, input.fingerprint));
+  const expansions = await loadAssetExpansions(deps, { scope: input.scope, assets: [row], expand: input.expand });
   return renderAsset(row, expansions.get(row.fingerprint));
 }

@@ -3,6 +3,8 @@ import { LOOKUP_MAX_CANDIDATES, LOOKUP_MAX_KEYS, type LookupResponse } from '@ri
 import { normalizeAssetName } from '@risk/enrichment';
 import type { AppDeps } from '../../deps';
 import { loadAssetExpansions, type AssetExpand } from './expand';
+import { loadOrgViews } from '../triage/org-view';
+import { readPendingAssets } from './pending-assets';
 import { ASSET_COLUMNS_SQL, renderAsset, type AssetRow } from './render';
 
 /** The best trigram candidate of a name-only key counts as a flexible match from this similarity on. */
@@ -11,6 +13,8 @@ export const FLEXIBLE_MIN_SIMILARITY = 0.5;
 export interface LookupInput {
   /** the key's mode: only assets of this mode are looked up */
   livemode: boolean;
+  /** the key's org: its view (effective score, docs/triage.md) is rendered on every asset */
+  orgId: string;
   fingerprints: string[];
   lookup_name: string[];
   lookup_version: string[];
@@ -151,11 +155,21 @@ export async function lookupAssets(
     ...exactByKey.values(),
     ...[...candidatesByKey.values()].flat().map((c) => c.fingerprint),
   ]);
-  const { rows: assetRows } = await deps.pool.query<AssetRow>(
-    `SELECT ${ASSET_COLUMNS_SQL} FROM assets a WHERE a.livemode = $2 AND a.fingerprint = ANY($1::text[])`,
-    [[...wanted], input.livemode],
+  const assets = new Map((await readAssets(deps, input.livemode, [...wanted])).map((a) => [a.fingerprint, a]));
+  // a fingerprint key whose bulk signal is accepted but not projected yet finds its pending asset (pending-assets.ts)
+  const unseen = [...input.fingerprints, ...keys.flatMap((k) => (k.fingerprint ? [k.fingerprint] : []))].filter(
+    (fp) => !assets.has(fp),
   );
-  const assets = new Map(assetRows.map((a) => [a.fingerprint, a]));
+  if (unseen.length > 0) {
+    const pending = await readPendingAssets(deps, {
+      scope: { orgId: input.orgId, livemode: input.livemode },
+      fingerprints: unseen,
+    });
+    for (const [fp, row] of pending) assets.set(fp, row);
+    // read again what is still unseen: a projection may have committed between the two reads
+    const still = unseen.filter((fp) => !assets.has(fp));
+    if (still.length > 0) for (const a of await readAssets(deps, input.livemode, still)) assets.set(a.fingerprint, a);
+  }
 
   type Resolved = { match: 'exact' | 'fingerprint' | 'flexible' | 'none'; asset: AssetRow | null };
   const fingerprintResults: Resolved[] = input.fingerprints.map((fp) => {
@@ -180,7 +194,10 @@ export async function lookupAssets(
       ),
     ).values(),
   ];
-  const expansions = await loadAssetExpansions(deps, input.livemode, matched, input.expand);
+  const scope = { orgId: input.orgId, livemode: input.livemode };
+  // the org's view of every asset rendered (matches and candidates) in one batch (docs/triage.md)
+  const views = await loadOrgViews(deps, { scope, assets: [...assets.values()] });
+  const expansions = await loadAssetExpansions(deps, { scope, assets: matched, expand: input.expand, views });
   const render = (a: AssetRow | null) => (a ? renderAsset(a, expansions.get(a.fingerprint)) : null);
 
   const fingerprintResult = (i: number) => {
@@ -203,7 +220,16 @@ export async function lookupAssets(
         ? {
             candidates: (candidatesByKey.get(k.index) ?? []).flatMap((c) => {
               const a = assets.get(c.fingerprint);
-              return a ? [{ similarity: c.similarity, asset: renderAsset(a) }] : [];
+              return a
+                ? [
+                    {
+                      similarity: c.similarity,
+                      asset: renderAsset(a, {
+                        effective: views.get(a.fingerprint)!.effective,
+                      }),
+                    },
+                  ]
+                : [];
             }),
           }
         : {}),
@@ -216,4 +242,12 @@ export async function lookupAssets(
     object: 'asset_lookup',
     data: input.order.map((kind) => (kind === 'fingerprints' ? fingerprintResult(f++) : nameResult(n++))),
   };
+}
+
+async function readAssets(deps: Pick<AppDeps, 'pool'>, livemode: boolean, fingerprints: string[]): Promise<AssetRow[]> {
+  const { rows } = await deps.pool.query<AssetRow>(
+    `SELECT ${ASSET_COLUMNS_SQL} FROM assets a WHERE a.livemode = $2 AND a.fingerprint = ANY($1::text[])`,
+    [fingerprints, livemode],
+  );
+  return rows;
 }

@@ -1,5 +1,7 @@
 import type { AiBom, Asset, Finding, Threat } from '@risk/contracts';
 import { unixSeconds } from '../signals/render-signal';
+import type { EffectiveScore, FindingView } from '../triage/effective';
+import { renderTriage } from '../triage/render';
 
 /** The asset columns the API renders (a subset of the assets table). */
 export interface AssetRow {
@@ -52,6 +54,8 @@ export const ASSET_COLUMNS_SQL = Object.keys(ASSET_SELECT)
 export interface AssetExpansions {
   findings?: Finding[];
   aibom?: AiBom | null;
+  /** the key's org's view (docs/triage.md); absent where no org is the audience (shared events): null */
+  effective?: EffectiveScore;
 }
 
 export function renderAsset(row: AssetRow, expanded: AssetExpansions = {}): Asset {
@@ -66,6 +70,8 @@ export function renderAsset(row: AssetRow, expanded: AssetExpansions = {}): Asse
     enrichment_status: row.enrichment_status as Asset['enrichment_status'],
     intrinsic_risk_score: row.intrinsic_risk_score,
     intrinsic_risk_severity: row.intrinsic_risk_severity as Asset['intrinsic_risk_severity'],
+    effective_risk_score: expanded.effective?.effective_risk_score ?? null,
+    effective_risk_severity: expanded.effective?.effective_risk_severity ?? null,
     publisher_trust: (row.publisher_trust ?? null) as Asset['publisher_trust'],
     benchmark_summary: (row.benchmark_summary ?? null) as Asset['benchmark_summary'],
     findings: expanded.findings ?? null,
@@ -100,7 +106,8 @@ export interface FindingRow {
   created: Date;
 }
 
-export function renderFinding(row: FindingRow, threats?: Map<string, Threat>): Finding {
+/** A finding with the key's org's view of it (`view`: effective.ts viewFindings). */
+export function renderFinding(row: FindingRow, view: FindingView, threats?: Map<string, Threat>): Finding {
   return {
     id: row.id,
     object: 'finding',
@@ -122,6 +129,11 @@ export function renderFinding(row: FindingRow, threats?: Map<string, Threat>): F
     score_breakdown: row.score_breakdown ?? null,
     benchmark: row.benchmark ?? null,
     created: unixSeconds(row.created),
+    finding_key: view.key,
+    triage: view.triage ? renderTriage(view.triage) : null,
+    suppressed_by: view.suppressed_by,
+    effective_severity: view.effective_severity,
+    counts_toward_effective_score: view.excluded === null,
   };
 }
 

@@ -52,7 +52,7 @@ export function renderEvent(row: EventRow): Event {
 }
 
 export async function listEvents(
-  db: PrismaClient,
+  prisma: PrismaClient,
   reader: EventReader,
   input: PageRequest & { type?: string },
 ): Promise<ListEnvelope<Event>> {
@@ -60,13 +60,13 @@ export async function listEvents(
   const page = await paginate(input, {
     // a cursor resolves without the list's filters, but only to an event the org can see
     loadCursor: async (id) => {
-      const rows = await db.$queryRaw<Array<{ id: string; created: Date }>>`
+      const rows = await prisma.$queryRaw<Array<{ id: string; created: Date }>>`
         SELECT e.id, e.created FROM events e WHERE e.id = ${id} AND ${audienceWhere(reader)}`;
       return rows[0] ?? null;
     },
     fetch: ({ take, ...bound }) => {
       const keyset = keysetSql('e', bound);
-      return db.$queryRaw<EventRow[]>`
+      return prisma.$queryRaw<EventRow[]>`
         SELECT e.id, e.type, e.livemode, e.data, e.created FROM events e
         WHERE ${audienceWhere(reader)} ${typeFilter} ${keyset.and}
         ${keyset.orderBy}
@@ -76,8 +76,8 @@ export async function listEvents(
   return listEnvelope('/v1/events', { data: page.data.map(renderEvent), has_more: page.has_more }, (e) => e.id);
 }
 
-export async function getEvent(db: PrismaClient, reader: EventReader, id: string): Promise<Event> {
-  const rows = await db.$queryRaw<EventRow[]>`
+export async function getEvent(prisma: PrismaClient, reader: EventReader, id: string): Promise<Event> {
+  const rows = await prisma.$queryRaw<EventRow[]>`
     SELECT e.id, e.type, e.livemode, e.data, e.created FROM events e WHERE e.id = ${id} AND ${audienceWhere(reader)}`;
   const row = rows[0];
   if (!row) throw new ApiError('resource_missing', { param: 'event_id', message: `No such event: '${id}'.` });

@@ -2,7 +2,7 @@ import { ApiError } from '@risk/common';
 import type { AiBomDiff } from '@risk/contracts';
 import type { AppDeps } from '../../deps';
 import { assertEnriched, findAssetOr404 } from '../assets/get-asset';
-import { diffComponents, diffFindingSnapshots, diffLineage, diffPrimaryLicense } from './aibom-diff';
+import { diffComponents, diffFindingSnapshots, diffLineage, diffPrimaryLicense } from '@risk/db';
 
 export interface DiffAiBomInput {
   livemode: boolean;

@@ -1,9 +1,8 @@
-import { keysetOrder, keysetWhere, listEnvelope, paginate, type ListEnvelope } from '@risk/common';
+import { keysetSql, listEnvelope, paginate, type ListEnvelope } from '@risk/common';
 import type { AiBomVersion } from '@risk/contracts';
-import type { Prisma } from '@risk/db';
 import type { AppDeps } from '../../deps';
 import { findAssetOr404 } from '../assets/get-asset';
-import { renderAiBomVersion } from './render';
+import { renderAiBomVersion, type AiBomVersionRow } from './render';
 
 export interface ListAiBomVersionsInput {
   livemode: boolean;
@@ -20,22 +19,22 @@ export async function listAiBomVersions(
 ): Promise<ListEnvelope<AiBomVersion>> {
   const asset = await findAssetOr404(deps, input.livemode, input.fingerprint);
   const ofAsset = { livemode: input.livemode, fingerprint: asset.fingerprint };
+  // the component count is jsonb_array_length in the page query: no AI-BOM document or component list is
+  // loaded into Node (docs/history.md "Routes")
   const page = await paginate(input, {
     loadCursor: (id) => deps.prisma.aiBom.findFirst({ where: { id, ...ofAsset }, select: { created: true, id: true } }),
-    fetch: ({ before, after, order, take }) =>
-      deps.prisma.aiBom.findMany({
-        where: { AND: [ofAsset, (keysetWhere('id', { before, after }) ?? {}) as Prisma.AiBomWhereInput] },
-        orderBy: keysetOrder('id', order) as Prisma.AiBomOrderByWithRelationInput[],
-        select: { id: true, fingerprint: true, bom_version: true, content_hash: true, components: true, created: true },
-        take,
-      }),
+    fetch: ({ take, ...bound }) => {
+      const keyset = keysetSql('b', bound);
+      return deps.prisma.$queryRaw<AiBomVersionRow[]>`
+        SELECT b.id, b.fingerprint, b.bom_version, b.content_hash, b.created,
+               CASE jsonb_typeof(b.components) WHEN 'array' THEN jsonb_array_length(b.components) ELSE 0 END
+                 AS component_count
+        FROM aiboms b
+        WHERE b.livemode = ${ofAsset.livemode} AND b.fingerprint = ${ofAsset.fingerprint} ${keyset.and}
+        ${keyset.orderBy} LIMIT ${take}`;
+    },
   });
-  const data = page.data.map((b) =>
-    renderAiBomVersion(
-      { ...b, component_count: Array.isArray(b.components) ? b.components.length : 0 },
-      asset.current_aibom_id,
-    ),
-  );
+  const data = page.data.map((b) => renderAiBomVersion(b, asset.current_aibom_id));
   return listEnvelope(
     `/v1/assets/${encodeURIComponent(asset.fingerprint)}/aibom/versions`,
     { data, has_more: page.has_more },

@@ -31,7 +31,7 @@ export class EnrichmentEnqueuer {
 
   constructor(
     private readonly producer: QueueProducer,
-    private readonly db: AppDeps['pool'],
+    private readonly pool: AppDeps['pool'],
     private readonly logger: Logger,
   ) {}
 
@@ -64,7 +64,7 @@ export class EnrichmentEnqueuer {
     try {
       // no wait for the WAL flush: a mark lost in a crash only makes the relay enqueue the job again
       const ids = literal.textArray(batch.outboxIds.filter((id) => /^\d+$/.test(id)));
-      const client = await this.db.connect();
+      const client = await this.pool.connect();
       try {
         await client.query(
           `BEGIN; SET LOCAL synchronous_commit = off; UPDATE outbox SET processed_at = now() WHERE id = ANY(${ids}::bigint[]); COMMIT`,

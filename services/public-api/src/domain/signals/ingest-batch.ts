@@ -1,26 +1,13 @@
 // One ingest transaction for 1+ requests (docs/data-access.md "Stores", docs/reliability.md).
-import {
-  enqueueDeliveries,
-  isIdempotencyConflict,
-  newId,
-  ID_PREFIXES,
-  JOBS,
-  type EnrichmentJob,
-  type FannedOutDelivery,
-} from '@risk/common';
+import { enqueueDeliveries, isIdempotencyConflict } from '@risk/common';
 import type { SignalAccepted } from '@risk/contracts';
-import { releaseClaims, signalsStore as sql, withPrepared, type AssetWrite } from '@risk/db';
-import { assetKey, batchRows, newAssetRow } from './ingest-rows';
+import { releaseClaims, signalsStore as sql, withPrepared } from '@risk/db';
+import { assetKey, batchRows } from './ingest-rows';
 import type { IngestOutcome, IngestRequest, IngestResult } from './ingest-signals';
 import type { QueryResult } from 'pg';
 import type { AppDeps } from '../../deps';
-import { renderAsset, type AssetRow } from '../assets/render';
-import {
-  decideEnrichment,
-  observationSetDigest,
-  type EnrichmentDecision,
-  type PreviousAssetState,
-} from './enrichment-decision';
+import type { EnrichmentDecision } from './enrichment-decision';
+import { AssetApplication, decideAssets, previousStates } from './apply-assets';
 import { enrichmentEnqueuer } from './enqueuer';
 import { renderSignal } from './render-signal';
 
@@ -35,19 +22,20 @@ export interface CommittedBatch {
 
 /**
  * Stores the signals of 1+ requests in ONE transaction with multi-row statements (a fixed number of
- * statements whatever the batch size): signals, assets (new ones inserted with ON CONFLICT so
- * concurrent first signals never fail; existing ones locked in fingerprint order and updated),
- * asset_orgs, outbox rows for the enrichments the trigger rules ask for, asset.created events and
- * their webhook fan-out, and each request's 2xx response on its Idempotency-Key claim.
- * The requests must not share an asset (the batcher sees to it; a bulk request runs alone).
+ * statements whatever the batch size), and each request's 2xx response on its Idempotency-Key claim.
+ *
+ * Single signals (a micro-batch of requests) also apply their assets in the same transaction
+ * (apply-assets.ts: assets, asset_orgs, outbox rows, asset.created events and fan-out). A bulk request
+ * instead stores a projection marker per signal and reads its assets' state unlocked for the receipts'
+ * enrichment decisions; the projector applies its assets after the 202 (docs/reliability.md "Asset
+ * projection"). The requests must not share an asset (the batcher sees to it; a bulk request runs alone).
  *
  * The statements go to Postgres as two multi-statement simple queries (values inlined as escaped
  * literals), i.e. two round trips and one commit per batch:
- *   1. [claim the Idempotency-Keys and commit the claims;] BEGIN; insert signals; insert new assets;
- *      lock the batch's assets (a new statement, so it sees an asset a concurrent request just created);
- *      read the submitting orgs' previous observations (asset_orgs) under those locks
- *   2. update existing assets; asset_orgs; outbox; events + fan-out; [store the 2xx responses on the
- *      claims;] COMMIT
+ *   1. [claim the Idempotency-Keys and commit the claims;] BEGIN; insert signals; then either the asset
+ *      application's first statements (insert new assets, lock, the orgs' observations) or, for a bulk
+ *      request, the projection markers and the unlocked state read
+ *   2. [the application's writes;] [store the 2xx responses on the claims;] COMMIT
  * The claims commit on their own (before the ingest transaction) so a concurrent duplicate sees them
  * and gets 409; the responses are stored in the ingest transaction, so a committed request always
  * replays. After commit the jobs go to the batching enqueuer (one addBulk and one outbox UPDATE shared
@@ -59,14 +47,20 @@ export async function ingestBatch(deps: AppDeps, requests: readonly IngestReques
   const { rowsOf, byAsset, ownerOf, assets } = batchRows(requests, now);
   const keyOf = (a: { livemode: boolean; fingerprint: string }) => assetKey(a.livemode, a.fingerprint);
   const idems = requests.flatMap((r) => (r.idem ? [r.idem] : []));
+  const deferred = requests.length === 1 && requests[0]!.input.bulk;
+  const application = deferred
+    ? null
+    : new AssetApplication(deps.config, {
+        now,
+        assets,
+        ownerOf: (key) => {
+          const owner = requests[ownerOf.get(key)!]!.input;
+          return { requestId: owner.requestId, trace: owner.trace };
+        },
+      });
 
-  const decisions = new Map<string, EnrichmentDecision>();
-  const newAssetRows: Array<{ livemode: boolean; row: AssetRow }> = [];
-  const jobs: EnrichmentJob[] = [];
-  let outboxIds: string[] = [];
-  let deliveries: FannedOutDelivery[] = [];
+  let decisions = new Map<string, EnrichmentDecision>();
   let outcomes: CommittedBatch['outcomes'] = [];
-
   let claimCommitted = false;
   // a connection whose PREPARE failed or broke is discarded, an open transaction rolled back (withPrepared)
   try {
@@ -77,13 +71,9 @@ export async function ingestBatch(deps: AppDeps, requests: readonly IngestReques
       // wait for their WAL flush: the ingest's synchronous COMMIT below flushes them too, and a claim lost
       // in a crash before that only frees the key, which is what a failed request does anyway.
       if (idems.length > 0) first.push('BEGIN', 'SET LOCAL synchronous_commit = off', sql.claim(idems), 'COMMIT');
-      first.push(
-        'BEGIN',
-        sql.insertSignals(now, rowsOf.flat()),
-        sql.insertNewAssets(now, assets),
-        sql.lockAssets(assets),
-        sql.orgObservations(assets),
-      );
+      first.push('BEGIN', sql.insertSignals(now, rowsOf.flat()));
+      if (application) first.push(...application.first());
+      else first.push(sql.enqueueProjection(rowsOf.flat().map((r) => r.id)), sql.assetState(assets));
       let r1: QueryResult[];
       try {
         session.inTransaction = true; // whatever ran is rolled back on failure
@@ -94,62 +84,16 @@ export async function ingestBatch(deps: AppDeps, requests: readonly IngestReques
         throw err;
       }
       claimCommitted = idems.length > 0;
-      const offset = idems.length > 0 ? 4 : 0;
-      type Keyed = { livemode: boolean; fingerprint: string };
-      const inserted = new Set((r1[offset + 2]!.rows as Keyed[]).map(keyOf));
-      type OrgObservation = Pick<PreviousAssetState, 'org_digest' | 'org_last_seen'>;
-      const observed = new Map((r1[offset + 4]!.rows as Array<OrgObservation & Keyed>).map((r) => [keyOf(r), r]));
-      const locked = new Map(
-        (r1[offset + 3]!.rows as Array<Omit<PreviousAssetState, keyof OrgObservation> & Keyed>).map((r) => [
-          keyOf(r),
-          {
-            ...r,
-            org_digest: observed.get(keyOf(r))?.org_digest ?? null,
-            org_last_seen: observed.get(keyOf(r))?.org_last_seen ?? null,
-          },
-        ]),
-      );
-
-      const { ENRICHMENT_TTL_DAYS, OBSERVATION_TTL_DAYS } = deps.config;
-      const existing: AssetWrite[] = [];
-      for (const a of assets) {
-        if (inserted.has(keyOf(a))) {
-          decisions.set(
-            keyOf(a),
-            decideEnrichment(null, { digest: a.latest_digest, now, ttlDays: ENRICHMENT_TTL_DAYS }),
-          );
-          newAssetRows.push(newAssetRow(a, now));
-          continue;
-        }
-        const p = locked.get(keyOf(a));
-        if (!p) throw new Error(`asset ${a.fingerprint} vanished inside the ingest transaction`);
-        // the org's new observation replaces only its own: the set digest says whether the set changed
-        a.latest_digest = observationSetDigest(p, {
-          orgId: a.org_id,
-          contentDigest: a.content_digest,
-          now,
-          observationTtlDays: OBSERVATION_TTL_DAYS,
-        });
-        decisions.set(keyOf(a), decideEnrichment(p, { digest: a.latest_digest, now, ttlDays: ENRICHMENT_TTL_DAYS }));
-        existing.push(a);
+      const offset = (idems.length > 0 ? 4 : 0) + 2;
+      const second = application ? application.second(r1.slice(offset, offset + 3)) : [];
+      if (application) decisions = application.decisions;
+      else {
+        const states = previousStates(r1[offset + 1]!.rows);
+        decisions = decideAssets(deps.config, { now, assets, previous: (key) => states.get(key) ?? null }).decisions;
       }
+
       const queuedOf = requests.map(() => 0);
-      for (const a of assets) {
-        const d = decisions.get(keyOf(a))!;
-        if (d.status !== 'queued') continue;
-        const owner = ownerOf.get(keyOf(a))!;
-        // the request id travels with the job into the worker's log lines (docs/observability.md)
-        const request_id = requests[owner]!.input.requestId;
-        jobs.push({
-          livemode: a.livemode,
-          fingerprint: a.fingerprint,
-          digest: a.latest_digest,
-          reason: d.reason,
-          request_id,
-        });
-        queuedOf[owner]!++;
-      }
-
+      for (const a of assets) if (decisions.get(keyOf(a))!.status === 'queued') queuedOf[ownerOf.get(keyOf(a))!]!++;
       outcomes = requests.map((request, k) => {
         const signals = rowsOf[k]!.map((r): SignalAccepted => {
           const agg = byAsset.get(keyOf(r))!;
@@ -172,30 +116,6 @@ export async function ingestBatch(deps: AppDeps, requests: readonly IngestReques
       });
 
       // ── round trip 2 ──
-      const second: Array<{ tag: string; sql: string }> = [];
-      if (existing.length > 0) {
-        const next = existing.map((a) => decisions.get(keyOf(a))!.nextStatus);
-        second.push({ tag: 'update', sql: sql.updateExistingAssets(now, existing, next) });
-      }
-      second.push({ tag: 'asset_orgs', sql: sql.upsertAssetOrgs(now, assets) });
-      if (jobs.length > 0)
-        second.push({
-          tag: 'outbox',
-          sql: sql.insertOutbox(
-            jobs.map((j) => ({ payload: JSON.stringify(j), dedupe_key: JOBS.enrichment.dedupeKey(j) })),
-          ),
-        });
-      if (newAssetRows.length > 0) {
-        // asset.created goes to the webhooks (of the asset's mode) of the orgs that submitted it (same transaction)
-        const events = newAssetRows.map(({ livemode, row }) => ({
-          id: newId(ID_PREFIXES.event, now.getTime()),
-          livemode,
-          fingerprint: row.fingerprint,
-          data: JSON.stringify({ object: renderAsset(row) }),
-        }));
-        second.push({ tag: 'events', sql: sql.insertAssetCreatedEvents(now, events) });
-        second.push({ tag: 'fanout', sql: sql.fanOut(events.map((e) => e.id)) });
-      }
       const responses = requests.flatMap((r, k) =>
         r.idem ? [{ idem: r.idem, status: outcomes[k]!.status, body: outcomes[k]!.json }] : [],
       );
@@ -204,15 +124,7 @@ export async function ingestBatch(deps: AppDeps, requests: readonly IngestReques
       const r2 = await session.run(second.map((q) => q.sql).join(';\n'));
       session.inTransaction = false;
       claimCommitted = false;
-      second.forEach((q, i) => {
-        if (q.tag === 'outbox') outboxIds = r2[i]!.rows.map((r: { id: string }) => String(r.id));
-        if (q.tag === 'fanout') {
-          deliveries = (r2[i]!.rows as Array<{ delivery_id: string; outbox_id: string }>).map((r) => ({
-            delivery_id: r.delivery_id,
-            outbox_id: BigInt(r.outbox_id),
-          }));
-        }
-      });
+      second.forEach((q, i) => application?.collect(q.tag, r2[i]!));
     });
   } catch (err) {
     // the claims were committed on their own: release them so a corrected retry with the same key runs
@@ -220,7 +132,14 @@ export async function ingestBatch(deps: AppDeps, requests: readonly IngestReques
     throw err;
   }
 
-  const flushed = enrichmentEnqueuer(deps).enqueue(jobs, outboxIds);
-  if (deliveries.length > 0) await enqueueDeliveries(deps.prisma, deps.producer, deliveries);
+  if (!application) {
+    deps.projector?.kick(); // the projection of this batch starts now rather than at the next poll
+    return { outcomes, flushed: Promise.resolve() };
+  }
+  const flushed = enrichmentEnqueuer(deps).enqueue(application.jobs, application.outboxIds);
+  // asset.created deliveries carry the request id when the batch served one request (a micro-batch of several
+  // cannot say which request's asset each delivery is for)
+  const requestId = requests.length === 1 ? requests[0]!.input.requestId : undefined;
+  if (application.deliveries.length > 0) await enqueueDeliveries(deps, application.deliveries, { requestId });
   return { outcomes, flushed };
 }

@@ -39,11 +39,7 @@ export interface BatchRows {
 
 export function batchRows(requests: ReadonlyArray<{ input: IngestInput }>, now: Date): BatchRows {
   const rowsOf: SignalInsert[][] = [];
-  // one aggregate per asset (mode + fingerprint): a request's last signal for an asset is its org's
-  // latest observation
-  const byAsset = new Map<string, AssetWrite>();
-  const ownerOf = new Map<string, number>();
-  requests.forEach(({ input }, k) => {
+  requests.forEach(({ input }) => {
     const { auth, requestId } = input;
     const rows = input.signals.map((s): SignalInsert => ({
       id: newId(ID_PREFIXES.signal, now.getTime()),
@@ -62,6 +58,34 @@ export function batchRows(requests: ReadonlyArray<{ input: IngestInput }>, now: 
       request_id: requestId,
     }));
     rowsOf.push(rows);
+  });
+  return { rowsOf, ...aggregateAssets(rowsOf) };
+}
+
+/** The signal columns an asset aggregate is built from (a request's rows, or stored ones for the projection). */
+export type AggregatedSignal = Pick<
+  SignalInsert,
+  | 'id'
+  | 'org_id'
+  | 'livemode'
+  | 'fingerprint'
+  | 'asset_type'
+  | 'observed_at'
+  | 'name'
+  | 'version'
+  | 'source_url'
+  | 'content_digest'
+>;
+
+/**
+ * One aggregate per asset (mode + fingerprint) over groups of signals in order (a group is a request; an asset
+ * belongs to one group); the last signal of an asset is its org's latest observation. Used by the ingest and by
+ * the asset projection (projector.ts), so both write the same rows.
+ */
+export function aggregateAssets(groups: ReadonlyArray<readonly AggregatedSignal[]>): Omit<BatchRows, 'rowsOf'> {
+  const byAsset = new Map<string, AssetWrite>();
+  const ownerOf = new Map<string, number>();
+  groups.forEach((rows, k) => {
     for (const r of rows) {
       const key = assetKey(r.livemode, r.fingerprint);
       const owner = ownerOf.get(key);
@@ -107,7 +131,7 @@ export function batchRows(requests: ReadonlyArray<{ input: IngestInput }>, now: 
   );
   for (const a of assets) redactSharedFields(a);
   for (const a of assets) a.normalized_name = normalized(a.name);
-  return { rowsOf, byAsset, ownerOf, assets };
+  return { byAsset, ownerOf, assets };
 }
 
 /**

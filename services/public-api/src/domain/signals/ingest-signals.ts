@@ -4,6 +4,7 @@ import {
   type ApiKeyPrincipal,
   type IdempotencyRequest,
   type StoredResponse,
+  type TraceCarrier,
 } from '@risk/common';
 import type { CreateSignalBody, SignalAccepted } from '@risk/contracts';
 import { MicroBatch, type MicroBatchOptions } from '@risk/db';
@@ -14,6 +15,8 @@ import type { AppDeps } from '../../deps';
 export interface IngestInput {
   auth: ApiKeyPrincipal;
   requestId: string;
+  /** the request's trace context when tracing is on: its enrichment jobs continue the trace (docs/observability.md) */
+  trace?: TraceCarrier;
   signals: CreateSignalBody[];
   /** bulk: error params are prefixed `signals[i].` */
   bulk: boolean;
@@ -52,9 +55,9 @@ export interface IngestRequest {
 export async function ingestSignals(
   deps: AppDeps,
   input: IngestInput,
-  respond: IngestResponse,
-  idem?: IdempotencyRequest,
+  reply: { respond: IngestResponse; idem?: IdempotencyRequest },
 ): Promise<IngestOutcome> {
+  const { respond, idem } = reply;
   const { auth } = input;
   input.signals.forEach((s, i) => {
     if (s.org_id !== auth.org_id) {

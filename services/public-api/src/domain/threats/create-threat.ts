@@ -1,6 +1,7 @@
 import { ApiError, ID_PREFIXES, newId, recordEventsWithDeliveries } from '@risk/common';
 import type { CreateThreatBody, Threat } from '@risk/contracts';
 import type { Prisma } from '@risk/db';
+import { assertKnownAttackTechniques } from '../attack-techniques/validate';
 import { enqueueAfterCommit, markMatchingAssetsForReenrichment, type ThreatDeps } from './reenrich';
 import { renderThreat } from './render';
 
@@ -18,27 +19,14 @@ export const threatReason = (id: string, updated: Date): string => `threat:${id}
  * commit the jobs are enqueued at once when Redis answers quickly.
  */
 export async function createThreat(deps: ThreatDeps, actor: ThreatActor, body: CreateThreatBody): Promise<Threat> {
+  assertKnownAttackTechniques(body.attack_techniques);
   if (body.fingerprints && new Set(body.fingerprints).size !== body.fingerprints.length) {
     throw new ApiError('parameter_invalid', { param: 'fingerprints', message: 'fingerprints must not repeat.' });
   }
-  const { threat, enrichments, deliveries } = await deps.db.$transaction(async (tx) => {
+  const { threat, enrichments, deliveries } = await deps.prisma.$transaction(async (tx) => {
     const row = await tx.threat.create({
       data: {
-        id: newId(ID_PREFIXES.threat),
-        livemode: actor.livemode,
-        created_by_org: actor.org_id,
-        category: body.category,
-        title: body.title,
-        severity: body.severity,
-        description: body.description ?? null,
-        confidence: body.confidence ?? null,
-        affected_asset_types: dedupe(body.affected_asset_types ?? []),
-        fingerprints: body.fingerprints ?? [],
-        attack_techniques: dedupe(body.attack_techniques ?? []),
-        cve_id: body.cve_id ?? null,
-        remediation: body.remediation ?? null,
-        source: body.source ?? null,
-        risk_penalty: body.risk_penalty ?? 0,
+        ...newThreatColumns(actor, body),
         metadata: (body.metadata ?? undefined) as Prisma.InputJsonValue | undefined,
       },
     });
@@ -56,4 +44,25 @@ export async function createThreat(deps: ThreatDeps, actor: ThreatActor, body: C
 
 export function dedupe<T>(items: T[]): T[] {
   return [...new Set(items)];
+}
+
+/** A new threat's columns but metadata, from a create body: POST /v1/threats and the STIX import's creates. */
+export function newThreatColumns(actor: ThreatActor, body: CreateThreatBody) {
+  return {
+    id: newId(ID_PREFIXES.threat),
+    livemode: actor.livemode,
+    created_by_org: actor.org_id,
+    category: body.category,
+    title: body.title,
+    severity: body.severity,
+    description: body.description ?? null,
+    confidence: body.confidence ?? null,
+    affected_asset_types: dedupe(body.affected_asset_types ?? []),
+    fingerprints: body.fingerprints ?? [],
+    attack_techniques: dedupe(body.attack_techniques ?? []),
+    cve_id: body.cve_id ?? null,
+    remediation: body.remediation ?? null,
+    source: body.source ?? null,
+    risk_penalty: body.risk_penalty ?? 0,
+  };
 }

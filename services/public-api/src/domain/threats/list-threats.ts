@@ -21,7 +21,7 @@ export interface ListThreatsInput extends PageRequest {
 }
 
 /** GET /v1/threats: every threat (threats are shared), newest first, filtered. */
-export async function listThreats(db: PrismaClient, input: ListThreatsInput): Promise<ListEnvelope<Threat>> {
+export async function listThreats(prisma: PrismaClient, input: ListThreatsInput): Promise<ListEnvelope<Threat>> {
   const filter: Prisma.ThreatWhereInput = {
     livemode: input.livemode,
     ...(input.category ? { category: input.category } : {}),
@@ -30,9 +30,9 @@ export async function listThreats(db: PrismaClient, input: ListThreatsInput): Pr
   };
   const page = await paginate(input, {
     loadCursor: (id) =>
-      db.threat.findFirst({ where: { id, livemode: input.livemode }, select: { id: true, created: true } }),
+      prisma.threat.findFirst({ where: { id, livemode: input.livemode }, select: { id: true, created: true } }),
     fetch: ({ before, after, order, take }) =>
-      db.threat.findMany({
+      prisma.threat.findMany({
         where: { AND: [filter, (keysetWhere('id', { before, after }) ?? {}) as Prisma.ThreatWhereInput] },
         orderBy: keysetOrder('id', order),
         take,
@@ -42,8 +42,8 @@ export async function listThreats(db: PrismaClient, input: ListThreatsInput): Pr
 }
 
 /** A threat of the other mode is as missing as an unknown id. */
-export async function getThreat(db: PrismaClient, id: string, livemode: boolean): Promise<Threat | null> {
-  const row = await db.threat.findFirst({ where: { id, livemode } });
+export async function getThreat(prisma: PrismaClient, id: string, livemode: boolean): Promise<Threat | null> {
+  const row = await prisma.threat.findFirst({ where: { id, livemode } });
   return row ? renderThreat(row) : null;
 }
 
@@ -53,25 +53,25 @@ export async function getThreat(db: PrismaClient, id: string, livemode: boolean)
  * does not exist (the route answers 404).
  */
 export async function listThreatsForAsset(
-  db: PrismaClient,
+  prisma: PrismaClient,
   fingerprint: string,
   page: PageRequest & { livemode: boolean },
 ): Promise<ListEnvelope<Threat> | null> {
   const { livemode } = page;
-  const asset = await db.asset.findUnique({
+  const asset = await prisma.asset.findUnique({
     where: { livemode_fingerprint: { livemode, fingerprint } },
     select: { fingerprint: true, asset_type: true },
   });
   if (!asset) return null;
-  const cve_ids = await assetCveIds(db, { livemode, fingerprint });
+  const cve_ids = await assetCveIds(prisma, { livemode, fingerprint });
   // the matching rule (threats of the asset's mode) and the keyset page in one query: no id list of
   // every matching threat in memory
   const matches = threatsMatchingAssetWhere({ livemode, fingerprint, asset_type: asset.asset_type, cve_ids });
   const result = await paginate(page, {
-    loadCursor: (id) => db.threat.findFirst({ where: { id, livemode }, select: { id: true, created: true } }),
+    loadCursor: (id) => prisma.threat.findFirst({ where: { id, livemode }, select: { id: true, created: true } }),
     fetch: ({ take, ...bound }) => {
       const keyset = keysetSql('t', bound);
-      return db.$queryRaw<
+      return prisma.$queryRaw<
         ThreatRow[]
       >`SELECT t.* FROM threats t WHERE ${matches} ${keyset.and} ${keyset.orderBy} LIMIT ${take}`;
     },

@@ -6,16 +6,18 @@ import {
   type Logger,
   type QueueProducer,
 } from '@risk/common';
-import { Prisma, type PrismaClient } from '@risk/db';
+import { Prisma, reenrichMatchedSql, type PrismaClient } from '@risk/db';
 import { matchingAssetsSql, type ThreatMatchKeys } from '@risk/common';
 
 export interface ThreatDeps {
-  db: PrismaClient;
+  prisma: PrismaClient;
   /** null when Redis is not wired (the outbox relay then does all enqueueing) */
   producer?: Pick<QueueProducer, 'enqueueEnrichment' | 'enqueueWebhookDelivery'> | null;
   logger?: Logger;
   /** how long the post-commit fast path may wait on Redis */
   enqueueTimeoutMs?: number;
+  /** the request's id: its jobs carry it into the worker's log lines (docs/observability.md) */
+  requestId?: string;
 }
 
 export interface QueuedEnrichment {
@@ -42,31 +44,12 @@ export async function markMatchingAssetsForReenrichment(
     keySets.map((k) => Prisma.sql`(${matchingAssetsSql(k)})`),
     ' UNION ',
   );
-  const rows = await tx.$queryRaw<Array<{ id: bigint; fingerprint: string; digest: string }>>`
-    WITH matched AS (${matched}),
-    -- in the order signal ingest locks assets (livemode, fingerprint): locking in another order deadlocks
-    -- with a concurrent ingest (docs/reliability.md "Lock order")
-    locked AS MATERIALIZED (
-      SELECT a.livemode, a.fingerprint FROM assets a JOIN matched m ON a.livemode = ${livemode} AND a.fingerprint = m.fingerprint
-      WHERE a.enrichment_status = 'enriched'
-      ORDER BY a.livemode, a.fingerprint FOR UPDATE OF a
-    ),
-    staled AS (
-      UPDATE assets a SET enrichment_status = 'stale', updated = now()
-      FROM locked l
-      WHERE a.livemode = l.livemode AND a.fingerprint = l.fingerprint AND a.enrichment_status = 'enriched'
-      RETURNING a.fingerprint
-    ),
-    queued AS (
-      INSERT INTO outbox (kind, payload)
-      SELECT 'enrichment', jsonb_build_object('livemode', a.livemode, 'fingerprint', a.fingerprint,
-                                              'digest', a.latest_digest, 'reason', ${reason}::text)
-      FROM assets a JOIN matched m ON a.livemode = ${livemode} AND m.fingerprint = a.fingerprint
-      WHERE a.enrichment_status IN ('enriched', 'stale', 'pending')
-      RETURNING id, payload
-    )
-    -- data-modifying CTEs (staled) always run to completion, read or not
-    SELECT id, payload->>'fingerprint' AS fingerprint, payload->>'digest' AS digest FROM queued`;
+  const only = Prisma.sql`SELECT DISTINCT ${livemode}::boolean AS livemode, u.fingerprint FROM (${matched}) u`;
+  const rows = await tx.$queryRawUnsafe<Array<{ id: bigint; fingerprint: string; digest: string }>>(
+    reenrichMatchedSql(only.text, `$${only.values.length + 1}`),
+    ...only.values,
+    reason,
+  );
   return rows.map((r) => ({
     outbox_id: BigInt(r.id),
     job: { livemode, fingerprint: r.fingerprint, digest: r.digest, reason },
@@ -86,11 +69,14 @@ export async function enqueueAfterCommit(
   if (deps.producer && enrichments.length > 0) {
     try {
       await deps.producer.enqueueEnrichment(
-        enrichments.map((e) => ({ outboxId: e.outbox_id, job: e.job })),
+        enrichments.map((e) => ({
+          outboxId: e.outbox_id,
+          job: deps.requestId ? { ...e.job, request_id: deps.requestId } : e.job,
+        })),
         timeoutMs,
       );
       await markOutboxProcessed(
-        deps.db,
+        deps.prisma,
         enrichments.map((e) => e.outbox_id),
       );
     } catch (err) {
@@ -101,7 +87,10 @@ export async function enqueueAfterCommit(
     }
   }
   if (deliveries.length > 0) {
-    const ok = await enqueueDeliveries(deps.db, deps.producer, deliveries, timeoutMs);
+    const ok = await enqueueDeliveries(deps, deliveries, {
+      timeoutMs,
+      requestId: deps.requestId,
+    });
     if (!ok && deps.producer)
       deps.logger?.warn('enqueue of webhook deliveries failed; the outbox relay will retry', {
         count: deliveries.length,

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { ApiError, recordEventsWithDeliveries } from '@risk/common';
 import type { Threat, UpdateThreatBody } from '@risk/contracts';
 import { Prisma, type Threat as ThreatRow } from '@risk/db';
+import { assertKnownAttackTechniques } from '../attack-techniques/validate';
 import { dedupe, threatReason, type ThreatActor } from './create-threat';
 import { enqueueAfterCommit, markMatchingAssetsForReenrichment, type ThreatDeps } from './reenrich';
 import { renderThreat } from './render';
@@ -27,14 +28,14 @@ const ENRICHMENT_FIELDS = [
  */
 export async function updateThreat(
   deps: ThreatDeps,
-  actor: ThreatActor,
-  id: string,
-  body: UpdateThreatBody,
+  input: { actor: ThreatActor; id: string; body: UpdateThreatBody },
 ): Promise<Threat> {
+  const { actor, id, body } = input;
+  assertKnownAttackTechniques(body.attack_techniques);
   if (body.fingerprints && new Set(body.fingerprints).size !== body.fingerprints.length) {
     throw new ApiError('parameter_invalid', { param: 'fingerprints', message: 'fingerprints must not repeat.' });
   }
-  const result = await deps.db.$transaction(async (tx) => {
+  const result = await deps.prisma.$transaction(async (tx) => {
     const locked = await tx.$queryRaw<Array<{ id: string }>>`
       SELECT id FROM threats WHERE id = ${id} AND livemode = ${actor.livemode} FOR UPDATE`;
     if (locked.length === 0)

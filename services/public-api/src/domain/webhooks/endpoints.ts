@@ -18,7 +18,7 @@ import { renderDelivery, renderEndpoint } from './render';
 import { assertWebhookUrl } from './url';
 
 export interface WebhookDeps {
-  db: PrismaClient;
+  prisma: PrismaClient;
   guard: OutboundGuard;
   /** SECRETS_KEY: signing secrets are stored encrypted (AES-256-GCM); the worker decrypts to sign */
   secretsKey: string;
@@ -49,7 +49,7 @@ export async function createWebhookEndpoint(
   const url = await assertWebhookUrl(deps.guard, body.url, actor.livemode);
   const secret = generateWebhookSecret();
   const cap = deps.maxEndpointsPerOrg ?? 0;
-  const row = await deps.db.$transaction(async (tx) => {
+  const row = await deps.prisma.$transaction(async (tx) => {
     if (cap > 0) {
       // one creator per org and mode at a time (transaction-scoped lock), so concurrent creates cannot overshoot the cap
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`webhook-endpoints:${actor.org_id}:${actor.livemode}`}))`;
@@ -81,32 +81,32 @@ export async function createWebhookEndpoint(
  */
 const ownedBy = (actor: WebhookActor) => ({ org_id: actor.org_id, livemode: actor.livemode });
 
-async function ownedEndpoint(db: PrismaClient, actor: WebhookActor, id: string) {
-  const row = await db.webhookEndpoint.findFirst({ where: { id, ...ownedBy(actor) } });
+async function ownedEndpoint(prisma: PrismaClient, actor: WebhookActor, id: string) {
+  const row = await prisma.webhookEndpoint.findFirst({ where: { id, ...ownedBy(actor) } });
   if (!row)
     throw new ApiError('resource_missing', { param: 'webhook_id', message: `No such webhook endpoint: '${id}'.` });
   return row;
 }
 
 export async function getWebhookEndpoint(
-  deps: Pick<WebhookDeps, 'db'>,
+  deps: Pick<WebhookDeps, 'prisma'>,
   actor: WebhookActor,
   id: string,
 ): Promise<WebhookEndpoint> {
-  return renderEndpoint(await ownedEndpoint(deps.db, actor, id));
+  return renderEndpoint(await ownedEndpoint(deps.prisma, actor, id));
 }
 
 export async function listWebhookEndpoints(
-  deps: Pick<WebhookDeps, 'db'>,
+  deps: Pick<WebhookDeps, 'prisma'>,
   actor: WebhookActor,
   page: PageRequest,
 ): Promise<ListEnvelope<WebhookEndpoint>> {
-  const { db } = deps;
+  const { prisma } = deps;
   const result = await paginate(page, {
     loadCursor: (id) =>
-      db.webhookEndpoint.findFirst({ where: { id, ...ownedBy(actor) }, select: { id: true, created: true } }),
+      prisma.webhookEndpoint.findFirst({ where: { id, ...ownedBy(actor) }, select: { id: true, created: true } }),
     fetch: ({ before, after, order, take }) =>
-      db.webhookEndpoint.findMany({
+      prisma.webhookEndpoint.findMany({
         where: {
           AND: [ownedBy(actor), (keysetWhere('id', { before, after }) ?? {}) as Prisma.WebhookEndpointWhereInput],
         },
@@ -123,11 +123,10 @@ export async function listWebhookEndpoints(
 
 export async function updateWebhookEndpoint(
   deps: WebhookDeps,
-  actor: WebhookActor,
-  id: string,
-  body: UpdateWebhookBody,
+  input: { actor: WebhookActor; id: string; body: UpdateWebhookBody },
 ): Promise<WebhookEndpoint> {
-  const current = await ownedEndpoint(deps.db, actor, id);
+  const { actor, id, body } = input;
+  const current = await ownedEndpoint(deps.prisma, actor, id);
   const data: Prisma.WebhookEndpointUpdateInput = {};
   if (body.url !== undefined) data.url = await assertWebhookUrl(deps.guard, body.url, current.livemode);
   if (body.events !== undefined) data.events = normaliseEvents(body.events);
@@ -139,17 +138,17 @@ export async function updateWebhookEndpoint(
     data.disabled_reason = body.status === 'disabled' ? 'disabled through the API' : null;
     data.failing_since = null;
   }
-  const row = await deps.db.webhookEndpoint.update({ where: { id: current.id }, data });
+  const row = await deps.prisma.webhookEndpoint.update({ where: { id: current.id }, data });
   return renderEndpoint(row);
 }
 
 /** Deleting removes the endpoint with its deliveries and attempts; queued jobs then find nothing to do. */
 export async function deleteWebhookEndpoint(
-  deps: Pick<WebhookDeps, 'db'>,
+  deps: Pick<WebhookDeps, 'prisma'>,
   actor: WebhookActor,
   id: string,
 ): Promise<{ object: 'webhook_endpoint'; id: string; deleted: true }> {
-  const { count } = await deps.db.webhookEndpoint.deleteMany({ where: { id, ...ownedBy(actor) } });
+  const { count } = await deps.prisma.webhookEndpoint.deleteMany({ where: { id, ...ownedBy(actor) } });
   if (count === 0)
     throw new ApiError('resource_missing', { param: 'webhook_id', message: `No such webhook endpoint: '${id}'.` });
   return { object: 'webhook_endpoint', id, deleted: true };
@@ -164,9 +163,9 @@ export async function rotateWebhookSecret(
   actor: WebhookActor,
   id: string,
 ): Promise<WebhookEndpoint> {
-  const current = await ownedEndpoint(deps.db, actor, id);
+  const current = await ownedEndpoint(deps.prisma, actor, id);
   const secret = generateWebhookSecret();
-  const row = await deps.db.webhookEndpoint.update({
+  const row = await deps.prisma.webhookEndpoint.update({
     where: { id: current.id },
     data: { secret_ciphertext: encryptSecret(secret, deps.secretsKey) },
   });
@@ -174,25 +173,24 @@ export async function rotateWebhookSecret(
 }
 
 export async function listWebhookDeliveries(
-  deps: Pick<WebhookDeps, 'db'>,
-  actor: WebhookActor,
-  id: string,
-  page: PageRequest & { status?: string },
+  deps: Pick<WebhookDeps, 'prisma'>,
+  input: { actor: WebhookActor; id: string; page: PageRequest & { status?: string } },
 ): Promise<ListEnvelope<WebhookDelivery>> {
-  const { db } = deps;
-  const endpoint = await ownedEndpoint(db, actor, id);
+  const { actor, id, page } = input;
+  const { prisma } = deps;
+  const endpoint = await ownedEndpoint(prisma, actor, id);
   const filter: Prisma.WebhookDeliveryWhereInput = {
     endpoint_id: endpoint.id,
     ...(page.status ? { status: page.status } : {}),
   };
   const result = await paginate(page, {
     loadCursor: (cursor) =>
-      db.webhookDelivery.findFirst({
+      prisma.webhookDelivery.findFirst({
         where: { id: cursor, endpoint_id: endpoint.id },
         select: { id: true, created: true },
       }),
     fetch: ({ before, after, order, take }) =>
-      db.webhookDelivery.findMany({
+      prisma.webhookDelivery.findMany({
         where: { AND: [filter, (keysetWhere('id', { before, after }) ?? {}) as Prisma.WebhookDeliveryWhereInput] },
         orderBy: keysetOrder('id', order),
         take,

@@ -1,0 +1,145 @@
+import type IORedis from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Logger } from '../logger';
+import { withTimeout } from '../queue';
+
+/**
+ * Rate limits and per-org quotas shared by both APIs (docs/security.md "Rate limits and caps").
+ *
+ * Counters live in Redis (rate-limiter-flexible's RateLimiterRedis: one Lua INCRBY+PEXPIRE per check,
+ * fixed windows) so every replica of a service shares them. Keys are
+ * `<REDIS_PREFIX>:rl:<policy>:<caller>`: a test suite's prefix keeps its counters to itself and its
+ * clean-up removes them.
+ *
+ * When Redis fails, each limiter falls back to an in-process counter with the same quota
+ * (rate-limiter-flexible's insuranceLimiter): a replica still limits what it sees, so the effective
+ * limit is at most one quota per replica until Redis is back. A Redis that hangs instead of failing
+ * lets the request through after STORE_TIMEOUT_MS with a logged warning (fail open): a rate limit must
+ * never make the API unavailable.
+ *
+ * Headers follow draft-ietf-httpapi-ratelimit-headers-11 (May 2026; the structured-field form
+ * unchanged since -08): `RateLimit-Policy: "<policy>";q=<quota>;w=<window s>` and
+ * `RateLimit: "<policy>";r=<remaining>;t=<seconds to reset>`, plus `Retry-After` on a 429.
+ */
+
+/** a Redis answer slower than this lets the request through (fail open), with a warning */
+export const STORE_TIMEOUT_MS = 500;
+/** at most one "rate limiter unavailable" warning per this many ms, not one per request */
+const WARN_EVERY_MS = 10_000;
+
+export interface RateLimitPolicy {
+  /** the policy identifier in the RateLimit headers (`"live"`, `"test"`, `"admin"`, …) */
+  name: string;
+  /** quota per window; 0 turns the policy off */
+  quota: number;
+  windowSeconds: number;
+}
+
+/** One check's outcome, enough to write the RateLimit headers. */
+export interface RateLimitDecision {
+  policy: RateLimitPolicy;
+  allowed: boolean;
+  remaining: number;
+  /** seconds until the window resets (at least 1 while anything is consumed) */
+  resetSeconds: number;
+}
+
+/** Where a limiter counts: `redis` null counts in process only; `keyPrefix` is the service's REDIS_PREFIX. */
+export interface LimiterBackend {
+  redis: IORedis | null;
+  keyPrefix: string;
+  logger: Logger;
+}
+
+/**
+ * A fixed-window counter per key, in Redis with an in-process fallback. Without a Redis connection
+ * (a tool or test that builds an app without one) it counts in process only.
+ */
+export class Limiter {
+  private readonly store: RateLimiterRedis | RateLimiterMemory;
+  private lastWarning = 0;
+  private opening?: Promise<void>;
+
+  private readonly redis: IORedis | null;
+  private readonly logger: Logger;
+
+  constructor(
+    readonly policy: RateLimitPolicy,
+    backend: LimiterBackend,
+  ) {
+    const { redis, keyPrefix } = backend;
+    this.redis = redis;
+    this.logger = backend.logger;
+    const inProcess = new RateLimiterMemory({
+      keyPrefix: `rl:${policy.name}`,
+      points: Math.max(policy.quota, 1),
+      duration: policy.windowSeconds,
+    });
+    this.store = redis
+      ? new RateLimiterRedis({
+          storeClient: redis,
+          keyPrefix: `${keyPrefix}:rl:${policy.name}`,
+          points: Math.max(policy.quota, 1),
+          duration: policy.windowSeconds,
+          // the services pass fail-fast connections (no offline queue): a command on a broken connection
+          // fails at once and the in-process fallback answers; a lazy connection still connects on first use
+          insuranceLimiter: inProcess,
+        })
+      : inProcess;
+  }
+
+  /** Consumes `weight` points for `key`; never throws (store trouble lets the request through). */
+  async consume(key: string, weight = 1): Promise<RateLimitDecision> {
+    try {
+      await this.opened();
+      // the library's fallback answers silently: say once in a while that counters are per process now
+      if (this.redis && this.redis.status !== 'ready')
+        this.warn(`Redis connection ${this.redis.status}`, 'counting in this process until Redis is back');
+      const res = await withTimeout(this.store.consume(key, weight), STORE_TIMEOUT_MS, 'rate limiter');
+      return this.decision(true, res);
+    } catch (err) {
+      if (err instanceof RateLimiterRes) return this.decision(false, err);
+      this.warn(err instanceof Error ? err.message : String(err), 'requests pass unlimited until it answers');
+      return {
+        policy: this.policy,
+        allowed: true,
+        remaining: this.policy.quota,
+        resetSeconds: this.policy.windowSeconds,
+      };
+    }
+  }
+
+  /**
+   * A fail-fast connection refuses commands while it is still opening (a process's first requests):
+   * wait for it then, up to STORE_TIMEOUT_MS, instead of counting those requests in the fallback. A
+   * connection that is reconnecting (Redis down) is not waited for.
+   */
+  private async opened(): Promise<void> {
+    const redis = this.redis;
+    if (!redis) return;
+    const status = redis.status;
+    if (status !== 'wait' && status !== 'connecting' && status !== 'connect') return;
+    // one 'ready' listener for all the requests that arrive while it opens
+    this.opening ??= new Promise<void>((resolve) => {
+      redis.once('ready', () => resolve());
+      if (status === 'wait') void redis.connect().catch(() => undefined);
+    }).finally(() => (this.opening = undefined));
+    await withTimeout(this.opening, STORE_TIMEOUT_MS, 'redis connect').catch(() => undefined);
+  }
+
+  private decision(allowed: boolean, res: RateLimiterRes): RateLimitDecision {
+    return {
+      policy: this.policy,
+      allowed,
+      remaining: Math.max(this.policy.quota - res.consumedPoints, 0),
+      resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+    };
+  }
+
+  private warn(err: string, consequence: string): void {
+    const now = Date.now();
+    if (now - this.lastWarning < WARN_EVERY_MS) return;
+    this.lastWarning = now;
+    this.logger.warn(`rate limiter store unavailable; ${consequence}`, { policy: this.policy.name, err });
+  }
+}

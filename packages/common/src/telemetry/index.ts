@@ -1,0 +1,2 @@
+export * from './tracing';
+export { traceRequest } from './http-tracing';

@@ -1,0 +1,117 @@
+import type { Severity, ToolBaseline } from '@risk/enrichment';
+import type { Pool } from 'pg';
+import { CANDIDATE_THREATS_TEXT, READ_SQL, candidateThreatsSql } from './enrichment-statements';
+import { toToolBaseline } from './tool-baselines-store';
+import type { AssetMatchKeys, MatchingThreatRow } from './threats-store';
+
+/**
+ * What an enrichment job reads (docs/data-access.md "Stores"): the asset, its observations and the candidate
+ * threats. enrichment-store.ts writes the result.
+ */
+
+/** One enrichment job's key: the asset and the observation-set digest it analyses. */
+export interface EnrichmentJobKey {
+  livemode: boolean;
+  fingerprint: string;
+  digest: string;
+}
+
+/** One org's latest observation of the asset: the content of its latest signal. */
+export interface Observation {
+  asset_type: string;
+  name: string | null;
+  version: string | null;
+  source_url: string | null;
+  raw_manifest: string | null;
+  metadata: Record<string, unknown> | null;
+}
+
+/** The asset as the job reads it, plus — only when the job has work to do — its observations and orgs. */
+export interface JobRead {
+  asset_type: string;
+  enrichment_status: string;
+  latest_digest: string;
+  enriched_digest: string | null;
+  intrinsic_risk_score: number | null;
+  intrinsic_risk_severity: string | null;
+  first_seen: Date;
+  signal_count: number;
+  /** newest first; null when the job has nothing to do */
+  observations: Observation[] | null;
+  org_count: number | null;
+  org_signal_count: number | null;
+  org_first_seen: Date | null;
+  /** the asset's MCP tool baseline (docs/drift.md), for the engine; null when none or nothing to do */
+  tool_baseline: ToolBaseline | null;
+  /** the candidate threats (as readCandidateThreats reads them for `cveIds`); null when nothing to do */
+  candidates: CandidateThreats | null;
+}
+
+/** Candidate threats and the stamp of each (THREAT_STAMP), for the writer's check. */
+export interface CandidateThreats {
+  threats: CandidateThreatRow[];
+  stamps: Map<string, string>;
+}
+
+function candidates(rows: Array<CandidateThreatRow & { stamp: string }>): CandidateThreats {
+  return {
+    threats: rows.map(({ stamp: _, ...t }) => t),
+    stamps: new Map(rows.map((t) => [t.id, t.stamp])),
+  };
+}
+
+/**
+ * Reads a batch of jobs in one statement (READ_SQL): one entry per job, in order, undefined when the
+ * asset does not exist. Observations received before `observedSince` are expired (the newest still
+ * counts); the candidate threats are read for `cveIds` (every CVE id the engine can report).
+ */
+export async function readEnrichmentJobs(
+  db: Pick<Pool, 'query'>,
+  jobs: readonly EnrichmentJobKey[],
+  opts: { observedSince: Date; cveIds: readonly string[] },
+): Promise<Array<JobRead | undefined>> {
+  type Raw = Omit<JobRead, 'tool_baseline' | 'candidates'> & {
+    i: string;
+    tool_baseline: unknown;
+    threats: Array<CandidateThreatRow & { stamp: string }> | null;
+  };
+  const { rows } = await db.query<Raw>({
+    name: 'enrichment_read',
+    text: READ_SQL,
+    values: [
+      jobs.map((j) => j.livemode),
+      jobs.map((j) => j.fingerprint),
+      jobs.map((j) => j.digest),
+      opts.observedSince,
+      opts.cveIds,
+    ],
+  });
+  const byIndex = new Map(
+    rows.map(({ threats, ...r }) => [
+      Number(r.i),
+      {
+        ...r,
+        tool_baseline: toToolBaseline(r.tool_baseline),
+        // the threats are read with the observations: for a job with nothing to do, neither
+        candidates: r.observations ? candidates(threats ?? []) : null,
+      },
+    ]),
+  );
+  return jobs.map((_, k) => byIndex.get(k + 1));
+}
+
+/** A threat that may match the asset, flagged with whether it lists the fingerprint. */
+export type CandidateThreatRow = MatchingThreatRow & { severity: Severity; by_fingerprint: boolean };
+
+/**
+ * The threats that may match the asset (candidateThreatsSql; pass every CVE id the engine can report
+ * as `cve_ids`), read without any lock, and the stamp of each (THREAT_STAMP) for the writer's check.
+ */
+export async function readCandidateThreats(db: Pick<Pool, 'query'>, keys: AssetMatchKeys): Promise<CandidateThreats> {
+  const { rows } = await db.query<CandidateThreatRow & { stamp: string }>({
+    name: 'enrichment_threats',
+    text: CANDIDATE_THREATS_TEXT,
+    values: candidateThreatsSql(keys).values,
+  });
+  return candidates(rows);
+}

@@ -1,0 +1,95 @@
+import type { ToolBaseline, ToolFingerprint } from '@risk/enrichment';
+
+/**
+ * MCP tool baselines (docs/drift.md): per asset and mode, the first definition seen of every tool name, which the
+ * engine compares later observations with, and the definition hash in the asset's current tool set. Read with the
+ * enrichment job (a lateral of the batched job read, no query per job) and written by the enrichment writer in its
+ * transaction (one statement, whatever the number of tools).
+ */
+
+/** Tool names remembered per asset; names first seen beyond it get no baseline (and are compared with nothing). */
+export const TOOL_BASELINE_CAP = 1000;
+
+/**
+ * The lateral of the batched job read (enrichment-statements.ts READ_SQL): the asset's baseline, in the order
+ * names were first seen. `once` is the read's filter that skips jobs with nothing to do.
+ */
+export function toolBaselineLateral(once: string): string {
+  return `
+    LEFT JOIN LATERAL (
+      SELECT json_agg(json_build_object('name', tb.name, 'hash', tb.definition_hash,
+                                        'description_hash', tb.description_hash, 'schema_hash', tb.schema_hash,
+                                        'description', tb.description, 'input_schema', tb.input_schema,
+                                        'capabilities', COALESCE(tb.capabilities, '{}'), 'original', tb.original,
+                                        'seq', tb.seq)
+                      ORDER BY tb.seq) AS tool_baseline
+        FROM asset_tool_baselines tb
+       WHERE tb.livemode = a.livemode AND tb.fingerprint = a.fingerprint AND ${once}
+    ) tb ON true`;
+}
+
+/** The job read's column as the engine takes it (null: no earlier observation declared tools). */
+export function toToolBaseline(rows: unknown): ToolBaseline | null {
+  if (!Array.isArray(rows) || rows.length === 0) return null;
+  return { tools: (rows as Array<ToolBaseline['tools'][number]>).map((r) => ({ ...r, seq: Number(r.seq) })) };
+}
+
+// $1 livemode, $2 fingerprint, $3 the asset's current tools (jsonb array of ToolFingerprint), $4 now, $5 cap.
+// Names absent now lose their current hash; present names get theirs; names never seen are inserted as their own
+// baseline, `original` when the asset had no baseline row at all (its first observation that declared tools), in
+// the order of the list (seq), up to the cap. Runs after the row lock, so concurrent jobs of one asset serialise.
+export const TOOLS_WRITE_SQL = `
+  WITH cur AS (
+    SELECT * FROM ROWS FROM (jsonb_to_recordset($3::jsonb) AS (name text, hash text, description_hash text,
+      schema_hash text, description text, input_schema jsonb, capabilities jsonb)) WITH ORDINALITY
+      AS t(name, hash, description_hash, schema_hash, description, input_schema, capabilities, ord)
+  ),
+  existing AS (SELECT count(*)::int AS n FROM asset_tool_baselines WHERE livemode = $1 AND fingerprint = $2),
+  gone AS (
+    UPDATE asset_tool_baselines b SET current_hash = NULL, updated = $4
+     WHERE b.livemode = $1 AND b.fingerprint = $2 AND b.current_hash IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM cur WHERE cur.name = b.name)
+  ),
+  seen AS (
+    UPDATE asset_tool_baselines b SET current_hash = cur.hash, updated = $4 FROM cur
+     WHERE b.livemode = $1 AND b.fingerprint = $2 AND b.name = cur.name AND b.current_hash IS DISTINCT FROM cur.hash
+  )
+  INSERT INTO asset_tool_baselines (livemode, fingerprint, name, definition_hash, description_hash, schema_hash,
+    description, input_schema, capabilities, original, current_hash, first_seen, updated)
+  SELECT $1, $2, cur.name, cur.hash, cur.description_hash, cur.schema_hash, cur.description, cur.input_schema,
+         ARRAY(SELECT jsonb_array_elements_text(cur.capabilities)), (SELECT n FROM existing) = 0, cur.hash, $4, $4
+    FROM cur
+   WHERE NOT EXISTS (SELECT 1 FROM asset_tool_baselines b WHERE b.livemode = $1 AND b.fingerprint = $2 AND b.name = cur.name)
+   ORDER BY cur.ord
+   LIMIT GREATEST(0, $5 - (SELECT n FROM existing))
+  ON CONFLICT DO NOTHING`;
+
+export const TOOLS_WRITE_TYPES = ['boolean', 'text', 'jsonb', 'timestamptz', 'int'];
+
+/** The lock read's column: the asset's current tool set before this write (name → definition hash). */
+export const PREVIOUS_TOOLS_SQL = `
+  (SELECT json_object_agg(tb.name, tb.current_hash) FROM asset_tool_baselines tb
+    WHERE tb.livemode = a.livemode AND tb.fingerprint = a.fingerprint AND tb.current_hash IS NOT NULL) AS prev_tools,
+  EXISTS (SELECT 1 FROM asset_tool_baselines tb
+           WHERE tb.livemode = a.livemode AND tb.fingerprint = a.fingerprint) AS has_tool_baseline`;
+
+/** How the asset's tool set changed since the previous enrichment (names, capped by the caller): added and
+ * changed in the order of the new list, removed sorted. */
+export interface ToolSetChange {
+  added: string[];
+  removed: string[];
+  changed: string[];
+}
+
+export function toolSetChange(
+  previous: Record<string, string> | null,
+  next: readonly ToolFingerprint[],
+): ToolSetChange {
+  const before = new Map(Object.entries(previous ?? {}));
+  const after = new Map(next.map((t) => [t.name, t.hash]));
+  return {
+    added: [...after.keys()].filter((n) => !before.has(n)),
+    removed: [...before.keys()].filter((n) => !after.has(n)).sort(),
+    changed: [...after].filter(([n, h]) => before.has(n) && before.get(n) !== h).map(([n]) => n),
+  };
+}

@@ -1,0 +1,225 @@
+// Supply-chain rules on pins: unpinned launchers, images and fetched code (R21), version ranges (R22)
+// (docs/enrichment.md "Rule catalogue"). Known vulnerable versions (R23) are in vulnerable-versions.ts.
+import type { Dependency, McpServerEntry } from '../types';
+import { isObj, uniq } from '../util';
+import { isPinned } from '../versions';
+import { defineRule, type Emission, type RuleContext } from './define';
+import { scanCommands, unpinnedImage } from './signals/commands';
+import { commandBase } from './signals/tools';
+
+const LAUNCHERS = /^(?:npx|uvx|pipx|bunx|pnpm dlx|yarn dlx)$/;
+const WINDOWS_EXECUTABLE = /\.(?:cmd|exe|bat)$/;
+/** Flags of `docker run` whose next argument is not the image. */
+const DOCKER_VALUE_FLAGS = new Set(['-e', '-v', '--env', '--mount', '--name', '--network']);
+/** `-e .`, `./pkg`, `file:…`: the project itself, not fetched code. */
+const LOCAL_REQUIREMENT = /^(?:-e\s+|--editable[\s=]+)?(?:\.{1,2}(?:\/\S*)?|file:\S+)$/;
+const PINNED_URL = /@[0-9a-f]{40}\b|#sha256=[0-9a-f]{64}\b/;
+/** pyproject tables of development-only dependencies (src/parse/packages.ts paths). */
+const DEV_DEPENDENCY_PATH =
+  /^(?:dependency-groups\.|tool\.uv\.dev-dependencies|tool\.poetry\.(?:dev-dependencies|group\.))/;
+
+/** The image a `docker run`/`podman run` server starts (or its OCI registry identifier). */
+function containerImage(s: McpServerEntry): string | null {
+  if (s.registry === 'oci') return s.identifier;
+  const args = s.args;
+  return (
+    args.find(
+      (a, i) =>
+        i > 0 &&
+        !a.startsWith('-') &&
+        !DOCKER_VALUE_FLAGS.has(args[i - 1] ?? '') &&
+        /^[\w.\-/:@]+$/.test(a) &&
+        a !== 'run',
+    ) ?? null
+  );
+}
+
+/**
+ * R21 findings for one MCP server: a launcher, `uv run --with` or registry package without a version, an unpinned
+ * image. A launcher or image that resolves the newest release at start is a supply-chain gap, not an exposure: low,
+ * as for mutable container tags (issue 18 item 3, corpus c007/c089: well-known servers through `npx` are rated low).
+ */
+function serverPins(s: McpServerEntry): Emission[] {
+  const out: Emission[] = [];
+  const cmd = (s.command ?? '').toLowerCase();
+  const args = s.args;
+  // a launcher given as a full path (`/usr/local/bin/npx`, `C:\\Program Files\\nodejs\\npx.cmd`) is the same launcher
+  if (LAUNCHERS.test(cmd) || LAUNCHERS.test(commandBase(cmd).replace(WINDOWS_EXECUTABLE, ''))) {
+    const pkgArg = args.find((a) => !a.startsWith('-'));
+    const yes = args.includes('-y') || args.includes('--yes');
+    const pinned = (!!pkgArg && /^(@[^/]+\/)?[^@]+@\d[\w.+-]*$/.test(pkgArg)) || (!!pkgArg && /==\d/.test(pkgArg));
+    const latest = !!pkgArg && /@latest$/.test(pkgArg);
+    if (!pinned || latest)
+      out.push({
+        severity: 'low',
+        description: `${cmd} runs ${pkgArg ?? 'a package'}${latest ? ' at @latest' : ' without a pinned version'}${yes ? ' (auto-confirm -y)' : ''}.`,
+        evidence: { path: `${s.path}.args`, command: cmd, package: pkgArg ?? null, auto_confirm: yes },
+      });
+  } else if (/^uv(?:\.exe)?$/.test(commandBase(cmd)) && args.includes('--with')) {
+    // `uv run --with <pkg>` installs <pkg> at whatever version is published at launch (uv docs "Running scripts")
+    const withs = args.filter((a, i) => args[i - 1] === '--with' && !/(?:==|@)\d/.test(a));
+    if (withs.length)
+      out.push({
+        severity: 'low',
+        description: `uv run --with ${withs.slice(0, 3).join(', ')} installs without a pinned version.`,
+        evidence: { path: `${s.path}.args`, command: cmd, packages: withs.slice(0, 20) },
+      });
+  } else if (s.registry && !s.url) {
+    if (!s.version || /^latest$/i.test(s.version))
+      out.push({
+        description: `Package ${s.identifier ?? s.name} has no concrete version.`,
+        evidence: { path: `${s.path}.version`, version: s.version },
+      });
+  }
+  if (cmd === 'docker' || cmd === 'podman' || s.registry === 'oci') {
+    const image = containerImage(s);
+    if (
+      image &&
+      !image.includes('@sha256:') &&
+      (!/:[\w.-]+$/.test(image.replace(/^[^/]*:\d+\//, '')) || /:latest$/.test(image))
+    )
+      out.push({
+        severity: 'low',
+        description: `Container image ${image} is not pinned by tag or digest.`,
+        evidence: { path: `${s.path}.args`, image },
+      });
+  }
+  return out;
+}
+
+/** A fetched-code finding for build/start commands (Dockerfile RUN, compose command, notebook cells). */
+function fetchedCode(commands: readonly string[], path: string): Emission | null {
+  const { fetched } = scanCommands(commands);
+  if (!fetched.length) return null;
+  return {
+    title: 'Code fetched from a URL or VCS without a pin',
+    description: `Installs ${uniq(fetched).join(' and ')}.`,
+    evidence: { path, kinds: uniq(fetched) },
+  };
+}
+
+export const R21 = defineRule({
+  id: 'R21',
+  title: 'Unpinned launcher or image',
+  severity: 'medium',
+  weight: 15,
+  category: 'supply_chain',
+  rationale:
+    'npx/uvx/pipx/bunx without @version, npx -y, :latest or untagged images fetch whatever is published next (rug pull).',
+  remediation: 'Pin an exact version or digest.',
+  attack_techniques: ['AML.T0109'],
+  references: ['§3 R21'],
+  evaluate({ p }) {
+    const out: Emission[] = p.servers.flatMap(serverPins);
+    const f = p.modelfile?.from;
+    if (f && !/[\\/]|\.gguf$/i.test(f) && (!f.includes(':') || /:latest$/i.test(f)))
+      out.push({ description: `Modelfile FROM ${f} is not pinned to a tag.`, evidence: { path: 'FROM', from: f } });
+    const cs = p.containers ?? [];
+    const images = cs.filter((c) => c.image && unpinnedImage(c.image)).map((c) => c.image as string);
+    if (images.length)
+      out.push({
+        // a mutable base or service image is a supply-chain gap, not an exposure: low, as a reviewer rates it
+        severity: 'low',
+        description: `Image${images.length > 1 ? 's' : ''} not pinned to a fixed tag or digest: ${uniq(images).slice(0, 5).join(', ')}.`,
+        evidence: { path: 'image', images: uniq(images).slice(0, 20) },
+      });
+    const built = p.containers
+      ? fetchedCode(
+          cs.flatMap((c) => c.commands),
+          'RUN',
+        )
+      : null;
+    if (built) out.push(built);
+    // requirements installed from a URL or VCS without a commit or hash (editable local paths are the project itself)
+    const loose = (p.url_requirements ?? []).filter(
+      (u) => !u.pinned && !LOCAL_REQUIREMENT.test(u.line) && !PINNED_URL.test(u.line),
+    );
+    if (loose.length)
+      out.push({
+        title: 'Dependency fetched from a URL or VCS without a pin',
+        description: `${loose.length} requirement(s) come from a URL or VCS ref that can change (${loose[0]?.line.slice(0, 80)}).`,
+        evidence: { path: loose[0]?.path ?? 'requirements', requirements: loose.slice(0, 20) },
+      });
+    const cells = p.notebook_code ? fetchedCode([p.notebook_code], 'cells') : null;
+    if (cells) out.push(cells);
+    return out;
+  },
+});
+
+/** A pip-install-without-version finding for build commands or notebook cells. */
+function unpinnedInstalls(commands: readonly string[], path: string): Emission | null {
+  const { unpinned } = scanCommands(commands);
+  if (!unpinned.length) return null;
+  return {
+    description: `pip installs ${uniq(unpinned).length} package(s) without a version at build time.`,
+    evidence: { path, packages: uniq(unpinned).slice(0, 20) },
+  };
+}
+
+/** Dependencies declared with a version range. */
+export function rangedDependencies(ctx: RuleContext): Dependency[] {
+  return ctx.p.dependencies.filter((d) => !isPinned(d.ecosystem, d.spec));
+}
+
+/**
+ * The version ranges R22 reports, by what the manifest is for: an application's requirements file and a published npm
+ * package are installed as resolved at install time, so any range counts; a private npm package (a workspace root) is
+ * never installed by anyone else; a Python library's metadata (pyproject, setup.cfg of a `package` asset) is expected to
+ * give lower bounds (Python Packaging User Guide, "install_requires vs requirements files"), so only a dependency with
+ * no version constraint at all counts there. An MCP server or application packaged the same way is installed and run
+ * as resolved at launch (`uvx`), so its ranges count.
+ */
+function rangesAReviewerFlags(ctx: RuleContext): Dependency[] {
+  const { p } = ctx;
+  switch (p.kind) {
+    case 'requirements':
+      return rangedDependencies(ctx);
+    case 'npm_package':
+      return isObj(p.raw_json) && p.raw_json.private === true ? [] : rangedDependencies(ctx);
+    case 'pyproject':
+    case 'setup_cfg': {
+      // development groups (PEP 735, uv/Poetry dev dependencies) are installed by the project's developers, not by
+      // whoever installs or launches the package: not part of what it resolves at install time
+      const shipped = rangedDependencies(ctx).filter((d) => !DEV_DEPENDENCY_PATH.test(d.path));
+      return ctx.input.asset_type === 'package' ? shipped.filter((d) => d.spec.trim() === '') : shipped;
+    }
+    default:
+      return [];
+  }
+}
+
+export const R22 = defineRule({
+  id: 'R22',
+  title: 'Dependency version ranges',
+  severity: 'low',
+  weight: 5,
+  category: 'supply_chain',
+  rationale: 'Ranges (^, ~, >=, *, bare names) make builds non-reproducible and pull new releases automatically.',
+  remediation: 'Pin versions with a lockfile.',
+  attack_techniques: ['AML.T0010.001'],
+  references: ['§3 R22 (+ AML.T0010.001)'],
+  evaluate(ctx) {
+    const { p } = ctx;
+    const out: Emission[] = [];
+    const ranged = rangesAReviewerFlags(ctx);
+    if (ranged.length)
+      out.push({
+        description: `${ranged.length} of ${p.dependencies.length} dependencies use version ranges.`,
+        evidence: {
+          path: 'dependencies',
+          dependencies: ranged.slice(0, 30).map((d) => `${d.name}${d.ecosystem === 'npm' ? '@' : ''}${d.spec || '*'}`),
+          count: ranged.length,
+        },
+      });
+    const built = p.containers
+      ? unpinnedInstalls(
+          p.containers.flatMap((c) => c.commands),
+          'RUN',
+        )
+      : null;
+    if (built) out.push(built);
+    const cells = p.notebook_code ? unpinnedInstalls([p.notebook_code], 'cells') : null;
+    if (cells) out.push(cells);
+    return out;
+  },
+});

@@ -1,0 +1,106 @@
+import { fixture } from './helpers';
+import { find, ids } from './rules-fixtures';
+
+describe('provenance rules', () => {
+  it('R12 derived model without base_model (int8 quantized card)', () => {
+    expect(
+      ids({
+        name: 'Intel/bart-large-mrpc-int8-dynamic',
+        raw_manifest: fixture('27-hf-card-intel-bart-int8-onnx-README.md'),
+      }),
+    ).toContain('R12');
+    expect(
+      ids({ name: 'pcuenq/pokemon-lora', raw_manifest: fixture('21-hf-card-pokemon-lora-README.md') }),
+    ).not.toContain('R12');
+  });
+  it('R13 NSFW / uncensored', () => {
+    expect(ids({ name: 'someone/Llama-3-8B-abliterated' })).toContain('R13');
+    expect(find({ raw_manifest: fixture('22-hf-card-opt-13b-erebus-README.md') }, 'R13')[0]?.confidence).toBe(0.3);
+  });
+  it('R14 placeholder MCP name and re-upload of a vendor model', () => {
+    expect(ids({ asset_type: 'mcp_server', raw_manifest: fixture('06-mcp-registry-legacy-server.json') })).toContain(
+      'R14',
+    );
+    const f = find(
+      { name: 'Lionelpang/codegeex2-6b', raw_manifest: fixture('31-hf-config-codegeex2-auto-map.json') },
+      'R14',
+    )[0];
+    expect(f?.evidence).toMatchObject({ name_or_path: 'THUDM/codegeex2-6b', publisher: 'Lionelpang' });
+    expect(
+      ids({
+        asset_type: 'mcp_server',
+        raw_manifest: JSON.stringify({
+          name: 'io.github.alice/x',
+          version: '1.0.0',
+          repository: { url: 'https://github.com/mallory/x' },
+          packages: [],
+        }),
+      }),
+    ).toContain('R14');
+  });
+  it('R14 re-upload read from a model card: vendor authorship line, community author, same-name link', () => {
+    const card = (body: string) => `---\nlicense: apache-2.0\n---\n${body}\n`;
+    // c096: IBM's Granite card under a personal account
+    const granite = find(
+      { name: 'jeremieconte/granite-3.1-1b', raw_manifest: card('- **Developers:** Granite Team, IBM') },
+      'R14',
+    )[0];
+    expect(granite?.evidence).toMatchObject({ origin: 'ibm-granite', publisher: 'jeremieconte' });
+    expect(granite?.confidence).toBe(0.6);
+    // c032: "Organization developing the model" on the next line
+    expect(
+      ids({
+        name: 'someone/llama-65b-hf',
+        raw_manifest: card('**Organization developing the model**\nThe FAIR team of Meta AI.'),
+      }),
+    ).toContain('R14');
+    // c037: the Dolphin author's blog
+    expect(
+      ids({ name: 'OSFAV7/dolping', raw_manifest: card('Dolphin 2.5 https://erichartford.com/dolphin') }),
+    ).toContain('R14');
+    // c033: a link to the same model under another owner
+    expect(
+      ids({
+        name: 'kleberbaum/Pygmalion-7b-Merged-Safetensors',
+        raw_manifest: card('See https://huggingface.co/PygmalionAI/pygmalion-7b for the original.'),
+      }),
+    ).toContain('R14');
+    // not: the vendor itself, a fine-tune linking its base model, the vendor's alike-spelled account
+    expect(
+      ids({ name: 'ibm-granite/granite-3.1-1b', raw_manifest: card('- **Developers:** Granite Team, IBM') }),
+    ).not.toContain('R14');
+    expect(
+      ids({
+        name: 'alice/gemma-2b-it-sql',
+        raw_manifest: card('Fine-tuned from [gemma-2b](https://huggingface.co/google/gemma-2b-it) on SQL.'),
+      }),
+    ).not.toContain('R14');
+    expect(
+      ids({ name: 'Bria-AI/BRIA-3.2', raw_manifest: card('<a href="https://huggingface.co/briaai/BRIA-3.2">') }),
+    ).not.toContain('R14');
+  });
+  it('R05 from prose: "trust_remote_code is required"', () => {
+    const f = find(
+      { name: 'OSFAV7/dolping', raw_manifest: '---\nlicense: mit\n---\ntrust_remote_code is required.\n' },
+      'R05',
+    )[0];
+    expect(f?.confidence).toBe(0.6);
+    expect(f?.evidence).toMatchObject({ match: 'trust_remote_code is required' });
+  });
+  it('R15 typosquats (edit distance and homoglyph), not the real names', () => {
+    expect(find({ asset_type: 'package', name: 'transfromers' }, 'R15')[0]?.evidence.resembles).toBe('transformers');
+    expect(find({ name: 'meta-1lama/Llama-3-8B' }, 'R15')[0]?.evidence).toMatchObject({
+      resembles: 'meta-llama',
+      homoglyph: true,
+    });
+    expect(ids({ asset_type: 'package', name: 'transformers' })).not.toContain('R15');
+    for (const legit of ['openapi', 'request', 'qwen3', 'Qwen/Qwen3-8B', 'torchx', 'langchain-anthropic'])
+      expect([legit, ids({ asset_type: 'package', name: legit })]).toEqual([
+        legit,
+        expect.not.arrayContaining(['R15']),
+      ]);
+    expect(
+      ids({ asset_type: 'mcp_server', raw_manifest: fixture('01-mcp-server-filesystem-package.json') }),
+    ).not.toContain('R15');
+  });
+});

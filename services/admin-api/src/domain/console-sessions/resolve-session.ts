@@ -1,0 +1,95 @@
+// The per-request check of a console session (docs/console.md "Sign-in and access"): one look-up by the secret's
+// hash, joined to the tenant and to the tenant token typed in at sign-in. A session ends when signed out, 30 min
+// idle, 8 h after sign-in, when that tenant token is revoked or expires, or when the tenant is suspended or
+// deleted; an ended session's own credentials are revoked at once.
+import { ApiError, decryptSecret } from '@risk/common';
+import type { AdminDeps } from '../deps';
+import { tenantSuspended } from '../tenant-tokens/check-tenant-token';
+import { endConsoleSession } from './sign-out';
+import { CONSOLE_IDLE_MS, CONSOLE_TOUCH_MS, sessionSecretHash } from './session-secrets';
+import type { ConsoleSessionRow } from './serialize-session';
+
+interface ResolvedRow {
+  id: string;
+  kind: string;
+  created: Date;
+  last_seen_at: Date;
+  expires_at: Date;
+  revoked_at: Date | null;
+  tenant_id: string | null;
+  tenant_name: string | null;
+  org_id: string | null;
+  tenant_status: string | null;
+  signin_revoked_at: Date | null;
+  signin_expires_at: Date | null;
+  tenant_token_ciphertext: string | null;
+  api_key_ciphertext: string | null;
+}
+
+export interface ResolvedConsoleSession extends ConsoleSessionRow {
+  /** the session's own tenant token (tenant sessions) */
+  tenantToken: () => string;
+  /** the session's own API key (tenant sessions) */
+  apiKey: () => string;
+}
+
+type ResolveDeps = Pick<AdminDeps, 'prisma' | 'config'>;
+
+export async function resolveConsoleSession(
+  deps: ResolveDeps,
+  input: { secret: string; now?: Date },
+): Promise<ResolvedConsoleSession> {
+  const now = input.now ?? new Date();
+  const [row] = await deps.prisma.$queryRaw<ResolvedRow[]>`
+    SELECT s.id, s.kind, s.created, s.last_seen_at, s.expires_at, s.revoked_at, s.tenant_id,
+           t.name AS tenant_name, t.org_id, t.status AS tenant_status,
+           tt.revoked_at AS signin_revoked_at, tt.expires_at AS signin_expires_at,
+           s.tenant_token_ciphertext, s.api_key_ciphertext
+    FROM console_sessions s
+    LEFT JOIN tenants t ON t.id = s.tenant_id
+    LEFT JOIN tenant_tokens tt ON tt.id = s.signin_token_id
+    WHERE s.secret_hash = ${sessionSecretHash(input.secret)}`;
+  if (!row) throw new ApiError('session_missing', { message: 'Not signed in to the console (no such session).' });
+  if (row.revoked_at) throw new ApiError('session_revoked', { message: 'This console session was signed out.' });
+  const ended = endReason(row, now);
+  if (ended) {
+    await endConsoleSession(deps, { sessionId: row.id, now });
+    if (ended === 'suspended') throw tenantSuspended();
+    if (ended === 'expired')
+      throw new ApiError('session_expired', { message: 'This console session has expired; sign in again.' });
+    throw new ApiError('session_revoked', {
+      message: 'The tenant token this session was opened with has been revoked; sign in again.',
+    });
+  }
+  let lastSeen = row.last_seen_at;
+  if (now.getTime() - lastSeen.getTime() >= CONSOLE_TOUCH_MS) {
+    lastSeen = now;
+    await deps.prisma.consoleSession.update({ where: { id: row.id }, data: { last_seen_at: now } });
+  }
+  const secretsKey = deps.config.SECRETS_KEY ?? '';
+  const decrypt = (ciphertext: string | null) => () => {
+    if (!ciphertext) throw new ApiError('tenant_session_required', { message: 'This needs a tenant session.' });
+    return decryptSecret(ciphertext, secretsKey);
+  };
+  return {
+    id: row.id,
+    kind: row.kind,
+    created: row.created,
+    last_seen_at: lastSeen,
+    expires_at: row.expires_at,
+    tenant: row.tenant_id ? { id: row.tenant_id, name: row.tenant_name ?? '', org_id: row.org_id ?? '' } : null,
+    tenantToken: decrypt(row.tenant_token_ciphertext),
+    apiKey: decrypt(row.api_key_ciphertext),
+  };
+}
+
+function endReason(row: ResolvedRow, now: Date): 'expired' | 'revoked' | 'suspended' | null {
+  const t = now.getTime();
+  if (t >= row.expires_at.getTime() || t >= row.last_seen_at.getTime() + CONSOLE_IDLE_MS) return 'expired';
+  if (row.kind !== 'tenant') return null;
+  // the tenant was deleted (the row cascades away, but a concurrent request may still hold it)
+  if (!row.tenant_id || row.tenant_status === null) return 'revoked';
+  if (row.signin_revoked_at || !row.signin_expires_at || t >= row.signin_expires_at.getTime()) return 'revoked';
+  if (row.tenant_status !== 'active') return 'suspended';
+  return null;
+}

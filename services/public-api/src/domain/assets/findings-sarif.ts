@@ -1,0 +1,101 @@
+import { ApiError, RawResponse } from '@risk/common';
+import { SARIF_MEDIA_TYPE, type Asset } from '@risk/contracts';
+import type { Finding as FindingRow } from '@risk/db';
+import { buildSarif, type SarifAsset, type SarifFinding } from '@risk/enrichment';
+import type { AppDeps } from '../../deps';
+import { assertEnriched, findAssetOr404 } from './get-asset';
+import { listAssets, type ListAssetsInput } from './list-assets';
+
+/**
+ * Findings as SARIF 2.1.0 (docs/formats.md "SARIF"): GET /v1/assets/{fp}/findings?format=sarif (every finding of one
+ * enriched asset) and GET /v1/assets?format=sarif (the findings of one page of the filtered asset list).
+ */
+
+function sarifFinding(row: FindingRow): SarifFinding {
+  return {
+    rule_id: row.rule_id,
+    title: row.title,
+    description: row.description,
+    severity: row.severity as SarifFinding['severity'],
+    category: row.category,
+    confidence: row.confidence,
+    attack_techniques: row.attack_techniques,
+    cve_ids: row.cve_ids,
+    threat_ids: row.threat_ids,
+    remediation: row.remediation,
+    evidence: row.evidence,
+  };
+}
+
+type AssetFacts = Omit<SarifAsset, 'findings'>;
+
+function assetFacts(a: AssetFacts): AssetFacts {
+  return {
+    fingerprint: a.fingerprint,
+    asset_type: a.asset_type,
+    name: a.name,
+    version: a.version,
+    ecosystem: a.ecosystem,
+    intrinsic_risk_score: a.intrinsic_risk_score,
+    intrinsic_risk_severity: a.intrinsic_risk_severity,
+  };
+}
+
+const sarifResponse = (log: unknown): RawResponse => new RawResponse(SARIF_MEDIA_TYPE, JSON.stringify(log));
+
+/** Pagination and expansion belong to the list envelope: with format=sarif they are 400, not silently ignored. */
+export function assertNoListParams(query: { starting_after?: string; ending_before?: string; expand?: unknown }): void {
+  const given = (['starting_after', 'ending_before'] as const).find((k) => query[k] !== undefined);
+  const expand = Array.isArray(query.expand) ? query.expand.length > 0 : query.expand !== undefined;
+  if (given || expand)
+    throw new ApiError('parameter_invalid', {
+      param: given ?? 'expand',
+      message: 'format=sarif returns every finding of the asset in one SARIF log: no cursors and no expand[].',
+    });
+}
+
+/** Every finding of one enriched (or stale: last good result) asset, by finding id. */
+export async function assetFindingsSarif(
+  deps: Pick<AppDeps, 'prisma' | 'pool'>,
+  input: { livemode: boolean; fingerprint: string },
+): Promise<RawResponse> {
+  const asset = await findAssetOr404(deps, input.livemode, input.fingerprint);
+  assertEnriched(asset);
+  const rows = await deps.prisma.finding.findMany({
+    where: { livemode: input.livemode, fingerprint: asset.fingerprint },
+    orderBy: { id: 'asc' },
+  });
+  const log = buildSarif([{ ...assetFacts(asset as unknown as AssetFacts), findings: rows.map(sarifFinding) }], {
+    automation_id: `risk-intel/asset/${asset.fingerprint}/`,
+  });
+  return sarifResponse(log);
+}
+
+/**
+ * One page of GET /v1/assets (same filters, order and cursor) as one SARIF run: one query for the page, one for the
+ * findings of all its assets. The next page's cursor is in the `Link` header (rel="next") when there is one.
+ */
+export async function assetListSarif(
+  deps: Pick<AppDeps, 'prisma' | 'pool'>,
+  input: Omit<ListAssetsInput, 'expand'>,
+): Promise<{ response: RawResponse; next: string | null }> {
+  const page = await listAssets(deps, { ...input, expand: new Set() });
+  const fingerprints = page.data.map((a: Asset) => a.fingerprint);
+  const rows = fingerprints.length
+    ? await deps.prisma.finding.findMany({
+        where: { livemode: input.scope.livemode, fingerprint: { in: fingerprints } },
+        orderBy: { id: 'asc' },
+      })
+    : [];
+  const byAsset = new Map<string, SarifFinding[]>();
+  for (const row of rows) {
+    const list = byAsset.get(row.fingerprint) ?? [];
+    list.push(sarifFinding(row));
+    byAsset.set(row.fingerprint, list);
+  }
+  const assets = page.data.map((a) => ({ ...assetFacts(a), findings: byAsset.get(a.fingerprint) ?? [] }));
+  const filters = [input.asset_type, input.enrichment_status, input.intrinsic_risk_severity].filter(Boolean).join('/');
+  const log = buildSarif(assets, { automation_id: `risk-intel/assets/${filters || 'all'}/` });
+  const last = page.data.at(-1);
+  return { response: sarifResponse(log), next: page.has_more && last ? last.fingerprint : null };
+}

@@ -1,0 +1,188 @@
+// The asset projection of accepted bulk signals (issue 14 decision 2; docs/reliability.md "Asset projection").
+import { enqueueDeliveries } from '@risk/common';
+import { recordProjectionFailure, signalsStore as sql, withPrepared, type ProjectedSignal } from '@risk/db';
+import type { QueryResult } from 'pg';
+import type { AppDeps } from '../../deps';
+import { AssetApplication, type AssetOwner } from './apply-assets';
+import { enrichmentEnqueuer } from './enqueuer';
+import { aggregateAssets, assetKey } from './ingest-rows';
+
+/** Signals applied per projection transaction (the bulk request's own maximum). */
+export const PROJECTION_BATCH = 500;
+/** The poll interval of the loop (lists lag at most ~1 s behind a 202; docs/public-api.md). */
+export const PROJECTION_POLL_MS = 200;
+
+type ProjectorDeps = Pick<AppDeps, 'config' | 'pool' | 'prisma' | 'producer' | 'logger'>;
+
+/**
+ * Applies the oldest pending signals (up to `limit`) in one transaction and returns how many. The claim takes the
+ * projection's advisory lock, so one projector at a time applies them, in acceptance order; a crash before the
+ * COMMIT leaves the markers for the next run (the application is all or nothing). Each accepting request's
+ * signals are one application (rounds), in acceptance order.
+ * 0 means nothing pending, or another projector's turn.
+ */
+export async function projectPending(deps: ProjectorDeps, limit = PROJECTION_BATCH): Promise<number> {
+  const applied: AssetApplication[] = [];
+  let count = 0;
+  await withPrepared(deps.pool, sql.statements, async (session) => {
+    session.inTransaction = true;
+    const [, claimed] = await session.run(['BEGIN', sql.claimProjection(limit)].join(';\n'));
+    const signals = claimed!.rows as ProjectedSignal[];
+    if (signals.length === 0) {
+      await session.run('COMMIT');
+      session.inTransaction = false;
+      return;
+    }
+    for (const round of rounds(signals)) {
+      const { assets } = aggregateAssets([round]);
+      const latest = new Map(round.map((s) => [assetKey(s.livemode, s.fingerprint), s]));
+      const owner = (key: string): AssetOwner => ({ requestId: latest.get(key)?.request_id ?? undefined });
+      const now = round[0]!.created; // the time of acceptance, as the request itself would have written
+      const application = new AssetApplication(deps.config, { now, assets, ownerOf: owner });
+      const r1 = await session.run(application.first().join(';\n'));
+      const second = application.second(r1);
+      const r2: QueryResult[] = await session.run(second.map((q) => q.sql).join(';\n'));
+      second.forEach((q, i) => application.collect(q.tag, r2[i]!));
+      applied.push(application);
+    }
+    await session.run([sql.projectionDone(signals.map((s) => s.id)), 'COMMIT'].join(';\n'));
+    session.inTransaction = false;
+    count = signals.length;
+  });
+  // after commit, as the ingest does: the jobs to the enqueuer (the outbox relay covers a failure), the
+  // asset.created deliveries to the queue
+  for (const a of applied) {
+    void enrichmentEnqueuer(deps).enqueue(a.jobs, a.outboxIds);
+    if (a.deliveries.length > 0) await enqueueDeliveries(deps, a.deliveries);
+  }
+  return count;
+}
+
+/**
+ * A failure that retrying the same signals cannot cure: Postgres data, integrity or limit errors (SQLSTATE
+ * classes 22, 23, 54; P0001 raised by a trigger), or a TypeError/RangeError of our code on the rows. A lost
+ * connection, a timeout or a deadlock is transient and is retried as it is.
+ */
+export function isDataFailure(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.length === 5)
+    return ['22', '23', '54'].includes(code.slice(0, 2)) || code === 'P0001';
+  return err instanceof TypeError || err instanceof RangeError;
+}
+
+/**
+ * projectPending, robust to a signal that cannot be applied (docs/reliability.md "A signal that cannot be
+ * applied"): when a batch fails on its data, the oldest pending signal is applied alone; when it fails alone,
+ * the failure is counted against it, and at PROJECTION_MAX_ATTEMPTS it is set aside, so one hostile or broken
+ * signal never holds back those accepted after it. Returns the signals applied or counted (0: nothing to do).
+ */
+export async function projectPendingIsolating(deps: ProjectorDeps): Promise<number> {
+  try {
+    return await projectPending(deps);
+  } catch (err) {
+    if (!isDataFailure(err)) throw err;
+  }
+  try {
+    return await projectPending(deps, 1);
+  } catch (err) {
+    if (!isDataFailure(err)) throw err;
+    const failed = await recordProjectionFailure(deps.pool, err instanceof Error ? err.message : String(err));
+    if (!failed) return 0;
+    const log = failed.set_aside ? deps.logger.error.bind(deps.logger) : deps.logger.warn.bind(deps.logger);
+    log(failed.set_aside ? 'signal projection set aside' : 'signal projection failed', {
+      err,
+      signal_id: failed.signal_id,
+      attempts: failed.attempts,
+    });
+    return 1;
+  }
+}
+
+/**
+ * Returns once no accepted signal awaits its projection: projects here, or, while another projector holds the
+ * turn, polls until it is done. What the tests wait on after a bulk 202 (the documented lag, not a sleep).
+ */
+export async function drainProjections(deps: ProjectorDeps): Promise<void> {
+  for (;;) {
+    if ((await projectPendingIsolating(deps)) > 0) continue;
+    const { rows } = await deps.pool.query<{ pending: boolean }>(
+      'SELECT EXISTS (SELECT 1 FROM signal_projections WHERE failed_at IS NULL) AS pending',
+    );
+    if (!rows[0]!.pending) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/**
+ * The signals of each accepting request, in order: one application per request, as the request itself would
+ * have made it (its time for the assets' and events' `created`, one org per asset).
+ */
+function rounds(signals: readonly ProjectedSignal[]): ProjectedSignal[][] {
+  const out: ProjectedSignal[][] = [];
+  let current: ProjectedSignal[] = [];
+  for (const s of signals) {
+    const head = current[0];
+    if (head && (head.request_id !== s.request_id || head.created.getTime() !== s.created.getTime())) {
+      out.push(current);
+      current = [];
+    }
+    current.push(s);
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}
+
+export interface Projector {
+  /** run now (after this process's own bulk commit) rather than at the next poll */
+  kick(): void;
+  /** stops the loop; resolves once a running projection has committed or failed */
+  stop(): Promise<void>;
+}
+
+/**
+ * The projection loop every public-api replica runs (main.ts): projects until nothing is pending, then waits
+ * for the poll interval or a kick. A failure is logged and retried at the next poll.
+ */
+export function startProjector(deps: ProjectorDeps, opts: { pollMs?: number } = {}): Projector {
+  const pollMs = opts.pollMs ?? PROJECTION_POLL_MS;
+  let stopped = false;
+  let kicked = false;
+  let running: Promise<void> | null = null;
+  let timer: NodeJS.Timeout | undefined;
+
+  const schedule = (ms: number) => {
+    clearTimeout(timer);
+    timer = setTimeout(run, ms);
+    timer.unref();
+  };
+  function run(): void {
+    if (stopped || running) return;
+    running = (async () => {
+      do {
+        kicked = false;
+        try {
+          while (!stopped && (await projectPendingIsolating(deps)) > 0);
+        } catch (err) {
+          deps.logger.warn('asset projection failed; retrying at the next poll', { err });
+          break;
+        }
+      } while (kicked && !stopped);
+    })().finally(() => {
+      running = null;
+      if (!stopped) schedule(pollMs);
+    });
+  }
+  schedule(0);
+  return {
+    kick() {
+      if (stopped) return;
+      if (running) kicked = true;
+      else schedule(0);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

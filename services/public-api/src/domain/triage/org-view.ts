@@ -1,0 +1,89 @@
+import { readOrgTriage, type OrgAssetTriage } from '@risk/db';
+import type { AppDeps } from '../../deps';
+import type { AssetRow, FindingRow } from '../assets/render';
+import {
+  compileRules,
+  effectiveScore,
+  viewFindings,
+  type EffectiveScore,
+  type FindingView,
+  type OrgRules,
+  type TriageRow,
+  type ViewFinding,
+} from './effective';
+
+/** The key's org in the key's mode: everything of triage is scoped by both (docs/triage.md). */
+export interface OrgScope {
+  orgId: string;
+  livemode: boolean;
+}
+
+export interface AssetOrgView {
+  effective: EffectiveScore;
+  /** the asset's findings as the org sees them, by finding id */
+  findings: Map<string, FindingView<FindingRow>>;
+}
+
+/** The org's active suppression rules and its severity overrides: one query. */
+export async function loadOrgRules(deps: Pick<AppDeps, 'pool'>, scope: OrgScope, now = new Date()): Promise<OrgRules> {
+  const rows = await readOrgTriage(deps.pool, { ...scope, fingerprints: [], now });
+  return compileRules(rows.suppressions, rows.overrides, now);
+}
+
+/**
+ * The org's view of many assets at once (docs/triage.md "Effective score"): one query for the org's
+ * rules and its triage rows of these assets and, only when anything of the org applies, one for the
+ * assets' findings: never a query per asset. `findings` may be passed when the caller loaded them.
+ */
+export async function loadOrgViews(
+  deps: Pick<AppDeps, 'prisma' | 'pool'>,
+  input: { scope: OrgScope; assets: AssetRow[]; findings?: FindingRow[]; rules?: OrgRules },
+): Promise<Map<string, AssetOrgView>> {
+  const out = new Map<string, AssetOrgView>();
+  const { scope, assets } = input;
+  if (assets.length === 0) return out;
+  const fps = assets.map((a) => a.fingerprint);
+  const now = input.rules?.now ?? new Date();
+  const rows = await readOrgTriage(deps.pool, { ...scope, fingerprints: fps, now });
+  const rules = input.rules ?? compileRules(rows.suppressions, rows.overrides, now);
+  const nothingApplies = !rules.suppressions.length && !rules.overrides.size && !rows.triage.length;
+  const findings =
+    input.findings ??
+    (nothingApplies
+      ? []
+      : await deps.prisma.finding.findMany({ where: { livemode: scope.livemode, fingerprint: { in: fps } } }));
+  const byAsset = new Map<string, FindingRow[]>();
+  for (const f of findings) {
+    const list = byAsset.get(f.fingerprint) ?? [];
+    list.push(f);
+    byAsset.set(f.fingerprint, list);
+  }
+  const triageByAsset = new Map<string, Map<string, TriageRow>>();
+  for (const t of rows.triage) {
+    const m = triageByAsset.get(t.fingerprint) ?? new Map<string, TriageRow>();
+    m.set(t.finding_key, t);
+    triageByAsset.set(t.fingerprint, m);
+  }
+  for (const a of assets) {
+    const views = viewFindings(a, byAsset.get(a.fingerprint) ?? [], {
+      triage: triageByAsset.get(a.fingerprint) ?? new Map(),
+      rules,
+    });
+    out.set(a.fingerprint, {
+      effective: effectiveScore(a, views),
+      findings: new Map(views.map((v) => [v.finding.id, v])),
+    });
+  }
+  return out;
+}
+
+/**
+ * One asset's effective score from the org's triage context read with the asset (the batched asset
+ * read, asset-reader.ts): the same computation as loadOrgViews, without a query.
+ */
+export function effectiveOf(asset: AssetRow, ctx: OrgAssetTriage & { now: Date }): EffectiveScore {
+  if (!ctx.findings) return effectiveScore(asset, []);
+  const rules = compileRules(ctx.suppressions, ctx.overrides, ctx.now);
+  const triage = new Map<string, TriageRow>(ctx.triage.map((t) => [t.finding_key, t]));
+  return effectiveScore(asset, viewFindings<ViewFinding>(asset, ctx.findings, { triage, rules }));
+}

@@ -1,0 +1,84 @@
+import {
+  decryptSecret,
+  guardedRequest,
+  OutboundRequestError,
+  requireSecret,
+  type Config,
+  type OutboundGuard,
+} from '@risk/common';
+import { Webhook } from 'standardwebhooks';
+import type { WebhookDeliveryDeps } from './webhook-delivery';
+
+/** Stored prefix of a receiver's response body. */
+export const RESPONSE_BODY_LIMIT = 1024;
+export const USER_AGENT = 'RiskIntelligence-Webhooks/1.0';
+
+/** The event and endpoint fields one attempt sends. */
+export interface SignedEvent {
+  event_id: string;
+  url: string;
+  secret_ciphertext: string;
+  type: string;
+  livemode: boolean;
+  data: unknown;
+  created: Date;
+}
+
+/** What one signed POST came back with; `status` null when no response arrived (then `error` says why). */
+export interface SentAttempt {
+  sentAt: Date;
+  status: number | null;
+  responseBody: string | null;
+  error: string | null;
+  latencyMs: number;
+}
+
+/**
+ * Signs the event per Standard Webhooks and POSTs it through the outbound guard (docs/webhooks.md
+ * "Headers and signature"): webhook-id = event id, webhook-timestamp = this attempt, no redirects followed.
+ */
+export async function sendSigned(
+  deps: Pick<WebhookDeliveryDeps, 'config'> & { guard: OutboundGuard },
+  delivery: SignedEvent,
+): Promise<SentAttempt> {
+  const body = JSON.stringify({
+    id: delivery.event_id,
+    object: 'event',
+    type: delivery.type,
+    created: Math.floor(delivery.created.getTime() / 1000),
+    livemode: delivery.livemode,
+    data: delivery.data,
+  });
+  const sentAt = new Date();
+  const secret = decryptSecret(delivery.secret_ciphertext, requireSecret(deps.config as Config, 'SECRETS_KEY'));
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': USER_AGENT,
+    'webhook-id': delivery.event_id,
+    'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+    'webhook-signature': new Webhook(secret).sign(delivery.event_id, sentAt, body),
+  };
+
+  const started = performance.now();
+  let status: number | null = null;
+  let responseBody: string | null = null;
+  let error: string | null = null;
+  try {
+    const res = await guardedRequest(deps.guard, {
+      purpose: 'webhook',
+      url: delivery.url,
+      method: 'POST',
+      headers,
+      body,
+      timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
+      maxBodyBytes: RESPONSE_BODY_LIMIT,
+    });
+    status = res.status;
+    responseBody = res.body;
+    if (status >= 300 && status < 400) error = 'redirects are not followed';
+  } catch (err) {
+    error = err instanceof OutboundRequestError ? `${err.reason}: ${err.message}` : `error: ${(err as Error).message}`;
+  }
+  const latencyMs = Math.max(0, Math.round(performance.now() - started));
+  return { sentAt, status, responseBody, error, latencyMs };
+}
