@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import diagnostics from 'node:diagnostics_channel';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createStack, exited, post, signal, waitFor, type Stack } from './processes';
@@ -22,23 +24,38 @@ describe('fault: SIGTERM to the public API under load', () => {
       socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
     });
 
+  // when fetch (undici) wrote each request's headers to a socket, by Idempotency-Key: "sent before the
+  // signal" is that moment, not the call to fetch, whose connect and write happen turns of the loop later
+  const sentAt = new Map<string, number>();
+  const onSendHeaders = (message: unknown) => {
+    const headers = String((message as { headers?: unknown }).headers ?? '');
+    const key = /idempotency-key: ([0-9a-f-]{36})/i.exec(headers)?.[1];
+    if (key) sentAt.set(key, performance.now());
+  };
+  beforeAll(() => diagnostics.subscribe('undici:client:sendHeaders', onSendHeaders));
+  afterAll(() => diagnostics.unsubscribe('undici:client:sendHeaders', onSendHeaders));
+
   it('finishes in-flight requests, refuses new connections, exits within 10 s', async () => {
     const api = await stack.startApi();
     let sigtermAt = Infinity;
     let stopping = false;
-    const results: Array<{ started: number; status: number }> = [];
+    const results: Array<{ sent: number; status: number; cause?: unknown }> = [];
     let n = 0;
     const client = async (c: number) => {
       while (!stopping) {
         const i = n++;
-        const started = performance.now();
+        const key = randomUUID();
         const res =
           c % 3 === 0
-            ? await post(stack, '/v1/signals/bulk', {
-                signals: Array.from({ length: 200 }, (_, j) => signal(stack, `npm:term-${i}-${j}@1.0.0`)),
-              })
-            : await post(stack, '/v1/signals', signal(stack, `npm:term-${i}@1.0.0`));
-        results.push({ started, status: res.status });
+            ? await post(
+                stack,
+                '/v1/signals/bulk',
+                { signals: Array.from({ length: 200 }, (_, j) => signal(stack, `npm:term-${i}-${j}@1.0.0`)) },
+                key,
+              )
+            : await post(stack, '/v1/signals', signal(stack, `npm:term-${i}@1.0.0`), key);
+        const sent = sentAt.get(key) ?? Infinity; // never written: refused at connect
+        results.push({ sent, status: res.status, ...(res.status === 0 ? { cause: res.body.cause } : {}) });
       }
     };
     const clients = Promise.all(Array.from({ length: 12 }, (_, c) => client(c)));
@@ -56,8 +73,8 @@ describe('fault: SIGTERM to the public API under load', () => {
     const { code, signal: sig } = await exit;
     const exitMs = performance.now() - sigtermAt;
 
-    const before = results.filter((r) => r.started < sigtermAt);
-    const after = results.filter((r) => r.started >= sigtermAt);
+    const before = results.filter((r) => r.sent < sigtermAt);
+    const after = results.filter((r) => r.sent >= sigtermAt);
     expect(before.length).toBeGreaterThanOrEqual(24 + 12);
     // sent before SIGTERM: every one answered, and accepted
     expect(before.filter((r) => r.status !== 202)).toEqual([]);

@@ -194,7 +194,9 @@ export async function post(
     }
     return { status: res.status, body: parsed };
   } catch (err) {
-    return { status: 0, body: { error: String(err) } };
+    // fetch says only "fetch failed"; the socket's own error (ECONNREFUSED, ECONNRESET, ...) is its cause
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    return { status: 0, body: { error: String(err), cause: cause?.code ?? cause?.message } };
   }
 }
 

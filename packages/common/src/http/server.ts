@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import type { Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { Express, RequestHandler } from 'express';
@@ -116,19 +117,50 @@ export function hsts(maxAgeSeconds: number): RequestHandler {
 }
 
 /**
- * Graceful stop: refuse new connections, let in-flight requests finish (closing idle keep-alive
- * sockets as they free up), force-close whatever remains after the deadline.
+ * Graceful stop: refuse new connections, let in-flight requests finish, force-close whatever remains
+ * after the deadline. Keep-alive sockets that look idle are left open for `idleGraceMs` first: a
+ * client may have written a request the server has not read yet (closing the socket then resets a
+ * request that was sent before the signal). Every answer from then on says `Connection: close`, so a
+ * client's next request opens a new connection, which is refused (docs/reliability.md "Fault suite").
  */
-export function closeServer(server: Server, deadlineMs = 8_000): Promise<void> {
+export function closeServer(
+  server: Server,
+  deadlineMs = 8_000,
+  idleGraceMs = Math.min(1_000, deadlineMs / 4),
+): Promise<void> {
   return new Promise((resolve) => {
-    const sweep = setInterval(() => server.closeIdleConnections(), 250);
+    const closing = (_req: unknown, res: { setHeader(name: string, value: string): unknown }) => {
+      res.setHeader('Connection', 'close');
+    };
+    // before the app's own listener, so the header is set before anything is written
+    server.prependListener('request', closing);
+    let sweep: NodeJS.Timeout | undefined;
+    let httpClosed = false;
+    // http's own close(): the sockets still idle go, and its request-timeout timer is cleared
+    const httpClose = () => {
+      if (httpClosed) return;
+      httpClosed = true;
+      server.close();
+    };
+    const grace = setTimeout(() => {
+      httpClose();
+      sweep = setInterval(() => server.closeIdleConnections(), 250);
+    }, idleGraceMs);
     const force = setTimeout(() => server.closeAllConnections(), deadlineMs);
-    server.close(() => {
-      clearInterval(sweep);
-      clearTimeout(force);
-      resolve();
-    });
-    server.closeIdleConnections();
+    // net's close() stops listening (a new connection is refused) without http's, which would also
+    // close the sockets that look idle at once; the callback runs when the last connection has ended.
+    // It waits one turn of the event loop: a connection the kernel completed before the signal but
+    // node had not accepted yet (the same poll that delivered the signal) is accepted, not reset.
+    setImmediate(() =>
+      net.Server.prototype.close.call(server, () => {
+        clearTimeout(grace);
+        httpClose();
+        clearInterval(sweep);
+        clearTimeout(force);
+        server.removeListener('request', closing);
+        resolve();
+      }),
+    );
   });
 }
 

@@ -1,0 +1,98 @@
+// Graceful stop (docs/reliability.md "Fault suite", case d): a request a client wrote on a keep-alive
+// socket just before the stop is answered, not reset; that answer says Connection: close; a new
+// connection is refused at once; and the stop completes when the last socket has gone.
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { closeServer, listenWithLimits } from './server';
+
+/** Reads one HTTP/1.1 response (headers + Content-Length body) from a raw socket. */
+function readResponse(socket: net.Socket): Promise<{ status: number; headers: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const onData = (chunk: Buffer) => {
+      buf += chunk.toString('latin1');
+      const end = buf.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const headers = buf.slice(0, end);
+      const length = Number(/content-length:\s*(\d+)/i.exec(headers)?.[1] ?? 0);
+      if (buf.length < end + 4 + length) return;
+      socket.off('data', onData);
+      socket.off('error', reject);
+      socket.off('close', onClose);
+      resolve({ status: Number(headers.slice(9, 12)), headers, body: buf.slice(end + 4, end + 4 + length) });
+    };
+    // a socket the server closed (or reset) before answering fails the read at once
+    const onClose = () => reject(new Error(`socket closed before an answer (read: ${JSON.stringify(buf)})`));
+    socket.on('data', onData);
+    socket.once('error', reject);
+    socket.once('close', onClose);
+  });
+}
+
+const connect = (port: number) =>
+  new Promise<net.Socket>((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => resolve(socket));
+    socket.once('error', reject);
+  });
+
+const refused = (port: number) =>
+  new Promise<string>((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.destroy();
+      resolve('connected');
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? 'error'));
+  });
+
+const ask = (n: number) => `GET /n/${n} HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n`;
+
+describe('closeServer', () => {
+  it('answers a request written on an idle keep-alive socket as the stop begins, then refuses and ends', async () => {
+    const app = express();
+    app.get('/n/:n', (req, res) => res.json({ n: Number(req.params.n) }));
+    const server = await listenWithLimits(app, { port: 0, host: '127.0.0.1' });
+    const { port } = server.address() as AddressInfo;
+
+    const socket = await connect(port);
+    socket.write(ask(1));
+    const first = await readResponse(socket);
+    expect(first.status).toBe(200);
+    expect(first.headers).not.toMatch(/connection: close/i);
+    // the socket is idle now; the stop begins and, in the same tick, the client writes its next request
+    // (Node's own server.close() would destroy the idle socket before reading it: ECONNRESET)
+    const closed = closeServer(server, 5_000, 1_000);
+    const secondAnswer = readResponse(socket);
+    socket.write(ask(2));
+    const second = await secondAnswer;
+    expect(second.status).toBe(200);
+    expect(JSON.parse(second.body)).toEqual({ n: 2 });
+    expect(second.headers).toMatch(/connection: close/i);
+    expect(await refused(port)).toBe('ECONNREFUSED');
+
+    const started = Date.now();
+    await closed;
+    // the server closed that socket after its answer, so the stop did not wait for the grace or deadline
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(server.listening).toBe(false);
+    socket.destroy();
+  });
+
+  it('closes a keep-alive socket that stays idle once the grace has passed', async () => {
+    const app = express();
+    app.get('/n/:n', (req, res) => res.json({ n: Number(req.params.n) }));
+    const server = await listenWithLimits(app, { port: 0, host: '127.0.0.1' });
+    const { port } = server.address() as AddressInfo;
+    const socket = await connect(port);
+    socket.write(ask(1));
+    await readResponse(socket);
+    const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+
+    const started = Date.now();
+    await closeServer(server, 5_000, 300);
+    await ended;
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(250);
+    expect(took).toBeLessThan(3_000);
+  });
+});
