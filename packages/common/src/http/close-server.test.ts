@@ -47,16 +47,21 @@ const refused = (port: number) =>
 
 const ask = (n: number) => `GET /n/${n} HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n`;
 
+/** A server and a keep-alive socket that has had one answer (the socket is idle now). */
+async function serverWithIdleSocket() {
+  const app = express();
+  app.get('/n/:n', (req, res) => res.json({ n: Number(req.params.n) }));
+  const server = await listenWithLimits(app, { port: 0, host: '127.0.0.1' });
+  const { port } = server.address() as AddressInfo;
+  const socket = await connect(port);
+  socket.write(ask(1));
+  const first = await readResponse(socket);
+  return { server, port, socket, first };
+}
+
 describe('closeServer', () => {
   it('answers a request written on an idle keep-alive socket as the stop begins, then refuses and ends', async () => {
-    const app = express();
-    app.get('/n/:n', (req, res) => res.json({ n: Number(req.params.n) }));
-    const server = await listenWithLimits(app, { port: 0, host: '127.0.0.1' });
-    const { port } = server.address() as AddressInfo;
-
-    const socket = await connect(port);
-    socket.write(ask(1));
-    const first = await readResponse(socket);
+    const { server, port, socket, first } = await serverWithIdleSocket();
     expect(first.status).toBe(200);
     expect(first.headers).not.toMatch(/connection: close/i);
     // the socket is idle now; the stop begins and, in the same tick, the client writes its next request
@@ -79,13 +84,7 @@ describe('closeServer', () => {
   });
 
   it('closes a keep-alive socket that stays idle once the grace has passed', async () => {
-    const app = express();
-    app.get('/n/:n', (req, res) => res.json({ n: Number(req.params.n) }));
-    const server = await listenWithLimits(app, { port: 0, host: '127.0.0.1' });
-    const { port } = server.address() as AddressInfo;
-    const socket = await connect(port);
-    socket.write(ask(1));
-    await readResponse(socket);
+    const { server, socket } = await serverWithIdleSocket();
     const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
 
     const started = Date.now();
