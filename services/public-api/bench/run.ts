@@ -211,6 +211,33 @@ async function main() {
   const fp = encodeURIComponent(`bench:${run}:42`);
   const get = await paired({ url: `${base}/v1/assets/${fp}`, headers }, { url: `${urlOf(helloServer)}/hello` });
 
+  // ── 2b. the 500-key look-up (issue 14: p50 ≤ 20 ms), one request at a time, against a 1-key look-up of the
+  // same route timed the same way (the ratio is the cost of 500 keys over one) ──
+  const lookupUrl = (keys: number) =>
+    `${base}/v1/assets/lookup?${Array.from({ length: keys }, (_, i) => `fingerprints=${encodeURIComponent(`bench:${run}:${i}`)}`).join('&')}`;
+  const timeLookups = async (keys: number, times: number) => {
+    const url = lookupUrl(keys);
+    const ms: number[] = [];
+    for (let i = 0; i < times; i++) {
+      const t0 = performance.now();
+      const res = await fetch(url, { headers });
+      const body = (await res.json()) as { data?: unknown[] };
+      // every key was written by the bulk phase: a short answer would time misses, not the look-up
+      if (res.status !== 200 || body.data?.length !== keys)
+        throw new Error(`look-up of ${keys} answered ${res.status} with ${body.data?.length} assets`);
+      ms.push(performance.now() - t0);
+    }
+    return ms;
+  };
+  await timeLookups(500, 5);
+  await timeLookups(1, 5);
+  const lookup500: number[] = [];
+  const lookup1: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    lookup500.push(...(await timeLookups(500, 20)));
+    lookup1.push(...(await timeLookups(1, 20)));
+  }
+
   // ── 3. POST /v1/signals vs an express JSON POST ──
   let n = 0;
   const postBody = () => JSON.stringify(signal(orgId, 100_000 + (n++ % 2000), run));
@@ -248,6 +275,7 @@ async function main() {
     `  accepted + projected: ratio ${ratio(bulk.api.applied, bulk.raw.rate)} (api ${fmt(bulk.api.applied)} signals/s until the round's assets are projected)`,
     `GET asset         ratio ${ratio(get.api.rps, get.base.rps)} (target ≥ 0.70; rounds ${get.rounds})   api ${fmt(get.api.rps)} req/s (p99 ${get.api.p99} ms)   hello ${fmt(get.base.rps)} req/s (p99 ${get.base.p99} ms)`,
     `POST /v1/signals  ratio ${ratio(post.api.rps, post.base.rps)} (target ≥ 0.30, p99 ≤ 2× base: ${ratio(post.api.p99, post.base.p99)}×; rounds ${post.rounds})   api ${fmt(post.api.rps)} req/s (p99 ${post.api.p99} ms)   express POST ${fmt(post.base.rps)} req/s (p99 ${post.base.p99} ms)`,
+    `look-up 500 keys p50 ${percentile(lookup500, 0.5).toFixed(1)} ms (target ≤ 20 ms), p99 ${percentile(lookup500, 0.99).toFixed(1)} ms; ${ratio(percentile(lookup500, 0.5), percentile(lookup1, 0.5))}× a 1-key look-up (p50 ${percentile(lookup1, 0.5).toFixed(1)} ms); ${lookup500.length} sequential requests each`,
     '',
     `non-2xx responses: GET ${get.api.non2xx}, POST ${post.api.non2xx}`,
   ];
