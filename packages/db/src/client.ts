@@ -1,6 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Pool } from 'pg';
 import { PrismaClient } from './generated/prisma/client';
+import { POOL_TYPES } from './sql/type-parsers';
 
 export interface CreatePrismaOptions {
   url: string;
@@ -52,6 +53,8 @@ export function createPrisma(opts: CreatePrismaOptions): DbHandle {
     options: '-c timezone=UTC -c jit=off',
     statement_timeout: opts.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
     lock_timeout: opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
+    // raw queries read timestamptz with a one-pass parser (sql/type-parsers.ts); Prisma passes its own
+    types: POOL_TYPES,
   });
   pool.on('error', (err) => opts.onPoolError?.(err));
   // pg-pool listens for a client's errors only while it is idle: a connection checked out (pool.connect())

@@ -1,4 +1,9 @@
-import { parseQueryString } from './query';
+import fc from 'fast-check';
+import { expectWithinBudget } from '@risk/time-budget';
+import { forEachQueryPair, parseQueryString } from './query';
+
+/** on the quiet reference machine (@risk/time-budget) */
+const BOUND_MS = 1500;
 
 describe('parseQueryString', () => {
   it('turns key[] into arrays and repeated keys into arrays, single keys into strings', () => {
@@ -32,5 +37,40 @@ describe('parseQueryString', () => {
     const parsed = parseQueryString('__proto__=x&constructor=y');
     expect(Object.getPrototypeOf(parsed)).toBeNull();
     expect(parsed.__proto__).toBe('x');
+  });
+});
+
+describe('forEachQueryPair (one pass; docs/performance.md "the 500-key look-up")', () => {
+  const pairsOf = (qs: string) => {
+    const out: Array<[string, string]> = [];
+    forEachQueryPair(qs, (name, value) => out.push([name, value]));
+    return out;
+  };
+  const reference = (qs: string) => [...new URLSearchParams(qs)];
+
+  it('reads the pairs URLSearchParams reads, for arbitrary query strings', () => {
+    // the characters that matter to the grammar, escapes valid and broken, UTF-8 and not, and any string
+    const piece = fc.oneof(
+      fc.constantFrom('&', '=', '+', '?', '%', '[]', 'a', 'Z', '0', ' ', '%2', '%zz', '%%', '%20', '%2B', '%26', '%3D'),
+      fc
+        .uint8Array({ minLength: 1, maxLength: 4 })
+        .map((b) => [...b].map((x) => `%${x.toString(16).padStart(2, '0')}`).join('')),
+      fc.string({ maxLength: 3, unit: 'binary' }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (pieces) => {
+        const qs = pieces.join('');
+        expect(pairsOf(qs)).toEqual(reference(qs));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('stays linear on pairs without "=" (a pair does not search the rest of the string for one)', () => {
+    // 1 MiB of `a&`: linear is tens of ms, a search per pair to the end ~10^11 steps
+    const qs = 'a&'.repeat(512 * 1024) + 'b=1';
+    const { result } = expectWithinBudget(BOUND_MS, () => pairsOf(qs));
+    expect(result).toHaveLength(512 * 1024 + 1);
+    expect(result.at(-1)).toEqual(['b', '1']);
   });
 });

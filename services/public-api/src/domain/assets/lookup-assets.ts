@@ -1,4 +1,4 @@
-import { ApiError, queryKeyName } from '@risk/common';
+import { ApiError, forEachQueryPair, queryKeyName } from '@risk/common';
 import { LOOKUP_MAX_CANDIDATES, LOOKUP_MAX_KEYS, type LookupResponse } from '@risk/contracts';
 import { normalizeAssetName } from '@risk/enrichment';
 import type { AppDeps } from '../../deps';
@@ -35,10 +35,10 @@ export type LookupKeyKind = 'fingerprints' | 'lookup_name';
 export function lookupKeyOrder(url: string): LookupKeyKind[] {
   const q = url.indexOf('?');
   const order: LookupKeyKind[] = [];
-  for (const rawKey of new URLSearchParams(q === -1 ? '' : url.slice(q + 1)).keys()) {
+  forEachQueryPair(q === -1 ? '' : url.slice(q + 1), (rawKey) => {
     const key = queryKeyName(rawKey);
     if (key === 'fingerprints' || key === 'lookup_name') order.push(key);
-  }
+  });
   return order;
 }
 
