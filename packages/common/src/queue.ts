@@ -125,8 +125,13 @@ export interface RedisSettings {
 }
 
 /** Producer connections fail fast: with Redis down an add rejects at once and the outbox covers it. */
-export function createProducerConnection(redis: RedisSettings, name = 'producer'): IORedis {
+export function createProducerConnection(
+  redis: RedisSettings,
+  name = 'producer',
+  extra: Pick<RedisOptions, 'enableAutoPipelining'> = {},
+): IORedis {
   const conn = new IORedis(redis.url, {
+    ...extra,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
@@ -140,6 +145,17 @@ export function createProducerConnection(redis: RedisSettings, name = 'producer'
   } satisfies RedisOptions);
   conn.on('error', () => undefined); // reconnects by itself; callers see failures on add()
   return conn;
+}
+
+/**
+ * A producer connection with ioredis auto-pipelining: the commands issued in one event-loop turn go out in
+ * one write and come back in one read. For single-command traffic only (the rate limiter's one EVALSHA per
+ * request, which cost the GET route 15 % and POST 30 % of its throughput one write at a time;
+ * docs/performance.md "The rate limiter's connection"); BullMQ stays on a plain connection, its maintainers
+ * do not support auto-pipelining under its multi-command scripts.
+ */
+export function createPipelinedConnection(redis: RedisSettings, name: string): IORedis {
+  return createProducerConnection(redis, name, { enableAutoPipelining: true });
 }
 
 /** Worker connections must block forever (BullMQ requires maxRetriesPerRequest: null). */
@@ -174,14 +190,21 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what = 'operatio
 export class QueueProducer {
   readonly connection: IORedis;
   private readonly queues = new Map<QueueName, Queue>();
+  private pipelined?: IORedis;
 
   constructor(
     private readonly redis: RedisSettings,
-    name = 'producer',
+    private readonly name = 'producer',
     /** overrides of JOBS' options (config FIREWALL_SYNC_BACKOFF_MS) */
     private readonly tuning: { firewallSyncBackoffMs?: number } = {},
   ) {
     this.connection = createProducerConnection(redis, name);
+  }
+
+  /** The rate limiter's connection (createPipelinedConnection), opened on first use and closed with the producer. */
+  get limiterConnection(): IORedis {
+    this.pipelined ??= createPipelinedConnection(this.redis, `${this.name}-limits`);
+    return this.pipelined;
   }
 
   /**
@@ -269,7 +292,11 @@ export class QueueProducer {
     await tracedEnqueue(spec.queue, data, (traced) =>
       withTimeout(
         this.queue(spec.queue).addBulk(
-          traced.map((job) => ({ name: 'sync', data: job, opts: { ...spec.options, backoff, jobId: spec.jobId(job) } })),
+          traced.map((job) => ({
+            name: 'sync',
+            data: job,
+            opts: { ...spec.options, backoff, jobId: spec.jobId(job) },
+          })),
         ),
         timeoutMs,
         'enqueue firewall sync',
@@ -289,5 +316,6 @@ export class QueueProducer {
   async close(): Promise<void> {
     await Promise.allSettled([...this.queues.values()].map((q) => withTimeout(q.close(), 2000, 'queue close')));
     this.connection.disconnect();
+    this.pipelined?.disconnect();
   }
 }

@@ -99,11 +99,11 @@ function firstSegment(url: string): string {
 export function createApp(deps: AppDeps): PublicApiApp {
   const app = express() as PublicApiApp;
   const authenticator = deps.authenticator ?? new ApiKeyAuthenticator(deps.prisma);
-  // rate limits share the producer's connection (fail-fast, no offline queue) and its key prefix
+  // rate limits count on the producer's auto-pipelined connection (fail-fast, no offline queue) under its key prefix
   const guard =
     deps.guard ??
     new RequestGuard(rateLimitSettings(deps.config), {
-      redis: deps.producer.connection,
+      redis: deps.producer.limiterConnection,
       keyPrefix: deps.config.REDIS_PREFIX,
       logger: deps.logger,
     });
