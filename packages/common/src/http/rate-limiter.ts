@@ -44,6 +44,12 @@ export interface RateLimitDecision {
   resetSeconds: number;
 }
 
+/** A check waiting for its turn's store call. */
+interface PendingCheck {
+  weight: number;
+  resolve: (d: RateLimitDecision) => void;
+}
+
 /** Where a limiter counts: `redis` null counts in process only; `keyPrefix` is the service's REDIS_PREFIX. */
 export interface LimiterBackend {
   redis: IORedis | null;
@@ -62,6 +68,11 @@ export class Limiter {
 
   private readonly redis: IORedis | null;
   private readonly logger: Logger;
+  /** the store's points: a check is refused once the window's count passes them */
+  private readonly points: number;
+  /** this event-loop turn's checks by key, counted together when the turn ends (consume) */
+  private turn = new Map<string, PendingCheck[]>();
+  private flushing = false;
 
   constructor(
     readonly policy: RateLimitPolicy,
@@ -69,17 +80,18 @@ export class Limiter {
   ) {
     const { redis, keyPrefix } = backend;
     this.redis = redis;
+    this.points = Math.max(policy.quota, 1);
     this.logger = backend.logger;
     const inProcess = new RateLimiterMemory({
       keyPrefix: `rl:${policy.name}`,
-      points: Math.max(policy.quota, 1),
+      points: this.points,
       duration: policy.windowSeconds,
     });
     this.store = redis
       ? new RateLimiterRedis({
           storeClient: redis,
           keyPrefix: `${keyPrefix}:rl:${policy.name}`,
-          points: Math.max(policy.quota, 1),
+          points: this.points,
           duration: policy.windowSeconds,
           // the services pass fail-fast connections (no offline queue): a command on a broken connection
           // fails at once and the in-process fallback answers; a lazy connection still connects on first use
@@ -88,25 +100,72 @@ export class Limiter {
       : inProcess;
   }
 
-  /** Consumes `weight` points for `key`; never throws (store trouble lets the request through). */
-  async consume(key: string, weight = 1): Promise<RateLimitDecision> {
+  /**
+   * Consumes `weight` points for `key`; never throws (store trouble lets the request through).
+   *
+   * The checks of one key that arrive in the same event-loop turn are counted with ONE store call of their
+   * summed weight (docs/performance.md "The rate limiter's connection"), then answered in arrival order
+   * as if each had been counted alone: the counter ends at the same value, and a check is allowed exactly
+   * when the count up to and including it is within the quota. Under load every request of a busy key
+   * arrives in a turn with others, so this is one Redis command per key and turn instead of per request.
+   */
+  consume(key: string, weight = 1): Promise<RateLimitDecision> {
+    return new Promise((resolve) => {
+      let group = this.turn.get(key);
+      if (!group) this.turn.set(key, (group = []));
+      group.push({ weight, resolve });
+      if (!this.flushing) {
+        this.flushing = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    const groups = this.turn;
+    this.turn = new Map();
+    this.flushing = false;
+    for (const [key, checks] of groups) void this.consumeGroup(key, checks);
+  }
+
+  private async consumeGroup(key: string, checks: PendingCheck[]): Promise<void> {
+    let total = 0;
+    for (const c of checks) total += c.weight;
+    const res = await this.consumeTotal(key, total);
+    if (!res) {
+      for (const c of checks) c.resolve(this.failOpen());
+      return;
+    }
+    // the count before this turn's checks, then each check's own count in arrival order
+    let count = res.consumedPoints - total;
+    for (const c of checks) {
+      count += c.weight;
+      c.resolve(this.decision(count <= this.points, count, res.msBeforeNext));
+    }
+  }
+
+  /** The store's answer for `weight` points (refused or not), or null when the store failed: the checks pass. */
+  private async consumeTotal(key: string, weight: number): Promise<RateLimiterRes | null> {
     try {
       await this.opened();
       // the library's fallback answers silently: say once in a while that counters are per process now
       if (this.redis && this.redis.status !== 'ready')
         this.warn(`Redis connection ${this.redis.status}`, 'counting in this process until Redis is back');
-      const res = await withTimeout(this.store.consume(key, weight), STORE_TIMEOUT_MS, 'rate limiter');
-      return this.decision(true, res);
+      return await withTimeout(this.store.consume(key, weight), STORE_TIMEOUT_MS, 'rate limiter');
     } catch (err) {
-      if (err instanceof RateLimiterRes) return this.decision(false, err);
+      if (err instanceof RateLimiterRes) return err;
       this.warn(err instanceof Error ? err.message : String(err), 'requests pass unlimited until it answers');
-      return {
-        policy: this.policy,
-        allowed: true,
-        remaining: this.policy.quota,
-        resetSeconds: this.policy.windowSeconds,
-      };
+      return null;
     }
+  }
+
+  private failOpen(): RateLimitDecision {
+    return {
+      policy: this.policy,
+      allowed: true,
+      remaining: this.policy.quota,
+      resetSeconds: this.policy.windowSeconds,
+    };
   }
 
   /**
@@ -127,12 +186,12 @@ export class Limiter {
     await withTimeout(this.opening, STORE_TIMEOUT_MS, 'redis connect').catch(() => undefined);
   }
 
-  private decision(allowed: boolean, res: RateLimiterRes): RateLimitDecision {
+  private decision(allowed: boolean, consumed: number, msBeforeNext: number): RateLimitDecision {
     return {
       policy: this.policy,
       allowed,
-      remaining: Math.max(this.policy.quota - res.consumedPoints, 0),
-      resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+      remaining: Math.max(this.policy.quota - consumed, 0),
+      resetSeconds: Math.max(1, Math.ceil(msBeforeNext / 1000)),
     };
   }
 

@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import type IORedis from 'ioredis';
+import { createLogger } from '../logger';
+import { createPipelinedConnection } from '../queue';
+import { Limiter, type RateLimitPolicy } from './rate-limiter';
+
+// One store call per key and event-loop turn (docs/performance.md "The rate limiter's connection"), answered
+// as if each check had been counted alone; real Redis, two limiters standing in for two replicas.
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const logger = createLogger({ service: 'rate-limiter-test', level: 'silent' });
+
+describe('Limiter: the checks of one turn share one store call', () => {
+  const prefix = `risk_t_rl_${randomBytes(4).toString('hex')}`;
+  let redis: IORedis;
+  let scripts = 0;
+
+  beforeAll(() => {
+    redis = createPipelinedConnection({ url: REDIS_URL, prefix }, 'rate-limiter-test');
+    // counts the store calls that reach Redis (each is one EVALSHA, or an EVAL the first time)
+    const send = redis.sendCommand.bind(redis);
+    redis.sendCommand = ((command: { name: string }, ...rest: unknown[]) => {
+      if (command.name === 'evalsha' || command.name === 'eval') scripts++;
+      return (send as (...a: unknown[]) => unknown)(command, ...rest);
+    }) as typeof redis.sendCommand;
+  });
+  afterAll(async () => {
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  // a long window, so no window boundary falls inside a test
+  const policy = (quota: number): RateLimitPolicy => ({
+    name: `p${randomBytes(3).toString('hex')}`,
+    quota,
+    windowSeconds: 60,
+  });
+  const limiter = (p: RateLimitPolicy, conn: IORedis | null = redis) =>
+    new Limiter(p, { redis: conn, keyPrefix: prefix, logger });
+
+  it('answers each check as if counted alone, in arrival order, with one store call', async () => {
+    const p = policy(20);
+    const l = limiter(p);
+    await l.consume('warm-up'); // the script is loaded and the connection open before counting
+    const before = scripts;
+    const decisions = await Promise.all(Array.from({ length: 30 }, () => l.consume('caller')));
+    expect(scripts - before).toBe(1);
+    expect(decisions.map((d) => d.allowed)).toEqual([...Array(20).fill(true), ...Array(10).fill(false)]);
+    expect(decisions.map((d) => d.remaining)).toEqual([
+      ...Array.from({ length: 20 }, (_, i) => 19 - i),
+      ...Array(10).fill(0),
+    ]);
+    expect(await redis.get(`${prefix}:rl:${p.name}:caller`)).toBe('30');
+    // the next turn continues from the shared count
+    expect(await l.consume('caller')).toMatchObject({ allowed: false, remaining: 0 });
+  });
+
+  it('weighs each check: a heavy check is refused while a lighter one after it still fits', async () => {
+    const l = limiter(policy(20));
+    const decisions = await Promise.all([5, 10, 3, 4].map((w) => l.consume('weighted', w)));
+    expect(decisions.map((d) => [d.allowed, d.remaining])).toEqual([
+      [true, 15],
+      [true, 5],
+      [true, 2],
+      [false, 0],
+    ]);
+  });
+
+  it('keeps keys apart, and two replicas together admit exactly the quota', async () => {
+    const p = policy(20);
+    const [a, b] = [limiter(p), limiter(p)];
+    const [fromA, fromB, other] = await Promise.all([
+      Promise.all(Array.from({ length: 15 }, () => a.consume('shared'))),
+      Promise.all(Array.from({ length: 15 }, () => b.consume('shared'))),
+      Promise.all(Array.from({ length: 5 }, () => a.consume('someone-else'))),
+    ]);
+    expect([...fromA, ...fromB].filter((d) => d.allowed)).toHaveLength(20);
+    expect(other.every((d) => d.allowed)).toBe(true);
+    expect(other.at(-1)!.remaining).toBe(15);
+  });
+
+  it('with Redis unreachable, counts the turn in process with the same quota', async () => {
+    const down = createPipelinedConnection({ url: 'redis://127.0.0.1:1', prefix }, 'rate-limiter-down');
+    try {
+      const l = limiter(policy(3), down);
+      const decisions = await Promise.all(Array.from({ length: 5 }, () => l.consume('caller')));
+      expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, false, false]);
+    } finally {
+      down.disconnect();
+    }
+  });
+});
