@@ -4,7 +4,7 @@ import { createLogger } from '../logger';
 import { createPipelinedConnection } from '../queue';
 import { Limiter, type RateLimitPolicy } from './rate-limiter';
 
-// One store call per key and event-loop turn (docs/performance.md "The rate limiter's connection"), answered
+// One store call per key and event-loop turn (docs/performance.md "The checks of one turn, counted once"), answered
 // as if each check had been counted alone; real Redis, two limiters standing in for two replicas.
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const logger = createLogger({ service: 'rate-limiter-test', level: 'silent' });

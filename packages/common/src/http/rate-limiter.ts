@@ -6,7 +6,7 @@ import { withTimeout } from '../queue';
 /**
  * Rate limits and per-org quotas shared by both APIs (docs/security.md "Rate limits and caps").
  *
- * Counters live in Redis (rate-limiter-flexible's RateLimiterRedis: one Lua INCRBY+PEXPIRE per check,
+ * Counters live in Redis (rate-limiter-flexible's RateLimiterRedis: one Lua INCRBY+PEXPIRE per key and turn,
  * fixed windows) so every replica of a service shares them. Keys are
  * `<REDIS_PREFIX>:rl:<policy>:<caller>`: a test suite's prefix keeps its counters to itself and its
  * clean-up removes them.
@@ -104,7 +104,7 @@ export class Limiter {
    * Consumes `weight` points for `key`; never throws (store trouble lets the request through).
    *
    * The checks of one key that arrive in the same event-loop turn are counted with ONE store call of their
-   * summed weight (docs/performance.md "The rate limiter's connection"), then answered in arrival order
+   * summed weight (docs/performance.md "The checks of one turn, counted once"), then answered in arrival order
    * as if each had been counted alone: the counter ends at the same value, and a check is allowed exactly
    * when the count up to and including it is within the quota. Under load every request of a busy key
    * arrives in a turn with others, so this is one Redis command per key and turn instead of per request.
