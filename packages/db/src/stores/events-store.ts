@@ -4,10 +4,17 @@
  * type (or '*') gets a webhook_deliveries row and an outbox row. Delivery ids are generated in SQL in
  * the same shape as newId() (`whd_` + 10 base32 chars of epoch ms + 16 random chars), so they stay
  * time-sortable. ON CONFLICT makes a second fan-out of the same event a no-op. $1 = text[] of event ids.
+ *
+ * The events are read by one primary-key probe per id (the LIMIT keeps each a nested-loop index probe). As
+ * `id = ANY($1)` the statement is prepared (ri_fanout, ew_fanout), and its generic plan, made while the
+ * events table was small, scanned every event for every fan-out: 136 ms per 500-signal projection at 10k
+ * events, growing with the table (docs/performance.md "The fan-out's cached plan").
  */
 export const FAN_OUT_EVENTS_SQL = `
     WITH ev AS (
-      SELECT id, type, livemode, org_id, fingerprint FROM events WHERE id = ANY($1::text[])
+      SELECT e.id, e.type, e.livemode, e.org_id, e.fingerprint
+      FROM (SELECT DISTINCT unnest($1::text[]) AS id) k
+      CROSS JOIN LATERAL (SELECT * FROM events WHERE events.id = k.id LIMIT 1) e
     ),
     targets AS (
       SELECT ev.id AS event_id, we.id AS endpoint_id

@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import type { PoolClient } from 'pg';
+import {
+  createPrisma,
+  dropDatabase,
+  ensureDatabase,
+  FAN_OUT_EVENTS_SQL,
+  migrate,
+  withDatabase,
+  type DbHandle,
+} from '../src';
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  Plans?: PlanNode[];
+}
+
+const BASE = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+// docs/performance.md "The fan-out's cached plan": the fan-out runs as a prepared statement (ri_fanout, ew_fanout)
+// whose generic plan is made once per connection, often while the events table is still small. That plan must
+// read the events by primary key, or every later fan-out scans the whole table.
+describe('the fan-out statement', () => {
+  const url = withDatabase(BASE, `risk_t_fanout_${randomBytes(4).toString('hex')}`);
+  let db: DbHandle;
+  let conn: PoolClient;
+
+  beforeAll(async () => {
+    await ensureDatabase(url);
+    await migrate(url);
+    db = createPrisma({ url, applicationName: 'fan-out-plan-test', max: 2 });
+    conn = await db.pool.connect();
+  });
+  afterAll(async () => {
+    conn.release();
+    await db.close();
+    await dropDatabase(url);
+  });
+
+  const insertEvents = (from: number, count: number) =>
+    db.pool.query(
+      `INSERT INTO events (id, type, livemode, org_id, fingerprint, data)
+       SELECT 'evt_' || g, 'asset.created', true, NULL, 'fp:' || g, '{}'::jsonb FROM generate_series($1::int, $2::int) g`,
+      [from, from + count - 1],
+    );
+  const ids = (from: number, count: number) => Array.from({ length: count }, (_, i) => `evt_${from + i}`);
+
+  it('keeps a plan made on a small table reading events by primary key once the table has grown', async () => {
+    await insertEvents(0, 50);
+    await conn.query(`PREPARE fanout(text[]) AS ${FAN_OUT_EVENTS_SQL}`);
+    // the generic plan is made now, on 50 events, and cached for the connection
+    await conn.query('SET plan_cache_mode = force_generic_plan');
+    await conn.query(`EXECUTE fanout('{${ids(0, 10).join(',')}}')`);
+    await insertEvents(50, 20_000);
+    const { rows } = await conn.query<{ 'QUERY PLAN': unknown }>(
+      `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE fanout('{${ids(19_500, 500).join(',')}}')`,
+    );
+    // every plan node that reads the events table, by its node type
+    const eventReads: string[] = [];
+    const walk = (node: PlanNode) => {
+      if (node['Relation Name'] === 'events') eventReads.push(node['Node Type']);
+      for (const child of node.Plans ?? []) walk(child);
+    };
+    walk((rows[0]!['QUERY PLAN'] as Array<{ Plan: PlanNode }>)[0]!.Plan);
+    expect(eventReads.length).toBeGreaterThan(0);
+    expect(eventReads.every((t) => t === 'Index Scan' || t === 'Index Only Scan')).toBe(true);
+  });
+});
