@@ -1,24 +1,22 @@
-import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { dropDatabase, ensureDatabase, migrate, withDatabase } from '../src';
+import { scratchDatabase } from './scratch-database';
 import { readSchema } from './schema-model';
 
-const BASE = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const ON_DELETE: Record<string, string> = { a: 'NoAction', r: 'Restrict', c: 'Cascade', n: 'SetNull', d: 'SetDefault' };
 
 describe('migrated database matches schema.prisma', () => {
-  const url = withDatabase(BASE, `risk_t_drift_${randomBytes(4).toString('hex')}`);
+  const scratch = scratchDatabase('drift');
+  const { url } = scratch;
   let client: Client;
 
   beforeAll(async () => {
-    await ensureDatabase(url);
-    await migrate(url);
+    await scratch.create({ migrate: true });
     client = new Client({ connectionString: url });
     await client.connect();
   });
   afterAll(async () => {
     await client.end();
-    await dropDatabase(url);
+    await scratch.drop();
   });
 
   async function actualTables() {

@@ -1,14 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import type { PoolClient } from 'pg';
-import {
-  createPrisma,
-  dropDatabase,
-  ensureDatabase,
-  FAN_OUT_EVENTS_SQL,
-  migrate,
-  withDatabase,
-  type DbHandle,
-} from '../src';
+import { createPrisma, FAN_OUT_EVENTS_SQL, type DbHandle } from '../src';
+import { scratchDatabase } from './scratch-database';
 
 interface PlanNode {
   'Node Type': string;
@@ -16,26 +8,24 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 
-const BASE = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-
 // docs/performance.md "The fan-out's cached plan": the fan-out runs as a prepared statement (ri_fanout, ew_fanout)
 // whose generic plan is made once per connection, often while the events table is still small. That plan must
 // read the events by primary key, or every later fan-out scans the whole table.
 describe('the fan-out statement', () => {
-  const url = withDatabase(BASE, `risk_t_fanout_${randomBytes(4).toString('hex')}`);
+  const scratch = scratchDatabase('fanout');
+  const { url } = scratch;
   let db: DbHandle;
   let conn: PoolClient;
 
   beforeAll(async () => {
-    await ensureDatabase(url);
-    await migrate(url);
+    await scratch.create({ migrate: true });
     db = createPrisma({ url, applicationName: 'fan-out-plan-test', max: 2 });
     conn = await db.pool.connect();
   });
   afterAll(async () => {
     conn.release();
     await db.close();
-    await dropDatabase(url);
+    await scratch.drop();
   });
 
   const insertEvents = (from: number, count: number) =>

@@ -1,23 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import {
-  dropDatabase,
-  ensureDatabase,
-  migrate,
-  MIGRATIONS_DIR,
-  MigrationError,
-  readMigrations,
-  withDatabase,
-} from '../src';
+import { dropDatabase, ensureDatabase, migrate, MIGRATIONS_DIR, MigrationError, readMigrations } from '../src';
+import { scratchDatabase } from './scratch-database';
 
-const BASE = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-
-function scratchUrl(label: string) {
-  return withDatabase(BASE, `risk_t_${label}_${randomBytes(4).toString('hex')}`);
-}
+/** a fresh database name on the test server; each test creates and drops it itself */
+const scratchUrl = (label: string) => scratchDatabase(label).url;
 
 describe('migrate runner', () => {
   it('records each migration in _prisma_migrations with the SHA-256 of its file, and is idempotent', async () => {

@@ -1,19 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { escapeLiteral, Pool } from 'pg';
-import { dropDatabase, ensureDatabase, withDatabase } from '../src';
+import { scratchDatabase, TEST_SERVER_URL } from './scratch-database';
 import { literal, PreparedStatements, withPrepared } from '../src/sql';
-
-const BASE = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
 // docs/data-access.md "Prepared statements": a connection whose PREPARE failed or broke is discarded.
 describe('withPrepared', () => {
-  const url = withDatabase(BASE, `risk_t_prepared_${randomBytes(4).toString('hex')}`);
+  const scratch = scratchDatabase('prepared');
+  const { url } = scratch;
   let pool: Pool;
   let admin: Pool;
 
   beforeAll(async () => {
-    await ensureDatabase(url);
+    await scratch.create();
     // one connection: whatever the pool hands out next is the connection the previous use left behind
     pool = new Pool({ connectionString: url, max: 1 });
     admin = new Pool({ connectionString: url, max: 1 });
@@ -21,7 +19,7 @@ describe('withPrepared', () => {
   afterAll(async () => {
     await pool.end();
     await admin.end();
-    await dropDatabase(url);
+    await scratch.drop();
   });
 
   const pid = async (s: { run(sql: string): Promise<Array<{ rows: unknown[] }>> }) =>
@@ -95,7 +93,7 @@ describe('literal', () => {
 
   let pool: Pool;
   beforeAll(() => {
-    pool = new Pool({ connectionString: BASE, max: 1 });
+    pool = new Pool({ connectionString: TEST_SERVER_URL, max: 1 });
   });
   afterAll(() => pool.end());
 

@@ -1,7 +1,6 @@
 import { Pool } from 'pg';
 import { createPrisma } from '../src';
-
-const BASE = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+import { TEST_SERVER_URL } from './scratch-database';
 
 // Found by the fault suite (services/worker/faults/pg-terminate.fault.ts): a connection checked out of the
 // pool (pool.connect(), as the enrichment enqueuer and the raw-SQL paths do) has no listener of pg-pool's,
@@ -10,8 +9,8 @@ const BASE = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/p
 // (docs/reliability.md "Fault suite").
 describe('createPrisma pool', () => {
   it('survives the backend of a checked-out connection being terminated', async () => {
-    const db = createPrisma({ url: BASE, applicationName: 'risk-test-terminated', max: 2 });
-    const admin = new Pool({ connectionString: BASE, max: 1 });
+    const db = createPrisma({ url: TEST_SERVER_URL, applicationName: 'risk-test-terminated', max: 2 });
+    const admin = new Pool({ connectionString: TEST_SERVER_URL, max: 1 });
     const uncaught: Error[] = [];
     const onUncaught = (err: Error) => uncaught.push(err);
     process.prependListener('uncaughtException', onUncaught);

@@ -1,26 +1,24 @@
-import { randomBytes } from 'node:crypto';
-import { createPrisma, dropDatabase, ensureDatabase, migrate, withDatabase, type DbHandle } from '../src';
-
-const BASE = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+import { createPrisma, type DbHandle } from '../src';
+import { scratchDatabase } from './scratch-database';
 
 // docs/security.md, "Analysis under a budget": every pool's connections carry statement_timeout and
 // lock_timeout, so a slow statement or a lock wait ends with an error instead of holding on.
 describe('createPrisma timeouts', () => {
-  const url = withDatabase(BASE, `risk_t_timeouts_${randomBytes(4).toString('hex')}`);
+  const scratch = scratchDatabase('timeouts');
+  const { url } = scratch;
   let db: DbHandle;
   let defaults: DbHandle;
 
   beforeAll(async () => {
-    await ensureDatabase(url);
     // the migration runner is unaffected: its own clients carry no timeouts
-    await migrate(url);
+    await scratch.create({ migrate: true });
     db = createPrisma({ url, applicationName: 'timeouts-test', max: 3, statementTimeoutMs: 300, lockTimeoutMs: 200 });
     defaults = createPrisma({ url, applicationName: 'timeouts-test-defaults', max: 1 });
   });
   afterAll(async () => {
     await db.close();
     await defaults.close();
-    await dropDatabase(url);
+    await scratch.drop();
   });
 
   it('sets statement_timeout and lock_timeout on every connection (defaults 15 s and 5 s)', async () => {

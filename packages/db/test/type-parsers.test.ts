@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { Pool, types } from 'pg';
-import { createPrisma, dropDatabase, ensureDatabase, withDatabase } from '../src';
+import { createPrisma } from '../src';
+import { scratchDatabase } from './scratch-database';
 import { parseTimestamptz } from '../src/sql/type-parsers';
 
-const BASE = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const pgParser = types.getTypeParser(1184, 'text') as (s: string) => unknown;
 
 /** what a parser gave, comparable with toEqual (Invalid Date and numbers included) */
@@ -62,19 +61,20 @@ describe('parseTimestamptz (docs/performance.md "the 500-key look-up")', () => {
   });
 
   describe('on a pool', () => {
-    const url = withDatabase(BASE, `risk_t_types_${randomBytes(4).toString('hex')}`);
+    const scratch = scratchDatabase('types');
+    const { url } = scratch;
     let plain: Pool;
     let db: ReturnType<typeof createPrisma>;
 
     beforeAll(async () => {
-      await ensureDatabase(url);
+      await scratch.create();
       plain = new Pool({ connectionString: url, max: 1, options: '-c timezone=UTC' });
       db = createPrisma({ url, applicationName: 'types-test', max: 1 });
     });
     afterAll(async () => {
       await plain.end();
       await db.close();
-      await dropDatabase(url);
+      await scratch.drop();
     });
 
     it("reads every timestamptz Postgres sends as pg's own parser does", async () => {
