@@ -17,7 +17,7 @@ import type { Client } from 'pg';
 import { batchRows, contentDigest } from '../src/domain/signals/ingest-rows';
 import { drainProjections, projectPending } from '../src/domain/signals/projector';
 import { renderSignal } from '../src/domain/signals/render-signal';
-import { benchSignal, startBenchApi } from './workload';
+import { benchSignal, startBenchApi, untilNone } from './workload';
 
 const REPEAT = Number(process.env.PHASES_REPEAT ?? 30);
 
@@ -174,15 +174,7 @@ async function main() {
   // Split runs start once the previous projection's enrichment jobs are in Redis (its outbox rows processed): its
   // 500 BullMQ adds run after its commit, in this process, and a statement in flight meanwhile waits for them
   // (that wait, not Postgres, was the 135–226 ms once read as ri_fanout's; docs/performance.md).
-  const outboxDrained = async () => {
-    for (;;) {
-      const { rows } = await ctx.db.pool.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM outbox WHERE processed_at IS NULL',
-      );
-      if (rows[0]!.n === 0) return;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
+  const outboxDrained = () => untilNone(ctx.db.pool, 'SELECT count(*) AS n FROM outbox WHERE processed_at IS NULL', 20);
   const projectionStatements = await statements(
     'project',
     async () => {

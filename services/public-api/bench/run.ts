@@ -13,7 +13,7 @@ import { closeServer, ID_PREFIXES, listenWithLimits, newId, newRequestId } from 
 import { loadAverage, median, percentile, runBench } from '@risk/testing';
 import autocannon from 'autocannon';
 import express from 'express';
-import { benchSignal as signal, startBenchApi, urlOf } from './workload';
+import { benchSignal as signal, startBenchApi, untilNone, urlOf } from './workload';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 /** issue 14's method: 50 connections for GET and POST, 4 bulk requests in flight */
@@ -158,15 +158,8 @@ async function main() {
       );
     };
     /** waits until no accepted signal awaits its asset projection (polled every 5 ms) */
-    const projected = async () => {
-      for (;;) {
-        const { rows } = await db.pool.query<{ n: string }>(
-          'SELECT count(*) AS n FROM signal_projections WHERE failed_at IS NULL',
-        );
-        if (rows[0]!.n === '0') return;
-        await new Promise((r) => setTimeout(r, 5));
-      }
-    };
+    const projected = () =>
+      untilNone(db.pool, 'SELECT count(*) AS n FROM signal_projections WHERE failed_at IS NULL', 5);
     // untimed warm-up of both sides, then API and raw rounds in alternation (each on batches of its own)
     const half = WARMUP_BATCHES / 2;
     await timed(0, half, apiBulk);
@@ -199,13 +192,11 @@ async function main() {
 
   // The bulk 202s do not wait for their projection nor its 20 000 BullMQ adds (they run after commit, in the
   // background): let them finish so the next figures measure the API idle, not the bulk's tail.
-  for (let waited = 0; waited < 60_000; waited += 200) {
-    const { rows } = await db.pool.query<{ n: string }>(
-      'SELECT (SELECT count(*) FROM outbox WHERE processed_at IS NULL) + (SELECT count(*) FROM signal_projections WHERE failed_at IS NULL) AS n',
-    );
-    if (rows[0]!.n === '0') break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await untilNone(
+    db.pool,
+    'SELECT (SELECT count(*) FROM outbox WHERE processed_at IS NULL) + (SELECT count(*) FROM signal_projections WHERE failed_at IS NULL) AS n',
+    200,
+  );
 
   // ── 2. GET /v1/assets/{fp} vs hello world ──
   const fp = encodeURIComponent(`bench:${run}:42`);

@@ -90,3 +90,20 @@ export async function startBenchApi(label: string, opts: BenchApiOptions = {}): 
     },
   };
 }
+
+/**
+ * Polls `countSql` (one row, column `n`) every `everyMs` until it counts 0, for at most `timeoutMs`: the benches
+ * wait this way for the projection and for the outbox to drain before they time what comes next.
+ */
+export async function untilNone(
+  pool: AppDeps['pool'],
+  countSql: string,
+  everyMs: number,
+  timeoutMs = 60_000,
+): Promise<void> {
+  for (let waited = 0; waited < timeoutMs; waited += everyMs) {
+    const { rows } = await pool.query<{ n: string }>(countSql);
+    if (Number(rows[0]!.n) === 0) return;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
