@@ -43,13 +43,14 @@ export function parseTimestamptz(s: string): Date | number | null {
       ok = ok && s.charCodeAt(19) === 46 && n >= 24; // .
       for (let i = 20; i < n - 3; i++) {
         const d = digit(s, i);
-        if (i < 23) ms = ms * 10 + d;
-        else ok = ok && d === d; // still a digit (NaN !== NaN)
+        if (i < 23)
+          ms = ms * 10 + d; // a non-digit makes ms, and so the time below, NaN
+        else if (Number.isNaN(d)) ok = false;
       }
       for (let i = n - 3; i < 23; i++) ms *= 10; // .5 → 500, .12 → 120
     }
     const t = Date.UTC(year, two(s, 5) - 1, two(s, 8), two(s, 11), two(s, 14), two(s, 17), ms);
-    if (ok && t === t) return new Date(t);
+    if (ok && !Number.isNaN(t)) return new Date(t);
   }
   return pgTimestamptz(s);
 }

@@ -12,9 +12,11 @@
  */
 export const FAN_OUT_EVENTS_SQL = `
     WITH ev AS (
-      SELECT e.id, e.type, e.livemode, e.org_id, e.fingerprint
+      SELECT e.*
       FROM (SELECT DISTINCT unnest($1::text[]) AS id) k
-      CROSS JOIN LATERAL (SELECT * FROM events WHERE events.id = k.id LIMIT 1) e
+      CROSS JOIN LATERAL (
+        SELECT id, type, livemode, org_id, fingerprint FROM events WHERE events.id = k.id LIMIT 1
+      ) e
     ),
     targets AS (
       SELECT ev.id AS event_id, we.id AS endpoint_id
