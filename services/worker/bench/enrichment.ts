@@ -1,10 +1,13 @@
 /**
  * `pnpm bench:enrichment` — enrichment throughput and latency with ONE real worker process.
  *
- * 1. Drain (the shipped advisory feeds loaded first): 10,000 signals over 2,000 assets (5 content versions each) are ingested through the public
- *    API's bulk route (each 202 = signals committed, jobs queued); then one worker process
- *    (`node --import tsx src/main.ts`) is started and timed from its first healthy /healthz until every
- *    asset is enriched and the queue is empty. Manifests: the real files of the folder BENCH_SAMPLES names
+ * 1. Drain (the shipped advisory feeds loaded first): one worker process (`node --import tsx src/main.ts`) is
+ *    started and first enriches BENCH_WARMUP other assets, untimed (its JIT, prepared statements, pooled
+ *    connections and analysis threads warm up, as the API bench's untimed batches do; the cold rate is printed
+ *    too). Then the queue is paused, 10,000 signals over 2,000 assets (5 content versions each) are ingested
+ *    through the public API's bulk route (each 202 = signals committed, jobs queued), and the drain is timed
+ *    from the queue's resume until every asset is enriched and the queue is empty. BENCH_WARMUP=0 times a cold
+ *    worker from its first healthy /healthz instead, with the signals queued before it starts. Manifests: the real files of the folder BENCH_SAMPLES names
  *    (model cards, config.json, MCP package.json / pyproject.toml / server.json / .mcp.json, …) with
  *    per-asset, per-version variations that keep each format valid (version fields, names, an added
  *    line in a card's body, weight file listings).
@@ -15,7 +18,7 @@
  *    Postgres (this database's backends) and Redis used during the drain, and the pure engine alone
  *    over the same manifests in this process as the baseline for the ratios.
  * A benchmark, not a test: it prints figures. Uses a scratch database and Redis prefix, removed at the end.
- * Env: BENCH_ASSETS (2000), BENCH_VERSIONS (5), BENCH_LOW_LOAD (200), BENCH_SAMPLES (manifest dir),
+ * Env: BENCH_ASSETS (2000), BENCH_VERSIONS (5), BENCH_WARMUP (1000), BENCH_LOW_LOAD (200), BENCH_SAMPLES (manifest dir),
  * ENRICHMENT_CONCURRENCY (passed to the worker; its default otherwise), BENCH_WORKER_NODE_ARGS (e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the worker).
  */
@@ -49,6 +52,7 @@ import { loadSamples, variant } from './samples';
 const ASSETS = Number(process.env.BENCH_ASSETS ?? 2000);
 const VERSIONS = Number(process.env.BENCH_VERSIONS ?? 5);
 const LOW_LOAD = Number(process.env.BENCH_LOW_LOAD ?? 200);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 1000);
 const SEQUENTIAL = 300;
 
 async function waitForHealth(port: number, child: ChildProcess): Promise<void> {
@@ -112,45 +116,80 @@ async function main() {
       `advisory feeds loaded before the clock: ${feeds.map((f) => `${f.source} ${f.inserted} records in ${Math.round(f.ms)} ms`).join(', ')}`,
     );
     // ── 1. drain ──
-    const t0 = performance.now();
-    for (let v = 0; v < VERSIONS; v++) {
-      for (let start = 0; start < ASSETS; start += 500) {
-        const batch = Array.from({ length: Math.min(500, ASSETS - start) }, (_, k) => variant(samples, start + k, v));
-        await post('/v1/signals/bulk', { signals: batch });
+    const ingest = async (indices: number[], v: number) => {
+      for (let start = 0; start < indices.length; start += 500)
+        await post('/v1/signals/bulk', { signals: indices.slice(start, start + 500).map((i) => variant(samples, i, v)) });
+    };
+    // the API enqueues after commit: wait until `n` jobs are on the queue (a paused queue keeps them waiting)
+    const untilQueued = async (n: number) => {
+      for (let i = 0; ; i++) {
+        const c = await queue.getJobCounts('waiting', 'prioritized', 'delayed');
+        if (c.waiting! + c.prioritized! + c.delayed! >= n) return;
+        if (i > 300) throw new Error(`only ${JSON.stringify(c)} jobs queued for ${n} signals`);
+        await new Promise((r) => setTimeout(r, 100));
       }
+    };
+    // every asset enriched and nothing left on the queue (polled every 20 ms)
+    const untilDrained = async (since: number) => {
+      for (;;) {
+        const [{ n }] = (
+          await db.pool.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM assets WHERE enrichment_status <> 'enriched'`,
+          )
+        ).rows as [{ n: number }];
+        if (n === 0) {
+          const c = await queue.getJobCounts('waiting', 'active', 'prioritized', 'delayed');
+          if (c.waiting! + c.active! + c.prioritized! + c.delayed! === 0) return;
+        }
+        if (performance.now() - since > 900_000) throw new Error(`drain did not finish: ${n} assets left`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean); // e.g. --cpu-prof
+    const startWorker = async () => {
+      worker = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(__dirname, '..', 'src', 'main.ts')], {
+        env: {
+          ...process.env,
+          DATABASE_URL: databaseUrl,
+          REDIS_URL: config.REDIS_URL,
+          REDIS_PREFIX: prefix,
+          SECRETS_KEY: secretsKey,
+          ENRICHMENT_CONCURRENCY: String(concurrency),
+          LOG_LEVEL: 'warn',
+          WORKER_HEALTH_PORT: String(workerHealthPort),
+          MAINTENANCE_INTERVAL_MS: '3600000',
+        },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
+      await waitForHealth(workerHealthPort, worker);
+    };
+    const range = (from: number, n: number) => Array.from({ length: n }, (_, k) => from + k);
+    if (WARMUP > 0) {
+      // untimed: the worker's first assets (other fingerprints than the drain's and the low-load phase's)
+      await startWorker();
+      const w0 = performance.now();
+      await ingest(range(ASSETS + LOW_LOAD, WARMUP), 0);
+      await untilDrained(w0);
+      const warmS = (performance.now() - w0) / 1000;
+      console.log(
+        `warm-up (untimed): ${WARMUP} other assets ingested and enriched by the fresh worker in ${warmS.toFixed(2)} s (${Math.round(WARMUP / warmS)} assets/s cold, ingest included)`,
+      );
+      // the drain's jobs wait on the paused queue until the clock starts; the warm-up's results are not reported
+      await queue.pause();
+      await queue.clean(0, 1_000_000, 'completed');
     }
+    const t0 = performance.now();
+    for (let v = 0; v < VERSIONS; v++) await ingest(range(0, ASSETS), v);
     const ingestMs = performance.now() - t0;
-    // the API enqueues after commit; wait until every job is on the queue before the worker starts
     const signals = ASSETS * VERSIONS;
-    for (let i = 0; ; i++) {
-      const counts = await queue.getJobCounts('waiting', 'prioritized', 'delayed');
-      if (counts.waiting! + counts.prioritized! + counts.delayed! >= signals) break;
-      if (i > 300) throw new Error(`only ${JSON.stringify(counts)} jobs queued for ${signals} signals`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await untilQueued(signals);
     const queued = await queue.count();
     console.log(
       `ingested ${signals} signals over ${ASSETS} assets (${samples.length} sample manifests, ${VERSIONS} versions each) in ${(ingestMs / 1000).toFixed(1)} s; ${queued} enrichment jobs queued`,
     );
-
-    const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean); // e.g. --cpu-prof
-    worker = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(__dirname, '..', 'src', 'main.ts')], {
-      env: {
-        ...process.env,
-        DATABASE_URL: databaseUrl,
-        REDIS_URL: config.REDIS_URL,
-        REDIS_PREFIX: prefix,
-        SECRETS_KEY: secretsKey,
-        ENRICHMENT_CONCURRENCY: String(concurrency),
-        LOG_LEVEL: 'warn',
-        WORKER_HEALTH_PORT: String(workerHealthPort),
-        MAINTENANCE_INTERVAL_MS: '3600000',
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    // the clock starts when the worker answers /healthz (process start-up and tsx compilation are not
-    // enrichment time; the worker may have taken a few jobs in the milliseconds before)
-    await waitForHealth(workerHealthPort, worker);
+    // cold (BENCH_WARMUP=0): the clock starts when the worker answers /healthz (process start-up and tsx
+    // compilation are not enrichment time; the worker may have taken a few jobs in the milliseconds before)
+    if (WARMUP === 0) await startWorker();
     // the worker's Postgres backends (and autovacuum on this database), not the bench's own polling
     const pgPids = async () =>
       (
@@ -162,34 +201,25 @@ async function main() {
     const redisPids = pidsWhere((c) => c.startsWith('redis-server'));
     const cpuBefore = {
       machine: machineBusyMs(),
-      worker: cpuMs(worker.pid!),
+      worker: cpuMs(worker!.pid!),
       pg: cpuSnapshot(await pgPids()),
       redis: cpuSnapshot(redisPids),
     };
-    // jobs the worker finished before its health server answered are not in the timed window: count them
+    // jobs the worker finished before the clock started (cold: before its health server answered) are not in the
+    // timed window: count them
     const [{ early }] = (
       await db.pool.query<{ early: number }>(
-        `SELECT count(*)::int AS early FROM assets WHERE enrichment_status = 'enriched'`,
+        `SELECT (count(*) - $1)::int AS early FROM assets WHERE enrichment_status = 'enriched'`,
+        [WARMUP],
       )
     ).rows as [{ early: number }];
+    if (WARMUP > 0) await queue.resume();
     const drainStart = performance.now();
-    for (;;) {
-      const [{ n }] = (
-        await db.pool.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM assets WHERE enrichment_status <> 'enriched'`,
-        )
-      ).rows as [{ n: number }];
-      if (n === 0) {
-        const c = await queue.getJobCounts('waiting', 'active', 'prioritized', 'delayed');
-        if (c.waiting! + c.active! + c.prioritized! + c.delayed! === 0) break;
-      }
-      if (performance.now() - drainStart > 900_000) throw new Error(`drain did not finish: ${n} assets left`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await untilDrained(drainStart);
     const drainS = (performance.now() - drainStart) / 1000;
     const cpu = {
       machine: machineBusyMs() - cpuBefore.machine,
-      worker: cpuMs(worker.pid!) - cpuBefore.worker,
+      worker: cpuMs(worker!.pid!) - cpuBefore.worker,
       pg: cpuDelta(cpuBefore.pg, cpuSnapshot(await pgPids())),
       redis: cpuDelta(cpuBefore.redis, cpuSnapshot(redisPids)),
     };
@@ -227,7 +257,7 @@ async function main() {
     latencies.sort((a, b) => a - b);
 
     // ── 3. where the time goes: sequential re-enrichment in this process, and the engine alone ──
-    worker.kill('SIGTERM');
+    worker!.kill('SIGTERM');
     await new Promise((r) => worker!.once('exit', r));
     worker = undefined;
     const seqAssets = (
