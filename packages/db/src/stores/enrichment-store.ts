@@ -59,151 +59,230 @@ function appliedThreatStamp(result: EnrichmentResult, stamps: Map<string, string
 
 const { text, jsonb, int, bool, textArray } = literal;
 
+/** An asset's key in a batch: two writes of one asset never share a batch (the caller's MicroBatch keys). */
+export function enrichmentWriteKey(job: Pick<EnrichmentJobKey, 'livemode' | 'fingerprint'>): string {
+  return `${job.livemode ? 'live' : 'test'}:${job.fingerprint}`;
+}
+
 /**
- * Writes an enrichment result in one transaction on one pooled connection, in two round trips (a
- * first use of the connection adds one to prepare the statements): `BEGIN; EXECUTE lock` then
- * `EXECUTE write; [EXECUTE fan-out;] COMMIT` (docs/performance.md). Findings are replaced, a new AI-BOM
- * version is inserted when its content changed, the asset's scores and status are set and the events
- * recorded, all in the job's mode.
+ * The lock order of every writer of several assets (docs/reliability.md "Lock order"): livemode (false
+ * first), then fingerprint in byte order of its UTF-8 — Postgres's `ORDER BY livemode, fingerprint` under
+ * the C collation.
  */
-export async function writeEnrichment(db: Pick<Pool, 'connect'>, input: EnrichmentWrite): Promise<EnrichmentWritten> {
+function compareAssets(a: EnrichmentJobKey, b: EnrichmentJobKey): number {
+  if (a.livemode !== b.livemode) return a.livemode ? 1 : -1;
+  return Buffer.compare(Buffer.from(a.fingerprint, 'utf8'), Buffer.from(b.fingerprint, 'utf8'));
+}
+
+/** One input's lock statement (ew_lock_cve / ew_lock_fp), the first round trip's part of its write. */
+function lockStatement(input: EnrichmentWrite): string {
+  const { job, asset, result } = input;
+  // the CVE ids of the rule findings (threat_match findings excluded, as in the shared rule)
+  const cveIds = [
+    ...new Set(result.findings.filter((f) => f.rule_id !== THREAT_MATCH_RULE_ID).flatMap((f) => f.cve_ids)),
+  ].sort();
+  const lock = lockSql({
+    livemode: job.livemode,
+    fingerprint: job.fingerprint,
+    asset_type: asset.asset_type,
+    cve_ids: cveIds,
+    content_hash: result.aibom.content_hash,
+  });
+  const lockArgs = lock.values.map((v) =>
+    Array.isArray(v) ? textArray(v as string[]) : typeof v === 'boolean' ? bool(v) : text(v as string),
+  );
+  return statements.execute(cveIds.length > 0 ? 'ew_lock_cve' : 'ew_lock_fp', lockArgs);
+}
+
+/** One input's part of the second round trip, planned from its locked row. */
+interface WritePlan {
+  status: EnrichmentWritten['status'];
+  bomVersion: number;
+  statements: string[];
+  /** the index in `statements` of the fan-out statement (whose rows are the deliveries), when there is one */
+  fanoutAt: number | undefined;
+}
+
+/**
+ * What one input writes, given its row as the lock statement read it: the status, the AI-BOM version,
+ * the events, and the statements (history, write, tools, fan-out, outbox) of the second round trip.
+ */
+function planWrite(input: EnrichmentWrite, current: LockedRow): WritePlan {
   const { job, asset, result, threatStamps, now } = input;
+  // every version is kept; a new one only when the BOM's content changed
+  const newBom = current.content_hash !== result.aibom.content_hash;
+  const bomVersion = newBom ? (current.bom_version ?? 0) + 1 : current.bom_version!;
+  const bomId = newBom ? newId(ID_PREFIXES.aibom) : current.bom_id!;
+  // newer content arrived while we computed: keep the result (it is the last good one) but leave the
+  // asset waiting for the job that carries the newer digest
+  const superseded = current.latest_digest !== job.digest;
+  // A threat matching the asset was created or changed while we analysed (the analysis ran without
+  // the row lock, on the threats read before it). The threat's own re-enrichment may not reach this
+  // asset (it matches CVE ids on stored findings, and ours are not stored yet) or may already have
+  // run: store our result as the last good one, leave the asset stale, and queue one more job (outbox
+  // row, same transaction) that analyses again with the threats as they are now.
+  const threatsChanged = (current.threat_stamp ?? '') !== appliedThreatStamp(result, threatStamps);
+  const status = superseded
+    ? current.enrichment_status === 'pending'
+      ? 'pending'
+      : 'stale'
+    : threatsChanged
+      ? 'stale'
+      : 'enriched';
+  const findings = findingRows(result);
+  const eventRows = enrichmentEvents({
+    fingerprint: job.fingerprint,
+    asset_type: asset.asset_type,
+    status,
+    result,
+    bomId,
+    bomVersion,
+    newBom,
+    findingIds: findings.map((f) => f.id),
+    previous: {
+      ...previousState(current),
+      score: asset.intrinsic_risk_score,
+      severity: asset.intrinsic_risk_severity,
+    },
+    now,
+  });
+
+  const out = [
+    // history first: it diffs against the previous entry and needs nothing ew_write changes
+    statements.execute('ew_history', [
+      text(newId(ID_PREFIXES.assetHistory)),
+      bool(job.livemode),
+      text(job.fingerprint),
+      text(job.digest),
+      `'${now.toISOString()}'`,
+      int(result.intrinsic_risk_score),
+      text(result.intrinsic_risk_severity),
+      int(bomVersion),
+      jsonb(findingSnapshot(result.findings)),
+      int(ASSET_HISTORY_CAP),
+    ]),
+    statements.execute('ew_write', [
+      text(job.fingerprint),
+      text(job.digest),
+      `'${now.toISOString()}'`,
+      jsonb(findings),
+      text(bomId),
+      int(bomVersion),
+      text(result.aibom.content_hash),
+      text(result.aibom.spdx_version),
+      jsonb(result.aibom.spdx),
+      jsonb(result.aibom.components),
+      jsonb(result.aibom.lineage),
+      jsonb(result.aibom.cyclonedx),
+      bool(newBom),
+      int(result.intrinsic_risk_score),
+      text(result.intrinsic_risk_severity),
+      jsonb(result.publisher_trust),
+      jsonb(result.benchmark_summary),
+      jsonb(result.score_breakdown),
+      text(result.normalized_name),
+      text(result.publisher),
+      text(result.ecosystem),
+      text(status),
+      jsonb(eventRows),
+      bool(job.livemode),
+    ]),
+  ];
+  // the tool baselines (docs/drift.md): only for an asset that has or had tools
+  if (result.tools.length > 0 || current.has_tool_baseline)
+    out.push(
+      statements.execute('ew_tools', [
+        bool(job.livemode),
+        text(job.fingerprint),
+        jsonb(result.tools),
+        `'${now.toISOString()}'`,
+        int(TOOL_BASELINE_CAP),
+      ]),
+    );
+  let fanoutAt: number | undefined;
+  if (current.has_endpoints) {
+    fanoutAt = out.length;
+    out.push(statements.execute('ew_fanout', [textArray(eventRows.map((e) => e.id))]));
+  }
+  if (threatsChanged && !superseded) {
+    const stampHash = createHash('sha256')
+      .update(current.threat_stamp ?? '')
+      .digest('hex');
+    const payload = {
+      fingerprint: job.fingerprint,
+      digest: job.digest,
+      reason: `threats_changed:${stampHash.slice(0, 16)}`,
+    };
+    out.push(`INSERT INTO outbox (kind, payload) VALUES ('enrichment', ${jsonb(payload)})`);
+  }
+  return { status, bomVersion, statements: out, fanoutAt };
+}
+
+/**
+ * Writes the enrichment results of several assets (concurrent jobs, grouped by the worker's MicroBatch)
+ * in ONE transaction on one pooled connection, in two round trips per batch (a first use of the
+ * connection adds one to prepare the statements): `BEGIN; EXECUTE lock; …` (one lock per input) then
+ * every input's `EXECUTE history; EXECUTE write; [EXECUTE tools;] [EXECUTE fan-out;] [outbox insert;]`
+ * and `COMMIT` (docs/data-access.md "Micro-batches"). Per input, exactly as when written alone:
+ * findings are replaced, a new AI-BOM version is inserted when its content changed, the asset's scores
+ * and status are set and the events recorded, all in the job's mode. Results in input order.
+ *
+ * The locks are taken in (livemode, fingerprint) order, not input order, so two batches — or a batch
+ * and another writer of several assets (docs/reliability.md "Lock order") — never wait on each other
+ * in a cycle. An asset may appear once per call (throws otherwise: the caller's batches are keyed by
+ * asset). Any failure — an asset row gone, a deadlock, a constraint — rolls the whole batch back
+ * (withPrepared's ROLLBACK); the worker then writes each of its jobs on its own.
+ */
+export async function writeEnrichments(
+  db: Pick<Pool, 'connect'>,
+  inputs: readonly EnrichmentWrite[],
+): Promise<EnrichmentWritten[]> {
+  if (inputs.length === 0) return [];
+  const seen = new Set<string>();
+  for (const { job } of inputs) {
+    const key = enrichmentWriteKey(job);
+    if (seen.has(key)) throw new Error(`writeEnrichments: asset ${key} appears twice in one batch`);
+    seen.add(key);
+  }
+  // the inputs' indexes in lock order; both round trips follow it
+  const order = inputs.map((_, i) => i).sort((a, b) => compareAssets(inputs[a]!.job, inputs[b]!.job));
+  const locks = order.map((i) => lockStatement(inputs[i]!));
   return withPrepared(db, statements, async (session) => {
-    // the CVE ids of the rule findings (threat_match findings excluded, as in the shared rule)
-    const cveIds = [
-      ...new Set(result.findings.filter((f) => f.rule_id !== THREAT_MATCH_RULE_ID).flatMap((f) => f.cve_ids)),
-    ].sort();
-    const lock = lockSql({
-      livemode: job.livemode,
-      fingerprint: job.fingerprint,
-      asset_type: asset.asset_type,
-      cve_ids: cveIds,
-      content_hash: result.aibom.content_hash,
-    });
-    const lockArgs = lock.values.map((v) =>
-      Array.isArray(v) ? textArray(v as string[]) : typeof v === 'boolean' ? bool(v) : text(v as string),
-    );
     session.inTransaction = true;
-    const first = await session.run(
-      assertNoNul(`BEGIN;\n${statements.execute(cveIds.length > 0 ? 'ew_lock_cve' : 'ew_lock_fp', lockArgs)}`),
-    );
-    const current = first[1]!.rows[0] as LockedRow | undefined;
-    if (!current) throw new Error(`asset ${job.fingerprint} disappeared during enrichment`);
-
-    // every version is kept; a new one only when the BOM's content changed
-    const newBom = current.content_hash !== result.aibom.content_hash;
-    const bomVersion = newBom ? (current.bom_version ?? 0) + 1 : current.bom_version!;
-    const bomId = newBom ? newId(ID_PREFIXES.aibom) : current.bom_id!;
-    // newer content arrived while we computed: keep the result (it is the last good one) but leave the
-    // asset waiting for the job that carries the newer digest
-    const superseded = current.latest_digest !== job.digest;
-    // A threat matching the asset was created or changed while we analysed (the analysis ran without
-    // the row lock, on the threats read before it). The threat's own re-enrichment may not reach this
-    // asset (it matches CVE ids on stored findings, and ours are not stored yet) or may already have
-    // run: store our result as the last good one, leave the asset stale, and queue one more job (outbox
-    // row, same transaction) that analyses again with the threats as they are now.
-    const threatsChanged = (current.threat_stamp ?? '') !== appliedThreatStamp(result, threatStamps);
-    const status = superseded
-      ? current.enrichment_status === 'pending'
-        ? 'pending'
-        : 'stale'
-      : threatsChanged
-        ? 'stale'
-        : 'enriched';
-    const findings = findingRows(result);
-    const eventRows = enrichmentEvents({
-      fingerprint: job.fingerprint,
-      asset_type: asset.asset_type,
-      status,
-      result,
-      bomId,
-      bomVersion,
-      newBom,
-      findingIds: findings.map((f) => f.id),
-      previous: {
-        ...previousState(current),
-        score: asset.intrinsic_risk_score,
-        severity: asset.intrinsic_risk_severity,
-      },
-      now,
+    const first = await session.run(assertNoNul(`BEGIN;\n${locks.join(';\n')}`));
+    const plans: WritePlan[] = new Array<WritePlan>(inputs.length);
+    const at: number[] = new Array<number>(inputs.length);
+    const second: string[] = [];
+    order.forEach((i, k) => {
+      const input = inputs[i]!;
+      // result 0 is BEGIN's
+      const current = first[k + 1]!.rows[0] as LockedRow | undefined;
+      if (!current) throw new Error(`asset ${input.job.fingerprint} disappeared during enrichment`);
+      const plan = planWrite(input, current);
+      plans[i] = plan;
+      at[i] = second.length;
+      second.push(...plan.statements);
     });
-
-    const second = [
-      // history first: it diffs against the previous entry and needs nothing ew_write changes
-      statements.execute('ew_history', [
-        text(newId(ID_PREFIXES.assetHistory)),
-        bool(job.livemode),
-        text(job.fingerprint),
-        text(job.digest),
-        `'${now.toISOString()}'`,
-        int(result.intrinsic_risk_score),
-        text(result.intrinsic_risk_severity),
-        int(bomVersion),
-        jsonb(findingSnapshot(result.findings)),
-        int(ASSET_HISTORY_CAP),
-      ]),
-      statements.execute('ew_write', [
-        text(job.fingerprint),
-        text(job.digest),
-        `'${now.toISOString()}'`,
-        jsonb(findings),
-        text(bomId),
-        int(bomVersion),
-        text(result.aibom.content_hash),
-        text(result.aibom.spdx_version),
-        jsonb(result.aibom.spdx),
-        jsonb(result.aibom.components),
-        jsonb(result.aibom.lineage),
-        jsonb(result.aibom.cyclonedx),
-        bool(newBom),
-        int(result.intrinsic_risk_score),
-        text(result.intrinsic_risk_severity),
-        jsonb(result.publisher_trust),
-        jsonb(result.benchmark_summary),
-        jsonb(result.score_breakdown),
-        text(result.normalized_name),
-        text(result.publisher),
-        text(result.ecosystem),
-        text(status),
-        jsonb(eventRows),
-        bool(job.livemode),
-      ]),
-    ];
-    // the tool baselines (docs/drift.md): only for an asset that has or had tools
-    if (result.tools.length > 0 || current.has_tool_baseline)
-      second.push(
-        statements.execute('ew_tools', [
-          bool(job.livemode),
-          text(job.fingerprint),
-          jsonb(result.tools),
-          `'${now.toISOString()}'`,
-          int(TOOL_BASELINE_CAP),
-        ]),
-      );
-    const fanoutAt = second.length;
-    if (current.has_endpoints) second.push(statements.execute('ew_fanout', [textArray(eventRows.map((e) => e.id))]));
-    if (threatsChanged && !superseded) {
-      const stampHash = createHash('sha256')
-        .update(current.threat_stamp ?? '')
-        .digest('hex');
-      const payload = {
-        fingerprint: job.fingerprint,
-        digest: job.digest,
-        reason: `threats_changed:${stampHash.slice(0, 16)}`,
-      };
-      second.push(`INSERT INTO outbox (kind, payload) VALUES ('enrichment', ${jsonb(payload)})`);
-    }
     second.push('COMMIT');
     const out = await session.run(assertNoNul(second.join(';\n')));
     session.inTransaction = false;
-    const deliveries = current.has_endpoints
-      ? (out[fanoutAt]!.rows as Array<{ delivery_id: string; outbox_id: string }>).map((r) => ({
-          delivery_id: r.delivery_id,
-          outbox_id: BigInt(r.outbox_id),
-        }))
-      : [];
-    return { status, bomVersion, deliveries };
+    return plans.map((plan, i) => ({
+      status: plan.status,
+      bomVersion: plan.bomVersion,
+      deliveries:
+        plan.fanoutAt === undefined
+          ? []
+          : (out[at[i]! + plan.fanoutAt]!.rows as Array<{ delivery_id: string; outbox_id: string }>).map((r) => ({
+              delivery_id: r.delivery_id,
+              outbox_id: BigInt(r.outbox_id),
+            })),
+    }));
   });
+}
+
+/** One asset's enrichment result, written alone: a batch of one of writeEnrichments (two round trips). */
+export async function writeEnrichment(db: Pick<Pool, 'connect'>, input: EnrichmentWrite): Promise<EnrichmentWritten> {
+  return (await writeEnrichments(db, [input]))[0]!;
 }
 
 /** The findings as ew_write's jsonb recordset reads them. */

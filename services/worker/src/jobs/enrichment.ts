@@ -1,11 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import { enqueueDeliveries, recordEventsWithDeliveries, withSpan, type EnrichmentJob } from '@risk/common';
-import { writeEnrichment } from '@risk/db';
 import { redactText, type AssetType, type EnrichmentInput } from '@risk/enrichment';
 import { lookupAdvisories, withFeedCveThreats } from '../advisories/lookup';
 import { analysisPoolFor, testBusyMs } from '../analysis/pool';
 import type { WorkerDeps } from '../deps';
 import { readJob } from './enrichment-reads';
+import { writeJob } from './enrichment-writes';
 
 export type EnrichmentOutcome =
   | { outcome: 'enriched'; fingerprint: string; score: number; bom_version: number; timings: EnrichmentTimings }
@@ -18,7 +18,8 @@ export type EnrichmentOutcome =
 /**
  * Where a job's time goes (the bench reports the shares): read_ms = the reads before the engine (the
  * job's row and signal, then the candidate threats), engine_ms = the pure engine in the analysis thread
- * pool (queueing for a thread included), write_ms = the write transaction.
+ * pool (queueing for a thread included), write_ms = the job's wait for its write transaction (shared with the
+ * concurrent jobs' writes, enrichment-writes.ts; queueing for a batch included).
  */
 export interface EnrichmentTimings {
   read_ms: number;
@@ -103,9 +104,10 @@ export async function enrichAsset(deps: WorkerDeps, job: EnrichmentJob): Promise
     await new Promise((r) => setTimeout(r, deps.config.ENRICHMENT_TEST_DELAY_MS));
   }
   const t3 = performance.now();
-  // THE writer of an enrichment result (@risk/db enrichment store), also what the API's tests use
+  // THE writer of an enrichment result (@risk/db enrichment store, also what the API's tests use), in one
+  // transaction with the concurrent jobs' writes (a MicroBatch; a failed batch writes each job alone)
   const { bomVersion, deliveries } = await withSpan('enrichment write', {}, () =>
-    writeEnrichment(deps.pool, { job, asset, result, threatStamps: stamps, now }),
+    writeJob(deps, { job, asset, result, threatStamps: stamps, now }),
   );
   const t4 = performance.now();
   // after commit: hand the webhook deliveries to the queue (the outbox relay covers a failure)
