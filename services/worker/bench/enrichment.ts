@@ -1,13 +1,17 @@
 /**
  * `pnpm bench:enrichment` — enrichment throughput and latency with ONE real worker process.
  *
- * 1. Drain (the shipped advisory feeds loaded first): one worker process (`node --import tsx src/main.ts`) is
- *    started and first enriches BENCH_WARMUP other assets, untimed (its JIT, prepared statements, pooled
- *    connections and analysis threads warm up, as the API bench's untimed batches do; the cold rate is printed
- *    too). Then the queue is paused, 10,000 signals over 2,000 assets (5 content versions each) are ingested
- *    through the public API's bulk route (each 202 = signals committed, jobs queued), and the drain is timed
- *    from the queue's resume until every asset is enriched and the queue is empty. BENCH_WARMUP=0 times a cold
- *    worker from its first healthy /healthz instead, with the signals queued before it starts. Manifests: the real files of the folder BENCH_SAMPLES names
+ * 1. Drains (the shipped advisory feeds loaded first). One worker process (`node --import tsx src/main.ts`) is
+ *    started and first enriches BENCH_WARMUP other assets, untimed: its JIT, prepared statements, pooled connections
+ *    and analysis threads warm up, as the API bench's untimed batches do (the cold rate is printed too). Then two
+ *    timed drains, each of BENCH_ASSETS new assets whose signals are ingested through the public API's bulk route
+ *    (each 202 = signals committed, jobs queued) while the queue is paused, timed from the queue's resume until
+ *    every asset is enriched and the queue is empty:
+ *    - the drain: one signal per asset (issue 14's "new assets/s", the target's figure);
+ *    - the backlog: BENCH_VERSIONS content versions per asset, all queued before the resume, so all but the
+ *      latest job of each asset are skipped as superseded.
+ *    BENCH_WARMUP=0 times the first drain on a cold worker instead, from its first healthy /healthz, with the
+ *    signals queued before it starts. Manifests: the real files of the folder BENCH_SAMPLES names
  *    (model cards, config.json, MCP package.json / pyproject.toml / server.json / .mcp.json, …) with
  *    per-asset, per-version variations that keep each format valid (version fields, names, an added
  *    line in a card's body, weight file listings).
@@ -18,7 +22,7 @@
  *    Postgres (this database's backends) and Redis used during the drain, and the pure engine alone
  *    over the same manifests in this process as the baseline for the ratios.
  * A benchmark, not a test: it prints figures. Uses a scratch database and Redis prefix, removed at the end.
- * Env: BENCH_ASSETS (2000), BENCH_VERSIONS (5), BENCH_WARMUP (1000), BENCH_LOW_LOAD (200), BENCH_SAMPLES (manifest dir),
+ * Env: BENCH_ASSETS (2000), BENCH_VERSIONS (5), BENCH_WARMUP (4000), BENCH_LOW_LOAD (200), BENCH_SAMPLES (manifest dir),
  * ENRICHMENT_CONCURRENCY (passed to the worker; its default otherwise), BENCH_WORKER_NODE_ARGS (e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the worker).
  */
@@ -46,13 +50,13 @@ import {
 import { Queue } from 'bullmq';
 import { loadDefaultFeeds } from '../src/advisories/default-feeds';
 import { enrichAsset, type EnrichmentTimings } from '../src/jobs/enrichment';
-import { printReport } from './report';
+import { printReport, type DrainFigures } from './report';
 import { loadSamples, variant } from './samples';
 
 const ASSETS = Number(process.env.BENCH_ASSETS ?? 2000);
 const VERSIONS = Number(process.env.BENCH_VERSIONS ?? 5);
 const LOW_LOAD = Number(process.env.BENCH_LOW_LOAD ?? 200);
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 1000);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 4000);
 const SEQUENTIAL = 300;
 
 async function waitForHealth(port: number, child: ChildProcess): Promise<void> {
@@ -115,10 +119,12 @@ async function main() {
     console.log(
       `advisory feeds loaded before the clock: ${feeds.map((f) => `${f.source} ${f.inserted} records in ${Math.round(f.ms)} ms`).join(', ')}`,
     );
-    // ── 1. drain ──
+    // ── 1. drains ──
     const ingest = async (indices: number[], v: number) => {
       for (let start = 0; start < indices.length; start += 500)
-        await post('/v1/signals/bulk', { signals: indices.slice(start, start + 500).map((i) => variant(samples, i, v)) });
+        await post('/v1/signals/bulk', {
+          signals: indices.slice(start, start + 500).map((i) => variant(samples, i, v)),
+        });
     };
     // the API enqueues after commit: wait until `n` jobs are on the queue (a paused queue keeps them waiting)
     const untilQueued = async (n: number) => {
@@ -163,33 +169,6 @@ async function main() {
       });
       await waitForHealth(workerHealthPort, worker);
     };
-    const range = (from: number, n: number) => Array.from({ length: n }, (_, k) => from + k);
-    if (WARMUP > 0) {
-      // untimed: the worker's first assets (other fingerprints than the drain's and the low-load phase's)
-      await startWorker();
-      const w0 = performance.now();
-      await ingest(range(ASSETS + LOW_LOAD, WARMUP), 0);
-      await untilDrained(w0);
-      const warmS = (performance.now() - w0) / 1000;
-      console.log(
-        `warm-up (untimed): ${WARMUP} other assets ingested and enriched by the fresh worker in ${warmS.toFixed(2)} s (${Math.round(WARMUP / warmS)} assets/s cold, ingest included)`,
-      );
-      // the drain's jobs wait on the paused queue until the clock starts; the warm-up's results are not reported
-      await queue.pause();
-      await queue.clean(0, 1_000_000, 'completed');
-    }
-    const t0 = performance.now();
-    for (let v = 0; v < VERSIONS; v++) await ingest(range(0, ASSETS), v);
-    const ingestMs = performance.now() - t0;
-    const signals = ASSETS * VERSIONS;
-    await untilQueued(signals);
-    const queued = await queue.count();
-    console.log(
-      `ingested ${signals} signals over ${ASSETS} assets (${samples.length} sample manifests, ${VERSIONS} versions each) in ${(ingestMs / 1000).toFixed(1)} s; ${queued} enrichment jobs queued`,
-    );
-    // cold (BENCH_WARMUP=0): the clock starts when the worker answers /healthz (process start-up and tsx
-    // compilation are not enrichment time; the worker may have taken a few jobs in the milliseconds before)
-    if (WARMUP === 0) await startWorker();
     // the worker's Postgres backends (and autovacuum on this database), not the bench's own polling
     const pgPids = async () =>
       (
@@ -199,47 +178,84 @@ async function main() {
         )
       ).rows.map((r) => r.pid);
     const redisPids = pidsWhere((c) => c.startsWith('redis-server'));
-    const cpuBefore = {
-      machine: machineBusyMs(),
-      worker: cpuMs(worker!.pid!),
-      pg: cpuSnapshot(await pgPids()),
-      redis: cpuSnapshot(redisPids),
-    };
-    // jobs the worker finished before the clock started (cold: before its health server answered) are not in the
-    // timed window: count them
-    const [{ early }] = (
-      await db.pool.query<{ early: number }>(
-        `SELECT (count(*) - $1)::int AS early FROM assets WHERE enrichment_status = 'enriched'`,
-        [WARMUP],
-      )
-    ).rows as [{ early: number }];
-    if (WARMUP > 0) await queue.resume();
-    const drainStart = performance.now();
-    await untilDrained(drainStart);
-    const drainS = (performance.now() - drainStart) / 1000;
-    const cpu = {
-      machine: machineBusyMs() - cpuBefore.machine,
-      worker: cpuMs(worker!.pid!) - cpuBefore.worker,
-      pg: cpuDelta(cpuBefore.pg, cpuSnapshot(await pgPids())),
-      redis: cpuDelta(cpuBefore.redis, cpuSnapshot(redisPids)),
+    const range = (from: number, n: number) => Array.from({ length: n }, (_, k) => from + k);
+    /**
+     * One timed drain: `versions` signals for each of the assets `indices` (new fingerprints) are ingested while
+     * the queue is paused (or, cold, before the worker starts), then timed from the resume (cold: the worker's
+     * first healthy /healthz) until every asset is enriched and the queue is empty.
+     */
+    const timedDrain = async (indices: number[], versions: number): Promise<DrainFigures> => {
+      if (worker) await queue.pause();
+      await queue.clean(0, 1_000_000, 'completed'); // what the jobs report is this drain's only
+      const t0 = performance.now();
+      for (let v = 0; v < versions; v++) await ingest(indices, v);
+      const ingestMs = performance.now() - t0;
+      const signals = indices.length * versions;
+      await untilQueued(signals);
+      const queued = await queue.count();
+      console.log(
+        `ingested ${signals} signals over ${indices.length} new assets (${samples.length} sample manifests, ${versions} version${versions > 1 ? 's' : ''} each) in ${(ingestMs / 1000).toFixed(1)} s; ${queued} enrichment jobs queued`,
+      );
+      // cold: the clock starts when the worker answers /healthz (process start-up and tsx compilation are not
+      // enrichment time; the worker may have taken a few jobs in the milliseconds before)
+      const paused = worker !== undefined;
+      if (!worker) await startWorker();
+      const cpuBefore = {
+        machine: machineBusyMs(),
+        worker: cpuMs(worker!.pid!),
+        pg: cpuSnapshot(await pgPids()),
+        redis: cpuSnapshot(redisPids),
+      };
+      // jobs the worker finished before the clock started (cold: before its health server answered): counted
+      const [{ early }] = (
+        await db.pool.query<{ early: number }>(
+          `SELECT count(*)::int AS early FROM assets WHERE enrichment_status = 'enriched' AND fingerprint = ANY($1::text[])`,
+          [indices.map((i) => variant(samples, i, 0).fingerprint)],
+        )
+      ).rows as [{ early: number }];
+      if (paused) await queue.resume();
+      const drainStart = performance.now();
+      await untilDrained(drainStart);
+      const seconds = (performance.now() - drainStart) / 1000;
+      const cpu = {
+        machine: machineBusyMs() - cpuBefore.machine,
+        worker: cpuMs(worker!.pid!) - cpuBefore.worker,
+        pg: cpuDelta(cpuBefore.pg, cpuSnapshot(await pgPids())),
+        redis: cpuDelta(cpuBefore.redis, cpuSnapshot(redisPids)),
+      };
+      // what the jobs themselves reported (BullMQ keeps the return values of completed jobs)
+      const completed = await queue.getJobs(['completed'], 0, -1);
+      const failed = await queue.getJobCountByTypes('failed');
+      const outcomes = new Map<string, number>();
+      const timings: EnrichmentTimings[] = [];
+      for (const j of completed) {
+        const rv = j.returnvalue as { outcome: string; reason?: string; timings?: EnrichmentTimings } | null;
+        const label = rv ? (rv.outcome === 'skipped' ? `skipped ${rv.reason}` : rv.outcome) : 'no result';
+        outcomes.set(label, (outcomes.get(label) ?? 0) + 1);
+        if (rv?.timings) timings.push(rv.timings);
+      }
+      return { assets: indices.length, signals, queued, outcomes, failed, seconds, early, timings, cpu };
     };
 
-    // what the jobs themselves reported (BullMQ keeps the return values of completed jobs)
-    const completed = await queue.getJobs(['completed'], 0, -1);
-    const failed = await queue.getJobCountByTypes('failed');
-    const outcomes = new Map<string, number>();
-    const drainTimings: EnrichmentTimings[] = [];
-    for (const j of completed) {
-      const rv = j.returnvalue as { outcome: string; reason?: string; timings?: EnrichmentTimings } | null;
-      const label = rv ? (rv.outcome === 'skipped' ? `skipped ${rv.reason}` : rv.outcome) : 'no result';
-      outcomes.set(label, (outcomes.get(label) ?? 0) + 1);
-      if (rv?.timings) drainTimings.push(rv.timings);
+    if (WARMUP > 0) {
+      // untimed: the worker's first assets (other fingerprints than the drains' and the low-load phase's)
+      await startWorker();
+      const w0 = performance.now();
+      await ingest(range(2 * ASSETS + LOW_LOAD, WARMUP), 0);
+      await untilDrained(w0);
+      const warmS = (performance.now() - w0) / 1000;
+      console.log(
+        `warm-up (untimed): ${WARMUP} other assets ingested and enriched by the fresh worker in ${warmS.toFixed(2)} s (${Math.round(WARMUP / warmS)} assets/s cold, ingest included)`,
+      );
     }
-
+    // the target's drain: new assets, one signal each; then a backlog of new assets with several versions each
+    // (superseded jobs, as when signals arrive faster than the worker drains)
+    const drain = await timedDrain(range(0, ASSETS), 1);
+    const backlog = VERSIONS > 1 ? await timedDrain(range(ASSETS, ASSETS), VERSIONS) : undefined;
     // ── 2. low-load latency: one signal at a time, 202 → enriched ──
     const latencies: number[] = [];
     for (let i = 0; i < LOW_LOAD; i++) {
-      const body = variant(samples, ASSETS + i, 0);
+      const body = variant(samples, 2 * ASSETS + i, 0);
       await post('/v1/signals', body);
       const accepted = performance.now();
       for (;;) {
@@ -287,7 +303,7 @@ async function main() {
     seqWall.sort((a, b) => a - b);
     const seqWallPerAsset = (performance.now() - s0) / seqAssets.length;
     // baseline: the pure engine (analyze + finalize) over the same manifests, same process, warmed up
-    const inputs = seqAssets.map((_, i) => variant(samples, i, VERSIONS - 1));
+    const inputs = seqAssets.map((_, i) => variant(samples, i, 0));
     const ctx = {
       threats: [],
       publisher: { org_count: 1, signal_count: VERSIONS, first_seen: new Date().toISOString() },
@@ -317,7 +333,9 @@ async function main() {
       assets: ASSETS,
       concurrency,
       startLoad,
-      drain: { signals, queued, outcomes, failed, seconds: drainS, early, timings: drainTimings, cpu },
+      drain,
+      backlog,
+      versions: VERSIONS,
       lowLoad: latencies,
       sequential: { timings: seqTimings, wall: seqWall, wallPerAsset: seqWallPerAsset },
       engineOnlyMs,

@@ -6,23 +6,31 @@ import type { EnrichmentTimings } from '../src/jobs/enrichment';
 const f1 = (n: number) => n.toFixed(1);
 const f2 = (n: number) => n.toFixed(2);
 
+/** One timed drain. */
+export interface DrainFigures {
+  assets: number;
+  signals: number;
+  queued: number;
+  outcomes: Map<string, number>;
+  failed: number;
+  seconds: number;
+  /** assets already enriched when the clock started */
+  early: number;
+  timings: EnrichmentTimings[];
+  /** CPU ms during the drain */
+  cpu: { machine: number; worker: number; pg: number; redis: number };
+}
+
 /** The figures of one run. */
 export interface EnrichmentBenchFigures {
   assets: number;
   concurrency: number;
   startLoad: string;
-  drain: {
-    signals: number;
-    queued: number;
-    outcomes: Map<string, number>;
-    failed: number;
-    seconds: number;
-    /** assets already enriched when the clock started */
-    early: number;
-    timings: EnrichmentTimings[];
-    /** CPU ms during the drain */
-    cpu: { machine: number; worker: number; pg: number; redis: number };
-  };
+  /** new assets, one signal each: the target's figure */
+  drain: DrainFigures;
+  /** new assets with `versions` signals each, all queued before the drain (superseded jobs) */
+  backlog?: DrainFigures;
+  versions: number;
   /** 202 → enriched, one signal at a time (ms) */
   lowLoad: number[];
   sequential: { timings: EnrichmentTimings[]; wall: number[]; wallPerAsset: number };
@@ -38,20 +46,29 @@ const shares = (ts: EnrichmentTimings[]) => {
   return `read ${f2(r)} + engine ${f2(e)} + write ${f2(w)} = ${f2(all)} ms → pure engine ${((100 * e) / all).toFixed(0)} %, database reads ${((100 * r) / all).toFixed(0)} %, database writes ${((100 * w) / all).toFixed(0)} %`;
 };
 
-export function printReport(r: EnrichmentBenchFigures): void {
-  const { drain, lowLoad: latencies, sequential, engineOnlyMs, assets: ASSETS } = r;
-  const { cpu, seconds: drainS, queued, outcomes, failed } = drain;
-  const assetsPerS = ASSETS / drainS;
+/** The drain's lines: its jobs, its rate, and the CPU each process used per asset. */
+function drainLines(label: string, d: DrainFigures): string[] {
+  const { cpu, seconds, queued, outcomes, failed } = d;
   const cpuTotal = cpu.worker + cpu.pg + cpu.redis;
+  const lines = [
+    `${label}: ${d.signals} signals over ${d.assets} new assets → ${queued} jobs (${[...outcomes].map(([k, n]) => `${n} ${k}`).join(', ')}${failed ? `, ${failed} failed` : ''})`,
+    `       in ${f2(seconds)} s → ${(d.assets / seconds).toFixed(0)} assets/s, ${(queued / seconds).toFixed(0)} jobs/s (target ≥ 500 assets/s); ${d.early} assets were already enriched when the clock started`,
+  ];
+  if (Number.isFinite(cpuTotal) && cpuTotal > 0)
+    lines.push(
+      `       CPU (${os.cpus().length} cores × ${f1(seconds)} s = ${f1(os.cpus().length * seconds)} s): worker ${f1(cpu.worker / 1000)} s (${((100 * cpu.worker) / (1000 * seconds)).toFixed(0)} % of a core), postgres ${f1(cpu.pg / 1000)} s, redis ${f1(cpu.redis / 1000)} s, everything else on the machine ${f1((cpu.machine - cpuTotal) / 1000)} s; per asset: worker ${f2(cpu.worker / d.assets)} ms, postgres ${f2(cpu.pg / d.assets)} ms, redis ${f2(cpu.redis / d.assets)} ms`,
+    );
+  return lines;
+}
+
+export function printReport(r: EnrichmentBenchFigures): void {
+  const { drain, backlog, lowLoad: latencies, sequential, engineOnlyMs } = r;
+  const assetsPerS = drain.assets / drain.seconds;
   console.log(
-    `\n── enrichment benchmark: one worker process, ENRICHMENT_CONCURRENCY ${r.concurrency}, ${ASSETS} assets ──`,
+    `\n── enrichment benchmark: one worker process, ENRICHMENT_CONCURRENCY ${r.concurrency}, ${r.assets} assets per drain ──`,
   );
-  console.log(
-    `drain: ${drain.signals} signals → ${queued} jobs (${[...outcomes].map(([k, n]) => `${n} ${k}`).join(', ')}${failed ? `, ${failed} failed` : ''})`,
-  );
-  console.log(
-    `       in ${f2(drainS)} s → ${assetsPerS.toFixed(0)} assets/s, ${(queued / drainS).toFixed(0)} jobs/s (target ≥ 500 assets/s); ${drain.early} assets were already enriched when the clock started`,
-  );
+  for (const line of drainLines('drain', drain)) console.log(line);
+  if (backlog) for (const line of drainLines(`backlog (${r.versions} versions each)`, backlog)) console.log(line);
   console.log(
     `low load (${latencies.length} signals one at a time), 202 → enriched: p50 ${f1(percentile(latencies, 0.5))} ms, p99 ${f1(percentile(latencies, 0.99))} ms, max ${f1(Math.max(...latencies))} ms (target p50 ≤ 100 ms)`,
   );
@@ -61,11 +78,6 @@ export function printReport(r: EnrichmentBenchFigures): void {
   console.log(
     `per enriched asset, sequential (${sequential.timings.length} jobs, no contention, ${f2(sequential.wallPerAsset)} ms wall each): ${shares(sequential.timings)}`,
   );
-  if (Number.isFinite(cpuTotal) && cpuTotal > 0) {
-    console.log(
-      `CPU during the drain (${os.cpus().length} cores × ${f1(drainS)} s = ${f1(os.cpus().length * drainS)} s): worker ${f1(cpu.worker / 1000)} s (${((100 * cpu.worker) / (1000 * drainS)).toFixed(0)} % of a core), postgres ${f1(cpu.pg / 1000)} s, redis ${f1(cpu.redis / 1000)} s, everything else on the machine ${f1((cpu.machine - cpuTotal) / 1000)} s; per asset: worker ${f2(cpu.worker / ASSETS)} ms, postgres ${f2(cpu.pg / ASSETS)} ms, redis ${f2(cpu.redis / ASSETS)} ms`,
-    );
-  }
   const engineAssetsPerS = 1000 / engineOnlyMs;
   console.log(
     `baseline: pure engine alone ${f2(engineOnlyMs)} ms/asset (${engineAssetsPerS.toFixed(0)} assets/s on one core) → drain throughput = ${((100 * assetsPerS) / engineAssetsPerS).toFixed(0)} % of it; a sequential job costs ${f1(sequential.wallPerAsset / engineOnlyMs)}× the engine`,
@@ -79,6 +91,9 @@ export function printReport(r: EnrichmentBenchFigures): void {
   console.log(
     `\nratios against this run's baselines (load average ${r.startLoad} at start, ${loadAverage()} at end):\n` +
       `drain      ratio ${(assetsPerS / engineAssetsPerS).toFixed(2)} of the pure engine on one core (${assetsPerS.toFixed(0)} vs ${engineAssetsPerS.toFixed(0)} assets/s; target ≥ 500 assets/s)\n` +
+      (backlog
+        ? `backlog    ratio ${(backlog.assets / backlog.seconds / engineAssetsPerS).toFixed(2)} of the pure engine on one core (${(backlog.assets / backlog.seconds).toFixed(0)} assets/s, ${r.versions} signals each)\n`
+        : '') +
       `low load   ${(lowP50 / jobP50).toFixed(1)}× a sequential job at p50, ${(lowP99 / jobP99).toFixed(1)}× at p99 (202 → enriched p50 ${f1(lowP50)} / p99 ${f1(lowP99)} ms; job p50 ${f1(jobP50)} / p99 ${f1(jobP99)} ms; target p50 ≤ 100 ms)`,
   );
 }
