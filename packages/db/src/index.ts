@@ -103,6 +103,7 @@ export {
   upsertAdvisories,
   markAssetsForAdvisoryReenrichment,
   readCandidateAdvisories,
+  CANDIDATE_ADVISORIES_SQL,
   type AdvisoryLookupKey,
   readAdvisoriesByIdOrAlias,
   advisoryFeedCounts,

@@ -134,12 +134,51 @@ export interface AdvisoryLookupKey {
   packages: ReadonlyArray<{ ecosystem: string; name: string }>;
 }
 
+/** The statement of readCandidateAdvisories (below): $1 livemode[], $2 fingerprint[], $3 job index[], $4 ecosystem[], $5 name[]. */
+export const CANDIDATE_ADVISORIES_SQL = `WITH jobs AS (SELECT * FROM unnest($1::boolean[], $2::text[]) WITH ORDINALITY AS j(livemode, fingerprint, i)),
+           keys AS (
+             SELECT DISTINCT j.i, j.livemode, j.fingerprint, k.ecosystem, k.name
+               FROM unnest($3::int[], $4::text[], $5::text[]) AS k(i, ecosystem, name) JOIN jobs j ON j.i = k.i
+           ),
+           held AS (
+             SELECT j.i, h.row_id, h.ecosystem, h.name
+               FROM jobs j CROSS JOIN LATERAL (
+                 SELECT ap.ctid AS row_id, ap.ecosystem, ap.name FROM asset_packages ap
+                  WHERE ap.livemode = j.livemode AND ap.fingerprint = j.fingerprint OFFSET 0
+               ) h
+           ),
+           doomed AS (
+             SELECT array_agg(h.row_id) AS row_ids FROM held h
+              WHERE NOT EXISTS (SELECT 1 FROM keys k WHERE k.i = h.i AND k.ecosystem = h.ecosystem AND k.name = h.name)
+           ),
+           gone AS (
+             DELETE FROM asset_packages
+              WHERE (SELECT row_ids FROM doomed) IS NOT NULL AND ctid = ANY ((SELECT row_ids FROM doomed)::tid[])
+           ),
+           added AS (
+             INSERT INTO asset_packages (livemode, fingerprint, ecosystem, name)
+             SELECT livemode, fingerprint, ecosystem, name FROM keys ORDER BY livemode, fingerprint, ecosystem, name
+             ON CONFLICT DO NOTHING
+           )
+           SELECT m.i, a.osv
+             FROM (SELECT DISTINCT k.i, p.advisory_id
+                     FROM keys k CROSS JOIN LATERAL (
+                       SELECT p.advisory_id FROM advisory_packages p WHERE p.ecosystem = k.ecosystem AND p.name = k.name OFFSET 0
+                     ) p) m
+             CROSS JOIN LATERAL (SELECT a.id, a.osv FROM advisories a WHERE a.id = m.advisory_id OFFSET 0) a
+            ORDER BY m.i, a.id`;
+
 /**
  * The enrichment jobs' advisory look-up, ONE statement for a batch of jobs (docs/advisories.md "Enrichment"):
  * records the packages each asset is matched for (its asset_packages, replaced) and returns, per job in order,
  * the OSV records of every advisory affecting any of its packages — withdrawn ones too: the engine skips them,
  * and they tell the worker the curated copy it ships is void. The jobs of one batch must be distinct assets (the
- * caller's MicroBatch keys them). Prepared by pg per connection (named).
+ * caller's MicroBatch keys them). Prepared by pg per connection (named), so after five executions Postgres keeps
+ * its generic plan, made without the arrays' sizes: every read of asset_packages, advisory_packages and advisories is
+ * therefore a LATERAL probe by key (OFFSET 0 keeps each from being flattened into a join that plan would hash over a
+ * sequential scan of the whole table), and the DELETE removes the rows it found by ctid, behind a one-time filter:
+ * when no package was dropped (a new asset, unchanged packages: nearly every job) it reads nothing at all
+ * (docs/performance.md "The advisory look-up's cached plan").
  */
 export async function readCandidateAdvisories(
   db: Pick<Pool, 'query'>,
@@ -148,24 +187,7 @@ export async function readCandidateAdvisories(
   const pkgs = lookups.flatMap((l, i) => l.packages.map((p) => ({ i: i + 1, ...p })));
   const res = await db.query<{ i: string; osv: unknown }>({
     name: 'enrichment_advisories',
-    text: `WITH jobs AS (SELECT * FROM unnest($1::boolean[], $2::text[]) WITH ORDINALITY AS j(livemode, fingerprint, i)),
-           keys AS (
-             SELECT DISTINCT j.i, j.livemode, j.fingerprint, k.ecosystem, k.name
-               FROM unnest($3::int[], $4::text[], $5::text[]) AS k(i, ecosystem, name) JOIN jobs j ON j.i = k.i
-           ),
-           gone AS (
-             DELETE FROM asset_packages ap USING jobs j WHERE ap.livemode = j.livemode AND ap.fingerprint = j.fingerprint
-               AND NOT EXISTS (SELECT 1 FROM keys k WHERE k.i = j.i AND k.ecosystem = ap.ecosystem AND k.name = ap.name)
-           ),
-           added AS (
-             INSERT INTO asset_packages (livemode, fingerprint, ecosystem, name)
-             SELECT livemode, fingerprint, ecosystem, name FROM keys ORDER BY livemode, fingerprint, ecosystem, name
-             ON CONFLICT DO NOTHING
-           )
-           SELECT m.i, a.osv
-             FROM (SELECT DISTINCT k.i, p.advisory_id FROM keys k JOIN advisory_packages p USING (ecosystem, name)) m
-             JOIN advisories a ON a.id = m.advisory_id
-            ORDER BY m.i, a.id`,
+    text: CANDIDATE_ADVISORIES_SQL,
     values: [
       lookups.map((l) => l.livemode),
       lookups.map((l) => l.fingerprint),

@@ -1,0 +1,111 @@
+import type { PoolClient } from 'pg';
+import { CANDIDATE_ADVISORIES_SQL, createPrisma, type DbHandle } from '../src';
+import { scratchDatabase } from './scratch-database';
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Actual Loops': number;
+  Plans?: PlanNode[];
+}
+
+// docs/performance.md "The advisory look-up's cached plan": the worker runs the look-up as a named statement, so
+// Postgres may keep a generic plan made without the arrays' sizes while the tables were small. That plan must still
+// read asset_packages, advisory_packages and advisories by key, or every later look-up scans all three tables, and
+// asset_packages grows with every asset. The DELETE of dropped packages runs only when a package was dropped.
+describe('the enrichment advisory look-up statement', () => {
+  const scratch = scratchDatabase('advplan');
+  const { url } = scratch;
+  let db: DbHandle;
+  let conn: PoolClient;
+
+  beforeAll(async () => {
+    await scratch.create({ migrate: true });
+    db = createPrisma({ url, applicationName: 'advisory-plan-test', max: 2 });
+    conn = await db.pool.connect();
+  });
+  afterAll(async () => {
+    conn.release();
+    await db.close();
+    await scratch.drop();
+  });
+
+  // n assets, each recorded with 4 packages; n advisories, each for 1 package
+  const grow = async (from: number, n: number) => {
+    const to = from + n - 1;
+    await db.pool.query(
+      `INSERT INTO assets (livemode, fingerprint, asset_type, latest_signal_id, latest_digest, first_seen, last_seen)
+       SELECT true, 'fp:' || g, 'package', 'sig_' || g, 'd' || g, now(), now() FROM generate_series($1::int, $2::int) g`,
+      [from, to],
+    );
+    await db.pool.query(
+      `INSERT INTO asset_packages (livemode, fingerprint, ecosystem, name)
+       SELECT true, 'fp:' || g, 'pypi', 'pkg-' || g || '-' || k FROM generate_series($1::int, $2::int) g, generate_series(1, 4) k`,
+      [from, to],
+    );
+    await db.pool.query(
+      `INSERT INTO advisories (id, source, summary, modified, osv, content_hash)
+       SELECT 'ADV-' || g, 'test', 'advisory ' || g, now(), jsonb_build_object('id', 'ADV-' || g), 'h' || g
+         FROM generate_series($1::int, $2::int) g`,
+      [from, to],
+    );
+    await db.pool.query(
+      `INSERT INTO advisory_packages (ecosystem, name, advisory_id)
+       SELECT 'pypi', 'pkg-' || g || '-1', 'ADV-' || g FROM generate_series($1::int, $2::int) g`,
+      [from, to],
+    );
+  };
+  // job i of the look-up: asset fp:<n> with the packages `names(n)` (by default its four, unchanged)
+  const lookup = (fps: number[], names = (n: number) => [1, 2, 3, 4].map((k) => `pkg-${n}-${k}`)) => {
+    const keys = fps.flatMap((n, i) => names(n).map((name) => ({ i: i + 1, name })));
+    const arr = (xs: Array<string | number | boolean>) => `'{${xs.join(',')}}'`;
+    return `EXECUTE adv(${arr(fps.map(() => true))}, ${arr(fps.map((n) => `fp:${n}`))}, ${arr(keys.map((k) => k.i))}, ${arr(keys.map(() => 'pypi'))}, ${arr(keys.map((k) => k.name))})`;
+  };
+
+  it('keeps a plan made on small tables reading each table by key once they have grown, and replaces changed packages', async () => {
+    await grow(0, 20);
+    await conn.query(`PREPARE adv(boolean[], text[], int[], text[], text[]) AS ${CANDIDATE_ADVISORIES_SQL}`);
+    // the generic plan is made now, on 20 assets, and cached for the connection
+    await conn.query('SET plan_cache_mode = force_generic_plan');
+    await conn.query(lookup([1, 2]));
+    await grow(20, 20_000);
+
+    // unchanged packages, as for nearly every job: every executed read of the three tables goes by key
+    const { rows } = await conn.query<{ 'QUERY PLAN': unknown }>(
+      `EXPLAIN (ANALYZE, FORMAT JSON) ${lookup([19_000, 19_001, 19_002])}`,
+    );
+    const reads: Array<[string, string]> = [];
+    const walk = (node: PlanNode) => {
+      if (
+        node['Actual Loops'] > 0 &&
+        ['asset_packages', 'advisory_packages', 'advisories'].includes(node['Relation Name'] ?? '')
+      )
+        reads.push([node['Relation Name']!, node['Node Type']]);
+      for (const child of node.Plans ?? []) walk(child);
+    };
+    walk((rows[0]!['QUERY PLAN'] as Array<{ Plan: PlanNode }>)[0]!.Plan);
+    for (const table of ['asset_packages', 'advisory_packages', 'advisories'])
+      expect(reads.some(([r]) => r === table)).toBe(true);
+    expect(reads.filter(([, type]) => type === 'Seq Scan')).toEqual([]);
+
+    // the advisories of each job's packages, in job order
+    const out = await conn.query<{ i: string; osv: { id: string } }>(lookup([5, 6]));
+    expect(out.rows.map((r) => [Number(r.i), r.osv.id])).toEqual([
+      [1, 'ADV-5'],
+      [2, 'ADV-6'],
+    ]);
+
+    // changed packages: each asset of the batch then holds exactly its job's, the others keep theirs
+    await conn.query(lookup([19_010, 19_011], (n) => [`pkg-${n}-1`, `new-${n}`]));
+    const held = await db.pool.query<{ fingerprint: string; names: string[] }>(
+      `SELECT fingerprint, array_agg(name ORDER BY name) AS names FROM asset_packages
+        WHERE livemode AND fingerprint = ANY($1) GROUP BY fingerprint ORDER BY fingerprint`,
+      [['fp:19010', 'fp:19011', 'fp:19012']],
+    );
+    expect(held.rows).toEqual([
+      { fingerprint: 'fp:19010', names: ['new-19010', 'pkg-19010-1'] },
+      { fingerprint: 'fp:19011', names: ['new-19011', 'pkg-19011-1'] },
+      { fingerprint: 'fp:19012', names: ['pkg-19012-1', 'pkg-19012-2', 'pkg-19012-3', 'pkg-19012-4'] },
+    ]);
+  });
+});
