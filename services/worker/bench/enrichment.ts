@@ -135,19 +135,21 @@ async function main() {
         await new Promise((r) => setTimeout(r, 100));
       }
     };
-    // every asset enriched and nothing left on the queue (polled every 20 ms)
+    // every asset enriched and nothing left on the queue, polled every 20 ms: the queue's counts (Redis) first, the
+    // assets (a count over the table, ~1.7 ms of Postgres at 10,000 assets) only once the queue is empty, so the
+    // bench's polling does not take the measured worker's CPU
     const untilDrained = async (since: number) => {
       for (;;) {
-        const [{ n }] = (
-          await db.pool.query<{ n: number }>(
-            `SELECT count(*)::int AS n FROM assets WHERE enrichment_status <> 'enriched'`,
-          )
-        ).rows as [{ n: number }];
-        if (n === 0) {
-          const c = await queue.getJobCounts('waiting', 'active', 'prioritized', 'delayed');
-          if (c.waiting! + c.active! + c.prioritized! + c.delayed! === 0) return;
+        const c = await queue.getJobCounts('waiting', 'active', 'prioritized', 'delayed');
+        if (c.waiting! + c.active! + c.prioritized! + c.delayed! === 0) {
+          const [{ n }] = (
+            await db.pool.query<{ n: number }>(
+              `SELECT count(*)::int AS n FROM assets WHERE enrichment_status <> 'enriched'`,
+            )
+          ).rows as [{ n: number }];
+          if (n === 0) return;
         }
-        if (performance.now() - since > 900_000) throw new Error(`drain did not finish: ${n} assets left`);
+        if (performance.now() - since > 900_000) throw new Error('drain did not finish in 15 minutes');
         await new Promise((r) => setTimeout(r, 20));
       }
     };
