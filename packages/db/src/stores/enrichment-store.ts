@@ -57,7 +57,7 @@ function appliedThreatStamp(result: EnrichmentResult, stamps: Map<string, string
     .join(',');
 }
 
-const { text, jsonb, int, bool, textArray } = literal;
+const { text, jsonb, int, bool, textArray, boolArray } = literal;
 
 /** An asset's key in a batch: two writes of one asset never share a batch (the caller's MicroBatch keys). */
 export function enrichmentWriteKey(job: Pick<EnrichmentJobKey, 'livemode' | 'fingerprint'>): string {
@@ -65,13 +65,24 @@ export function enrichmentWriteKey(job: Pick<EnrichmentJobKey, 'livemode' | 'fin
 }
 
 /**
- * The lock order of every writer of several assets (docs/reliability.md "Lock order"): livemode (false
- * first), then fingerprint in byte order of its UTF-8 — Postgres's `ORDER BY livemode, fingerprint` under
- * the C collation.
+ * The batch's order: livemode (false first), then fingerprint in byte order of its UTF-8 (Postgres's `ORDER BY
+ * livemode, fingerprint` under the C collation). The row locks themselves are taken first, in the database's own
+ * `ORDER BY livemode, fingerprint` (lockAllSql), whatever the database's collation.
  */
 function compareAssets(a: EnrichmentJobKey, b: EnrichmentJobKey): number {
   if (a.livemode !== b.livemode) return a.livemode ? 1 : -1;
   return Buffer.compare(Buffer.from(a.fingerprint, 'utf8'), Buffer.from(b.fingerprint, 'utf8'));
+}
+
+/**
+ * A batch of several assets locks all its rows first, in `ORDER BY livemode, fingerprint` as every other writer of
+ * several assets does (docs/reliability.md "Lock order"), so a batch and an ingest or a re-enrichment never wait on
+ * each other in a cycle; each input's own lock statement then finds its row already held.
+ */
+function lockAllSql(jobs: readonly EnrichmentJobKey[]): string {
+  return `SELECT 1 FROM assets a JOIN unnest(${boolArray(jobs.map((j) => j.livemode))}, ${textArray(jobs.map((j) => j.fingerprint))})
+    AS k(livemode, fingerprint) ON a.livemode = k.livemode AND a.fingerprint = k.fingerprint
+    ORDER BY a.livemode, a.fingerprint FOR UPDATE OF a`;
 }
 
 /** One input's lock statement (ew_lock_cve / ew_lock_fp), the first round trip's part of its write. */
@@ -247,6 +258,9 @@ export async function writeEnrichments(
   // the inputs' indexes in lock order; both round trips follow it
   const order = inputs.map((_, i) => i).sort((a, b) => compareAssets(inputs[a]!.job, inputs[b]!.job));
   const locks = order.map((i) => lockStatement(inputs[i]!));
+  // BEGIN, then (several assets) every row lock in the database's order, then each input's lock read
+  if (inputs.length > 1) locks.unshift(lockAllSql(order.map((i) => inputs[i]!.job)));
+  const firstLock = inputs.length > 1 ? 2 : 1;
   return withPrepared(db, statements, async (session) => {
     session.inTransaction = true;
     const first = await session.run(assertNoNul(`BEGIN;\n${locks.join(';\n')}`));
@@ -255,8 +269,8 @@ export async function writeEnrichments(
     const second: string[] = [];
     order.forEach((i, k) => {
       const input = inputs[i]!;
-      // result 0 is BEGIN's
-      const current = first[k + 1]!.rows[0] as LockedRow | undefined;
+      // result 0 is BEGIN's, result 1 the batch's row locks when there are several assets
+      const current = first[k + firstLock]!.rows[0] as LockedRow | undefined;
       if (!current) throw new Error(`asset ${input.job.fingerprint} disappeared during enrichment`);
       const plan = planWrite(input, current);
       plans[i] = plan;
