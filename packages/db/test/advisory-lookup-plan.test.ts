@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { CANDIDATE_ADVISORIES_SQL, createPrisma, type DbHandle } from '../src';
+import { CANDIDATE_ADVISORIES_SQL, createPrisma, readCandidateAdvisories, type DbHandle } from '../src';
 import { scratchDatabase } from './scratch-database';
 
 interface PlanNode {
@@ -107,5 +107,30 @@ describe('the enrichment advisory look-up statement', () => {
       { fingerprint: 'fp:19011', names: ['new-19011', 'pkg-19011-1'] },
       { fingerprint: 'fp:19012', names: ['pkg-19012-1', 'pkg-19012-2', 'pkg-19012-3', 'pkg-19012-4'] },
     ]);
+  });
+
+  it('runs the generic plan on every call, never planning it anew (readCandidateAdvisories)', async () => {
+    // one connection, so every call runs on the connection whose prepared statements are counted below
+    const one = createPrisma({ url, applicationName: 'advisory-plan-test-one', max: 1 });
+    try {
+      for (let k = 0; k < 7; k++) {
+        const n = 100 + 2 * k;
+        const lookups = [n, n + 1].slice(0, 1 + (k % 2)).map((m) => ({
+          livemode: true,
+          fingerprint: `fp:${m}`,
+          packages: [1, 2, 3, 4].map((j) => ({ ecosystem: 'pypi', name: `pkg-${m}-${j}` })),
+        }));
+        const found = await readCandidateAdvisories(one.pool, lookups);
+        expect(found.map((osvs) => osvs.map((o) => (o as { id: string }).id))).toEqual(
+          lookups.map((l) => [`ADV-${l.fingerprint.slice(3)}`]),
+        );
+      }
+      const { rows } = await one.pool.query<{ generic_plans: string; custom_plans: string }>(
+        `SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'ea_lookup'`,
+      );
+      expect(rows).toEqual([{ generic_plans: '7', custom_plans: '0' }]);
+    } finally {
+      await one.close();
+    }
   });
 });

@@ -2,6 +2,8 @@
 // assets whose packages an import changed, the enrichment job's one-query candidate look-up, and the API's read by
 // id or alias. Advisories are public knowledge: no org or mode column; asset_packages is per mode like assets.
 import type { Pool, PoolClient } from 'pg';
+import { assertNoNul, literal } from '../sql/literal';
+import { PreparedStatements, withPrepared } from '../sql/prepared';
 import { reenrichMatchedSql } from './reenrich-sql';
 
 /** One record ready to store: the OSV document and the columns derived from it (the worker's import computes them). */
@@ -168,36 +170,49 @@ export const CANDIDATE_ADVISORIES_SQL = `WITH jobs AS (SELECT * FROM unnest($1::
              CROSS JOIN LATERAL (SELECT a.id, a.osv FROM advisories a WHERE a.id = m.advisory_id OFFSET 0) a
             ORDER BY m.i, a.id`;
 
+const ADVISORY_LOOKUP_STATEMENTS = new PreparedStatements({
+  ea_lookup: { types: ['boolean[]', 'text[]', 'int[]', 'text[]', 'text[]'], sql: CANDIDATE_ADVISORIES_SQL },
+});
+
 /**
  * The enrichment jobs' advisory look-up, ONE statement for a batch of jobs (docs/advisories.md "Enrichment"):
  * records the packages each asset is matched for (its asset_packages, replaced) and returns, per job in order,
  * the OSV records of every advisory affecting any of its packages — withdrawn ones too: the engine skips them,
  * and they tell the worker the curated copy it ships is void. The jobs of one batch must be distinct assets (the
- * caller's MicroBatch keys them). Prepared by pg per connection (named), so after five executions Postgres keeps
- * its generic plan, made without the arrays' sizes: every read of asset_packages, advisory_packages and advisories is
- * therefore a LATERAL probe by key (OFFSET 0 keeps each from being flattened into a join that plan would hash over a
- * sequential scan of the whole table), and the DELETE removes the rows it found by ctid, behind a one-time filter:
- * when no package was dropped (a new asset, unchanged packages: nearly every job) it reads nothing at all
- * (docs/performance.md "The advisory look-up's cached plan").
+ * caller's MicroBatch keys them).
+ *
+ * Its plan is prepared once per connection and always the generic one (docs/performance.md "The advisory look-up's
+ * cached plan"): left to choose, Postgres planned it anew on every execution (a plan made without the arrays' sizes is
+ * costed above one made for a batch of one or two jobs), which took a fifth of Postgres's CPU in an enrichment drain.
+ * A generic plan must not scan whole tables, so every read of asset_packages, advisory_packages and advisories is a
+ * LATERAL probe by key (OFFSET 0 keeps each from being flattened into a join that plan would hash over a sequential
+ * scan), and the DELETE removes the rows it found by ctid behind a one-time filter: when no package was dropped (a
+ * new asset, unchanged packages: nearly every job) it reads nothing at all.
  */
 export async function readCandidateAdvisories(
-  db: Pick<Pool, 'query'>,
+  db: Pick<Pool, 'connect'>,
   lookups: readonly AdvisoryLookupKey[],
 ): Promise<unknown[][]> {
   const pkgs = lookups.flatMap((l, i) => l.packages.map((p) => ({ i: i + 1, ...p })));
-  const res = await db.query<{ i: string; osv: unknown }>({
-    name: 'enrichment_advisories',
-    text: CANDIDATE_ADVISORIES_SQL,
-    values: [
-      lookups.map((l) => l.livemode),
-      lookups.map((l) => l.fingerprint),
-      pkgs.map((p) => p.i),
-      pkgs.map((p) => p.ecosystem),
-      pkgs.map((p) => p.name),
-    ],
+  const { boolArray, textArray, intArray } = literal;
+  const rows = await withPrepared(db, ADVISORY_LOOKUP_STATEMENTS, async (session) => {
+    const lookup = ADVISORY_LOOKUP_STATEMENTS.execute('ea_lookup', [
+      boolArray(lookups.map((l) => l.livemode)),
+      textArray(lookups.map((l) => l.fingerprint)),
+      intArray(pkgs.map((p) => p.i)),
+      textArray(pkgs.map((p) => p.ecosystem)),
+      textArray(pkgs.map((p) => p.name)),
+    ]);
+    session.inTransaction = true;
+    // results: BEGIN, SET, the look-up, COMMIT
+    const out = await session.run(
+      assertNoNul(`BEGIN;\nSET LOCAL plan_cache_mode = force_generic_plan;\n${lookup};\nCOMMIT`),
+    );
+    session.inTransaction = false;
+    return out[2]!.rows as Array<{ i: string; osv: unknown }>;
   });
   const out: unknown[][] = lookups.map(() => []);
-  for (const r of res.rows) out[Number(r.i) - 1]!.push(r.osv);
+  for (const r of rows) out[Number(r.i) - 1]!.push(r.osv);
   return out;
 }
 
