@@ -94,4 +94,34 @@ describe('closeServer', () => {
     expect(took).toBeGreaterThanOrEqual(250);
     expect(took).toBeLessThan(3_000);
   });
+
+  it('lets a large answer the client reads slowly finish being written before it closes the socket', async () => {
+    // the answer is ended (res.finished) long before its bytes are written out: the client is not reading.
+    // Node's closeIdleConnections() counts such a socket as idle and destroys it, cutting the answer
+    const size = 16 * 1024 * 1024;
+    const app = express();
+    app.get('/big', (_req, res) => res.type('text/plain').send('x'.repeat(size)));
+    const server = await listenWithLimits(app, { port: 0, host: '127.0.0.1' });
+    const { port } = server.address() as AddressInfo;
+    const socket = await connect(port);
+    socket.pause();
+    socket.write('GET /big HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n');
+    await new Promise((r) => setTimeout(r, 200)); // the server has ended the answer; most of it is still queued
+
+    const closed = closeServer(server, 5_000, 100);
+    await new Promise((r) => setTimeout(r, 600)); // past the grace and two sweeps
+    let received = 0;
+    let reset: string | undefined;
+    const ended = new Promise<void>((resolve) => {
+      socket.on('data', (chunk: Buffer) => (received += chunk.length));
+      socket.once('error', (err: NodeJS.ErrnoException) => (reset = err.code));
+      socket.once('close', () => resolve());
+    });
+    socket.resume();
+    await ended;
+    await closed;
+    expect(reset).toBeUndefined();
+    // the whole answer arrived (headers + body), then the server closed the idle socket
+    expect(received).toBeGreaterThan(size);
+  });
 });

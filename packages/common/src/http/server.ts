@@ -69,6 +69,7 @@ export async function listenWithLimits(app: Express, opts: ListenOptions): Promi
     ? (await import('node:https')).createServer({ maxHeaderSize, ...readTls(opts.tls) }, app)
     : (await import('node:http')).createServer({ maxHeaderSize }, app);
   server.on('clientError', answerClientError);
+  trackConnections(server, opts.tls ? 'secureConnection' : 'connection');
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
@@ -116,6 +117,45 @@ export function hsts(maxAgeSeconds: number): RequestHandler {
   };
 }
 
+/** The open sockets of a server listenWithLimits started, and the requests each is serving (closeServer reads them). */
+const connectionsOf = new WeakMap<Server, Set<net.Socket>>();
+const servingOf = new WeakMap<net.Socket, number>();
+
+function trackConnections(server: Server, event: 'connection' | 'secureConnection'): void {
+  const sockets = new Set<net.Socket>();
+  connectionsOf.set(server, sockets);
+  server.on(event, (socket: net.Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  // a request counts from its headers until its response's 'close': after 'finish', which http emits once the
+  // last byte has been handed to the kernel, or once the connection has gone
+  server.prependListener('request', (req, res) => {
+    const socket = req.socket as net.Socket;
+    servingOf.set(socket, (servingOf.get(socket) ?? 0) + 1);
+    res.once('close', () => servingOf.set(socket, (servingOf.get(socket) ?? 1) - 1));
+  });
+}
+
+/**
+ * Closes the sockets that are idle: serving no request and with nothing left to write or read. Node's own
+ * closeIdleConnections() also destroys a socket whose last response has been ended but not yet written out
+ * (`res.finished`, not `res.writableFinished`): a large answer to a client reading slowly is cut and the client
+ * sees ECONNRESET for a request it sent before the stop (docs/reliability.md "Defect found by CI"). A server not
+ * started by listenWithLimits has no tracked sockets and gets Node's.
+ */
+function closeIdleConnections(server: Server): void {
+  const sockets = connectionsOf.get(server);
+  if (!sockets) {
+    server.closeIdleConnections();
+    return;
+  }
+  for (const socket of sockets) {
+    if ((servingOf.get(socket) ?? 0) > 0 || socket.writableLength > 0 || socket.readableLength > 0) continue;
+    socket.destroy();
+  }
+}
+
 /**
  * Graceful stop: refuse new connections, let in-flight requests finish, force-close whatever remains
  * after the deadline. Keep-alive sockets that look idle are left open for `idleGraceMs` first: a
@@ -135,16 +175,9 @@ export function closeServer(
     // before the app's own listener, so the header is set before anything is written
     server.prependListener('request', closing);
     let sweep: NodeJS.Timeout | undefined;
-    let httpClosed = false;
-    // http's own close(): the sockets still idle go, and its request-timeout timer is cleared
-    const httpClose = () => {
-      if (httpClosed) return;
-      httpClosed = true;
-      server.close();
-    };
     const grace = setTimeout(() => {
-      httpClose();
-      sweep = setInterval(() => server.closeIdleConnections(), 250);
+      closeIdleConnections(server);
+      sweep = setInterval(() => closeIdleConnections(server), 250);
     }, idleGraceMs);
     const force = setTimeout(() => server.closeAllConnections(), deadlineMs);
     // net's close() stops listening (a new connection is refused) without http's, which would also
@@ -154,7 +187,8 @@ export function closeServer(
     setImmediate(() =>
       net.Server.prototype.close.call(server, () => {
         clearTimeout(grace);
-        httpClose();
+        // http's own close() once no connection is left: it clears http's request-timeout timer
+        server.close();
         clearInterval(sweep);
         clearTimeout(force);
         server.removeListener('request', closing);
