@@ -1,13 +1,7 @@
 import type { PoolClient } from 'pg';
 import { CANDIDATE_ADVISORIES_SQL, createPrisma, readCandidateAdvisories, type DbHandle } from '../src';
+import { executedReads } from './plan-reads';
 import { scratchDatabase } from './scratch-database';
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Actual Loops': number;
-  Plans?: PlanNode[];
-}
 
 // docs/performance.md "The advisory look-up's cached plan": the worker runs the look-up as a named statement, so
 // Postgres may keep a generic plan made without the arrays' sizes while the tables were small. That plan must still
@@ -71,19 +65,11 @@ describe('the enrichment advisory look-up statement', () => {
     await grow(20, 20_000);
 
     // unchanged packages, as for nearly every job: every executed read of the three tables goes by key
-    const { rows } = await conn.query<{ 'QUERY PLAN': unknown }>(
-      `EXPLAIN (ANALYZE, FORMAT JSON) ${lookup([19_000, 19_001, 19_002])}`,
-    );
-    const reads: Array<[string, string]> = [];
-    const walk = (node: PlanNode) => {
-      if (
-        node['Actual Loops'] > 0 &&
-        ['asset_packages', 'advisory_packages', 'advisories'].includes(node['Relation Name'] ?? '')
-      )
-        reads.push([node['Relation Name']!, node['Node Type']]);
-      for (const child of node.Plans ?? []) walk(child);
-    };
-    walk((rows[0]!['QUERY PLAN'] as Array<{ Plan: PlanNode }>)[0]!.Plan);
+    const reads = await executedReads(conn, lookup([19_000, 19_001, 19_002]), [
+      'asset_packages',
+      'advisory_packages',
+      'advisories',
+    ]);
     for (const table of ['asset_packages', 'advisory_packages', 'advisories'])
       expect(reads.some(([r]) => r === table)).toBe(true);
     expect(reads.filter(([, type]) => type === 'Seq Scan')).toEqual([]);

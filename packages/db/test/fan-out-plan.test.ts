@@ -1,12 +1,7 @@
 import type { PoolClient } from 'pg';
 import { createPrisma, FAN_OUT_EVENTS_SQL, type DbHandle } from '../src';
+import { executedReads } from './plan-reads';
 import { scratchDatabase } from './scratch-database';
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  Plans?: PlanNode[];
-}
 
 // docs/performance.md "The fan-out's cached plan": the fan-out runs as a prepared statement (ri_fanout, ew_fanout)
 // whose generic plan is made once per connection, often while the events table is still small. That plan must
@@ -43,16 +38,10 @@ describe('the fan-out statement', () => {
     await conn.query('SET plan_cache_mode = force_generic_plan');
     await conn.query(`EXECUTE fanout('{${ids(0, 10).join(',')}}')`);
     await insertEvents(50, 20_000);
-    const { rows } = await conn.query<{ 'QUERY PLAN': unknown }>(
-      `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE fanout('{${ids(19_500, 500).join(',')}}')`,
-    );
     // every plan node that reads the events table, by its node type
-    const eventReads: string[] = [];
-    const walk = (node: PlanNode) => {
-      if (node['Relation Name'] === 'events') eventReads.push(node['Node Type']);
-      for (const child of node.Plans ?? []) walk(child);
-    };
-    walk((rows[0]!['QUERY PLAN'] as Array<{ Plan: PlanNode }>)[0]!.Plan);
+    const eventReads = (await executedReads(conn, `EXECUTE fanout('{${ids(19_500, 500).join(',')}}')`, ['events'])).map(
+      ([, type]) => type,
+    );
     expect(eventReads.length).toBeGreaterThan(0);
     expect(eventReads.every((t) => t === 'Index Scan' || t === 'Index Only Scan')).toBe(true);
   });
