@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import { CANDIDATE_ADVISORIES_SQL, createPrisma, readCandidateAdvisories, type DbHandle } from '../src';
-import { executedReads } from './plan-reads';
+import { planReads } from './plan-reads';
 import { scratchDatabase } from './scratch-database';
 
 // docs/performance.md "The advisory look-up's cached plan": the worker runs the look-up as a named statement, so
@@ -65,11 +65,10 @@ describe('the enrichment advisory look-up statement', () => {
     await grow(20, 20_000);
 
     // unchanged packages, as for nearly every job: every executed read of the three tables goes by key
-    const reads = await executedReads(conn, lookup([19_000, 19_001, 19_002]), [
-      'asset_packages',
-      'advisory_packages',
-      'advisories',
-    ]);
+    // the reads that ran (the DELETE's scan sits behind its one-time filter and does not run when nothing is dropped)
+    const reads = (
+      await planReads(conn, lookup([19_000, 19_001, 19_002]), ['asset_packages', 'advisory_packages', 'advisories'])
+    ).filter(([, , loops]) => loops > 0);
     for (const table of ['asset_packages', 'advisory_packages', 'advisories'])
       expect(reads.some(([r]) => r === table)).toBe(true);
     expect(reads.filter(([, type]) => type === 'Seq Scan')).toEqual([]);

@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import { createPrisma, FAN_OUT_EVENTS_SQL, type DbHandle } from '../src';
-import { executedReads } from './plan-reads';
+import { planReads } from './plan-reads';
 import { scratchDatabase } from './scratch-database';
 
 // docs/performance.md "The fan-out's cached plan": the fan-out runs as a prepared statement (ri_fanout, ew_fanout)
@@ -39,7 +39,7 @@ describe('the fan-out statement', () => {
     await conn.query(`EXECUTE fanout('{${ids(0, 10).join(',')}}')`);
     await insertEvents(50, 20_000);
     // every plan node that reads the events table, by its node type
-    const eventReads = (await executedReads(conn, `EXECUTE fanout('{${ids(19_500, 500).join(',')}}')`, ['events'])).map(
+    const eventReads = (await planReads(conn, `EXECUTE fanout('{${ids(19_500, 500).join(',')}}')`, ['events'])).map(
       ([, type]) => type,
     );
     expect(eventReads.length).toBeGreaterThan(0);
