@@ -202,6 +202,14 @@ export const ENRICHMENT_WRITE_STATEMENTS = new PreparedStatements({
     ],
     sql: WRITE_SQL,
   },
+  // a batch of several assets locks them all first, in the order every writer of several assets takes
+  // (docs/reliability.md "Lock order"; ri_assets_lock in signals-statements.ts does the same for ingest)
+  ew_lock_all: {
+    types: ['boolean[]', 'text[]'],
+    sql: `SELECT 1 FROM unnest($1, $2) AS t(livemode, fingerprint)
+          JOIN assets a ON a.livemode = t.livemode AND a.fingerprint = t.fingerprint
+          ORDER BY a.livemode, a.fingerprint FOR UPDATE OF a`,
+  },
   ew_fanout: { types: ['text[]'], sql: FAN_OUT_EVENTS_SQL },
   // the asset history entry (docs/history.md), run before ew_write in the same transaction
   ew_history: { types: HISTORY_STATEMENT_TYPES, sql: HISTORY_SQL },

@@ -64,27 +64,6 @@ export function enrichmentWriteKey(job: Pick<EnrichmentJobKey, 'livemode' | 'fin
   return `${job.livemode ? 'live' : 'test'}:${job.fingerprint}`;
 }
 
-/**
- * The batch's order: livemode (false first), then fingerprint in byte order of its UTF-8 (Postgres's `ORDER BY
- * livemode, fingerprint` under the C collation). The row locks themselves are taken first, in the database's own
- * `ORDER BY livemode, fingerprint` (lockAllSql), whatever the database's collation.
- */
-function compareAssets(a: EnrichmentJobKey, b: EnrichmentJobKey): number {
-  if (a.livemode !== b.livemode) return a.livemode ? 1 : -1;
-  return Buffer.compare(Buffer.from(a.fingerprint, 'utf8'), Buffer.from(b.fingerprint, 'utf8'));
-}
-
-/**
- * A batch of several assets locks all its rows first, in `ORDER BY livemode, fingerprint` as every other writer of
- * several assets does (docs/reliability.md "Lock order"), so a batch and an ingest or a re-enrichment never wait on
- * each other in a cycle; each input's own lock statement then finds its row already held.
- */
-function lockAllSql(jobs: readonly EnrichmentJobKey[]): string {
-  return `SELECT 1 FROM assets a JOIN unnest(${boolArray(jobs.map((j) => j.livemode))}, ${textArray(jobs.map((j) => j.fingerprint))})
-    AS k(livemode, fingerprint) ON a.livemode = k.livemode AND a.fingerprint = k.fingerprint
-    ORDER BY a.livemode, a.fingerprint FOR UPDATE OF a`;
-}
-
 /** One input's lock statement (ew_lock_cve / ew_lock_fp), the first round trip's part of its write. */
 function lockStatement(input: EnrichmentWrite): string {
   const { job, asset, result } = input;
@@ -238,9 +217,9 @@ function planWrite(input: EnrichmentWrite, current: LockedRow): WritePlan {
  * findings are replaced, a new AI-BOM version is inserted when its content changed, the asset's scores
  * and status are set and the events recorded, all in the job's mode. Results in input order.
  *
- * The locks are taken in (livemode, fingerprint) order, not input order, so two batches — or a batch
- * and another writer of several assets (docs/reliability.md "Lock order") — never wait on each other
- * in a cycle. An asset may appear once per call (throws otherwise: the caller's batches are keyed by
+ * The rows are locked first in the database's `ORDER BY livemode, fingerprint` (ew_lock_all), so two batches — or
+ * a batch and another writer of several assets (docs/reliability.md "Lock order") — never wait on each other in a
+ * cycle. An asset may appear once per call (throws otherwise: the caller's batches are keyed by
  * asset). Any failure — an asset row gone, a deadlock, a constraint — rolls the whole batch back
  * (withPrepared's ROLLBACK); the worker then writes each of its jobs on its own.
  */
@@ -255,27 +234,29 @@ export async function writeEnrichments(
     if (seen.has(key)) throw new Error(`writeEnrichments: asset ${key} appears twice in one batch`);
     seen.add(key);
   }
-  // the inputs' indexes in lock order; both round trips follow it
-  const order = inputs.map((_, i) => i).sort((a, b) => compareAssets(inputs[a]!.job, inputs[b]!.job));
-  const locks = order.map((i) => lockStatement(inputs[i]!));
-  // BEGIN, then (several assets) every row lock in the database's order, then each input's lock read
-  if (inputs.length > 1) locks.unshift(lockAllSql(order.map((i) => inputs[i]!.job)));
+  // BEGIN, then (several assets) every row lock in the database's order (ew_lock_all), then each input's lock read
+  const locks = inputs.map(lockStatement);
+  if (inputs.length > 1)
+    locks.unshift(
+      statements.execute('ew_lock_all', [
+        boolArray(inputs.map((i) => i.job.livemode)),
+        textArray(inputs.map((i) => i.job.fingerprint)),
+      ]),
+    );
   const firstLock = inputs.length > 1 ? 2 : 1;
   return withPrepared(db, statements, async (session) => {
     session.inTransaction = true;
     const first = await session.run(assertNoNul(`BEGIN;\n${locks.join(';\n')}`));
-    const plans: WritePlan[] = new Array<WritePlan>(inputs.length);
-    const at: number[] = new Array<number>(inputs.length);
+    const at: number[] = [];
     const second: string[] = [];
-    order.forEach((i, k) => {
-      const input = inputs[i]!;
+    const plans = inputs.map((input, i) => {
       // result 0 is BEGIN's, result 1 the batch's row locks when there are several assets
-      const current = first[k + firstLock]!.rows[0] as LockedRow | undefined;
+      const current = first[i + firstLock]!.rows[0] as LockedRow | undefined;
       if (!current) throw new Error(`asset ${input.job.fingerprint} disappeared during enrichment`);
       const plan = planWrite(input, current);
-      plans[i] = plan;
-      at[i] = second.length;
+      at.push(second.length);
       second.push(...plan.statements);
+      return plan;
     });
     second.push('COMMIT');
     const out = await session.run(assertNoNul(second.join(';\n')));
