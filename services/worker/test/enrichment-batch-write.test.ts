@@ -3,7 +3,7 @@ import { readCandidateThreats, writeEnrichment, writeEnrichments, type Enrichmen
 import { ADVISORY_CVE_IDS, enrichObservations } from '@risk/enrichment';
 import type { Pool } from 'pg';
 import { startWorker, type WorkerDeps } from '../src';
-import { writeJob } from '../src/jobs/enrichment-writes';
+import { writeJob } from '../src/jobs/enrichment-batches';
 import { createWorkerHarness, modelCardManifest, type WorkerHarness } from './harness';
 
 /**

@@ -14,7 +14,7 @@ import {
 } from '@risk/enrichment';
 import { analysisPoolFor } from '../analysis/pool';
 import type { WorkerDeps } from '../deps';
-import { readAdvisories } from '../jobs/enrichment-reads';
+import { readAdvisories } from '../jobs/enrichment-batches';
 
 export interface AdvisoryLookup {
   advisories: AdvisoryRecord[];
@@ -29,7 +29,7 @@ export async function lookupAdvisories(
 ): Promise<AdvisoryLookup> {
   const t0 = performance.now();
   const packages = await analysisPoolFor(deps.config).run('packages', [input.inputs]);
-  // one statement for the look-ups of every concurrent job (a MicroBatch, jobs/enrichment-reads.ts)
+  // one statement for the look-ups of every concurrent job (a MicroBatch, jobs/enrichment-batches.ts)
   const rows = await readAdvisories(deps, {
     livemode: input.livemode,
     fingerprint: input.fingerprint,

@@ -4,8 +4,7 @@ import { redactText, type AssetType, type EnrichmentInput } from '@risk/enrichme
 import { lookupAdvisories, withFeedCveThreats } from '../advisories/lookup';
 import { analysisPoolFor, testBusyMs } from '../analysis/pool';
 import type { WorkerDeps } from '../deps';
-import { readJob } from './enrichment-reads';
-import { writeJob } from './enrichment-writes';
+import { readJob, writeJob } from './enrichment-batches';
 
 export type EnrichmentOutcome =
   | { outcome: 'enriched'; fingerprint: string; score: number; bom_version: number; timings: EnrichmentTimings }
@@ -19,7 +18,7 @@ export type EnrichmentOutcome =
  * Where a job's time goes (the bench reports the shares): read_ms = the reads before the engine (the
  * job's row and signal, then the candidate threats), engine_ms = the pure engine in the analysis thread
  * pool (queueing for a thread included), write_ms = the job's wait for its write transaction (shared with the
- * concurrent jobs' writes, enrichment-writes.ts; queueing for a batch included).
+ * concurrent jobs' writes, enrichment-batches.ts; queueing for a batch included).
  */
 export interface EnrichmentTimings {
   read_ms: number;

@@ -1,16 +1,21 @@
 import type { EnrichmentJob } from '@risk/common';
 import {
   MicroBatch,
+  enrichmentWriteKey,
   readCandidateAdvisories,
   readEnrichmentJobs,
+  writeEnrichment,
+  writeEnrichments,
   type AdvisoryLookupKey,
+  type EnrichmentWrite,
+  type EnrichmentWritten,
   type JobRead,
 } from '@risk/db';
 import { ADVISORY_CVE_IDS } from '@risk/enrichment';
 import type { WorkerDeps } from '../deps';
 
 /**
- * The job reads, grouped like a group commit (a MicroBatch, docs/data-access.md): a read issued while
+ * The job's reads and its write, each grouped like a group commit (a MicroBatch, docs/data-access.md): a read issued while
  * two batches are out waits for the next round trip and shares it with every other read queued
  * meanwhile (up to 100). A lone read goes out on the next tick, so it waits for nothing. A failed batch
  * fails each of its jobs (BullMQ retries). The job read carries the candidate threats (every CVE id the
@@ -20,6 +25,7 @@ import type { WorkerDeps } from '../deps';
 interface Batches {
   jobs: MicroBatch<EnrichmentJob, JobRead | undefined>;
   advisories: MicroBatch<AdvisoryLookupKey, unknown[]>;
+  writes: MicroBatch<EnrichmentWrite, EnrichmentWritten>;
 }
 const batches = new WeakMap<WorkerDeps['pool'], Batches>();
 const CVE_IDS = [...ADVISORY_CVE_IDS];
@@ -46,6 +52,18 @@ function batchesFor(deps: WorkerDeps): Batches {
         keys: (l) => [`${l.livemode ? 'live' : 'test'}:${l.fingerprint}`],
         runBatch: (lookups) => readCandidateAdvisories(pool, lookups),
       }),
+      // the write transactions likewise (docs/data-access.md "Micro-batches"): up to 50 jobs' writes in one
+      // transaction, two round trips; each batch holds one pooled connection until COMMIT, hence two at most. A
+      // failed batch (an asset gone, a deadlock, a constraint: all rolled back) writes each of its jobs again on its
+      // own, so only the faulty one fails (BullMQ retries it)
+      writes: new MicroBatch<EnrichmentWrite, EnrichmentWritten>({
+        maxInFlight: 2,
+        maxItems: 50,
+        tick: 'nextTick',
+        keys: (w) => [enrichmentWriteKey(w.job)],
+        runBatch: (writes) => writeEnrichments(pool, writes),
+        runAlone: (write) => writeEnrichment(pool, write),
+      }),
     };
     batches.set(deps.pool, b);
   }
@@ -59,4 +77,9 @@ export function readJob(deps: WorkerDeps, job: EnrichmentJob): Promise<JobRead |
 /** One job's advisory look-up (docs/advisories.md "Enrichment"), batched with the concurrent jobs' ones. */
 export function readAdvisories(deps: WorkerDeps, lookup: AdvisoryLookupKey): Promise<unknown[]> {
   return batchesFor(deps).advisories.submit(lookup);
+}
+
+/** One job's write transaction (writeEnrichment in @risk/db), shared with the concurrent jobs' writes. */
+export function writeJob(deps: WorkerDeps, write: EnrichmentWrite): Promise<EnrichmentWritten> {
+  return batchesFor(deps).writes.submit(write);
 }
