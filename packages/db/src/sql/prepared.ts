@@ -1,4 +1,5 @@
 import { DatabaseError, type Pool, type PoolClient, type QueryResult } from 'pg';
+import { assertNoNul } from './literal';
 
 /** One server-side prepared statement: its parameter types ($1 … $n) and its text. */
 export interface StatementDef {
@@ -42,6 +43,11 @@ export class PreparedStatements<Name extends string> {
 export interface PreparedSession {
   /** runs SQL text of one or more statements; always one result per statement */
   run(sql: string): Promise<QueryResult[]>;
+  /**
+   * runs one statement (an EXECUTE of the set) in a transaction of its own on the statement's generic plan, never
+   * planned anew (docs/data-access.md "Generic plans": only for a statement whose generic plan a test proves)
+   */
+  runGeneric(statement: string): Promise<QueryResult>;
   /** set true before sending BEGIN, false once COMMIT has returned: a failure meanwhile rolls back */
   inTransaction: boolean;
 }
@@ -85,6 +91,15 @@ export async function withPrepared<Name extends string, T>(
     async run(sql) {
       const out = (await client.query(sql)) as unknown as QueryResult | QueryResult[];
       return Array.isArray(out) ? out : [out];
+    },
+    async runGeneric(statement) {
+      session.inTransaction = true;
+      // results: BEGIN, SET, the statement, COMMIT
+      const out = await session.run(
+        assertNoNul(`BEGIN;\nSET LOCAL plan_cache_mode = force_generic_plan;\n${statement};\nCOMMIT`),
+      );
+      session.inTransaction = false;
+      return out[2]!;
     },
   };
   try {

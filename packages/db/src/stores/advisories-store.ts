@@ -2,7 +2,7 @@
 // assets whose packages an import changed, the enrichment job's one-query candidate look-up, and the API's read by
 // id or alias. Advisories are public knowledge: no org or mode column; asset_packages is per mode like assets.
 import type { Pool, PoolClient } from 'pg';
-import { assertNoNul, literal } from '../sql/literal';
+import { literal } from '../sql/literal';
 import { PreparedStatements, withPrepared } from '../sql/prepared';
 import { reenrichMatchedSql } from './reenrich-sql';
 
@@ -195,24 +195,19 @@ export async function readCandidateAdvisories(
 ): Promise<unknown[][]> {
   const pkgs = lookups.flatMap((l, i) => l.packages.map((p) => ({ i: i + 1, ...p })));
   const { boolArray, textArray, intArray } = literal;
-  const rows = await withPrepared(db, ADVISORY_LOOKUP_STATEMENTS, async (session) => {
-    const lookup = ADVISORY_LOOKUP_STATEMENTS.execute('ea_lookup', [
-      boolArray(lookups.map((l) => l.livemode)),
-      textArray(lookups.map((l) => l.fingerprint)),
-      intArray(pkgs.map((p) => p.i)),
-      textArray(pkgs.map((p) => p.ecosystem)),
-      textArray(pkgs.map((p) => p.name)),
-    ]);
-    session.inTransaction = true;
-    // results: BEGIN, SET, the look-up, COMMIT
-    const out = await session.run(
-      assertNoNul(`BEGIN;\nSET LOCAL plan_cache_mode = force_generic_plan;\n${lookup};\nCOMMIT`),
-    );
-    session.inTransaction = false;
-    return out[2]!.rows as Array<{ i: string; osv: unknown }>;
-  });
+  const { rows } = await withPrepared(db, ADVISORY_LOOKUP_STATEMENTS, (session) =>
+    session.runGeneric(
+      ADVISORY_LOOKUP_STATEMENTS.execute('ea_lookup', [
+        boolArray(lookups.map((l) => l.livemode)),
+        textArray(lookups.map((l) => l.fingerprint)),
+        intArray(pkgs.map((p) => p.i)),
+        textArray(pkgs.map((p) => p.ecosystem)),
+        textArray(pkgs.map((p) => p.name)),
+      ]),
+    ),
+  );
   const out: unknown[][] = lookups.map(() => []);
-  for (const r of rows) out[Number(r.i) - 1]!.push(r.osv);
+  for (const r of rows as Array<{ i: string; osv: unknown }>) out[Number(r.i) - 1]!.push(r.osv);
   return out;
 }
 
