@@ -76,6 +76,33 @@ describe('MicroBatch', () => {
     const failed = await Promise.allSettled([without.submit(1), without.submit(2)]);
     expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
   });
+
+  it('runs the items of a failed batch alone at most maxInFlight at a time', async () => {
+    let running = 0;
+    let most = 0;
+    const mb = new MicroBatch<number, number>({
+      maxInFlight: 2,
+      maxItems: 50,
+      runBatch: async () => {
+        throw new Error('batch failed');
+      },
+      runAlone: async (n) => {
+        running++;
+        most = Math.max(most, running);
+        await new Promise((r) => setTimeout(r, 2));
+        running--;
+        if (n === 7) throw new Error('seven is bad');
+        return n * 10;
+      },
+    });
+    // the 50 go out as one batch, which fails; on the old code all 50 ran alone at once
+    const results = await Promise.allSettled(Array.from({ length: 50 }, (_, n) => mb.submit(n)));
+    expect(most).toBeLessThanOrEqual(2);
+    expect(most).toBe(2);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual(
+      Array.from({ length: 50 }, (_, n) => (n === 7 ? 'seven is bad' : n * 10)),
+    );
+  });
 });
 
 describe("MicroBatch with keys and runAlone (the single-signal ingest's use)", () => {

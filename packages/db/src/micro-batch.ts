@@ -10,7 +10,9 @@
  * - `runBatch` runs the items (results in item order); it may call `released()` as soon as the batch
  *   no longer needs its slot (e.g. after COMMIT, before slower post-commit work).
  * - `runAlone`, when given, runs a batch of one, and, when a batch of several fails, each of its items
- *   again on its own (where an item's own error surfaces). Without it a failed batch rejects every item.
+ *   again on its own (where an item's own error surfaces), `maxInFlight` of them at a time: each may hold a
+ *   pooled connection, and a failed batch of 50 must not queue 50 checkouts on a pool of 10. Without it a
+ *   failed batch rejects every item.
  */
 export interface MicroBatchOptions<T, R> {
   /** batches running at once (e.g. each holds a database connection) */
@@ -32,6 +34,7 @@ interface Queued<T, R> {
 }
 
 const NO_KEYS: readonly string[] = [];
+const noop = () => undefined;
 
 export class MicroBatch<T, R> {
   private queue: Array<Queued<T, R>> = [];
@@ -103,14 +106,12 @@ export class MicroBatch<T, R> {
           for (const q of batch) q.reject(err);
           return;
         }
-        await Promise.all(
-          batch.map((q) =>
-            settle(
-              q,
-              runAlone(q.item, () => undefined),
-            ),
-          ),
-        );
+        // the batch's items again alone, as many at a time as batches may run at once
+        let next = 0;
+        const lane = async () => {
+          for (let i = next++; i < batch.length; i = next++) await settle(batch[i]!, runAlone(batch[i]!.item, noop));
+        };
+        await Promise.all(Array.from({ length: Math.min(this.opts.maxInFlight, batch.length) }, lane));
         return;
       }
       batch.forEach((q, i) => q.resolve(results[i]!));
