@@ -49,7 +49,7 @@ function batchesFor(deps: WorkerDeps): Batches {
         maxInFlight: 1,
         maxItems: 100,
         tick: 'nextTick',
-        keys: (l) => [`${l.livemode ? 'live' : 'test'}:${l.fingerprint}`],
+        keys: (l) => [enrichmentWriteKey(l)], // one asset per batch, keyed as the writes are
         runBatch: (lookups) => readCandidateAdvisories(pool, lookups),
       }),
       // the write transactions likewise (docs/data-access.md "Micro-batches"): up to 50 jobs' writes in one
