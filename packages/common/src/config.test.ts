@@ -48,6 +48,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ RATE_LIMIT_LIVE_PER_SECOND: '-1' })).toThrow(/RATE_LIMIT_LIVE_PER_SECOND/);
   });
 
+  it('SHUTDOWN_ACCEPT_MS: 500 by default, 0 to 5000', () => {
+    expect(loadConfig({}).SHUTDOWN_ACCEPT_MS).toBe(500);
+    expect(loadConfig({ SHUTDOWN_ACCEPT_MS: '0' }).SHUTDOWN_ACCEPT_MS).toBe(0);
+    expect(loadConfig({ SHUTDOWN_ACCEPT_MS: '5000' }).SHUTDOWN_ACCEPT_MS).toBe(5000);
+    expect(() => loadConfig({ SHUTDOWN_ACCEPT_MS: '5001' })).toThrow(/SHUTDOWN_ACCEPT_MS/);
+    expect(() => loadConfig({ SHUTDOWN_ACCEPT_MS: '-1' })).toThrow(/SHUTDOWN_ACCEPT_MS/);
+  });
+
   it('TRUST_PROXY: off by default; a hop count, a list of proxies, or true', () => {
     expect(loadConfig({}).TRUST_PROXY).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);

@@ -42,6 +42,13 @@ export const ConfigSchema = z.object({
    */
   TLS_CERT_FILE: z.string().min(1).optional(),
   TLS_KEY_FILE: z.string().min(1).optional(),
+  /**
+   * how long an API keeps accepting connections after SIGTERM before it closes its listener (docs/reliability.md
+   * "Fault suite"): a connection the client completed just before the signal may reach the server's accept queue
+   * only later, and a balancer may route new ones for a moment after the pod began terminating. At most 5000: the
+   * stop's deadline is 8 s from the signal
+   */
+  SHUTDOWN_ACCEPT_MS: z.coerce.number().int().min(0).max(5000).default(500),
   /** Strict-Transport-Security max-age on responses served over HTTPS (directly or via a TRUST_PROXY proxy) */
   HSTS_MAX_AGE_SECONDS: z.coerce.number().int().min(0).default(31_536_000),
   /** bearer token for the admin API's tenant management routes */

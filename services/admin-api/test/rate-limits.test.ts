@@ -109,7 +109,7 @@ describe('the token is checked before the body is read', () => {
     server = await listenWithLimits(h.app, { port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {
-    await closeServer(server, 1000);
+    await closeServer(server, { deadlineMs: 1000 });
     await h.close();
   });
 

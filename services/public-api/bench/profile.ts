@@ -170,7 +170,7 @@ async function main() {
       );
       requests += a.requests.total;
     }
-    await closeServer(hs, 2000);
+    await closeServer(hs, { deadlineMs: 2000 });
   } else if (mode === 'bulk') {
     const batches = Number(process.argv[3] ?? 10);
     for (let b = 0; b < batches; b++) {

@@ -272,7 +272,7 @@ async function main() {
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 
-  await closeServer(helloServer, 2000);
+  await closeServer(helloServer, { deadlineMs: 2000 });
   await api.close();
 }
 

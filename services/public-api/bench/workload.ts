@@ -81,7 +81,7 @@ export async function startBenchApi(label: string, opts: BenchApiOptions = {}): 
     orgId,
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     async close() {
-      await closeServer(server, 2000);
+      await closeServer(server, { deadlineMs: 2000 });
       await projector?.stop();
       await authenticator.close();
       await producer.close();

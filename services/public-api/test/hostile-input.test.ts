@@ -99,7 +99,7 @@ describe('the header limit', () => {
     server = await listenWithLimits(h.app, { port: 0, host: '127.0.0.1', maxHeaderSize: MAX_HEADER_SIZE });
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(() => closeServer(server, 1000));
+  afterAll(() => closeServer(server, { deadlineMs: 1000 }));
 
   test('500 full name keys (name, version, ecosystem and a 64-character fallback fingerprint) fit', async () => {
     const params = new URLSearchParams();

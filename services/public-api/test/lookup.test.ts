@@ -62,7 +62,7 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  await closeServer(server, 1000);
+  await closeServer(server, { deadlineMs: 1000 });
   await h.close();
 });
 
@@ -234,7 +234,7 @@ test("the same URL is refused by a server with Node's default 16 KiB header limi
     const res = await fetch(url, { headers: auth() });
     expect(res.status).toBe(431);
   } finally {
-    await closeServer(plain, 500);
+    await closeServer(plain, { deadlineMs: 500 });
   }
 });
 

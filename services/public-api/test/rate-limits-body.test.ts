@@ -18,7 +18,7 @@ describe('the API key is checked before any body byte is read', () => {
     port = (server.address() as AddressInfo).port;
   });
   afterAll(async () => {
-    await closeServer(server, 1000);
+    await closeServer(server, { deadlineMs: 1000 });
     await h.close();
   });
 

@@ -49,7 +49,7 @@ export async function runApiProcess(spec: ApiProcess): Promise<void> {
   logger.info(`${spec.service.replace('-', ' ')} listening`, { port, protocol: tls ? 'https' : 'http' });
   onShutdown(logger, async () => {
     started.draining?.();
-    await closeServer(server);
+    await closeServer(server, { acceptMs: config.SHUTDOWN_ACCEPT_MS });
     await started.close();
     await db.close();
     await tracing.shutdown(); // exports the spans still buffered

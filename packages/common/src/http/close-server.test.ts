@@ -1,6 +1,7 @@
 // Graceful stop (docs/reliability.md "Fault suite", case d): a request a client wrote on a keep-alive
-// socket just before the stop is answered, not reset; that answer says Connection: close; a new
-// connection is refused at once; and the stop completes when the last socket has gone.
+// socket just before the stop is answered, not reset; that answer says Connection: close; a connection the
+// server's kernel completes in the first moments of the stop is served, a later one refused; and the stop
+// completes when the last socket has gone.
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -66,13 +67,14 @@ describe('closeServer', () => {
     expect(first.headers).not.toMatch(/connection: close/i);
     // the socket is idle now; the stop begins and, in the same tick, the client writes its next request
     // (Node's own server.close() would destroy the idle socket before reading it: ECONNRESET)
-    const closed = closeServer(server, 5_000, 1_000);
+    const closed = closeServer(server, { deadlineMs: 5_000, idleGraceMs: 1_000, acceptMs: 100 });
     const secondAnswer = readResponse(socket);
     socket.write(ask(2));
     const second = await secondAnswer;
     expect(second.status).toBe(200);
     expect(JSON.parse(second.body)).toEqual({ n: 2 });
     expect(second.headers).toMatch(/connection: close/i);
+    await new Promise((r) => setTimeout(r, 150)); // past the accept window
     expect(await refused(port)).toBe('ECONNREFUSED');
 
     const started = Date.now();
@@ -83,15 +85,42 @@ describe('closeServer', () => {
     socket.destroy();
   });
 
+  it('serves a connection completed in the accept window, with Connection: close, and refuses one after it', async () => {
+    // a client whose connect completed on its side just before the signal may reach the server's accept queue only
+    // later (the handshake's last ACK waits for the server host's softirq): closing the listener at once would reset
+    // it together with the request written on it. Here the connection is made after the stop has begun.
+    const { server, port, socket } = await serverWithIdleSocket();
+    socket.destroy();
+    // a window far longer than the connect needs: on a loaded host the server's kernel may take hundreds of ms to
+    // queue a connection the client already sees as connected (the very delay the window is for)
+    const closed = closeServer(server, { deadlineMs: 5_000, idleGraceMs: 300, acceptMs: 1_500 });
+    await new Promise((r) => setTimeout(r, 100));
+    const late = await connect(port);
+    const answer = readResponse(late);
+    late.write(ask(3));
+    const third = await answer;
+    expect(third.status).toBe(200);
+    expect(JSON.parse(third.body)).toEqual({ n: 3 });
+    expect(third.headers).toMatch(/connection: close/i);
+    expect(server.listening).toBe(true);
+
+    await new Promise((r) => setTimeout(r, 1_500)); // past the window
+    expect(server.listening).toBe(false);
+    expect(await refused(port)).toBe('ECONNREFUSED');
+    await closed;
+    late.destroy();
+  });
+
   it('closes a keep-alive socket that stays idle once the grace has passed', async () => {
     const { server, socket } = await serverWithIdleSocket();
     const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
 
     const started = Date.now();
-    await closeServer(server, 5_000, 300);
+    await closeServer(server, { deadlineMs: 5_000, idleGraceMs: 300, acceptMs: 200 });
     await ended;
     const took = Date.now() - started;
-    expect(took).toBeGreaterThanOrEqual(250);
+    // the accept window, then the grace
+    expect(took).toBeGreaterThanOrEqual(450);
     expect(took).toBeLessThan(3_000);
   });
 
@@ -108,7 +137,7 @@ describe('closeServer', () => {
     socket.write('GET /big HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n');
     await new Promise((r) => setTimeout(r, 200)); // the server has ended the answer; most of it is still queued
 
-    const closed = closeServer(server, 5_000, 100);
+    const closed = closeServer(server, { deadlineMs: 5_000, idleGraceMs: 100 });
     await new Promise((r) => setTimeout(r, 600)); // past the grace and two sweeps
     let received = 0;
     let reset: string | undefined;

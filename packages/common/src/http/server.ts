@@ -156,35 +156,47 @@ function closeIdleConnections(server: Server): void {
   }
 }
 
+/** closeServer's times (ms); the APIs set `acceptMs` from SHUTDOWN_ACCEPT_MS and keep the other defaults. */
+export interface CloseTiming {
+  /** every connection still open is closed then (default 8,000) */
+  deadlineMs?: number;
+  /** how long after the listener has closed a keep-alive socket may stay idle (default min(1,000, deadline / 4)) */
+  idleGraceMs?: number;
+  /** how long the listener keeps accepting after the stop began (default min(500, deadline / 16)) */
+  acceptMs?: number;
+}
+
 /**
- * Graceful stop: refuse new connections, let in-flight requests finish, force-close whatever remains
- * after the deadline. Keep-alive sockets that look idle are left open for `idleGraceMs` first: a
- * client may have written a request the server has not read yet (closing the socket then resets a
- * request that was sent before the signal). Every answer from then on says `Connection: close`, so a
- * client's next request opens a new connection, which is refused (docs/reliability.md "Fault suite").
+ * Graceful stop: let in-flight requests finish, stop accepting once `acceptMs` has passed, force-close whatever
+ * remains after the deadline. Every answer from the signal on says `Connection: close`, so a client's next request
+ * opens a new connection, refused once the listener has closed (docs/reliability.md "Fault suite").
+ *
+ * The listener stays open for `acceptMs` after the signal: a client's connect can complete on its side before the
+ * server's kernel has queued the connection (the handshake's last ACK waits for the server host's softirq, tens to
+ * hundreds of ms on a loaded host), and closing the listener resets such a connection together with the request the
+ * client wrote on it before the signal. A connection accepted in that window is served like any other. Keep-alive
+ * sockets that look idle are left open for `idleGraceMs` after the listener has closed: a client may have written
+ * a request the server has not read yet (closing the socket then resets a request sent before the signal).
  */
-export function closeServer(
-  server: Server,
-  deadlineMs = 8_000,
-  idleGraceMs = Math.min(1_000, deadlineMs / 4),
-): Promise<void> {
+export function closeServer(server: Server, timing: CloseTiming = {}): Promise<void> {
+  const { deadlineMs = 8_000 } = timing;
+  const { idleGraceMs = Math.min(1_000, deadlineMs / 4), acceptMs = Math.min(500, deadlineMs / 16) } = timing;
   return new Promise((resolve) => {
     const closing = (_req: unknown, res: { setHeader(name: string, value: string): unknown }) => {
       res.setHeader('Connection', 'close');
     };
     // before the app's own listener, so the header is set before anything is written
     server.prependListener('request', closing);
+    let grace: NodeJS.Timeout | undefined;
     let sweep: NodeJS.Timeout | undefined;
-    const grace = setTimeout(() => {
-      closeIdleConnections(server);
-      sweep = setInterval(() => closeIdleConnections(server), 250);
-    }, idleGraceMs);
     const force = setTimeout(() => server.closeAllConnections(), deadlineMs);
-    // net's close() stops listening (a new connection is refused) without http's, which would also
-    // close the sockets that look idle at once; the callback runs when the last connection has ended.
-    // It waits one turn of the event loop: a connection the kernel completed before the signal but
-    // node had not accepted yet (the same poll that delivered the signal) is accepted, not reset.
-    setImmediate(() =>
+    setTimeout(() => {
+      grace = setTimeout(() => {
+        closeIdleConnections(server);
+        sweep = setInterval(() => closeIdleConnections(server), 250);
+      }, idleGraceMs);
+      // net's close() stops listening (a new connection is refused) without http's, which would also close the
+      // sockets that look idle at once; the callback runs when the last connection has ended
       net.Server.prototype.close.call(server, () => {
         clearTimeout(grace);
         // http's own close() once no connection is left: it clears http's request-timeout timer
@@ -193,8 +205,8 @@ export function closeServer(
         clearTimeout(force);
         server.removeListener('request', closing);
         resolve();
-      }),
-    );
+      });
+    }, acceptMs);
   });
 }
 
