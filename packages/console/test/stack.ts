@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs';
 import http, { type RequestListener } from 'node:http';
 import https from 'node:https';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { ApiKeyAuthenticator, QueueProducer, type TlsFiles } from '@risk/common';
-import { createTestContext, type TestContext } from '@risk/testing';
+import { createTestContext, freePort, type TestContext } from '@risk/testing';
 import { createApp as createAdminApp } from '@risk/admin-api';
 import { createApp as createPublicApp } from '@risk/public-api';
 import { startWorker, type RunningWorker } from '@risk/worker';
@@ -18,14 +18,6 @@ export interface ConsoleStack {
   adminUrl: string;
   publicUrl: string;
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 async function serve(app: RequestListener, port: number, tls?: TlsFiles): Promise<http.Server> {

@@ -3,6 +3,7 @@
 // never writes the repo's .risk-local.json), the run with its combined output, and ANSI-free text.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { waitFor, type TestContext } from './index';
@@ -10,8 +11,41 @@ import { waitFor, type TestContext } from './index';
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const START = path.join(ROOT, 'packages', 'cli', 'src', 'start.ts');
 
-/** A port free on 127.0.0.1 right now. */
+/**
+ * A port free on 127.0.0.1 now and unlikely to be taken before the caller's process binds it: picked at random
+ * below the kernel's ephemeral range. A port from `listen(0)` is released in the ephemeral range, where any
+ * other process's `listen(0)` (supertest starts one per request) or outgoing connection may take it in the
+ * seconds before a spawned service binds it; CI saw a start test's public-api lose its port to another
+ * suite's server that then answered its /readyz (docs/reliability.md "Test ports").
+ */
 export async function freePort(): Promise<number> {
+  const [low] = ephemeralRange();
+  const floor = Math.max(1024, low - 12_000);
+  for (let attempt = 0; attempt < 50 && low - floor > 100; attempt++) {
+    const port = floor + Math.floor(Math.random() * (low - floor));
+    if (await canListen(port)) return port;
+  }
+  return listenZero();
+}
+
+const ephemeralRange = (): [number, number] => {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (low! > 0 && high! >= low!) return [low!, high!];
+  } catch {
+    // not Linux: the usual default (RFC 6335's dynamic range)
+  }
+  return [49152, 65535];
+};
+
+const canListen = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+
+async function listenZero(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;
