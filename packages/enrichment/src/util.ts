@@ -35,25 +35,33 @@ export function editDistance(a: string, b: string, max: number): number {
   const la = a.length;
   const lb = b.length;
   if (Math.abs(la - lb) > max) return max + 1;
-  let prev2: number[] = new Array<number>(lb + 1).fill(0);
-  let prev: number[] = Array.from({ length: lb + 1 }, (_, j) => j);
+  // three rows reused across calls (the typosquat check runs this ~100 times per name): i-2, i-1 and i
+  if (rows.length < 3 * (lb + 1)) rows = new Int32Array(3 * (lb + 1) * 2);
+  let prev2 = 0;
+  let prev = lb + 1;
+  let cur = 2 * (lb + 1);
+  for (let j = 0; j <= lb; j++) rows[prev + j] = j;
   for (let i = 1; i <= la; i++) {
-    const cur: number[] = new Array<number>(lb + 1).fill(0);
-    cur[0] = i;
+    rows[cur] = i;
     let rowMin = i;
+    const ai = a.charCodeAt(i - 1);
     for (let j = 1; j <= lb; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      let v = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, (prev2[j - 2] ?? 0) + 1);
-      cur[j] = v;
+      const cost = ai === b.charCodeAt(j - 1) ? 0 : 1;
+      let v = Math.min(rows[prev + j]! + 1, rows[cur + j - 1]! + 1, rows[prev + j - 1]! + cost);
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1))
+        v = Math.min(v, rows[prev2 + j - 2]! + 1);
+      rows[cur + j] = v;
       if (v < rowMin) rowMin = v;
     }
     if (rowMin > max) return max + 1;
+    const t = prev2;
     prev2 = prev;
     prev = cur;
+    cur = t;
   }
-  return prev[lb] ?? max + 1;
+  return rows[prev + lb]!;
 }
+let rows = new Int32Array(3 * 64);
 
 // ---- linear-time string helpers (docs/security.md "Linear-time parsing and caps") ----
 // Each replaces a regular expression that backtracks quadratically on some input in V8 (e.g. `/^-+|-+$/g` on a

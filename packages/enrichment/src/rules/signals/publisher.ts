@@ -25,6 +25,16 @@ export function isVerifiedPublisher(p: string | null): boolean {
   return !!p && VERIFIED.has(p.toLowerCase());
 }
 
+/** The forms of a name the typosquat check compares: without separators, and with every digit run as `#`. */
+const withoutSeparators = (s: string) => s.replace(/[-_.]/g, '');
+const digitsFolded = (s: string) => s.replace(/\d+/g, '#');
+/** The well-known names long enough to be squatted, with their compared forms computed once, not per check. */
+const SQUAT_TARGETS = WELL_KNOWN.filter((w) => w.length >= 5).map((w) => ({
+  name: w,
+  bare: withoutSeparators(w),
+  folded: digitsFolded(w),
+}));
+
 /** Name ≤2 edits (≤1 for short names) from a well-known name, or equal after homoglyph folding. */
 export function typosquatTarget(name: string): { target: string; distance: number; homoglyph: boolean } | null {
   const n = name.toLowerCase();
@@ -33,15 +43,17 @@ export function typosquatTarget(name: string): { target: string; distance: numbe
   for (const [re, rep] of HOMOGLYPH) folded = folded.replace(re, rep);
   if (folded !== n && WELL_KNOWN_SET.has(folded)) return { target: folded, distance: 0, homoglyph: true };
   const max = n.length <= 6 ? 1 : 2;
+  const bare = withoutSeparators(n);
+  const digits = digitsFolded(n);
   let best: { target: string; distance: number; homoglyph: boolean } | null = null;
-  for (const w of WELL_KNOWN) {
-    if (w.length < 5 || Math.abs(w.length - n.length) > max) continue;
+  for (const w of SQUAT_TARGETS) {
+    if (Math.abs(w.name.length - n.length) > max) continue;
     // a plain variant that only adds/removes a scope or separator is not a squat
-    if (w.replace(/[-_.]/g, '') === n.replace(/[-_.]/g, '')) continue;
+    if (w.bare === bare) continue;
     // names that differ only in digits are versions/series (qwen2 vs qwen3), not squats
-    if (w.replace(/\d+/g, '#') === n.replace(/\d+/g, '#')) continue;
-    const d = editDistance(n, w, max);
-    if (d <= max && (!best || d < best.distance)) best = { target: w, distance: d, homoglyph: false };
+    if (w.folded === digits) continue;
+    const d = editDistance(n, w.name, max);
+    if (d <= max && (!best || d < best.distance)) best = { target: w.name, distance: d, homoglyph: false };
   }
   return best;
 }
