@@ -143,11 +143,16 @@ export function capParsed(p: ParsedManifest): Truncation[] {
   return cuts;
 }
 
+/** A NUL or any UTF-16 surrogate (paired or not): a single character class, linear. */
+const NUL_OR_SURROGATE = /[\u0000\ud800-\udfff]/;
+
 /**
  * A string Postgres text/jsonb can store and encodeURIComponent accepts: NUL and lone UTF-16 surrogates become U+FFFD
  * (a JSON manifest can carry both as `\u0000` / `\ud800` escapes).
  */
 export function storableString(s: string): string {
+  // most strings carry neither: one scan by the regex engine, then the loop below only for those that do
+  if (!NUL_OR_SURROGATE.test(s)) return s;
   let out: string[] | null = null;
   let keep = 0;
   for (let i = 0; i < s.length; i++) {

@@ -100,11 +100,17 @@ describe('analysis thread pool', () => {
 });
 
 describe('analysis thread pool loading task.ts through tsx (the fallback when bundling fails)', () => {
-  it('runs the engine the same way', async () => {
-    const pool = createAnalysisPool({ threads: 1, timeoutMs: 10_000, filename: TASK_ENTRY_TSX });
+  it('runs the engine the same way, under the same deadline', async () => {
+    const pool = createAnalysisPool({ threads: 1, timeoutMs: 3000, filename: TASK_ENTRY_TSX });
     try {
       const viaTsx = await pool.run('enrich', [input('langchain==0.0.100\n'), ctx([])]);
       expect(viaTsx.findings.some((f) => f.rule_id === 'R23')).toBe(true);
+      // the thread loaded through tsx stamps its starts too (start-stamps.ts): the deadline fires
+      const t0 = performance.now();
+      await expect(pool.run('enrich', [input('x'), ctx([])], { busyMs: 60_000 })).rejects.toBeInstanceOf(
+        AnalysisTimeoutError,
+      );
+      expect(performance.now() - t0).toBeLessThan(10_000);
     } finally {
       await pool.close();
     }

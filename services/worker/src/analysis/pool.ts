@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { Config } from '@risk/common';
 import { build } from 'esbuild';
 import { Piscina } from 'piscina';
-import type { AnalysisEntries, AnalysisTask, EntryName, TaskStarted } from './task';
+import { sharedClock, type StartStampBuffers } from './start-stamps';
+import type { AnalysisEntries, AnalysisTask, EntryName } from './task';
 
 /**
  * The analysis thread pool (docs/security.md, "Analysis under a budget"). The engine is pure CPU on
@@ -111,7 +112,20 @@ export function createAnalysisPool(opts: AnalysisPoolOptions & { filename?: stri
   };
 }
 
+/**
+ * Slots of the start stamps, one per task id modulo this: more than the tasks a process ever has queued or running
+ * (ENRICHMENT_CONCURRENCY per worker). Should two such tasks share a slot, the earlier one's deadline is only checked
+ * again later (never cut short): its slot shows another id, which reads as "not started yet".
+ */
+const STAMP_SLOTS = 4096;
+
 function startPiscina(filename: string, opts: AnalysisPoolOptions): AnalysisPool {
+  const startStamps: StartStampBuffers = {
+    ids: new SharedArrayBuffer(STAMP_SLOTS * Int32Array.BYTES_PER_ELEMENT),
+    at: new SharedArrayBuffer(STAMP_SLOTS * Float64Array.BYTES_PER_ELEMENT),
+  };
+  const stampIds = new Int32Array(startStamps.ids).fill(-1);
+  const stampAt = new Float64Array(startStamps.at);
   const piscina = new Piscina({
     filename,
     minThreads: opts.threads,
@@ -124,26 +138,33 @@ function startPiscina(filename: string, opts: AnalysisPoolOptions): AnalysisPool
     // piscina's optional @napi-rs/nice): on a small machine, threads spinning on a hostile manifest
     // must not starve /healthz, BullMQ lock renewal, the outbox relay and webhook delivery
     niceIncrement: 10,
+    // each thread stamps the start of a task in shared memory (task.ts): the deadline counts from there
+    workerData: { startStamps },
   });
   let nextId = 0;
-  // deadline per task, armed when the thread reports that it has started the task
-  const running = new Map<number, { controller: AbortController; timer?: NodeJS.Timeout }>();
-  piscina.on('message', (message: unknown) => {
-    const id = (message as Partial<TaskStarted> | null)?.analysis_task_started;
-    const task = id === undefined ? undefined : running.get(id);
-    if (!task || task.timer) return;
-    task.timer = setTimeout(() => task.controller.abort(new AnalysisTimeoutError(opts.timeoutMs)), opts.timeoutMs);
-  });
   // an error outside any task (a thread that fails between tasks): piscina replaces the thread
   piscina.on('error', () => undefined);
 
   return {
     threads: opts.threads,
     async run(entry, args, runOpts = {}) {
-      const id = (nextId = (nextId + 1) % Number.MAX_SAFE_INTEGER);
+      // ids stay below 2^31 (Int32Array slots) and never repeat within a slot's reuse
+      const id = (nextId = (nextId + 1) % 0x7fffffff);
+      const slot = id % STAMP_SLOTS;
       const controller = new AbortController();
-      const slot: { controller: AbortController; timer?: NodeJS.Timeout } = { controller };
-      running.set(id, slot);
+      // The deadline counts from the task's start, which its thread stamps in shared memory. A timer armed at
+      // submission checks the stamp: not started yet (queued behind other tasks, or its thread still loading), it
+      // looks again one budget later; started, it fires at start + budget.
+      const check = (): void => {
+        if (Atomics.load(stampIds, slot) !== id) {
+          timer = setTimeout(check, opts.timeoutMs);
+          return;
+        }
+        const left = stampAt[slot]! + opts.timeoutMs - sharedClock();
+        if (left <= 0) controller.abort(new AnalysisTimeoutError(opts.timeoutMs));
+        else timer = setTimeout(check, left);
+      };
+      let timer = setTimeout(check, opts.timeoutMs);
       const task: AnalysisTask = { id, entry, args, busy_ms: runOpts.busyMs ?? 0 };
       try {
         return await piscina.run(task, { signal: controller.signal });
@@ -151,8 +172,7 @@ function startPiscina(filename: string, opts: AnalysisPoolOptions): AnalysisPool
         if (controller.signal.reason instanceof AnalysisTimeoutError) throw controller.signal.reason;
         throw err;
       } finally {
-        clearTimeout(slot.timer);
-        running.delete(id);
+        clearTimeout(timer);
       }
     },
     async close() {

@@ -7,7 +7,8 @@
  * way works under `node --import tsx` (pnpm start) and under jest: a worker thread is a fresh Node.js
  * isolate that jest's module system never sees.
  */
-import { parentPort } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
+import { sharedClock, type StartStampBuffers } from './start-stamps';
 import {
   advisoryPackageKeys,
   analyzeObservations,
@@ -63,13 +64,21 @@ export interface AnalysisTask<E extends EntryName = EntryName> {
   busy_ms: number;
 }
 
-/** The message a thread posts when it starts a task (pool.ts starts the deadline on it). */
-export interface TaskStarted {
-  analysis_task_started: number;
+const shared = (workerData as { startStamps?: StartStampBuffers } | null)?.startStamps;
+const stampIds = shared ? new Int32Array(shared.ids) : null;
+const stampAt = shared ? new Float64Array(shared.at) : null;
+
+/** Records in shared memory that this thread starts task `id` (start-stamps.ts; the pool's deadline counts from it). */
+function stampStart(id: number): void {
+  if (!stampIds || !stampAt) return;
+  const slot = id % stampIds.length;
+  stampAt[slot] = sharedClock();
+  // the id last, with a sequentially consistent store: a reader that sees the id also sees the time written before it
+  Atomics.store(stampIds, slot, id);
 }
 
 export default function runAnalysisTask(task: AnalysisTask): ReturnType<AnalysisEntries[EntryName]> {
-  parentPort?.postMessage({ analysis_task_started: task.id } satisfies TaskStarted);
+  stampStart(task.id);
   if (task.busy_ms > 0) {
     const until = Date.now() + task.busy_ms;
     while (Date.now() < until) {
