@@ -53,6 +53,7 @@ export type { ThreatMatchKeys, AssetMatchKeys, MatchingThreatRow } from './store
 export {
   ASSET_HISTORY_CAP,
   HISTORY_SQL,
+  HISTORY_STATEMENT_TYPES,
   findingKeys,
   findingSnapshot,
   type FindingSnapshot,

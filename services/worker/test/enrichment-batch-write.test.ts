@@ -1,5 +1,5 @@
 import { encryptSecret, ID_PREFIXES, newId } from '@risk/common';
-import { readCandidateThreats, writeEnrichment, writeEnrichments, type EnrichmentWrite } from '@risk/db';
+import { createPrisma, readCandidateThreats, writeEnrichment, writeEnrichments, type EnrichmentWrite } from '@risk/db';
 import { ADVISORY_CVE_IDS, enrichObservations } from '@risk/enrichment';
 import type { Pool } from 'pg';
 import { startWorker, type WorkerDeps } from '../src';
@@ -300,4 +300,19 @@ describe('batched enrichment writes (real database)', () => {
       await worker.close();
     }
   }, 120_000);
+  it('runs the history statement on its generic plan, never planned anew (docs/data-access.md "Generic plans")', async () => {
+    // one connection, so pg_prepared_statements below is the writes' own session
+    const one = createPrisma({ url: h.ctx.databaseUrl, applicationName: 'history-generic-test', max: 1 });
+    try {
+      const fps = Array.from({ length: 7 }, (_, k) => `hf:generic/h${k}`);
+      for (const fp of fps) await submitModel(fp);
+      for (const fp of fps) await writeEnrichment(one.pool, await writeFor(fp));
+      const { rows } = await one.pool.query<{ generic_plans: string; custom_plans: string }>(
+        `SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'ew_history'`,
+      );
+      expect(rows).toEqual([{ generic_plans: '7', custom_plans: '0' }]);
+    } finally {
+      await one.close();
+    }
+  });
 });

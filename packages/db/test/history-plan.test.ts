@@ -1,0 +1,77 @@
+import type { PoolClient } from 'pg';
+import { createPrisma, HISTORY_SQL, HISTORY_STATEMENT_TYPES, type DbHandle } from '../src';
+import { planReads } from './plan-reads';
+import { scratchDatabase } from './scratch-database';
+
+// docs/data-access.md "Generic plans": the enrichment write runs its history statement (ew_history) on the generic
+// plan. Left to choose, Postgres planned it anew on every execution (docs/performance.md). A generic plan made while
+// asset_history was small must still read it by the asset's index once it holds many assets' entries, or every
+// enrichment would scan the whole history.
+describe('the asset history statement on its generic plan', () => {
+  const scratch = scratchDatabase('histplan');
+  const { url } = scratch;
+  let db: DbHandle;
+  let conn: PoolClient;
+
+  beforeAll(async () => {
+    await scratch.create({ migrate: true });
+    db = createPrisma({ url, applicationName: 'history-plan-test', max: 2 });
+    conn = await db.pool.connect();
+  });
+  afterAll(async () => {
+    conn.release();
+    await db.close();
+    await scratch.drop();
+  });
+
+  // n assets, each with 5 history entries
+  const grow = async (from: number, n: number) => {
+    const to = from + n - 1;
+    await db.pool.query(
+      `INSERT INTO assets (livemode, fingerprint, asset_type, latest_signal_id, latest_digest, first_seen, last_seen)
+       SELECT true, 'fp:' || g, 'model', 'sig_' || g, 'd' || g, now(), now() FROM generate_series($1::int, $2::int) g`,
+      [from, to],
+    );
+    await db.pool.query(
+      `INSERT INTO asset_history (id, livemode, fingerprint, enrichment_digest, intrinsic_risk_score,
+                                  intrinsic_risk_severity, bom_version, findings, findings_added, findings_removed,
+                                  findings_changed)
+       SELECT 'ahi_' || g || '_' || k, true, 'fp:' || g, 'd' || k, 10 * k, 'low', k,
+              jsonb_build_array(jsonb_build_object('key', 'R1', 'severity', 'low')), '[]', '[]', '[]'
+         FROM generate_series($1::int, $2::int) g, generate_series(1, 5) k`,
+      [from, to],
+    );
+  };
+  // an entry for asset fp:<n> whose score changed (so it is inserted, and the oldest beyond the cap deleted)
+  const history = (n: number, k: number) =>
+    `EXECUTE hist('ahi_new_${n}_${k}', true, 'fp:${n}', 'dnew${k}', now(), ${50 + k}, 'medium', 6, '[{"key":"R2","severity":"medium"}]', 3)`;
+
+  it('keeps a plan made on a small table reading asset_history by the asset, once it holds 25,000 entries', async () => {
+    await grow(0, 20);
+    await conn.query(`PREPARE hist(${HISTORY_STATEMENT_TYPES.join(', ')}) AS ${HISTORY_SQL}`);
+    await conn.query('SET plan_cache_mode = force_generic_plan');
+    try {
+      await conn.query('BEGIN');
+      await conn.query(history(3, 0)); // the generic plan is made now, on 100 entries
+      await conn.query('ROLLBACK');
+      await grow(20, 5000);
+      await conn.query('ANALYZE asset_history');
+      await conn.query('BEGIN');
+      const reads = await planReads(conn, history(4000, 1), ['asset_history']);
+      // the previous entry, the entries beyond the cap, and the DELETE's own scan: each by index, never a Seq Scan
+      expect(reads.length).toBeGreaterThanOrEqual(2);
+      for (const [, node] of reads) expect(node).not.toBe('Seq Scan');
+      const kept = await conn.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM asset_history WHERE livemode AND fingerprint = 'fp:4000'`,
+      );
+      expect(kept.rows[0]!.n).toBe(3); // 5 + 1 new, capped at 3
+      await conn.query('ROLLBACK');
+      const { rows } = await conn.query<{ generic_plans: string; custom_plans: string }>(
+        `SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'hist'`,
+      );
+      expect(rows[0]!.custom_plans).toBe('0');
+    } finally {
+      await conn.query('RESET plan_cache_mode');
+    }
+  });
+});
