@@ -33,7 +33,7 @@ export const ADVISORY_CVE_IDS: readonly string[] = uniq(
   CURATED_ADVISORIES.flatMap((a) => [a.id, ...a.aliases]).filter((id) => id.startsWith('CVE-')),
 ).sort();
 export * from './advisories';
-export { advisoryPackageKeys } from './advisories/packages';
+export { advisoryPackageKeys, type PackageKey } from './advisories/packages';
 export {
   REDACTED,
   SECRET_FORMATS,

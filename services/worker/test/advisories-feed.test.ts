@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { zipSync, strToU8 } from 'fflate';
 import { importAdvisoryFeed, readFeedPath, startWorker, zipFeedFiles, type RunningWorker } from '../src';
+import { analysisPoolFor } from '../src/analysis/pool';
 import { createWorkerHarness, waitFor, type WorkerHarness } from './harness';
 
 // docs/advisories.md: small OSV fixtures for the paths the full PyPA suite does not take — a new advisory re-enriches
@@ -112,6 +113,34 @@ describe('advisory feeds (fixtures)', () => {
     await waitFor('the withdrawn advisory gone from the findings', async () => (await r23(fp)).length === 0, 20_000);
     const row = await h.ctx.db.prisma.advisory.findUniqueOrThrow({ where: { id: 'FAKE-2026-1' } });
     expect(row.withdrawn?.toISOString()).toBe('2026-02-01T00:00:00.000Z');
+  });
+
+  it('one analysis task per job, two when the database holds advisories for its packages', async () => {
+    // the feed of the test above is loaded: FAKE-2026-1 (withdrawn, still held) affects PKG; nothing affects the other
+    worker ??= startWorker(h.deps, { maintenance: false });
+    const pool = analysisPoolFor(h.deps.config);
+    const run = jest.spyOn(pool, 'run');
+    try {
+      const held = 'pypi:held-advisories';
+      const none = 'pypi:no-advisories';
+      for (const [fp, manifest] of [
+        [held, `${PKG}==1.0.3\n`],
+        [none, 'zzfake-unknown-lib==1.0.0\n'],
+      ] as const) {
+        expect((await h.submit({ fingerprint: fp, asset_type: 'package', raw_manifest: manifest })).status).toBe(202);
+        await h.waitForAsset(fp, (a) => a.enrichment_status === 'enriched');
+      }
+      const entriesFor = (fp: string) =>
+        run.mock.calls
+          .filter((c) => (c[1][0] as Array<{ fingerprint: string }>)[0]!.fingerprint === fp)
+          .map((c) => c[0]);
+      expect(entriesFor(none)).toEqual(['packages_and_enrich']);
+      expect(entriesFor(held)).toEqual(['packages_and_enrich', 'enrich']);
+      // the withdrawn record held by the database is applied (never matched), as the engine alone would not know
+      expect(await r23(held)).toEqual([]);
+    } finally {
+      run.mockRestore();
+    }
   });
 
   it('hostile records are counted and named, never stored; a bad feed name is refused', async () => {

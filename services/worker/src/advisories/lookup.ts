@@ -1,5 +1,5 @@
-// The enrichment job's advisory look-up (docs/advisories.md "Enrichment"): the asset's packages are computed in the
-// analysis pool (parsing is untrusted work, under the job's budget), then ONE query records them and returns every
+// The enrichment job's advisory look-up (docs/advisories.md "Enrichment"): the asset's packages were computed in the
+// analysis pool (parsing is untrusted work, under the job's budget); ONE query records them and returns every
 // advisory affecting any of them; the engine gets those records and stays pure.
 import { performance } from 'node:perf_hooks';
 import type { EnrichmentJob } from '@risk/common';
@@ -10,9 +10,8 @@ import {
   CURATED_ADVISORIES,
   normalizeOsv,
   type AdvisoryRecord,
-  type EnrichmentInput,
+  type PackageKey,
 } from '@risk/enrichment';
-import { analysisPoolFor } from '../analysis/pool';
 import type { WorkerDeps } from '../deps';
 import { readAdvisories } from '../jobs/enrichment-batches';
 
@@ -20,15 +19,20 @@ export interface AdvisoryLookup {
   advisories: AdvisoryRecord[];
   /** CVE ids among the candidates (ids and aliases): the threats the findings may cite are read by these */
   cve_ids: string[];
+  /**
+   * How many records the database returned for the packages (withdrawn ones included). 0: the advisories are the
+   * engine's curated records for those packages, exactly what the engine uses on its own.
+   */
+  from_database: number;
   ms: number;
 }
 
 export async function lookupAdvisories(
   deps: WorkerDeps,
-  input: { livemode: boolean; fingerprint: string; inputs: EnrichmentInput[] },
+  input: { livemode: boolean; fingerprint: string; packages: PackageKey[] },
 ): Promise<AdvisoryLookup> {
   const t0 = performance.now();
-  const packages = await analysisPoolFor(deps.config).run('packages', [input.inputs]);
+  const { packages } = input;
   // one statement for the look-ups of every concurrent job (a MicroBatch, jobs/enrichment-batches.ts)
   const rows = await readAdvisories(deps, {
     livemode: input.livemode,
@@ -48,7 +52,7 @@ export async function lookupAdvisories(
     if (!held.has(a.id) && a.affected.some((x) => wanted.has(advisoryPackageKey(x.ecosystem, x.name))))
       advisories.push(a);
   const cve_ids = [...new Set(advisories.flatMap((a) => [a.id, ...a.aliases]).filter((id) => id.startsWith('CVE-')))];
-  return { advisories, cve_ids, ms: performance.now() - t0 };
+  return { advisories, cve_ids, from_database: rows.length, ms: performance.now() - t0 };
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   type EnrichmentResult,
   type FinalizeContext,
   type MatchedThreat,
+  type PackageKey,
 } from '@risk/enrichment';
 
 /**
@@ -45,11 +46,23 @@ function enrichWithCandidates(
   return finalize(analysis, { ...ctx, threats });
 }
 
+/**
+ * A job's first (and usually only) task (docs/advisories.md "Enrichment"): the packages to read advisories for, and
+ * the whole enrichment on the advisories the engine ships, in one thread hop. The worker keeps that result when the
+ * database holds no advisory for those packages (then the two agree: the engine's curated records are what the
+ * look-up would hand it); otherwise it runs 'enrich' again with the records read.
+ */
+function packagesAndEnrich(
+  inputs: EnrichmentInput[],
+  ctx: Omit<FinalizeContext, 'threats'> & { threats: CandidateThreat[] },
+): { packages: PackageKey[]; result: EnrichmentResult } {
+  return { packages: advisoryPackageKeys(inputs), result: enrichWithCandidates(inputs, ctx) };
+}
+
 /** The engine entries a task may name; each takes and returns structured-cloneable values. */
 export const ENTRIES = {
+  packages_and_enrich: packagesAndEnrich,
   enrich: enrichWithCandidates,
-  // the packages to read advisories for, before 'enrich' (docs/advisories.md "Enrichment"): parsing only
-  packages: advisoryPackageKeys,
 } satisfies Record<string, (...args: never[]) => unknown>;
 
 export type AnalysisEntries = typeof ENTRIES;

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { enqueueDeliveries, recordEventsWithDeliveries, withSpan, type EnrichmentJob } from '@risk/common';
 import { redactText, type AssetType, type EnrichmentInput } from '@risk/enrichment';
 import { lookupAdvisories, withFeedCveThreats } from '../advisories/lookup';
+import type { CandidateThreats } from '@risk/db';
 import { analysisPoolFor, testBusyMs } from '../analysis/pool';
 import type { WorkerDeps } from '../deps';
 import { readJob, writeJob } from './enrichment-batches';
@@ -15,16 +16,17 @@ export type EnrichmentOutcome =
     };
 
 /**
- * Where a job's time goes (the bench reports the shares): read_ms = the reads before the engine (the
- * job's row and signal, then the candidate threats), engine_ms = the pure engine in the analysis thread
- * pool (queueing for a thread included), write_ms = the job's wait for its write transaction (shared with the
- * concurrent jobs' writes, enrichment-batches.ts; queueing for a batch included).
+ * Where a job's time goes (the bench reports the shares): read_ms = the job's reads (its row, signal and candidate
+ * threats, then the advisory look-up), engine_ms = the engine in the analysis thread pool (one task, or two when the
+ * database holds advisories for the asset's packages; queueing for a thread included), write_ms = the job's wait for
+ * its write transaction (shared with the concurrent jobs' writes, enrichment-batches.ts; queueing for a batch
+ * included).
  */
 export interface EnrichmentTimings {
   read_ms: number;
   engine_ms: number;
   write_ms: number;
-  /** the advisory look-up inside read_ms: the asset's packages (analysis pool) + one query (docs/advisories.md) */
+  /** the advisory look-up inside read_ms: one query, batched with concurrent jobs' (docs/advisories.md) */
   advisories_ms: number;
 }
 
@@ -53,52 +55,63 @@ export async function enrichAsset(deps: WorkerDeps, job: EnrichmentJob): Promise
     fingerprint: job.fingerprint,
     asset_type: o.asset_type as AssetType,
   }));
-  // the candidate threats came with the job read (its place at the start of the job: a threat created after it is
-  // caught by the writer's check); the advisory look-up (docs/advisories.md) follows, batched with concurrent jobs';
-  // CVE ids only a loaded feed knows get one more threat read, for those ids only
-  const advisories = await withSpan('enrichment read advisories', {}, () =>
-    lookupAdvisories(deps, { livemode: job.livemode, fingerprint: job.fingerprint, inputs }),
-  );
-  const candidates = asset.candidates!;
-  for (const i of inputs) i.advisories = advisories.advisories;
-  const { threats, stamps } = await withFeedCveThreats(deps, {
-    job,
-    assetType: asset.asset_type,
-    base: candidates,
-    cveIds: advisories.cve_ids,
-  });
   const t1 = performance.now();
 
   // The whole engine runs in the analysis thread pool, under the per-job deadline, before any
   // transaction begins: no row lock is held while analysing (docs/security.md, "Analysis under a
-  // budget"). The threats were read just above, without the lock. A threat created or changed while
+  // budget"). The candidate threats came with the job read, without the lock (its place at the start of the job: a
+  // threat created after it is caught by the writer's check). A threat created or changed while
   // the analysis runs is not lost: creating/changing a threat marks its matching assets stale and
   // re-enqueues them (services/public-api/src/domain/threats/reenrich.ts), and the write below
   // compares the matching threats under the lock with the ones applied and, when they differ, leaves
   // the asset stale with one more job queued (writeEnrichment in @risk/db). The engine combines every org's latest
   // observation (docs/security.md, "Modes and shared observations").
   const now = new Date();
-  const result = await withSpan('enrichment analyze', {}, () =>
-    analysisPoolFor(deps.config).run(
-      'enrich',
-      [
-        inputs,
-        {
-          threats,
-          publisher: {
-            org_count: asset.org_count ?? 0,
-            signal_count: asset.org_signal_count ?? asset.signal_count,
-            first_seen: (asset.org_first_seen ?? asset.first_seen).toISOString(),
-          },
-          now: now.toISOString(),
-          // the first definition seen of each MCP tool (docs/drift.md), read with the job in the same batch
-          tool_baseline: asset.tool_baseline,
-        },
-      ],
-      { busyMs: testBusyMs(deps.config, inputs.map((i) => i.raw_manifest ?? '').join('\n')) },
-    ),
+  const pool = analysisPoolFor(deps.config);
+  const busyMs = testBusyMs(deps.config, inputs.map((i) => i.raw_manifest ?? '').join('\n'));
+  const context = (threats: CandidateThreats['threats']) => ({
+    threats,
+    publisher: {
+      org_count: asset.org_count ?? 0,
+      signal_count: asset.org_signal_count ?? asset.signal_count,
+      first_seen: (asset.org_first_seen ?? asset.first_seen).toISOString(),
+    },
+    now: now.toISOString(),
+    // the first definition seen of each MCP tool (docs/drift.md), read with the job in the same batch
+    tool_baseline: asset.tool_baseline,
+  });
+  const candidates = asset.candidates!;
+  // One thread hop computes the asset's packages and the enrichment on the engine's own advisories
+  // (docs/advisories.md "Enrichment"); the look-up of those packages follows, batched with concurrent jobs'.
+  const first = await withSpan('enrichment analyze', {}, () =>
+    pool.run('packages_and_enrich', [inputs, context(candidates.threats)], { busyMs }),
   );
+  const t2a = performance.now();
+  const advisories = await withSpan('enrichment read advisories', {}, () =>
+    lookupAdvisories(deps, { livemode: job.livemode, fingerprint: job.fingerprint, packages: first.packages }),
+  );
+  let result = first.result;
+  let stamps = candidates.stamps;
+  let analyzeMs = t2a - t1;
+  if (advisories.from_database > 0) {
+    // the database holds records for these packages: the engine runs again on them; CVE ids only a loaded feed
+    // knows get one more threat read, for those ids only
+    for (const i of inputs) i.advisories = advisories.advisories;
+    const withFeed = await withFeedCveThreats(deps, {
+      job,
+      assetType: asset.asset_type,
+      base: candidates,
+      cveIds: advisories.cve_ids,
+    });
+    stamps = withFeed.stamps;
+    const t = performance.now();
+    result = await withSpan('enrichment analyze', {}, () =>
+      pool.run('enrich', [inputs, context(withFeed.threats)], { busyMs }),
+    );
+    analyzeMs += performance.now() - t;
+  }
   const t2 = performance.now();
+  const readMs = t2 - t0 - analyzeMs;
   if (deps.config.ENRICHMENT_TEST_DELAY_MS > 0) {
     await new Promise((r) => setTimeout(r, deps.config.ENRICHMENT_TEST_DELAY_MS));
   }
@@ -116,7 +129,7 @@ export async function enrichAsset(deps: WorkerDeps, job: EnrichmentJob): Promise
     fingerprint: job.fingerprint,
     score: result.intrinsic_risk_score,
     bom_version: bomVersion,
-    timings: { read_ms: t1 - t0, engine_ms: t2 - t1, write_ms: t4 - t3, advisories_ms: advisories.ms },
+    timings: { read_ms: readMs, engine_ms: analyzeMs, write_ms: t4 - t3, advisories_ms: advisories.ms },
   };
 }
 
