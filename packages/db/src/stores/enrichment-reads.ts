@@ -1,7 +1,5 @@
 import type { Severity, ToolBaseline } from '@risk/enrichment';
 import type { Pool } from 'pg';
-import { literal } from '../sql/literal';
-import { PreparedStatements, withPrepared } from '../sql/prepared';
 import { CANDIDATE_THREATS_TEXT, READ_SQL, candidateThreatsSql } from './enrichment-statements';
 import { toToolBaseline } from './tool-baselines-store';
 import type { AssetMatchKeys, MatchingThreatRow } from './threats-store';
@@ -62,23 +60,13 @@ function candidates(rows: Array<CandidateThreatRow & { stamp: string }>): Candid
   };
 }
 
-const { boolArray, textArray, timestamptz } = literal;
-
-/** The job read, prepared once per connection (docs/data-access.md "Prepared statements"). */
-export const JOB_READ_STATEMENTS = new PreparedStatements({
-  er_read: { types: ['boolean[]', 'text[]', 'text[]', 'timestamptz', 'text[]'], sql: READ_SQL },
-});
-
 /**
  * Reads a batch of jobs in one statement (READ_SQL): one entry per job, in order, undefined when the
  * asset does not exist. Observations received before `observedSince` are expired (the newest still
  * counts); the candidate threats are read for `cveIds` (every CVE id the engine can report).
- *
- * On its generic plan (docs/data-access.md "Generic plans"; packages/db/test/job-read-plan.test.ts): left to choose,
- * Postgres planned it anew on every call, and an enrichment drain's reads carry 1–2 jobs each (docs/performance.md).
  */
 export async function readEnrichmentJobs(
-  db: Pick<Pool, 'connect'>,
+  db: Pick<Pool, 'query'>,
   jobs: readonly EnrichmentJobKey[],
   opts: { observedSince: Date; cveIds: readonly string[] },
 ): Promise<Array<JobRead | undefined>> {
@@ -87,19 +75,19 @@ export async function readEnrichmentJobs(
     tool_baseline: unknown;
     threats: Array<CandidateThreatRow & { stamp: string }> | null;
   };
-  const { rows } = await withPrepared(db, JOB_READ_STATEMENTS, (session) =>
-    session.runGeneric(
-      JOB_READ_STATEMENTS.execute('er_read', [
-        boolArray(jobs.map((j) => j.livemode)),
-        textArray(jobs.map((j) => j.fingerprint)),
-        textArray(jobs.map((j) => j.digest)),
-        timestamptz(opts.observedSince),
-        textArray(opts.cveIds),
-      ]),
-    ),
-  );
+  const { rows } = await db.query<Raw>({
+    name: 'enrichment_read',
+    text: READ_SQL,
+    values: [
+      jobs.map((j) => j.livemode),
+      jobs.map((j) => j.fingerprint),
+      jobs.map((j) => j.digest),
+      opts.observedSince,
+      opts.cveIds,
+    ],
+  });
   const byIndex = new Map(
-    (rows as Raw[]).map(({ threats, ...r }) => [
+    rows.map(({ threats, ...r }) => [
       Number(r.i),
       {
         ...r,
