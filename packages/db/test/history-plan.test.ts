@@ -54,8 +54,8 @@ describe('the asset history statement on its generic plan', () => {
       await conn.query('BEGIN');
       await conn.query(history(3, 0)); // the generic plan is made now, on 100 entries
       await conn.query('ROLLBACK');
+      // no ANALYZE: it would make Postgres plan again on the grown table, which is not what this test is about
       await grow(20, 5000);
-      await conn.query('ANALYZE asset_history');
       await conn.query('BEGIN');
       const reads = await planReads(conn, history(4000, 1), ['asset_history']);
       // the previous entry, the entries beyond the cap, and the DELETE's own scan: each by index, never a Seq Scan
