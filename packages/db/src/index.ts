@@ -22,7 +22,14 @@ import type { PrismaClient } from './generated/prisma/client';
 /** The client handed to `prisma.$transaction(async (tx) => …)`. */
 export type Tx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
 
-export { literal, assertNoNul, PreparedStatements, withPrepared, isConnectionBroken } from './sql';
+export {
+  literal,
+  assertNoNul,
+  PreparedStatements,
+  withPrepared,
+  isConnectionBroken,
+  GENERIC_PLAN_SETTINGS,
+} from './sql';
 export type { StatementDef, PreparedSession } from './sql';
 export { MicroBatch } from './micro-batch';
 export type { MicroBatchOptions } from './micro-batch';

@@ -39,6 +39,23 @@ export class PreparedStatements<Name extends string> {
   }
 }
 
+/**
+ * The settings, inside its transaction, of a statement pinned to its generic plan (docs/data-access.md "Generic
+ * plans"): that plan, made without sequential scans. The plan is cached when the statement first runs on a connection,
+ * maybe while its tables are small and just analysed, when a sequential scan is the cheapest read; the cached plan
+ * would keep scanning them whole once they have grown, until autovacuum's next ANALYZE. Every read of such a statement
+ * is a probe by key, so an index is there for it.
+ */
+export const GENERIC_PLAN_SETTINGS = [
+  'SET LOCAL plan_cache_mode = force_generic_plan',
+  'SET LOCAL enable_seqscan = off',
+] as const;
+/** Back to Postgres's own choices, for the statements after a pinned one in the same transaction. */
+export const CHOSEN_PLAN_SETTINGS = [
+  'SET LOCAL plan_cache_mode = DEFAULT',
+  'SET LOCAL enable_seqscan = DEFAULT',
+] as const;
+
 /** What `withPrepared` hands its work: the connection, and a flag the work keeps while a transaction is open. */
 export interface PreparedSession {
   /** runs SQL text of one or more statements; always one result per statement */
@@ -94,12 +111,10 @@ export async function withPrepared<Name extends string, T>(
     },
     async runGeneric(statement) {
       session.inTransaction = true;
-      // results: BEGIN, SET, the statement, COMMIT
-      const out = await session.run(
-        assertNoNul(`BEGIN;\nSET LOCAL plan_cache_mode = force_generic_plan;\n${statement};\nCOMMIT`),
-      );
+      // results: BEGIN, the settings, the statement, COMMIT
+      const out = await session.run(assertNoNul(['BEGIN', ...GENERIC_PLAN_SETTINGS, statement, 'COMMIT'].join(';\n')));
       session.inTransaction = false;
-      return out[2]!;
+      return out[1 + GENERIC_PLAN_SETTINGS.length]!;
     },
   };
   try {

@@ -3,7 +3,7 @@ import type { EnrichmentResult } from '@risk/enrichment';
 import type { Pool } from 'pg';
 import { ID_PREFIXES, newId } from '../ids';
 import { assertNoNul, literal } from '../sql/literal';
-import { withPrepared } from '../sql/prepared';
+import { CHOSEN_PLAN_SETTINGS, GENERIC_PLAN_SETTINGS, withPrepared } from '../sql/prepared';
 import { enrichmentEvents, previousState, type PreviousState } from './enrichment-events';
 import type { EnrichmentJobKey, JobRead } from './enrichment-reads';
 import { ENRICHMENT_WRITE_STATEMENTS as statements, lockSql } from './enrichment-statements';
@@ -84,13 +84,6 @@ function lockStatement(input: EnrichmentWrite): string {
   return statements.execute(cveIds.length > 0 ? 'ew_lock_cve' : 'ew_lock_fp', lockArgs);
 }
 
-/**
- * Around a statement whose generic plan a test proves (packages/db/test/history-plan.test.ts), inside the write's
- * transaction: its generic plan, then Postgres's own choice again for the statements after it.
- */
-const GENERIC_PLAN = 'SET LOCAL plan_cache_mode = force_generic_plan';
-const CHOSEN_PLAN = 'SET LOCAL plan_cache_mode = DEFAULT';
-
 /** One input's part of the second round trip, planned from its locked row. */
 interface WritePlan {
   status: EnrichmentWritten['status'];
@@ -147,7 +140,7 @@ function planWrite(input: EnrichmentWrite, current: LockedRow): WritePlan {
   const out = [
     // history first: it diffs against the previous entry and needs nothing ew_write changes. On its generic plan
     // (docs/data-access.md "Generic plans"): left to choose, Postgres planned it anew on every execution
-    GENERIC_PLAN,
+    ...GENERIC_PLAN_SETTINGS,
     statements.execute('ew_history', [
       text(newId(ID_PREFIXES.assetHistory)),
       bool(job.livemode),
@@ -160,7 +153,7 @@ function planWrite(input: EnrichmentWrite, current: LockedRow): WritePlan {
       jsonb(findingSnapshot(result.findings)),
       int(ASSET_HISTORY_CAP),
     ]),
-    CHOSEN_PLAN,
+    ...CHOSEN_PLAN_SETTINGS,
     statements.execute('ew_write', [
       text(job.fingerprint),
       text(job.digest),
