@@ -1,55 +1,34 @@
-import type { PoolClient } from 'pg';
-import {
-  CANDIDATE_ADVISORIES_SQL,
-  createPrisma,
-  GENERIC_PLAN_SETTINGS,
-  readCandidateAdvisories,
-  type DbHandle,
-} from '../src';
-import { planReads } from './plan-reads';
-import { scratchDatabase } from './scratch-database';
+import { CANDIDATE_ADVISORIES_SQL, createPrisma, GENERIC_PLAN_SETTINGS, readCandidateAdvisories } from '../src';
+import { planDatabase, planReads } from './plan-reads';
 
 // docs/performance.md "The advisory look-up's cached plan": the worker runs the look-up as a named statement, so
 // Postgres may keep a generic plan made without the arrays' sizes while the tables were small. That plan must still
 // read asset_packages, advisory_packages and advisories by key, or every later look-up scans all three tables, and
 // asset_packages grows with every asset. The DELETE of dropped packages runs only when a package was dropped.
 describe('the enrichment advisory look-up statement', () => {
-  const scratch = scratchDatabase('advplan');
-  const { url } = scratch;
-  let db: DbHandle;
-  let conn: PoolClient;
-
-  beforeAll(async () => {
-    await scratch.create({ migrate: true });
-    db = createPrisma({ url, applicationName: 'advisory-plan-test', max: 2 });
-    conn = await db.pool.connect();
-  });
-  afterAll(async () => {
-    conn.release();
-    await db.close();
-    await scratch.drop();
-  });
+  const plan = planDatabase('advplan');
+  const { url } = plan;
 
   // n assets, each recorded with 4 packages; n advisories, each for 1 package
   const grow = async (from: number, n: number) => {
     const to = from + n - 1;
-    await db.pool.query(
+    await plan.db.pool.query(
       `INSERT INTO assets (livemode, fingerprint, asset_type, latest_signal_id, latest_digest, first_seen, last_seen)
        SELECT true, 'fp:' || g, 'package', 'sig_' || g, 'd' || g, now(), now() FROM generate_series($1::int, $2::int) g`,
       [from, to],
     );
-    await db.pool.query(
+    await plan.db.pool.query(
       `INSERT INTO asset_packages (livemode, fingerprint, ecosystem, name)
        SELECT true, 'fp:' || g, 'pypi', 'pkg-' || g || '-' || k FROM generate_series($1::int, $2::int) g, generate_series(1, 4) k`,
       [from, to],
     );
-    await db.pool.query(
+    await plan.db.pool.query(
       `INSERT INTO advisories (id, source, summary, modified, osv, content_hash)
        SELECT 'ADV-' || g, 'test', 'advisory ' || g, now(), jsonb_build_object('id', 'ADV-' || g), 'h' || g
          FROM generate_series($1::int, $2::int) g`,
       [from, to],
     );
-    await db.pool.query(
+    await plan.db.pool.query(
       `INSERT INTO advisory_packages (ecosystem, name, advisory_id)
        SELECT 'pypi', 'pkg-' || g || '-1', 'ADV-' || g FROM generate_series($1::int, $2::int) g`,
       [from, to],
@@ -66,33 +45,37 @@ describe('the enrichment advisory look-up statement', () => {
     await grow(0, 20);
     // analysed while small (autovacuum does that to a young table): a plan made now costs a sequential scan below an
     // index probe, and only the settings of a pinned statement keep it out (GENERIC_PLAN_SETTINGS)
-    await db.pool.query('ANALYZE');
-    await conn.query(`PREPARE adv(boolean[], text[], int[], text[], text[]) AS ${CANDIDATE_ADVISORIES_SQL}`);
+    await plan.db.pool.query('ANALYZE');
+    await plan.conn.query(`PREPARE adv(boolean[], text[], int[], text[], text[]) AS ${CANDIDATE_ADVISORIES_SQL}`);
     // the generic plan is made now, on 20 assets, under the settings runGeneric uses, and cached for the connection
-    await conn.query(['BEGIN', ...GENERIC_PLAN_SETTINGS, lookup([1, 2]), 'COMMIT'].join(';\n'));
-    await conn.query('SET plan_cache_mode = force_generic_plan');
+    await plan.conn.query(['BEGIN', ...GENERIC_PLAN_SETTINGS, lookup([1, 2]), 'COMMIT'].join(';\n'));
+    await plan.conn.query('SET plan_cache_mode = force_generic_plan');
     // no ANALYZE after growing: it would make Postgres plan again, which is not what this test is about
     await grow(20, 20_000);
 
     // unchanged packages, as for nearly every job: every executed read of the three tables goes by key
     // the reads that ran (the DELETE's scan sits behind its one-time filter and does not run when nothing is dropped)
     const reads = (
-      await planReads(conn, lookup([19_000, 19_001, 19_002]), ['asset_packages', 'advisory_packages', 'advisories'])
+      await planReads(plan.conn, lookup([19_000, 19_001, 19_002]), [
+        'asset_packages',
+        'advisory_packages',
+        'advisories',
+      ])
     ).filter(([, , loops]) => loops > 0);
     for (const table of ['asset_packages', 'advisory_packages', 'advisories'])
       expect(reads.some(([r]) => r === table)).toBe(true);
     expect(reads.filter(([, type]) => type === 'Seq Scan')).toEqual([]);
 
     // the advisories of each job's packages, in job order
-    const out = await conn.query<{ i: string; osv: { id: string } }>(lookup([5, 6]));
+    const out = await plan.conn.query<{ i: string; osv: { id: string } }>(lookup([5, 6]));
     expect(out.rows.map((r) => [Number(r.i), r.osv.id])).toEqual([
       [1, 'ADV-5'],
       [2, 'ADV-6'],
     ]);
 
     // changed packages: each asset of the batch then holds exactly its job's, the others keep theirs
-    await conn.query(lookup([19_010, 19_011], (n) => [`pkg-${n}-1`, `new-${n}`]));
-    const held = await db.pool.query<{ fingerprint: string; names: string[] }>(
+    await plan.conn.query(lookup([19_010, 19_011], (n) => [`pkg-${n}-1`, `new-${n}`]));
+    const held = await plan.db.pool.query<{ fingerprint: string; names: string[] }>(
       `SELECT fingerprint, array_agg(name ORDER BY name) AS names FROM asset_packages
         WHERE livemode AND fingerprint = ANY($1) GROUP BY fingerprint ORDER BY fingerprint`,
       [['fp:19010', 'fp:19011', 'fp:19012']],

@@ -1,4 +1,6 @@
 import type { PoolClient } from 'pg';
+import { createPrisma, type DbHandle } from '../src';
+import { scratchDatabase } from './scratch-database';
 
 interface PlanNode {
   'Node Type': string;
@@ -29,4 +31,33 @@ export async function planReads(
   };
   walk(rows[0]!['QUERY PLAN'][0]!.Plan);
   return reads;
+}
+
+/**
+ * A plan test's database: a migrated scratch database, a pool on it and one connection held for the whole suite
+ * (its prepared statements and cached plans are what the test checks), set up before all tests and dropped after.
+ */
+export function planDatabase(name: string): { url: string; readonly db: DbHandle; readonly conn: PoolClient } {
+  const scratch = scratchDatabase(name);
+  let db: DbHandle | undefined;
+  let conn: PoolClient | undefined;
+  beforeAll(async () => {
+    await scratch.create({ migrate: true });
+    db = createPrisma({ url: scratch.url, applicationName: `${name}-plan-test`, max: 2 });
+    conn = await db.pool.connect();
+  });
+  afterAll(async () => {
+    conn?.release();
+    await db?.close();
+    await scratch.drop();
+  });
+  return {
+    url: scratch.url,
+    get db() {
+      return db!;
+    },
+    get conn() {
+      return conn!;
+    },
+  };
 }
