@@ -19,7 +19,7 @@ const START = path.join(ROOT, 'packages', 'cli', 'src', 'start.ts');
  * suite's server that then answered its /readyz (docs/reliability.md "Test ports").
  */
 export async function freePort(): Promise<number> {
-  const [low] = ephemeralRange();
+  const low = ephemeralLow();
   const floor = Math.max(1024, low - 12_000);
   for (let attempt = 0; attempt < 50 && low - floor > 100; attempt++) {
     const port = floor + Math.floor(Math.random() * (low - floor));
@@ -28,14 +28,15 @@ export async function freePort(): Promise<number> {
   return listenZero();
 }
 
-const ephemeralRange = (): [number, number] => {
+/** The lowest port of the kernel's ephemeral range (what `listen(0)` and outgoing connections draw from). */
+const ephemeralLow = (): number => {
   try {
-    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
-    if (low! > 0 && high! >= low!) return [low!, high!];
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    if (low > 0) return low;
   } catch {
     // not Linux: the usual default (RFC 6335's dynamic range)
   }
-  return [49152, 65535];
+  return 49152;
 };
 
 const canListen = (port: number) =>
