@@ -86,7 +86,12 @@ export {
   type OverviewThreatRow,
   type OverviewTop,
 } from './stores/overview-store';
-export { readEnrichmentJobs, readCandidateThreats, type CandidateThreats } from './stores/enrichment-reads';
+export {
+  JOB_READ_STATEMENTS,
+  readEnrichmentJobs,
+  readCandidateThreats,
+  type CandidateThreats,
+} from './stores/enrichment-reads';
 export { enrichmentWriteKey, writeEnrichment, writeEnrichments } from './stores/enrichment-store';
 export { TOOL_BASELINE_CAP } from './stores/tool-baselines-store';
 export {

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { zipSync, strToU8 } from 'fflate';
+import { Client } from 'pg';
 import { importAdvisoryFeed, readFeedPath, startWorker, zipFeedFiles, type RunningWorker } from '../src';
 import { analysisPoolFor } from '../src/analysis/pool';
 import { createWorkerHarness, waitFor, type WorkerHarness } from './harness';
@@ -140,6 +141,42 @@ describe('advisory feeds (fixtures)', () => {
       expect(await r23(held)).toEqual([]);
     } finally {
       run.mockRestore();
+    }
+  });
+
+  it('no advisory look-up for manifests without packages on an asset with none recorded; recorded ones are removed', async () => {
+    worker ??= startWorker(h.deps, { maintenance: false });
+    const query = jest.spyOn(Client.prototype, 'query');
+    const lookupsFor = (fp: string) =>
+      query.mock.calls.filter((c) => typeof c[0] === 'string' && c[0].includes('EXECUTE ea_lookup') && c[0].includes(fp))
+        .length;
+    const recorded = async (fp: string) =>
+      (await h.ctx.db.pool.query(`SELECT name FROM asset_packages WHERE livemode AND fingerprint = $1`, [fp])).rows;
+    try {
+      const card = 'hf:no-packages-card';
+      expect(
+        (await h.submit({ fingerprint: card, asset_type: 'model', raw_manifest: '# A model card\n\nNo dependencies.\n' }))
+          .status,
+      ).toBe(202);
+      await h.waitForAsset(card, (a) => a.enrichment_status === 'enriched');
+      expect(lookupsFor(card)).toBe(0);
+
+      const pkg = 'pypi:dropped-packages';
+      expect((await h.submit({ fingerprint: pkg, asset_type: 'package', raw_manifest: `${PKG}==1.0.3\n` })).status).toBe(
+        202,
+      );
+      await h.waitForAsset(pkg, (a) => a.enrichment_status === 'enriched');
+      expect(lookupsFor(pkg)).toBe(1);
+      expect(await recorded(pkg)).toEqual([{ name: 'zzfake-ai-lib' }]);
+      // the next version names no package: its look-up still runs, and removes the recorded one
+      expect((await h.submit({ fingerprint: pkg, asset_type: 'package', raw_manifest: '# no requirements\n' })).status).toBe(
+        202,
+      );
+      await waitFor('the recorded package removed', async () => (await recorded(pkg)).length === 0, 20_000);
+      await h.waitForAsset(pkg, (a) => a.enrichment_status === 'enriched');
+      expect(lookupsFor(pkg)).toBe(2);
+    } finally {
+      query.mockRestore();
     }
   });
 

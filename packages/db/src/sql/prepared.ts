@@ -138,3 +138,17 @@ export async function withPrepared<Name extends string, T>(
     client.release(discard);
   }
 }
+
+/**
+ * One statement of `statements`, alone in its own transaction on a pooled connection, on its generic plan
+ * (`PreparedSession.runGeneric`; docs/data-access.md "Generic plans"): the batched reads pinned that way.
+ */
+export function executeGeneric<Name extends string>(
+  db: Pick<Pool, 'connect'>,
+  statements: PreparedStatements<Name>,
+  statement: { name: Name; args: readonly string[] },
+): Promise<QueryResult> {
+  return withPrepared(db, statements, (session) =>
+    session.runGeneric(statements.execute(statement.name, statement.args)),
+  );
+}

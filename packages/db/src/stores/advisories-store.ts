@@ -3,7 +3,7 @@
 // id or alias. Advisories are public knowledge: no org or mode column; asset_packages is per mode like assets.
 import type { Pool, PoolClient } from 'pg';
 import { literal } from '../sql/literal';
-import { PreparedStatements, withPrepared } from '../sql/prepared';
+import { PreparedStatements, executeGeneric } from '../sql/prepared';
 import { reenrichMatchedSql } from './reenrich-sql';
 
 /** One record ready to store: the OSV document and the columns derived from it (the worker's import computes them). */
@@ -195,17 +195,16 @@ export async function readCandidateAdvisories(
 ): Promise<unknown[][]> {
   const pkgs = lookups.flatMap((l, i) => l.packages.map((p) => ({ i: i + 1, ...p })));
   const { boolArray, textArray, intArray } = literal;
-  const { rows } = await withPrepared(db, ADVISORY_LOOKUP_STATEMENTS, (session) =>
-    session.runGeneric(
-      ADVISORY_LOOKUP_STATEMENTS.execute('ea_lookup', [
-        boolArray(lookups.map((l) => l.livemode)),
-        textArray(lookups.map((l) => l.fingerprint)),
-        intArray(pkgs.map((p) => p.i)),
-        textArray(pkgs.map((p) => p.ecosystem)),
-        textArray(pkgs.map((p) => p.name)),
-      ]),
-    ),
-  );
+  const { rows } = await executeGeneric(db, ADVISORY_LOOKUP_STATEMENTS, {
+    name: 'ea_lookup',
+    args: [
+      boolArray(lookups.map((l) => l.livemode)),
+      textArray(lookups.map((l) => l.fingerprint)),
+      intArray(pkgs.map((p) => p.i)),
+      textArray(pkgs.map((p) => p.ecosystem)),
+      textArray(pkgs.map((p) => p.name)),
+    ],
+  });
   const out: unknown[][] = lookups.map(() => []);
   for (const r of rows as Array<{ i: string; osv: unknown }>) out[Number(r.i) - 1]!.push(r.osv);
   return out;

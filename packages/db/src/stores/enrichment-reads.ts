@@ -1,5 +1,7 @@
 import type { Severity, ToolBaseline } from '@risk/enrichment';
 import type { Pool } from 'pg';
+import { literal } from '../sql/literal';
+import { PreparedStatements, executeGeneric } from '../sql/prepared';
 import { CANDIDATE_THREATS_TEXT, READ_SQL, candidateThreatsSql } from './enrichment-statements';
 import { toToolBaseline } from './tool-baselines-store';
 import type { AssetMatchKeys, MatchingThreatRow } from './threats-store';
@@ -45,6 +47,8 @@ export interface JobRead {
   tool_baseline: ToolBaseline | null;
   /** the candidate threats (as readCandidateThreats reads them for `cveIds`); null when nothing to do */
   candidates: CandidateThreats | null;
+  /** the asset has packages recorded by an earlier advisory look-up (asset_packages); false when nothing to do */
+  has_packages: boolean;
 }
 
 /** Candidate threats and the stamp of each (THREAT_STAMP), for the writer's check. */
@@ -60,38 +64,50 @@ function candidates(rows: Array<CandidateThreatRow & { stamp: string }>): Candid
   };
 }
 
+const { boolArray, textArray, timestamptz } = literal;
+
+/** The job read, prepared once per connection (docs/data-access.md "Prepared statements"). */
+export const JOB_READ_STATEMENTS = new PreparedStatements({
+  er_read: { types: ['boolean[]', 'text[]', 'text[]', 'timestamptz', 'text[]'], sql: READ_SQL },
+});
+
 /**
  * Reads a batch of jobs in one statement (READ_SQL): one entry per job, in order, undefined when the
  * asset does not exist. Observations received before `observedSince` are expired (the newest still
  * counts); the candidate threats are read for `cveIds` (every CVE id the engine can report).
+ *
+ * On its generic plan, made without sequential scans (docs/data-access.md "Generic plans";
+ * packages/db/test/job-read-plan.test.ts): left to choose, Postgres planned it anew on every call, and a drain's reads
+ * carry one or two jobs each, so the planning cost more of the database's time than the reading (docs/performance.md).
  */
 export async function readEnrichmentJobs(
-  db: Pick<Pool, 'query'>,
+  db: Pick<Pool, 'connect'>,
   jobs: readonly EnrichmentJobKey[],
   opts: { observedSince: Date; cveIds: readonly string[] },
 ): Promise<Array<JobRead | undefined>> {
-  type Raw = Omit<JobRead, 'tool_baseline' | 'candidates'> & {
+  type Raw = Omit<JobRead, 'tool_baseline' | 'candidates' | 'has_packages'> & {
+    has_packages: boolean | null;
     i: string;
     tool_baseline: unknown;
     threats: Array<CandidateThreatRow & { stamp: string }> | null;
   };
-  const { rows } = await db.query<Raw>({
-    name: 'enrichment_read',
-    text: READ_SQL,
-    values: [
-      jobs.map((j) => j.livemode),
-      jobs.map((j) => j.fingerprint),
-      jobs.map((j) => j.digest),
-      opts.observedSince,
-      opts.cveIds,
+  const { rows } = await executeGeneric(db, JOB_READ_STATEMENTS, {
+    name: 'er_read',
+    args: [
+      boolArray(jobs.map((j) => j.livemode)),
+      textArray(jobs.map((j) => j.fingerprint)),
+      textArray(jobs.map((j) => j.digest)),
+      timestamptz(opts.observedSince),
+      textArray(opts.cveIds),
     ],
   });
   const byIndex = new Map(
-    rows.map(({ threats, ...r }) => [
+    (rows as Raw[]).map(({ threats, ...r }) => [
       Number(r.i),
       {
         ...r,
         tool_baseline: toToolBaseline(r.tool_baseline),
+        has_packages: r.has_packages === true,
         // the threats are read with the observations: for a job with nothing to do, neither
         candidates: r.observations ? candidates(threats ?? []) : null,
       },

@@ -2,7 +2,7 @@ import { Prisma } from '../generated/prisma/client';
 import { PreparedStatements } from '../sql/prepared';
 import { HISTORY_SQL, HISTORY_STATEMENT_TYPES } from './history-store';
 import { FAN_OUT_EVENTS_SQL } from './events-store';
-import { PREVIOUS_TOOLS_SQL, TOOLS_WRITE_SQL, TOOLS_WRITE_TYPES, toolBaselineLateral } from './tool-baselines-store';
+import { PREVIOUS_TOOLS_LATERAL, TOOLS_WRITE_SQL, TOOLS_WRITE_TYPES, toolBaselineLateral } from './tool-baselines-store';
 import { threatsMatchingAssetExprWhere, threatsMatchingAssetWhere, type AssetMatchKeys } from './threats-store';
 
 /**
@@ -20,6 +20,9 @@ import { threatsMatchingAssetExprWhere, threatsMatchingAssetWhere, type AssetMat
 // content digest (equal content analyses alike), newest first. When every observation has expired the
 // newest one still describes the asset. Which org observed what never leaves this statement.
 //
+// Whether the asset has packages recorded by an earlier advisory look-up rides along too (behind the same filter): a job
+// whose manifests name no package skips its look-up when none is recorded (docs/advisories.md "Enrichment").
+//
 // The candidate threats ride in the same statement (behind the same filter): the shared rule with every
 // CVE id the engine can report ($5, ADVISORY_CVE_IDS), each with its stamp — what candidateThreatsSql
 // reads for one asset, here for every job of the batch.
@@ -28,7 +31,8 @@ const ONCE = `a.latest_digest = j.digest AND NOT (a.enrichment_status = 'enriche
 export const READ_SQL = `
   SELECT j.i, a.asset_type, a.enrichment_status, a.latest_digest, a.enriched_digest, a.intrinsic_risk_score,
          a.intrinsic_risk_severity, a.first_seen, a.signal_count,
-         obs.observations, o.org_count, o.org_signal_count, o.org_first_seen, tb.tool_baseline, th.threats
+         obs.observations, o.org_count, o.org_signal_count, o.org_first_seen, tb.tool_baseline, th.threats,
+         pk.has_packages
     FROM unnest($1::boolean[], $2::text[], $3::text[]) WITH ORDINALITY AS j(livemode, fingerprint, digest, i)
     JOIN assets a ON a.livemode = j.livemode AND a.fingerprint = j.fingerprint
     LEFT JOIN LATERAL (
@@ -54,6 +58,10 @@ export const READ_SQL = `
         FROM asset_orgs ao
        WHERE ao.livemode = a.livemode AND ao.fingerprint = a.fingerprint AND ${ONCE}
     ) o ON true${toolBaselineLateral(ONCE)}
+    LEFT JOIN LATERAL (
+      SELECT true AS has_packages FROM asset_packages ap
+       WHERE ap.livemode = a.livemode AND ap.fingerprint = a.fingerprint AND ${ONCE} LIMIT 1
+    ) pk ON true
     LEFT JOIN LATERAL (
       SELECT json_agg(json_build_object('id', t.id, 'title', t.title, 'category', t.category, 'severity', t.severity,
                                         'risk_penalty', t.risk_penalty, 'cve_id', t.cve_id,
@@ -117,12 +125,12 @@ export function lockSql(keys: LockKeys): Prisma.Sql {
               FROM findings f WHERE f.livemode = a.livemode AND f.fingerprint = a.fingerprint) AS prev_findings,
            CASE WHEN b.content_hash IS DISTINCT FROM ${keys.content_hash} THEN b.components END AS prev_components,
            CASE WHEN b.content_hash IS DISTINCT FROM ${keys.content_hash} THEN b.lineage END AS prev_lineage,
-           ${Prisma.raw(PREVIOUS_TOOLS_SQL)}
+           pt.prev_tools, pt.has_tool_baseline
       FROM assets a
       LEFT JOIN LATERAL (
         SELECT id, bom_version, content_hash, components, lineage FROM aiboms
          WHERE livemode = a.livemode AND fingerprint = a.fingerprint ORDER BY bom_version DESC LIMIT 1
-      ) b ON true
+      ) b ON true${Prisma.raw(PREVIOUS_TOOLS_LATERAL)}
      WHERE a.livemode = ${keys.livemode} AND a.fingerprint = ${keys.fingerprint}
        FOR UPDATE OF a`;
 }

@@ -237,8 +237,10 @@ export async function writeEnrichments(
     if (seen.has(key)) throw new Error(`writeEnrichments: asset ${key} appears twice in one batch`);
     seen.add(key);
   }
-  // BEGIN, then (several assets) every row lock in the database's order (ew_lock_all), then each input's lock read
-  const locks = inputs.map(lockStatement);
+  // BEGIN, then (several assets) every row lock in the database's order (ew_lock_all), then each input's lock read on
+  // its generic plan (docs/data-access.md "Generic plans"; packages/db/test/lock-plan.test.ts); the second round trip
+  // sets them again before each history statement and CHOSEN_PLAN_SETTINGS after it.
+  const locks: string[] = [...GENERIC_PLAN_SETTINGS, ...inputs.map(lockStatement)];
   if (inputs.length > 1)
     locks.unshift(
       statements.execute('ew_lock_all', [
@@ -246,14 +248,14 @@ export async function writeEnrichments(
         textArray(inputs.map((i) => i.job.fingerprint)),
       ]),
     );
-  const firstLock = inputs.length > 1 ? 2 : 1;
+  // the results before the first lock read: BEGIN's, the batch's row locks when there are several assets, the settings
+  const firstLock = (inputs.length > 1 ? 2 : 1) + GENERIC_PLAN_SETTINGS.length;
   return withPrepared(db, statements, async (session) => {
     session.inTransaction = true;
     const first = await session.run(assertNoNul(`BEGIN;\n${locks.join(';\n')}`));
     const at: number[] = [];
     const second: string[] = [];
     const plans = inputs.map((input, i) => {
-      // result 0 is BEGIN's, result 1 the batch's row locks when there are several assets
       const current = first[i + firstLock]!.rows[0] as LockedRow | undefined;
       if (!current) throw new Error(`asset ${input.job.fingerprint} disappeared during enrichment`);
       const plan = planWrite(input, current);

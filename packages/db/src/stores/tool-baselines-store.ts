@@ -66,12 +66,19 @@ export const TOOLS_WRITE_SQL = `
 
 export const TOOLS_WRITE_TYPES = ['boolean', 'text', 'jsonb', 'timestamptz', 'int'];
 
-/** The lock read's column: the asset's current tool set before this write (name → definition hash). */
-export const PREVIOUS_TOOLS_SQL = `
-  (SELECT json_object_agg(tb.name, tb.current_hash) FROM asset_tool_baselines tb
-    WHERE tb.livemode = a.livemode AND tb.fingerprint = a.fingerprint AND tb.current_hash IS NOT NULL) AS prev_tools,
-  EXISTS (SELECT 1 FROM asset_tool_baselines tb
-           WHERE tb.livemode = a.livemode AND tb.fingerprint = a.fingerprint) AS has_tool_baseline`;
+/**
+ * The lock read's lateral (alias `pt`): the asset's current tool set before this write (name → definition hash) and
+ * whether it has any baseline, in ONE read of the asset's rows (it was two subqueries: the `EXISTS` one planned, on a
+ * small table, as a subplan over a scan of the whole table). The lock read runs on its generic plan without sequential
+ * scans (docs/data-access.md "Generic plans"; packages/db/test/lock-plan.test.ts), so this read is by the asset's key.
+ */
+export const PREVIOUS_TOOLS_LATERAL = `
+  LEFT JOIN LATERAL (
+    SELECT json_object_agg(tb.name, tb.current_hash) FILTER (WHERE tb.current_hash IS NOT NULL) AS prev_tools,
+           count(*) > 0 AS has_tool_baseline
+      FROM asset_tool_baselines tb
+     WHERE tb.livemode = a.livemode AND tb.fingerprint = a.fingerprint
+  ) pt ON true`;
 
 /** How the asset's tool set changed since the previous enrichment (names, capped by the caller): added and
  * changed in the order of the new list, removed sorted. */

@@ -27,6 +27,14 @@ export interface AdvisoryLookup {
   ms: number;
 }
 
+/** The look-up's answer for an asset without packages, now or recorded: nothing to read, nothing to replace. */
+export const NO_ADVISORIES: Readonly<AdvisoryLookup> = Object.freeze({
+  advisories: [],
+  cve_ids: [],
+  from_database: 0,
+  ms: 0,
+});
+
 export async function lookupAdvisories(
   deps: WorkerDeps,
   input: { livemode: boolean; fingerprint: string; packages: PackageKey[] },

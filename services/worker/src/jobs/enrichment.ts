@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { enqueueDeliveries, recordEventsWithDeliveries, withSpan, type EnrichmentJob } from '@risk/common';
 import { redactText, type AssetType, type EnrichmentInput } from '@risk/enrichment';
-import { lookupAdvisories, withFeedCveThreats } from '../advisories/lookup';
+import { lookupAdvisories, NO_ADVISORIES, withFeedCveThreats } from '../advisories/lookup';
 import type { CandidateThreats } from '@risk/db';
 import { analysisPoolFor, testBusyMs } from '../analysis/pool';
 import type { WorkerDeps } from '../deps';
@@ -87,9 +87,14 @@ export async function enrichAsset(deps: WorkerDeps, job: EnrichmentJob): Promise
     pool.run('packages_and_enrich', [inputs, context(candidates.threats)], { busyMs }),
   );
   const t2a = performance.now();
-  const advisories = await withSpan('enrichment read advisories', {}, () =>
-    lookupAdvisories(deps, { livemode: job.livemode, fingerprint: job.fingerprint, packages: first.packages }),
-  );
+  // manifests that name no package, for an asset with none recorded (model cards, configs: most assets), have nothing
+  // to look up and nothing to replace; the look-up still runs when packages are recorded, to remove them
+  const advisories =
+    first.packages.length === 0 && !asset.has_packages
+      ? NO_ADVISORIES
+      : await withSpan('enrichment read advisories', {}, () =>
+          lookupAdvisories(deps, { livemode: job.livemode, fingerprint: job.fingerprint, packages: first.packages }),
+        );
   let result = first.result;
   let stamps = candidates.stamps;
   let analyzeMs = t2a - t1;
