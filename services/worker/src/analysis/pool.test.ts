@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { AnalysisTimeoutError, analysisTaskFile, createAnalysisPool, TASK_ENTRY_TSX, type AnalysisPool } from './pool';
 import type { CandidateThreat } from './task';
@@ -97,6 +99,26 @@ describe('analysis thread pool', () => {
     ]);
     expect(both.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
   });
+
+  it('charges a task the CPU its thread spends, not the time a busy machine keeps the thread waiting for a core', async () => {
+    // one busy process at nice 0 per core, and one more: the pool's thread (nice +10) gets a few per cent of a core.
+    // Counted in wall time, a task of 300 ms of CPU then outlasted the 1000 ms budget and failed (a CI runner busy
+    // with other suites did that to a benign 1 MiB model card: docs/security.md "Analysis under a budget").
+    const hogs = Array.from({ length: os.availableParallelism() + 1 }, () =>
+      spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
+    );
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const t0 = performance.now();
+      const result = await pool.run('enrich', [input('langchain==0.0.100\n'), ctx([])], { busyMs: 300 });
+      const elapsed = performance.now() - t0;
+      expect(result.intrinsic_risk_score).toBeGreaterThan(0);
+      // the thread waited for a core: the task took longer than its budget in wall time, and was not cut short
+      expect(elapsed).toBeGreaterThan(1000);
+    } finally {
+      for (const hog of hogs) hog.kill('SIGKILL');
+    }
+  }, 60_000);
 });
 
 describe('analysis thread pool loading task.ts through tsx (the fallback when bundling fails)', () => {

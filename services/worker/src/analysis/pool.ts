@@ -5,16 +5,16 @@ import path from 'node:path';
 import type { Config } from '@risk/common';
 import { build } from 'esbuild';
 import { Piscina } from 'piscina';
-import { sharedClock, type StartStampBuffers } from './start-stamps';
+import { startStampBuffers, startStampReader } from './start-stamps';
 import type { AnalysisEntries, AnalysisTask, EntryName } from './task';
 
 /**
  * The analysis thread pool (docs/security.md, "Analysis under a budget"). The engine is pure CPU on
  * untrusted content, so it runs off the worker's event loop: the main thread keeps answering /healthz,
  * renewing BullMQ locks, relaying the outbox and delivering webhooks whatever a manifest costs, and a
- * second core does analysis. Each task has a deadline counted from the moment its thread starts it
- * (not from when it was queued behind other tasks, nor while a replacement thread is still loading):
- * on expiry the thread is terminated (piscina stops the Worker of an aborted running task) and the
+ * second core does analysis. Each task has a budget of its thread's CPU time, counted from the moment
+ * the thread starts it (not while it is queued behind other tasks, a replacement thread is still loading,
+ * or a busy machine leaves the thread waiting for a core; start-stamps.ts): past it the thread is terminated (piscina stops the Worker of an aborted running task) and the
  * task rejects with AnalysisTimeoutError.
  */
 export const ANALYSIS_TIMEOUT = 'analysis_timeout';
@@ -120,12 +120,8 @@ export function createAnalysisPool(opts: AnalysisPoolOptions & { filename?: stri
 const STAMP_SLOTS = 4096;
 
 function startPiscina(filename: string, opts: AnalysisPoolOptions): AnalysisPool {
-  const startStamps: StartStampBuffers = {
-    ids: new SharedArrayBuffer(STAMP_SLOTS * Int32Array.BYTES_PER_ELEMENT),
-    at: new SharedArrayBuffer(STAMP_SLOTS * Float64Array.BYTES_PER_ELEMENT),
-  };
-  const stampIds = new Int32Array(startStamps.ids).fill(-1);
-  const stampAt = new Float64Array(startStamps.at);
+  const startStamps = startStampBuffers(STAMP_SLOTS);
+  const stamps = startStampReader(startStamps);
   const piscina = new Piscina({
     filename,
     minThreads: opts.threads,
@@ -150,17 +146,18 @@ function startPiscina(filename: string, opts: AnalysisPoolOptions): AnalysisPool
     async run(entry, args, runOpts = {}) {
       // ids stay below 2^31 (Int32Array slots) and never repeat within a slot's reuse
       const id = (nextId = (nextId + 1) % 0x7fffffff);
-      const slot = id % STAMP_SLOTS;
       const controller = new AbortController();
-      // The deadline counts from the task's start, which its thread stamps in shared memory. A timer armed at
-      // submission checks the stamp: not started yet (queued behind other tasks, or its thread still loading), it
-      // looks again one budget later; started, it fires at start + budget.
+      // The budget is the CPU time the task's thread spends from the task's start, which the thread stamps in shared
+      // memory (start-stamps.ts). A timer armed at submission checks the stamp: not started yet (queued behind other
+      // tasks, or its thread still loading), it looks again one budget later; started, it reads what the task has
+      // spent and looks again when the rest of the budget could at the earliest be spent (a thread cannot spend CPU
+      // faster than wall time), or aborts the task.
       const check = (): void => {
-        if (Atomics.load(stampIds, slot) !== id) {
+        if (!stamps.started(id)) {
           timer = setTimeout(check, opts.timeoutMs);
           return;
         }
-        const left = stampAt[slot]! + opts.timeoutMs - sharedClock();
+        const left = opts.timeoutMs - stamps.spentMs(id);
         if (left <= 0) controller.abort(new AnalysisTimeoutError(opts.timeoutMs));
         else timer = setTimeout(check, left);
       };

@@ -8,7 +8,7 @@
  * isolate that jest's module system never sees.
  */
 import { workerData } from 'node:worker_threads';
-import { sharedClock, type StartStampBuffers } from './start-stamps';
+import { ownCpuClock, startStamper, type StartStampBuffers } from './start-stamps';
 import {
   advisoryPackageKeys,
   analyzeObservations,
@@ -73,31 +73,25 @@ export interface AnalysisTask<E extends EntryName = EntryName> {
   id: number;
   entry: E;
   args: Parameters<AnalysisEntries[E]>;
-  /** test-only (ENRICHMENT_TEST_BUSY_MS): spin this long first, as a pathological input would */
+  /** test-only (ENRICHMENT_TEST_BUSY_MS): burn this much CPU first, as a pathological input would */
   busy_ms: number;
 }
 
-const shared = (workerData as { startStamps?: StartStampBuffers } | null)?.startStamps;
-const stampIds = shared ? new Int32Array(shared.ids) : null;
-const stampAt = shared ? new Float64Array(shared.at) : null;
+const cpuClock = ownCpuClock();
+const stampStart = startStamper((workerData as { startStamps?: StartStampBuffers } | null)?.startStamps, cpuClock);
 
-/** Records in shared memory that this thread starts task `id` (start-stamps.ts; the pool's deadline counts from it). */
-function stampStart(id: number): void {
-  if (!stampIds || !stampAt) return;
-  const slot = id % stampIds.length;
-  stampAt[slot] = sharedClock();
-  // the id last, with a sequentially consistent store: a reader that sees the id also sees the time written before it
-  Atomics.store(stampIds, slot, id);
+/** test-only (ENRICHMENT_TEST_BUSY_MS): burn `ms` of this thread's CPU (of wall time where that is not readable) */
+function spin(ms: number): void {
+  const clock = cpuClock && Number.isFinite(cpuClock.now()) ? cpuClock.now : Date.now;
+  const until = clock() + ms;
+  while (clock() < until) {
+    /* the event loop of this thread is blocked, like a super-linear regex would block it */
+  }
 }
 
 export default function runAnalysisTask(task: AnalysisTask): ReturnType<AnalysisEntries[EntryName]> {
   stampStart(task.id);
-  if (task.busy_ms > 0) {
-    const until = Date.now() + task.busy_ms;
-    while (Date.now() < until) {
-      /* spin: the event loop of this thread is blocked, like a super-linear regex would block it */
-    }
-  }
+  if (task.busy_ms > 0) spin(task.busy_ms);
   const entry = ENTRIES[task.entry] as (...args: unknown[]) => ReturnType<AnalysisEntries[EntryName]>;
   return entry(...task.args);
 }
