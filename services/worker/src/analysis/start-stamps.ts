@@ -4,10 +4,10 @@
  *
  * In slot `id % slots` the thread writes the task's start time, its own CPU time at that moment and its Linux thread
  * id, then the task's id. The deadline is a budget of the thread's CPU time since that start, read from
- * `/proc/self/task/<tid>/schedstat`: what a hostile manifest controls is how much CPU its analysis takes, not how long
- * a busy machine leaves a nice +10 thread waiting for a core. Counted in wall time, a benign 1 MiB manifest failed
- * `analysis_timeout` on a CI runner busy with other suites (docs/security.md "Analysis under a budget"). Where the thread's CPU
- * time cannot be read (no /proc), the budget counts wall time from the start, as before.
+ * `/proc/self/task/<tid>/schedstat`: what a hostile manifest controls is how much CPU its analysis takes, not how
+ * long a busy machine leaves a nice +10 thread waiting for a core. Counted in wall time, a benign 1 MiB manifest
+ * failed `analysis_timeout` on a CI runner busy with other suites (docs/security.md "Analysis under a budget").
+ * Where the thread's CPU time cannot be read (no /proc), the budget counts wall time from the start, as before.
  *
  * Writing shared memory instead of posting a "started" message saves the main thread one wake-up per task.
  */
