@@ -4,6 +4,7 @@ import { severityForScore } from '@risk/contracts';
 import type { EnrichmentInput, FinalizeContext } from './types';
 import { uniq } from './util';
 import { CURATED_ADVISORIES } from './advisories/curated';
+import { packageKeysOf, type PackageKey } from './advisories/packages';
 import { analyze, type Analysis, type AnalyzeOptions } from './analyze';
 import { finalize, type EnrichmentResult } from './finalize';
 
@@ -77,6 +78,18 @@ export function enrich(input: EnrichmentInput, ctx: FinalizeContext): Enrichment
  */
 export function analyzeObservations(inputs: readonly EnrichmentInput[], options: AnalyzeOptions = {}): Analysis {
   return mergeAnalyses(inputs.map((i) => analyze(i, options)));
+}
+
+/**
+ * analyzeObservations, and the packages to read advisories for (advisoryPackageKeys) taken from the same parse: each
+ * manifest is parsed once. The worker's analysis task uses it (docs/advisories.md "Enrichment").
+ */
+export function analyzeObservationsWithPackages(
+  inputs: readonly EnrichmentInput[],
+  options: AnalyzeOptions = {},
+): { analysis: Analysis; packages: PackageKey[] } {
+  const analyses = inputs.map((i) => analyze(i, options));
+  return { analysis: mergeAnalyses(analyses), packages: packageKeysOf(analyses) };
 }
 
 /** The whole engine over several observations: analyzeObservations, then finalize. */

@@ -2,6 +2,8 @@ import { analyze } from '../src/analyze';
 import {
   CURATED_ADVISORIES,
   advisoryPackageKeys,
+  analyzeObservations,
+  analyzeObservationsWithPackages,
   cvss3BaseScore,
   indexAdvisories,
   matchDependencies,
@@ -12,6 +14,7 @@ import {
 } from '../src/index';
 import type { Dependency } from '../src/types';
 import { input } from './helpers';
+import { loadCorpus, readManifest } from '../scripts/corpus-index';
 
 // docs/advisories.md "Matching": OSV ranges in each ecosystem's own version order
 function record(over: Record<string, unknown>): AdvisoryRecord {
@@ -250,5 +253,22 @@ describe('R23 with advisories passed in (the worker path)', () => {
       // the npm package declares no version: it is not looked up as itself
       ['npm:mcp-remote', 'pypi:gratient', 'pypi:my-pkg', 'pypi:redis', 'pypi:salt'].sort(),
     );
+  });
+  it('read off the analysis (one parse per manifest): the same packages and the same analysis, over the whole corpus', () => {
+    // the worker's task takes the packages from the analysis's parsed manifests instead of parsing each one again
+    // (docs/advisories.md "Enrichment"); two observations per asset, as an asset seen by two orgs
+    const entries = loadCorpus().entries;
+    const inputs = entries.map((e) =>
+      input({ asset_type: e.asset_type, name: e.name, version: '1.0', raw_manifest: readManifest(e) }),
+    );
+    let withPackages = 0;
+    inputs.forEach((one, i) => {
+      const pair = [one, inputs[(i + 1) % inputs.length]!];
+      const { analysis, packages } = analyzeObservationsWithPackages(pair);
+      expect(packages).toEqual(advisoryPackageKeys(pair));
+      expect(analysis).toEqual(analyzeObservations(pair));
+      if (packages.length > 0) withPackages++;
+    });
+    expect(withPackages).toBeGreaterThan(20); // the corpus has dependency manifests, not only model cards
   });
 });

@@ -2,7 +2,7 @@
 // candidate advisories in one query (docs/advisories.md "Enrichment"). Parsing only: no rule runs here.
 import { parseManifest } from '../parse';
 import { advisoryDependencies } from '../rules/vulnerable-versions';
-import type { EnrichmentInput } from '../types';
+import type { EnrichmentInput, ParsedManifest } from '../types';
 import { packageNameKey } from './osv';
 
 export interface PackageKey {
@@ -10,20 +10,33 @@ export interface PackageKey {
   name: string;
 }
 
-/** Distinct (ecosystem, normalized name) pairs over every observation's dependencies and the asset itself. */
 /** Longer than npm's 214 and PyPI's practical limit: such a name is hostile input, not a package. */
 const MAX_PACKAGE_NAME = 256;
 
+/** Distinct (ecosystem, normalized name) pairs over every observation's dependencies and the asset itself. */
 export function advisoryPackageKeys(inputs: readonly EnrichmentInput[]): PackageKey[] {
-  const out = new Map<string, PackageKey>();
+  const parsed: Array<{ input: EnrichmentInput; parsed: ParsedManifest }> = [];
   for (const input of inputs) {
-    let deps;
     try {
-      deps = advisoryDependencies(parseManifest(input), input);
+      parsed.push({ input, parsed: parseManifest(input) });
     } catch {
-      continue; // analyze() reports an unparseable manifest; it has no dependencies to look up
+      // analyze() reports an unparseable manifest; it has no dependencies to look up
     }
-    for (const d of deps) {
+  }
+  return packageKeysOf(parsed);
+}
+
+/**
+ * The same pairs from manifests already parsed: an analysis (analyze.ts) carries its parsed manifest, so the worker's
+ * task reads the packages off the analyses instead of parsing every manifest a second time (docs/advisories.md
+ * "Enrichment"). These are exactly the dependencies R23 matched in that analysis.
+ */
+export function packageKeysOf(
+  observations: ReadonlyArray<{ input: EnrichmentInput; parsed: ParsedManifest }>,
+): PackageKey[] {
+  const out = new Map<string, PackageKey>();
+  for (const { input, parsed } of observations) {
+    for (const d of advisoryDependencies(parsed, input)) {
       const name = packageNameKey(d.ecosystem, d.name);
       // a name no registry accepts (NUL, which Postgres cannot store either, or longer than any registry allows)
       // matches no advisory: it is not looked up (docs/advisories.md "Enrichment")

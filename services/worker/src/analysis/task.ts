@@ -10,9 +10,10 @@
 import { workerData } from 'node:worker_threads';
 import { ownCpuClock, startStamper, type StartStampBuffers } from './start-stamps';
 import {
-  advisoryPackageKeys,
   analyzeObservations,
+  analyzeObservationsWithPackages,
   finalize,
+  type Analysis,
   type EnrichmentInput,
   type EnrichmentResult,
   type FinalizeContext,
@@ -38,7 +39,13 @@ function enrichWithCandidates(
   ctx: Omit<FinalizeContext, 'threats'> & { threats: CandidateThreat[] },
 ): EnrichmentResult {
   // the asset's MCP tool baseline goes to the rules (docs/drift.md)
-  const analysis = analyzeObservations(inputs, { tool_baseline: ctx.tool_baseline });
+  return finalizeWithCandidates(analyzeObservations(inputs, { tool_baseline: ctx.tool_baseline }), ctx);
+}
+
+function finalizeWithCandidates(
+  analysis: Analysis,
+  ctx: Omit<FinalizeContext, 'threats'> & { threats: CandidateThreat[] },
+): EnrichmentResult {
   const cves = new Set(analysis.cve_ids);
   const threats = ctx.threats
     .filter((t) => t.by_fingerprint || (t.cve_id !== null && cves.has(t.cve_id)))
@@ -56,7 +63,10 @@ function packagesAndEnrich(
   inputs: EnrichmentInput[],
   ctx: Omit<FinalizeContext, 'threats'> & { threats: CandidateThreat[] },
 ): { packages: PackageKey[]; result: EnrichmentResult } {
-  return { packages: advisoryPackageKeys(inputs), result: enrichWithCandidates(inputs, ctx) };
+  // the packages come off the analysis's own parse: each manifest is parsed once (a second parse was a seventh of
+  // the thread's time, docs/performance.md)
+  const { analysis, packages } = analyzeObservationsWithPackages(inputs, { tool_baseline: ctx.tool_baseline });
+  return { packages, result: finalizeWithCandidates(analysis, ctx) };
 }
 
 /** The engine entries a task may name; each takes and returns structured-cloneable values. */
