@@ -34,7 +34,7 @@ export const ADVISORY_CVE_IDS: readonly string[] = uniq(
   CURATED_ADVISORIES.flatMap((a) => [a.id, ...a.aliases]).filter((id) => id.startsWith('CVE-')),
 ).sort();
 export * from './advisories';
-export { advisoryPackageKeys, type PackageKey } from './advisories/packages';
+export type { PackageKey } from './advisories/packages';
 export {
   REDACTED,
   SECRET_FORMATS,
@@ -81,8 +81,8 @@ export function analyzeObservations(inputs: readonly EnrichmentInput[], options:
 }
 
 /**
- * analyzeObservations, and the packages to read advisories for (advisoryPackageKeys) taken from the same parse: each
- * manifest is parsed once. The worker's analysis task uses it (docs/advisories.md "Enrichment").
+ * analyzeObservations, and the packages to read advisories for, taken from the same parse: each manifest is parsed
+ * once. The worker's analysis task uses it (docs/advisories.md "Enrichment").
  */
 export function analyzeObservationsWithPackages(
   inputs: readonly EnrichmentInput[],

@@ -1,7 +1,6 @@
 import { analyze } from '../src/analyze';
 import {
   CURATED_ADVISORIES,
-  advisoryPackageKeys,
   analyzeObservations,
   analyzeObservationsWithPackages,
   cvss3BaseScore,
@@ -12,9 +11,11 @@ import {
   parseFeedFile,
   type AdvisoryRecord,
 } from '../src/index';
-import type { Dependency } from '../src/types';
+import type { Dependency, EnrichmentInput } from '../src/types';
 import { input } from './helpers';
 import { loadCorpus, readManifest } from '../scripts/corpus-index';
+import { packageKeysOf } from '../src/advisories/packages';
+import { parseManifest } from '../src/parse';
 
 // docs/advisories.md "Matching": OSV ranges in each ecosystem's own version order
 function record(over: Record<string, unknown>): AdvisoryRecord {
@@ -245,7 +246,7 @@ describe('R23 with advisories passed in (the worker path)', () => {
     expect(r23[0]).toMatchObject({ severity: 'high', confidence: 0.6 });
   });
   it('the packages the worker looks up: dependencies and the asset itself, normalized', () => {
-    const keys = advisoryPackageKeys([
+    const { packages: keys } = analyzeObservationsWithPackages([
       input({ asset_type: 'package', name: 'My_Pkg', version: '1.0', raw_manifest: reqs }),
       input({ asset_type: 'package', raw_manifest: '{"name":"x","dependencies":{"mcp-remote":"0.1.15"}}' }),
     ]);
@@ -257,6 +258,8 @@ describe('R23 with advisories passed in (the worker path)', () => {
   it('read off the analysis (one parse per manifest): the same packages and the same analysis, over the whole corpus', () => {
     // the worker's task takes the packages from the analysis's parsed manifests instead of parsing each one again
     // (docs/advisories.md "Enrichment"); two observations per asset, as an asset seen by two orgs
+    const parsedAlone = (pair: EnrichmentInput[]) =>
+      packageKeysOf(pair.map((i) => ({ input: i, parsed: parseManifest(i) })));
     const entries = loadCorpus().entries;
     const inputs = entries.map((e) =>
       input({ asset_type: e.asset_type, name: e.name, version: '1.0', raw_manifest: readManifest(e) }),
@@ -265,7 +268,7 @@ describe('R23 with advisories passed in (the worker path)', () => {
     inputs.forEach((one, i) => {
       const pair = [one, inputs[(i + 1) % inputs.length]!];
       const { analysis, packages } = analyzeObservationsWithPackages(pair);
-      expect(packages).toEqual(advisoryPackageKeys(pair));
+      expect(packages).toEqual(parsedAlone(pair));
       expect(analysis).toEqual(analyzeObservations(pair));
       if (packages.length > 0) withPackages++;
     });

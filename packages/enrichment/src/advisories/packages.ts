@@ -1,6 +1,5 @@
-// The packages an enrichment will match advisories for, computed before the engine runs so the worker can read the
-// candidate advisories in one query (docs/advisories.md "Enrichment"). Parsing only: no rule runs here.
-import { parseManifest } from '../parse';
+// The packages an enrichment matches advisories for, read off its analyses' parsed manifests (each manifest is parsed
+// once), so the worker can read the candidate advisories in one query (docs/advisories.md "Enrichment").
 import { advisoryDependencies } from '../rules/vulnerable-versions';
 import type { EnrichmentInput, ParsedManifest } from '../types';
 import { packageNameKey } from './osv';
@@ -13,23 +12,9 @@ export interface PackageKey {
 /** Longer than npm's 214 and PyPI's practical limit: such a name is hostile input, not a package. */
 const MAX_PACKAGE_NAME = 256;
 
-/** Distinct (ecosystem, normalized name) pairs over every observation's dependencies and the asset itself. */
-export function advisoryPackageKeys(inputs: readonly EnrichmentInput[]): PackageKey[] {
-  const parsed: Array<{ input: EnrichmentInput; parsed: ParsedManifest }> = [];
-  for (const input of inputs) {
-    try {
-      parsed.push({ input, parsed: parseManifest(input) });
-    } catch {
-      // analyze() reports an unparseable manifest; it has no dependencies to look up
-    }
-  }
-  return packageKeysOf(parsed);
-}
-
 /**
- * The same pairs from manifests already parsed: an analysis (analyze.ts) carries its parsed manifest, so the worker's
- * task reads the packages off the analyses instead of parsing every manifest a second time (docs/advisories.md
- * "Enrichment"). These are exactly the dependencies R23 matched in that analysis.
+ * Distinct (ecosystem, normalized name) pairs over every observation's dependencies and the asset itself, from its
+ * parsed manifest (an analysis, analyze.ts, carries both): exactly the dependencies R23 matched in that analysis.
  */
 export function packageKeysOf(
   observations: ReadonlyArray<{ input: EnrichmentInput; parsed: ParsedManifest }>,
