@@ -11,6 +11,7 @@ import {
   SECRET_FORMATS,
   secretKind,
 } from '../src/index';
+import { randomBytes } from 'node:crypto';
 import { CTX, input } from './helpers';
 import { body, contextualSecrets, sampleTokens } from './secret-tokens';
 import { expectWithinBudget } from '@risk/time-budget';
@@ -56,6 +57,37 @@ describe('redactText: the token catalogue', () => {
       expect(out).not.toContain(v.slice(0, 14));
       expect(out).toMatch(/^secret is \[REDACTED:[a-z_]+\] ok$/);
     }
+  });
+
+  it('redacts feed secrets (rkf_) and console session secrets (cs_) in the shape the platform mints them', () => {
+    // both are minted as prefix + randomToken(32) (packages/common crypto.ts): 32 random bytes in unpadded
+    // base64url, 43 characters; this package cannot import @risk/common (common's logger imports it)
+    const minted = (prefix: string) => prefix + randomBytes(32).toString('base64url');
+    for (let i = 0; i < 50; i++) {
+      for (const [prefix, kind] of [
+        ['rkf_', 'platform_feed_secret'],
+        ['cs_', 'platform_console_session'],
+      ] as const) {
+        const v = minted(prefix);
+        expect(redactText(`feed token ${v} pasted`)).toBe(`feed token [REDACTED:${kind}] pasted`);
+        expect(redactText(`FEED_SECRET=${v}`)).not.toContain(v.slice(prefix.length, prefix.length + 12));
+        expect(findSecrets(`x: ${v}`)).toEqual([{ kind, start: 3, end: 3 + v.length }]);
+        expect(secretKind(v)).toBe(kind);
+      }
+    }
+    // glued to a word, and cut off by truncate()
+    const cs = 'cs_' + body(43, 9);
+    expect(redactText(`SESSION_${cs} end`)).toBe('SESSION_[REDACTED:platform_console_session] end');
+    expect(redactText(`match: ${'rkf_' + body(43, 10).slice(0, 12)}…`)).toBe('match: [REDACTED:platform_feed_secret]…');
+    // the short prefix alone is no secret: identifiers and lengths other than 43 stay
+    for (const benign of [
+      'cs_helper_function_name',
+      'import cs_utils; cs_config.load()',
+      'cs_' + body(42, 11),
+      'cs_' + body(44, 12),
+      'rkf_' + body(20, 13),
+    ])
+      expect(redactText(benign)).toBe(benign);
   });
 
   it('redacts a token glued to a word by a dash or an underscore, not a dashed name', () => {
