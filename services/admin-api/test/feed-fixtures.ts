@@ -21,7 +21,8 @@ export async function observedApplication(h: AdminHarness, input: { tenant: Tena
       latest_digest: `digest-${n}`,
       first_seen: now,
       last_seen: now,
-      orgs: { create: { org_id: input.tenant.org_id } },
+      // the org's own URL is what its feed reads (docs/security.md "Display fields and feeds")
+      orgs: { create: { org_id: input.tenant.org_id, name: fingerprint, source_url: input.url } },
     },
   });
   return fingerprint;

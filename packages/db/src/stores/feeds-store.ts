@@ -1,5 +1,7 @@
 // The risk feed's one read (docs/feeds.md "What a feed holds"): the tenant's block list and its org's live
-// application assets, in one statement, each part bounded and in a stable order. The URL risk of each asset's
+// application assets, in one statement, each part bounded and in a stable order. An asset's URL is the org's own
+// (asset_orgs.source_url), never the shared asset's: no other org can add or remove a domain of this tenant's
+// feed (docs/security.md "Display fields and feeds"). The URL risk of each asset's
 // host is computed by the caller (admin-api), so every application asset with a URL is a candidate, riskiest
 // first; the caller keeps those whose asset or URL risk reaches the feed's threshold.
 import type { PrismaClient } from '../generated/prisma/client';
@@ -9,7 +11,7 @@ export interface FeedCandidateRow {
   origin: 'block_list' | 'asset';
   /** block list: domain | url; asset: the fingerprint */
   ref: string;
-  /** block list: the entry; asset: its source_url */
+  /** block list: the entry; asset: the org's own source_url of it */
   value: string;
   /** asset: its intrinsic 0–100 risk score (null until enriched) */
   score: number | null;
@@ -27,11 +29,11 @@ export async function readFeedCandidates(
       ORDER BY b.value
       LIMIT ${limit})
     UNION ALL
-    (SELECT 'asset' AS origin, a.fingerprint AS ref, a.source_url AS value, a.intrinsic_risk_score AS score
+    (SELECT 'asset' AS origin, a.fingerprint AS ref, o.source_url AS value, a.intrinsic_risk_score AS score
        FROM tenants t
        JOIN asset_orgs o ON o.org_id = t.org_id AND o.livemode
        JOIN assets a ON a.livemode = o.livemode AND a.fingerprint = o.fingerprint
-      WHERE t.id = ${tenantId} AND a.asset_type = 'application' AND a.source_url IS NOT NULL
+      WHERE t.id = ${tenantId} AND a.asset_type = 'application' AND o.source_url IS NOT NULL
       ORDER BY a.intrinsic_risk_score DESC NULLS LAST, a.fingerprint
       LIMIT ${limit})`;
 }

@@ -93,14 +93,19 @@ export const INGEST_STATEMENTS = new PreparedStatements({
           FROM unnest($1, $2, $3) AS t(livemode, fingerprint, org_id)
           JOIN asset_orgs ao ON ao.livemode = t.livemode AND ao.fingerprint = t.fingerprint AND ao.org_id = t.org_id`,
   },
-  // the same column arrays as ri_assets_insert (asset_type is not updated), plus the next enrichment status
+  // The same column arrays as ri_assets_insert (asset_type is not updated), plus the next enrichment status and
+  // the submitting org. The shared name, version and source_url (and the normalized name) follow one org only, the
+  // asset's first observer (earliest asset_orgs.first_seen): its signals update them as before, while any other
+  // org's signal only fills a field still empty. No later org can rename an asset or move its URL; each org's own
+  // views and feed read its own fields in asset_orgs (docs/security.md "Display fields and feeds").
   ri_assets_update: {
-    types: [...ASSET_ROW_TYPES, 'text[]'],
+    types: [...ASSET_ROW_TYPES, 'text[]', 'text[]'],
     sql: `UPDATE assets a SET
-            name = COALESCE(t.name, a.name),
-            normalized_name = COALESCE(t.normalized_name, a.normalized_name),
-            version = COALESCE(t.version, a.version),
-            source_url = COALESCE(t.source_url, a.source_url),
+            name = CASE WHEN t.leads THEN COALESCE(t.name, a.name) ELSE COALESCE(a.name, t.name) END,
+            normalized_name = CASE WHEN t.leads THEN COALESCE(t.normalized_name, a.normalized_name)
+                                   ELSE COALESCE(a.normalized_name, t.normalized_name) END,
+            version = CASE WHEN t.leads THEN COALESCE(t.version, a.version) ELSE COALESCE(a.version, t.version) END,
+            source_url = CASE WHEN t.leads THEN COALESCE(t.source_url, a.source_url) ELSE COALESCE(a.source_url, t.source_url) END,
             latest_signal_id = t.latest_signal_id,
             latest_digest = t.latest_digest,
             signal_count = a.signal_count + t.count,
@@ -108,20 +113,31 @@ export const INGEST_STATEMENTS = new PreparedStatements({
             last_seen = GREATEST(a.last_seen, t.last_seen),
             enrichment_status = COALESCE(t.next_status, a.enrichment_status),
             updated = $1
-          FROM unnest($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-               AS t(livemode, fingerprint, asset_type, name, normalized_name, version, source_url, latest_signal_id,
-                    latest_digest, count, first_seen, last_seen, next_status)
+          FROM (SELECT u.*, COALESCE(f.org_id = u.org_id, true) AS leads
+                  FROM unnest($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+                       AS u(livemode, fingerprint, asset_type, name, normalized_name, version, source_url, latest_signal_id,
+                            latest_digest, count, first_seen, last_seen, next_status, org_id)
+                  LEFT JOIN LATERAL (
+                    SELECT ao.org_id FROM asset_orgs ao
+                     WHERE ao.livemode = u.livemode AND ao.fingerprint = u.fingerprint
+                     ORDER BY ao.first_seen, ao.org_id LIMIT 1
+                  ) f ON true) AS t
           WHERE a.livemode = t.livemode AND a.fingerprint = t.fingerprint`,
   },
-  // the org's latest observation of the asset replaces its previous one (never another org's)
+  // The org's latest observation of the asset replaces its previous one (never another org's), with the org's
+  // own display fields and source URL: a non-null field of its new signals replaces its earlier one.
   ri_asset_orgs: {
-    types: ['timestamptz', 'boolean[]', 'text[]', 'text[]', 'int[]', 'text[]', 'text[]'],
-    sql: `INSERT INTO asset_orgs (livemode, fingerprint, org_id, signal_count, first_seen, last_seen, latest_signal_id, latest_digest)
-          SELECT t.livemode, t.fingerprint, t.org_id, t.count, $1, $1, t.signal_id, t.digest
-          FROM unnest($2, $3, $4, $5, $6, $7) AS t(livemode, fingerprint, org_id, count, signal_id, digest)
+    types: ['timestamptz', 'boolean[]', 'text[]', 'text[]', 'int[]', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]'],
+    sql: `INSERT INTO asset_orgs (livemode, fingerprint, org_id, signal_count, first_seen, last_seen, latest_signal_id, latest_digest,
+                                  name, version, source_url)
+          SELECT t.livemode, t.fingerprint, t.org_id, t.count, $1, $1, t.signal_id, t.digest, t.name, t.version, t.source_url
+          FROM unnest($2, $3, $4, $5, $6, $7, $8, $9, $10)
+               AS t(livemode, fingerprint, org_id, count, signal_id, digest, name, version, source_url)
           ON CONFLICT (livemode, fingerprint, org_id) DO UPDATE
             SET signal_count = asset_orgs.signal_count + EXCLUDED.signal_count, last_seen = EXCLUDED.last_seen,
-                latest_signal_id = EXCLUDED.latest_signal_id, latest_digest = EXCLUDED.latest_digest`,
+                latest_signal_id = EXCLUDED.latest_signal_id, latest_digest = EXCLUDED.latest_digest,
+                name = COALESCE(EXCLUDED.name, asset_orgs.name), version = COALESCE(EXCLUDED.version, asset_orgs.version),
+                source_url = COALESCE(EXCLUDED.source_url, asset_orgs.source_url)`,
   },
   ri_outbox: {
     types: ['text[]', 'text[]'],

@@ -140,8 +140,13 @@ export const signalsStore = {
       textArray(assets.map((a) => a.org_id)),
     ]),
   updateExistingAssets: (now: Date, assets: readonly AssetWrite[], nextStatus: ReadonlyArray<string | null>) =>
-    exec('ri_assets_update', [ts(now), ...assetColumns(assets), textArray(nextStatus)]),
-  /** one asset_orgs row per asset: its org's latest observation */
+    exec('ri_assets_update', [
+      ts(now),
+      ...assetColumns(assets),
+      textArray(nextStatus),
+      textArray(assets.map((a) => a.org_id)),
+    ]),
+  /** one asset_orgs row per asset: its org's latest observation and its own display fields and source URL */
   upsertAssetOrgs: (now: Date, assets: readonly AssetWrite[]) =>
     exec('ri_asset_orgs', [
       ts(now),
@@ -151,6 +156,9 @@ export const signalsStore = {
       intArray(assets.map((a) => a.count)),
       textArray(assets.map((a) => a.latest_signal_id)),
       textArray(assets.map((a) => a.content_digest)),
+      textArray(assets.map((a) => a.name)),
+      textArray(assets.map((a) => a.version)),
+      textArray(assets.map((a) => a.source_url)),
     ]),
   insertOutbox: (rows: readonly EnrichmentOutboxRow[]) =>
     exec('ri_outbox', [textArray(rows.map((r) => r.payload)), textArray(rows.map((r) => r.dedupe_key))]),

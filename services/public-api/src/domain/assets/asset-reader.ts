@@ -1,14 +1,17 @@
 import { MicroBatch, orgTriageLateral, parseOrgAssetTriage, type OrgAssetTriage } from '@risk/db';
 import type { AppDeps } from '../../deps';
 import type { OrgScope } from '../triage/org-view';
-import { ASSET_COLUMNS_SQL, type AssetRow } from './render';
+import { OWN_ASSET_COLUMNS_SQL, ownObservationJoin } from './own-observation';
+import type { AssetRow } from './render';
 
 // One row per read key, in key order ($1 modes, $2 fingerprints, $3 org ids (NULL: no org's view), $4 now):
 // the asset of the key's mode (a primary-key look-up: a key reads only the assets of its own mode) and,
-// for a key with an org, the org's triage context of it (docs/triage.md "Effective score").
-const BY_KEYS_SQL = `SELECT j.i, ${ASSET_COLUMNS_SQL}, tr.suppressions, tr.overrides, tr.triage, tr.view_findings
+// for a key with an org, the org's own name and version of it (own-observation.ts) and its triage context of it
+// (docs/triage.md "Effective score").
+const BY_KEYS_SQL = `SELECT j.i, ${OWN_ASSET_COLUMNS_SQL}, tr.suppressions, tr.overrides, tr.triage, tr.view_findings
   FROM unnest($1::boolean[], $2::text[], $3::text[]) WITH ORDINALITY AS j(livemode, fingerprint, org_id, i)
-  JOIN assets a ON a.livemode = j.livemode AND a.fingerprint = j.fingerprint${orgTriageLateral({ org: 'j.org_id', now: '$4' })}`;
+  JOIN assets a ON a.livemode = j.livemode AND a.fingerprint = j.fingerprint
+  ${ownObservationJoin('j.org_id')}${orgTriageLateral({ org: 'j.org_id', now: '$4' })}`;
 const MAX_BATCH = 500;
 
 interface ReadKey {

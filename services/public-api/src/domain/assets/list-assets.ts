@@ -5,6 +5,7 @@ import type { AppDeps } from '../../deps';
 import { effectiveCandidates } from '../triage/effective-filter';
 import { loadOrgRules, loadOrgViews, type OrgScope } from '../triage/org-view';
 import { loadAssetExpansions, type AssetExpand } from './expand';
+import { withOwnObservation } from './own-observation';
 import { ASSET_SELECT, renderAsset, type AssetRow } from './render';
 
 export interface ListAssetsInput {
@@ -76,15 +77,17 @@ export async function listAssets(
       }
     },
   });
+  // the org's own name and version of the assets it observed (docs/security.md "Display fields and feeds")
+  const data = await withOwnObservation(deps, input.scope, page.data);
   const expansions = await loadAssetExpansions(deps, {
     scope: input.scope,
-    assets: page.data,
+    assets: data,
     expand: input.expand,
     ...(rules ? { rules } : {}),
   });
   return listEnvelope(
     '/v1/assets',
-    { data: page.data.map((a) => renderAsset(a, expansions.get(a.fingerprint))), has_more: page.has_more },
+    { data: data.map((a) => renderAsset(a, expansions.get(a.fingerprint))), has_more: page.has_more },
     (a) => a.fingerprint,
   );
 }

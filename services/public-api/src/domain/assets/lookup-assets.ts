@@ -3,9 +3,10 @@ import { LOOKUP_MAX_CANDIDATES, LOOKUP_MAX_KEYS, type LookupResponse } from '@ri
 import { normalizeAssetName } from '@risk/enrichment';
 import type { AppDeps } from '../../deps';
 import { loadAssetExpansions, type AssetExpand } from './expand';
-import { loadOrgViews } from '../triage/org-view';
+import { loadOrgViews, type OrgScope } from '../triage/org-view';
 import { readPendingAssets } from './pending-assets';
-import { ASSET_COLUMNS_SQL, renderAsset, type AssetRow } from './render';
+import { OWN_ASSET_COLUMNS_SQL, ownObservationJoin } from './own-observation';
+import { renderAsset, type AssetRow } from './render';
 
 /** The best trigram candidate of a name-only key counts as a flexible match from this similarity on. */
 export const FLEXIBLE_MIN_SIMILARITY = 0.5;
@@ -155,20 +156,21 @@ export async function lookupAssets(
     ...exactByKey.values(),
     ...[...candidatesByKey.values()].flat().map((c) => c.fingerprint),
   ]);
-  const assets = new Map((await readAssets(deps, input.livemode, [...wanted])).map((a) => [a.fingerprint, a]));
+  const scope = { orgId: input.orgId, livemode: input.livemode };
+  const assets = new Map((await readAssets(deps, scope, [...wanted])).map((a) => [a.fingerprint, a]));
   // a fingerprint key whose bulk signal is accepted but not projected yet finds its pending asset (pending-assets.ts)
   const unseen = [...input.fingerprints, ...keys.flatMap((k) => (k.fingerprint ? [k.fingerprint] : []))].filter(
     (fp) => !assets.has(fp),
   );
   if (unseen.length > 0) {
     const pending = await readPendingAssets(deps, {
-      scope: { orgId: input.orgId, livemode: input.livemode },
+      scope,
       fingerprints: unseen,
     });
     for (const [fp, row] of pending) assets.set(fp, row);
     // read again what is still unseen: a projection may have committed between the two reads
     const still = unseen.filter((fp) => !assets.has(fp));
-    if (still.length > 0) for (const a of await readAssets(deps, input.livemode, still)) assets.set(a.fingerprint, a);
+    if (still.length > 0) for (const a of await readAssets(deps, scope, still)) assets.set(a.fingerprint, a);
   }
 
   type Resolved = { match: 'exact' | 'fingerprint' | 'flexible' | 'none'; asset: AssetRow | null };
@@ -194,7 +196,6 @@ export async function lookupAssets(
       ),
     ).values(),
   ];
-  const scope = { orgId: input.orgId, livemode: input.livemode };
   // the org's view of every asset rendered (matches and candidates) in one batch (docs/triage.md)
   const views = await loadOrgViews(deps, { scope, assets: [...assets.values()] });
   const expansions = await loadAssetExpansions(deps, { scope, assets: matched, expand: input.expand, views });
@@ -250,13 +251,14 @@ export async function lookupAssets(
  * the table); the LIMIT keeps each key's subquery a nested-loop index probe (1.6 ms, growing with the keys;
  * docs/performance.md "the 500-key look-up").
  */
-async function readAssets(deps: Pick<AppDeps, 'pool'>, livemode: boolean, fingerprints: string[]): Promise<AssetRow[]> {
+async function readAssets(deps: Pick<AppDeps, 'pool'>, scope: OrgScope, fingerprints: string[]): Promise<AssetRow[]> {
   const { rows } = await deps.pool.query<AssetRow>(
     `SELECT a.* FROM unnest($1::text[]) AS k(fingerprint)
      CROSS JOIN LATERAL (
-       SELECT ${ASSET_COLUMNS_SQL} FROM assets a WHERE a.livemode = $2 AND a.fingerprint = k.fingerprint LIMIT 1
+       SELECT ${OWN_ASSET_COLUMNS_SQL} FROM assets a ${ownObservationJoin('$3')}
+        WHERE a.livemode = $2 AND a.fingerprint = k.fingerprint LIMIT 1
      ) a`,
-    [[...new Set(fingerprints)], livemode],
+    [[...new Set(fingerprints)], scope.livemode, scope.orgId],
   );
   return rows;
 }

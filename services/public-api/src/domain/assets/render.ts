@@ -46,11 +46,6 @@ export const ASSET_SELECT = {
   updated: true,
 } as const;
 
-/** the same columns for raw SQL (look-up) */
-export const ASSET_COLUMNS_SQL = Object.keys(ASSET_SELECT)
-  .map((c) => `a.${c}`)
-  .join(', ');
-
 export interface AssetExpansions {
   findings?: Finding[];
   aibom?: AiBom | null;
