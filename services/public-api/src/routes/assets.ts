@@ -144,7 +144,10 @@ export const assetRoutes = [
     handler: ({ deps, auth, params, query }) => {
       if (query.format === 'sarif') {
         assertNoListParams(query);
-        return assetFindingsSarif(deps, { livemode: auth.livemode, fingerprint: params.fingerprint });
+        return assetFindingsSarif(deps, {
+          scope: { orgId: auth.org_id, livemode: auth.livemode },
+          fingerprint: params.fingerprint,
+        });
       }
       return listFindings(deps, {
         ...query,

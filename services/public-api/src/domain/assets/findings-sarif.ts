@@ -3,7 +3,9 @@ import { SARIF_MEDIA_TYPE, type Asset } from '@risk/contracts';
 import type { Finding as FindingRow } from '@risk/db';
 import { buildSarif, type SarifAsset, type SarifFinding } from '@risk/enrichment';
 import type { AppDeps } from '../../deps';
+import { assetReader } from './asset-reader';
 import { assertEnriched, findAssetOr404 } from './get-asset';
+import type { OrgScope } from '../triage/org-view';
 import { listAssets, type ListAssetsInput } from './list-assets';
 
 /**
@@ -57,12 +59,15 @@ export function assertNoListParams(query: { starting_after?: string; ending_befo
 /** Every finding of one enriched (or stale: last good result) asset, by finding id. */
 export async function assetFindingsSarif(
   deps: Pick<AppDeps, 'prisma' | 'pool'>,
-  input: { livemode: boolean; fingerprint: string },
+  input: { scope: OrgScope; fingerprint: string },
 ): Promise<RawResponse> {
-  const asset = await findAssetOr404(deps, input.livemode, input.fingerprint);
+  // the org's own name and version when it observed the asset (own-observation.ts)
+  const asset =
+    (await assetReader(deps).readForOrg(input.scope, input.fingerprint))?.row ??
+    (await findAssetOr404(deps, input.scope.livemode, input.fingerprint));
   assertEnriched(asset);
   const rows = await deps.prisma.finding.findMany({
-    where: { livemode: input.livemode, fingerprint: asset.fingerprint },
+    where: { livemode: input.scope.livemode, fingerprint: asset.fingerprint },
     orderBy: { id: 'asc' },
   });
   const log = buildSarif([{ ...assetFacts(asset as unknown as AssetFacts), findings: rows.map(sarifFinding) }], {
