@@ -7,8 +7,7 @@
  * way works under `node --import tsx` (pnpm start) and under jest: a worker thread is a fresh Node.js
  * isolate that jest's module system never sees.
  */
-import { workerData } from 'node:worker_threads';
-import { ownCpuClock, startStamper, type StartStampBuffers } from './start-stamps';
+import { budgetedTask, threadCpuClock } from '@risk/thread-pool';
 import {
   analyzeObservations,
   analyzeObservationsWithPackages,
@@ -79,29 +78,24 @@ export type AnalysisEntries = typeof ENTRIES;
 export type EntryName = keyof AnalysisEntries;
 
 export interface AnalysisTask<E extends EntryName = EntryName> {
-  /** the pool's id for this task: the thread reports it when it starts, which starts the deadline */
-  id: number;
   entry: E;
   args: Parameters<AnalysisEntries[E]>;
   /** test-only (ENRICHMENT_TEST_BUSY_MS): burn this much CPU first, as a pathological input would */
   busy_ms: number;
 }
 
-const cpuClock = ownCpuClock();
-const stampStart = startStamper((workerData as { startStamps?: StartStampBuffers } | null)?.startStamps, cpuClock);
-
 /** test-only (ENRICHMENT_TEST_BUSY_MS): burn `ms` of this thread's CPU (of wall time where that is not readable) */
 function spin(ms: number): void {
-  const clock = cpuClock && Number.isFinite(cpuClock.now()) ? cpuClock.now : Date.now;
+  const clock = threadCpuClock && Number.isFinite(threadCpuClock.now()) ? threadCpuClock.now : Date.now;
   const until = clock() + ms;
   while (clock() < until) {
     /* the event loop of this thread is blocked, like a super-linear regex would block it */
   }
 }
 
-export default function runAnalysisTask(task: AnalysisTask): ReturnType<AnalysisEntries[EntryName]> {
-  stampStart(task.id);
+/** A thread's entry: the budgeted pool (@risk/thread-pool) stamps the task's start, then this runs it. */
+export default budgetedTask(function runAnalysisTask(task: AnalysisTask): ReturnType<AnalysisEntries[EntryName]> {
   if (task.busy_ms > 0) spin(task.busy_ms);
   const entry = ENTRIES[task.entry] as (...args: unknown[]) => ReturnType<AnalysisEntries[EntryName]>;
   return entry(...task.args);
-}
+});

@@ -1,10 +1,10 @@
 /**
- * Where an analysis thread records that it started a task, shared with the pool (pool.ts), and what the pool reads
- * to charge the task's deadline (docs/security.md "Analysis under a budget").
+ * Where a pool thread records that it started a task, shared with the pool (budgeted-pool.ts), and what the pool
+ * reads to charge the task's budget (docs/security.md "Analysis under a budget").
  *
  * In slot `id % slots` the thread writes the task's start time, its own CPU time at that moment and its Linux thread
  * id, then the task's id. The deadline is a budget of the thread's CPU time since that start, read from
- * `/proc/self/task/<tid>/schedstat`: what a hostile manifest controls is how much CPU its analysis takes, not how
+ * `/proc/self/task/<tid>/schedstat`: what hostile input controls is how much CPU its task takes, not how
  * long a busy machine leaves a nice +10 thread waiting for a core. Counted in wall time, a benign 1 MiB manifest
  * failed `analysis_timeout` on a CI runner busy with other suites (docs/security.md "Analysis under a budget").
  * Where the thread's CPU time cannot be read (no /proc), the budget counts wall time from the start, as before.
@@ -68,7 +68,7 @@ export function ownCpuClock(): OwnCpuClock | null {
   }
 }
 
-/** The stamps as a thread writes them (task.ts). */
+/** The stamps as a thread writes them (thread.ts). */
 export function startStamper(buffers: StartStampBuffers | undefined, clock: OwnCpuClock | null): (id: number) => void {
   if (!buffers) return () => undefined;
   const ids = new Int32Array(buffers.ids);
@@ -85,7 +85,7 @@ export function startStamper(buffers: StartStampBuffers | undefined, clock: OwnC
   };
 }
 
-/** The stamps as the pool reads them (pool.ts). */
+/** The stamps as the pool reads them (budgeted-pool.ts). */
 export interface StartStampReader {
   /** whether task `id`'s thread has started it */
   started(id: number): boolean;
