@@ -1,2 +1,0 @@
-/** @type {import('jest').Config} */
-module.exports = require('../../jest.preset.js')(__dirname);
