@@ -16,19 +16,78 @@ export function constantTimeEqual(a: string, b: string): boolean {
   return timingSafeEqual(ha, hb);
 }
 
-/** JSON with object keys sorted recursively: equal documents give equal strings whatever their key order. */
+/**
+ * JSON with object keys sorted at every depth: equal documents give equal strings whatever their key order, and
+ * different documents give different strings (the idempotency request hash and the signal content digest rely on
+ * both). Written without recursion, so no document's depth can overflow the stack, and without intermediate objects,
+ * so every own key counts: copying `__proto__` into a plain object with `out[key] = …` would set its prototype instead
+ * and drop the key from the output (docs/security.md "JSON nesting depth"). The output is the one the earlier
+ * recursive copy + JSON.stringify gave for every document without such a key: array-index keys ("0", "12") first in
+ * numeric order as a JavaScript object lists them, then the other keys sorted by UTF-16 code units; inside arrays
+ * undefined, functions and symbols become null, in objects they are left out.
+ */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
+  if (!isJsonContainer(value)) return JSON.stringify(value);
+  const parts: string[] = [];
+  const frames: CanonicalFrame[] = [];
+  const open = (node: object) => {
+    if (Array.isArray(node)) {
+      parts.push('[');
+      frames.push({ node, keys: undefined, next: 0 });
+    } else {
+      parts.push('{');
+      frames.push({ node, keys: canonicalKeys(node), next: 0 });
+    }
+  };
+  open(value);
+  while (frames.length > 0) {
+    const frame = frames[frames.length - 1]!;
+    const length = frame.keys ? frame.keys.length : (frame.node as unknown[]).length;
+    if (frame.next === length) {
+      parts.push(frame.keys ? '}' : ']');
+      frames.pop();
+      continue;
+    }
+    if (frame.next > 0) parts.push(',');
+    let child: unknown;
+    if (frame.keys) {
+      const key = frame.keys[frame.next]!;
+      parts.push(JSON.stringify(key), ':');
+      child = (frame.node as Record<string, unknown>)[key];
+    } else child = (frame.node as unknown[])[frame.next];
+    frame.next++;
+    if (isJsonContainer(child)) open(child);
+    else parts.push(JSON.stringify(child) ?? 'null');
+  }
+  return parts.join('');
 }
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value as object).sort()) out[key] = sortKeys((value as Record<string, unknown>)[key]);
-    return out;
-  }
-  return value;
+interface CanonicalFrame {
+  node: object;
+  /** an object's keys in output order; undefined for an array */
+  keys: string[] | undefined;
+  next: number;
+}
+
+const isJsonContainer = (value: unknown): value is object => value !== null && typeof value === 'object';
+
+/** Values JSON.stringify leaves out of an object. */
+const isOmitted = (value: unknown) => value === undefined || typeof value === 'function' || typeof value === 'symbol';
+
+const ARRAY_INDEX = /^(?:0|[1-9]\d{0,9})$/;
+const MAX_ARRAY_INDEX = 2 ** 32 - 2;
+
+/** An own key that an object lists before its other keys, in numeric order (ECMAScript "array index"). */
+const isArrayIndex = (key: string) => ARRAY_INDEX.test(key) && Number(key) <= MAX_ARRAY_INDEX;
+
+function canonicalKeys(node: object): string[] {
+  const record = node as Record<string, unknown>;
+  const keys = Object.keys(node).filter((key) => !isOmitted(record[key]));
+  // Object.keys lists array-index keys first, already in numeric order
+  let indexKeys = 0;
+  while (indexKeys < keys.length && isArrayIndex(keys[indexKeys]!)) indexKeys++;
+  if (indexKeys === 0) return keys.sort();
+  return keys.slice(0, indexKeys).concat(keys.slice(indexKeys).sort());
 }
 
 /**

@@ -57,6 +57,12 @@ describe('logger', () => {
     expect((out.err as { stack: string }).stack).toContain('redis://:REDACTED@redis:6379');
   });
 
+  it("redact keeps a __proto__ key as a key (redacted like any other), not as the copy's prototype", () => {
+    const out = redact(JSON.parse('{"a":{"__proto__":{"api_token":"plain-token-value","n":1}}}'));
+    expect(JSON.stringify(out)).toBe('{"a":{"__proto__":{"api_token":"[REDACTED]","n":1}}}');
+    expect(Object.getPrototypeOf((out as { a: object }).a)).toBe(Object.prototype);
+  });
+
   it('redact leaves ordinary values alone', () => {
     expect(redact({ a: 1, b: 'hello', c: [true] })).toEqual({ a: 1, b: 'hello', c: [true] });
   });

@@ -22,9 +22,10 @@ export function redact(value: unknown, depth = 0): unknown {
   // the stack repeats the message, so it is redacted too
   if (value instanceof Error) return { name: value.name, message: redact(value.message), stack: redact(value.stack) };
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = isSecretLogKey(k) ? REDACTED : redact(v, depth + 1);
-  return out;
+  // fromEntries defines each key, so a `__proto__` key is logged as a key (`out[k] = …` would set a prototype)
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, isSecretLogKey(k) ? REDACTED : redact(v, depth + 1)]),
+  );
 }
 
 const redactFormat = winston.format((info) => {

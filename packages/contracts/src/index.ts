@@ -1,5 +1,6 @@
 export { z } from './zod';
 export * from './common';
+export * from './json-depth';
 export * from './query';
 export * from './severity';
 export * from './scopes';

@@ -26,7 +26,10 @@ describe('hostile bundles: 400 with the envelope, nothing written', () => {
       (b) => ((b.objects[3]!.pattern = '('.repeat(40) + "[a:b = 'x']" + ')'.repeat(40)), b),
       'objects[3].pattern',
     ],
-    ['an object nested 40 deep', (b) => ((b.objects[1]!.x_deep = deep(40)), b), 'objects'],
+    // deeper than a bundle's 16 levels, within any body's 32
+    ['an object nested 20 deep', (b) => ((b.objects[1]!.x_deep = deep(20)), b), 'objects'],
+    // deeper than any body's 32 levels: refused before validation, naming the first value too deep
+    ['an object nested 40 deep', (b) => ((b.objects[1]!.x_deep = deep(40)), b), `objects[1].x_deep${'.a'.repeat(29)}`],
     ['a repeated id', (b) => (b.objects.push({ ...b.objects[1]! }), b), 'objects[8].id'],
     [
       'an id of another type',

@@ -1,5 +1,6 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { ApiError } from '../errors';
+import { assertBodyDepth } from './body-depth';
 import { idempotencyMiddleware, idempotencyRequestOf, sendReplay, type IdempotencyRequest } from './idempotency';
 import { requestIdOf } from './request';
 import { operationOf } from './route-openapi';
@@ -116,13 +117,16 @@ function requireIdempotencyMiddleware<D>(
   });
 }
 
-/** body-parser's JSON reader as a promise; none for a request without a JSON body (req.body stays undefined). */
+/**
+ * body-parser's JSON reader as a promise; none for a request without a JSON body (req.body stays undefined). The
+ * parsed body's nesting is bounded here, once for every route, before anything walks it recursively.
+ */
 function bodyReader(limit: number): (req: Request, res: Response) => Promise<void> {
   const parse = express.json({ limit });
   return (req, res) =>
     new Promise<void>((resolve, reject) => {
       void parse(req, res, (err?: unknown) => (err ? reject(err as Error) : resolve()));
-    });
+    }).then(() => assertBodyDepth(req.body));
 }
 
 function checkIdempotencyHeader(req: Request): void {

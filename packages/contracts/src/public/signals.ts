@@ -2,6 +2,7 @@
 // unknown fields are 400 parameter_unknown; bulk item errors name the item (`signals[12].observed_at`).
 import { z } from '../zod';
 import { NO_CONTROL } from '../common';
+import { zFreeFormObject } from '../json-depth';
 import { THREAT_ASSET_TYPES } from './threats';
 
 /** The asset types (docs/public-api.md "Signals and assets"; @risk/enrichment's ASSET_TYPES is this list). */
@@ -42,12 +43,7 @@ export const ZCreateSignalBody = z
       .refine((v) => Buffer.byteLength(v) <= RAW_MANIFEST_MAX_BYTES, 'must be at most 1 MiB')
       .optional()
       .openapi({ description: 'raw manifest text (JSON, YAML, TOML or text), at most 1 MiB' }),
-    metadata: z
-      .record(z.string(), z.unknown())
-      .refine(
-        (m) => Buffer.byteLength(JSON.stringify(m)) <= SIGNAL_METADATA_MAX_BYTES,
-        'must be at most 16 KiB serialized',
-      )
+    metadata: zFreeFormObject(SIGNAL_METADATA_MAX_BYTES, '16 KiB')
       .optional()
       .openapi({ description: 'free-form JSON object, at most 16 KiB serialized' }),
   })

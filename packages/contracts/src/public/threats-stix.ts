@@ -3,6 +3,7 @@
 // shape, size and nesting before anything reads it; what each object means is decided by @risk/enrichment.
 import { z } from '../zod';
 import { ZListQuery } from '../common';
+import { jsonDepth } from '../json-depth';
 import { zQueryInt } from '../query';
 import { THREAT_CATEGORIES, THREAT_SEVERITIES } from './threats';
 
@@ -22,20 +23,6 @@ export function isStixId(id: string, type?: string): boolean {
   if (cut < 1) return false;
   const prefix = id.slice(0, cut);
   return (type === undefined ? TYPE.test(prefix) : prefix === type) && UUID.test(id.slice(cut + 2));
-}
-
-/** The depth of a JSON value, iteratively (a hostile bundle must not overflow the stack here). */
-export function jsonDepth(value: unknown, limit: number): number {
-  let max = 0;
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length) {
-    const [v, d] = stack.pop()!;
-    if (!v || typeof v !== 'object') continue;
-    if (d > max) max = d;
-    if (max > limit) return max;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
-  }
-  return max;
 }
 
 const zStixString = (max: number) => z.string().max(max);

@@ -2,6 +2,7 @@
 // only the creating org can update. Bodies are strict: unknown fields are 400 parameter_unknown.
 import { z } from '../zod';
 import { ZListQuery, zList } from '../common';
+import { zFreeFormObject } from '../json-depth';
 import { publicRegistry } from '../openapi';
 
 /** Closed category enum (docs/threats.md explains each one). */
@@ -45,10 +46,9 @@ export const ATLAS_TECHNIQUE_PATTERN = /^AML\.T\d{4}(\.\d{3})?$/;
 
 const METADATA_MAX_BYTES = 16 * 1024;
 
-export const ZThreatMetadata = z
-  .record(z.string(), z.unknown())
-  .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= METADATA_MAX_BYTES, 'must be at most 16 KiB serialized')
-  .openapi({ description: 'free-form JSON object, at most 16 KiB serialized' });
+export const ZThreatMetadata = zFreeFormObject(METADATA_MAX_BYTES, '16 KiB').openapi({
+  description: 'free-form JSON object, at most 16 KiB serialized',
+});
 
 const fields = {
   category: z.enum(THREAT_CATEGORIES),
