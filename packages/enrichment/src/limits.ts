@@ -200,7 +200,6 @@ export function storable(
     const items = opts.maxItems !== undefined && v.length > opts.maxItems ? v.slice(0, opts.maxItems) : v;
     return items.map((x) => storable(x, opts, depth + 1));
   }
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v)) out[storableString(k)] = storable((v as Record<string, unknown>)[k], opts, depth + 1);
-  return out;
+  // fromEntries defines every key: `out[k] = …` would turn a `__proto__` key into the copy's prototype
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [storableString(k), storable(x, opts, depth + 1)]));
 }

@@ -2,7 +2,7 @@
 // caps"): the engine never throws, everything it returns is storable in Postgres text/jsonb, and what it cuts is said
 // in an `analysis_truncated` finding.
 import { analyze, enrich } from '../src/index';
-import { LIMITS, storableString } from '../src/limits';
+import { LIMITS, storable, storableString } from '../src/limits';
 import { CTX, input } from './helpers';
 import { expectWithinBudget } from '@risk/time-budget';
 import { RAW_MANIFEST_MAX_BYTES } from '@risk/contracts';
@@ -95,6 +95,12 @@ describe('hostile but valid JSON ends as a normal result', () => {
     expect(hasUnstorable(json(r))).toBe(false);
     expect(json(r)).not.toContain('\\u0000');
     expect(r.aibom.components.some((c) => c.name === 'x\uFFFDy')).toBe(true);
+  });
+
+  it("storable keeps a __proto__ key as a key, not as the copy's prototype", () => {
+    const out = storable(JSON.parse('{"a":{"__proto__":{"x":1},"b":2}}')) as { a: object };
+    expect(JSON.stringify(out)).toBe('{"a":{"__proto__":{"x":1},"b":2}}');
+    expect(Object.getPrototypeOf(out.a)).toBe(Object.prototype);
   });
 
   it('replaces lone surrogates (encodeURIComponent would throw on them)', () => {

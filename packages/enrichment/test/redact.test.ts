@@ -245,6 +245,13 @@ describe('redactDeep', () => {
     expect(out.ok).toBe(true);
   });
 
+  it("keeps a __proto__ key as a key (redacted like any other), not as the copy's prototype", () => {
+    const gh = tokens.find((t) => t.kind === 'github_token')!.value;
+    const out = redactDeep(JSON.parse(`{"schema":{"__proto__":{"GITHUB_TOKEN":"${gh}","type":"string"}}}`) as object);
+    expect(JSON.stringify(out)).toBe('{"schema":{"__proto__":{"GITHUB_TOKEN":"[REDACTED]","type":"string"}}}');
+    expect(Object.getPrototypeOf((out as { schema: object }).schema)).toBe(Object.prototype);
+  });
+
   it('collectSecretValues finds the values that only their key marks as secret', () => {
     const values = collectSecretValues([
       {

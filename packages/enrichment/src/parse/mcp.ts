@@ -4,11 +4,11 @@ import { isObj, str, strList, type Obj } from '../util';
 import { append, genericNameVersion, licenseFromValue, toolsFrom } from './common';
 
 function envFrom(v: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (isObj(v))
-    for (const k of Object.keys(v))
-      out[k] = typeof v[k] === 'string' ? (v[k] as string) : v[k] === null || v[k] === undefined ? '' : String(v[k]);
-  return out;
+  if (!isObj(v)) return {};
+  // fromEntries defines every key, `__proto__` included (`out[k] = …` would drop it)
+  return Object.fromEntries(
+    Object.entries(v).map(([k, x]) => [k, typeof x === 'string' ? x : x === null || x === undefined ? '' : String(x)]),
+  );
 }
 
 function serverEntry(name: string, path: string): McpServerEntry {

@@ -54,12 +54,13 @@ function walk(v: unknown, at: { depth: number; secret: boolean }, st: WalkState)
   }
   if (!isPlainObject(v)) return v;
   const pair = secretPair(v);
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) {
-    const isSecret = secret || isSecretKeyName(k) || (pair && (k === 'value' || k === 'default'));
-    out[k.length >= 8 ? walkString(k, st) : k] = walk(x, { depth: depth + 1, secret: Boolean(isSecret) }, st);
-  }
-  return out;
+  // fromEntries defines every key: `out[k] = …` would turn a `__proto__` key into the copy's prototype
+  return Object.fromEntries(
+    Object.entries(v).map(([k, x]) => {
+      const isSecret = secret || isSecretKeyName(k) || (pair && (k === 'value' || k === 'default'));
+      return [k.length >= 8 ? walkString(k, st) : k, walk(x, { depth: depth + 1, secret: Boolean(isSecret) }, st)];
+    }),
+  );
 }
 
 /**
