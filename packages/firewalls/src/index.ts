@@ -12,7 +12,9 @@ export {
 export type { FirewallVendor, VendorConnectorContext, VendorSimulator } from './vendor';
 export * from './connector/types';
 export { ConnectorError, type ConnectorFailureReason } from './connector/errors';
-export { defaultConnectorContext, type ConnectorContext } from './connector/https-client';
+export { defaultConnectorContext, REPLY_CAP_BYTES, type ConnectorContext } from './connector/https-client';
+export { closeReplyParsers, REPLY_PARSE_BUDGET_MS, setReplyParseBudgetForTests } from './connector/reply-parser';
+export { parseFirewallNetworks, type FirewallNetworks } from './connector/firewall-networks';
 export * from './policy/policy-model';
 export { policyModelOf } from './policy/policy-model-of';
 export {
@@ -78,6 +80,7 @@ export {
   type CategoryImport,
 } from './categories/category-csv';
 export type { SimulatorHandle } from './simulators/tls';
+export { attributeBombXml, startHostileFirewall, type HostileFirewallState } from './simulators/hostile-firewall';
 export { startPanosSimulator, type PanosSimulatorState } from './vendors/palo-alto/simulator';
 export { startFortinetSimulator, type FortinetSimulatorState } from './vendors/fortinet/simulator';
 export * from './store';

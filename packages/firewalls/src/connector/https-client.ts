@@ -1,12 +1,15 @@
 // The only way connectors reach a firewall: node:https, certificate checking as the firewall record says,
 // a hard timeout, no redirects, and a connection to an address that passed the outbound guard. The host is
 // resolved here and the socket goes to the checked IP (servername keeps SNI and certificate names right), so
-// a DNS answer that changes between check and connect cannot redirect the call.
+// a DNS answer that changes between check and connect cannot redirect the call. Each call says how large a reply
+// it accepts (docs/firewalls.md "Replies"): the connectors parse replies off the main thread (reply-parser.ts), and
+// a cap at what the vendor sends for that call keeps even that work small.
 import https from 'node:https';
 import { lookup } from 'node:dns/promises';
 import net from 'node:net';
 import { ConnectorError, classifyNetworkError } from './errors';
 import { addressRefusal, parseAllowList, type AllowList } from '@risk/common';
+import { parseFirewallNetworks, type FirewallNetworks } from './firewall-networks';
 
 export interface FirewallEndpoint {
   host: string;
@@ -19,7 +22,20 @@ export interface HttpsCallOptions {
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  /**
+   * the most reply bytes this call accepts: what the vendor sends for it, with room to spare (REPLY_CAP_BYTES
+   * unless the call needs more); a longer reply fails the call with `unexpected_response`
+   */
+  maxReplyBytes: number;
 }
+
+/**
+ * What a firewall answers to the calls we make is small: a status (`show system info`, `monitor/system/status`:
+ * 1–5 KiB), an acknowledgement of a config change or a commit (well under 1 KiB), an existence check of one object
+ * we created (fetched without its contents). 64 KiB is ten times the largest of these; a call that needs more sets
+ * its own cap.
+ */
+export const REPLY_CAP_BYTES = 64 * 1024;
 
 export interface HttpsCallResult {
   status: number;
@@ -30,16 +46,26 @@ export interface HttpsCallResult {
 export interface ConnectorContext {
   timeoutMs: number;
   allowList: AllowList;
+  /** FIREWALL_ALLOWED_CIDRS: the only networks a firewall may be in (absent or null: any the guard allows) */
+  networks?: FirewallNetworks | null;
 }
 
-/** 10 s per exchange; `allowedHosts` is the OUTBOUND_ALLOWED_HOSTS setting from the caller's config. */
-export function defaultConnectorContext(allowedHosts: string): ConnectorContext {
-  return { timeoutMs: 10_000, allowList: parseAllowList(allowedHosts) };
+/**
+ * 10 s per exchange; `allowedHosts` is the firewall allow-list of the caller's config (allowedHostsFor),
+ * `allowedCidrs` its FIREWALL_ALLOWED_CIDRS.
+ */
+export function defaultConnectorContext(allowedHosts: string, allowedCidrs = ''): ConnectorContext {
+  return {
+    timeoutMs: 10_000,
+    allowList: parseAllowList(allowedHosts),
+    networks: parseFirewallNetworks(allowedCidrs),
+  };
 }
 
-const MAX_BODY_BYTES = 8 * 1024 * 1024;
-
-async function resolveGuarded(host: string, allowList: AllowList): Promise<string> {
+async function resolveGuarded(
+  host: string,
+  context: Pick<ConnectorContext, 'allowList' | 'networks'>,
+): Promise<string> {
   const bare = host.replace(/^\[|\]$/g, '');
   let address: string;
   if (net.isIP(bare)) {
@@ -53,8 +79,16 @@ async function resolveGuarded(host: string, allowList: AllowList): Promise<strin
       throw new ConnectorError('dns', `could not resolve ${bare} (${code})`);
     }
   }
-  const refusal = addressRefusal(allowList, { host: bare, ip: address }, 'firewall');
+  const refusal = addressRefusal(context.allowList, { host: bare, ip: address }, 'firewall');
   if (refusal) throw new ConnectorError('outbound_blocked', `refused to connect to ${bare}: ${refusal}`);
+  // checked before any packet is sent, and the message does not name the address a name resolved to: a tenant
+  // learns nothing about hosts outside the list (docs/security.md "Firewall targets")
+  if (context.networks && !context.networks.contains(address)) {
+    throw new ConnectorError(
+      'outbound_blocked',
+      `refused to connect to ${bare}: it is outside the networks this platform allows firewalls in (FIREWALL_ALLOWED_CIDRS)`,
+    );
+  }
   return address;
 }
 
@@ -64,7 +98,14 @@ export async function httpsCall(
   context: ConnectorContext,
 ): Promise<HttpsCallResult> {
   const target = `${endpoint.host}:${endpoint.port}`;
-  const address = await resolveGuarded(endpoint.host, context.allowList);
+  const address = await resolveGuarded(endpoint.host, context);
+  const cap = options.maxReplyBytes;
+  const tooLarge = () =>
+    new ConnectorError(
+      'unexpected_response',
+      `${target} sent a reply larger than ${cap} bytes to ${options.method} ${options.path.split('?')[0]}, ` +
+        `more than the firewall sends for this call; it was refused`,
+    );
   const bareHost = endpoint.host.replace(/^\[|\]$/g, '');
   return new Promise<HttpsCallResult>((resolve, reject) => {
     const headers: Record<string, string> = {
@@ -99,12 +140,20 @@ export async function httpsCall(
     request.on('response', (response) => {
       const chunks: Buffer[] = [];
       let size = 0;
+      const refuse = () => {
+        clearTimeout(timer);
+        fail(tooLarge());
+        request.destroy();
+      };
+      // a declared length over the cap is refused before any of the body is read
+      if (Number(response.headers['content-length']) > cap) {
+        refuse();
+        return;
+      }
       response.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size > MAX_BODY_BYTES) {
-          clearTimeout(timer);
-          fail(new ConnectorError('unexpected_response', `${target} sent more than ${MAX_BODY_BYTES} bytes`));
-          request.destroy();
+        if (size > cap) {
+          refuse();
           return;
         }
         chunks.push(chunk);

@@ -1,8 +1,11 @@
 // FortiOS REST API v2 connector (docs/firewalls.md "FortiOS"): JSON over HTTPS with the token as
 // `Authorization: Bearer`, vdom root. FortiOS sometimes answers 200 with status "error", so the envelope's
-// status is checked, not only the HTTP code.
+// status is checked, not only the HTTP code. Each reply is capped at what FortiOS sends for the call and parsed off
+// the main thread (docs/firewalls.md "Replies"); an existence check asks only for the object's key (`format`), so
+// its reply stays small however many entries the object holds.
 import { ConnectorError } from '../../connector/errors';
-import { httpsCall, type ConnectorContext } from '../../connector/https-client';
+import { httpsCall, REPLY_CAP_BYTES, type ConnectorContext } from '../../connector/https-client';
+import { parseJsonReply } from '../../connector/reply-parser';
 import type {
   FeedCredential,
   FirewallConnection,
@@ -63,6 +66,7 @@ export class FortinetConnector implements FirewallConnector {
           ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
+        maxReplyBytes: REPLY_CAP_BYTES,
       },
       this.context,
     );
@@ -74,8 +78,9 @@ export class FortinetConnector implements FirewallConnector {
       );
     let envelope: FortiEnvelope;
     try {
-      envelope = JSON.parse(result.body) as FortiEnvelope;
-    } catch {
+      envelope = (await parseJsonReply(result.body, 'FortiOS')) as FortiEnvelope;
+    } catch (err) {
+      if (err instanceof ConnectorError) throw err; // over the parse budget
       throw new ConnectorError(
         'unexpected_response',
         `FortiOS answered HTTP ${result.status} with a body that is not JSON (is this a FortiGate REST API?)`,
@@ -147,7 +152,8 @@ export class FortinetConnector implements FirewallConnector {
         comments: `risk-intel feed, assets ${r.severity} and above`,
       };
       const at = `/api/v2/cmdb/system/external-resource/${encodeURIComponent(r.name)}`;
-      if (await this.request('GET', at, { allowNotFound: true })) await this.request('PUT', at, { body });
+      if (await this.request('GET', `${at}?format=name`, { allowNotFound: true }))
+        await this.request('PUT', at, { body });
       else await this.request('POST', '/api/v2/cmdb/system/external-resource', { body });
     }
   }
@@ -174,9 +180,14 @@ export class FortinetConnector implements FirewallConnector {
     };
     let tableId: number | null = null;
     if (isFortiPushed(previous)) {
-      const existing = await this.request('GET', `/api/v2/cmdb/webfilter/urlfilter/${previous.urlfilter_id}`, {
-        allowNotFound: true,
-      });
+      // only the key: the table itself holds every domain entry of the policy (up to 200 rules × 500 domains)
+      const existing = await this.request(
+        'GET',
+        `/api/v2/cmdb/webfilter/urlfilter/${previous.urlfilter_id}?format=id`,
+        {
+          allowNotFound: true,
+        },
+      );
       if (existing) {
         await this.request('PUT', `/api/v2/cmdb/webfilter/urlfilter/${previous.urlfilter_id}`, { body: table });
         tableId = previous.urlfilter_id;
@@ -198,7 +209,7 @@ export class FortinetConnector implements FirewallConnector {
     };
     const existingProfile = await this.request(
       'GET',
-      `/api/v2/cmdb/webfilter/profile/${encodeURIComponent(compiled.profileName)}`,
+      `/api/v2/cmdb/webfilter/profile/${encodeURIComponent(compiled.profileName)}?format=name`,
       { allowNotFound: true },
     );
     if (existingProfile)

@@ -1,9 +1,11 @@
 // PAN-OS XML API connector (docs/firewalls.md "PAN-OS"): POST form bodies to /api/ with the key in
 // X-PAN-KEY; op `show system info` to test; config edit/delete on the vsys1 candidate config, then commit and
 // poll `show jobs id` until FIN. Replies are parsed as XML (never string-matched): status, code and the
-// message in msg/line, result/msg/line, result/msg or msg.
+// message in msg/line, result/msg/line, result/msg or msg. Each reply is capped at what PAN-OS sends for the
+// call and parsed off the main thread (docs/firewalls.md "Replies").
 import { ConnectorError } from '../../connector/errors';
-import { httpsCall } from '../../connector/https-client';
+import { httpsCall, REPLY_CAP_BYTES } from '../../connector/https-client';
+import { parseXmlReply } from '../../connector/reply-parser';
 import type { VendorConnectorContext } from '../../vendor';
 import type {
   FeedCredential,
@@ -14,7 +16,7 @@ import type {
   LoggingResult,
   PushedObjects,
 } from '../../connector/types';
-import { parseXml, path, escapeXml, type XmlNode } from '../../lib/xml-tree';
+import { path, escapeXml, type XmlNode } from '../../lib/xml-tree';
 import { compilePanos, PolicyTranslationError } from './compile';
 import type { PolicyModel } from '../../policy/policy-model';
 
@@ -23,6 +25,12 @@ export const PAN_SYSLOG_PROFILE = 'risk-intel-syslog';
 export const PAN_LOG_FORWARDING_PROFILE = 'risk-intel-log-forwarding';
 
 const TRANSPORT = { udp: 'UDP', tcp: 'TCP', tls: 'SSL' } as const;
+
+/**
+ * `show jobs id`: a finished commit lists its warnings and errors in result/job/details, one line each; on a large
+ * configuration they run to a few hundred lines. Every other call we make answers in a few KiB (REPLY_CAP_BYTES).
+ */
+const JOB_REPLY_CAP_BYTES = 256 * 1024;
 
 function messageOf(root: XmlNode): string {
   const candidates = [
@@ -56,7 +64,7 @@ export class PaloAltoConnector implements FirewallConnector {
     private readonly context: VendorConnectorContext & { maxPolls?: number },
   ) {}
 
-  private async call(params: Record<string, string>): Promise<XmlNode> {
+  private async call(params: Record<string, string>, maxReplyBytes = REPLY_CAP_BYTES): Promise<XmlNode> {
     const result = await httpsCall(
       { host: this.connection.host, port: this.connection.port, verifySsl: this.connection.verify_ssl },
       {
@@ -68,13 +76,15 @@ export class PaloAltoConnector implements FirewallConnector {
           Accept: 'application/xml',
         },
         body: new URLSearchParams(params).toString(),
+        maxReplyBytes,
       },
       this.context,
     );
     let root: XmlNode | undefined;
     try {
-      root = parseXml(result.body).find((n) => n.tag === 'response');
-    } catch {
+      root = (await parseXmlReply(result.body, 'PAN-OS')).find((n) => n.tag === 'response');
+    } catch (err) {
+      if (err instanceof ConnectorError) throw err; // over the parse budget
       root = undefined;
     }
     if (!root) {
@@ -118,7 +128,10 @@ export class PaloAltoConnector implements FirewallConnector {
     if (!job) return { job: null }; // "There are no changes to commit."
     const maxPolls = this.context.maxPolls ?? 120;
     for (let attempt = 0; attempt < maxPolls; attempt++) {
-      const reply = await this.call({ type: 'op', cmd: `<show><jobs><id>${escapeXml(job)}</id></jobs></show>` });
+      const reply = await this.call(
+        { type: 'op', cmd: `<show><jobs><id>${escapeXml(job)}</id></jobs></show>` },
+        JOB_REPLY_CAP_BYTES,
+      );
       const jobNode = path(reply, 'result', 'job');
       const status = path(jobNode, 'status')?.text;
       if (status === 'FIN') {

@@ -1,7 +1,7 @@
 // cmdb handlers of the simulated FortiOS REST API: the log.syslogd/setting singleton and CRUD on
 // webfilter/urlfilter (mkey id) and webfilter/profile (mkey name), with `action=move` and the reference checks
 // FortiOS makes (a profile's urlfilter-table must exist; a table a profile uses cannot be deleted).
-import { envelope, failure, type Json, type Reply } from './envelope';
+import { envelope, failure, formatted, type Json, type Reply } from './envelope';
 import type { FortiUrlFilterTable, FortiWebProfile, FortinetSimulatorState } from './state';
 
 export interface CmdbRequest {
@@ -76,7 +76,9 @@ export function handleWebfilter(
     if (key === undefined)
       return ok({ results: collection, size: collection.length, matched_count: collection.length });
     const item = find(key);
-    return item ? ok({ mkey: item[mkeyField], results: [item] }) : failure(method, at, { status: 404, error: -3 });
+    return item
+      ? ok({ mkey: item[mkeyField], results: [formatted(item, url)] })
+      : failure(method, at, { status: 404, error: -3 });
   }
   if (method === 'POST') return create(state, { req, resource });
   if (key === undefined) return failure(method, at, { status: 405 });

@@ -19,6 +19,16 @@ export function envelope(method: string, input: { path: string; name: string }, 
   };
 }
 
+/**
+ * A cmdb GET's `format` parameter: only the named properties of each result (`format=id|name`), as FortiOS answers
+ * it; without it, the whole object.
+ */
+export function formatted(item: Json, url: URL): Json {
+  const fields = url.searchParams.get('format')?.split('|').filter(Boolean);
+  if (!fields?.length) return item;
+  return Object.fromEntries(fields.filter((f) => f in item).map((f) => [f, item[f]]));
+}
+
 /** What a handler answers: an HTTP status and the JSON body. */
 export interface Reply {
   status: number;

@@ -3,7 +3,7 @@
 // credentials and a refresh rate. A created or changed feed is pulled at once, as FortiOS does, then on the
 // simulator's interval; one a web filter profile's category filter uses cannot be deleted (-23).
 import type { FeedSource } from '../../../simulators/feed-puller';
-import { envelope, failure, type Reply } from './envelope';
+import { envelope, failure, formatted, type Reply } from './envelope';
 import type { CmdbRequest } from './cmdb';
 import type { FortiExternalResource, FortinetSimulatorState } from './state';
 
@@ -49,7 +49,9 @@ export async function handleExternalResource(
   if (method === 'GET') {
     if (input.key === undefined)
       return ok({ results: state.externalResources.map(shown), size: state.externalResources.length });
-    return item ? ok({ mkey: item.name, results: [shown(item)] }) : failure(method, at, { status: 404, error: -3 });
+    return item
+      ? ok({ mkey: item.name, results: [formatted(shown(item), input.req.url)] })
+      : failure(method, at, { status: 404, error: -3 });
   }
   if (method === 'POST') {
     const problem = invalid(body as Partial<FortiExternalResource>);
