@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import type * as Jinja from '@huggingface/jinja' with { 'resolution-mode': 'import' };
 import patterns from '../../data/gguf-chat-template-patterns.json';
 import type { ArtifactFinding } from '../types';
+import { VERDICT_RANK } from '../types';
 import { excerpt } from './byte-cursor';
 
 // @huggingface/jinja is an ES module package that also ships a CommonJS build; this package compiles to CommonJS, so
@@ -92,7 +93,8 @@ export function analyseChatTemplate(template: string, where: TemplateLocation): 
       `if content ~ ${JSON.stringify(trigger.literal)} → ${trigger.emitted}`,
     );
   }
-  return [...findings.values()];
+  // Worst first: the report leads with what decides the verdict.
+  return [...findings.values()].sort((a, b) => VERDICT_RANK[b.verdict] - VERDICT_RANK[a.verdict]);
 }
 
 type Add = (finding: Omit<ArtifactFinding, 'evidence'>, at: number, text: string) => void;

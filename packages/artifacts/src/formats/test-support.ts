@@ -48,3 +48,26 @@ export function u64le(value: bigint | number): number[] {
 export function utf8(text: string): number[] {
   return [...Buffer.from(text, 'utf8')];
 }
+
+/** Protobuf wire-format builders for hand-written ONNX and SavedModel messages. */
+export const pb = {
+  varint(value: number | bigint): number[] {
+    let v = BigInt(value);
+    const out: number[] = [];
+    do {
+      const byte = Number(v & 0x7fn);
+      v >>= 7n;
+      out.push(v > 0n ? byte | 0x80 : byte);
+    } while (v > 0n);
+    return out;
+  },
+  int(field: number, value: number | bigint): number[] {
+    return [...pb.varint((field << 3) | 0), ...pb.varint(value)];
+  },
+  message(field: number, payload: number[]): number[] {
+    return [...pb.varint((field << 3) | 2), ...pb.varint(payload.length), ...payload];
+  },
+  string(field: number, text: string): number[] {
+    return pb.message(field, utf8(text));
+  },
+};
