@@ -1,0 +1,153 @@
+// A bounded protobuf wire-format walker for ONNX ModelProto and TensorFlow SavedModel (docs/artifacts.md "ONNX",
+// "TensorFlow SavedModel"). It yields field headers with their byte ranges and never copies a length-delimited payload
+// it is not asked for, so multi-GB initializers and constants are skipped by offset. Small sub-messages are read once
+// into memory; large ones are walked through a window.
+import type { RandomAccess } from '../random-access';
+import { ByteCursor, TruncatedError, utf8Lenient } from './byte-cursor';
+
+export const WIRE_VARINT = 0;
+export const WIRE_FIXED64 = 1;
+export const WIRE_LEN = 2;
+export const WIRE_FIXED32 = 5;
+
+/** Not a well-formed protobuf message (bad wire type, field 0, a length past the end). */
+export class MalformedProtobuf extends Error {}
+/** Over a walk cap (fields visited, nesting depth). */
+export class ProtobufCapExceeded extends Error {}
+
+export interface WireField {
+  field: number;
+  wire: number;
+  /** The value of a varint field (wire type 0). */
+  varint: bigint;
+  /** Byte range of a length-delimited payload (wire type 2), absolute in the file. */
+  start: number;
+  end: number;
+}
+
+/** Caps shared by one walk over a file. */
+export class WalkBudget {
+  fields = 0;
+  constructor(
+    readonly maxFields = 50_000_000,
+    readonly maxDepth = 64,
+  ) {}
+
+  count(): void {
+    if (++this.fields > this.maxFields) throw new ProtobufCapExceeded(`more than ${this.maxFields} protobuf fields`);
+  }
+
+  enter(depth: number): void {
+    if (depth > this.maxDepth) throw new ProtobufCapExceeded(`messages nested deeper than ${this.maxDepth}`);
+  }
+}
+
+/** Sub-messages up to this size are read in one piece. */
+const IN_MEMORY_BYTES = 4 << 20;
+
+/** A view of one message's bytes: in memory when small, the file itself otherwise. */
+export async function messageSource(file: RandomAccess, start: number, end: number): Promise<RandomAccess> {
+  if (end - start > IN_MEMORY_BYTES) return file;
+  const bytes = await file.read(start, end - start);
+  if (bytes.length !== end - start) throw new TruncatedError(start + bytes.length);
+  return {
+    size: end,
+    read: async (offset: number, length: number) => bytes.subarray(offset - start, offset - start + length),
+  };
+}
+
+/** The fields of the message in [start, end), in order. */
+export async function* fieldsOf(
+  file: RandomAccess,
+  range: { start: number; end: number },
+  budget: WalkBudget,
+): AsyncGenerator<WireField> {
+  const source = await messageSource(file, range.start, range.end);
+  const cursor = new ByteCursor(source, range.start, range.end);
+  while (cursor.remaining > 0) {
+    budget.count();
+    const tag = await readVarint(cursor);
+    const field = Number(tag >> 3n);
+    const wire = Number(tag & 7n);
+    if (field === 0 || field > 536_870_911) throw new MalformedProtobuf(`field number ${field} at ${cursor.position}`);
+    if (wire === WIRE_VARINT) {
+      yield { field, wire, varint: await readVarint(cursor), start: cursor.position, end: cursor.position };
+    } else if (wire === WIRE_LEN) {
+      const length = await readVarint(cursor);
+      if (length > BigInt(cursor.remaining)) {
+        throw new MalformedProtobuf(`field ${field} of ${length} bytes runs past its message at ${cursor.position}`);
+      }
+      const start = cursor.position;
+      cursor.skip(Number(length));
+      yield { field, wire, varint: 0n, start, end: cursor.position };
+    } else if (wire === WIRE_FIXED64 || wire === WIRE_FIXED32) {
+      const start = cursor.position;
+      cursor.skip(wire === WIRE_FIXED64 ? 8 : 4);
+      yield { field, wire, varint: 0n, start, end: cursor.position };
+    } else {
+      // Groups (3, 4) are not used by ONNX or TensorFlow messages; 6 and 7 do not exist.
+      throw new MalformedProtobuf(`wire type ${wire} at ${cursor.position}`);
+    }
+  }
+}
+
+async function readVarint(cursor: ByteCursor): Promise<bigint> {
+  await cursor.need(Math.min(10, cursor.remaining));
+  let value = 0n;
+  for (let i = 0; i < 10; i++) {
+    if (cursor.remaining === 0) throw new TruncatedError(cursor.position);
+    const byte = cursor.take(1)[0]!;
+    value |= BigInt(byte & 0x7f) << BigInt(7 * i);
+    if ((byte & 0x80) === 0) return value;
+  }
+  throw new MalformedProtobuf(`varint longer than 10 bytes at ${cursor.position}`);
+}
+
+/** A string field's text, cut at `max` bytes (names, domains and paths are short; a long one is reported cut). */
+export async function readString(file: RandomAccess, field: WireField, max = 4096): Promise<string> {
+  const length = Math.min(field.end - field.start, max);
+  const bytes = await file.read(field.start, length);
+  return utf8Lenient.decode(bytes);
+}
+
+/**
+ * Whether `head` (the first bytes of a file) parses as a run of fields whose numbers and wire types are in `allowed`
+ * (field number → wire type), up to where a field runs past the head. Used for format detection only.
+ */
+export function headMatches(
+  head: Uint8Array,
+  allowed: ReadonlyMap<number, number>,
+  check?: (field: number, payload: Uint8Array) => boolean,
+): { ok: boolean; fields: number[] } {
+  const fields: number[] = [];
+  let at = 0;
+  const varint = (): bigint | undefined => {
+    let value = 0n;
+    for (let i = 0; i < 10 && at < head.length; i++) {
+      const byte = head[at++]!;
+      value |= BigInt(byte & 0x7f) << BigInt(7 * i);
+      if ((byte & 0x80) === 0) return value;
+    }
+    return undefined;
+  };
+  while (at < head.length) {
+    const tag = varint();
+    if (tag === undefined) break;
+    const field = Number(tag >> 3n);
+    const wire = Number(tag & 7n);
+    if (allowed.get(field) !== wire) return { ok: false, fields };
+    fields.push(field);
+    if (wire === WIRE_VARINT) {
+      if (varint() === undefined) break;
+    } else if (wire === WIRE_LEN) {
+      const length = varint();
+      if (length === undefined || length > BigInt(head.length - at)) break;
+      const payload = head.subarray(at, at + Number(length));
+      if (check && !check(field, payload)) return { ok: false, fields };
+      at += Number(length);
+    } else {
+      at += wire === WIRE_FIXED64 ? 8 : 4;
+    }
+  }
+  return { ok: fields.length > 0, fields };
+}

@@ -1,0 +1,142 @@
+// TensorFlow SavedModel `saved_model.pb` (docs/artifacts.md "TensorFlow SavedModel"): a protobuf walk over
+// meta_graphs → graph_def → nodes and the function library, judging operation names against data/savedmodel-ops.json.
+// Constant tensors inside node attributes are skipped by offset.
+import ops from '../../data/savedmodel-ops.json';
+import type { RandomAccess } from '../random-access';
+import type { ArtifactFinding, FormatAnalysis } from '../types';
+import { TruncatedError } from './byte-cursor';
+import {
+  fieldsOf,
+  headMatches,
+  MalformedProtobuf,
+  ProtobufCapExceeded,
+  readString,
+  WalkBudget,
+  WIRE_LEN,
+  WIRE_VARINT,
+  type WireField,
+} from './protobuf-wire';
+
+const MALICIOUS_OPS: Record<string, string> = ops.malicious;
+const SUSPICIOUS_OPS: Record<string, string> = ops.suspicious;
+const CHECKPOINT_OPS = new Set(ops.checkpoint);
+const SAVED_MODEL_FIELDS = new Map<number, number>([
+  [1, WIRE_VARINT],
+  [2, WIRE_LEN],
+]);
+/** MetaGraphDef fields 1-7 are all messages (tensorflow/core/protobuf/meta_graph.proto). */
+const META_GRAPH_FIELDS = new Map<number, number>([1, 2, 3, 4, 5, 6, 7].map((f) => [f, WIRE_LEN]));
+const MAX_FACT_ITEMS = 200;
+
+/** SavedModel: schema version (1) and meta_graphs (2) whose first bytes are MetaGraphDef fields. */
+export function looksLikeSavedModel(head: Uint8Array): boolean {
+  if (head[0] !== 0x08 && head[0] !== 0x12) return false;
+  // A meta graph that ends inside the head must parse as MetaGraphDef fields; a longer one is taken on its tag.
+  const { ok, fields } = headMatches(
+    head,
+    SAVED_MODEL_FIELDS,
+    (field, payload) => field !== 2 || headMatches(payload, META_GRAPH_FIELDS).ok,
+  );
+  return ok && fields.includes(2);
+}
+
+interface SavedModelWalk {
+  file: RandomAccess;
+  budget: WalkBudget;
+  findings: ArtifactFinding[];
+  opCounts: Map<string, number>;
+  reported: Set<string>;
+  nodes: number;
+  functions: number;
+}
+
+export async function analyseSavedModel(file: RandomAccess): Promise<FormatAnalysis> {
+  const facts: Record<string, unknown> = {};
+  const walk: SavedModelWalk = {
+    file,
+    budget: new WalkBudget(),
+    findings: [],
+    opCounts: new Map(),
+    reported: new Set(),
+    nodes: 0,
+    functions: 0,
+  };
+  const done = (extra: Partial<FormatAnalysis> = {}): FormatAnalysis => ({
+    format: 'tf_savedmodel',
+    findings: walk.findings,
+    facts,
+    ...extra,
+  });
+  try {
+    let metaGraphs = 0;
+    for await (const field of fieldsOf(file, { start: 0, end: file.size }, walk.budget)) {
+      if (field.field === 1 && field.wire === WIRE_VARINT) facts.schema_version = Number(field.varint);
+      else if (field.field === 2 && field.wire === WIRE_LEN) {
+        metaGraphs++;
+        await walkMetaGraph(walk, field);
+      } else {
+        return done({ invalid: `unexpected SavedModel field ${field.field}` });
+      }
+    }
+    if (metaGraphs === 0) return done({ invalid: 'no meta graph' });
+    facts.meta_graphs = metaGraphs;
+  } catch (error) {
+    if (error instanceof TruncatedError) return done({ invalid: `truncated at byte ${error.offset}` });
+    if (error instanceof MalformedProtobuf) return done({ invalid: `malformed protobuf: ${error.message}` });
+    if (error instanceof ProtobufCapExceeded) return done({ unscannable: error.message });
+    throw error;
+  }
+  facts.node_count = walk.nodes;
+  facts.function_count = walk.functions;
+  facts.ops = [...walk.opCounts.keys()].sort().slice(0, MAX_FACT_ITEMS);
+  facts.checkpoint_ops = [...walk.opCounts.keys()].filter((op) => CHECKPOINT_OPS.has(op)).sort();
+  return done();
+}
+
+/** MetaGraphDef: graph_def (2) holds the nodes and the function library. */
+async function walkMetaGraph(walk: SavedModelWalk, range: WireField): Promise<void> {
+  for await (const field of fieldsOf(walk.file, range, walk.budget)) {
+    if (field.field === 2 && field.wire === WIRE_LEN) await walkGraphDef(walk, field);
+  }
+}
+
+/** GraphDef: node (1), library (2: FunctionDefLibrary, function (1) → FunctionDef node_def (3)). */
+async function walkGraphDef(walk: SavedModelWalk, range: WireField): Promise<void> {
+  for await (const field of fieldsOf(walk.file, range, walk.budget)) {
+    if (field.wire !== WIRE_LEN) continue;
+    if (field.field === 1) await walkNodeDef(walk, field);
+    else if (field.field === 2) {
+      for await (const entry of fieldsOf(walk.file, field, walk.budget)) {
+        if (entry.field !== 1 || entry.wire !== WIRE_LEN) continue;
+        walk.functions++;
+        for await (const part of fieldsOf(walk.file, entry, walk.budget)) {
+          if (part.field === 3 && part.wire === WIRE_LEN) await walkNodeDef(walk, part);
+        }
+      }
+    }
+  }
+}
+
+/** NodeDef: name (1), op (2). */
+async function walkNodeDef(walk: SavedModelWalk, range: WireField): Promise<void> {
+  walk.nodes++;
+  let name = '';
+  let op = '';
+  for await (const field of fieldsOf(walk.file, range, walk.budget)) {
+    if (field.wire !== WIRE_LEN) continue;
+    if (field.field === 1) name = await readString(walk.file, field, 200);
+    else if (field.field === 2) op = await readString(walk.file, field, 200);
+  }
+  walk.opCounts.set(op, (walk.opCounts.get(op) ?? 0) + 1);
+  const malicious = MALICIOUS_OPS[op];
+  const suspicious = SUSPICIOUS_OPS[op];
+  if ((malicious === undefined && suspicious === undefined) || walk.reported.has(op)) return;
+  walk.reported.add(op);
+  walk.findings.push({
+    id: malicious ? 'savedmodel.file_write_op' : 'savedmodel.risky_op',
+    severity: malicious ? 'critical' : 'high',
+    verdict: malicious ? 'malicious' : 'suspicious',
+    message: `operation ${op} (node ${JSON.stringify(name.slice(0, 100))}) ${malicious ?? suspicious}`,
+    evidence: { offset: range.start, excerpt: `${name.slice(0, 100)}: ${op}` },
+  });
+}
