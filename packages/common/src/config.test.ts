@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './config';
+import { configWarnings, ConfigError, loadConfig } from './config';
 
 describe('loadConfig', () => {
   it('works with no variables at all outside production, with documented defaults', () => {
@@ -68,5 +68,21 @@ describe('loadConfig', () => {
       'loopback',
     ]);
     expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY/);
+  });
+
+  it('warns at boot about the deprecated OUTBOUND_ALLOWED_HOSTS and about webhook exemptions in production', () => {
+    expect(configWarnings(loadConfig({}))).toEqual([]);
+    expect(configWarnings(loadConfig({ OUTBOUND_ALLOWED_HOSTS_FIREWALL: '127.0.0.1' }))).toEqual([]);
+    expect(configWarnings(loadConfig({ OUTBOUND_ALLOWED_HOSTS: '127.0.0.1,localhost' }))).toEqual([
+      expect.stringMatching(
+        /OUTBOUND_ALLOWED_HOSTS is deprecated.*firewall hosts only.*OUTBOUND_ALLOWED_HOSTS_FIREWALL/,
+      ),
+    ]);
+    const prod = {
+      NODE_ENV: 'production' as const,
+      OUTBOUND_ALLOWED_HOSTS: '',
+      OUTBOUND_ALLOWED_HOSTS_WEBHOOK: '10.0.0.5',
+    };
+    expect(configWarnings(prod)).toEqual([expect.stringMatching(/OUTBOUND_ALLOWED_HOSTS_WEBHOOK is set/)]);
   });
 });

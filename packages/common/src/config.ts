@@ -63,6 +63,14 @@ export const ConfigSchema = z.object({
     .string()
     .refine((v) => decodeKey(v) !== null, 'must be 32 bytes encoded as 64 hex characters or base64')
     .optional(),
+  /**
+   * Outbound guard exemptions, one comma list of hosts or CIDRs per purpose (docs/security.md "Outbound allow-lists
+   * per purpose"): firewall connectors may then reach a listed loopback or link-local host (a local simulator);
+   * webhooks a listed loopback or private one (a test receiver), whose replies a tenant is never shown.
+   */
+  OUTBOUND_ALLOWED_HOSTS_FIREWALL: z.string().default(''),
+  OUTBOUND_ALLOWED_HOSTS_WEBHOOK: z.string().default(''),
+  /** deprecated: counts for firewalls only (allowedHostsFor in outbound.ts), with a warning at boot */
   OUTBOUND_ALLOWED_HOSTS: z.string().default(''),
   ENRICHMENT_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   ENRICHMENT_TTL_DAYS: z.coerce.number().positive().default(7),
@@ -187,6 +195,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     PUBLIC_API_BASE_URL: cfg.PUBLIC_API_BASE_URL ?? `${scheme}://127.0.0.1:${cfg.PUBLIC_API_PORT}`,
     FEED_BASE_URL: cfg.FEED_BASE_URL ?? `${scheme}://127.0.0.1:${cfg.ADMIN_API_PORT}`,
   };
+}
+
+/** What a process logs as warnings at boot: settings that work but should change. */
+export function configWarnings(
+  cfg: Pick<Config, 'NODE_ENV' | 'OUTBOUND_ALLOWED_HOSTS' | 'OUTBOUND_ALLOWED_HOSTS_WEBHOOK'>,
+): string[] {
+  const warnings: string[] = [];
+  if (cfg.OUTBOUND_ALLOWED_HOSTS.trim())
+    warnings.push(
+      'OUTBOUND_ALLOWED_HOSTS is deprecated and now exempts firewall hosts only; rename it to ' +
+        'OUTBOUND_ALLOWED_HOSTS_FIREWALL (webhooks have their own list, OUTBOUND_ALLOWED_HOSTS_WEBHOOK)',
+    );
+  if (cfg.NODE_ENV === 'production' && cfg.OUTBOUND_ALLOWED_HOSTS_WEBHOOK.trim())
+    warnings.push(
+      "OUTBOUND_ALLOWED_HOSTS_WEBHOOK is set: every tenant's webhooks may reach the hosts it lists (their replies " +
+        'are not shown to tenants); it is meant for tests and local receivers',
+    );
+  return warnings;
 }
 
 /** For process entry points: print the one clear message and exit 1 instead of a stack trace. */

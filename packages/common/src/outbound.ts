@@ -1,14 +1,38 @@
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
+import type { Config } from './config';
 import { ApiError } from './errors';
 
 /**
  * Outbound HTTP guard (docs/public-api.md "Outbound HTTP guard"). Webhook URLs may not reach private, loopback, link-local or
  * metadata addresses; firewall hosts may be private (management networks are) but never loopback,
- * link-local or metadata. OUTBOUND_ALLOWED_HOSTS (hosts or CIDRs) lifts the guard for named
- * targets. Callers connect to the address returned here, so DNS rebinding can't swap it afterwards.
+ * link-local or metadata. Each purpose has its own allow-list of hosts or CIDRs that lifts the guard for named
+ * targets (OUTBOUND_ALLOWED_HOSTS_FIREWALL, OUTBOUND_ALLOWED_HOSTS_WEBHOOK; see allowedHostsFor), so an exemption
+ * made for a firewall simulator never opens every tenant's webhooks to the same address (docs/security.md
+ * "Outbound allow-lists per purpose"). Callers connect to the address returned here, so DNS rebinding can't swap it
+ * afterwards.
  */
 export type OutboundPurpose = 'webhook' | 'firewall';
+
+/** The setting that lists a purpose's exemptions (named in refusals so an operator knows which one to change). */
+export const ALLOW_LIST_SETTING: Record<OutboundPurpose, string> = {
+  firewall: 'OUTBOUND_ALLOWED_HOSTS_FIREWALL',
+  webhook: 'OUTBOUND_ALLOWED_HOSTS_WEBHOOK',
+};
+
+/**
+ * The allow-list (comma list of hosts or CIDRs) of one purpose. The deprecated OUTBOUND_ALLOWED_HOSTS was one list
+ * for both purposes; it now counts for firewalls only (the README's demo setting was for firewall simulators), so
+ * a deployment that still sets it keeps its firewalls working and its webhooks closed (a warning at boot:
+ * configWarnings).
+ */
+export function allowedHostsFor(
+  config: Pick<Config, 'OUTBOUND_ALLOWED_HOSTS' | 'OUTBOUND_ALLOWED_HOSTS_FIREWALL' | 'OUTBOUND_ALLOWED_HOSTS_WEBHOOK'>,
+  purpose: OutboundPurpose,
+): string {
+  if (purpose === 'webhook') return config.OUTBOUND_ALLOWED_HOSTS_WEBHOOK;
+  return [config.OUTBOUND_ALLOWED_HOSTS_FIREWALL, config.OUTBOUND_ALLOWED_HOSTS].filter((v) => v.trim()).join(',');
+}
 
 const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata', 'instance-data', 'instance-data.ec2.internal']);
 const TRANSITION_RANGES = new Set(['rfc6052', 'rfc6145', '6to4', 'teredo']);
@@ -60,6 +84,11 @@ export function addressProblem(ip: string, purpose: OutboundPurpose): string | n
   if (TRANSITION_RANGES.has(range)) return `is an IPv6 transition address (${range}) that can reach any IPv4 address`;
   if (range === 'unspecified' || range === 'broadcast' || range === 'multicast' || range === 'reserved')
     return `is a ${range} address`;
+  // ::/8 is reserved by the IETF (IANA's IPv6 address space registry) apart from the ranges classified above
+  // (::, ::1, mapped and translated IPv4, NAT64). ipaddr.js calls the rest unicast, yet it holds the deprecated
+  // IPv4-compatible ::/96 (::7f00:1 is ::127.0.0.1), which some stacks and translators still map to IPv4
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).parts[0]! < 0x100)
+    return 'is in the IETF-reserved ::/8 block (IPv4-compatible ::/96 and others)';
   if (purpose === 'webhook' && (range === 'private' || range === 'uniqueLocal' || range === 'carrierGradeNat'))
     return 'is a private address';
   // a receiver on the internet is plain unicast; anything else (discard, AMT, AS112, …) is not one
@@ -106,8 +135,15 @@ export class OutboundGuard {
     this.allow = parseAllowList(allowedHosts);
   }
 
-  /** Resolves `host` and returns the address to connect to; throws ApiError url_not_allowed. */
-  async resolve(host: string, purpose: OutboundPurpose, param = 'url'): Promise<{ address: string; family: 4 | 6 }> {
+  /**
+   * Resolves `host` and returns the address to connect to; throws ApiError url_not_allowed. `exempted`: the
+   * address passed only because the allow-list names it (the guard would refuse it otherwise).
+   */
+  async resolve(
+    host: string,
+    purpose: OutboundPurpose,
+    param = 'url',
+  ): Promise<{ address: string; family: 4 | 6; exempted: boolean }> {
     const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
     if (METADATA_HOSTS.has(bare) && !this.allow.hosts.has(bare)) {
       throw new ApiError('url_not_allowed', {
@@ -131,12 +167,16 @@ export class OutboundGuard {
       if (problem) {
         throw new ApiError('url_not_allowed', {
           param,
-          message: `${host} resolves to ${address}, which ${problem}; add it to OUTBOUND_ALLOWED_HOSTS to allow it.`,
+          message: `${host} resolves to ${address}, which ${problem}; add it to ${ALLOW_LIST_SETTING[purpose]} to allow it.`,
         });
       }
     }
     const first = addresses[0]!;
-    return { address: first.address, family: first.family === 6 ? 6 : 4 };
+    return {
+      address: first.address,
+      family: first.family === 6 ? 6 : 4,
+      exempted: addressProblem(first.address, purpose) !== null,
+    };
   }
 }
 
@@ -159,6 +199,11 @@ export interface GuardedResponse {
   body: string;
   /** true when the response body was longer than maxBodyBytes */
   truncated: boolean;
+  /**
+   * the address connected to passed only through the purpose's allow-list (loopback, a private network): its
+   * reply comes from inside the platform's network, so callers never show it to a tenant
+   */
+  exempted: boolean;
 }
 
 /** A failed outbound exchange: refused by the guard, DNS, connect, timeout or a broken response. */
@@ -191,8 +236,9 @@ export async function guardedRequest(guard: OutboundGuard, req: GuardedRequest):
   }
   const bareHost = url.hostname.replace(/^\[|\]$/g, '');
   let address: string;
+  let exempted: boolean;
   try {
-    ({ address } = await guard.resolve(bareHost, purpose));
+    ({ address, exempted } = await guard.resolve(bareHost, purpose));
   } catch (err) {
     throw new OutboundRequestError('refused', (err as Error).message);
   }
@@ -240,7 +286,12 @@ export async function guardedRequest(guard: OutboundGuard, req: GuardedRequest):
       });
       response.on('end', () => {
         finish(() =>
-          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), truncated }),
+          resolve({
+            status: response.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            truncated,
+            exempted,
+          }),
         );
       });
       response.on('error', (err: NodeJS.ErrnoException) => {

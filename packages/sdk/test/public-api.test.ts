@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { OutboundGuard } from '@risk/common';
+import { allowedHostsFor, OutboundGuard } from '@risk/common';
 import { createHarness, type Harness } from '@risk/public-api/test/harness';
 import { buildPublicOpenApiDocument } from '@risk/public-api';
 import { createWebhookPayloadValidator } from '@risk/testing';
@@ -246,7 +246,7 @@ describe('webhook verification', () => {
         prisma: h.ctx.db.prisma,
         config: h.ctx.config,
         producer: null,
-        guard: new OutboundGuard(h.ctx.config.OUTBOUND_ALLOWED_HOSTS),
+        guard: new OutboundGuard(allowedHostsFor(h.ctx.config, 'webhook')),
       },
       { delivery_id: delivery.id, attempt: 1 },
     );

@@ -112,7 +112,8 @@ export async function createTestContext(label: string, env: Record<string, strin
     REDIS_PREFIX: prefix,
     ADMIN_API_TOKEN: randomBytes(24).toString('hex'),
     SECRETS_KEY: randomBytes(32).toString('hex'),
-    OUTBOUND_ALLOWED_HOSTS: '127.0.0.1,localhost,::1',
+    OUTBOUND_ALLOWED_HOSTS_FIREWALL: '127.0.0.1,localhost,::1',
+    OUTBOUND_ALLOWED_HOSTS_WEBHOOK: '127.0.0.1,localhost,::1',
     LOG_LEVEL: 'silent',
     // suites send bursts from one address with one key: limits far above them keep the limiter's code
     // path running without making suites flaky; the rate-limit suites pass real low limits in `env`
@@ -121,6 +122,7 @@ export async function createTestContext(label: string, env: Record<string, strin
     RATE_LIMIT_ADMIN_PER_SECOND: '1000000',
     RATE_LIMIT_FAILED_AUTH_PER_IP: '1000000',
     THREAT_WRITES_PER_ORG_PER_HOUR: '1000000',
+    FIREWALL_TESTS_PER_MINUTE: '1000000',
     ...env,
   });
   const logLines: string[] = [];

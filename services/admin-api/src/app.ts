@@ -19,6 +19,7 @@ import {
   type Config,
   type Logger,
   parseAllowList,
+  allowedHostsFor,
   hsts,
 } from '@risk/common';
 import type { PrismaClient } from '@risk/db';
@@ -43,7 +44,7 @@ export interface AppDeps {
   logger: Logger;
   /** resolves when Redis answers PING */
   pingRedis: () => Promise<unknown>;
-  /** tests inject a connector context (timeouts); defaults to 10 s and OUTBOUND_ALLOWED_HOSTS */
+  /** tests inject a connector context (timeouts); defaults to 10 s and the firewall allow-list */
   connectorFor?: (connection: FirewallConnection) => FirewallConnector;
   /**
    * the connection rate-limit counters live on (fail-fast: no offline queue; main.ts passes it); without
@@ -72,8 +73,9 @@ function guardOn(deps: AppDeps): RequestGuard {
 export function createApp(deps: AppDeps) {
   const { config, prisma, logger } = deps;
   const secretsKey = config.SECRETS_KEY ?? '';
-  const allowList = parseAllowList(config.OUTBOUND_ALLOWED_HOSTS);
-  const connectorContext = { ...defaultConnectorContext(config.OUTBOUND_ALLOWED_HOSTS), allowList };
+  const firewallHosts = allowedHostsFor(config, 'firewall');
+  const allowList = parseAllowList(firewallHosts);
+  const connectorContext = { ...defaultConnectorContext(firewallHosts), allowList };
   const context: AdminContext = {
     config,
     prisma,

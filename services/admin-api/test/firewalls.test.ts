@@ -94,9 +94,15 @@ describe('POST /firewalls/v1', () => {
     }
   });
 
-  it('loopback is refused without OUTBOUND_ALLOWED_HOSTS and accepted with it', async () => {
+  it('loopback is refused without OUTBOUND_ALLOWED_HOSTS_FIREWALL and accepted with it', async () => {
+    // the webhook list names loopback too: it never exempts a firewall host (docs/security.md)
     const strict = createApp({
-      config: { ...h.ctx.config, OUTBOUND_ALLOWED_HOSTS: '' },
+      config: {
+        ...h.ctx.config,
+        OUTBOUND_ALLOWED_HOSTS_FIREWALL: '',
+        OUTBOUND_ALLOWED_HOSTS: '',
+        OUTBOUND_ALLOWED_HOSTS_WEBHOOK: '127.0.0.1,localhost,::1',
+      },
       prisma: h.ctx.db.prisma,
       logger: h.ctx.logger,
       pingRedis: () => h.redis.ping(),
@@ -112,6 +118,21 @@ describe('POST /firewalls/v1', () => {
       .send(valid({ host: '172.16.0.9' }));
     expect(privateOk.status).toBe(201);
     expect((await h.createFirewall(tenant.auth, valid({ host: '127.0.0.1' }))).status).toBe(201);
+  });
+
+  it('the deprecated OUTBOUND_ALLOWED_HOSTS still exempts firewall hosts (it counts for firewalls only)', async () => {
+    const legacy = createApp({
+      config: { ...h.ctx.config, OUTBOUND_ALLOWED_HOSTS_FIREWALL: '', OUTBOUND_ALLOWED_HOSTS: '127.0.0.1,localhost' },
+      prisma: h.ctx.db.prisma,
+      logger: h.ctx.logger,
+      pingRedis: () => h.redis.ping(),
+      redis: h.redis,
+    });
+    const res = await request(legacy)
+      .post('/firewalls/v1')
+      .set('Authorization', tenant.auth)
+      .send(valid({ name: unique('legacy'), host: '127.0.0.1' }));
+    expect(res.status).toBe(201);
   });
 
   it('409 resource_already_exists for a duplicate name within the tenant; another tenant may reuse it', async () => {

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import request from 'supertest';
 import IORedis from 'ioredis';
-import { parseAllowList } from '@risk/common';
+import { allowedHostsFor, parseAllowList } from '@risk/common';
 import { createTestContext, type TestContext } from '@risk/testing';
 import { createApp, type AppDeps } from '../src/app';
 import { createConnector, type FirewallConnection } from '@risk/firewalls';
@@ -66,7 +66,7 @@ export async function createAdminHarness(
 ): Promise<AdminHarness> {
   const ctx = await createTestContext(label, opts.env);
   const redis = new IORedis(ctx.redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  const allowList = parseAllowList(ctx.config.OUTBOUND_ALLOWED_HOSTS);
+  const allowList = parseAllowList(allowedHostsFor(ctx.config, 'firewall'));
   const connectorFor = (c: FirewallConnection) => createConnector(c, { timeoutMs: 3000, allowList, pollIntervalMs: 5 });
   const app = createApp({
     config: ctx.config,

@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const THREAT = { category: 'malicious_model', title: 'auth matrix threat', severity: 'low' };
-// live-mode keys need https; 127.0.0.1 is on the test OUTBOUND_ALLOWED_HOSTS list, so nothing is resolved
+// live-mode keys need https; 127.0.0.1 is on the test OUTBOUND_ALLOWED_HOSTS_WEBHOOK list, so nothing is resolved
 const WEBHOOK = { url: 'https://127.0.0.1/hooks', events: ['threat.created'] };
 
 type Route = { method: 'get' | 'post' | 'delete'; path: () => string; scope: Scope | null; body?: () => unknown };

@@ -7,7 +7,7 @@ let h: Harness;
 let threatId: string;
 let webhookId: string;
 const THREAT = { category: 'malicious_model', title: 'idempotent threat', severity: 'low' };
-// live-mode keys need https; 127.0.0.1 is on the test OUTBOUND_ALLOWED_HOSTS list
+// live-mode keys need https; 127.0.0.1 is on the test OUTBOUND_ALLOWED_HOSTS_WEBHOOK list
 const WEBHOOK = { url: 'https://127.0.0.1/hooks', events: ['threat.created'] };
 
 const post = (path: string, key: string, body: object, apiKey = h.key) =>

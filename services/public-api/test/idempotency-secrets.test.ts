@@ -4,7 +4,7 @@ import { createHarness, idem, type Harness } from './harness';
 // Responses that show a secret once (webhook create and rotate_secret) are kept for idempotent replay
 // encrypted with SECRETS_KEY; every other route keeps plaintext JSON.
 let h: Harness;
-// live-mode keys need https; 127.0.0.1 is on the test OUTBOUND_ALLOWED_HOSTS list
+// live-mode keys need https; 127.0.0.1 is on the test OUTBOUND_ALLOWED_HOSTS_WEBHOOK list
 const WEBHOOK = { url: 'https://127.0.0.1/hooks', events: ['threat.created'] };
 
 const post = (path: string, key: string, body: object, app = h.app) =>

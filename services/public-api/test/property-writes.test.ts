@@ -27,7 +27,7 @@ const THREAT = {
   risk_penalty: 30,
   metadata: { feed: 'internal' },
 };
-// live-mode keys need https; 127.0.0.1 is on the test OUTBOUND_ALLOWED_HOSTS list
+// live-mode keys need https; 127.0.0.1 is on the test OUTBOUND_ALLOWED_HOSTS_WEBHOOK list
 const WEBHOOK = {
   url: 'https://127.0.0.1/hooks',
   events: ['threat.created'],

@@ -87,8 +87,8 @@ describe('webhook endpoints', () => {
     expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'url_not_allowed', param: 'url' });
   });
 
-  test('refuses loopback unless OUTBOUND_ALLOWED_HOSTS lists it', async () => {
-    const strict = await createHarness('webhooksstrict', { env: { OUTBOUND_ALLOWED_HOSTS: '' } });
+  test('refuses loopback unless OUTBOUND_ALLOWED_HOSTS_WEBHOOK lists it', async () => {
+    const strict = await createHarness('webhooksstrict', { env: { OUTBOUND_ALLOWED_HOSTS_WEBHOOK: '' } });
     const strictKey = await strict.mintKey({ livemode: false });
     try {
       const res = await request(strict.app)

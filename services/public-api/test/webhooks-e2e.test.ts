@@ -1,4 +1,4 @@
-import { OutboundGuard } from '@risk/common';
+import { allowedHostsFor, OutboundGuard } from '@risk/common';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { deliverWebhook } from '../../worker/src/jobs/webhook-delivery';
@@ -36,7 +36,7 @@ describe('webhook deliveries end to end', () => {
       prisma: h.ctx.db.prisma,
       config: h.ctx.config,
       producer: null,
-      guard: new OutboundGuard(h.ctx.config.OUTBOUND_ALLOWED_HOSTS),
+      guard: new OutboundGuard(allowedHostsFor(h.ctx.config, 'webhook')),
     };
 
     // the receiver fails once (500), then accepts (204)

@@ -1,4 +1,4 @@
-import { decryptSecret, OutboundGuard } from '@risk/common';
+import { allowedHostsFor, decryptSecret, OutboundGuard } from '@risk/common';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { deliverWebhook } from '../../worker/src/jobs/webhook-delivery';
@@ -65,7 +65,7 @@ describe('webhook endpoints', () => {
       prisma: h.ctx.db.prisma,
       config: h.ctx.config,
       producer: null,
-      guard: new OutboundGuard(h.ctx.config.OUTBOUND_ALLOWED_HOSTS),
+      guard: new OutboundGuard(allowedHostsFor(h.ctx.config, 'webhook')),
     };
     expect(await deliverWebhook(deps, { delivery_id: delivery.id, attempt: 1 })).toMatchObject({
       outcome: 'delivered',

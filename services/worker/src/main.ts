@@ -1,4 +1,4 @@
-import { createLogger, loadConfigOrExit, onShutdown, QueueProducer, startTracing } from '@risk/common';
+import { configWarnings, createLogger, loadConfigOrExit, onShutdown, QueueProducer, startTracing } from '@risk/common';
 import { createPrisma } from '@risk/db';
 import { loadDefaultFeeds } from './advisories/default-feeds';
 import { analysisPoolFor, closeAnalysisPools } from './analysis/pool';
@@ -7,6 +7,7 @@ import { startWorker } from './worker';
 
 const config = loadConfigOrExit();
 const logger = createLogger({ service: 'worker', level: config.LOG_LEVEL });
+for (const warning of configWarnings(config)) logger.warn(warning);
 // off unless OTEL_EXPORTER_OTLP_ENDPOINT is set; off, no OpenTelemetry module is loaded (docs/observability.md)
 const tracing = startTracing({ serviceName: 'worker' });
 

@@ -1,7 +1,7 @@
 // Assignment sync under concurrency and faults (issue 11; docs/firewalls.md "Assignment sync states"):
 // pushes for one assignment are serialised and recorded by compare-and-set on the target version, and a
 // removal that cannot reach the firewall ends `removal_failed`, which DELETE then explains.
-import { ApiError, QUEUES } from '@risk/common';
+import { allowedHostsFor, ApiError, QUEUES } from '@risk/common';
 import {
   createConnector,
   defaultConnectorContext,
@@ -56,7 +56,7 @@ describe('firewall sync ordering and unreachable firewalls', () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     let gatedVersion = -1;
     const pushStarted: number[] = [];
-    const context = defaultConnectorContext(h.ctx.config.OUTBOUND_ALLOWED_HOSTS ?? '');
+    const context = defaultConnectorContext(allowedHostsFor(h.ctx.config, 'firewall'));
     const connectorFor = (c: FirewallConnection) => {
       const real = createConnector(c, context);
       return {

@@ -21,7 +21,7 @@ describe('accepted_risk expiry', () => {
   let keyTest: string;
 
   beforeAll(async () => {
-    h = await createWorkerHarness('triageexp', { OUTBOUND_ALLOWED_HOSTS: '127.0.0.1,localhost' });
+    h = await createWorkerHarness('triageexp', { OUTBOUND_ALLOWED_HOSTS_WEBHOOK: '127.0.0.1,localhost' });
     worker = startWorker(h.deps, { maintenance: false });
     keyB = (await mintApiKey(h.ctx.db.prisma, { org_id: orgB, scopes: [...SCOPES], livemode: true })).key;
     keyTest = (await mintApiKey(h.ctx.db.prisma, { org_id: h.orgId, scopes: [...SCOPES], livemode: false })).key;

@@ -11,6 +11,7 @@ import {
   JOBS,
   newId,
   OutboundGuard,
+  allowedHostsFor,
   QueueProducer,
   recordEventsWithDeliveries,
   type NewEvent,
@@ -112,7 +113,7 @@ export function deliverySuite(label: string) {
     prisma: ctx.db.prisma,
     config: { ...ctx.config, WEBHOOK_TIMEOUT_MS: over.timeoutMs ?? ctx.config.WEBHOOK_TIMEOUT_MS },
     producer: null,
-    guard: new OutboundGuard(over.allowedHosts ?? ctx.config.OUTBOUND_ALLOWED_HOSTS),
+    guard: new OutboundGuard(over.allowedHosts ?? allowedHostsFor(ctx.config, 'webhook')),
   });
 
   const threatEvent = (title = 'Backdoored model'): NewEvent => ({

@@ -62,8 +62,10 @@ describe('webhook delivery job', () => {
       return d?.status === 'delivered' ? d : null;
     });
     expect(row.attempt_count).toBe(1);
+    // the receiver is on loopback, reached only through OUTBOUND_ALLOWED_HOSTS_WEBHOOK: its reply ('ok') is
+    // not stored, so a tenant cannot read an internal service through the deliveries list (docs/security.md)
     expect(row.attempts).toEqual([
-      expect.objectContaining({ attempt: 1, status: 'succeeded', response_status: 200, response_body: 'ok' }),
+      expect.objectContaining({ attempt: 1, status: 'succeeded', response_status: 200, response_body: null }),
     ]);
   });
 
@@ -90,9 +92,9 @@ describe('webhook delivery job', () => {
       [3, 'failed', 429],
       [4, 'succeeded', 200],
     ]);
-    // failed attempts keep a truncated copy of the receiver's answer and a latency
-    expect(delivery.attempts[0]!.response_body!.length).toBeLessThanOrEqual(1024);
-    expect(delivery.attempts[0]!.response_body).toMatch(/^nope 1 x+/);
+    // failed attempts keep their status and a latency; the answer of this allow-listed loopback receiver is not
+    // kept (a public receiver's first 1 KiB is: guardedRequest's truncation is tested in packages/common)
+    expect(delivery.attempts.every((a) => a.response_body === null)).toBe(true);
     expect(delivery.attempts.every((a) => a.latency_ms >= 0)).toBe(true);
     // success clears the endpoint's failure window
     expect((await ctx.db.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: ep.id } })).failing_since).toBeNull();

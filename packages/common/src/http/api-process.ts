@@ -3,7 +3,7 @@
 // (HTTPS when TLS files are configured, reloaded on SIGHUP), and on SIGTERM/SIGINT a graceful stop in reverse order.
 import type { Express } from 'express';
 import { createPrisma, type DbHandle } from '@risk/db';
-import { loadConfigOrExit, requireSecret, type Config } from '../config';
+import { configWarnings, loadConfigOrExit, requireSecret, type Config } from '../config';
 import { createLogger, type Logger } from '../logger';
 import { startTracing } from '../telemetry/tracing';
 import { closeServer, listenWithLimits, onShutdown, reloadTlsOnSighup, tlsFilesFrom } from './server';
@@ -31,6 +31,7 @@ export async function runApiProcess(spec: ApiProcess): Promise<void> {
   const config = loadConfigOrExit();
   for (const secret of spec.requiredSecrets ?? []) requireSecret(config, secret);
   const logger = createLogger({ service: spec.service, level: config.LOG_LEVEL });
+  for (const warning of configWarnings(config)) logger.warn(warning);
   // off unless OTEL_EXPORTER_OTLP_ENDPOINT is set; off, no OpenTelemetry module is loaded (docs/observability.md)
   const tracing = startTracing({ serviceName: spec.service });
   const db = createPrisma({

@@ -146,7 +146,7 @@ describe('PAN-OS connector against the simulator', () => {
     await expect(dns.test()).rejects.toMatchObject({ reason: 'dns' });
   });
 
-  it('refuses loopback without OUTBOUND_ALLOWED_HOSTS', async () => {
+  it('refuses loopback without OUTBOUND_ALLOWED_HOSTS_FIREWALL', async () => {
     const guarded = createConnector(
       { type: 'palo_alto', host: '127.0.0.1', port: sim.port, verify_ssl: false, api_token: KEY },
       { ...context, allowList: parseAllowList('') },

@@ -1,4 +1,4 @@
-import { defineRoute, OutboundGuard, requireSecret, ZListQuery } from '@risk/common';
+import { allowedHostsFor, defineRoute, OutboundGuard, requireSecret, ZListQuery } from '@risk/common';
 import {
   EXAMPLE_CREATE_WEBHOOK,
   EXAMPLE_UPDATE_WEBHOOK,
@@ -39,7 +39,7 @@ function webhookDeps(deps: AppDeps): WebhookDeps {
   if (!wd) {
     wd = {
       prisma: deps.prisma,
-      guard: new OutboundGuard(deps.config.OUTBOUND_ALLOWED_HOSTS),
+      guard: new OutboundGuard(allowedHostsFor(deps.config, 'webhook')),
       secretsKey: requireSecret(deps.config, 'SECRETS_KEY'),
       maxEndpointsPerOrg: deps.config.WEBHOOK_ENDPOINTS_PER_ORG,
     };

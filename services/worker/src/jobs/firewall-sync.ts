@@ -1,4 +1,4 @@
-import { JOBS, requireSecret } from '@risk/common';
+import { allowedHostsFor, JOBS, requireSecret } from '@risk/common';
 import {
   endRemovalAfterFailedJob,
   removePolicyAssignment,
@@ -28,7 +28,7 @@ export function createFirewallSyncProcessor(deps: WorkerDeps): (job: FirewallSyn
     const payload = JOBS.firewallSync.payload.parse(job.data);
     const options = {
       secretsKey: requireSecret(deps.config, 'SECRETS_KEY'),
-      allowedHosts: deps.config.OUTBOUND_ALLOWED_HOSTS,
+      allowedHosts: allowedHostsFor(deps.config, 'firewall'),
       feedBaseUrl: deps.config.FEED_BASE_URL, // where pushed EDLs / external feeds pull from (docs/feeds.md)
     };
     const lastAttempt = (job.attemptsMade ?? 0) + 1 >= (job.opts?.attempts ?? 1);

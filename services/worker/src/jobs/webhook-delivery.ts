@@ -1,4 +1,5 @@
 import {
+  allowedHostsFor,
   enqueueDeliveries,
   ID_PREFIXES,
   JOBS,
@@ -32,7 +33,15 @@ export { RESPONSE_BODY_LIMIT, USER_AGENT } from './webhook-send';
 
 export interface WebhookDeliveryDeps {
   prisma: PrismaClient;
-  config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RETRY_SCALE' | 'OUTBOUND_ALLOWED_HOSTS' | 'SECRETS_KEY'>;
+  config: Pick<
+    Config,
+    | 'WEBHOOK_TIMEOUT_MS'
+    | 'WEBHOOK_RETRY_SCALE'
+    | 'OUTBOUND_ALLOWED_HOSTS'
+    | 'OUTBOUND_ALLOWED_HOSTS_FIREWALL'
+    | 'OUTBOUND_ALLOWED_HOSTS_WEBHOOK'
+    | 'SECRETS_KEY'
+  >;
   producer: Pick<QueueProducer, 'enqueueWebhookDelivery'> | null;
   logger?: Logger;
   guard?: OutboundGuard;
@@ -64,7 +73,7 @@ interface ClaimedDelivery {
 export function createWebhookDeliveryProcessor(
   deps: WebhookDeliveryDeps,
 ): (job: { data: unknown }) => Promise<DeliveryOutcome> {
-  const guard = deps.guard ?? new OutboundGuard(deps.config.OUTBOUND_ALLOWED_HOSTS);
+  const guard = deps.guard ?? new OutboundGuard(allowedHostsFor(deps.config, 'webhook'));
   const full = { ...deps, guard };
   return (job) => deliverWebhook(full, JOBS.webhookDelivery.payload.parse(job.data));
 }

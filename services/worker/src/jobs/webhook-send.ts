@@ -24,7 +24,10 @@ export interface SignedEvent {
   created: Date;
 }
 
-/** What one signed POST came back with; `status` null when no response arrived (then `error` says why). */
+/**
+ * What one signed POST came back with; `status` null when no response arrived (then `error` says why).
+ * `responseBody` null also when the target is an allow-listed internal address.
+ */
 export interface SentAttempt {
   sentAt: Date;
   status: number | null;
@@ -74,7 +77,10 @@ export async function sendSigned(
       maxBodyBytes: RESPONSE_BODY_LIMIT,
     });
     status = res.status;
-    responseBody = res.body;
+    // a target reached only through OUTBOUND_ALLOWED_HOSTS_WEBHOOK (loopback, a private network) is inside the
+    // platform's network: its reply is never stored, so GET /v1/webhooks/{id}/deliveries cannot read an internal
+    // service for the tenant (docs/security.md "Outbound allow-lists per purpose"); the status still is
+    responseBody = res.exempted ? null : res.body;
     if (status >= 300 && status < 400) error = 'redirects are not followed';
   } catch (err) {
     error = err instanceof OutboundRequestError ? `${err.reason}: ${err.message}` : `error: ${(err as Error).message}`;

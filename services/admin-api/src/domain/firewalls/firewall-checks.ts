@@ -7,7 +7,7 @@ export function assertHostAllowed(host: string, allowList: AllowList) {
   if (refusal) {
     throw new ApiError('url_not_allowed', {
       param: 'host',
-      message: `host is not allowed: ${refusal}. Loopback, link-local and metadata addresses need OUTBOUND_ALLOWED_HOSTS.`,
+      message: `host is not allowed: ${refusal}. Loopback, link-local and metadata addresses need OUTBOUND_ALLOWED_HOSTS_FIREWALL.`,
     });
   }
 }

@@ -2,7 +2,7 @@ import { ApiError, type OutboundGuard } from '@risk/common';
 
 /**
  * A webhook URL must be absolute http(s) without credentials; https in live mode; and its host
- * must resolve only to public addresses unless OUTBOUND_ALLOWED_HOSTS lists it (400 url_not_allowed,
+ * must resolve only to public addresses unless OUTBOUND_ALLOWED_HOSTS_WEBHOOK lists it (400 url_not_allowed,
  * param url). The worker checks again at delivery time, against the address it connects to.
  */
 export async function assertWebhookUrl(guard: OutboundGuard, raw: string, livemode: boolean): Promise<string> {
