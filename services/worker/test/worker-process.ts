@@ -43,51 +43,8 @@ export function exited(child: ChildProcess): Promise<{ code: number | null; sign
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 }
 
-// The probe runs in a process of its own: measured from the test process, a latency would also count the time that
-// process spends serving the public API the test posts 1 MiB signals to (supertest runs the app in-process), and
-// so say more about the test than about the worker's event loop.
-const PROBE_SCRIPT = `
-const http = require('node:http');
-const { performance } = require('node:perf_hooks');
-const url = process.argv[1];
-let stopping = false;
-process.on('SIGTERM', () => { stopping = true; });
-(function once() {
-  if (stopping) return process.exit(0);
-  const t0 = performance.now();
-  let done = false;
-  const finish = (ok) => {
-    if (done) return;
-    done = true;
-    process.stdout.write((ok ? String(performance.now() - t0) : 'Infinity') + '\\n');
-    setTimeout(once, 100);
-  };
-  const req = http.get(url, { timeout: 5000 }, (res) => { res.resume(); res.on('end', () => finish(res.statusCode === 200)); });
-  req.on('timeout', () => { req.destroy(); finish(false); });
-  req.on('error', () => finish(false));
-})();
-`;
-
-/**
- * Polls `url` (the worker's /healthz) every 100 ms from a separate process; stop() returns each answer's latency in
- * ms (a request that failed or took over 5 s counts as Infinity).
- */
-export function probeHealth(url: string): { stop(): Promise<number[]> } {
-  const child = spawn(process.execPath, ['-e', PROBE_SCRIPT, url], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  return {
-    async stop() {
-      const done = exited(child);
-      child.kill('SIGTERM');
-      await done;
-      return out
-        .split('\n')
-        .filter((l) => l !== '')
-        .map(Number);
-    },
-  };
-}
+/** Polls the worker's /healthz from a process of its own (shared with the public API's tests). */
+export { probeHealth } from '@risk/testing/src/health-probe';
 
 /** A port free on 127.0.0.1 right now (for the worker's /healthz). */
 export { freePort } from '@risk/testing';

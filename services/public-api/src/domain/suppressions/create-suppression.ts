@@ -5,7 +5,10 @@ import type { OrgScope } from '../triage/org-view';
 import { renderSuppression } from '../triage/render';
 import { assertKnownRule } from './known-rule';
 
-/** Rules per org and mode: every rule is checked against every finding an asset read renders. */
+/**
+ * Rules per org and mode: a read checks every rule once per asset it renders (its glob in linear time) and the
+ * asset's rules against each finding (docs/security.md "Suppression globs in linear time").
+ */
 export const SUPPRESSIONS_PER_ORG = 500;
 
 const CRITERIA = ['rule_id', 'cve_id', 'attack_technique', 'fingerprint_glob', 'asset_type'] as const;

@@ -1,7 +1,6 @@
 import type { Prisma } from '@risk/db';
 import type { AppDeps } from '../../deps';
 import type { OrgRules } from './effective';
-import { globPrefix } from './glob';
 import type { OrgScope } from './org-view';
 
 /**
@@ -51,8 +50,8 @@ export async function touchedAssets(
     else if (s.attack_technique !== null)
       touched.push({ findings: { some: { attack_techniques: { has: s.attack_technique } } } });
     else if (s.asset_type !== null) touched.push({ asset_type: s.asset_type });
-    else if (s.tokens !== null) {
-      const prefix = globPrefix(s.tokens);
+    else if (s.glob !== null) {
+      const prefix = s.glob.prefix;
       if (!prefix) return 'all';
       touched.push({ fingerprint: { startsWith: prefix } });
     }

@@ -1,7 +1,7 @@
 import { severityForScore, type RiskSeverity } from '@risk/contracts';
 import { findingKeys, type OrgTriageRows, type OrgViewFinding } from '@risk/db';
 import { computeScore, SEVERITY_WEIGHT, type ScoreResult } from '@risk/enrichment';
-import { compileGlob, globMatches } from './glob';
+import { compileGlob, globMatches, globSubject, type CompiledGlob, type GlobSubject } from './glob';
 
 /**
  * The org-specific view of an asset's findings and score (docs/triage.md "Effective score"), pure. The
@@ -20,9 +20,12 @@ export type TriageRow = Omit<OrgTriageRows['triage'][number], 'fingerprint'>;
 /** One of the org's suppression rules, as the triage store reads it. */
 export type SuppressionRow = OrgTriageRows['suppressions'][number];
 
+/** A suppression rule with its fingerprint glob compiled (rules with the same glob share one). */
+export type CompiledSuppression = SuppressionRow & { glob: CompiledGlob | null };
+
 export interface OrgRules {
   /** active suppression rules (expires_at null or in the future) */
-  suppressions: Array<SuppressionRow & { tokens: ReturnType<typeof compileGlob> | null }>;
+  suppressions: CompiledSuppression[];
   /** rule id → the org's severity */
   overrides: Map<string, RiskSeverity>;
   now: Date;
@@ -46,10 +49,17 @@ export function compileRules(
   overrides: Array<{ rule_id: string; severity: string }>,
   now: Date,
 ): OrgRules {
+  // each distinct glob compiled once per request; identical globs then share one evaluation per asset
+  const globs = new Map<string, CompiledGlob>();
+  const compiled = (pattern: string) => {
+    let glob = globs.get(pattern);
+    if (!glob) globs.set(pattern, (glob = compileGlob(pattern)));
+    return glob;
+  };
   return {
     suppressions: rows
       .filter((r) => !r.expires_at || r.expires_at > now)
-      .map((r) => ({ ...r, tokens: r.fingerprint_glob !== null ? compileGlob(r.fingerprint_glob) : null })),
+      .map((r) => ({ ...r, glob: r.fingerprint_glob !== null ? compiled(r.fingerprint_glob) : null })),
     overrides: new Map(overrides.map((o) => [o.rule_id, o.severity as RiskSeverity])),
     now,
   };
@@ -62,15 +72,38 @@ export function storedWeight(f: ViewFinding): number {
   return Math.round((SEVERITY_WEIGHT[f.severity as RiskSeverity] ?? 0) * f.confidence * 100) / 100;
 }
 
-function suppressedBy(asset: { fingerprint: string; asset_type: string }, f: ViewFinding, rules: OrgRules): string[] {
-  return rules.suppressions
+/**
+ * The org's rules whose asset criteria (asset type, fingerprint glob) hold for the asset, in the rules' order.
+ * They depend on the asset alone, so each glob is evaluated once per asset, never per finding: with the
+ * linear matcher (glob.ts) an asset costs O(rules × (|glob| + |fingerprint|)) whatever its findings
+ * (docs/security.md "Suppression globs in linear time").
+ */
+export function rulesForAsset(
+  asset: { fingerprint: string; asset_type: string },
+  rules: OrgRules,
+): CompiledSuppression[] {
+  let subject: GlobSubject | undefined;
+  const matched = new Map<CompiledGlob, boolean>();
+  return rules.suppressions.filter((s) => {
+    if (s.asset_type !== null && s.asset_type !== asset.asset_type) return false;
+    if (s.glob === null) return true;
+    let hit = matched.get(s.glob);
+    if (hit === undefined) {
+      subject ??= globSubject(asset.fingerprint);
+      matched.set(s.glob, (hit = globMatches(s.glob, subject)));
+    }
+    return hit;
+  });
+}
+
+/** The ids of the asset's rules (rulesForAsset) whose finding criteria hold for the finding. */
+function suppressedBy(f: ViewFinding, assetRules: CompiledSuppression[]): string[] {
+  return assetRules
     .filter(
       (s) =>
         (s.rule_id === null || s.rule_id === f.rule_id) &&
         (s.cve_id === null || f.cve_ids.includes(s.cve_id)) &&
-        (s.attack_technique === null || f.attack_techniques.includes(s.attack_technique)) &&
-        (s.asset_type === null || s.asset_type === asset.asset_type) &&
-        (s.tokens === null || globMatches(s.tokens, asset.fingerprint)),
+        (s.attack_technique === null || f.attack_techniques.includes(s.attack_technique)),
     )
     .map((s) => s.id);
 }
@@ -92,10 +125,11 @@ export function viewFindings<F extends ViewFinding>(
 ): Array<FindingView<F>> {
   const sorted = [...findings].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const keys = findingKeys(sorted);
+  const assetRules = rulesForAsset(asset, ctx.rules);
   return sorted.map((finding, i) => {
     const key = keys[i]!;
     const triage = ctx.triage.get(key) ?? null;
-    const suppressed = suppressedBy(asset, finding, ctx.rules);
+    const suppressed = suppressedBy(finding, assetRules);
     const override = finding.rule_id === THREAT_RULE_ID ? undefined : ctx.rules.overrides.get(finding.rule_id);
     const weight = storedWeight(finding);
     return {

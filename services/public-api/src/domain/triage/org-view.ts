@@ -12,6 +12,16 @@ import {
   type ViewFinding,
 } from './effective';
 
+/**
+ * How long computing the views of a batch of assets may hold the event loop before other requests get a turn.
+ * An asset's view is linear in its findings and in the org's rules (effective.ts rulesForAsset), but a page,
+ * an overview chunk or a look-up holds up to 200 assets, and 500 rules of hostile globs cost a few ms an asset
+ * (docs/security.md "Suppression globs in linear time").
+ */
+export const VIEW_SLICE_MS = 10;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** The key's org in the key's mode: everything of triage is scoped by both (docs/triage.md). */
 export interface OrgScope {
   orgId: string;
@@ -64,7 +74,12 @@ export async function loadOrgViews(
     m.set(t.finding_key, t);
     triageByAsset.set(t.fingerprint, m);
   }
+  let sliceStarted = performance.now();
   for (const a of assets) {
+    if (performance.now() - sliceStarted > VIEW_SLICE_MS) {
+      await nextTurn();
+      sliceStarted = performance.now();
+    }
     const views = viewFindings(a, byAsset.get(a.fingerprint) ?? [], {
       triage: triageByAsset.get(a.fingerprint) ?? new Map(),
       rules,
