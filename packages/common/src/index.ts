@@ -10,6 +10,7 @@ export * from './api-key-store';
 export * from './http/request';
 export * from './http/query';
 export * from './http/validate';
+export * from './http/body-depth';
 export * from './http/pagination';
 export * from './http/route';
 export * from './http/route-spec';

@@ -93,4 +93,28 @@ describe('Bull Board at /admin/queues', () => {
       await producer.close();
     }
   });
+
+  test('refuses job data nested deeper than any body may be with the 400 envelope, and adds no job', async () => {
+    const add = (data: string) =>
+      request(h.app)
+        .post(`/admin/queues/api/queues/${QUEUES.firewallSync}/add`)
+        .set('Authorization', h.adminAuth)
+        .set('X-Queues-Board-CSRF', '1')
+        .set('Content-Type', 'application/json')
+        .send(`{"name":"deep","data":{"x":${data}}}`);
+    const waiting = async () =>
+      (
+        (await request(h.app).get('/admin/queues/api/queues').set('Authorization', h.adminAuth)).body.queues as Array<{
+          name: string;
+          counts: Record<string, number>;
+        }>
+      ).find((q) => q.name === QUEUES.firewallSync)!.counts.waiting;
+    const before = await waiting();
+    // the board itself answered 500 "Maximum call stack size exceeded" here
+    const res = await add('['.repeat(20_000) + ']'.repeat(20_000));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'parameter_invalid' });
+    expect(res.body.error.param).toMatch(/^data\.x(\[0\])+$/);
+    expect(await waiting()).toBe(before);
+  });
 });
