@@ -47,6 +47,12 @@ const BENIGN: [string, string][] = [
       "message['content'] + '<|end|>\\n' }}{% endfor %}",
   ],
   [
+    'structured content parts (Qwen2-VL style)',
+    "{% for message in messages %}{% for content in message['content'] %}{% if content['type'] == 'image' or 'image' in " +
+      'content %}{% if add_vision_id %}Picture {{ loop.index }}: {% endif %}<|vision_start|><|image_pad|><|vision_end|>' +
+      "{% elif content['type'] == 'text' %}{{ content['text'] }}{% endif %}{% endfor %}{% endfor %}",
+  ],
+  [
     'tool calls',
     '{%- for message in messages %}{%- if message.tool_calls is defined %}{%- for tool_call in message.tool_calls %}' +
       '{{- \'<tool_call>\\n{"name": "\' + tool_call.function.name + \'", "arguments": \' + tool_call.function.arguments | tojson + \'}\\n</tool_call>\' }}' +

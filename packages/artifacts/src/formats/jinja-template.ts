@@ -344,15 +344,32 @@ function literalOf(node: unknown): string | undefined {
   return record?.type === 'StringLiteral' && typeof record.value === 'string' ? record.value : undefined;
 }
 
+/**
+ * Whether an expression is the message text itself: a content name, `x.content` / `x['content']`, possibly through
+ * filters (`|lower`) or string methods (`.lower()`). `content['type']` (a part of structured content) is not.
+ */
 function refersToContent(node: unknown): boolean {
-  let found = false;
-  walk(node, (child) => {
-    const value = child.value;
-    if (typeof value !== 'string') return;
-    if (child.type === 'Identifier' && CONTENT_NAMES.has(value)) found = true;
-    if (child.type === 'StringLiteral' && value === 'content') found = true;
-  });
-  return found;
+  let current = node as Record<string, unknown> | null | undefined;
+  for (let hops = 0; current && hops < 32; hops++) {
+    if (current.type === 'FilterExpression') {
+      current = current.operand as Record<string, unknown>;
+    } else if (current.type === 'CallExpression') {
+      const callee = current.callee as Record<string, unknown> | undefined;
+      if (callee?.type !== 'MemberExpression') return false;
+      current = callee.object as Record<string, unknown>;
+    } else if (current.type === 'Identifier') {
+      return CONTENT_NAMES.has(String(current.value));
+    } else if (current.type === 'MemberExpression') {
+      const property = current.property as { type?: string; value?: unknown } | undefined;
+      return (
+        (property?.type === 'Identifier' || property?.type === 'StringLiteral') &&
+        CONTENT_NAMES.has(String(property.value))
+      );
+    } else {
+      return false;
+    }
+  }
+  return false;
 }
 
 function stringsIn(body: unknown): string[] {

@@ -193,6 +193,54 @@ describe('Keras HDF5 on hand-written files', () => {
     expect(verdictOf(await analyseKerasH5(fromBytes(bytes)))).toBe('unscannable');
   });
 
+  it('calls a custom layer class and a custom loss suspicious (code the loading process must supply)', async () => {
+    const customLayer = JSON.stringify({
+      class_name: 'Sequential',
+      config: { layers: [{ class_name: 'MaliciousLayer', config: { name: 'malicious_layer' } }] },
+    });
+    expect(verdictOf(await analyseKerasH5(fromBytes(h5([[1024, customLayer]]))))).toBe('suspicious');
+    const training = JSON.stringify({ loss: { out: 'steal_gradients' }, metrics: ['accuracy'], optimizer_config: {} });
+    const dense1 = JSON.stringify({
+      class_name: 'Sequential',
+      config: { layers: [{ class_name: 'Dense', config: {} }] },
+    });
+    const analysis = await analyseKerasH5(
+      fromBytes(
+        h5([
+          [1024, dense1],
+          [3000, training],
+        ]),
+      ),
+    );
+    expect(verdictOf(analysis)).toBe('suspicious');
+    expect(analysis.findings[0]).toMatchObject({ id: 'keras.custom_loss_or_metric' });
+  });
+
+  it('keeps a compiled model with Keras losses and metric wrappers benign', async () => {
+    const metric = { class_name: 'MeanMetricWrapper', config: { name: 'accuracy', fn: 'categorical_accuracy' } };
+    const training = JSON.stringify({
+      loss: 'categorical_crossentropy',
+      metrics: [[metric]],
+      optimizer_config: { class_name: 'Custom>Adam', config: { learning_rate: 0.001 } },
+    });
+    const dense1 = JSON.stringify({
+      class_name: 'Sequential',
+      config: { layers: [{ class_name: 'Dense', config: {} }] },
+    });
+    expect(
+      verdictOf(
+        await analyseKerasH5(
+          fromBytes(
+            h5([
+              [1024, dense1],
+              [3000, training],
+            ]),
+          ),
+        ),
+      ),
+    ).toBe('benign');
+  });
+
   it('keeps a Dense-only model_config benign', async () => {
     const bytes = h5([
       [800, 'model_config'],

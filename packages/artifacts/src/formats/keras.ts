@@ -4,6 +4,7 @@
 // imported when the model is rebuilt (CVE-2025-1550 class): suspicious, malicious when the module runs commands or
 // code. HDF5 is not parsed as a whole: the file is streamed once and every JSON document stored in it (attributes
 // live uncompressed in object headers or the global heap) is extracted and judged like config.json.
+import builtins from '../../data/keras-builtins.json';
 import namespaces from '../../data/keras-namespaces.json';
 import type { RandomAccess } from '../random-access';
 import type { ArtifactFinding, FormatAnalysis } from '../types';
@@ -15,6 +16,8 @@ const DANGEROUS_CALLABLES = new Set(namespaces.dangerous_callables);
 const LAMBDA_LAYERS = new Set(namespaces.lambda_layers);
 const OP_LAMBDA_LAYERS = new Set(namespaces.op_lambda_layers);
 const RISKY_TF_FUNCTIONS = namespaces.risky_tf_functions;
+const BUILTIN_CLASSES = new Set(builtins.classes);
+const BUILTIN_LOSSES_AND_METRICS = new Set(builtins.loss_and_metric_names);
 /** A config over this size is not parsed (real model configs are well under a few MB). */
 const MAX_CONFIG_BYTES = 64 << 20;
 const MAX_JSON_NODES = 5_000_000;
@@ -58,6 +61,7 @@ function judgeConfig(
       evidence: { member: where.member, offset: where.offset, excerpt: excerpt(JSON.stringify(snippet) ?? '') },
     });
   };
+  judgeTrainingConfig(config as Record<string, unknown>, add);
   const classNames = new Set<string>();
   const customObjects = new Set<string>();
   const stack: unknown[] = [config];
@@ -122,9 +126,11 @@ function judgeObject(record: Record<string, unknown>, className: string, add: Ad
   const module = typeof record.module === 'string' ? record.module : undefined;
   const registered = typeof record.registered_name === 'string' ? record.registered_name : undefined;
   // `package>Name` registered names and module paths both name where the object's code comes from.
-  const origins = [module, registered?.includes('>') ? registered.split('>')[0] : undefined].filter(
-    (o): o is string => o !== undefined && o !== '',
-  );
+  const origins = [
+    module,
+    registered?.includes('>') ? registered.split('>')[0] : undefined,
+    className.includes('>') ? className.split('>')[0] : undefined,
+  ].filter((o): o is string => o !== undefined && o !== '');
   for (const origin of origins) {
     const root = origin.split('.')[0]!;
     if (DANGEROUS_MODULES.has(root) || DANGEROUS_MODULES.has(origin)) {
@@ -149,6 +155,36 @@ function judgeObject(record: Record<string, unknown>, className: string, add: Ad
       );
     }
   }
+  // Without a module or a registered `package>Name`, a class Keras does not ship is code the loading process must
+  // supply (a `__main__` class in the saving script): the file names it, a reviewer must see it.
+  // (tf.keras writes its own registered optimizers as `Custom>Adam`: the `package>Name` form is a registration.)
+  const isRegistration = registered?.includes('>') || className.includes('>');
+  if (module === undefined && !isRegistration && !BUILTIN_CLASSES.has(className)) {
+    add(
+      {
+        id: 'keras.custom_class',
+        severity: 'medium',
+        verdict: 'suspicious',
+        message: `class ${className} is not part of Keras; loading runs whatever code defines it`,
+      },
+      { class_name: className, registered_name: registered },
+    );
+  }
+  if (
+    className === 'MeanMetricWrapper' &&
+    typeof config.fn === 'string' &&
+    !BUILTIN_LOSSES_AND_METRICS.has(config.fn)
+  ) {
+    add(
+      {
+        id: 'keras.custom_loss_or_metric',
+        severity: 'medium',
+        verdict: 'suspicious',
+        message: `metric function ${config.fn} is not part of Keras`,
+      },
+      record,
+    );
+  }
   if (DANGEROUS_CALLABLES.has(className) || (registered !== undefined && DANGEROUS_CALLABLES.has(registered))) {
     add(
       {
@@ -158,6 +194,32 @@ function judgeObject(record: Record<string, unknown>, className: string, add: Ad
         message: `object names the callable ${className}`,
       },
       record,
+    );
+  }
+}
+
+/** A legacy `training_config`: loss and metric names outside Keras are functions the loading process supplies. */
+function judgeTrainingConfig(root: Record<string, unknown>, add: Add): void {
+  const names: string[] = [];
+  const stack: unknown[] = ['loss', 'metrics', 'weighted_metrics'].map((key) => root[key]);
+  while (stack.length > 0 && names.length < 1000) {
+    const value = stack.pop();
+    if (typeof value === 'string') names.push(value);
+    else if (Array.isArray(value)) stack.push(...value);
+    // Objects with a class_name are judged as objects; plain maps go output name → loss.
+    else if (value !== null && typeof value === 'object' && !('class_name' in value))
+      stack.push(...Object.values(value));
+  }
+  for (const name of names) {
+    if (BUILTIN_LOSSES_AND_METRICS.has(name)) continue;
+    add(
+      {
+        id: 'keras.custom_loss_or_metric',
+        severity: 'medium',
+        verdict: 'suspicious',
+        message: `loss or metric ${name} is not part of Keras; loading with compile runs the code that defines it`,
+      },
+      { loss: root.loss, metrics: root.metrics },
     );
   }
 }
@@ -277,7 +339,7 @@ export async function analyseKerasH5(file: RandomAccess): Promise<FormatAnalysis
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) continue;
     const record = parsed as Record<string, unknown>;
-    if (!('class_name' in record) && !('config' in record) && !('module' in record)) continue;
+    if (!['class_name', 'config', 'module', 'loss'].some((key) => key in record)) continue;
     configs++;
     const documentFacts: Record<string, unknown> = {};
     judgeConfig(record, { member: 'model_config', offset: document.start }, { findings, facts: documentFacts });
