@@ -72,6 +72,14 @@ export const ConfigSchema = z.object({
   OUTBOUND_ALLOWED_HOSTS_WEBHOOK: z.string().default(''),
   /** deprecated: counts for firewalls only (allowedHostsFor in outbound.ts), with a warning at boot */
   OUTBOUND_ALLOWED_HOSTS: z.string().default(''),
+  /**
+   * The networks tenants' firewalls may be in, comma-separated CIDRs (`10.20.0.0/16,fd00:1::/64`); connectors refuse
+   * any other address before sending anything. Empty: any address the outbound guard allows for firewalls
+   * (docs/security.md "Firewall targets"). Checked when the admin API and the worker start.
+   */
+  FIREWALL_ALLOWED_CIDRS: z.string().default(''),
+  /** POST /firewalls/v1/{id}/test calls per firewall per minute (0: no limit; docs/security.md "Firewall replies") */
+  FIREWALL_TESTS_PER_MINUTE: z.coerce.number().int().min(0).default(6),
   ENRICHMENT_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   ENRICHMENT_TTL_DAYS: z.coerce.number().positive().default(7),
   /** an in-flight Idempotency-Key claim holds this long before a retry may take it over (docs/reliability.md) */

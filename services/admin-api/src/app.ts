@@ -75,7 +75,8 @@ export function createApp(deps: AppDeps) {
   const secretsKey = config.SECRETS_KEY ?? '';
   const firewallHosts = allowedHostsFor(config, 'firewall');
   const allowList = parseAllowList(firewallHosts);
-  const connectorContext = { ...defaultConnectorContext(firewallHosts), allowList };
+  // FIREWALL_ALLOWED_CIDRS is parsed here: a bad setting stops the admin API at start (docs/security.md "Firewall targets")
+  const connectorContext = { ...defaultConnectorContext(firewallHosts, config.FIREWALL_ALLOWED_CIDRS), allowList };
   const context: AdminContext = {
     config,
     prisma,

@@ -54,6 +54,8 @@ export interface RateLimitSettings {
   bulkWeight: number;
   /** a per-org cap, not a rate limit: RATE_LIMIT_ENABLED=false leaves it on */
   threatWrites: RateLimitPolicy;
+  /** connection tests per firewall; like threatWrites, RATE_LIMIT_ENABLED=false leaves it on */
+  firewallTests: RateLimitPolicy;
 }
 
 export function rateLimitSettings(config: Config): RateLimitSettings {
@@ -69,6 +71,7 @@ export function rateLimitSettings(config: Config): RateLimitSettings {
     },
     bulkWeight: config.RATE_LIMIT_BULK_WEIGHT,
     threatWrites: { name: 'threat_writes', quota: config.THREAT_WRITES_PER_ORG_PER_HOUR, windowSeconds: 3600 },
+    firewallTests: { name: 'firewall_test', quota: config.FIREWALL_TESTS_PER_MINUTE, windowSeconds: 60 },
   };
 }
 
@@ -82,6 +85,7 @@ export class RequestGuard {
   private readonly limiters = new Map<string, Limiter>();
   private readonly failedAuth: Limiter | null;
   private readonly threatWrites: Limiter | null;
+  private readonly firewallTests: Limiter | null;
   /** addresses whose failed authentications are used up → when their window ends (ms) */
   private readonly blockedUntil = new Map<string, number>();
 
@@ -96,6 +100,7 @@ export class RequestGuard {
     this.failedAuth =
       settings.enabled && settings.failedAuth.quota > 0 ? new Limiter(settings.failedAuth, backend) : null;
     this.threatWrites = settings.threatWrites.quota > 0 ? new Limiter(settings.threatWrites, backend) : null;
+    this.firewallTests = settings.firewallTests.quota > 0 ? new Limiter(settings.firewallTests, backend) : null;
   }
 
   get bulkWeight(): number {
@@ -168,6 +173,21 @@ export class RequestGuard {
     const headers = rateLimitHeaders(d);
     res.setHeader('RateLimit-Policy', headers['RateLimit-Policy']!);
     res.setHeader('RateLimit', headers.RateLimit!);
+  }
+
+  /**
+   * Counts one connection test of a firewall against FIREWALL_TESTS_PER_MINUTE (429 rate_limited once used up). A test
+   * makes the service connect to a host the tenant chose and parse what it answers (docs/security.md "Firewall
+   * replies"), so it is limited per firewall, in Redis, whichever replica takes the call.
+   */
+  async countFirewallTest(firewallId: string): Promise<void> {
+    if (!this.firewallTests) return;
+    const d = await this.firewallTests.consume(firewallId);
+    if (!d.allowed)
+      throw rateLimitError(
+        d,
+        `This firewall was tested ${d.policy.quota} times in the last minute, the most allowed; retry after ${d.resetSeconds} s.`,
+      );
   }
 
   /**

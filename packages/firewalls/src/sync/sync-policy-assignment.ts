@@ -22,6 +22,8 @@ export interface SyncOptions {
   secretsKey: string;
   /** OUTBOUND_ALLOWED_HOSTS of the running process (empty: no exemptions) */
   allowedHosts?: string;
+  /** FIREWALL_ALLOWED_CIDRS of the running process (empty: no restriction; docs/security.md "Firewall targets") */
+  allowedCidrs?: string;
   connectorFor?: (connection: FirewallConnection) => FirewallConnector;
   /** FEED_BASE_URL: where a pushed EDL / external feed pulls the tenant's risk feed (docs/feeds.md) */
   feedBaseUrl?: string;
@@ -52,7 +54,8 @@ function describe(err: unknown) {
 function connectorOf(options: SyncOptions) {
   return (
     options.connectorFor ??
-    ((c: FirewallConnection) => createConnector(c, defaultConnectorContext(options.allowedHosts ?? '')))
+    ((c: FirewallConnection) =>
+      createConnector(c, defaultConnectorContext(options.allowedHosts ?? '', options.allowedCidrs ?? '')))
   );
 }
 

@@ -132,7 +132,7 @@ export const firewallRoutes = [
       examples: { response: EXAMPLE_FIREWALL_TEST },
       summary: 'Test the connection (vendor status call)',
       response: { description: 'success', schema: ZFirewallTestResult },
-      errors: [404],
+      errors: [404, 429],
     },
     handler: ({ deps, auth, params }) => testFirewall(deps, { tenantId: auth.tenantId, id: params.id }),
   }),

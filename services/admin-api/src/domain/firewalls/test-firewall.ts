@@ -1,16 +1,23 @@
+import type { RequestGuard } from '@risk/common';
 import { connectionOf, type FirewallConnector } from '@risk/firewalls';
 import type { AdminDeps } from '../deps';
 import { connectorFailure } from './connection';
 import { findFirewall } from './find-firewall';
 
-/** The vendor's status call; the outcome is stored on the firewall and logged. */
+/**
+ * The vendor's status call; the outcome is stored on the firewall and logged. Each test connects to a host the
+ * tenant chose and parses its reply, so tests are limited per firewall (FIREWALL_TESTS_PER_MINUTE, counted once the
+ * firewall is found to be the tenant's: another tenant cannot use up its allowance; docs/security.md "Firewall
+ * replies").
+ */
 export async function testFirewall(
-  deps: Pick<AdminDeps, 'prisma' | 'firewalls' | 'logger'>,
+  deps: Pick<AdminDeps, 'prisma' | 'firewalls' | 'logger'> & { guard: Pick<RequestGuard, 'countFirewallTest'> },
   input: { tenantId: string; id: string },
 ) {
   const { prisma } = deps;
   const { id, tenantId } = input;
   const firewall = await findFirewall(prisma, tenantId, id);
+  await deps.guard.countFirewallTest(firewall.id);
   const started = process.hrtime.bigint();
   let info: Awaited<ReturnType<FirewallConnector['test']>> | null = null;
   let error: { reason: string; message: string } | null = null;
