@@ -78,6 +78,11 @@ export class ByteCursor {
     return high >= 0x200000 ? Infinity : high * 0x100000000 + low;
   }
 
+  /** Bytes at an absolute offset (up to `length`, fewer at the end of the range); the position does not move. */
+  async bytesAt(offset: number, length: number): Promise<Uint8Array> {
+    return this.file.read(offset, Math.max(0, Math.min(length, this.end - offset)));
+  }
+
   skip(length: number): void {
     if (length > this.remaining) throw new TruncatedError(this.end);
     this.position += length;

@@ -200,6 +200,31 @@ describe('GGUF analyser on hand-written files', () => {
     expect(verdict).toBe('malicious');
   });
 
+  it('calls a template probe that never reads the conversation suspicious', async () => {
+    const { verdict, analysis } = await analyse(gguf([kvString('tokenizer.chat_template', '{{ 7*7 }}')]));
+    expect(verdict).toBe('suspicious');
+    expect(analysis.findings[0]).toMatchObject({ id: 'gguf.template_ignores_messages' });
+  });
+
+  it('reports escapes and code planted in other metadata keys as suspicious (loaders do not render them)', async () => {
+    const escape = "{{ config.__class__.__bases__[0].__subclasses__()[104].__init__.__globals__['os'].system('x') }}";
+    const { verdict, analysis } = await analyse(
+      gguf([kvString('general.description', "__import__('os').system('id')"), kvString('custom.payload', escape)]),
+    );
+    expect(verdict).toBe('suspicious');
+    expect(analysis.findings.map((f) => f.id)).toEqual(
+      expect.arrayContaining(['gguf.code_in_metadata', 'gguf.template_sandbox_escape']),
+    );
+  });
+
+  it('calls bytes appended after the model (a polyglot zip) suspicious', async () => {
+    const model = gguf([kvString('tokenizer.chat_template', "{% for m in messages %}{{ m['content'] }}{% endfor %}")]);
+    const zip = [0x50, 0x4b, 0x03, 0x04, ...new Array<number>(100).fill(0)];
+    const { verdict, analysis } = await analyse(new Uint8Array([...model.subarray(0, model.length), ...zip]));
+    expect(verdict).toBe('suspicious');
+    expect(analysis.findings[0]!.message).toContain('zip');
+  });
+
   it('calls a template with a trigger-word instruction suspicious', async () => {
     const template =
       '{% for message in messages %}<|{{ message.role }}|>{{ message.content }}' +

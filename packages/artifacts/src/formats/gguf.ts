@@ -5,8 +5,9 @@
 import format from '../../data/gguf-format.json';
 import type { RandomAccess } from '../random-access';
 import type { ArtifactFinding, FormatAnalysis } from '../types';
-import { ByteCursor, toSafeNumber, TruncatedError, utf8Lenient } from './byte-cursor';
+import { ByteCursor, excerpt, toSafeNumber, TruncatedError, utf8Lenient } from './byte-cursor';
 import { analyseChatTemplate } from './jinja-template';
+import { codeLikeContent } from './metadata-code';
 
 const VALUE_TYPE_SIZES: Record<string, number> = format.value_type_sizes;
 const TENSOR_TYPES: Record<string, { name: string; block: number; bytes: number }> = format.tensor_types;
@@ -87,23 +88,20 @@ async function walk(cursor: ByteCursor, facts: Record<string, unknown>, findings
     keys.add(key);
     const type = await cursor.u32(layout.littleEndian);
     const isTemplate = key === 'tokenizer.chat_template' || key.startsWith('tokenizer.chat_template.');
-    if (type === TYPE_STRING && (isTemplate || FACT_KEYS.has(key))) {
+    if (type === TYPE_STRING) {
       const length = await stringLength(cursor, layout);
       const offset = cursor.position;
-      if (isTemplate && length > MAX_TEMPLATE_BYTES) {
-        throw new Unscannable(`${key} of ${length} bytes exceeds the ${MAX_TEMPLATE_BYTES}-byte template cap`);
-      }
-      if (!isTemplate && length > 4096) {
+      if (length > MAX_TEMPLATE_BYTES) {
+        if (isTemplate) {
+          throw new Unscannable(`${key} of ${length} bytes exceeds the ${MAX_TEMPLATE_BYTES}-byte template cap`);
+        }
         cursor.skip(length);
         continue;
       }
       const text = utf8Lenient.decode(await cursor.bytes(length));
-      if (isTemplate) {
-        templates.push(key);
-        findings.push(...analyseChatTemplate(text, { key, offset }));
-      } else {
-        facts[key.slice('general.'.length)] = text.slice(0, 200);
-      }
+      if (isTemplate) templates.push(key);
+      if (FACT_KEYS.has(key)) facts[key.slice('general.'.length)] = text.slice(0, 200);
+      findings.push(...judgeString(key, text, { isTemplate, offset }));
     } else if (key === 'general.alignment') {
       if (type !== TYPE_UINT32) throw new Invalid('general.alignment is not a uint32');
       alignment = await cursor.u32(layout.littleEndian);
@@ -159,6 +157,50 @@ async function walk(cursor: ByteCursor, facts: Record<string, unknown>, findings
     if (end > dataBytes) throw new Invalid(`tensor ${JSON.stringify(span.name)} runs past the end of the file`);
   }
   facts.data_bytes = spans.length > 0 ? Number(dataBytes) : 0;
+  // Loaders read nothing past the last tensor (padded to the alignment), or past the tensor infos of a file without
+  // tensors: bytes there are a second file riding along (a polyglot zip, a payload for another tool).
+  const used =
+    spans.length > 0
+      ? dataStart + ((end + BigInt(alignment) - 1n) / BigInt(alignment)) * BigInt(alignment)
+      : BigInt(cursor.position);
+  const trailing = BigInt(cursor.end) - used;
+  if (trailing > BigInt(alignment)) {
+    // Padding may come first: look for a zip local header within the first alignment's worth of bytes.
+    const head = Buffer.from(await cursor.bytesAt(Number(used), alignment + 4));
+    const zip = head.indexOf(Buffer.from([0x50, 0x4b, 0x03, 0x04])) >= 0;
+    findings.push({
+      id: 'gguf.trailing_data',
+      severity: 'medium',
+      verdict: 'suspicious',
+      message: `${trailing} bytes follow the model${zip ? ' (a zip archive)' : ''}; no GGUF loader reads them`,
+      evidence: { offset: Number(used) },
+    });
+  }
+}
+
+/** Any string value: templates are analysed (rendered only for the chat_template keys), code-like text reported. */
+function judgeString(key: string, text: string, where: { isTemplate: boolean; offset: number }): ArtifactFinding[] {
+  const findings: ArtifactFinding[] = [];
+  if (where.isTemplate || text.includes('{{') || text.includes('{%')) {
+    for (const finding of analyseChatTemplate(text, { key, offset: where.offset })) {
+      // Only the tokenizer.chat_template keys are rendered by loaders: elsewhere an escape is a planted payload that
+      // needs another tool to render it.
+      findings.push(
+        where.isTemplate || finding.verdict !== 'malicious' ? finding : { ...finding, verdict: 'suspicious' },
+      );
+    }
+  }
+  const code = codeLikeContent(text);
+  if (code.length > 0 && !where.isTemplate) {
+    findings.push({
+      id: 'gguf.code_in_metadata',
+      severity: 'medium',
+      verdict: 'suspicious',
+      message: `metadata ${JSON.stringify(key.slice(0, 100))} holds ${code.join(', ')}; GGUF loaders never run it`,
+      evidence: { member: key, offset: where.offset, excerpt: excerpt(text) },
+    });
+  }
+  return findings;
 }
 
 async function count(cursor: ByteCursor, layout: Layout): Promise<number> {

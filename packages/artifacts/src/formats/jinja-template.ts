@@ -61,6 +61,23 @@ export function analyseChatTemplate(template: string, where: TemplateLocation): 
     }
   };
   for (const tag of tags) scanTag(tag, template, add);
+  // Every chat template formats the conversation; one with code that never reads it is a probe or a payload
+  // (`{{ 7*7 }}` is the classic injection test).
+  const readsConversation = tags.some((tag) =>
+    tag.tokens.some((t) => t.kind === 'name' && (t.value === 'messages' || t.value === 'message')),
+  );
+  if (tags.length > 0 && !readsConversation) {
+    add(
+      {
+        id: 'gguf.template_ignores_messages',
+        severity: 'low',
+        verdict: 'suspicious',
+        message: `${where.key} has template code that never reads the conversation`,
+      },
+      tags[0]!.start,
+      template.slice(tags[0]!.start, tags[0]!.start + 200),
+    );
+  }
 
   for (const phrase of INSTRUCTION_PHRASES) {
     const match = phrase.exec(template);

@@ -5,12 +5,12 @@ import format from '../../data/safetensors-format.json';
 import type { RandomAccess } from '../random-access';
 import type { ArtifactFinding, FormatAnalysis } from '../types';
 import { excerpt, toSafeNumber, utf8Strict } from './byte-cursor';
+import { codeLikeContent } from './metadata-code';
 
 const MAX_HEADER_BYTES = format.max_header_bytes;
 /** Our own memory cap for the JSON header (the format allows 100 MB; real models stay under a few MB). */
 const HEADER_MEMORY_CAP = 32 * 1024 * 1024;
 const DTYPE_BITS: Record<string, number> = format.dtype_bits;
-const CODE_PATTERNS = format.code_patterns.map((p) => ({ id: p.id, what: p.what, pattern: new RegExp(p.pattern) }));
 
 interface TensorSpan {
   name: string;
@@ -122,14 +122,14 @@ function checkMetadata(metadata: unknown, findings: ArtifactFinding[]): string |
   }
   for (const [key, value] of Object.entries(metadata as Record<string, unknown>)) {
     if (typeof value !== 'string') return `__metadata__ value ${JSON.stringify(key.slice(0, 100))} is not a string`;
-    const hits = CODE_PATTERNS.filter((p) => p.pattern.test(value));
+    const hits = codeLikeContent(value);
     if (hits.length > 0) {
       findings.push({
         id: 'safetensors.code_in_metadata',
         severity: 'medium',
         verdict: 'suspicious',
         message:
-          `__metadata__ key ${JSON.stringify(key.slice(0, 100))} holds ${hits.map((h) => h.what).join(', ')}; ` +
+          `__metadata__ key ${JSON.stringify(key.slice(0, 100))} holds ${hits.join(', ')}; ` +
           'safetensors never runs it, but a tool that evaluates metadata would',
         evidence: { excerpt: excerpt(`${key}: ${value}`) },
       });
