@@ -50,6 +50,7 @@ export const ERROR_CODES = {
   invalid_rule_order: { status: 400, type: 'invalid_request_error' },
   policy_assigned: { status: 409, type: 'conflict_error' },
   policy_removal_failed: { status: 409, type: 'conflict_error' },
+  policy_removal_in_progress: { status: 409, type: 'conflict_error' },
   url_not_allowed: { status: 400, type: 'invalid_request_error' },
   request_too_large: { status: 413, type: 'invalid_request_error' },
   headers_too_large: { status: 431, type: 'invalid_request_error' },

@@ -174,20 +174,35 @@ it('DELETE of the firewall explains removal_failed (409 policy_removal_failed); 
 
 it('?force=true never overrides a live assignment, and force must be true or false', async () => {
   const { policyId, fwId } = await removingWhileDown();
-  // the removal is still in progress (removing): not removal_failed, so force does not apply
+  // the removal is still in progress (removing): not removal_failed, so force does not apply; the answer says the
+  // removal is under way (removal-in-progress.test.ts checks what it says)
   const err = expectError(
     await h.call('delete', `${P}/${policyId}?force=true`, { auth: tenant.auth }),
     409,
-    'policy_assigned',
+    'policy_removal_in_progress',
     'id',
   );
-  expect(err.message).toMatch(/unassign/);
+  expect(err.message).toMatch(/in progress/);
   expectError(
     await h.call('delete', `/firewalls/v1/${fwId}?force=true`, { auth: tenant.auth }),
     409,
-    'policy_assigned',
+    'policy_removal_in_progress',
     'id',
   );
+  // a live assignment (pending, synced, failed) still asks to unassign first, force or not
+  const other = await h.createPolicy(tenant.auth, {
+    name: unique('pol'),
+    rules: [{ action: 'block', domains: ['x.example'] }],
+  });
+  await h.call('post', `${P}/${other.body.id}/assign`, { auth: tenant.auth, body: { firewall_ids: [fwId] } });
+  expect(
+    expectError(
+      await h.call('delete', `${P}/${other.body.id}?force=true`, { auth: tenant.auth }),
+      409,
+      'policy_assigned',
+      'id',
+    ).message,
+  ).toMatch(/unassign it first/);
   expectError(
     await h.call('delete', `${P}/${policyId}?force=yes`, { auth: tenant.auth }),
     400,

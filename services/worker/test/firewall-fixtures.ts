@@ -97,7 +97,7 @@ export function firewallFixtures(h: WorkerHarness): FirewallFixtures {
       const row = await prisma.policyAssignment.findFirstOrThrow({
         where: { policy_id: policyId, firewall_id: firewallId },
       });
-      return (await queueRemoval(prisma, row.id)).id;
+      return (await queueRemoval(prisma, row.id)).row.id;
     },
   };
 }

@@ -15,7 +15,7 @@ import {
 } from '@risk/firewalls';
 import type { Job } from 'bullmq';
 import { startWorker, type RunningWorker } from '../src';
-import { onFirewallSyncFailed } from '../src/jobs/firewall-sync';
+import { createFirewallSyncProcessor, onFirewallSyncFailed } from '../src/jobs/firewall-sync';
 import { firewallFixtures, type FirewallFixtures } from './firewall-fixtures';
 import { createWorkerHarness, waitFor, type WorkerHarness } from './harness';
 
@@ -240,7 +240,9 @@ describe('firewall sync ordering and unreachable firewalls', () => {
     const tenantId = await fx.tenant('stalled-co');
     const fwId = await firewall(tenantId, 'fortinet', forti.port);
     const { id: policyId } = await fx.policy({ tenantId, rules: [{ action: 'block', domains: ['stalled.example'] }] });
-    await fx.assign({ tenantId, policyId, firewallIds: [fwId] });
+    const [applied] = (await fx.assign({ tenantId, policyId, firewallIds: [fwId] })) as [string];
+    // pushed first: an assignment that never reached the device is deleted at once on unassign
+    await createFirewallSyncProcessor(h.deps)({ data: { assignment_id: applied, action: 'apply', version: 1 } });
     const assignmentId = await fx.unassign(policyId, fwId);
     expect((await assignmentOf(policyId, fwId))!.sync_status).toBe('removing');
     const job = (attemptsMade: number) =>
@@ -259,5 +261,46 @@ describe('firewall sync ordering and unreachable firewalls', () => {
       sync_status: 'removal_failed',
       last_error: 'job_failed: job stalled more than allowable limit',
     });
+  });
+
+  it("a removal attempt that fails records its number and when the job's backoff runs the next one", async () => {
+    const tenantId = await fx.tenant('progress-co');
+    const fwId = await firewall(tenantId, 'fortinet', forti.port);
+    const { id: policyId } = await fx.policy({ tenantId, rules: [{ action: 'block', domains: ['progress.example'] }] });
+    const [id] = (await fx.assign({ tenantId, policyId, firewallIds: [fwId] })) as [string];
+    const process = createFirewallSyncProcessor(h.deps);
+    expect(await process({ data: { assignment_id: id, action: 'apply', version: 1 } })).toMatchObject({
+      status: 'synced',
+    });
+    forti.setDown(true);
+    try {
+      await fx.unassign(policyId, fwId);
+      // BullMQ's second attempt (one made) of a job with the catalogue's exponential backoff of 5 s
+      const backoff = { type: 'exponential', delay: 5000 };
+      const job = { data: { assignment_id: id, action: 'remove', version: 1 }, opts: { attempts: 5, backoff } };
+      await expect(process({ ...job, attemptsMade: 1 })).rejects.toThrow();
+      const row = await h.ctx.db.prisma.policyAssignment.findUniqueOrThrow({ where: { id } });
+      expect(row).toMatchObject({ sync_status: 'removing', removal_attempts: 2, last_error: expect.any(String) });
+      // the next attempt runs 10 s (5 s · 2^1) after the failure: recorded just before the row's update time
+      const ahead = row.next_attempt_at!.getTime() - row.updated.getTime();
+      expect(ahead).toBeGreaterThan(0);
+      expect(ahead).toBeLessThanOrEqual(10_000);
+      const refused = await checkAssignmentsBeforeDelete(h.ctx.db.prisma, { policy_id: policyId }, true).then(
+        () => null,
+        (err: unknown) => err as ApiError,
+      );
+      expect(refused?.code).toBe('policy_removal_in_progress');
+      expect(refused?.message).toContain('attempt 2 of 5 failed');
+      expect(refused?.message).toContain(row.next_attempt_at!.toISOString());
+      // the last attempt fails: removal_failed, no next attempt
+      await expect(process({ ...job, attemptsMade: 4 })).rejects.toThrow();
+      expect(await h.ctx.db.prisma.policyAssignment.findUniqueOrThrow({ where: { id } })).toMatchObject({
+        sync_status: 'removal_failed',
+        removal_attempts: 5,
+        next_attempt_at: null,
+      });
+    } finally {
+      forti.setDown(false);
+    }
   });
 });

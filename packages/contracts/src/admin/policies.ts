@@ -104,6 +104,14 @@ export const ZPolicyAssignment = z
   })
   .openapi('PolicyAssignment');
 
+/**
+ * The answer of an unassign: the assignment `removing` (the worker removes its objects), or `removed` when its push
+ * never reached the device and it was deleted at once (docs/firewalls.md "Assignment sync states").
+ */
+export const ZPolicyUnassignment = z
+  .object({ ...ZPolicyAssignment.shape, sync_status: z.enum(['removing', 'removed']) })
+  .openapi('PolicyUnassignment');
+
 export const ZUrlFilterPolicy = z
   .object({
     object: z.literal('url_filter_policy'),

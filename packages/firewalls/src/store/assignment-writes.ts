@@ -3,7 +3,7 @@
 // states"). Shared by the admin API's use cases and the worker's tests; the caller checks that the policy
 // and the firewalls are the tenant's own.
 import { ID_PREFIXES, newId, writeOutbox } from '@risk/common';
-import type { PrismaClient } from '@risk/db';
+import type { PolicyAssignment, PrismaClient } from '@risk/db';
 
 /**
  * New (policy, firewall) pairs are created and existing ones (failed, or being removed) go back to pending at
@@ -30,7 +30,13 @@ export async function queueAssignments(
     const where = { policy_id: policyId, firewall_id: { in: ids } };
     await tx.policyAssignment.updateMany({
       where,
-      data: { sync_status: 'pending', target_version: version, last_error: null },
+      data: {
+        sync_status: 'pending',
+        target_version: version,
+        last_error: null,
+        removal_attempts: 0,
+        next_attempt_at: null,
+      },
     });
     const assignments = await tx.policyAssignment.findMany({ where, select: { id: true } });
     await writeOutbox(
@@ -44,12 +50,31 @@ export async function queueAssignments(
   });
 }
 
-/** Marks the assignment removing and queues its removal from the firewall; returns the updated row. */
-export async function queueRemoval(prisma: PrismaClient, assignmentId: string) {
+/**
+ * Unassign. An assignment whose push never reached the device (nothing recorded in pushed_objects) and that no
+ * sync job is pushing right now is deleted at once: there is nothing to remove, so there is nothing to retry
+ * against a firewall that may be unreachable (docs/firewalls.md "Assignment sync states"). Otherwise it is
+ * marked removing and its removal queued. Returns the row as it was deleted, or as updated.
+ */
+export async function queueRemoval(
+  prisma: PrismaClient,
+  assignmentId: string,
+): Promise<{ removed: boolean; row: PolicyAssignment }> {
   return prisma.$transaction(async (tx) => {
+    // the sync jobs' own lock (sync/assignment-lock.ts), without waiting: held means a push is in flight, whose
+    // objects only its job will record, so the removal must go through the worker after it
+    const [lock] = await tx.$queryRaw<Array<{ free: boolean }>>`
+      SELECT pg_try_advisory_xact_lock(hashtext('firewall_sync'), hashtext(${assignmentId})) AS free`;
+    if (lock?.free) {
+      const current = await tx.policyAssignment.findUnique({ where: { id: assignmentId } });
+      if (current && current.pushed_objects === null) {
+        await tx.policyAssignment.delete({ where: { id: assignmentId } });
+        return { removed: true, row: current };
+      }
+    }
     const row = await tx.policyAssignment.update({
       where: { id: assignmentId },
-      data: { sync_status: 'removing', last_error: null },
+      data: { sync_status: 'removing', last_error: null, removal_attempts: 0, next_attempt_at: null },
     });
     await writeOutbox(tx, [
       {
@@ -57,6 +82,6 @@ export async function queueRemoval(prisma: PrismaClient, assignmentId: string) {
         payload: { assignment_id: assignmentId, action: 'remove', version: row.target_version },
       },
     ]);
-    return row;
+    return { removed: false, row };
   });
 }

@@ -32,6 +32,10 @@ export interface SyncOptions {
 export interface RemoveOptions extends SyncOptions {
   /** the job's last attempt: a failure now ends the removal as `removal_failed` instead of being retried */
   lastAttempt?: boolean;
+  /** this attempt's number, from 1 (default: one more than the attempts recorded on the assignment) */
+  attempt?: number;
+  /** how long after a failure of this attempt the job's next one runs (its backoff); recorded so DELETE can say when */
+  retryDelayMs?: number;
 }
 
 export interface SyncResult {
@@ -178,9 +182,16 @@ async function removeLocked(tx: Tx, assignmentId: string, options: RemoveOptions
     const final = options.lastAttempt === true || !retryable;
     // compare-and-set on `updated` too: an unassign sent again during this attempt (the user's retry, with
     // its own job) changed the row, and this attempt's failure must not end the removal that retry started
+    // where the removal stands, for DELETE's answer (removal-state.ts): attempts failed so far, the next one's time
     const { count } = await tx.policyAssignment.updateMany({
       where: { id: assignmentId, sync_status: 'removing', updated: assignment.updated },
-      data: { last_error: `${error.reason}: ${error.message}`, ...(final ? { sync_status: 'removal_failed' } : {}) },
+      data: {
+        last_error: `${error.reason}: ${error.message}`,
+        removal_attempts: options.attempt ?? assignment.removal_attempts + 1,
+        next_attempt_at:
+          final || options.retryDelayMs === undefined ? null : new Date(Date.now() + options.retryDelayMs),
+        ...(final ? { sync_status: 'removal_failed' } : {}),
+      },
     });
     if (count === 0) return { assignment_id: assignmentId, status: 'skipped' };
     if (final) return { assignment_id: assignmentId, status: 'removal_failed', error, retryable: false };
@@ -200,7 +211,7 @@ export async function endRemovalAfterFailedJob(
   const { assignmentId, attemptStartedAt, message } = input;
   const { count } = await prisma.policyAssignment.updateMany({
     where: { id: assignmentId, sync_status: 'removing', updated: { lte: attemptStartedAt } },
-    data: { sync_status: 'removal_failed', last_error: message },
+    data: { sync_status: 'removal_failed', last_error: message, next_attempt_at: null },
   });
   return count > 0;
 }

@@ -412,7 +412,7 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Unassign from a firewall (removal runs in the worker) */
+    /** Unassign from a firewall (removal runs in the worker; removed at once when nothing was pushed) */
     delete: operations['deletePoliciesUrlFilterByIdAssignByFwId'];
     options?: never;
     head?: never;
@@ -1154,6 +1154,21 @@ export interface components {
       policy_id: string;
       /** @enum {string} */
       sync_status: 'pending' | 'synced' | 'failed' | 'removing' | 'removal_failed';
+      synced_version: number | null;
+      target_version: number;
+      warnings: string[];
+    };
+    PolicyUnassignment: {
+      firewall_id: string;
+      id: string;
+      last_error: string | null;
+      /** Format: date-time */
+      last_synced_at: string | null;
+      /** @enum {string} */
+      object: 'policy_assignment';
+      policy_id: string;
+      /** @enum {string} */
+      sync_status: 'removing' | 'removed';
       synced_version: number | null;
       target_version: number;
       warnings: string[];
@@ -6357,7 +6372,7 @@ export interface operations {
            *       "warnings": []
            *     }
            */
-          'application/json': components['schemas']['PolicyAssignment'];
+          'application/json': components['schemas']['PolicyUnassignment'];
         };
       };
       /** @description invalid_request_error */

@@ -16,7 +16,7 @@ import {
   zList,
   ZListQuery,
   zPathId,
-  ZPolicyAssignment,
+  ZPolicyUnassignment,
   ZReorderRulesBody,
   ZUpdatePolicyBody,
   ZUpdateRuleBody,
@@ -257,8 +257,8 @@ export const policyRoutes = [
     params: z.object({ id: zPathId, fwId: zPathId }),
     doc: {
       examples: { response: { ...EXAMPLE_ASSIGNMENT, sync_status: 'removing' } },
-      summary: 'Unassign from a firewall (removal runs in the worker)',
-      response: { description: 'success', schema: ZPolicyAssignment },
+      summary: 'Unassign from a firewall (removal runs in the worker; removed at once when nothing was pushed)',
+      response: { description: 'success', schema: ZPolicyUnassignment },
       errors: [404],
     },
     handler: ({ deps, auth, params }) =>

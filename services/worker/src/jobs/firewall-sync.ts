@@ -14,7 +14,19 @@ export interface FirewallSyncJobLike {
   data: unknown;
   /** attempts that failed before this one (BullMQ counts from 0) */
   attemptsMade?: number;
-  opts?: { attempts?: number };
+  opts?: { attempts?: number; backoff?: number | { type?: string; delay?: number } };
+}
+
+/**
+ * How long after a failure of attempt `attempt` BullMQ runs the job's next one: its backoff (exponential:
+ * delay·2^(attempt−1), BullMQ's formula; fixed: delay). Recorded on a removal so DELETE of the policy can say
+ * when the removal tries again (docs/firewalls.md "Assignment sync states").
+ */
+export function retryDelayMs(job: FirewallSyncJobLike, attempt: number): number | undefined {
+  const backoff = job.opts?.backoff;
+  const spec = typeof backoff === 'number' ? { type: 'fixed', delay: backoff } : backoff;
+  if (!spec?.delay) return undefined;
+  return spec.type === 'exponential' ? spec.delay * 2 ** (attempt - 1) : spec.delay;
 }
 
 /**
@@ -35,10 +47,16 @@ export function createFirewallSyncProcessor(deps: WorkerDeps): (job: FirewallSyn
       allowedCidrs: deps.config.FIREWALL_ALLOWED_CIDRS,
       feedBaseUrl: deps.config.FEED_BASE_URL, // where pushed EDLs / external feeds pull from (docs/feeds.md)
     };
-    const lastAttempt = (job.attemptsMade ?? 0) + 1 >= (job.opts?.attempts ?? 1);
+    const attempt = (job.attemptsMade ?? 0) + 1;
+    const lastAttempt = attempt >= (job.opts?.attempts ?? 1);
     const result =
       payload.action === 'remove'
-        ? await removePolicyAssignment(deps.prisma, payload.assignment_id, { ...options, lastAttempt })
+        ? await removePolicyAssignment(deps.prisma, payload.assignment_id, {
+            ...options,
+            lastAttempt,
+            attempt,
+            retryDelayMs: retryDelayMs(job, attempt),
+          })
         : await syncPolicyAssignment(deps.prisma, payload.assignment_id, options);
     if (result.status === 'failed' || result.status === 'removal_failed') {
       const message = `${result.error?.reason}: ${result.error?.message}`;

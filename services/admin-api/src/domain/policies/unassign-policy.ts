@@ -4,7 +4,10 @@ import { notFound } from '../errors';
 import { serializeAssignment } from '../serializers';
 import { findPolicy } from './find-policy';
 
-/** Marks the assignment removing; the worker removes the policy's objects from the firewall. */
+/**
+ * Marks the assignment removing; the worker removes the policy's objects from the firewall. One whose push never
+ * reached the device is deleted at once and answered `removed` (docs/firewalls.md "Assignment sync states").
+ */
 export async function unassignPolicy(
   deps: PrismaDeps,
   input: { tenantId: string; policyId: string; firewallId: string },
@@ -16,5 +19,6 @@ export async function unassignPolicy(
     where: { policy_id: policyId, firewall_id: firewallId, tenant_id: tenantId },
   });
   if (!assignment) throw notFound('assignment of this policy to firewall', firewallId, 'fwId');
-  return serializeAssignment(await queueRemoval(prisma, assignment.id));
+  const { removed, row } = await queueRemoval(prisma, assignment.id);
+  return removed ? { ...serializeAssignment(row), sync_status: 'removed' } : serializeAssignment(row);
 }
