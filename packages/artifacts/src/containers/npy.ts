@@ -1,0 +1,72 @@
+// The NumPy .npy header (numpy/lib/format.py): magic, version, a length-prefixed Python dict literal with descr,
+// fortran_order and shape. An object dtype (`|O`, or an `O` field of a structured dtype) means a pickle follows the
+// header. The literal is read with regular expressions, never evaluated.
+import type { RandomAccess } from '../random-access';
+
+export interface NpyHeader {
+  descr: string;
+  shape: number[];
+  fortranOrder: boolean;
+  hasObject: boolean;
+  dataOffset: number;
+  /** Bytes of array data the header promises, null when the dtype's size is not simple to tell (structured). */
+  dataBytes: number | null;
+}
+
+const MAX_HEADER = 1 << 20;
+
+export async function analyseNpyHeader(file: RandomAccess): Promise<NpyHeader | { invalid: string }> {
+  const fixed = await file.read(0, 12);
+  if (fixed.length < 10) return { invalid: 'npy header truncated' };
+  const major = fixed[6]!;
+  let headerLength: number;
+  let headerStart: number;
+  if (major === 1) {
+    headerLength = fixed[8]! | (fixed[9]! << 8);
+    headerStart = 10;
+  } else if (major === 2 || major === 3) {
+    if (fixed.length < 12) return { invalid: 'npy header truncated' };
+    headerLength = (fixed[8]! | (fixed[9]! << 8) | (fixed[10]! << 16)) + fixed[11]! * 0x1000000;
+    headerStart = 12;
+  } else return { invalid: `unsupported npy version ${major}` };
+  if (headerLength > MAX_HEADER) return { invalid: 'npy header longer than 1 MiB' };
+  const raw = await file.read(headerStart, headerLength);
+  if (raw.length < headerLength) return { invalid: 'npy header truncated' };
+  const text = new TextDecoder(major === 3 ? 'utf-8' : 'latin1').decode(raw);
+  const descrMatch =
+    /['"]descr['"]\s*:\s*(?:'([^']*)'|"([^"]*)"|(\[[\s\S]*?\])\s*,\s*['"](?:fortran_order|shape)['"])/.exec(text);
+  const shapeMatch = /['"]shape['"]\s*:\s*\(([^)]*)\)/.exec(text);
+  const fortranMatch = /['"]fortran_order['"]\s*:\s*(True|False)/.exec(text);
+  if (descrMatch === null || shapeMatch === null || fortranMatch === null)
+    return { invalid: 'npy header is not a descr/shape/fortran_order dict' };
+  const descr = descrMatch[1] ?? descrMatch[2] ?? descrMatch[3]!;
+  const dims = shapeMatch[1]!
+    .split(',')
+    .map((d) => d.trim())
+    .filter((d) => d !== '');
+  if (!dims.every((d) => /^\d+L?$/.test(d))) return { invalid: 'npy shape is not a tuple of integers' };
+  const shape = dims.map((d) => Number(d.replace(/L$/, '')));
+  const structured = descr.startsWith('[');
+  const hasObject = structured ? /['"][|<>=]?O\d*['"]/.test(descr) : /^[|<>=]?O\d*$/.test(descr);
+  let dataBytes: number | null = null;
+  if (!structured && !hasObject) {
+    const itemSize = simpleItemSize(descr);
+    if (itemSize !== null) dataBytes = shape.reduce((a, b) => a * b, 1) * itemSize;
+  }
+  return {
+    descr,
+    shape,
+    fortranOrder: fortranMatch[1] === 'True',
+    hasObject,
+    dataOffset: headerStart + headerLength,
+    dataBytes,
+  };
+}
+
+function simpleItemSize(descr: string): number | null {
+  const match = /^[|<>=]?([a-zA-Z?])(\d*)/.exec(descr);
+  if (match === null) return null;
+  const digits = match[2] === '' ? null : Number(match[2]);
+  if (digits === null) return match[1] === '?' ? 1 : null;
+  return match[1] === 'U' ? digits * 4 : digits;
+}

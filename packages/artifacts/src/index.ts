@@ -1,0 +1,154 @@
+// The artifact analyser's entry points (docs/artifacts.md): a file on disk, bytes in memory, or a stream (an HTTP
+// body) that is hashed as it arrives and spilled to a temporary file under a cap, because zips and most model
+// formats need random access to their ends.
+import { createHash, randomUUID } from 'node:crypto';
+import { open, unlink, type FileHandle } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { analyseSource, rootContext, type Analysis, type AnalyseOptions } from './analyse';
+import { fromBytes, fromFileHandle } from './random-access';
+import { VERDICT_RANK, type ArtifactFinding, type ArtifactResult, type ArtifactVerdict } from './types';
+
+export type { ArtifactFinding, ArtifactFormat, ArtifactResult, ArtifactVerdict, FormatAnalysis } from './types';
+export type { RandomAccess } from './random-access';
+export type { AnalyseOptions } from './analyse';
+export { fromBytes, fromFileHandle } from './random-access';
+export { detect } from './detect';
+export { judgeCallable, qualifiedName } from './pickle/callables';
+
+/** Changes whenever a verdict the analyser gives for some bytes can change (callable lists, formats, rules). */
+export const ANALYSER_VERSION = 'artifacts-1.0.0';
+
+/** The artifact's verdict: the worst of its findings, `invalid`, `unscannable`, and `unsupported` for other types. */
+export function verdictOf(analysis: Analysis): ArtifactVerdict {
+  let verdict: ArtifactVerdict = 'benign';
+  const raise = (candidate: ArtifactVerdict): void => {
+    if (VERDICT_RANK[candidate] > VERDICT_RANK[verdict]) verdict = candidate;
+  };
+  for (const finding of analysis.findings) raise(finding.verdict);
+  if (analysis.invalid !== undefined) raise('invalid');
+  if (analysis.unscannable !== undefined) raise('unscannable');
+  if (analysis.unsupported !== undefined) raise('unsupported');
+  return verdict;
+}
+
+function toResult(analysis: Analysis, sha256: string, size: number): ArtifactResult {
+  const facts = { ...analysis.facts };
+  if (analysis.invalid !== undefined) facts.invalid = analysis.invalid;
+  if (analysis.unscannable !== undefined) facts.unscannable = analysis.unscannable;
+  if (analysis.unsupported !== undefined) facts.unsupported = analysis.unsupported;
+  const findings: ArtifactFinding[] = [...analysis.findings].sort(
+    (a, b) => VERDICT_RANK[b.verdict] - VERDICT_RANK[a.verdict],
+  );
+  return {
+    format: analysis.format,
+    verdict: verdictOf(analysis),
+    findings,
+    facts,
+    analyser_version: ANALYSER_VERSION,
+    sha256,
+    size,
+  };
+}
+
+const HASH_CHUNK = 1 << 20;
+
+async function hashFile(fh: FileHandle, size: number): Promise<string> {
+  const hash = createHash('sha256');
+  const buffer = Buffer.allocUnsafe(HASH_CHUNK);
+  for (let at = 0; at < size;) {
+    const { bytesRead } = await fh.read(buffer, 0, Math.min(HASH_CHUNK, size - at), at);
+    if (bytesRead === 0) break;
+    hash.update(buffer.subarray(0, bytesRead));
+    at += bytesRead;
+  }
+  return hash.digest('hex');
+}
+
+/** Analyses a file by random access (zip central directories are at the end); memory stays at a few read windows. */
+export async function analyseFile(filePath: string, options: AnalyseOptions = {}): Promise<ArtifactResult> {
+  const fh = await open(filePath, 'r');
+  try {
+    const { size } = await fh.stat();
+    const sha256 = await hashFile(fh, size);
+    const analysis = await analyseSource(fromFileHandle(fh, size), rootContext(options));
+    return toResult(analysis, sha256, size);
+  } finally {
+    await fh.close();
+  }
+}
+
+export async function analyseBytes(bytes: Uint8Array, options: AnalyseOptions = {}): Promise<ArtifactResult> {
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const analysis = await analyseSource(fromBytes(bytes), rootContext(options));
+  return toResult(analysis, sha256, bytes.length);
+}
+
+export interface ArtifactScannerOptions extends AnalyseOptions {
+  /** Bytes accepted before the scanner refuses the stream (the upload cap). */
+  maxBytes?: number;
+  /** Directory for the spill file (removed when the scan ends). */
+  spillDirectory?: string;
+}
+
+export class ArtifactTooLargeError extends Error {}
+
+export interface ArtifactScanner {
+  /** Accepts the next chunk; rejects with ArtifactTooLargeError past maxBytes. */
+  write(chunk: Uint8Array): Promise<void>;
+  /** Ends the stream and analyses it. */
+  end(): Promise<ArtifactResult>;
+  /** Drops the stream (client went away) and removes the spill file. */
+  abort(): Promise<void>;
+}
+
+/**
+ * A scanner for bytes that arrive as a stream: SHA-256 is computed as the bytes arrive and the bytes go to a
+ * temporary file (never to memory), which the analyser then reads by random access and removes.
+ */
+export function createArtifactScanner(options: ArtifactScannerOptions = {}): ArtifactScanner {
+  const maxBytes = options.maxBytes ?? 2 * 2 ** 30;
+  const spillPath = path.join(options.spillDirectory ?? tmpdir(), `artifact-${randomUUID()}.bin`);
+  const hash = createHash('sha256');
+  let size = 0;
+  let handle: Promise<FileHandle> | null = null;
+  let closed = false;
+  const file = (): Promise<FileHandle> => (handle ??= open(spillPath, 'wx+', 0o600));
+  const cleanup = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    if (handle !== null) {
+      await (await handle).close().catch(() => undefined);
+      await unlink(spillPath).catch(() => undefined);
+    }
+  };
+  return {
+    async write(chunk: Uint8Array): Promise<void> {
+      if (closed) throw new Error('scanner already ended');
+      size += chunk.length;
+      if (size > maxBytes) {
+        await cleanup();
+        throw new ArtifactTooLargeError(`artifact larger than ${maxBytes} bytes`);
+      }
+      hash.update(chunk);
+      const fh = await file();
+      let written = 0;
+      while (written < chunk.length) {
+        const { bytesWritten } = await fh.write(chunk, written, chunk.length - written);
+        written += bytesWritten;
+      }
+    },
+    async end(): Promise<ArtifactResult> {
+      if (closed) throw new Error('scanner already ended');
+      const sha256 = hash.digest('hex');
+      try {
+        const fh = await file();
+        const analysis = await analyseSource(fromFileHandle(fh, size), rootContext(options));
+        return toResult(analysis, sha256, size);
+      } finally {
+        await cleanup();
+      }
+    },
+    abort: cleanup,
+  };
+}
