@@ -105,9 +105,58 @@ describe('ONNX analyser on hand-written models', () => {
     expect(analysis.findings[0]!.evidence.excerpt).toBe(location);
   });
 
+  it('reports code in metadata_props, doc strings and string attributes as suspicious', async () => {
+    const hook = pb.message(14, [
+      ...pb.string(1, 'execution_hook'),
+      ...pb.string(2, "eval(\"__import__('os').system('id')\")"),
+    ]);
+    const { verdict, analysis } = await analyse(model(node('Identity'), hook));
+    expect(verdict).toBe('suspicious');
+    expect(analysis.findings[0]).toMatchObject({ id: 'onnx.code_in_metadata' });
+    const attribute = pb.message(5, [...pb.string(1, 'code'), ...pb.string(4, 'import os; os.system("id")')]);
+    expect((await analyse(model(node('Relu', '', [attribute])))).verdict).toBe('suspicious');
+  });
+
+  // TensorProto: dims 1, data_type 2 (1 = FLOAT, 7 = INT64), raw_data 9; SparseTensorProto values 1, indices 2, dims 3.
+  const tensor = (field: number, dims: number[], dataType: number, raw?: number[]): number[] =>
+    pb.message(field, [
+      ...dims.flatMap((d) => pb.int(1, d)),
+      ...pb.int(2, dataType),
+      ...(raw ? pb.message(9, raw) : []),
+    ]);
+
+  it('calls a tensor whose shape disagrees with its raw data invalid', async () => {
+    const { verdict } = await analyse(model([...node('Add'), ...tensor(5, [2, 2], 1, new Array(8).fill(0))]));
+    expect(verdict).toBe('invalid');
+  });
+
+  it('calls a tensor claiming 2^32 elements with no data invalid', async () => {
+    const { verdict } = await analyse(model([...node('Add'), ...tensor(5, [2 ** 16, 2 ** 16], 1)]));
+    expect(verdict).toBe('invalid');
+  });
+
+  it('calls a sparse initializer with indices outside its shape invalid and keeps in-bounds ones benign', async () => {
+    const int64 = (values: number[]) => values.flatMap((v) => [...Buffer.from(new BigInt64Array([BigInt(v)]).buffer)]);
+    const sparse = (indices: number[]) =>
+      pb.message(15, [
+        ...tensor(1, [indices.length], 1, new Array(4 * indices.length).fill(0)),
+        ...tensor(2, [indices.length], 7, int64(indices)),
+        ...pb.int(3, 2),
+        ...pb.int(3, 3),
+      ]);
+    expect((await analyse(model([...node('Identity'), ...sparse([0, 5])]))).verdict).toBe('benign');
+    expect((await analyse(model([...node('Identity'), ...sparse([0, 2 ** 31 - 1])]))).verdict).toBe('invalid');
+    expect((await analyse(model([...node('Identity'), ...sparse([-1])]))).verdict).toBe('invalid');
+  });
+
   it('skips large raw tensor data by offset', async () => {
     const raw = new Array<number>(3 << 20).fill(7);
-    const initializer = pb.message(5, [...pb.string(8, 'big'), ...pb.message(9, raw)]);
+    const initializer = pb.message(5, [
+      ...pb.string(8, 'big'),
+      ...pb.int(1, 3 << 20),
+      ...pb.int(2, 2),
+      ...pb.message(9, raw),
+    ]);
     const { verdict, analysis } = await analyse(model([...node('Relu'), ...initializer]));
     expect(verdict).toBe('benign');
     expect(analysis.facts.node_count).toBe(1);

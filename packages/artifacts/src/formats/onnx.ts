@@ -6,6 +6,7 @@ import domains from '../../data/onnx-domains.json';
 import type { RandomAccess } from '../random-access';
 import type { ArtifactFinding, FormatAnalysis } from '../types';
 import { excerpt, TruncatedError } from './byte-cursor';
+import { codeLikeContent } from './metadata-code';
 import {
   fieldsOf,
   headMatches,
@@ -34,6 +35,40 @@ const MODEL_FIELDS = new Map<number, number>([
   [25, WIRE_LEN],
 ]);
 const MAX_FACT_ITEMS = 200;
+/** TensorProto.DataType → bits per element (onnx/onnx.proto); STRING (8) and unknown types are not size-checked. */
+const DATA_TYPE_BITS: Record<number, number> = {
+  1: 32,
+  2: 8,
+  3: 8,
+  4: 16,
+  5: 16,
+  6: 32,
+  7: 64,
+  9: 8,
+  10: 16,
+  11: 64,
+  12: 32,
+  13: 64,
+  14: 64,
+  15: 128,
+  16: 16,
+  17: 8,
+  18: 8,
+  19: 8,
+  20: 8,
+  21: 4,
+  22: 4,
+  23: 4,
+  24: 8,
+};
+/** Typed data fields of TensorProto (float_data, int32_data, string_data, int64_data, double_data, uint64_data). */
+const TYPED_DATA_FIELDS = new Set([4, 5, 6, 7, 10, 11]);
+/** Index tensors of sparse initializers are checked when they are at most this large. */
+const MAX_INDEX_BYTES = 1 << 20;
+
+/** A tensor whose declared shape disagrees with its data, or a sparse index outside its shape: the ONNX checker
+ * rejects both, and runtimes that skip the checker read out of bounds. */
+class InconsistentTensor extends Error {}
 
 /** ir_version first (writers emit fields in number order), then ModelProto fields with printable name strings. */
 export function looksLikeOnnx(head: Uint8Array): boolean {
@@ -86,6 +121,8 @@ export async function analyseOnnx(file: RandomAccess): Promise<FormatAnalysis> {
         graphs++;
         await walkGraph(walk, field, 1);
       } else if (field.field === 8 && field.wire === WIRE_LEN) opsets.push(await readOpset(walk, field));
+      else if (field.field === 6 && field.wire === WIRE_LEN) await checkText(walk, 'doc_string', field);
+      else if (field.field === 14 && field.wire === WIRE_LEN) await checkMetadataProp(walk, field);
       else if (field.field === 20 && field.wire === WIRE_LEN) await walkTrainingInfo(walk, field);
       else if (field.field === 25 && field.wire === WIRE_LEN) await walkFunction(walk, field);
     }
@@ -96,6 +133,7 @@ export async function analyseOnnx(file: RandomAccess): Promise<FormatAnalysis> {
     if (error instanceof TruncatedError) return done({ invalid: `truncated at byte ${error.offset}` });
     if (error instanceof MalformedProtobuf) return done({ invalid: `malformed protobuf: ${error.message}` });
     if (error instanceof ProtobufCapExceeded) return done({ unscannable: error.message });
+    if (error instanceof InconsistentTensor) return done({ invalid: error.message });
     throw error;
   }
   for (const use of walk.domainUses) {
@@ -133,6 +171,7 @@ async function walkGraph(walk: OnnxWalk, range: WireField, depth: number): Promi
   for await (const field of fieldsOf(walk.file, range, walk.budget)) {
     if (field.wire !== WIRE_LEN) continue;
     if (field.field === 1) await walkNode(walk, field, depth);
+    else if (field.field === 10) await checkText(walk, 'graph doc_string', field);
     else if (field.field === 5) await walkTensor(walk, field, depth);
     else if (field.field === 15) await walkSparseTensor(walk, field, depth);
   }
@@ -148,6 +187,7 @@ async function walkNode(walk: OnnxWalk, range: WireField, depth: number): Promis
     if (field.field === 4) opType = await readString(walk.file, field, 200);
     else if (field.field === 7) domain = await readString(walk.file, field, 200);
     else if (field.field === 5) await walkAttribute(walk, field, depth + 1);
+    else if (field.field === 6) await checkText(walk, `node ${opType} doc_string`, field);
   }
   walk.opTypes.add(domain && domain !== 'ai.onnx' ? `${domain}::${opType}` : opType);
   if (!KNOWN_DOMAINS.has(domain)) walk.domainUses.push({ domain, opType, offset: range.start });
@@ -159,25 +199,63 @@ async function walkAttribute(walk: OnnxWalk, range: WireField, depth: number): P
   for await (const field of fieldsOf(walk.file, range, walk.budget)) {
     if (field.wire !== WIRE_LEN) continue;
     if (field.field === 5 || field.field === 10) await walkTensor(walk, field, depth + 1);
+    else if (field.field === 4 || field.field === 9) await checkText(walk, 'node attribute', field);
     else if (field.field === 6 || field.field === 11) await walkGraph(walk, field, depth + 1);
     else if (field.field === 22 || field.field === 23) await walkSparseTensor(walk, field, depth + 1);
   }
 }
 
+/** SparseTensorProto: values (1), indices (2), dense dims (3); every index must fall inside the dense shape. */
 async function walkSparseTensor(walk: OnnxWalk, range: WireField, depth: number): Promise<void> {
+  const dims: bigint[] = [];
+  let indices: TensorShape | undefined;
   for await (const field of fieldsOf(walk.file, range, walk.budget)) {
-    if (field.wire === WIRE_LEN && (field.field === 1 || field.field === 2)) await walkTensor(walk, field, depth + 1);
+    if (field.field === 3) dims.push(...(await int64s(walk, field)));
+    else if (field.wire === WIRE_LEN && field.field === 1) await walkTensor(walk, field, depth + 1);
+    else if (field.wire === WIRE_LEN && field.field === 2) indices = await walkTensor(walk, field, depth + 1);
   }
+  if (!indices || indices.values === undefined) return;
+  const size = dims.reduce((n, d) => n * d, 1n);
+  const rank = indices.dims.length === 2 ? Number(indices.dims[1]) : 1;
+  indices.values.forEach((index, i) => {
+    const bound = rank === 1 ? size : (dims[i % rank] ?? 0n);
+    if (index < 0n || index >= bound) {
+      throw new InconsistentTensor(`sparse tensor index ${index} is outside its shape [${dims.join(', ')}]`);
+    }
+  });
 }
 
-/** TensorProto: only external_data (13) matters; raw and typed data are skipped. */
-async function walkTensor(walk: OnnxWalk, range: WireField, depth: number): Promise<void> {
+interface TensorShape {
+  dims: bigint[];
+  /** Integer contents of a small INT64 tensor (sparse indices), when read. */
+  values?: bigint[];
+}
+
+/**
+ * TensorProto: external_data (13) locations are judged; the declared shape and type must match raw_data's length
+ * (or some typed data must be present). Data is read only for small INT64 index tensors.
+ */
+async function walkTensor(walk: OnnxWalk, range: WireField, depth: number): Promise<TensorShape> {
   walk.budget.enter(depth);
   let name = '';
+  const dims: bigint[] = [];
+  let dataType = 0;
+  let raw: WireField | undefined;
+  const int64Data: WireField[] = [];
+  let typed = false;
+  let external = false;
   for await (const field of fieldsOf(walk.file, range, walk.budget)) {
-    if (field.wire !== WIRE_LEN) continue;
-    if (field.field === 8) name = await readString(walk.file, field, 200);
+    if (field.field === 1) dims.push(...(await int64s(walk, field)));
+    else if (field.field === 2 && field.wire === WIRE_VARINT) dataType = Number(field.varint);
+    else if (field.field === 14 && field.wire === WIRE_VARINT) external ||= field.varint === 1n;
+    else if (field.field === 9 && field.wire === WIRE_LEN) raw = field;
+    else if (TYPED_DATA_FIELDS.has(field.field)) {
+      typed = true;
+      if (field.field === 7 && int64Data.length < 4096) int64Data.push(field);
+    } else if (field.wire !== WIRE_LEN) continue;
+    else if (field.field === 8) name = await readString(walk.file, field, 200);
     else if (field.field === 13) {
+      external = true;
       let key = '';
       let value = '';
       for await (const entry of fieldsOf(walk.file, field, walk.budget)) {
@@ -186,6 +264,81 @@ async function walkTensor(walk: OnnxWalk, range: WireField, depth: number): Prom
         else if (entry.field === 2) value = await readString(walk.file, entry, 4096);
       }
       if (key === 'location') checkLocation(walk, value, { tensor: name, offset: field.start });
+    }
+  }
+  const bits = DATA_TYPE_BITS[dataType];
+  const elements = dims.reduce((n, d) => n * d, 1n);
+  if (!external && bits !== undefined) {
+    const expected = (elements * BigInt(bits) + 7n) / 8n;
+    const label = `tensor ${JSON.stringify(name.slice(0, 100))}`;
+    if (raw && BigInt(raw.end - raw.start) !== expected) {
+      throw new InconsistentTensor(`${label} declares ${expected} bytes but holds ${raw.end - raw.start}`);
+    }
+    if (!raw && !typed && elements > 0n)
+      throw new InconsistentTensor(`${label} declares ${elements} elements but no data`);
+  }
+  const shape: TensorShape = { dims };
+  if (dataType === 7 && raw && raw.end - raw.start <= MAX_INDEX_BYTES) {
+    const bytes = await walk.file.read(raw.start, raw.end - raw.start);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+    shape.values = Array.from({ length: Math.floor(bytes.length / 8) }, (_, i) => view.getBigInt64(i * 8, true));
+  } else if (dataType === 7 && int64Data.every((f) => f.end - f.start <= MAX_INDEX_BYTES)) {
+    shape.values = [];
+    for (const field of int64Data) shape.values.push(...(await int64s(walk, field)));
+  }
+  return shape;
+}
+
+/** A repeated int64 field, packed (one LEN field of varints) or not (one varint), as signed values. */
+async function int64s(walk: OnnxWalk, field: WireField): Promise<bigint[]> {
+  if (field.wire === WIRE_VARINT) return [BigInt.asIntN(64, field.varint)];
+  if (field.wire !== WIRE_LEN || field.end - field.start > MAX_INDEX_BYTES) return [];
+  const bytes = await walk.file.read(field.start, field.end - field.start);
+  const values: bigint[] = [];
+  let value = 0n;
+  let shift = 0n;
+  for (const byte of bytes) {
+    value |= BigInt(byte & 0x7f) << shift;
+    shift += 7n;
+    if ((byte & 0x80) === 0) {
+      values.push(BigInt.asIntN(64, value));
+      value = 0n;
+      shift = 0n;
+    }
+  }
+  return values;
+}
+
+/** Free text (doc strings, string attributes, metadata): code in it is reported, never run by ONNX runtimes. */
+async function checkText(walk: OnnxWalk, where: string, field: WireField): Promise<void> {
+  if (field.wire !== WIRE_LEN) return;
+  const text = await readString(walk.file, field, 64 * 1024);
+  reportCode(walk, where, { text, offset: field.start });
+}
+
+function reportCode(walk: OnnxWalk, where: string, { text, offset }: { text: string; offset: number }): void {
+  const code = codeLikeContent(text);
+  if (code.length === 0 || walk.findings.filter((f) => f.id === 'onnx.code_in_metadata').length >= 20) return;
+  walk.findings.push({
+    id: 'onnx.code_in_metadata',
+    severity: 'medium',
+    verdict: 'suspicious',
+    message: `${where} holds ${code.join(', ')}; ONNX runtimes never run it, a tool that evaluates it would`,
+    evidence: { offset, excerpt: excerpt(text) },
+  });
+}
+
+/** ModelProto.metadata_props entry: key (1), value (2). */
+async function checkMetadataProp(walk: OnnxWalk, range: WireField): Promise<void> {
+  let key = '';
+  for await (const field of fieldsOf(walk.file, range, walk.budget)) {
+    if (field.wire !== WIRE_LEN) continue;
+    if (field.field === 1) key = await readString(walk.file, field, 200);
+    else if (field.field === 2) {
+      reportCode(walk, `metadata ${JSON.stringify(key)}`, {
+        text: await readString(walk.file, field, 64 * 1024),
+        offset: field.start,
+      });
     }
   }
 }
