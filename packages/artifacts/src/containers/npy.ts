@@ -33,14 +33,15 @@ export async function analyseNpyHeader(file: RandomAccess): Promise<NpyHeader | 
   const raw = await file.read(headerStart, headerLength);
   if (raw.length < headerLength) return { invalid: 'npy header truncated' };
   const text = new TextDecoder(major === 3 ? 'utf-8' : 'latin1').decode(raw);
-  const descrMatch =
-    /['"]descr['"]\s*:\s*(?:'([^']*)'|"([^"]*)"|(\[[\s\S]*?\])\s*,\s*['"](?:fortran_order|shape)['"])/.exec(text);
-  const shapeMatch = /['"]shape['"]\s*:\s*\(([^)]*)\)/.exec(text);
-  const fortranMatch = /['"]fortran_order['"]\s*:\s*(True|False)/.exec(text);
-  if (descrMatch === null || shapeMatch === null || fortranMatch === null)
+  const descr = dictValue(text, 'descr');
+  const shapeText = dictValue(text, 'shape');
+  const fortran = dictValue(text, 'fortran_order');
+  if (descr === null || shapeText === null || (fortran !== 'True' && fortran !== 'False')) {
     return { invalid: 'npy header is not a descr/shape/fortran_order dict' };
-  const descr = descrMatch[1] ?? descrMatch[2] ?? descrMatch[3]!;
-  const dims = shapeMatch[1]!
+  }
+  if (!shapeText.startsWith('(') || !shapeText.endsWith(')')) return { invalid: 'npy shape is not a tuple' };
+  const dims = shapeText
+    .slice(1, -1)
     .split(',')
     .map((d) => d.trim())
     .filter((d) => d !== '');
@@ -56,11 +57,47 @@ export async function analyseNpyHeader(file: RandomAccess): Promise<NpyHeader | 
   return {
     descr,
     shape,
-    fortranOrder: fortranMatch[1] === 'True',
+    fortranOrder: fortran === 'True',
     hasObject,
     dataOffset: headerStart + headerLength,
     dataBytes,
   };
+}
+
+/**
+ * The source text of one value of the header's dict literal: a quoted string (without quotes), a bracketed list or
+ * parenthesised tuple (with its brackets, nesting counted), or a bare word. Scans once; never evaluates.
+ */
+function dictValue(text: string, key: string): string | null {
+  let at = -1;
+  for (const quote of ["'", '"']) {
+    const found = text.indexOf(`${quote}${key}${quote}`);
+    if (found >= 0 && (at < 0 || found < at)) at = found;
+  }
+  if (at < 0) return null;
+  let i = at + key.length + 2;
+  while (text[i] === ' ') i++;
+  if (text[i] !== ':') return null;
+  i++;
+  while (text[i] === ' ') i++;
+  const first = text[i];
+  if (first === "'" || first === '"') {
+    const end = text.indexOf(first, i + 1);
+    return end < 0 ? null : text.slice(i + 1, end);
+  }
+  if (first === '[' || first === '(') {
+    let depth = 0;
+    for (let j = i; j < text.length; j++) {
+      const ch = text[j];
+      if (ch === '[' || ch === '(') depth++;
+      else if (ch === ']' || ch === ')') depth--;
+      if (depth === 0) return text.slice(i, j + 1);
+    }
+    return null;
+  }
+  let end = i;
+  while (end < text.length && /[\w.]/.test(text[end]!)) end++;
+  return end > i ? text.slice(i, end) : null;
 }
 
 function simpleItemSize(descr: string): number | null {

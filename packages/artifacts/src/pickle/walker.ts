@@ -641,7 +641,7 @@ export class PickleWalker {
         if (nl < 0) return this.retreat();
         const line = decodeLatin1(buf.subarray(pos + 1, nl)).trim();
         if (op === 0x46) {
-          if (!/^[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|inf|nan|infinity)$/i.test(line)) {
+          if (!isPythonFloat(line)) {
             this.fail('FLOAT argument is not a number', pos);
           }
           this.push(OTHER);
@@ -1055,6 +1055,13 @@ export class PickleWalker {
     if (!Number.isSafeInteger(total)) this.fail('a joblib array larger than 2^53 bytes', pos);
     this.pendingArrayBytes = total;
   }
+}
+
+/** What Python's float() accepts for the FLOAT opcode: decimal or exponent notation, inf and nan. */
+function isPythonFloat(text: string): boolean {
+  const lower = text.toLowerCase().replace(/^[-+]/, '');
+  if (lower === 'inf' || lower === 'infinity' || lower === 'nan') return true;
+  return /^[0-9._eE+-]+$/.test(lower) && lower.length > 0 && !Number.isNaN(Number(lower.replace(/_/g, '')));
 }
 
 /** Element size of a pickled numpy.dtype (its constructor's type string and the elsize field of its state). */
