@@ -69,15 +69,36 @@ describe('SavedModel analyser on hand-written graphs', () => {
       savedModel([...nodeDef('path', 'Const'), ...nodeDef('w', 'WriteFile')]),
     );
     expect(verdict).toBe('malicious');
-    expect(analysis.findings[0]).toMatchObject({ id: 'savedmodel.file_write_op', severity: 'critical' });
+    expect(analysis.findings[0]).toMatchObject({ id: 'savedmodel.file_or_network_op', severity: 'critical' });
   });
 
-  it.each(['ReadFile', 'MatchingFiles', 'EagerPyFunc', 'PyFuncStateless'])(
-    'calls a graph with %s suspicious',
+  it.each(['DistributedSave', 'RpcCall', 'DataServiceDatasetV4'])(
+    'calls a graph with %s (file write or network) malicious',
     async (op) => {
-      expect((await analyse(savedModel(nodeDef('n', op)))).verdict).toBe('suspicious');
+      expect((await analyse(savedModel(nodeDef('n', op)))).verdict).toBe('malicious');
     },
   );
+
+  it('calls PrintV2 to a file:// stream malicious and keeps tf.print to stderr benign', async () => {
+    const stream = (value: string) =>
+      pb.message(5, [...pb.string(1, 'output_stream'), ...pb.message(2, pb.string(2, value))]);
+    expect((await analyse(savedModel(nodeDef('p', 'PrintV2', stream('file:///home/u/.bashrc'))))).verdict).toBe(
+      'malicious',
+    );
+    expect((await analyse(savedModel(nodeDef('p', 'PrintV2', stream('stderr'))))).verdict).toBe('benign');
+  });
+
+  it.each([
+    'ReadFile',
+    'MatchingFiles',
+    'EagerPyFunc',
+    'PyFuncStateless',
+    'ImmutableConst',
+    'CSVDatasetV2',
+    'DebugIdentityV3',
+  ])('calls a graph with %s suspicious', async (op) => {
+    expect((await analyse(savedModel(nodeDef('n', op)))).verdict).toBe('suspicious');
+  });
 
   it('finds a risky op inside the function library', async () => {
     const fn = [

@@ -117,26 +117,47 @@ async function walkGraphDef(walk: SavedModelWalk, range: WireField): Promise<voi
   }
 }
 
-/** NodeDef: name (1), op (2). */
+/** NodeDef: name (1), op (2), attr (5: map entries key 1 → AttrValue 2, whose string is field 2). */
 async function walkNodeDef(walk: SavedModelWalk, range: WireField): Promise<void> {
   walk.nodes++;
   let name = '';
   let op = '';
+  let outputStream = '';
   for await (const field of fieldsOf(walk.file, range, walk.budget)) {
     if (field.wire !== WIRE_LEN) continue;
     if (field.field === 1) name = await readString(walk.file, field, 200);
     else if (field.field === 2) op = await readString(walk.file, field, 200);
+    else if (field.field === 5) outputStream ||= await stringAttr(walk, field, 'output_stream');
   }
   walk.opCounts.set(op, (walk.opCounts.get(op) ?? 0) + 1);
-  const malicious = MALICIOUS_OPS[op];
+  // tf.print writes to stderr; PrintV2 with a file:// output stream appends to any file the process can write.
+  const printsToFile = op === 'PrintV2' && outputStream.startsWith('file://');
+  const malicious = MALICIOUS_OPS[op] ?? (printsToFile ? ops.print_to_file : undefined);
   const suspicious = SUSPICIOUS_OPS[op];
   if ((malicious === undefined && suspicious === undefined) || walk.reported.has(op)) return;
   walk.reported.add(op);
+  const detail = printsToFile ? ` to ${outputStream.slice(0, 100)}` : '';
   walk.findings.push({
-    id: malicious ? 'savedmodel.file_write_op' : 'savedmodel.risky_op',
+    id: malicious ? 'savedmodel.file_or_network_op' : 'savedmodel.risky_op',
     severity: malicious ? 'critical' : 'high',
     verdict: malicious ? 'malicious' : 'suspicious',
-    message: `operation ${op} (node ${JSON.stringify(name.slice(0, 100))}) ${malicious ?? suspicious}`,
-    evidence: { offset: range.start, excerpt: `${name.slice(0, 100)}: ${op}` },
+    message: `operation ${op} (node ${JSON.stringify(name.slice(0, 100))}) ${malicious ?? suspicious}${detail}`,
+    evidence: { offset: range.start, excerpt: `${name.slice(0, 100)}: ${op}${detail}` },
   });
+}
+
+/** The string value of one NodeDef attr map entry when its key is `key`, else ''. */
+async function stringAttr(walk: SavedModelWalk, entry: WireField, key: string): Promise<string> {
+  let entryKey = '';
+  let value: WireField | undefined;
+  for await (const field of fieldsOf(walk.file, entry, walk.budget)) {
+    if (field.wire !== WIRE_LEN) continue;
+    if (field.field === 1) entryKey = await readString(walk.file, field, 200);
+    else if (field.field === 2) value = field;
+  }
+  if (entryKey !== key || !value) return '';
+  for await (const field of fieldsOf(walk.file, value, walk.budget)) {
+    if (field.field === 2 && field.wire === WIRE_LEN) return readString(walk.file, field, 4096);
+  }
+  return '';
 }
