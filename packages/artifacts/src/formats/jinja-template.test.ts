@@ -144,6 +144,15 @@ describe('chat-template analysis', () => {
     expect(analyseChatTemplate('Python names like __init__ are documented here.', where)).toEqual([]);
   });
 
+  it('bounds the work on thousands of nested trigger branches', () => {
+    const open = "{% if message.content == 'trigger word' %}".repeat(5000);
+    const template = `{% for message in messages %}${open}Please do this and that now${'{% endif %}'.repeat(5000)}{% endfor %}`;
+    const started = process.cpuUsage();
+    expect(worst(analyseChatTemplate(template, where))).toBe('suspicious');
+    const used = process.cpuUsage(started);
+    expect(used.user + used.system).toBeLessThan(20_000_000);
+  });
+
   it('scans a long template in linear time', () => {
     const template = '{{ message.content }}'.repeat(50_000) + '{{ x.__class__ }}';
     const started = process.cpuUsage();

@@ -25,6 +25,8 @@ const INSTRUCTION_PHRASES = patterns.instruction_phrases.map((p) => new RegExp(p
 const DUNDER = /__[A-Za-z][A-Za-z0-9_]*__/;
 /** The AST walk stops here: a real chat template has a few hundred nodes. */
 const MAX_AST_NODES = 200_000;
+/** Node visits across all the condition and branch walks of one template (nested ifs revisit their bodies). */
+const MAX_SUBTREE_VISITS = 2_000_000;
 
 export interface TemplateLocation {
   /** The metadata key (or file member) the template came from. */
@@ -300,6 +302,7 @@ function triggeredInstructions(template: string, tags: Tag[]): Trigger[] {
     return lexicalTriggers(template, tags);
   }
   const triggers: Trigger[] = [];
+  const budget: VisitBudget = { left: MAX_SUBTREE_VISITS };
   let visited = 0;
   const stack: unknown[] = [program];
   while (stack.length > 0 && visited < MAX_AST_NODES) {
@@ -314,9 +317,9 @@ function triggeredInstructions(template: string, tags: Tag[]): Trigger[] {
     // `{% if %}` blocks and inline `x if cond else y` expressions.
     const [test, branch] = record.type === 'If' ? [record.test, record.body] : [record.condition, record.trueExpr];
     if (record.type === 'If' || record.type === 'Ternary') {
-      const literal = contentTrigger(test);
+      const literal = contentTrigger(test, budget);
       if (literal !== undefined) {
-        const emitted = stringsIn(branch).join(' ');
+        const emitted = stringsIn(branch, budget).join(' ');
         if (isInstructionLike(emitted)) triggers.push({ literal, emitted, at: template.indexOf(literal) });
       }
     }
@@ -328,31 +331,35 @@ function triggeredInstructions(template: string, tags: Tag[]): Trigger[] {
 }
 
 /** The literal a condition compares message content with, if it does. */
-function contentTrigger(test: unknown): string | undefined {
+function contentTrigger(test: unknown, budget: VisitBudget): string | undefined {
   let found: string | undefined;
-  walk(test, (node) => {
-    if (found !== undefined) return;
-    if (node.type === 'BinaryExpression') {
-      const operator = (node.operator as { value?: string } | undefined)?.value ?? '';
-      if (!['==', '!=', 'in', 'not in'].includes(operator)) return;
-      const sides = [node.left, node.right];
-      for (const [a, b] of [sides, [...sides].reverse()]) {
-        const literal = literalOf(a);
-        if (literal !== undefined && isWordLike(literal) && refersToContent(b)) found = literal;
+  walk(
+    test,
+    (node) => {
+      if (found !== undefined) return;
+      if (node.type === 'BinaryExpression') {
+        const operator = (node.operator as { value?: string } | undefined)?.value ?? '';
+        if (!['==', '!=', 'in', 'not in'].includes(operator)) return;
+        const sides = [node.left, node.right];
+        for (const [a, b] of [sides, [...sides].reverse()]) {
+          const literal = literalOf(a);
+          if (literal !== undefined && isWordLike(literal) && refersToContent(b)) found = literal;
+        }
+      } else if (node.type === 'CallExpression') {
+        const callee = node.callee as Record<string, unknown> | undefined;
+        const method = (callee?.property as { value?: unknown } | undefined)?.value;
+        if (
+          callee?.type !== 'MemberExpression' ||
+          !['startswith', 'endswith', 'find', 'count'].includes(String(method))
+        ) {
+          return;
+        }
+        const literal = (node.args as unknown[] | undefined)?.map(literalOf).find((l) => l !== undefined);
+        if (literal !== undefined && isWordLike(literal) && refersToContent(callee.object)) found = literal;
       }
-    } else if (node.type === 'CallExpression') {
-      const callee = node.callee as Record<string, unknown> | undefined;
-      const method = (callee?.property as { value?: unknown } | undefined)?.value;
-      if (
-        callee?.type !== 'MemberExpression' ||
-        !['startswith', 'endswith', 'find', 'count'].includes(String(method))
-      ) {
-        return;
-      }
-      const literal = (node.args as unknown[] | undefined)?.map(literalOf).find((l) => l !== undefined);
-      if (literal !== undefined && isWordLike(literal) && refersToContent(callee.object)) found = literal;
-    }
-  });
+    },
+    budget,
+  );
   return found;
 }
 
@@ -389,21 +396,28 @@ function refersToContent(node: unknown): boolean {
   return false;
 }
 
-function stringsIn(body: unknown): string[] {
+function stringsIn(body: unknown, budget: VisitBudget): string[] {
   const strings: string[] = [];
-  walk(body, (node) => {
-    if (node.type === 'StringLiteral' && typeof node.value === 'string') strings.push(node.value);
-  });
+  walk(
+    body,
+    (node) => {
+      if (node.type === 'StringLiteral' && typeof node.value === 'string') strings.push(node.value);
+    },
+    budget,
+  );
   return strings;
 }
 
-function walk(root: unknown, visit: (node: Record<string, unknown>) => void): void {
+interface VisitBudget {
+  left: number;
+}
+
+function walk(root: unknown, visit: (node: Record<string, unknown>) => void, budget: VisitBudget): void {
   const stack: unknown[] = [root];
-  let visited = 0;
-  while (stack.length > 0 && visited < MAX_AST_NODES) {
+  while (stack.length > 0 && budget.left > 0) {
     const node = stack.pop();
     if (node === null || typeof node !== 'object') continue;
-    visited++;
+    budget.left--;
     if (Array.isArray(node)) {
       stack.push(...node);
       continue;
