@@ -147,8 +147,14 @@ export async function walkPickle(file: RandomAccess, ctx: Context, options: Pick
     limits: ctx.options.pickleLimits,
     ...options,
   });
-  for (let at = start; at < file.size && !walker.finished; at += READ_CHUNK) {
-    walker.write(await file.read(at, Math.min(READ_CHUNK, file.size - at)));
+  let at = start;
+  while (at < file.size && !walker.finished) {
+    const chunk = await file.read(at, Math.min(READ_CHUNK, file.size - at));
+    if (chunk.length === 0) break;
+    at += chunk.length;
+    walker.write(chunk);
+    // Payloads the walk does not inspect (tensor bytes) are jumped over, not read.
+    at += walker.skipWithin(file.size - at);
   }
   return walker.end();
 }

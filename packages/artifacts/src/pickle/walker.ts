@@ -191,6 +191,20 @@ export class PickleWalker {
     }
   }
 
+  /**
+   * A random-access caller's shortcut past a payload the walk skips (tensor bytes): consumes up to `available` bytes
+   * of the pending skip without their being read, and returns how many. The next write continues after them.
+   */
+  skipWithin(available: number): number {
+    if (this.skipRemaining === 0 || this.done) return 0;
+    const n = Math.min(this.skipRemaining, available);
+    this.skipRemaining -= n;
+    this.bufBase += this.buf.length + n;
+    this.buf = EMPTY;
+    this.pos = 0;
+    return n;
+  }
+
   end(): PickleReport {
     if (!this.done) {
       const pending = this.buf.length - this.pos;
