@@ -20,6 +20,7 @@ import {
 const MALICIOUS_OPS: Record<string, string> = ops.malicious;
 const SUSPICIOUS_OPS: Record<string, string> = ops.suspicious;
 const CHECKPOINT_OPS = new Set(ops.checkpoint);
+const ASSET_OPS = new Set(ops.facts_only);
 const SAVED_MODEL_FIELDS = new Map<number, number>([
   [1, WIRE_VARINT],
   [2, WIRE_LEN],
@@ -90,6 +91,7 @@ export async function analyseSavedModel(file: RandomAccess): Promise<FormatAnaly
   facts.function_count = walk.functions;
   facts.ops = [...walk.opCounts.keys()].sort().slice(0, MAX_FACT_ITEMS);
   facts.checkpoint_ops = [...walk.opCounts.keys()].filter((op) => CHECKPOINT_OPS.has(op)).sort();
+  facts.asset_ops = [...walk.opCounts.keys()].filter((op) => ASSET_OPS.has(op)).sort();
   return done();
 }
 
