@@ -1,0 +1,219 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync, deflateSync } from 'node:zlib';
+import { analyseBytes, analyseFile, ArtifactTooLargeError, createArtifactScanner, ANALYSER_VERSION } from './index';
+import { analyseSource, rootContext } from './analyse';
+import type { RandomAccess } from './random-access';
+import { zipBytes } from './containers/zip-bytes';
+import { op, osSystemPickle, pickle, torchStatePickle, u64le } from './pickle/pickle-bytes';
+
+const callablesOf = (result: { findings: { verdict: string; evidence: { callable?: string } }[] }): string[] =>
+  result.findings.filter((f) => f.verdict === 'malicious').map((f) => f.evidence.callable ?? '');
+
+function npy(descr: string, shape: string, body: Uint8Array): Uint8Array {
+  let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': ${shape}, }`;
+  header += ' '.repeat(63 - ((10 + header.length) % 64)) + '\n';
+  const head = Buffer.concat([
+    Buffer.from([0x93]),
+    Buffer.from('NUMPY'),
+    Buffer.from([1, 0, header.length & 0xff, header.length >> 8]),
+    Buffer.from(header, 'latin1'),
+  ]);
+  return new Uint8Array(Buffer.concat([head, Buffer.from(body)]));
+}
+
+describe('analyseBytes: formats by content, verdicts, hashes', () => {
+  it('returns the result model with the SHA-256 and size of the bytes', async () => {
+    const bytes = torchStatePickle();
+    const result = await analyseBytes(bytes);
+    expect(result).toMatchObject({
+      format: 'pickle',
+      verdict: 'benign',
+      findings: [],
+      analyser_version: ANALYSER_VERSION,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      size: bytes.length,
+    });
+  });
+
+  it('scans every pickle member of a PyTorch zip, whatever its name', async () => {
+    const zip = zipBytes([
+      { name: 'archive/data.pkl', data: torchStatePickle() },
+      { name: 'archive/data/0', data: new Uint8Array(16) },
+      { name: 'archive/extra/notes.txt', data: osSystemPickle(), deflate: true },
+      { name: 'archive/version', data: new TextEncoder().encode('3\n') },
+    ]);
+    const result = await analyseBytes(zip);
+    expect(result.format).toBe('pytorch_zip');
+    expect(result.verdict).toBe('malicious');
+    expect(result.findings.find((f) => f.verdict === 'malicious')!.evidence).toMatchObject({
+      callable: 'os.system',
+      member: 'archive/extra/notes.txt',
+    });
+  });
+
+  it('calls a benign PyTorch zip benign', async () => {
+    const zip = zipBytes([
+      { name: 'archive/data.pkl', data: torchStatePickle(), deflate: true },
+      { name: 'archive/data/0', data: new Uint8Array(16) },
+      { name: 'archive/byteorder', data: new TextEncoder().encode('little') },
+    ]);
+    expect((await analyseBytes(zip)).verdict).toBe('benign');
+  });
+
+  it('reports central/local name disagreement and a wrong CRC, and still scans the member', async () => {
+    const zip = zipBytes([{ name: 'data.pkl', localName: 'datap.kl', data: osSystemPickle(), crc: 0x1234 }]);
+    const result = await analyseBytes(zip);
+    expect(result.verdict).toBe('malicious');
+    expect(result.findings.map((f) => f.id)).toEqual(
+      expect.arrayContaining(['pickle.dangerous_callable', 'zip.inconsistent_structure', 'zip.crc_mismatch']),
+    );
+  });
+
+  it('reports overlapping entries and scans each', async () => {
+    const zip = zipBytes([
+      { name: 'a.pkl', data: osSystemPickle() },
+      { name: 'b.pkl', data: new Uint8Array(0), sharesDataOf: 0 },
+    ]);
+    const result = await analyseBytes(zip);
+    expect(result.verdict).toBe('malicious');
+    expect(result.findings.some((f) => f.id === 'zip.inconsistent_structure' && /overlap/.test(f.message))).toBe(true);
+    expect(result.findings.filter((f) => f.id === 'pickle.dangerous_callable').map((f) => f.evidence.member)).toEqual([
+      'a.pkl',
+      'b.pkl',
+    ]);
+  });
+
+  it('cuts a zip bomb at the compression ratio as unscannable', async () => {
+    const zip = zipBytes([{ name: 'bomb.pkl', data: new Uint8Array(64 << 20), deflate: true }]);
+    const result = await analyseBytes(zip);
+    expect(result.verdict).toBe('unscannable');
+    expect(String(result.facts.unscannable)).toMatch(/zip bomb|decompression bomb/);
+  });
+
+  it('reports encrypted members unscannable, never benign', async () => {
+    const zip = zipBytes([{ name: 'test.txt', data: new TextEncoder().encode('secret'), encrypted: true }]);
+    expect((await analyseBytes(zip)).verdict).toBe('unscannable');
+  });
+
+  it('walks nested archives up to the depth cap', async () => {
+    let archive = zipBytes([{ name: 'inner.pkl', data: osSystemPickle() }]);
+    const found = await analyseBytes(zipBytes([{ name: 'outer.zip', data: archive }]));
+    expect(found.verdict).toBe('malicious');
+    expect(found.findings[0]!.evidence.member).toBe('outer.zip/inner.pkl');
+    for (let i = 0; i < 6; i++) archive = zipBytes([{ name: `level${i}.zip`, data: archive }]);
+    const deep = await analyseBytes(archive);
+    expect(deep.verdict).toBe('unscannable');
+    expect(String(deep.facts.unscannable)).toMatch(/nested deeper/);
+  });
+
+  it('scans the pickle of an object-dtype .npy and checks plain arrays for truncation', async () => {
+    const objectArray = npy('|O', '(1,)', osSystemPickle());
+    expect(callablesOf(await analyseBytes(objectArray))).toEqual(['os.system']);
+    const ints = npy('<i4', '(2, 2)', new Uint8Array(16));
+    expect(await analyseBytes(ints)).toMatchObject({ format: 'numpy', verdict: 'benign' });
+    expect((await analyseBytes(ints.subarray(0, ints.length - 4))).verdict).toBe('invalid');
+    const npz = zipBytes([{ name: 'x.npy', data: objectArray, deflate: true }]);
+    expect(await analyseBytes(npz)).toMatchObject({ format: 'numpy_npz', verdict: 'malicious' });
+  });
+
+  it('walks the five pickles of a legacy PyTorch file and stops before its tensor bytes', async () => {
+    const magic = [0x80, 0x02, 0x8a, 0x0a, 0x6c, 0xfc, 0x9c, 0x46, 0xf9, 0x20, 0x6a, 0xa8, 0x50, 0x19, 0x2e];
+    const small = pickle(op.proto(2), op.binint1(1), op.stop);
+    const keys = pickle(op.proto(2), op.emptyList, op.stop);
+    const storage = new Uint8Array([4, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff]);
+    const benign = pickle(...magic, ...small, ...small, ...torchStatePickle(), ...keys, ...storage);
+    expect(await analyseBytes(benign)).toMatchObject({ format: 'pytorch_legacy', verdict: 'benign' });
+    const hostile = pickle(...magic, ...small, ...small, ...osSystemPickle(), ...keys, ...storage);
+    expect(callablesOf(await analyseBytes(hostile))).toEqual(['os.system']);
+  });
+
+  it('inflates joblib zlib and gzip streams and walks the pickle inside', async () => {
+    const zlibbed = new Uint8Array(deflateSync(osSystemPickle()));
+    expect(await analyseBytes(zlibbed)).toMatchObject({ format: 'joblib', verdict: 'malicious' });
+    const gz = new Uint8Array(gzipSync(torchStatePickle()));
+    expect(await analyseBytes(gz)).toMatchObject({ format: 'joblib', verdict: 'benign' });
+  });
+
+  it('never gives other bytes a clean verdict', async () => {
+    expect((await analyseBytes(new TextEncoder().encode('hello world, not a model'))).verdict).toBe('unsupported');
+    expect((await analyseBytes(new Uint8Array(0))).verdict).toBe('unsupported');
+    expect((await analyseBytes(new TextEncoder().encode('cmod\n\xf8\n'))).verdict).not.toBe('benign');
+  });
+
+  it('finds pickles stored in a 7z archive while calling the archive unscannable', async () => {
+    const sevenZip = pickle(
+      [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c, 0, 4],
+      ...new Array<number>(24).fill(0),
+      ...osSystemPickle(),
+      0,
+      0,
+    );
+    const result = await analyseBytes(sevenZip);
+    expect(result.verdict).toBe('malicious');
+    expect(result.facts.unscannable).toMatch(/7z/);
+  });
+});
+
+describe('bounded memory: a 20 GB file costs a few read windows', () => {
+  it('jumps over a 20 GB payload to a dangerous import after it', async () => {
+    const payload = 20 * 2 ** 30;
+    const head = pickle(op.proto(4), 0x8e, u64le(payload));
+    const tail = pickle(op.pop, op.global('os', 'system'), op.stop);
+    const size = head.length + payload + tail.length;
+    let largestRead = 0;
+    let bytesRead = 0;
+    // Synthesised on demand: the test holds no more than the analyser asks for.
+    const virtual: RandomAccess = {
+      size,
+      read(offset: number, length: number): Promise<Uint8Array> {
+        const end = Math.min(size, offset + length);
+        largestRead = Math.max(largestRead, end - offset);
+        bytesRead += end - offset;
+        const out = new Uint8Array(Math.max(0, end - offset));
+        for (let i = offset; i < end; i++) {
+          if (i < head.length) out[i - offset] = head[i]!;
+          else if (i >= head.length + payload) out[i - offset] = tail[i - head.length - payload]!;
+        }
+        return Promise.resolve(out);
+      },
+    };
+    const analysis = await analyseSource(virtual, rootContext());
+    expect(analysis.findings.map((f) => [f.evidence.callable, f.evidence.offset])).toEqual([
+      ['os.system', head.length + payload + 1],
+    ]);
+    expect(largestRead).toBeLessThanOrEqual(1 << 20);
+    expect(bytesRead).toBeLessThan(8 << 20);
+  });
+});
+
+describe('analyseFile and the streaming scanner', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'artifacts-test-'));
+
+  it('analyses a file by random access with the same result as its bytes', async () => {
+    const bytes = zipBytes([{ name: 'archive/data.pkl', data: osSystemPickle(), deflate: true }]);
+    const file = path.join(dir, 'model.bin');
+    writeFileSync(file, bytes);
+    expect(await analyseFile(file)).toEqual(await analyseBytes(bytes));
+  });
+
+  it('hashes a stream as it arrives, spills it and removes the spill file', async () => {
+    const bytes = zipBytes([{ name: 'archive/data.pkl', data: torchStatePickle() }]);
+    const spill = mkdtempSync(path.join(tmpdir(), 'artifacts-spill-'));
+    const scanner = createArtifactScanner({ spillDirectory: spill });
+    for (let i = 0; i < bytes.length; i += 7) await scanner.write(bytes.subarray(i, i + 7));
+    const result = await scanner.end();
+    expect(result).toEqual(await analyseBytes(bytes));
+    expect(readdirSync(spill)).toEqual([]);
+  });
+
+  it('refuses a stream past its size cap and removes what it spilled', async () => {
+    const spill = mkdtempSync(path.join(tmpdir(), 'artifacts-spill-'));
+    const scanner = createArtifactScanner({ spillDirectory: spill, maxBytes: 10 });
+    await scanner.write(new Uint8Array(8));
+    await expect(scanner.write(new Uint8Array(8))).rejects.toBeInstanceOf(ArtifactTooLargeError);
+    expect(readdirSync(spill)).toEqual([]);
+  });
+});
