@@ -2,6 +2,7 @@
 // within it (docs/security.md "Modes and shared observations"); findings and AI-BOMs
 // are served for enriched (and stale: last good result) assets only.
 import { z } from '../zod';
+import { FINGERPRINT_MAX_LENGTH, zFingerprintText } from '../fingerprint';
 import { NO_CONTROL, ZListQuery, zList } from '../common';
 import { zExpandParam, zQueryBool, zQueryList } from '../query';
 import { ASSET_TYPE_VALUES, ZFingerprint } from './signals';
@@ -205,7 +206,7 @@ export const ZLookupQuery = z.strictObject({
   lookup_ecosystem: zQueryList(zLookupText(0, 64)).openapi({
     description: 'repeatable; aligned by position with lookup_name (empty = any)',
   }),
-  lookup_fingerprint: zQueryList(zLookupText(0, 512)).openapi({
+  lookup_fingerprint: zQueryList(zFingerprintText(0, FINGERPRINT_MAX_LENGTH)).openapi({
     description: 'repeatable; fallback fingerprint aligned by position with lookup_name',
   }),
   include_candidates: zQueryBool.optional().openapi({ description: 'up to 5 pg_trgm candidates per name key' }),

@@ -1,8 +1,8 @@
 // Signal contracts (docs/public-api.md "Signals and assets"): an immutable observation of an asset. Bodies are strict:
 // unknown fields are 400 parameter_unknown; bulk item errors name the item (`signals[12].observed_at`).
 import { z } from '../zod';
-import { NO_CONTROL } from '../common';
 import { zFreeFormObject } from '../json-depth';
+import { ZFingerprint } from '../fingerprint';
 import { THREAT_ASSET_TYPES } from './threats';
 
 /** The asset types (docs/public-api.md "Signals and assets"; @risk/enrichment's ASSET_TYPES is this list). */
@@ -12,12 +12,8 @@ export const SIGNAL_METADATA_MAX_BYTES = 16 * 1024;
 export const OBSERVED_AT_MAX_SKEW_SECONDS = 300;
 export const BULK_SIGNALS_MAX = 500;
 
-export const ZFingerprint = z
-  .string()
-  .min(1)
-  .max(512)
-  .regex(NO_CONTROL, 'must not contain control characters')
-  .openapi({ description: 'asset fingerprint (global asset key); URL-encode it in paths', example: 'sha256:9f2c…' });
+// the fingerprint schema lives in ../fingerprint.ts (threats and triage use it too); importers keep this path
+export { ZFingerprint } from '../fingerprint';
 
 export const ZCreateSignalBody = z
   .strictObject({

@@ -1,6 +1,7 @@
 // Threat intelligence contracts (docs/threats.md): shared threat records that every org can read and
 // only the creating org can update. Bodies are strict: unknown fields are 400 parameter_unknown.
 import { z } from '../zod';
+import { ZFingerprint } from '../fingerprint';
 import { ZListQuery, zList } from '../common';
 import { zFreeFormObject } from '../json-depth';
 import { publicRegistry } from '../openapi';
@@ -57,7 +58,7 @@ const fields = {
   severity: z.enum(THREAT_SEVERITIES),
   confidence: z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1'),
   affected_asset_types: z.array(z.enum(THREAT_ASSET_TYPES)).max(THREAT_ASSET_TYPES.length),
-  fingerprints: z.array(z.string().min(1).max(512)).max(1000),
+  fingerprints: z.array(ZFingerprint).max(1000),
   attack_techniques: z
     .array(
       z.string().regex(ATLAS_TECHNIQUE_PATTERN, 'must be a MITRE ATLAS technique id like AML.T0010 or AML.T0010.001'),

@@ -2,6 +2,7 @@
 // items 4–5, docs/triage.md). Everything here is private to the key's org in the key's mode; the shared asset
 // and its intrinsic score are never changed by it.
 import { z } from '../zod';
+import { ZFingerprint, zFingerprintText } from '../fingerprint';
 import { NO_CONTROL, ZListQuery, zList } from '../common';
 import { RISK_SEVERITIES } from './assets';
 import { ASSET_TYPE_VALUES } from './signals';
@@ -83,7 +84,7 @@ export const ZTriageBody = z
 export type TriageBody = z.infer<typeof ZTriageBody>;
 
 export const ZTriageParams = z.object({
-  fingerprint: z.string().min(1).max(512).regex(NO_CONTROL, 'must not contain control characters'),
+  fingerprint: ZFingerprint,
   finding_id: zText(64),
 });
 
@@ -116,7 +117,7 @@ export const ZCreateSuppressionBody = z
       .string()
       .regex(ATLAS_TECHNIQUE_PATTERN, 'must be a MITRE ATLAS technique id like AML.T0010 or AML.T0010.001')
       .optional(),
-    fingerprint_glob: zText(256)
+    fingerprint_glob: zFingerprintText(1, 256)
       .optional()
       .openapi({ description: '`*` any run of characters, `?` one character, `\\` escapes; matched in linear time' }),
     asset_type: z.enum(ASSET_TYPE_VALUES).optional(),

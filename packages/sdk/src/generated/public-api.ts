@@ -1399,7 +1399,7 @@ export interface components {
         | 'notebook'
         | 'container_image';
       /**
-       * @description asset fingerprint (global asset key); URL-encode it in paths
+       * @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths
        * @example sha256:9f2c…
        */
       fingerprint: string;
@@ -3232,7 +3232,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key); URL-encode it in paths */
+        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -3493,7 +3493,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key); URL-encode it in paths */
+        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -3750,7 +3750,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key); URL-encode it in paths */
+        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -3955,7 +3955,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key); URL-encode it in paths */
+        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -4140,7 +4140,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key); URL-encode it in paths */
+        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -4534,6 +4534,7 @@ export interface operations {
       header?: never;
       path: {
         finding_id: string;
+        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -4721,6 +4722,7 @@ export interface operations {
       };
       path: {
         finding_id: string;
+        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -4979,7 +4981,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key); URL-encode it in paths */
+        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -5153,7 +5155,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key); URL-encode it in paths */
+        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -5425,7 +5427,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key); URL-encode it in paths */
+        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -5613,7 +5615,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key); URL-encode it in paths */
+        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
