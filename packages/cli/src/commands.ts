@@ -5,6 +5,7 @@ import { checkInvariants } from '@risk/worker';
 import { ADVISORIES_USAGE, runAdvisories } from './advisories';
 import { runApiKeysCommand } from './api-keys-command';
 import { runCategoriesCommand } from './categories-command';
+import { CONSOLE_SESSIONS_USAGE, runConsoleSessionsCommand } from './console-sessions-command';
 
 /** A CLI failure with a message for the operator and no stack trace. */
 export class CliError extends Error {}
@@ -25,6 +26,7 @@ ${ADVISORIES_USAGE}
   categories import <csv> [--source <name>]
                                   add AI categories/domains (domain,category,vendor[,category_name,
                                   category_description]); all rows or none (docs/firewalls.md)
+${CONSOLE_SESSIONS_USAGE}
   db migrate                      create the database if missing and apply migrations
   db reset --yes                  drop everything and re-apply migrations
   doctor [--repair]               report work that fell through (assets and assignments neither done nor
@@ -87,6 +89,12 @@ export async function runCli(argv: string[], config: Config, io: CliIo): Promise
       await db.close();
     }
   }
+  if (group === 'console-sessions')
+    return runConsoleSessionsCommand(
+      [action, ...rest].filter((a) => a !== undefined),
+      config,
+      io,
+    );
   if (group === 'api-keys')
     return runApiKeysCommand(
       [action, ...rest].filter((a) => a !== undefined),

@@ -18,6 +18,7 @@ export { openApiPath, registerRoutes } from './http/route-openapi';
 export * from './http/api-key-auth';
 export * from './http/idempotency';
 export * from './http/rate-limit';
+export * from './http/console-door';
 export * from './http/server';
 export * from './http/api-process';
 export * from './events';

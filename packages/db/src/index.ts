@@ -129,3 +129,5 @@ export {
   type OperatorCategoriesWrite,
 } from './stores/operator-categories-store';
 export { reenrichMatchedSql } from './stores/reenrich-sql';
+export { endConsoleSessions, CONSOLE_IDLE_MS, CONSOLE_ABSOLUTE_MS } from './stores/console-sessions-store';
+export type { ConsoleSessionSelection } from './stores/console-sessions-store';

@@ -99,14 +99,19 @@ function firstSegment(url: string): string {
 export function createApp(deps: AppDeps): PublicApiApp {
   const app = express() as PublicApiApp;
   const authenticator = deps.authenticator ?? new ApiKeyAuthenticator(deps.prisma);
-  // rate limits count on the producer's auto-pipelined connection (fail-fast, no offline queue) under its key prefix
+  // rate limits count on the producer's auto-pipelined connection (fail-fast, no offline queue) under its key prefix;
+  // the console's public door is recognised, so its failed authentications count per console session, not against
+  // admin-api's address (docs/security.md "The console's public door")
   const guard =
     deps.guard ??
-    new RequestGuard(rateLimitSettings(deps.config), {
-      redis: deps.producer.limiterConnection,
-      keyPrefix: deps.config.REDIS_PREFIX,
-      logger: deps.logger,
-    });
+    new RequestGuard(
+      { ...rateLimitSettings(deps.config), consoleDoorKey: deps.config.SECRETS_KEY },
+      {
+        redis: deps.producer.limiterConnection,
+        keyPrefix: deps.config.REDIS_PREFIX,
+        logger: deps.logger,
+      },
+    );
   const routeDeps: AppDeps = { ...deps, authenticator, guard };
   const state: AppState = { shuttingDown: false };
   app.locals.state = state;

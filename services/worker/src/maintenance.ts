@@ -1,4 +1,5 @@
 import { enqueueDeliveries, EVENT_RETENTION_DAYS, IDEMPOTENCY_RETENTION_MS } from '@risk/common';
+import { endConsoleSessions } from '@risk/db';
 import type { WorkerDeps } from './deps';
 import { checkInvariants } from './invariants';
 import { expireTriage } from './triage-expiry';
@@ -12,6 +13,8 @@ export interface MaintenanceResult {
   outbox_purged: number;
   /** accepted_risk triage whose expiry passed, returned to open (docs/triage.md "Expiry") */
   triage_expired: number;
+  /** console sessions that lapsed without being presented again, ended with their own credentials */
+  console_sessions_ended: number;
 }
 
 /**
@@ -26,6 +29,10 @@ export interface MaintenanceResult {
  *   shared observations");
  * - accepted_risk triage past its expires_at returns to open with a finding.triage_expired event
  *   (triage-expiry.ts; its deliveries are enqueued at once, the outbox relay covers a failure);
+ * - console sessions past their 8 h or 30 min idle, or whose sign-in token or tenant no longer allows them, end
+ *   and their own tenant token and API key are revoked (a session ends at once when it is presented, but one
+ *   never presented again would keep live credentials until they expire: docs/security.md "Console sign-in and
+ *   session credentials");
  * - idempotency keys older than 24 h, events older than 30 days and processed outbox rows older than
  *   a day are deleted.
  */
@@ -86,6 +93,7 @@ export async function runMaintenance(deps: WorkerDeps, now = new Date()): Promis
   );
   const triage = await expireTriage(deps, now);
   await enqueueDeliveries({ prisma: deps.prisma, producer: deps.producer }, triage.deliveries);
+  const consoleSessions = await endConsoleSessions(deps.prisma, { select: { lapsed: true }, now });
   const idem = await deps.pool.query('DELETE FROM idempotency_keys WHERE created < $1', [
     new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS),
   ]);
@@ -102,6 +110,7 @@ export async function runMaintenance(deps: WorkerDeps, now = new Date()): Promis
     events_purged: events.rowCount ?? 0,
     outbox_purged: outbox.rowCount ?? 0,
     triage_expired: triage.expired,
+    console_sessions_ended: consoleSessions,
   };
 }
 

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
 import { rateLimitRefusals } from '../metrics/catalogue';
+import { consoleDoorSession } from './console-door';
 import { Limiter, type LimiterBackend, type RateLimitDecision, type RateLimitPolicy } from './rate-limiter';
 
 export * from './rate-limiter';
@@ -56,6 +57,11 @@ export interface RateLimitSettings {
   threatWrites: RateLimitPolicy;
   /** connection tests per firewall; like threatWrites, RATE_LIMIT_ENABLED=false leaves it on */
   firewallTests: RateLimitPolicy;
+  /**
+   * the public API only: SECRETS_KEY, to recognise the console's public door (console-door.ts), whose failed
+   * authentications count against the console session it names instead of admin-api's shared address
+   */
+  consoleDoorKey?: string;
 }
 
 export function rateLimitSettings(config: Config): RateLimitSettings {
@@ -117,7 +123,7 @@ export class RequestGuard {
    */
   async authenticate<T>(req: Request, authenticate: () => Promise<T>): Promise<T> {
     if (!this.failedAuth) return authenticate();
-    const ip = clientIp(req);
+    const ip = this.failedAuthSubject(req);
     const until = this.blockedUntil.get(ip);
     if (until !== undefined) {
       const ms = until - Date.now();
@@ -140,6 +146,12 @@ export class RequestGuard {
       }
       throw err;
     }
+  }
+
+  /** What failed authentications count against: the client's address, or the console session the door names. */
+  private failedAuthSubject(req: Request): string {
+    const session = this.settings.consoleDoorKey ? consoleDoorSession(req, this.settings.consoleDoorKey) : null;
+    return session ? `console-session:${session}` : clientIp(req);
   }
 
   private block(ip: string, d: RateLimitDecision): void {

@@ -5,11 +5,17 @@
 //   with their own checks, limits and errors, unchanged;
 // - /console/v1/public/v1/<public route> is forwarded to the public API with the session's own org API key
 //   (tenant sessions only). The browser never sees either credential.
+// The public door names the session to the public API (CONSOLE_DOOR_HEADER), so the public API counts a failed
+// authentication through it against that session, never against admin-api's address that every tenant's door
+// traffic shares; a session whose key the public API refuses ends at once (docs/security.md "The console's public
+// door").
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { ApiError } from '@risk/common';
+import { ApiError, CONSOLE_DOOR_HEADER, consoleDoorHeader } from '@risk/common';
 import type { AdminContext } from '../http/route';
 import { authenticateConsole } from './session-auth';
 import { BODY_LIMIT } from '../http/route';
+import { endConsoleSession } from '../domain/console-sessions/sign-out';
+import { clearedCookie } from '../domain/console-sessions/session-secrets';
 
 const ADMIN_PREFIX = '/console/v1/admin';
 const PUBLIC_PREFIX = '/console/v1/public';
@@ -57,21 +63,22 @@ async function toAdmin(ctx: AdminContext, req: Request): Promise<void> {
 
 async function toPublic(ctx: AdminContext, io: { req: Request; res: Response }): Promise<void> {
   const { req, res } = io;
-  const rest = req.url.slice(PUBLIC_PREFIX.length);
-  if (!rest.startsWith('/v1/'))
-    throw new ApiError('route_not_found', { message: 'Public API routes start with /v1/.' });
+  const target = publicTarget(req.url.slice(PUBLIC_PREFIX.length), ctx.config.PUBLIC_API_BASE_URL);
   const principal = await session(ctx, req);
   if (principal.kind !== 'tenant')
     throw new ApiError('tenant_session_required', {
       message: "The platform admin has no org: public-API data needs a tenant's session.",
     });
-  const headers: Record<string, string> = { authorization: `Bearer ${principal.apiKey()}` };
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${principal.apiKey()}`,
+    [CONSOLE_DOOR_HEADER]: consoleDoorHeader(principal.id, ctx.config.SECRETS_KEY ?? ''),
+  };
   for (const name of FORWARD_REQUEST_HEADERS) {
     const value = req.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
   const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : new Uint8Array(await readRaw(req));
-  const upstream = await fetch(new URL(rest, ctx.config.PUBLIC_API_BASE_URL), {
+  const upstream = await fetch(target, {
     method: req.method,
     headers,
     body,
@@ -80,6 +87,16 @@ async function toPublic(ctx: AdminContext, io: { req: Request; res: Response }):
   }).catch(() => {
     throw new ApiError('service_unavailable', { message: 'The public API did not answer.' });
   });
+  if (upstream.status === 401) {
+    // the session's own key was refused (revoked through /keys/v1, or expired): retrying it can only fail again, so
+    // the session ends and its credentials with it
+    await upstream.arrayBuffer().catch(() => undefined);
+    await endConsoleSession(ctx, { sessionId: principal.id });
+    res.setHeader('Set-Cookie', clearedCookie(req.secure));
+    throw new ApiError('session_revoked', {
+      message: "The public API refused this session's key; the session has ended. Sign in again.",
+    });
+  }
   res.status(upstream.status);
   for (const name of FORWARD_RESPONSE_HEADERS) {
     const value = upstream.headers.get(name);
@@ -87,6 +104,26 @@ async function toPublic(ctx: AdminContext, io: { req: Request; res: Response }):
   }
   res.setHeader('Cache-Control', 'no-store');
   res.send(Buffer.from(await upstream.arrayBuffer()));
+}
+
+/**
+ * Where a public-door request goes: the path as the browser sent it must start with /v1/ and hold no dot segment
+ * (`.`, `..`, raw or percent-encoded, as URL resolution reads them) nor a backslash (which it reads as a slash), and
+ * the resolved URL must still be the public API's /v1/ (the door forwards the session's key only there).
+ */
+function publicTarget(rest: string, base: string): URL {
+  const refuse = () =>
+    new ApiError('route_not_found', { message: 'Public API routes start with /v1/ and hold no dot segments.' });
+  const query = rest.indexOf('?');
+  const rawPath = query === -1 ? rest : rest.slice(0, query);
+  if (!rawPath.startsWith('/v1/') || rawPath.includes('\\')) throw refuse();
+  for (const segment of rawPath.split('/')) {
+    const dots = segment.replace(/%2e/gi, '.');
+    if (dots === '.' || dots === '..') throw refuse();
+  }
+  const url = new URL(rest, base);
+  if (url.origin !== new URL(base).origin || !url.pathname.startsWith('/v1/')) throw refuse();
+  return url;
 }
 
 /** The request body, at most the admin API's body limit (413 beyond). */

@@ -23,14 +23,17 @@ export const consoleRoutes = [
     doc: {
       summary: 'Sign in to the console (admin token or tenant token → session cookie)',
       description:
-        'Exchanges the admin token or a tenant token for a console session: an HttpOnly, SameSite=Strict cookie (30 min idle, 8 h at most) and the CSRF token to send as X-Console-CSRF. A tenant session gets its own tenant token and org API key, revoked at sign-out (docs/console.md).',
+        'Exchanges the admin token or a tenant token for a console session: an HttpOnly, SameSite=Strict cookie (30 min idle, 8 h at most) and the CSRF token to send as X-Console-CSRF. A tenant session gets its own tenant token and org API key, revoked at sign-out; a sign-in counts against the admin rate limit and a tenant holds at most 10 open sessions, the oldest ending when another opens (docs/console.md).',
       response: { description: 'the session (Set-Cookie carries its secret)', schema: ZConsoleSession },
       examples: { request: { token: 'eyJhbGciOiJIUzI1NiJ9…' }, response: EXAMPLE_CONSOLE_SESSION },
       errors: [400, 401, 403],
     },
     async handler({ deps, req, res, body }) {
       checkSameOrigin(req);
-      const { secret, row } = await signInToConsole(deps, body);
+      const { secret, row } = await signInToConsole(deps, {
+        token: body.token,
+        countSignIn: (caller) => deps.guard.limit(res, { policy: 'admin', caller }),
+      });
       res.setHeader(
         'Set-Cookie',
         sessionCookie({ secret, secure: req.secure, maxAgeSeconds: (row.expires_at.getTime() - Date.now()) / 1000 }),

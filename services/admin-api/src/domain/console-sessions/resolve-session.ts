@@ -1,12 +1,13 @@
 // The per-request check of a console session (docs/console.md "Sign-in and access"): one look-up by the secret's
 // hash, joined to the tenant and to the tenant token typed in at sign-in. A session ends when signed out, 30 min
 // idle, 8 h after sign-in, when that tenant token is revoked or expires, or when the tenant is suspended or
-// deleted; an ended session's own credentials are revoked at once.
-import { ApiError, decryptSecret } from '@risk/common';
+// deleted; an admin session also ends once ADMIN_API_TOKEN is no longer the token it was opened with
+// (docs/security.md "Console sessions and the admin token"). An ended session's own credentials are revoked at once.
+import { ApiError, constantTimeEqual, decryptSecret } from '@risk/common';
 import type { AdminDeps } from '../deps';
 import { tenantSuspended } from '../tenant-tokens/check-tenant-token';
 import { endConsoleSession } from './sign-out';
-import { CONSOLE_IDLE_MS, CONSOLE_TOUCH_MS, sessionSecretHash } from './session-secrets';
+import { adminTokenBinding, CONSOLE_IDLE_MS, CONSOLE_TOUCH_MS, sessionSecretHash } from './session-secrets';
 import type { ConsoleSessionRow } from './serialize-session';
 
 interface ResolvedRow {
@@ -24,6 +25,7 @@ interface ResolvedRow {
   signin_expires_at: Date | null;
   tenant_token_ciphertext: string | null;
   api_key_ciphertext: string | null;
+  admin_token_hmac: string | null;
 }
 
 export interface ResolvedConsoleSession extends ConsoleSessionRow {
@@ -44,17 +46,21 @@ export async function resolveConsoleSession(
     SELECT s.id, s.kind, s.created, s.last_seen_at, s.expires_at, s.revoked_at, s.tenant_id,
            t.name AS tenant_name, t.org_id, t.status AS tenant_status,
            tt.revoked_at AS signin_revoked_at, tt.expires_at AS signin_expires_at,
-           s.tenant_token_ciphertext, s.api_key_ciphertext
+           s.tenant_token_ciphertext, s.api_key_ciphertext, s.admin_token_hmac
     FROM console_sessions s
     LEFT JOIN tenants t ON t.id = s.tenant_id
     LEFT JOIN tenant_tokens tt ON tt.id = s.signin_token_id
     WHERE s.secret_hash = ${sessionSecretHash(input.secret)}`;
   if (!row) throw new ApiError('session_missing', { message: 'Not signed in to the console (no such session).' });
   if (row.revoked_at) throw new ApiError('session_revoked', { message: 'This console session was signed out.' });
-  const ended = endReason(row, now);
+  const ended = endReason(row, now, deps.config);
   if (ended) {
     await endConsoleSession(deps, { sessionId: row.id, now });
     if (ended === 'suspended') throw tenantSuspended();
+    if (ended === 'admin_token_changed')
+      throw new ApiError('session_revoked', {
+        message: 'The admin token this session was opened with is no longer the configured one; sign in again.',
+      });
     if (ended === 'expired')
       throw new ApiError('session_expired', { message: 'This console session has expired; sign in again.' });
     throw new ApiError('session_revoked', {
@@ -83,13 +89,25 @@ export async function resolveConsoleSession(
   };
 }
 
-function endReason(row: ResolvedRow, now: Date): 'expired' | 'revoked' | 'suspended' | null {
+function endReason(
+  row: ResolvedRow,
+  now: Date,
+  config: ResolveDeps['config'],
+): 'expired' | 'revoked' | 'suspended' | 'admin_token_changed' | null {
   const t = now.getTime();
   if (t >= row.expires_at.getTime() || t >= row.last_seen_at.getTime() + CONSOLE_IDLE_MS) return 'expired';
-  if (row.kind !== 'tenant') return null;
+  if (row.kind === 'admin') return adminTokenStillConfigured(row, config) ? null : 'admin_token_changed';
+  if (row.kind !== 'tenant') return 'revoked';
   // the tenant was deleted (the row cascades away, but a concurrent request may still hold it)
   if (!row.tenant_id || row.tenant_status === null) return 'revoked';
   if (row.signin_revoked_at || !row.signin_expires_at || t >= row.signin_expires_at.getTime()) return 'revoked';
   if (row.tenant_status !== 'active') return 'suspended';
   return null;
+}
+
+/** The admin session's stored HMAC is the one of today's ADMIN_API_TOKEN (none stored, or no token: ended). */
+function adminTokenStillConfigured(row: ResolvedRow, config: ResolveDeps['config']): boolean {
+  const token = config.ADMIN_API_TOKEN;
+  if (!row.admin_token_hmac || !token) return false;
+  return constantTimeEqual(row.admin_token_hmac, adminTokenBinding(token, config.SECRETS_KEY ?? ''));
 }

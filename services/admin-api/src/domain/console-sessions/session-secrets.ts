@@ -5,10 +5,9 @@ import { createHmac } from 'node:crypto';
 import { constantTimeEqual, decodeKey, randomToken, sha256Hex } from '@risk/common';
 import type { Scope } from '@risk/common';
 
-/** a session ends after this long without a request */
-export const CONSOLE_IDLE_MS = 30 * 60_000;
-/** …and this long after sign-in whatever happens */
-export const CONSOLE_ABSOLUTE_MS = 8 * 3600_000;
+// a session ends after CONSOLE_IDLE_MS without a request and CONSOLE_ABSOLUTE_MS after sign-in (maintenance ends
+// the lapsed ones too, so the numbers live with the statement that ends sessions)
+export { CONSOLE_ABSOLUTE_MS, CONSOLE_IDLE_MS } from '@risk/db';
 /** last_seen_at is written at most this often (the idle clock's resolution) */
 export const CONSOLE_TOUCH_MS = 60_000;
 
@@ -37,6 +36,17 @@ export function csrfTokenFor(secret: string, secretsKey: string): string {
   if (!raw) throw new Error('SECRETS_KEY must be 32 bytes');
   const key = createHmac('sha256', raw).update('admin-api console-csrf v1').digest();
   return createHmac('sha256', key).update(secret).digest('base64url');
+}
+
+/**
+ * What an admin session stores of the admin token it was opened with: an HMAC under a label of SECRETS_KEY, so the
+ * row reveals nothing of the token and the session ends once the configured token is another (resolve-session.ts).
+ */
+export function adminTokenBinding(adminToken: string, secretsKey: string): string {
+  const raw = decodeKey(secretsKey);
+  if (!raw) throw new Error('SECRETS_KEY must be 32 bytes');
+  const key = createHmac('sha256', raw).update('admin-api console admin-token v1').digest();
+  return createHmac('sha256', key).update(adminToken).digest('base64url');
 }
 
 export function csrfMatches(input: { secret: string; header: string | undefined; secretsKey: string }): boolean {

@@ -1,18 +1,41 @@
 // POST /console/v1/session (docs/console.md "Sign-in and access"): the admin token or a tenant token, checked
 // exactly as the admin routes check it, is exchanged for a session. A tenant session gets two credentials of its
 // own, minted here and revoked at sign-out: a tenant token (the admin routes) and an org API key with the
-// console's scopes (the public-API proxy), both expiring with the session and kept encrypted.
+// console's scopes (the public-API proxy), both expiring with the session and kept encrypted. Each sign-in counts
+// against the signer's admin rate limit, and a tenant holds at most MAX_OPEN_CONSOLE_SESSIONS_PER_TENANT open
+// sessions: the oldest ends when another opens (docs/security.md "Console sign-in and session credentials").
 import { ApiError, buildApiKey, encryptSecret, ID_PREFIXES, newId } from '@risk/common';
+import { endConsoleSessions } from '@risk/db';
 import { isAdminToken } from '../../auth';
 import type { AdminDeps } from '../deps';
 import { checkTenantToken } from '../tenant-tokens/check-tenant-token';
 import { issueTenantToken } from '../tenant-tokens/issue-tenant-token';
-import { CONSOLE_ABSOLUTE_MS, CONSOLE_KEY_SCOPES, newSessionSecret, sessionSecretHash } from './session-secrets';
+import {
+  adminTokenBinding,
+  CONSOLE_ABSOLUTE_MS,
+  CONSOLE_KEY_SCOPES,
+  newSessionSecret,
+  sessionSecretHash,
+} from './session-secrets';
 import type { ConsoleSessionRow } from './serialize-session';
 
 type SignInDeps = Pick<AdminDeps, 'prisma' | 'config' | 'signer'>;
 
-export async function signInToConsole(deps: SignInDeps, input: { token: string }) {
+/**
+ * Open console sessions a tenant may hold (each holds a tenant token and an API key of its own, outside the org's
+ * key cap): a sign-in beyond it ends the tenant's oldest session, so a signer is never locked out and the
+ * credentials sessions mint stay bounded.
+ */
+export const MAX_OPEN_CONSOLE_SESSIONS_PER_TENANT = 10;
+
+export async function signInToConsole(
+  deps: SignInDeps,
+  input: {
+    token: string;
+    /** counts the sign-in against the signer's rate limit (`caller`: the tenant id, or 'admin-token') */
+    countSignIn: (caller: string) => Promise<void>;
+  },
+) {
   const { token } = input;
   const secret = newSessionSecret();
   const now = new Date();
@@ -24,8 +47,12 @@ export async function signInToConsole(deps: SignInDeps, input: { token: string }
     last_seen_at: now,
     expires_at: expiresAt,
   };
+  const secretsKey = deps.config.SECRETS_KEY ?? '';
   if (isAdminToken(token, deps.config.ADMIN_API_TOKEN)) {
-    const row = await deps.prisma.consoleSession.create({ data: { ...base, kind: 'admin' } });
+    await input.countSignIn('admin-token');
+    const row = await deps.prisma.consoleSession.create({
+      data: { ...base, kind: 'admin', admin_token_hmac: adminTokenBinding(token, secretsKey) },
+    });
     return { secret, row: { ...row, tenant: null } satisfies ConsoleSessionRow };
   }
   const claims = await deps.signer.verify(token).catch((err: unknown) => {
@@ -33,9 +60,18 @@ export async function signInToConsole(deps: SignInDeps, input: { token: string }
     throw new ApiError('token_invalid', { param: 'token', message: 'Not the admin token nor a valid tenant token.' });
   });
   await checkTenantToken(deps, { claims, now });
-  const secretsKey = deps.config.SECRETS_KEY ?? '';
+  await input.countSignIn(claims.tenantId);
   const row = await deps.prisma.$transaction(async (tx) => {
+    // the tenant row's lock serialises this tenant's sign-ins, so concurrent ones cannot all slip under the cap
+    await tx.$queryRaw`SELECT id FROM tenants WHERE id = ${claims.tenantId} FOR UPDATE`;
     const tenant = await tx.tenant.findUniqueOrThrow({ where: { id: claims.tenantId } });
+    const open = await tx.consoleSession.findMany({
+      where: { tenant_id: tenant.id, revoked_at: null },
+      orderBy: [{ created: 'desc' }, { id: 'desc' }],
+      skip: MAX_OPEN_CONSOLE_SESSIONS_PER_TENANT - 1,
+      select: { id: true },
+    });
+    await endConsoleSessions(tx, { select: { ids: open.map((s) => s.id) }, now });
     const sessionToken = await issueTenantToken(
       { prisma: tx, signer: deps.signer },
       { tenantId: tenant.id, ttlDays: CONSOLE_ABSOLUTE_MS / 86400_000, name: `console session ${base.id}` },
