@@ -203,17 +203,25 @@ export class RequestGuard {
   }
 
   /**
-   * Counts one threat create or update of `org` (in one mode) against THREAT_WRITES_PER_ORG_PER_HOUR;
-   * 429 threat_write_limit_reached once the hour's quota is used.
+   * Counts `weight` threat creates or updates of `org` (in one mode) against THREAT_WRITES_PER_ORG_PER_HOUR: 1 for a
+   * single create or update, the number of threats a STIX import would create or change (known before it writes).
+   * 429 threat_write_limit_reached when the weight is more than what is left of the hour's quota; a refused request
+   * gives its points back, so it costs nothing (docs/security.md "Caps per org").
    */
-  async countThreatWrite(org: string): Promise<void> {
-    if (!this.threatWrites) return;
-    const d = await this.threatWrites.consume(org);
+  async countThreatWrite(org: string, weight = 1): Promise<void> {
+    if (!this.threatWrites || weight <= 0) return;
+    const d = await this.threatWrites.consume(org, weight);
     if (!d.allowed) {
+      await this.threatWrites.refund(org, weight);
       rateLimitRefusals.inc({ policy: d.policy.name });
+      const left = Math.max(d.policy.quota - ((d.used ?? weight) - weight), 0);
       throw new ApiError('threat_write_limit_reached', {
-        message: `This org has written ${d.policy.quota} threats in the last hour, the most allowed; retry after ${d.resetSeconds} s.`,
-        headers: retryHeaders(d),
+        message:
+          weight === 1
+            ? `This org has written ${d.policy.quota} threats in the last hour, the most allowed; retry after ${d.resetSeconds} s.`
+            : `This request would write ${weight} threats, more than the ${left} this org may still write this hour ` +
+              `(${d.policy.quota} per hour); nothing was written. Retry after ${d.resetSeconds} s, or send fewer objects.`,
+        headers: retryHeaders({ ...d, remaining: left }),
       });
     }
   }

@@ -42,6 +42,8 @@ export interface RateLimitDecision {
   remaining: number;
   /** seconds until the window resets (at least 1 while anything is consumed) */
   resetSeconds: number;
+  /** the window's count up to and including this check (0 when the store failed and the check passed) */
+  used?: number;
 }
 
 /** A check waiting for its turn's store call. */
@@ -159,12 +161,26 @@ export class Limiter {
     }
   }
 
+  /**
+   * Gives back `weight` points a refused check of `key` consumed, so a weighted request that is refused as a whole
+   * (an import larger than what is left of the quota) costs nothing. Never throws: store trouble keeps the points.
+   */
+  async refund(key: string, weight: number): Promise<void> {
+    if (weight <= 0) return;
+    try {
+      await withTimeout(this.store.reward(key, weight), STORE_TIMEOUT_MS, 'rate limiter');
+    } catch (err) {
+      this.warn(err instanceof Error ? err.message : String(err), 'a refused request keeps its points');
+    }
+  }
+
   private failOpen(): RateLimitDecision {
     return {
       policy: this.policy,
       allowed: true,
       remaining: this.policy.quota,
       resetSeconds: this.policy.windowSeconds,
+      used: 0,
     };
   }
 
@@ -192,6 +208,7 @@ export class Limiter {
       allowed,
       remaining: Math.max(this.policy.quota - consumed, 0),
       resetSeconds: Math.max(1, Math.ceil(msBeforeNext / 1000)),
+      used: consumed,
     };
   }
 

@@ -14,6 +14,7 @@ const EVENTS: Record<EventType, string> = {
   'finding.triage_updated': 'a finding was triaged',
   'threat.created': 'a threat was created',
   'threat.updated': 'a threat was updated',
+  'threat.imported': 'another org imported threats (one event per import)',
   'webhook_endpoint.disabled': 'an endpoint was disabled after failures',
 };
 export const EVENT_TYPES = Object.keys(EVENTS) as EventType[];

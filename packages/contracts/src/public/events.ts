@@ -18,6 +18,8 @@ export const EVENT_TYPE_NAMES = [
   'finding.triage_updated',
   'threat.created',
   'threat.updated',
+  // one per STIX import, to every org; the import's own threat.created/updated go to the importing org only
+  'threat.imported',
   'webhook_endpoint.disabled',
 ] as const;
 

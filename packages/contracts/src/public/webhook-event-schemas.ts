@@ -127,6 +127,30 @@ export const ZThreatUpdatedEvent = zEventOf(
   }),
   'ThreatUpdatedEvent',
 );
+/**
+ * One STIX import (POST /v1/threats/import) that created or changed threats: every org gets this one event, the
+ * importing org also each threat's threat.created / threat.updated (docs/webhooks.md "Event catalogue").
+ */
+export const ZThreatImportedObject = z
+  .object({
+    object: z.literal('threat_import'),
+    bundle_id: z
+      .string()
+      .openapi({ description: 'the imported STIX bundle id', example: 'bundle--5d0092c5-5f74-4287-9642-33f4c354e56d' }),
+    livemode: z.boolean(),
+    created_by_org: z.string().openapi({ description: 'the org that imported the bundle', example: 'org_acme' }),
+    created_threat_ids: z
+      .array(z.string())
+      .openapi({ description: 'the threats the import created (read each with GET /v1/threats/{threat_id})' }),
+    updated_threat_ids: z.array(z.string()).openapi({ description: 'the threats the import changed' }),
+  })
+  .openapi('ThreatImportedObject');
+export type ThreatImportedObject = z.infer<typeof ZThreatImportedObject>;
+export const ZThreatImportedEvent = zEventOf(
+  'threat.imported',
+  z.object({ object: ZThreatImportedObject }),
+  'ThreatImportedEvent',
+);
 export const ZWebhookEndpointDisabledEvent = zEventOf(
   'webhook_endpoint.disabled',
   z.object({
@@ -146,6 +170,7 @@ export const ZWebhookEvent = z
     ZAssetToolsChangedEvent,
     ZThreatCreatedEvent,
     ZThreatUpdatedEvent,
+    ZThreatImportedEvent,
     ZWebhookEndpointDisabledEvent,
   ])
   .openapi('WebhookEvent', { description: 'the body of a webhook delivery, by event type' });

@@ -21,6 +21,7 @@ import {
   ZFindingTriageExpiredEvent,
   ZFindingTriageUpdatedEvent,
   ZThreatCreatedEvent,
+  ZThreatImportedEvent,
   ZThreatUpdatedEvent,
   ZWebhookDeliveryHeaders,
   ZWebhookEndpointDisabledEvent,
@@ -247,6 +248,26 @@ export const WEBHOOK_EVENTS = {
       data: {
         object: EXAMPLE_THREAT_UPDATED,
         previous_attributes: { severity: 'high', confidence: 0.85, updated: EXAMPLE_THREAT.updated },
+      },
+    },
+  },
+  'threat.imported': {
+    schema: ZThreatImportedEvent,
+    summary: 'An org imported a STIX bundle that created or changed threats (POST /v1/threats/import)',
+    example: {
+      id: 'evt_01m81c44xbbvtaq4wj8b29d604',
+      type: 'threat.imported',
+      ...ENRICHED_EVENT_BASE,
+      created: EXAMPLE_THREAT.created,
+      data: {
+        object: {
+          object: 'threat_import',
+          bundle_id: 'bundle--5d0092c5-5f74-4287-9642-33f4c354e56d',
+          livemode: true,
+          created_by_org: EXAMPLE_THREAT.created_by_org,
+          created_threat_ids: [EXAMPLE_THREAT.id],
+          updated_threat_ids: [],
+        },
       },
     },
   },

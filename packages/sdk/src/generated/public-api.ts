@@ -835,6 +835,26 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'threat.imported': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An org imported a STIX bundle that created or changed threats (POST /v1/threats/import)
+     * @description A signed POST to every enabled endpoint of the audience subscribed to this type (or `*`); verify the signature on the raw body (docs/webhooks.md).
+     */
+    post: operations['webhook_threat_imported'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'threat.updated': {
     parameters: {
       query?: never;
@@ -1399,7 +1419,7 @@ export interface components {
         | 'notebook'
         | 'container_image';
       /**
-       * @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths
+       * @description asset fingerprint (global asset key); URL-encode it in paths
        * @example sha256:9f2c…
        */
       fingerprint: string;
@@ -1508,6 +1528,7 @@ export interface components {
             | 'finding.triage_updated'
             | 'threat.created'
             | 'threat.updated'
+            | 'threat.imported'
             | 'webhook_endpoint.disabled'
           )
         | '*'
@@ -1597,6 +1618,7 @@ export interface components {
         | 'finding.triage_updated'
         | 'threat.created'
         | 'threat.updated'
+        | 'threat.imported'
         | 'webhook_endpoint.disabled';
     };
     EventList: {
@@ -2277,6 +2299,42 @@ export interface components {
         skipped: number;
       };
     };
+    ThreatImportedEvent: {
+      /** @description Unix seconds */
+      created: number;
+      data: {
+        object: components['schemas']['ThreatImportedObject'];
+      };
+      /**
+       * @description the event id; also the webhook-id header
+       * @example evt_01m81c44xbbvtaq4wj8b29d5zz
+       */
+      id: string;
+      livemode: boolean;
+      /** @enum {string} */
+      object: 'event';
+      /** @enum {string} */
+      type: 'threat.imported';
+    };
+    ThreatImportedObject: {
+      /**
+       * @description the imported STIX bundle id
+       * @example bundle--5d0092c5-5f74-4287-9642-33f4c354e56d
+       */
+      bundle_id: string;
+      /**
+       * @description the org that imported the bundle
+       * @example org_acme
+       */
+      created_by_org: string;
+      /** @description the threats the import created (read each with GET /v1/threats/{threat_id}) */
+      created_threat_ids: string[];
+      livemode: boolean;
+      /** @enum {string} */
+      object: 'threat_import';
+      /** @description the threats the import changed */
+      updated_threat_ids: string[];
+    };
     ThreatImportResult: {
       /** @description whether the threat was written (false: already up to date) */
       changed: boolean;
@@ -2418,6 +2476,7 @@ export interface components {
             | 'finding.triage_updated'
             | 'threat.created'
             | 'threat.updated'
+            | 'threat.imported'
             | 'webhook_endpoint.disabled'
           )
         | '*'
@@ -3232,7 +3291,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
+        /** @description asset fingerprint (global asset key); URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -3493,7 +3552,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
+        /** @description asset fingerprint (global asset key); URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -3750,7 +3809,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
+        /** @description asset fingerprint (global asset key); URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -3955,7 +4014,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
+        /** @description asset fingerprint (global asset key); URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -4140,7 +4199,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
+        /** @description asset fingerprint (global asset key); URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -4534,7 +4593,6 @@ export interface operations {
       header?: never;
       path: {
         finding_id: string;
-        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -4722,7 +4780,6 @@ export interface operations {
       };
       path: {
         finding_id: string;
-        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -4981,7 +5038,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
+        /** @description asset fingerprint (global asset key); URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -5155,7 +5212,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
+        /** @description asset fingerprint (global asset key); URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -5427,7 +5484,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
+        /** @description asset fingerprint (global asset key); URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -5615,7 +5672,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
+        /** @description asset fingerprint (global asset key); URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -6600,6 +6657,7 @@ export interface operations {
           | 'finding.triage_updated'
           | 'threat.created'
           | 'threat.updated'
+          | 'threat.imported'
           | 'webhook_endpoint.disabled';
       };
       header?: never;
@@ -12665,6 +12723,63 @@ export interface operations {
       };
     };
   };
+  webhook_threat_imported: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description the event id: the same on every retry of the event to the endpoint; drop duplicates by it */
+        'webhook-id': string;
+        /** @description space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed by the base64-decoded part of the `whsec_…` secret */
+        'webhook-signature': string;
+        /** @description Unix seconds of this attempt; refuse more than 5 minutes off */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_01m81c44xbbvtaq4wj8b29d604",
+         *       "type": "threat.imported",
+         *       "object": "event",
+         *       "created": 1795339855,
+         *       "livemode": true,
+         *       "data": {
+         *         "object": {
+         *           "object": "threat_import",
+         *           "bundle_id": "bundle--5d0092c5-5f74-4287-9642-33f4c354e56d",
+         *           "livemode": true,
+         *           "created_by_org": "org_acme",
+         *           "created_threat_ids": [
+         *             "thr_01m81bye277js3qqwbbgm64xhv"
+         *           ],
+         *           "updated_threat_ids": []
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['ThreatImportedEvent'];
+      };
+    };
+    responses: {
+      /** @description any 2xx acknowledges the delivery (the body is ignored) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the platform disables the endpoint at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   webhook_threat_updated: {
     parameters: {
       query?: never;
@@ -12889,6 +13004,7 @@ export const pathsV1EventsGetParametersQueryTypeValues: ReadonlyArray<
   'finding.triage_updated',
   'threat.created',
   'threat.updated',
+  'threat.imported',
   'webhook_endpoint.disabled',
 ];
 export const pathsV1ThreatsGetParametersQueryAffected_asset_typeValues: ReadonlyArray<
@@ -13147,6 +13263,7 @@ export const createWebhookBodyEventsAnyOf0Values: ReadonlyArray<
   'finding.triage_updated',
   'threat.created',
   'threat.updated',
+  'threat.imported',
   'webhook_endpoint.disabled',
 ];
 export const createWebhookBodyEventsAnyOf1Values: ReadonlyArray<
@@ -13189,6 +13306,7 @@ export const eventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>['s
   'finding.triage_updated',
   'threat.created',
   'threat.updated',
+  'threat.imported',
   'webhook_endpoint.disabled',
 ];
 export const eventListObjectValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['EventList']['object']> =
@@ -13399,6 +13517,15 @@ export const threatCreatedEventTypeValues: ReadonlyArray<
 export const threatImportObjectValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['ThreatImport']['object']
 > = ['threat_import'];
+export const threatImportedEventObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ThreatImportedEvent']['object']
+> = ['event'];
+export const threatImportedEventTypeValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ThreatImportedEvent']['type']
+> = ['threat.imported'];
+export const threatImportedObjectObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ThreatImportedObject']['object']
+> = ['threat_import'];
 export const threatImportResultStatusValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['ThreatImportResult']['status']
 > = ['imported', 'merged', 'skipped'];
@@ -13473,6 +13600,7 @@ export const updateWebhookBodyEventsAnyOf0Values: ReadonlyArray<
   'finding.triage_updated',
   'threat.created',
   'threat.updated',
+  'threat.imported',
   'webhook_endpoint.disabled',
 ];
 export const updateWebhookBodyEventsAnyOf1Values: ReadonlyArray<

@@ -33,19 +33,19 @@ const ZThreatParams = z.object({
   threat_id: z.string().min(1).max(100).openapi({ example: 'thr_01jd3q5k8m0000000000000000' }),
 });
 
-const threatDeps = (deps: AppDeps, requestId: string): ThreatDeps => ({
+/**
+ * THREAT_WRITES_PER_ORG_PER_HOUR (docs/security.md "Caps per org"): every threat written counts, per org and mode,
+ * before it is written, whichever use case writes it (ThreatDeps.countWrites): 1 for a create or a change, and for an
+ * import the number of threats it would create or change. The 429 releases the idempotency key like any failure.
+ */
+const threatDeps = (deps: AppDeps, requestId: string, auth: { org_id: string; livemode: boolean }): ThreatDeps => ({
   prisma: deps.prisma,
   producer: deps.producer,
   logger: deps.logger,
   requestId,
+  countWrites: async (weight) =>
+    deps.guard?.countThreatWrite(`${auth.org_id}:${auth.livemode ? 'live' : 'test'}`, weight),
 });
-
-/**
- * THREAT_WRITES_PER_ORG_PER_HOUR (docs/security.md "Rate limits and caps"): every validated create or
- * update counts, per org and mode, before it writes; the 429 releases the idempotency key like any failure.
- */
-const countThreatWrite = (deps: AppDeps, auth: { org_id: string; livemode: boolean }) =>
-  deps.guard?.countThreatWrite(`${auth.org_id}:${auth.livemode ? 'live' : 'test'}`);
 
 /** STIX bundles go out as the TAXII 2.1 media type. */
 const stixResponse = (bundle: unknown) => new RawResponse(`${STIX_MEDIA_TYPE};version=2.1`, JSON.stringify(bundle));
@@ -69,10 +69,7 @@ export const threatRoutes = [
       response: { description: 'the import report', schema: ZThreatImport },
       examples: { request: EXAMPLE_STIX_IMPORT_BUNDLE, response: EXAMPLE_THREAT_IMPORT },
     },
-    handler: async ({ deps, auth, body, requestId }) => {
-      await countThreatWrite(deps, auth);
-      return importThreats(threatDeps(deps, requestId), auth, body);
-    },
+    handler: ({ deps, auth, body, requestId }) => importThreats(threatDeps(deps, requestId, auth), auth, body),
   }),
   defineRoute({
     method: 'get',
@@ -125,10 +122,7 @@ export const threatRoutes = [
       description: 'Creating a threat marks the assets it matches stale and re-enriches them (docs/threats.md).',
       response: { description: 'the created threat', schema: ZThreat },
     },
-    handler: async ({ deps, auth, body, requestId }) => {
-      await countThreatWrite(deps, auth);
-      return createThreat(threatDeps(deps, requestId), auth, body);
-    },
+    handler: ({ deps, auth, body, requestId }) => createThreat(threatDeps(deps, requestId, auth), auth, body),
   }),
   defineRoute({
     method: 'get',
@@ -182,9 +176,7 @@ export const threatRoutes = [
       response: { description: 'the updated threat', schema: ZThreat },
       errors: [404],
     },
-    handler: async ({ deps, auth, params, body, requestId }) => {
-      await countThreatWrite(deps, auth);
-      return updateThreat(threatDeps(deps, requestId), { actor: auth, id: params.threat_id, body });
-    },
+    handler: ({ deps, auth, params, body, requestId }) =>
+      updateThreat(threatDeps(deps, requestId, auth), { actor: auth, id: params.threat_id, body }),
   }),
 ];

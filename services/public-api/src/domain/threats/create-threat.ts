@@ -23,6 +23,7 @@ export async function createThreat(deps: ThreatDeps, actor: ThreatActor, body: C
   if (body.fingerprints && new Set(body.fingerprints).size !== body.fingerprints.length) {
     throw new ApiError('parameter_invalid', { param: 'fingerprints', message: 'fingerprints must not repeat.' });
   }
+  await deps.countWrites?.(1);
   const { threat, enrichments, deliveries } = await deps.prisma.$transaction(async (tx) => {
     const row = await tx.threat.create({
       data: {

@@ -1,5 +1,10 @@
 import { ApiError, recordEventsWithDeliveries } from '@risk/common';
-import { type StixBundleBody, type ThreatImport, type ThreatImportResult } from '@risk/contracts';
+import {
+  type StixBundleBody,
+  type ThreatImport,
+  type ThreatImportedObject,
+  type ThreatImportResult,
+} from '@risk/contracts';
 import type { Threat as ThreatRow } from '@risk/db';
 import { planStixImport, StixBundleError, type StixThreatDraft } from '@risk/enrichment';
 import { planMerge, type MergeDecision } from './import-merge';
@@ -12,6 +17,10 @@ import { createThreatRows, updateThreatRows } from './import-writes';
  * POST /v1/threats/import (docs/threats.md "STIX exchange"): a STIX 2.1 bundle creates or updates the org's threats in
  * one transaction, serialised per org and mode (an advisory lock: two imports of one bundle cannot both create). Every
  * object gets a line in the report. A bundle that is not STIX (a bad pattern) is 400 before anything is written.
+ *
+ * Events (docs/webhooks.md): each threat created or changed gets its `threat.created` / `threat.updated` for the
+ * importing org only, and every org gets ONE `threat.imported` naming them, so one request causes at most one
+ * delivery per endpoint of another org whatever the bundle's size.
  */
 export async function importThreats(
   deps: ThreatDeps,
@@ -41,6 +50,9 @@ export async function importThreats(
       ORDER BY id FOR UPDATE`;
     const claimed = new Set<string>();
     const decisions = plan.drafts.map((d) => planMerge(d, { actor, existing, claimed }));
+    // the weight is known here, before any write: the threats this import creates or changes (an object that changes
+    // nothing costs nothing); a refusal rolls the transaction back with nothing written
+    await deps.countWrites?.(decisions.filter((d) => d.kind === 'create' || d.kind === 'update').length);
     const created = await createThreatRows(tx, actor, decisions);
     const updated = await updateThreatRows(tx, decisions);
     const reason = `threats-import:${bundle.id}:${Date.now()}`;
@@ -51,13 +63,31 @@ export async function importThreats(
       reason,
     );
     const events = await recordEventsWithDeliveries(tx, [
-      ...created.map((row) => ({ type: 'threat.created' as const, livemode: row.livemode, object: renderThreat(row) })),
+      ...created.map((row) => ({
+        type: 'threat.created' as const,
+        livemode: row.livemode,
+        object: renderThreat(row),
+        org_id: actor.org_id,
+      })),
       ...updated.map((u) => ({
         type: 'threat.updated' as const,
         livemode: u.after.livemode,
         object: renderThreat(u.after),
         extra: { previous_attributes: previousAttributes(u.before, u.changed) },
+        org_id: actor.org_id,
       })),
+      ...(created.length + updated.length > 0
+        ? [
+            {
+              type: 'threat.imported' as const,
+              livemode: actor.livemode,
+              object: importEventObject(actor, bundle.id, {
+                created: created.map((row) => row.id),
+                updated: updated.map((u) => u.after.id),
+              }),
+            },
+          ]
+        : []),
     ]);
     const ids = new Map<StixThreatDraft, string>();
     decisions.forEach((d, i) => {
@@ -77,6 +107,22 @@ export async function importThreats(
     livemode: actor.livemode,
     summary: { imported: count('imported'), merged: count('merged'), skipped: count('skipped') },
     results,
+  };
+}
+
+/** What `threat.imported` carries (ZThreatImportedEvent): who imported which bundle, and the threats it wrote. */
+function importEventObject(
+  actor: ThreatActor,
+  bundleId: string,
+  threatIds: { created: string[]; updated: string[] },
+): ThreatImportedObject {
+  return {
+    object: 'threat_import',
+    bundle_id: bundleId,
+    livemode: actor.livemode,
+    created_by_org: actor.org_id,
+    created_threat_ids: threatIds.created,
+    updated_threat_ids: threatIds.updated,
   };
 }
 

@@ -18,6 +18,12 @@ export interface ThreatDeps {
   enqueueTimeoutMs?: number;
   /** the request's id: its jobs carry it into the worker's log lines (docs/observability.md) */
   requestId?: string;
+  /**
+   * Counts `weight` threats about to be created or changed against the org's threat-write cap, before they are
+   * written; throws (429) to refuse the whole request (docs/security.md "Caps per org"). Every use case that writes
+   * threats calls it: create and update with 1, an import with the threats its merge would write.
+   */
+  countWrites?: (weight: number) => Promise<void>;
 }
 
 export interface QueuedEnrichment {

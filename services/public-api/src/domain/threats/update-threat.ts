@@ -49,6 +49,8 @@ export async function updateThreat(
     const data = normalise(body);
     const changed = (Object.keys(data) as Array<keyof typeof data>).filter((k) => !sameValue(before[k], data[k]));
     if (changed.length === 0) return { threat: renderThreat(before), enrichments: [], deliveries: [] };
+    // a change counts against the threat-write cap; one that changes nothing costs nothing (docs/security.md)
+    await deps.countWrites?.(1);
 
     const row = await tx.threat.update({
       where: { id },
