@@ -82,7 +82,9 @@ async function analyseKind(
       if (report.pickles === 0 && report.findings.length === 0 && report.callables.length === 0) {
         // Not a pickle after all. Bytes that open with a protocol 0 GLOBAL/INST/MARK line and then break are a
         // malformed pickle; anything else is simply another type.
-        const pickleLike = (head[0] === 0x63 || head[0] === 0x69 || head[0] === 0x28) && head.includes(0x0a);
+        // Inside an archive, a text member is data whatever its first character.
+        const pickleLike =
+          ctx.depth === 0 && (head[0] === 0x63 || head[0] === 0x69 || head[0] === 0x28) && head.includes(0x0a);
         return pickleLike
           ? {
               format: 'other',
