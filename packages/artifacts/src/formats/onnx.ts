@@ -63,6 +63,15 @@ const DATA_TYPE_BITS: Record<number, number> = {
 };
 /** Typed data fields of TensorProto (float_data, int32_data, string_data, int64_data, double_data, uint64_data). */
 const TYPED_DATA_FIELDS = new Set([4, 5, 6, 7, 10, 11]);
+// The fields each walk reads (onnx/onnx.proto); the rest are skipped without being yielded.
+const GRAPH_FIELDS = new Set([1, 5, 10, 15]);
+const NODE_FIELDS = new Set([4, 5, 6, 7]);
+const ATTRIBUTE_FIELDS = new Set([4, 5, 6, 9, 10, 11, 22, 23]);
+const SPARSE_FIELDS = new Set([1, 2, 3]);
+const TENSOR_FIELDS = new Set([1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14]);
+/** Typed data may be millions of unpacked elements: only its presence (and packed int64 indices) matters. */
+const TENSOR_DATA_FIELDS = new Set([4, 5, 6, 7, 10, 11]);
+const FUNCTION_FIELDS = new Set([1, 7, 10]);
 /** Index tensors of sparse initializers are checked when they are at most this large. */
 const MAX_INDEX_BYTES = 1 << 20;
 
@@ -168,7 +177,7 @@ async function readOpset(walk: OnnxWalk, range: WireField): Promise<{ domain: st
 /** GraphProto: nodes (1), initializers (5), sparse initializers (15). */
 async function walkGraph(walk: OnnxWalk, range: WireField, depth: number): Promise<void> {
   walk.budget.enter(depth);
-  for await (const field of fieldsOf(walk.file, range, walk.budget)) {
+  for await (const field of fieldsOf(walk.file, { ...range, wanted: GRAPH_FIELDS }, walk.budget)) {
     if (field.wire !== WIRE_LEN) continue;
     if (field.field === 1) await walkNode(walk, field, depth);
     else if (field.field === 10) await checkText(walk, 'graph doc_string', field);
@@ -182,7 +191,7 @@ async function walkNode(walk: OnnxWalk, range: WireField, depth: number): Promis
   walk.nodes++;
   let opType = '';
   let domain = '';
-  for await (const field of fieldsOf(walk.file, range, walk.budget)) {
+  for await (const field of fieldsOf(walk.file, { ...range, wanted: NODE_FIELDS }, walk.budget)) {
     if (field.wire !== WIRE_LEN) continue;
     if (field.field === 4) opType = await readString(walk.file, field, 200);
     else if (field.field === 7) domain = await readString(walk.file, field, 200);
@@ -196,7 +205,7 @@ async function walkNode(walk: OnnxWalk, range: WireField, depth: number): Promis
 /** AttributeProto: t (5), g (6), tensors (10), graphs (11), sparse_tensor (22), sparse_tensors (23). */
 async function walkAttribute(walk: OnnxWalk, range: WireField, depth: number): Promise<void> {
   walk.budget.enter(depth);
-  for await (const field of fieldsOf(walk.file, range, walk.budget)) {
+  for await (const field of fieldsOf(walk.file, { ...range, wanted: ATTRIBUTE_FIELDS }, walk.budget)) {
     if (field.wire !== WIRE_LEN) continue;
     if (field.field === 5 || field.field === 10) await walkTensor(walk, field, depth + 1);
     else if (field.field === 4 || field.field === 9) await checkText(walk, 'node attribute', field);
@@ -209,7 +218,7 @@ async function walkAttribute(walk: OnnxWalk, range: WireField, depth: number): P
 async function walkSparseTensor(walk: OnnxWalk, range: WireField, depth: number): Promise<void> {
   const dims: bigint[] = [];
   let indices: TensorShape | undefined;
-  for await (const field of fieldsOf(walk.file, range, walk.budget)) {
+  for await (const field of fieldsOf(walk.file, { ...range, wanted: SPARSE_FIELDS }, walk.budget)) {
     if (field.field === 3) dims.push(...(await int64s(walk, field)));
     else if (field.wire === WIRE_LEN && field.field === 1) await walkTensor(walk, field, depth + 1);
     else if (field.wire === WIRE_LEN && field.field === 2) indices = await walkTensor(walk, field, depth + 1);
@@ -244,7 +253,11 @@ async function walkTensor(walk: OnnxWalk, range: WireField, depth: number): Prom
   const int64Data: WireField[] = [];
   let typed = false;
   let external = false;
-  for await (const field of fieldsOf(walk.file, range, walk.budget)) {
+  for await (const field of fieldsOf(
+    walk.file,
+    { ...range, wanted: TENSOR_FIELDS, once: TENSOR_DATA_FIELDS },
+    walk.budget,
+  )) {
     if (field.field === 1) dims.push(...(await int64s(walk, field)));
     else if (field.field === 2 && field.wire === WIRE_VARINT) dataType = Number(field.varint);
     else if (field.field === 14 && field.wire === WIRE_VARINT) external ||= field.varint === 1n;
@@ -382,7 +395,7 @@ async function walkTrainingInfo(walk: OnnxWalk, range: WireField): Promise<void>
 async function walkFunction(walk: OnnxWalk, range: WireField): Promise<void> {
   let name = '';
   let domain = '';
-  for await (const field of fieldsOf(walk.file, range, walk.budget)) {
+  for await (const field of fieldsOf(walk.file, { ...range, wanted: FUNCTION_FIELDS }, walk.budget)) {
     if (field.wire !== WIRE_LEN) continue;
     if (field.field === 1) name = await readString(walk.file, field, 200);
     else if (field.field === 10) domain = await readString(walk.file, field, 200);

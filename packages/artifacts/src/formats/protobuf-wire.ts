@@ -56,49 +56,89 @@ export async function messageSource(file: RandomAccess, start: number, end: numb
   };
 }
 
+/** A message's byte range, optionally with the field numbers the caller wants (others are skipped, not yielded). */
+export interface MessageRange {
+  start: number;
+  end: number;
+  wanted?: ReadonlySet<number>;
+  /** Wanted fields yielded only at their first occurrence (presence checks on repeated, possibly unpacked data). */
+  once?: ReadonlySet<number>;
+}
+
 /** The fields of the message in [start, end), in order. */
 export async function* fieldsOf(
   file: RandomAccess,
-  range: { start: number; end: number },
+  range: MessageRange,
   budget: WalkBudget,
 ): AsyncGenerator<WireField> {
   const source = await messageSource(file, range.start, range.end);
   const cursor = new ByteCursor(source, range.start, range.end);
+  const seen = range.once ? new Set<number>() : undefined;
   while (cursor.remaining > 0) {
     budget.count();
     const tag = await readVarint(cursor);
-    const field = Number(tag >> 3n);
-    const wire = Number(tag & 7n);
+    const field = Math.floor(tag / 8);
+    const wire = tag % 8;
     if (field === 0 || field > 536_870_911) throw new MalformedProtobuf(`field number ${field} at ${cursor.position}`);
+    let yielded: WireField;
     if (wire === WIRE_VARINT) {
-      yield { field, wire, varint: await readVarint(cursor), start: cursor.position, end: cursor.position };
+      const at = cursor.position;
+      const value = await readVarintBig(cursor);
+      yielded = { field, wire, varint: value, start: at, end: cursor.position };
     } else if (wire === WIRE_LEN) {
       const length = await readVarint(cursor);
-      if (length > BigInt(cursor.remaining)) {
+      if (length > cursor.remaining) {
         throw new MalformedProtobuf(`field ${field} of ${length} bytes runs past its message at ${cursor.position}`);
       }
       const start = cursor.position;
-      cursor.skip(Number(length));
-      yield { field, wire, varint: 0n, start, end: cursor.position };
+      cursor.skip(length);
+      yielded = { field, wire, varint: 0n, start, end: cursor.position };
     } else if (wire === WIRE_FIXED64 || wire === WIRE_FIXED32) {
       const start = cursor.position;
       cursor.skip(wire === WIRE_FIXED64 ? 8 : 4);
-      yield { field, wire, varint: 0n, start, end: cursor.position };
+      yielded = { field, wire, varint: 0n, start, end: cursor.position };
     } else {
       // Groups (3, 4) are not used by ONNX or TensorFlow messages; 6 and 7 do not exist.
       throw new MalformedProtobuf(`wire type ${wire} at ${cursor.position}`);
     }
+    if (range.wanted && !range.wanted.has(field)) continue;
+    if (seen && range.once?.has(field)) {
+      if (seen.has(field)) continue;
+      seen.add(field);
+    }
+    yield yielded;
   }
 }
 
-async function readVarint(cursor: ByteCursor): Promise<bigint> {
-  await cursor.need(Math.min(10, cursor.remaining));
+/**
+ * A varint as a number; values of 2^53 and more (never a valid length or tag here) come back as Infinity, so they fail
+ * every bounds check. Reads from the window without a promise when the bytes are there.
+ */
+async function readVarint(cursor: ByteCursor): Promise<number> {
+  const want = Math.min(10, cursor.remaining);
+  if (!cursor.buffered(want)) await cursor.need(want);
+  let value = 0;
+  let scale = 1;
+  for (let i = 0; i < 10; i++) {
+    if (cursor.remaining === 0) throw new TruncatedError(cursor.position);
+    const byte = cursor.take(1)[0]!;
+    value += (byte & 0x7f) * scale;
+    scale *= 128;
+    if ((byte & 0x80) === 0) return value > Number.MAX_SAFE_INTEGER ? Infinity : value;
+  }
+  throw new MalformedProtobuf(`varint longer than 10 bytes at ${cursor.position}`);
+}
+
+/** A varint field's exact value (int64 fields may use all 64 bits). */
+async function readVarintBig(cursor: ByteCursor): Promise<bigint> {
+  const want = Math.min(10, cursor.remaining);
+  if (!cursor.buffered(want)) await cursor.need(want);
   let value = 0n;
   for (let i = 0; i < 10; i++) {
     if (cursor.remaining === 0) throw new TruncatedError(cursor.position);
     const byte = cursor.take(1)[0]!;
     value |= BigInt(byte & 0x7f) << BigInt(7 * i);
-    if ((byte & 0x80) === 0) return value;
+    if ((byte & 0x80) === 0) return BigInt.asUintN(64, value);
   }
   throw new MalformedProtobuf(`varint longer than 10 bytes at ${cursor.position}`);
 }

@@ -28,6 +28,11 @@ const SAVED_MODEL_FIELDS = new Map<number, number>([
 /** MetaGraphDef fields 1-7 are all messages (tensorflow/core/protobuf/meta_graph.proto). */
 const META_GRAPH_FIELDS = new Map<number, number>([1, 2, 3, 4, 5, 6, 7].map((f) => [f, WIRE_LEN]));
 const MAX_FACT_ITEMS = 200;
+// The fields each walk reads; the rest (signatures, inputs, devices, constants) are skipped without being yielded.
+const META_GRAPH_WANTED = new Set([2]);
+const GRAPH_DEF_WANTED = new Set([1, 2]);
+const FUNCTION_DEF_WANTED = new Set([3]);
+const NODE_DEF_WANTED = new Set([1, 2, 5]);
 
 /** SavedModel: schema version (1) and meta_graphs (2) whose first bytes are MetaGraphDef fields. */
 export function looksLikeSavedModel(head: Uint8Array): boolean {
@@ -97,21 +102,21 @@ export async function analyseSavedModel(file: RandomAccess): Promise<FormatAnaly
 
 /** MetaGraphDef: graph_def (2) holds the nodes and the function library. */
 async function walkMetaGraph(walk: SavedModelWalk, range: WireField): Promise<void> {
-  for await (const field of fieldsOf(walk.file, range, walk.budget)) {
+  for await (const field of fieldsOf(walk.file, { ...range, wanted: META_GRAPH_WANTED }, walk.budget)) {
     if (field.field === 2 && field.wire === WIRE_LEN) await walkGraphDef(walk, field);
   }
 }
 
 /** GraphDef: node (1), library (2: FunctionDefLibrary, function (1) → FunctionDef node_def (3)). */
 async function walkGraphDef(walk: SavedModelWalk, range: WireField): Promise<void> {
-  for await (const field of fieldsOf(walk.file, range, walk.budget)) {
+  for await (const field of fieldsOf(walk.file, { ...range, wanted: GRAPH_DEF_WANTED }, walk.budget)) {
     if (field.wire !== WIRE_LEN) continue;
     if (field.field === 1) await walkNodeDef(walk, field);
     else if (field.field === 2) {
       for await (const entry of fieldsOf(walk.file, field, walk.budget)) {
         if (entry.field !== 1 || entry.wire !== WIRE_LEN) continue;
         walk.functions++;
-        for await (const part of fieldsOf(walk.file, entry, walk.budget)) {
+        for await (const part of fieldsOf(walk.file, { ...entry, wanted: FUNCTION_DEF_WANTED }, walk.budget)) {
           if (part.field === 3 && part.wire === WIRE_LEN) await walkNodeDef(walk, part);
         }
       }
@@ -125,7 +130,7 @@ async function walkNodeDef(walk: SavedModelWalk, range: WireField): Promise<void
   let name = '';
   let op = '';
   let outputStream = '';
-  for await (const field of fieldsOf(walk.file, range, walk.budget)) {
+  for await (const field of fieldsOf(walk.file, { ...range, wanted: NODE_DEF_WANTED }, walk.budget)) {
     if (field.wire !== WIRE_LEN) continue;
     if (field.field === 1) name = await readString(walk.file, field, 200);
     else if (field.field === 2) op = await readString(walk.file, field, 200);
