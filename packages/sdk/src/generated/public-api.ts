@@ -1419,7 +1419,7 @@ export interface components {
         | 'notebook'
         | 'container_image';
       /**
-       * @description asset fingerprint (global asset key); URL-encode it in paths
+       * @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths
        * @example sha256:9f2c…
        */
       fingerprint: string;
@@ -3291,7 +3291,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key); URL-encode it in paths */
+        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -3552,7 +3552,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key); URL-encode it in paths */
+        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -3809,7 +3809,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key); URL-encode it in paths */
+        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -4014,7 +4014,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key); URL-encode it in paths */
+        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -4199,7 +4199,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key); URL-encode it in paths */
+        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -4593,6 +4593,7 @@ export interface operations {
       header?: never;
       path: {
         finding_id: string;
+        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -4780,6 +4781,7 @@ export interface operations {
       };
       path: {
         finding_id: string;
+        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -5038,7 +5040,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key); URL-encode it in paths */
+        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -5212,7 +5214,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key); URL-encode it in paths */
+        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -5484,7 +5486,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key); URL-encode it in paths */
+        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
@@ -5672,7 +5674,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description asset fingerprint (global asset key); URL-encode it in paths */
+        /** @description asset fingerprint (global asset key), normalised to Unicode NFC; URL-encode it in paths */
         fingerprint: string;
       };
       cookie?: never;
