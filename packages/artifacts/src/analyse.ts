@@ -370,6 +370,19 @@ function zipFormat(names: string[]): ArtifactFormat {
   return 'zip_other';
 }
 
+/** Member names that extract outside the target directory (zip slip): absolute, drive-lettered or climbing `..`. */
+function reportTraversal(result: Analysis, names: string[], ctx: Context): void {
+  const escaping = names.find((name) => /^(?:[/\\]|[a-zA-Z]:)/.test(name) || name.split(/[/\\]/).includes('..'));
+  if (escaping === undefined) return;
+  result.findings.push({
+    id: 'archive.path_traversal',
+    severity: 'high',
+    verdict: 'suspicious',
+    message: `Archive member ${JSON.stringify(escaping.slice(0, 200))} extracts outside the target directory`,
+    evidence: { member: memberPath(ctx, escaping) },
+  });
+}
+
 function memberPath(ctx: Context, name: string): string {
   return ctx.member === undefined ? name : `${ctx.member}/${name}`;
 }
@@ -388,6 +401,7 @@ async function analyseZip(file: RandomAccess, ctx: Context): Promise<Analysis> {
       evidence: ctx.member !== undefined ? { member: ctx.member } : {},
     });
   }
+  reportTraversal(result, names, ctx);
   if (ctx.depth >= ctx.options.maxDepth) {
     result.unscannable = `archive nested deeper than ${ctx.options.maxDepth}`;
     return result;
@@ -551,6 +565,7 @@ async function analyseTar(file: RandomAccess, ctx: Context): Promise<Analysis> {
     }
     at = dataStart + Math.ceil(size / 512) * 512;
   }
+  reportTraversal(result, names, ctx);
   if (names.includes('pickle') && names.includes('storages')) result.format = 'pytorch_legacy';
   result.facts.members = names.length;
   if (analysed === 0 && result.invalid === undefined) result.unsupported = 'tar archive with no analysed member';

@@ -93,6 +93,13 @@ describe('analyseBytes: formats by content, verdicts, hashes', () => {
     expect(String(result.facts.unscannable)).toMatch(/zip bomb|decompression bomb/);
   });
 
+  it('reports members that extract outside the target directory', async () => {
+    const zip = zipBytes([{ name: '../../etc/cron.d/job', data: new TextEncoder().encode('* * * * * root id\n') }]);
+    const result = await analyseBytes(zip);
+    expect(result.verdict).toBe('suspicious');
+    expect(result.findings.map((f) => f.id)).toEqual(['archive.path_traversal']);
+  });
+
   it('reports encrypted members unscannable, never benign', async () => {
     const zip = zipBytes([{ name: 'test.txt', data: new TextEncoder().encode('secret'), encrypted: true }]);
     expect((await analyseBytes(zip)).verdict).toBe('unscannable');
