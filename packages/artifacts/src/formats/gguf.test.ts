@@ -131,6 +131,22 @@ describe('GGUF analyser on hand-written files', () => {
       ],
       128,
     ],
+    [
+      'a gap between tensors',
+      [
+        { name: 'a', dims: [8], type: 0, offset: 0 },
+        { name: 'b', dims: [8], type: 0, offset: 64 },
+      ],
+      96,
+    ],
+    [
+      'tensors out of info order',
+      [
+        { name: 'a', dims: [8], type: 0, offset: 32 },
+        { name: 'b', dims: [8], type: 0, offset: 0 },
+      ],
+      64,
+    ],
     ['an unknown ggml type', [{ name: 'a', dims: [1], type: 5, offset: 0 }], 32],
     ['more than four dimensions', [{ name: 'a', dims: [1, 1, 1, 1, 1], type: 0, offset: 0 }], 32],
     ['a block type whose row is not whole blocks', [{ name: 'a', dims: [31], type: 2, offset: 0 }], 32],

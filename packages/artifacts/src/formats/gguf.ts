@@ -149,20 +149,23 @@ async function walk(cursor: ByteCursor, facts: Record<string, unknown>, findings
   const dataStart = BigInt(Math.ceil(cursor.position / alignment) * alignment);
   const dataBytes = BigInt(cursor.end) - dataStart;
   if (spans.length > 0 && dataBytes < 0n) throw new Invalid('tensor data starts past the end of the file');
-  spans.sort((a, b) => (a.offset < b.offset ? -1 : a.offset > b.offset ? 1 : 0));
-  let end = 0n;
+  // The reference reader lays tensors out in info order, each padded to the alignment, and rejects any other offset:
+  // no overlap (two names for the same bytes) and no gap (bytes no tensor accounts for).
+  const align = BigInt(alignment);
+  let expected = 0n;
   for (const span of spans) {
-    if (span.offset < end) throw new Invalid(`tensor ${JSON.stringify(span.name)} overlaps the previous tensor`);
-    end = span.offset + span.bytes;
+    if (span.offset !== expected) {
+      const what = span.offset < expected ? 'overlaps the previous tensor' : 'leaves a gap before it';
+      throw new Invalid(`tensor ${JSON.stringify(span.name)} ${what} (offset ${span.offset}, expected ${expected})`);
+    }
+    const end = span.offset + span.bytes;
     if (end > dataBytes) throw new Invalid(`tensor ${JSON.stringify(span.name)} runs past the end of the file`);
+    expected = ((end + align - 1n) / align) * align;
   }
   facts.data_bytes = spans.length > 0 ? Number(dataBytes) : 0;
   // Loaders read nothing past the last tensor (padded to the alignment), or past the tensor infos of a file without
   // tensors: bytes there are a second file riding along (a polyglot zip, a payload for another tool).
-  const used =
-    spans.length > 0
-      ? dataStart + ((end + BigInt(alignment) - 1n) / BigInt(alignment)) * BigInt(alignment)
-      : BigInt(cursor.position);
+  const used = spans.length > 0 ? dataStart + expected : BigInt(cursor.position);
   const trailing = BigInt(cursor.end) - used;
   if (trailing > BigInt(alignment)) {
     // Padding may come first: look for a zip local header within the first alignment's worth of bytes.
