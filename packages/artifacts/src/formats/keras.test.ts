@@ -163,6 +163,14 @@ describe('Keras HDF5 on hand-written files', () => {
     expect(verdictOf(analysis)).toBe('malicious');
   });
 
+  it('finds a config stored with leading whitespace (json.loads accepts it)', async () => {
+    const bytes = h5([
+      [800, 'model_config'],
+      [1024, `  \n ${lambdaConfig(['4wEAAAAAAAAAAAAAAAEAAAACAAAAQwAAAHMIAAAAdABkAYMBUwApAk4=', null, null])}`],
+    ]);
+    expect(verdictOf(await analyseKerasH5(fromBytes(bytes)))).toBe('malicious');
+  });
+
   it('finds a config that straddles the 4 MiB read boundary', async () => {
     const size = (4 << 20) + 4096;
     const bytes = h5(

@@ -258,8 +258,9 @@ function judgeLambda(config: Record<string, unknown>, add: Add): void {
 }
 
 /**
- * Legacy Keras HDF5. One pass over the file finds every JSON document: a `{` right after a non-text byte that closes
- * as balanced JSON before the next control byte. Runs of text never overlap, so the pass is linear.
+ * Legacy Keras HDF5. One pass over the file finds every JSON document: a `{` right after a non-text byte (and any
+ * whitespace) that closes as balanced JSON before the next control byte. Runs of text never overlap, so the pass is
+ * linear.
  */
 export async function analyseKerasH5(file: RandomAccess): Promise<FormatAnalysis> {
   const facts: Record<string, unknown> = {};
@@ -281,7 +282,9 @@ export async function analyseKerasH5(file: RandomAccess): Promise<FormatAnalysis
   let depth = 0;
   let inString = false;
   let escaped = false;
-  let previousIsText = true;
+  // True right after a non-text byte and through the whitespace after it: a document may start there (Python's
+  // json.loads skips leading whitespace, so an attribute value of `  {...}` is still a config).
+  let atStart = false;
   const modelConfig = Buffer.from('model_config');
   const fractalHeap = Buffer.from('FRHP');
   for (let chunkStart = 0; chunkStart < file.size; chunkStart += CHUNK_BYTES) {
@@ -298,7 +301,7 @@ export async function analyseKerasH5(file: RandomAccess): Promise<FormatAnalysis
       const b = chunk[i]!;
       const isText = b >= 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
       if (runStart < 0) {
-        if (b === 0x7b && !previousIsText) {
+        if (b === 0x7b && atStart) {
           runStart = chunkStart + i;
           depth = 1;
           inString = false;
@@ -325,7 +328,7 @@ export async function analyseKerasH5(file: RandomAccess): Promise<FormatAnalysis
         oversized = true;
         runStart = -1;
       }
-      previousIsText = isText;
+      atStart = !isText || (atStart && (b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d));
     }
   }
 
