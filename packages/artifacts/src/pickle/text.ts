@@ -6,6 +6,12 @@ const latin1 = new TextDecoder('latin1');
 
 /** UTF-8 that must be valid (GLOBAL and INST names: CPython decodes them strictly and fails the load otherwise). */
 export function decodeUtf8Strict(bytes: Uint8Array): string | null {
+  // Names and keys are short ASCII: building them by char code is far cheaper than a TextDecoder call.
+  if (bytes.length <= 64 && bytes.every((byte) => byte < 0x80)) {
+    let ascii = '';
+    for (let i = 0; i < bytes.length; i++) ascii += String.fromCharCode(bytes[i]!);
+    return ascii;
+  }
   try {
     return strictUtf8.decode(bytes);
   } catch {
@@ -100,5 +106,7 @@ const CODE_PATTERN =
   /\b(?:os\.(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?|remove|unlink)\s*\(|subprocess\.(?:run|call|Popen|check_output|check_call|getoutput)\s*\(|__import__\s*\(\s*['"]|(?:^|[;\s(])(?:eval|exec)\s*\(|import\s+(?:os|subprocess|socket|pty|ctypes)\b|pty\.spawn\s*\(|socket\.socket\s*\(|base64\.b64decode\s*\()/;
 
 export function looksLikeCode(text: string): boolean {
+  // Every pattern but `import x` needs an opening parenthesis: most strings (keys, names) are rejected without a regex.
+  if (!text.includes('(') && !text.includes('import')) return false;
   return CODE_PATTERN.test(text);
 }

@@ -393,7 +393,7 @@ export class PickleWalker {
     if (text === null || isBytes || text.length < 8) return;
     const sample = text.length > 64 * 1024 ? text.slice(0, 64 * 1024) : text;
     let code = looksLikeCode(sample);
-    if (!code && sample.length >= 16 && sample.length <= 64 * 1024 && !sample.includes(' ')) {
+    if (!code && sample.length >= 16 && sample.length <= 64 * 1024 && !sample.includes(' ') && !sample.includes('.')) {
       const decoded = decodeEncodedText(sample);
       if (decoded !== null) code = looksLikeCode(decodeLatin1(decoded));
     }
