@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { RAW_MANIFEST_MAX_BYTES } from '@risk/contracts';
+import { JSON_BODY_MAX_DEPTH, RAW_MANIFEST_MAX_BYTES } from '@risk/contracts';
 import { BODY_LIMIT } from '@risk/public-api';
 
 /**
@@ -196,9 +196,20 @@ function shapeSignals(): HostileSignal[] {
       expect: 'enriched',
     },
     {
-      label: 'metadata nested to its 16 KiB limit',
-      body: { asset_type: 'model', name: 'deep/metadata', metadata: JSON.parse(nestedJson(2700)) as object },
+      // a signal's metadata object is level 2 of its body: 31 nested objects end at the body depth limit
+      label: 'metadata nested to the body depth limit',
+      body: {
+        asset_type: 'model',
+        name: 'deep/metadata',
+        metadata: JSON.parse(nestedJson(JSON_BODY_MAX_DEPTH - 1)) as object,
+      },
       expect: 'enriched',
+    },
+    {
+      // within its 16 KiB, but past the body depth limit (docs/security.md "JSON nesting depth"); once accepted
+      label: 'metadata nested 2 700 deep',
+      body: { asset_type: 'model', name: 'deep/metadata-2700', metadata: JSON.parse(nestedJson(2700)) as object },
+      expect: 'rejected',
     },
     {
       label: 'MCP client config with 10 000 servers',

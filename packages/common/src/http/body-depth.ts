@@ -2,6 +2,9 @@ import { JSON_BODY_MAX_DEPTH, jsonDepth, pathBeyondDepth } from '@risk/contracts
 import { ApiError } from '../errors';
 import { formatParamPath } from './validate';
 
+/** the limit every body of both APIs is held to (defined with the contracts, which check free-form fields by it) */
+export { JSON_BODY_MAX_DEPTH };
+
 /**
  * Refuses a parsed JSON body that nests arrays and objects deeper than JSON_BODY_MAX_DEPTH, with a 400
  * `parameter_invalid` naming the first value too deep (docs/errors.md, docs/security.md "JSON nesting depth"). It

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import request from 'supertest';
-import { authorizationArb, HOSTILE_QUERY_KEYS, hostileSegment, hostileValue, withFieldsReplaced } from './arbitraries';
+import {
+  authorizationArb,
+  HOSTILE_QUERY_KEYS,
+  hostileNestingBody,
+  hostileSegment,
+  hostileValue,
+  prototypePolluted,
+  withFieldsReplaced,
+} from './arbitraries';
 import { schemaArbitrary, type JsonSchema, type SchemaDocument } from './schema-arbitrary';
 
 /**
@@ -55,7 +63,9 @@ export function documentRoutes(doc: OpenApiDocument): Route[] {
 function pathParamArb(suite: FuzzSuite, name: string): fc.Arbitrary<string> {
   const hostile = fc
     .tuple(hostileSegment, fc.boolean())
-    .map(([segment, encode]) => (encode ? encodeURIComponent(segment) : segment.replace(/[?#\s]/g, '_')));
+    .map(([segment, encode]) => (encode ? encodeURIComponent(segment) : segment.replace(/[?#\s]/g, '_')))
+    // an empty segment addresses another route (`/v1/threats/` is `/v1/threats`), which its own fuzz covers
+    .filter((segment) => segment !== '');
   const known = suite.knownIds?.[name] ?? [];
   return known.length ? fc.oneof(hostile, fc.constantFrom(...known.map(encodeURIComponent))) : hostile;
 }
@@ -88,13 +98,34 @@ function bodyArb(suite: FuzzSuite, op: Operation): fc.Arbitrary<string> {
 
 export function caseArb(suite: FuzzSuite, route: Route) {
   const names = templateParams(route.path);
-  return fc.record({
-    params: fc.tuple(...names.map((n) => pathParamArb(suite, n))),
+  const params = fc.tuple(...names.map((n) => pathParamArb(suite, n)));
+  const hasBody = route.method === 'post' || route.method === 'put';
+  const anyCase = fc.record({
+    params,
     query: queryArb(suite, route.op),
-    body: route.method === 'post' || route.method === 'put' ? bodyArb(suite, route.op) : fc.constant(undefined),
+    body: hasBody ? bodyArb(suite, route.op) : fc.constant(undefined),
     auth: authorizationArb(suite.auth),
     idemKeys: fc.constantFrom(0, 1, 1, 2, 3),
   });
+  if (!hasBody) return anyCase;
+  // a valid-looking body with a value nested at or far past the depth limit, or `__proto__` keys, sent with a valid
+  // credential and Idempotency-Key so that it reaches the body reader, validation and the idempotency hash
+  const schema = route.op.requestBody?.content?.['application/json']?.schema;
+  // (real ids where the suite has them: an empty or dotted segment could turn the URL into another route)
+  const knownParams = fc.tuple(
+    ...names.map((n) => {
+      const known = suite.knownIds?.[n] ?? [];
+      return known.length ? fc.constantFrom(...known.map(encodeURIComponent)) : fc.constant('x1');
+    }),
+  );
+  const nestingCase = fc.record({
+    params: knownParams,
+    query: fc.constant({}),
+    body: hostileNestingBody(schema ? schemaArbitrary(suite.doc, schema) : fc.constant({})),
+    auth: fc.constantFrom(...Object.values(suite.auth)),
+    idemKeys: fc.constant(1),
+  });
+  return fc.oneof({ arbitrary: anyCase, weight: 4 }, { arbitrary: nestingCase, weight: 1 });
 }
 
 /** `{id}`: a whole path segment in OpenAPI templates (no regular expression: `pnpm check:redos`) */
@@ -141,6 +172,7 @@ export async function fuzzRoute(suite: FuzzSuite, route: Route): Promise<Record<
     classes[statusClass] = (classes[statusClass] ?? 0) + 1;
     const where = `${route.method.toUpperCase()} ${url.slice(0, 200)} → ${res.status} ${res.text.slice(0, 300)}`;
     if (res.status >= 500) throw new Error(`5xx: ${where}`);
+    if (prototypePolluted()) throw new Error(`Object.prototype polluted: ${where}`);
     if (res.status >= 400) {
       const e = (res.body as { error?: { type?: string; code?: string; message?: string } } | undefined)?.error;
       if (!(e?.type && e.code && e.message)) throw new Error(`4xx without the error envelope: ${where}`);
