@@ -164,6 +164,42 @@ describe('analyseBytes: formats by content, verdicts, hashes', () => {
   });
 });
 
+describe('hostile mutations never crash the analyser', () => {
+  it('gives every flipped, truncated or spliced artifact a verdict', async () => {
+    const seeds = [
+      zipBytes([
+        { name: 'archive/data.pkl', data: torchStatePickle(), deflate: true },
+        { name: 'x.npy', data: npy('|O', '(1,)', osSystemPickle()) },
+      ]),
+      osSystemPickle(),
+      torchStatePickle(),
+      npy('<f4', '(2,)', new Uint8Array(8)),
+      new Uint8Array(gzipSync(torchStatePickle())),
+    ];
+    let state = 42;
+    const random = (): number => (state = (state * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    const verdicts = new Set<string>();
+    for (let i = 0; i < 400; i++) {
+      const bytes = new Uint8Array(seeds[i % seeds.length]!);
+      let mutated: Uint8Array = bytes;
+      if (i % 3 === 0)
+        for (let k = 0; k < 4; k++) bytes[Math.floor(random() * bytes.length)] = Math.floor(random() * 256);
+      else if (i % 3 === 1) mutated = bytes.subarray(0, Math.floor(random() * bytes.length));
+      else {
+        const at = Math.floor(random() * bytes.length);
+        mutated = new Uint8Array([...bytes.subarray(0, at), ...bytes.subarray(at, at + 20), ...bytes.subarray(at)]);
+      }
+      verdicts.add((await analyseBytes(mutated)).verdict);
+    }
+    expect(
+      [...verdicts].every((v) =>
+        ['malicious', 'suspicious', 'benign', 'invalid', 'unscannable', 'unsupported'].includes(v),
+      ),
+    ).toBe(true);
+    expect(verdicts.has('invalid')).toBe(true);
+  });
+});
+
 describe('bounded memory: a 20 GB file costs a few read windows', () => {
   it('jumps over a 20 GB payload to a dangerous import after it', async () => {
     const payload = 20 * 2 ** 30;
