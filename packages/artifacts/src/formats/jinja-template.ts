@@ -25,6 +25,8 @@ const INSTRUCTION_PHRASES = patterns.instruction_phrases.map((p) => new RegExp(p
 const DUNDER = /__[A-Za-z][A-Za-z0-9_]*__/;
 /** The AST walk stops here: a real chat template has a few hundred nodes. */
 const MAX_AST_NODES = 200_000;
+/** Per template: enough to show what is there without flooding the report. */
+const MAX_FINDINGS = 20;
 /** Node visits across all the condition and branch walks of one template (nested ifs revisit their bodies). */
 const MAX_SUBTREE_VISITS = 2_000_000;
 
@@ -55,7 +57,7 @@ export function analyseChatTemplate(template: string, where: TemplateLocation): 
   const add = (finding: Omit<ArtifactFinding, 'evidence'>, at: number, text: string): void => {
     // One finding per kind and message: a template that repeats a trick does not flood the report.
     const key = `${finding.id}:${finding.message}`;
-    if (!findings.has(key)) {
+    if (!findings.has(key) && findings.size < MAX_FINDINGS) {
       findings.set(key, {
         ...finding,
         evidence: { member: where.key, offset: where.offset + at, excerpt: excerpt(text) },

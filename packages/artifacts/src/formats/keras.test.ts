@@ -129,6 +129,12 @@ describe('Keras config.json on hand-written configs', () => {
     expect(judge(sequential(op('math.add'), op('__operators__.getitem')))).toBe('benign');
   });
 
+  it('reads Keras 3 compile_config losses and metrics', () => {
+    const model = (compile: unknown) => ({ ...sequential(dense), compile_config: compile });
+    expect(judge(model({ loss: 'mean_squared_error', metrics: ['accuracy'] }))).toBe('benign');
+    expect(judge(model({ loss: 'exfiltrating_loss', metrics: ['accuracy'] }))).toBe('suspicious');
+  });
+
   it.each([
     ['bytes that are not JSON', new Uint8Array(utf8('{"class_name": '))],
     ['a JSON array', new Uint8Array(utf8('[]'))],

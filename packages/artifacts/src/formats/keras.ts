@@ -81,6 +81,11 @@ function judgeConfig(
       continue;
     }
     const record = node as Record<string, unknown>;
+    // Keras 3 keeps the training configuration (losses, metrics) in `compile_config`.
+    const compileConfig = record.compile_config;
+    if (compileConfig !== null && typeof compileConfig === 'object' && !Array.isArray(compileConfig)) {
+      judgeTrainingConfig(compileConfig as Record<string, unknown>, add);
+    }
     const className = typeof record.class_name === 'string' ? record.class_name : undefined;
     if (className !== undefined) {
       if (classNames.size < 500) classNames.add(className);
