@@ -1,5 +1,6 @@
 // Bull Board (the BullMQ dashboard) at /admin/queues, for the operator only (docs/observability.md
-// "Bull Board"): every request, the page, its static files and its JSON API alike, needs the admin token.
+// "Bull Board"): every request, the page, its static files and its JSON API alike, needs the admin token, and a
+// request that changes something must come from the board's own page (docs/security.md "Bull Board and CSRF").
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
@@ -7,6 +8,7 @@ import { ApiError, assertBodyDepth, makeQueue, QUEUES, type RequestGuard } from 
 import express, { type Express, type RequestHandler } from 'express';
 import type IORedis from 'ioredis';
 import { bearerOf, isAdminToken } from './auth';
+import { checkBoardRequestOrigin } from './queues-board-csrf';
 
 export const QUEUES_BOARD_PATH = '/admin/queues';
 
@@ -59,6 +61,7 @@ export function createQueuesBoard(opts: {
         });
       }
     });
+    checkBoardRequestOrigin(req);
     next();
   };
   // the board parses JSON bodies itself (job data it adds or updates) and recurses on them: read them first, with the

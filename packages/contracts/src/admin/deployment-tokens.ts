@@ -28,6 +28,13 @@ export const ZDeploymentToken = z
   })
   .openapi('DeploymentToken');
 
+/** POST /deploy/v1/credentials: the deployment token in the body instead of the URL (docs/admin-api.md). */
+export const ZDeploymentCredentialsBody = z
+  .strictObject({
+    token: z.string().min(1).max(256).openapi({ description: 'the deployment token `dpl_…`' }),
+  })
+  .openapi('DeploymentCredentialsBody');
+
 export const ZDeploymentCredentials = z
   .object({
     object: z.literal('deployment_credentials'),

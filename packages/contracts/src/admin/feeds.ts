@@ -17,6 +17,16 @@ export const ZCreateFeedTokenBody = z
   .strictObject({ name: z.string().trim().min(1).max(100).optional() })
   .openapi('CreateFeedTokenBody');
 
+/** POST /feeds/v1/tokens/{id}/rotate (docs/feeds.md "Feed tokens"): how long the previous secret keeps working. */
+export const ZRotateFeedTokenBody = z
+  .strictObject({
+    grace_period_seconds: z.int().min(0).max(86_400).optional().openapi({
+      description: 'seconds the previous secret keeps working (default 86400, 24 h); 0 ends it at once, after a leak',
+      example: 0,
+    }),
+  })
+  .openapi('RotateFeedTokenBody');
+
 export const ZFeedToken = z
   .object({
     object: z.literal('feed_token'),

@@ -33,7 +33,7 @@ export interface paths {
     put?: never;
     /**
      * Sign in to the console (admin token or tenant token → session cookie)
-     * @description Exchanges the admin token or a tenant token for a console session: an HttpOnly, SameSite=Strict cookie (30 min idle, 8 h at most) and the CSRF token to send as X-Console-CSRF. A tenant session gets its own tenant token and org API key, revoked at sign-out (docs/console.md).
+     * @description Exchanges the admin token or a tenant token for a console session: an HttpOnly, SameSite=Strict cookie (30 min idle, 8 h at most) and the CSRF token to send as X-Console-CSRF. A tenant session gets its own tenant token and org API key, revoked at sign-out; a sign-in counts against the admin rate limit and a tenant holds at most 10 open sessions, the oldest ending when another opens (docs/console.md).
      */
     post: operations['postConsoleSession'];
     /** Sign out: ends the session and revokes the session's own credentials */
@@ -50,10 +50,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Exchange a deployment token for an API key */
+    /**
+     * Exchange a deployment token for an API key
+     * @description The token in the query (`?token=dpl_…`) or as `Authorization: Bearer dpl_…`, not both. The answer is `Cache-Control: no-store`. POST the token in a body to keep it out of URLs.
+     */
     get: operations['getDeployCredentials'];
     put?: never;
-    post?: never;
+    /**
+     * Exchange a deployment token for an API key (token in the body)
+     * @description As the GET, with the token in a JSON body, so it never appears in a URL. `Cache-Control: no-store`.
+     */
+    post: operations['postDeployCredentials'];
     delete?: never;
     options?: never;
     head?: never;
@@ -159,7 +166,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Rotate a feed token: a new secret; the previous one works 24 h more */
+    /**
+     * Rotate a feed token: a new secret; the previous one works for the grace period (24 h by default)
+     * @description The body is optional. `grace_period_seconds` (0 to 86400, default 86400) says how long the previous secret keeps working; 0 ends it at once (after a leak).
+     */
     post: operations['postFeedsTokensByIdRotate'];
     delete?: never;
     options?: never;
@@ -896,6 +906,10 @@ export interface components {
       org_id: string;
       tenant_id: string;
     };
+    DeploymentCredentialsBody: {
+      /** @description the deployment token `dpl_…` */
+      token: string;
+    };
     DeploymentToken: {
       /** Format: date-time */
       created: string;
@@ -1180,6 +1194,13 @@ export interface components {
       /** @description the policy's version the change was based on; 409 version_conflict when the policy has changed since */
       expected_version?: number;
       rule_ids: string[];
+    };
+    RotateFeedTokenBody: {
+      /**
+       * @description seconds the previous secret keeps working (default 86400, 24 h); 0 ends it at once, after a leak
+       * @example 0
+       */
+      grace_period_seconds?: number;
     };
     ServiceIndex: {
       /** @description `METHOD /path` → the route’s credential and summary */
@@ -1806,8 +1827,9 @@ export interface operations {
   };
   getDeployCredentials: {
     parameters: {
-      query: {
-        token: string;
+      query?: {
+        /** @description the deployment token; or send it as a Bearer token */
+        token?: string;
       };
       header?: never;
       path?: never;
@@ -1895,6 +1917,157 @@ export interface operations {
            *         "type": "permission_error",
            *         "code": "admin_token_required",
            *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  postDeployCredentials: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "token": "dpl_3QyM1mR8fQ0m2h6xWb9cZt5e"
+         *     }
+         */
+        'application/json': components['schemas']['DeploymentCredentialsBody'];
+      };
+    };
+    responses: {
+      /** @description success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "deployment_credentials",
+           *       "tenant_id": "ten_01m81c8dkkb77xkmqh8h3t4504",
+           *       "org_id": "org_acme",
+           *       "api_base_url": "https://api.risk.example.com",
+           *       "api_key": {
+           *         "id": "key_01m81c8dkkb77xkmqh8h3t450g",
+           *         "key": "rk_live_5f2KqT9wXb3LmN7pR1vZ8cYd4HjA6sE0",
+           *         "scopes": [
+           *           "signals:write",
+           *           "signals:read",
+           *           "assets:read",
+           *           "threats:read"
+           *         ],
+           *         "livemode": true,
+           *         "expires_at": null
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['DeploymentCredentials'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "token_exhausted",
+           *         "message": "This deployment token has been used the maximum number of times.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "admin_token_required",
+           *         "message": "This route needs the admin token (ADMIN_API_TOKEN).",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported media type (send application/json) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
            *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
            *       }
            *     }
@@ -2884,7 +3057,16 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "grace_period_seconds": 3600
+         *     }
+         */
+        'application/json': components['schemas']['RotateFeedTokenBody'];
+      };
+    };
     responses: {
       /** @description success */
       200: {
@@ -2920,9 +3102,9 @@ export interface operations {
            * @example {
            *       "error": {
            *         "type": "invalid_request_error",
-           *         "code": "parameter_invalid",
-           *         "param": "limit",
-           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "code": "parameter_unknown",
+           *         "param": "colour",
+           *         "message": "Received unknown parameter: colour.",
            *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
            *       }
            *     }
@@ -2980,6 +3162,25 @@ export interface operations {
            *         "type": "not_found_error",
            *         "code": "resource_missing",
            *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported media type (send application/json) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
            *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
            *       }
            *     }

@@ -17,6 +17,7 @@ import {
   ZDeleted,
   ZFeedListParams,
   ZFeedToken,
+  ZRotateFeedTokenBody,
   zPathId,
 } from '@risk/contracts';
 import { feedToken, tenantToken } from '../http/route';
@@ -110,13 +111,21 @@ export const feedRoutes = [
     path: '/feeds/v1/tokens/:id/rotate',
     auth: tenantToken,
     params: ZIdParams,
+    body: ZRotateFeedTokenBody,
     doc: {
-      summary: 'Rotate a feed token: a new secret; the previous one works 24 h more',
+      summary: 'Rotate a feed token: a new secret; the previous one works for the grace period (24 h by default)',
+      description:
+        'The body is optional. `grace_period_seconds` (0 to 86400, default 86400) says how long the previous secret keeps working; 0 ends it at once (after a leak).',
       response: { description: 'success', schema: ZFeedToken },
-      examples: { response: EXAMPLE_FEED_TOKEN_ROTATED },
+      examples: { request: { grace_period_seconds: 3600 }, response: EXAMPLE_FEED_TOKEN_ROTATED },
       errors: [400, 401, 404],
     },
-    handler: ({ deps, auth, params }) => rotateFeedToken(deps, { tenantId: auth.tenantId, id: params.id }),
+    handler: ({ deps, auth, params, body }) =>
+      rotateFeedToken(deps, {
+        tenantId: auth.tenantId,
+        id: params.id,
+        graceMs: body.grace_period_seconds === undefined ? undefined : body.grace_period_seconds * 1000,
+      }),
   }),
   defineRoute({
     method: 'get',

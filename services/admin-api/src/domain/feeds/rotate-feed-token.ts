@@ -1,5 +1,6 @@
 // Rotation (docs/feeds.md "Feed tokens"): a new secret for the same token id; the previous secret keeps working
-// for ROTATION_GRACE_MS so the firewalls holding it can be updated one by one.
+// for the grace period the caller chose (ROTATION_GRACE_MS by default) so the firewalls holding it can be updated
+// one by one, or not at all (0) when it leaked (docs/security.md "Feed secret rotation").
 import { ApiError } from '@risk/common';
 import { mintFeedSecret } from '@risk/firewalls';
 import type { PrismaDeps } from '../deps';
@@ -8,7 +9,10 @@ import { serializeFeedToken } from './serialize-feeds';
 
 export const ROTATION_GRACE_MS = 24 * 3600_000;
 
-export async function rotateFeedToken(deps: PrismaDeps, input: { tenantId: string; id: string; now?: Date }) {
+export async function rotateFeedToken(
+  deps: PrismaDeps,
+  input: { tenantId: string; id: string; graceMs?: number; now?: Date },
+) {
   const token = await findFeedToken(deps, input);
   if (token.revoked_at)
     throw new ApiError('token_revoked', {
@@ -24,13 +28,15 @@ export async function rotateFeedToken(deps: PrismaDeps, input: { tenantId: strin
   }
   const minted = mintFeedSecret();
   const now = input.now ?? new Date();
+  const graceMs = input.graceMs ?? ROTATION_GRACE_MS;
+  // no grace: the previous secret is not kept at all, so it fails like any unknown secret from this instant
   const row = await deps.prisma.feedToken.update({
     where: { id: token.id },
     data: {
       token_hash: minted.hash,
       token_prefix: minted.prefix,
-      previous_token_hash: token.token_hash,
-      previous_expires_at: new Date(now.getTime() + ROTATION_GRACE_MS),
+      previous_token_hash: graceMs > 0 ? token.token_hash : null,
+      previous_expires_at: graceMs > 0 ? new Date(now.getTime() + graceMs) : null,
     },
   });
   return { ...serializeFeedToken(row), token: minted.secret };
