@@ -137,6 +137,84 @@ describe('analyseBytes: formats by content, verdicts, hashes', () => {
     expect(callablesOf(await analyseBytes(hostile))).toEqual(['os.system']);
   });
 
+  it('walks legacy PyTorch tar members and other tar archives', async () => {
+    const tar = (members: [string, Uint8Array][]): Uint8Array => {
+      const blocks: Buffer[] = [];
+      for (const [name, data] of members) {
+        const header = Buffer.alloc(512);
+        header.write(name, 0, 'utf8');
+        header.write(data.length.toString(8).padStart(11, '0'), 124, 'ascii');
+        header.write('0', 156, 'ascii');
+        header.write('ustar\u000000', 257, 'ascii');
+        blocks.push(header, Buffer.from(data), Buffer.alloc((512 - (data.length % 512)) % 512));
+      }
+      return new Uint8Array(Buffer.concat([...blocks, Buffer.alloc(1024)]));
+    };
+    const storages = pickle(op.proto(2), op.binint1(0), op.stop);
+    const hostile = await analyseBytes(
+      tar([
+        ['sys_info', pickle(op.proto(2), op.emptyDict, op.stop)],
+        ['pickle', osSystemPickle()],
+        ['storages', storages],
+      ]),
+    );
+    expect(hostile).toMatchObject({ format: 'pytorch_legacy', verdict: 'malicious' });
+    expect(hostile.findings[0]!.evidence.member).toBe('pickle');
+    const benign = await analyseBytes(
+      tar([
+        ['pickle', torchStatePickle()],
+        ['storages', storages],
+      ]),
+    );
+    expect(benign.verdict).toBe('benign');
+    const slip = await analyseBytes(tar([['../evil.pkl', torchStatePickle()]]));
+    expect(slip.findings.map((f) => f.id)).toEqual(['archive.path_traversal']);
+  });
+
+  it('skips the array bytes joblib writes after a NumpyArrayWrapper, aligned or not', async () => {
+    const wrapper = (state: number[], data: number[]): Uint8Array =>
+      pickle(
+        op.proto(2),
+        op.global('joblib.numpy_pickle', 'NumpyArrayWrapper'),
+        op.emptyTuple,
+        op.newobj,
+        op.emptyDict,
+        op.mark,
+        op.short('subclass'),
+        op.global('numpy', 'ndarray'),
+        op.short('shape'),
+        op.binint1(2),
+        op.tuple1,
+        op.short('order'),
+        op.short('C'),
+        op.short('dtype'),
+        op.global('numpy', 'dtype'),
+        op.mark,
+        op.short('i8'),
+        op.binint1(0),
+        op.binint1(1),
+        op.tuple,
+        op.reduce,
+        ...state,
+        0x75, // SETITEMS
+        op.build,
+        ...data,
+        op.stop,
+      );
+    const plain = await analyseBytes(wrapper([], new Array<number>(16).fill(0x2e)));
+    expect(plain).toMatchObject({ format: 'joblib', verdict: 'benign' });
+    expect(plain.facts.joblib_arrays).toBe(1);
+    const aligned = await analyseBytes(
+      wrapper(
+        [...op.short('numpy_array_alignment_bytes'), ...op.binint1(16)],
+        [3, 0xff, 0xff, 0xff, ...new Array<number>(16).fill(0x63)],
+      ),
+    );
+    expect(aligned).toMatchObject({ format: 'joblib', verdict: 'benign' });
+    // Array bytes that run short of the shape are a truncated file.
+    expect((await analyseBytes(wrapper([], [0, 0, 0]))).verdict).toBe('invalid');
+  });
+
   it('inflates joblib zlib and gzip streams and walks the pickle inside', async () => {
     const zlibbed = new Uint8Array(deflateSync(osSystemPickle()));
     expect(await analyseBytes(zlibbed)).toMatchObject({ format: 'joblib', verdict: 'malicious' });
