@@ -131,7 +131,7 @@ describe('Keras config.json on hand-written configs', () => {
 
   it('reads Keras 3 compile_config losses and metrics', () => {
     const model = (compile: unknown) => ({ ...sequential(dense), compile_config: compile });
-    expect(judge(model({ loss: 'mean_squared_error', metrics: ['accuracy'] }))).toBe('benign');
+    expect(judge(model({ loss: 'mean_squared_error', metrics: ['accuracy', 'AUC', 'MAE'] }))).toBe('benign');
     expect(judge(model({ loss: 'exfiltrating_loss', metrics: ['accuracy'] }))).toBe('suspicious');
   });
 

@@ -175,11 +175,7 @@ function judgeObject(record: Record<string, unknown>, className: string, add: Ad
       { class_name: className, registered_name: registered },
     );
   }
-  if (
-    className === 'MeanMetricWrapper' &&
-    typeof config.fn === 'string' &&
-    !BUILTIN_LOSSES_AND_METRICS.has(config.fn)
-  ) {
+  if (className === 'MeanMetricWrapper' && typeof config.fn === 'string' && !isKerasLossOrMetric(config.fn)) {
     add(
       {
         id: 'keras.custom_loss_or_metric',
@@ -216,7 +212,7 @@ function judgeTrainingConfig(root: Record<string, unknown>, add: Add): void {
       stack.push(...Object.values(value));
   }
   for (const name of names) {
-    if (BUILTIN_LOSSES_AND_METRICS.has(name)) continue;
+    if (isKerasLossOrMetric(name)) continue;
     add(
       {
         id: 'keras.custom_loss_or_metric',
@@ -227,6 +223,11 @@ function judgeTrainingConfig(root: Record<string, unknown>, add: Add): void {
       { loss: root.loss, metrics: root.metrics },
     );
   }
+}
+
+/** Keras resolves loss and metric strings by function name or by class name (`metrics=['AUC']`). */
+function isKerasLossOrMetric(name: string): boolean {
+  return BUILTIN_LOSSES_AND_METRICS.has(name.toLowerCase()) || BUILTIN_CLASSES.has(name);
 }
 
 function judgeLambda(config: Record<string, unknown>, add: Add): void {
