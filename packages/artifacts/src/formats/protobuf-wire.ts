@@ -191,3 +191,36 @@ export function headMatches(
   }
   return { ok: fields.length > 0, fields };
 }
+
+/** Whether `bytes` (a whole message) parses exactly as fields whose numbers and wire types are in `allowed`. */
+export function parsesExactly(bytes: Uint8Array, allowed: ReadonlyMap<number, number>): boolean {
+  let at = 0;
+  const varint = (): number | undefined => {
+    let value = 0;
+    let scale = 1;
+    for (let i = 0; i < 10 && at < bytes.length; i++) {
+      const byte = bytes[at++]!;
+      value += (byte & 0x7f) * scale;
+      scale *= 128;
+      if ((byte & 0x80) === 0) return value;
+    }
+    return undefined;
+  };
+  while (at < bytes.length) {
+    const tag = varint();
+    if (tag === undefined) return false;
+    const wire = tag % 8;
+    if (allowed.get(Math.floor(tag / 8)) !== wire) return false;
+    if (wire === WIRE_VARINT) {
+      if (varint() === undefined) return false;
+    } else if (wire === WIRE_LEN) {
+      const length = varint();
+      if (length === undefined || length > bytes.length - at) return false;
+      at += length;
+    } else {
+      at += wire === WIRE_FIXED64 ? 8 : 4;
+      if (at > bytes.length) return false;
+    }
+  }
+  return true;
+}

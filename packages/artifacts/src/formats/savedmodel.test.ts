@@ -64,6 +64,17 @@ describe('SavedModel analyser on hand-written graphs', () => {
     expect((await analyse(bytes)).verdict).toBe('benign');
   });
 
+  it('does not take an ONNX model whose producer name looks like a field for a SavedModel', () => {
+    // ir_version 8, producer_name "2.0.1" ('2' is the tag of a length-delimited field 6), then a graph.
+    const onnx = new Uint8Array([
+      ...pb.int(1, 8),
+      ...pb.string(2, '2.0.1'),
+      ...pb.message(7, pb.message(1, pb.string(4, 'Relu'))),
+    ]);
+    expect(looksLikeSavedModel(onnx)).toBe(false);
+    expect(looksLikeOnnx(onnx)).toBe(true);
+  });
+
   it('calls a graph that writes files malicious', async () => {
     const { verdict, analysis } = await analyse(
       savedModel([...nodeDef('path', 'Const'), ...nodeDef('w', 'WriteFile')]),

@@ -9,6 +9,7 @@ import {
   fieldsOf,
   headMatches,
   MalformedProtobuf,
+  parsesExactly,
   ProtobufCapExceeded,
   readString,
   WalkBudget,
@@ -41,7 +42,7 @@ export function looksLikeSavedModel(head: Uint8Array): boolean {
   const { ok, fields } = headMatches(
     head,
     SAVED_MODEL_FIELDS,
-    (field, payload) => field !== 2 || headMatches(payload, META_GRAPH_FIELDS).ok,
+    (field, payload) => field !== 2 || parsesExactly(payload, META_GRAPH_FIELDS),
   );
   return ok && fields.includes(2);
 }
