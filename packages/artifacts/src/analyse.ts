@@ -413,6 +413,16 @@ async function analyseZip(file: RandomAccess, ctx: Context): Promise<Analysis> {
     const path = memberPath(ctx, entry.name);
     if (entry.encrypted) {
       result.unscannable ??= `member ${path} is encrypted`;
+      // PyTorch's zip reader ignores the encryption flag, so a plaintext pickle flagged encrypted still loads (the
+      // flag trick against scanners that refuse such members): its findings count, the member stays unscannable.
+      const plaintext = await analyseZipMember(file, entry, { ...ctx, depth: ctx.depth + 1, member: path });
+      for (const finding of plaintext.findings) {
+        result.findings.push(
+          finding.evidence.member === undefined
+            ? { ...finding, evidence: { ...finding.evidence, member: path } }
+            : finding,
+        );
+      }
       continue;
     }
     // PyTorch reads tensor storages as raw bytes, never as pickles or archives.

@@ -103,6 +103,11 @@ describe('analyseBytes: formats by content, verdicts, hashes', () => {
   it('reports encrypted members unscannable, never benign', async () => {
     const zip = zipBytes([{ name: 'test.txt', data: new TextEncoder().encode('secret'), encrypted: true }]);
     expect((await analyseBytes(zip)).verdict).toBe('unscannable');
+    // The flag trick: a plaintext pickle flagged encrypted, which PyTorch loads regardless of the flag.
+    const flagged = zipBytes([{ name: 'archive/data.pkl', data: osSystemPickle(), encrypted: true }]);
+    const result = await analyseBytes(flagged);
+    expect(result.verdict).toBe('malicious');
+    expect(result.facts.unscannable).toMatch(/encrypted/);
   });
 
   it('walks nested archives up to the depth cap', async () => {
