@@ -79,13 +79,14 @@ const MAX_INDEX_BYTES = 1 << 20;
  * rejects both, and runtimes that skip the checker read out of bounds. */
 class InconsistentTensor extends Error {}
 
-/** ir_version first (writers emit fields in number order), then ModelProto fields with printable name strings. */
+/** ir_version first (writers emit fields in number order), then ModelProto fields up to the graph, names printable. */
 export function looksLikeOnnx(head: Uint8Array): boolean {
   if (head[0] !== 0x08 || head.length < 4) return false;
   const printable = (field: number, payload: Uint8Array): boolean =>
     field < 2 || field > 4 || payload.every((b) => b >= 0x20 || b === 0x09 || b === 0x0a || b === 0x0d);
   const { ok, fields } = headMatches(head, MODEL_FIELDS, printable);
-  return ok && fields.length >= 2;
+  // Every model has a graph; a SavedModel (schema version, then a meta graph longer than the head) has none.
+  return ok && (fields.includes(7) || fields.includes(8));
 }
 
 interface OnnxWalk {

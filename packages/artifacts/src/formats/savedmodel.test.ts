@@ -52,6 +52,8 @@ describe('SavedModel analyser on hand-written graphs', () => {
       ...nodeDef('save/RestoreV2', 'RestoreV2'),
     ]);
     expect(looksLikeSavedModel(bytes)).toBe(true);
+    // The meta graph runs past a short head: only its tag is seen, and that is no ONNX graph.
+    expect(looksLikeOnnx(bytes.subarray(0, 16))).toBe(false);
     const { verdict, analysis } = await analyse(bytes);
     expect(verdict).toBe('benign');
     expect(analysis.facts.checkpoint_ops).toEqual(['RestoreV2', 'SaveV2']);
