@@ -63,6 +63,15 @@ describe('ONNX analyser on hand-written models', () => {
     expect(analysis.facts.external_data_locations).toEqual(['weights/model.onnx.data']);
   });
 
+  it('recognises a model whose doc string pushes the graph past the detection head', () => {
+    const bytes = new Uint8Array([
+      ...pb.int(1, 8),
+      ...pb.string(6, 'x'.repeat(70_000)),
+      ...pb.message(7, node('Relu')),
+    ]);
+    expect(looksLikeOnnx(bytes.subarray(0, 65_536))).toBe(true);
+  });
+
   it('calls an operator of a custom domain suspicious, with the domain in the evidence', async () => {
     const { verdict, analysis } = await analyse(model([...node('Relu'), ...node('Backdoor', 'com.evil.ops')]));
     expect(verdict).toBe('suspicious');

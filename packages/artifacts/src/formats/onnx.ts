@@ -85,8 +85,9 @@ export function looksLikeOnnx(head: Uint8Array): boolean {
   const printable = (field: number, payload: Uint8Array): boolean =>
     field < 2 || field > 4 || payload.every((b) => b >= 0x20 || b === 0x09 || b === 0x0a || b === 0x0d);
   const { ok, fields } = headMatches(head, MODEL_FIELDS, printable);
-  // Every model has a graph; a SavedModel (schema version, then a meta graph longer than the head) has none.
-  return ok && (fields.includes(7) || fields.includes(8));
+  // A model reaches its doc string, graph or opsets within the head (a doc string may be long enough to hide the
+  // graph); a SavedModel (schema version, then a meta graph longer than the head) has only fields 1 and 2.
+  return ok && fields.some((field) => field >= 6);
 }
 
 interface OnnxWalk {
