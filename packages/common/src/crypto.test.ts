@@ -90,6 +90,20 @@ describe('canonicalJson', () => {
     for (const primitive of [null, 1, 'x', true]) expect(canonicalJson(primitive)).toBe(JSON.stringify(primitive));
   });
 
+  it('writes documents deeper than its recursion bound (without recursion) exactly as shallower ones', () => {
+    // wrapped in 70 levels, every document takes the iterative writer; its content must come out the same
+    const wrap = (text: string) => '[{"w":'.repeat(35) + text + '}]'.repeat(35);
+    fc.assert(
+      fc.property(json, (doc) => {
+        const text = JSON.stringify(doc);
+        expect(canonicalJson(JSON.parse(wrap(text)))).toBe(wrap(canonicalJson(JSON.parse(text))));
+      }),
+      { numRuns: 300 },
+    );
+    const proto = '{"z":{"__proto__":{"x":1}},"10":1,"9":2}';
+    expect(canonicalJson(JSON.parse(wrap(proto)))).toBe(wrap('{"9":2,"10":1,"z":{"__proto__":{"x":1}}}'));
+  });
+
   it('keeps a nested __proto__ key: a document that differs only there gives another string', () => {
     const one = JSON.parse('{"metadata":{"a":{"__proto__":{"x":1}}}}') as unknown;
     const two = JSON.parse('{"metadata":{"a":{"__proto__":{"x":2}}}}') as unknown;

@@ -19,14 +19,43 @@ export function constantTimeEqual(a: string, b: string): boolean {
 /**
  * JSON with object keys sorted at every depth: equal documents give equal strings whatever their key order, and
  * different documents give different strings (the idempotency request hash and the signal content digest rely on
- * both). Written without recursion, so no document's depth can overflow the stack, and without intermediate objects,
- * so every own key counts: copying `__proto__` into a plain object with `out[key] = …` would set its prototype instead
- * and drop the key from the output (docs/security.md "JSON nesting depth"). The output is the one the earlier
- * recursive copy + JSON.stringify gave for every document without such a key: array-index keys ("0", "12") first in
- * numeric order as a JavaScript object lists them, then the other keys sorted by UTF-16 code units; inside arrays
- * undefined, functions and symbols become null, in objects they are left out.
+ * both). Every own key counts: copying `__proto__` into a plain object with `out[key] = …` would set its prototype
+ * instead and drop the key from the output (docs/security.md "JSON nesting depth"), so that key is defined. No
+ * document's depth can overflow the stack: a sorted copy serialised by JSON.stringify (fast, native) serves documents
+ * up to CANONICAL_RECURSION_MAX_DEPTH levels, deeper ones are written without recursion. The output is the one the
+ * earlier recursive copy + JSON.stringify gave for every document without a `__proto__` key: array-index keys ("0",
+ * "12") first in numeric order as a JavaScript object lists them, then the other keys sorted by UTF-16 code units;
+ * inside arrays undefined, functions and symbols become null, in objects they are left out.
  */
 export function canonicalJson(value: unknown): string {
+  try {
+    return JSON.stringify(sortedCopy(value, 1));
+  } catch (err) {
+    if (err !== TOO_DEEP) throw err;
+    return canonicalJsonIterative(value);
+  }
+}
+
+/** Far below what overflows the stack (a few thousand levels), far above any body the APIs accept (32). */
+const CANONICAL_RECURSION_MAX_DEPTH = 64;
+const TOO_DEEP = new RangeError('deeper than the sorted copy recurses');
+
+function sortedCopy(value: unknown, depth: number): unknown {
+  if (!isJsonContainer(value)) return value;
+  if (depth > CANONICAL_RECURSION_MAX_DEPTH) throw TOO_DEEP;
+  if (Array.isArray(value)) return value.map((item: unknown) => sortedCopy(item, depth + 1));
+  const record = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) {
+    const child = sortedCopy(record[key], depth + 1);
+    if (key === '__proto__') Object.defineProperty(out, key, { value: child, enumerable: true, writable: true });
+    else out[key] = child;
+  }
+  return out;
+}
+
+/** canonicalJson's output, written with an explicit stack of frames instead of recursion (any depth). */
+function canonicalJsonIterative(value: unknown): string {
   if (!isJsonContainer(value)) return JSON.stringify(value);
   const parts: string[] = [];
   const frames: CanonicalFrame[] = [];
