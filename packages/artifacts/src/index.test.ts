@@ -177,7 +177,7 @@ describe('analyseBytes: formats by content, verdicts, hashes', () => {
   });
 
   it('skips the array bytes joblib writes after a NumpyArrayWrapper, aligned or not', async () => {
-    const wrapper = (state: number[], data: number[]): Uint8Array =>
+    const wrapper = (state: number[], data: number[], dtype = 'i8'): Uint8Array =>
       pickle(
         op.proto(2),
         op.global('joblib.numpy_pickle', 'NumpyArrayWrapper'),
@@ -195,7 +195,7 @@ describe('analyseBytes: formats by content, verdicts, hashes', () => {
         op.short('dtype'),
         op.global('numpy', 'dtype'),
         op.mark,
-        op.short('i8'),
+        op.short(dtype),
         op.binint1(0),
         op.binint1(1),
         op.tuple,
@@ -216,6 +216,10 @@ describe('analyseBytes: formats by content, verdicts, hashes', () => {
       ),
     );
     expect(aligned).toMatchObject({ format: 'joblib', verdict: 'benign' });
+    // An object array's elements are a pickle of their own inside the stream: walked, then the outer pickle goes on.
+    const objects = await analyseBytes(wrapper([], [...osSystemPickle()], 'O8'));
+    expect(objects.verdict).toBe('malicious');
+    expect(objects.facts.invalid).toBeUndefined();
     // Array bytes that run short of the shape are a truncated file.
     expect((await analyseBytes(wrapper([], [0, 0, 0]))).verdict).toBe('invalid');
   });

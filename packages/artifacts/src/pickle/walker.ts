@@ -103,6 +103,7 @@ const KEPT_ITEMS = 64;
 const KEPT_CHARS = 1024;
 const MAX_FINDINGS = 200;
 const MAX_CALLABLES = 1000;
+const MAX_SUSPENDED = 16;
 
 class Stop extends Error {}
 
@@ -129,6 +130,8 @@ export class PickleWalker {
   private inPickle = false;
   /** Outer pickle states suspended while a joblib object array's own pickle is read. */
   private suspended: { stack: Val[]; marks: number[]; memo: Map<number, Val>; proto: number }[] = [];
+  /** Memo entries held by the suspended pickles: they count against the same memo cap. */
+  private suspendedMemo = 0;
 
   private done = false;
   private readonly report: PickleReport;
@@ -463,8 +466,9 @@ export class PickleWalker {
   }
 
   private memoPut(index: number, value: Val): void {
-    if (!this.memo.has(index) && this.memo.size >= this.limits.maxMemo)
+    if (!this.memo.has(index) && this.memo.size + this.suspendedMemo >= this.limits.maxMemo) {
       this.cap(`pickle memo larger than ${this.limits.maxMemo}`);
+    }
     this.memo.set(index, value);
   }
 
@@ -1018,6 +1022,7 @@ export class PickleWalker {
       this.stack = outer.stack;
       this.marks = outer.marks;
       this.memo = outer.memo;
+      this.suspendedMemo -= outer.memo.size;
       this.proto = outer.proto;
       this.stack.push(OTHER);
       return;
@@ -1054,9 +1059,12 @@ export class PickleWalker {
     const itemSize = dtypeItemSize(dtype);
     this.report.joblibArrays++;
     if (itemSize === 'object') {
-      // The array's objects are a pickle of their own, read by pickle.load on the same stream.
+      // The array's objects are a pickle of their own, read by pickle.load on the same stream. Each suspended
+      // pickle keeps its memo, so their nesting is capped like the memo itself.
+      if (this.suspended.length >= MAX_SUSPENDED) this.cap(`joblib object arrays nested deeper than ${MAX_SUSPENDED}`);
       this.stack.pop();
       this.suspended.push({ stack: this.stack, marks: this.marks, memo: this.memo, proto: this.proto });
+      this.suspendedMemo += this.memo.size;
       this.stack = [];
       this.marks = [];
       this.memo = new Map();
