@@ -189,6 +189,13 @@ describe('Keras HDF5 on hand-written files', () => {
     expect(verdictOf(await analyseKerasH5(fromBytes(bytes)))).toBe('malicious');
   });
 
+  it('calls a file packed with tiny JSON documents unscannable instead of collecting them all', async () => {
+    const runs: [number, string][] = [];
+    for (let offset = 1024; offset < 1024 + 20_001 * 8; offset += 8) runs.push([offset, '{"a":1}']);
+    const analysis = await analyseKerasH5(fromBytes(h5(runs, 1024 + 20_001 * 8 + 16)));
+    expect(verdictOf(analysis)).toBe('unscannable');
+  });
+
   it('calls a file without the HDF5 signature invalid', async () => {
     expect(verdictOf(await analyseKerasH5(fromBytes(new Uint8Array(utf8('not hdf5 at all')))))).toBe('invalid');
   });

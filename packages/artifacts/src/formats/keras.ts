@@ -22,6 +22,8 @@ const BUILTIN_LOSSES_AND_METRICS = new Set(builtins.loss_and_metric_names);
 const MAX_CONFIG_BYTES = 64 << 20;
 const MAX_JSON_NODES = 5_000_000;
 const CHUNK_BYTES = 4 << 20;
+/** A Keras file holds a handful of JSON attributes; a file with more candidates than this is built to exhaust us. */
+const MAX_DOCUMENTS = 10_000;
 const HDF5_SIGNATURE = [0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a];
 
 type Add = (finding: Omit<ArtifactFinding, 'evidence'>, snippet: unknown) => void;
@@ -283,6 +285,7 @@ export async function analyseKerasH5(file: RandomAccess): Promise<FormatAnalysis
   let sawModelConfig = false;
   let filteredHeap = false;
   let oversized = false;
+  let tooManyDocuments = false;
   // JSON-run state, carried across chunks.
   let runStart = -1;
   let depth = 0;
@@ -326,7 +329,8 @@ export async function analyseKerasH5(file: RandomAccess): Promise<FormatAnalysis
       } else if (b === 0x7d || b === 0x5d) {
         depth--;
         if (depth === 0) {
-          documents.push({ start: runStart, end: chunkStart + i + 1 });
+          if (documents.length < MAX_DOCUMENTS) documents.push({ start: runStart, end: chunkStart + i + 1 });
+          else tooManyDocuments = true;
           runStart = -1;
         }
       }
@@ -364,6 +368,7 @@ export async function analyseKerasH5(file: RandomAccess): Promise<FormatAnalysis
     });
   }
   if (oversized) return done({ unscannable: `a JSON document is over ${MAX_CONFIG_BYTES} bytes` });
+  if (tooManyDocuments) return done({ unscannable: `more than ${MAX_DOCUMENTS} JSON documents` });
   if (filteredHeap) return done({ unscannable: 'attributes are stored in a filtered (compressed) heap' });
   return done();
 }
