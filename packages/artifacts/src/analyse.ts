@@ -79,7 +79,10 @@ async function analyseKind(
     }
     case 'pickle_text': {
       const report = await walkPickle(file, ctx, {});
-      if (report.pickles === 0 && report.findings.length === 0 && report.callables.length === 0) {
+      // Text can open like a protocol 0 pickle ("Nice model…" is NONE then INST): without a complete pickle, only a
+      // dangerous import makes it one (malicious wins over truncation); unknown names read out of prose do not.
+      const dangerousSeen = report.findings.some((f) => f.verdict === 'malicious');
+      if (report.pickles === 0 && !dangerousSeen) {
         // Not a pickle after all. Bytes that open with a protocol 0 GLOBAL/INST/MARK line and then break are a
         // malformed pickle; anything else is simply another type.
         // Inside an archive, a text member is data whatever its first character.
@@ -566,7 +569,7 @@ async function analyseTar(file: RandomAccess, ctx: Context): Promise<Analysis> {
       if (kind === 'pickle' || kind === 'pickle_text') {
         const report = await walkPickle(source, memberCtx, { maxPickles: 1 });
         member =
-          report.pickles === 0 && kind === 'pickle_text' && report.callables.length === 0
+          report.pickles === 0 && kind === 'pickle_text' && !report.findings.some((f) => f.verdict === 'malicious')
             ? { format: 'other', findings: [], facts: {}, unsupported: 'unrecognised bytes' }
             : pickleAnalysis(report, 'pickle');
       } else member = await analyseSource(source, memberCtx);

@@ -235,6 +235,13 @@ describe('analyseBytes: formats by content, verdicts, hashes', () => {
     expect((await analyseBytes(new TextEncoder().encode('hello world, not a model'))).verdict).toBe('unsupported');
     expect((await analyseBytes(new Uint8Array(0))).verdict).toBe('unsupported');
     expect((await analyseBytes(new TextEncoder().encode('cmod\n\xf8\n'))).verdict).not.toBe('benign');
+    // Prose that opens like protocol 0 opcodes (NONE, INST; MARK, GLOBAL) is not a pickle with unknown imports.
+    expect((await analyseBytes(new TextEncoder().encode('Nice model\nfor text\n'))).verdict).toBe('unsupported');
+    expect((await analyseBytes(new TextEncoder().encode('(copyright 2024\nall rights\n'))).verdict).not.toMatch(
+      /suspicious|malicious/,
+    );
+    // A truncated protocol 0 pickle with a dangerous import stays malicious.
+    expect((await analyseBytes(new TextEncoder().encode('cos\nsystem\n(S"id"\n'))).verdict).toBe('malicious');
   });
 
   it('finds pickles stored in a 7z archive while calling the archive unscannable', async () => {
