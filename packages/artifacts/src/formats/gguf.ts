@@ -18,7 +18,11 @@ const TYPE_UINT32 = 4;
 const MAX_TENSOR_NAME = 63;
 /** Caps on what we keep in memory; real models have tens of keys and at most tens of thousands of tensors. */
 const MAX_KV = 1 << 16;
-const MAX_TENSORS = 1 << 20;
+const MAX_TENSORS = 1 << 17;
+/** All keys together (kept for the duplicate check). */
+const MAX_TOTAL_KEY_BYTES = 16 << 20;
+/** Findings per file: enough to show every kind of problem without growing with the number of keys. */
+const MAX_FINDINGS = 200;
 const MAX_KEY_BYTES = 1 << 16;
 /** Chat templates larger than this are not analysed (a real template is a few KB). */
 const MAX_TEMPLATE_BYTES = 1 << 20;
@@ -78,11 +82,14 @@ async function walk(cursor: ByteCursor, facts: Record<string, unknown>, findings
   if (tensorCount > MAX_TENSORS) throw new Unscannable(`${tensorCount} tensors exceed the ${MAX_TENSORS} cap`);
 
   const keys = new Set<string>();
+  let keyBytesTotal = 0;
   const templates: string[] = [];
   let alignment = format.default_alignment;
   for (let i = 0; i < kvCount; i++) {
     const keyBytes = await stringLength(cursor, layout);
     if (keyBytes > MAX_KEY_BYTES) throw new Unscannable(`a key of ${keyBytes} bytes exceeds the cap`);
+    keyBytesTotal += keyBytes;
+    if (keyBytesTotal > MAX_TOTAL_KEY_BYTES) throw new Unscannable(`keys exceed ${MAX_TOTAL_KEY_BYTES} bytes in all`);
     const key = utf8Lenient.decode(await cursor.bytes(keyBytes));
     if (keys.has(key)) throw new Invalid(`duplicate key ${JSON.stringify(key.slice(0, 100))}`);
     keys.add(key);
@@ -101,7 +108,9 @@ async function walk(cursor: ByteCursor, facts: Record<string, unknown>, findings
       const text = utf8Lenient.decode(await cursor.bytes(length));
       if (isTemplate) templates.push(key);
       if (FACT_KEYS.has(key)) facts[key.slice('general.'.length)] = text.slice(0, 200);
-      findings.push(...judgeString(key, text, { isTemplate, offset }));
+      // The rendered templates are always judged; other keys only until the cap (a flood of them hides nothing).
+      if (isTemplate || findings.length < MAX_FINDINGS)
+        findings.push(...judgeString(key, text, { isTemplate, offset }));
     } else if (key === 'general.alignment') {
       if (type !== TYPE_UINT32) throw new Invalid('general.alignment is not a uint32');
       alignment = await cursor.u32(layout.littleEndian);

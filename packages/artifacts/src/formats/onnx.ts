@@ -35,6 +35,8 @@ const MODEL_FIELDS = new Map<number, number>([
   [25, WIRE_LEN],
 ]);
 const MAX_FACT_ITEMS = 200;
+/** Distinct op types, custom-domain uses and findings kept per file (a hostile graph may have millions of nodes). */
+const MAX_KEPT = 1000;
 /** TensorProto.DataType → bits per element (onnx/onnx.proto); STRING (8) and unknown types are not size-checked. */
 const DATA_TYPE_BITS: Record<number, number> = {
   1: 32,
@@ -200,8 +202,11 @@ async function walkNode(walk: OnnxWalk, range: WireField, depth: number): Promis
     else if (field.field === 5) await walkAttribute(walk, field, depth + 1);
     else if (field.field === 6) await checkText(walk, `node ${opType} doc_string`, field);
   }
-  walk.opTypes.add(domain && domain !== 'ai.onnx' ? `${domain}::${opType}` : opType);
-  if (!KNOWN_DOMAINS.has(domain)) walk.domainUses.push({ domain, opType, offset: range.start });
+  // Bounded memory whatever the node count: distinct op types and custom-domain uses are kept up to a cap.
+  if (walk.opTypes.size < MAX_KEPT) walk.opTypes.add(domain && domain !== 'ai.onnx' ? `${domain}::${opType}` : opType);
+  if (!KNOWN_DOMAINS.has(domain) && walk.domainUses.length < MAX_KEPT) {
+    walk.domainUses.push({ domain, opType, offset: range.start });
+  }
 }
 
 /** AttributeProto: t (5), g (6), tensors (10), graphs (11), sparse_tensor (22), sparse_tensors (23). */
@@ -359,7 +364,8 @@ async function checkMetadataProp(walk: OnnxWalk, range: WireField): Promise<void
 }
 
 function checkLocation(walk: OnnxWalk, location: string, where: { tensor: string; offset: number }): void {
-  walk.externalLocations.push(location);
+  if (walk.externalLocations.length < MAX_FACT_ITEMS) walk.externalLocations.push(location);
+  if (walk.findings.length >= MAX_KEPT) return;
   const segments = location.split(/[\\/]/);
   const absolute =
     location.startsWith('/') || location.startsWith('\\') || /^[A-Za-z]:/.test(location) || location.includes('\u0000');

@@ -29,6 +29,7 @@ const SAVED_MODEL_FIELDS = new Map<number, number>([
 /** MetaGraphDef fields 1-7 are all messages (tensorflow/core/protobuf/meta_graph.proto). */
 const META_GRAPH_FIELDS = new Map<number, number>([1, 2, 3, 4, 5, 6, 7].map((f) => [f, WIRE_LEN]));
 const MAX_FACT_ITEMS = 200;
+const MAX_DISTINCT_OPS = 10_000;
 // The fields each walk reads; the rest (signatures, inputs, devices, constants) are skipped without being yielded.
 const META_GRAPH_WANTED = new Set([2]);
 const GRAPH_DEF_WANTED = new Set([1, 2]);
@@ -137,7 +138,9 @@ async function walkNodeDef(walk: SavedModelWalk, range: WireField): Promise<void
     else if (field.field === 2) op = await readString(walk.file, field, 200);
     else if (field.field === 5) outputStream ||= await stringAttr(walk, field, 'output_stream');
   }
-  walk.opCounts.set(op, (walk.opCounts.get(op) ?? 0) + 1);
+  // Bounded memory whatever the node count: distinct ops are counted up to a cap (findings are one per op).
+  if (walk.opCounts.has(op) || walk.opCounts.size < MAX_DISTINCT_OPS)
+    walk.opCounts.set(op, (walk.opCounts.get(op) ?? 0) + 1);
   // tf.print writes to stderr; PrintV2 with a file:// output stream appends to any file the process can write.
   const printsToFile = op === 'PrintV2' && outputStream.startsWith('file://');
   const malicious = MALICIOUS_OPS[op] ?? (printsToFile ? ops.print_to_file : undefined);
