@@ -233,6 +233,14 @@ describe('GGUF analyser on hand-written files', () => {
     );
   });
 
+  it('still judges the chat template after a flood of findings from other keys', async () => {
+    const flood = Array.from({ length: 300 }, (_, i) => kvString(`custom.k${i}`, "__import__('os').system('id')"));
+    const template = kvString('tokenizer.chat_template', "{{ cycler.__init__.__globals__.os.popen('id') }}");
+    const { verdict, analysis } = await analyse(gguf([...flood, template]));
+    expect(verdict).toBe('malicious');
+    expect(analysis.findings.length).toBeLessThan(300);
+  });
+
   it('calls bytes appended after the model (a polyglot zip) suspicious', async () => {
     const model = gguf([kvString('tokenizer.chat_template', "{% for m in messages %}{{ m['content'] }}{% endfor %}")]);
     const zip = [0x50, 0x4b, 0x03, 0x04, ...new Array<number>(100).fill(0)];
