@@ -43,14 +43,27 @@ interface Context {
   depth: number;
   member: string | undefined;
   options: Required<AnalyseOptions>;
-  inflated: { total: number };
+  /** Bytes inflated so far for the whole artifact, and the most it may inflate. */
+  inflated: { total: number; limit: number };
 }
 
-export function rootContext(options: AnalyseOptions = {}): Context {
-  return { depth: 0, member: undefined, options: { ...DEFAULT_OPTIONS, ...options }, inflated: { total: 0 } };
+export function rootContext(options: AnalyseOptions = {}, size?: number): Context {
+  const merged = { ...DEFAULT_OPTIONS, ...options };
+  // Overlapping entries can make a small archive inflate each member up to the ratio cap again and again: the whole
+  // artifact inflates to at most the ratio cap times its own size (at least 1 MiB), and never past maxInflatedBytes.
+  const limit =
+    size === undefined
+      ? merged.maxInflatedBytes
+      : Math.min(merged.maxInflatedBytes, merged.maxCompressionRatio * Math.max(size, 1 << 20));
+  return { depth: 0, member: undefined, options: merged, inflated: { total: 0, limit } };
 }
 
 const READ_CHUNK = 1 << 20;
+/**
+ * Compressed bytes handed to the inflater at a time. Deflate expands at most about 1032:1, and the caps are checked
+ * between pieces, so a bomb overshoots a cap by at most ~4 MiB instead of inflating a whole read window.
+ */
+const INFLATE_PIECE = 4 * 1024;
 
 export async function analyseSource(file: RandomAccess, ctx: Context): Promise<Analysis> {
   const head = await file.read(0, HEAD_BYTES);
@@ -247,8 +260,8 @@ async function inflateAndAnalyse(
     if (failure !== null) return;
     produced += chunk.length;
     ctx.inflated.total += chunk.length;
-    if (ctx.inflated.total > ctx.options.maxInflatedBytes) {
-      failure = new InflateCapError(`decompressed output passes ${ctx.options.maxInflatedBytes} bytes`);
+    if (ctx.inflated.total > ctx.inflated.limit) {
+      failure = new InflateCapError(`decompressed output passes ${ctx.inflated.limit} bytes`);
       return;
     }
     if (produced > 1 << 20 && produced / Math.max(1, consumed) > ctx.options.maxCompressionRatio) {
@@ -263,8 +276,12 @@ async function inflateAndAnalyse(
   const inflater = codec === 'gzip' ? new Gunzip(onData) : codec === 'zlib' ? new Unzlib(onData) : new Inflate(onData);
   for (let at = 0; at < source.size && failure === null && !finished && !sink.done; at += READ_CHUNK) {
     const block = await source.read(at, Math.min(READ_CHUNK, source.size - at));
-    for (let i = 0; i < block.length && failure === null && !finished && !sink.done; i += 64 * 1024) {
-      const piece = block.subarray(i, Math.min(block.length, i + 64 * 1024));
+    for (let i = 0; i < block.length && failure === null && !finished && !sink.done; i += INFLATE_PIECE) {
+      if (ctx.inflated.total > ctx.inflated.limit) {
+        failure = new InflateCapError(`decompressed output passes ${ctx.inflated.limit} bytes`);
+        break;
+      }
+      const piece = block.subarray(i, Math.min(block.length, i + INFLATE_PIECE));
       consumed += piece.length;
       try {
         inflater.push(piece, at + i + piece.length >= source.size);

@@ -100,6 +100,22 @@ describe('analyseBytes: formats by content, verdicts, hashes', () => {
     expect(result.findings.map((f) => f.id)).toEqual(['archive.path_traversal']);
   });
 
+  it('bounds the inflation of overlapping entries that all point at one bomb', async () => {
+    const zeros = new Uint8Array(64 << 20);
+    const zip = zipBytes([
+      { name: 'bomb0', data: zeros, deflate: true },
+      ...Array.from({ length: 299 }, (_, i) => ({ name: `bomb${i + 1}`, data: zeros, sharesDataOf: 0 })),
+    ]);
+    const started = process.cpuUsage();
+    const result = await analyseBytes(zip);
+    const cpu = process.cpuUsage(started);
+    // Overlap is a finding (suspicious, which outranks unscannable); the inflation stops at the artifact's cap.
+    expect(result.verdict).toBe('suspicious');
+    expect(String(result.facts.unscannable)).toMatch(/bomb|passes/);
+    // Inflating every entry in full would be 300 × 64 MiB; the caps keep it to a few hundred MiB at most.
+    expect(cpu.user + cpu.system).toBeLessThan(30_000_000);
+  });
+
   it('reports encrypted members unscannable, never benign', async () => {
     const zip = zipBytes([{ name: 'test.txt', data: new TextEncoder().encode('secret'), encrypted: true }]);
     expect((await analyseBytes(zip)).verdict).toBe('unscannable');

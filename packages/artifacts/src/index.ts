@@ -71,7 +71,7 @@ export async function analyseFile(filePath: string, options: AnalyseOptions = {}
   try {
     const { size } = await fh.stat();
     const sha256 = await hashFile(fh, size);
-    const analysis = await analyseSource(fromFileHandle(fh, size), rootContext(options));
+    const analysis = await analyseSource(fromFileHandle(fh, size), rootContext(options, size));
     return toResult(analysis, sha256, size);
   } finally {
     await fh.close();
@@ -80,7 +80,7 @@ export async function analyseFile(filePath: string, options: AnalyseOptions = {}
 
 export async function analyseBytes(bytes: Uint8Array, options: AnalyseOptions = {}): Promise<ArtifactResult> {
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  const analysis = await analyseSource(fromBytes(bytes), rootContext(options));
+  const analysis = await analyseSource(fromBytes(bytes), rootContext(options, bytes.length));
   return toResult(analysis, sha256, bytes.length);
 }
 
@@ -143,7 +143,7 @@ export function createArtifactScanner(options: ArtifactScannerOptions = {}): Art
       const sha256 = hash.digest('hex');
       try {
         const fh = await file();
-        const analysis = await analyseSource(fromFileHandle(fh, size), rootContext(options));
+        const analysis = await analyseSource(fromFileHandle(fh, size), rootContext(options, size));
         return toResult(analysis, sha256, size);
       } finally {
         await cleanup();

@@ -230,7 +230,8 @@ export async function streamZipMember(
     wanted = onChunk(chunk);
     if (final) finished = true;
   });
-  const inflateChunk = 64 * 1024;
+  // Small pieces: the caps are checked between them, and deflate expands at most about 1032:1.
+  const inflateChunk = 4 * 1024;
   for (let at = entry.dataOffset; at < end && failure === null && wanted && !finished; at += readChunk) {
     const block = await file.read(at, Math.min(readChunk, end - at));
     for (let i = 0; i < block.length && failure === null && wanted && !finished; i += inflateChunk) {
