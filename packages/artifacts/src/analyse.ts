@@ -608,6 +608,13 @@ async function analyseTar(file: RandomAccess, ctx: Context): Promise<Analysis> {
  * 7z and other archives the analyser cannot unpack: pickles stored uncompressed in them are found by their PROTO
  * opcode and walked; the archive stays `unscannable` because compressed members were not read.
  */
+/**
+ * Candidate PROTO openings walked per archive, each over at most 1 MiB and 16,384 opcodes: bytes made of nothing but
+ * PROTO openings cost a bounded few million opcodes, not one walk per byte. A dangerous import seen before a walk
+ * ends counts even when the candidate is cut short.
+ */
+const MAX_CARVED = 256;
+
 async function carveArchive(file: RandomAccess, ctx: Context, what: string): Promise<Analysis> {
   const result: Analysis = {
     format: 'other',
@@ -616,16 +623,17 @@ async function carveArchive(file: RandomAccess, ctx: Context, what: string): Pro
     unscannable: `${what} archive: members are not decompressed; only pickles stored uncompressed were found and scanned`,
   };
   let candidates = 0;
-  for (let at = 0; at < file.size && candidates < 1000; at += READ_CHUNK) {
+  for (let at = 0; at < file.size && candidates < MAX_CARVED; at += READ_CHUNK) {
     const block = await file.read(at, Math.min(READ_CHUNK + 1, file.size - at));
-    for (let i = 0; i < Math.min(block.length - 1, READ_CHUNK) && candidates < 1000; i++) {
+    for (let i = 0; i < Math.min(block.length - 1, READ_CHUNK) && candidates < MAX_CARVED; i++) {
       if (block[i] !== 0x80 || block[i + 1]! < 2 || block[i + 1]! > 5) continue;
       candidates++;
       const start = at + i;
-      const report = await walkPickle(slice(file, start, Math.min(file.size - start, 16 << 20)), ctx, {
+      const report = await walkPickle(slice(file, start, Math.min(file.size - start, 1 << 20)), ctx, {
         maxPickles: 1,
+        limits: { ...ctx.options.pickleLimits, maxOpcodes: 16_384 },
       });
-      if (report.pickles === 0) continue;
+      if (report.pickles === 0 && !report.findings.some((f) => f.verdict === 'malicious')) continue;
       const risky: ArtifactFinding[] = report.findings.map((f) => ({
         ...f,
         evidence: { ...f.evidence, offset: (f.evidence.offset ?? 0) + start },

@@ -271,6 +271,14 @@ describe('analyseBytes: formats by content, verdicts, hashes', () => {
     const result = await analyseBytes(sevenZip);
     expect(result.verdict).toBe('malicious');
     expect(result.facts.unscannable).toMatch(/7z/);
+    // Bytes made of nothing but PROTO openings cost a bounded number of carved walks.
+    const openings = new Uint8Array(4 << 20);
+    openings.set([0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c]);
+    for (let i = 8; i < openings.length; i += 2) openings.set([0x80, 0x02], i);
+    const started = process.cpuUsage();
+    expect((await analyseBytes(openings)).verdict).toBe('unscannable');
+    const cpu = process.cpuUsage(started);
+    expect(cpu.user + cpu.system).toBeLessThan(30_000_000);
   });
 });
 
