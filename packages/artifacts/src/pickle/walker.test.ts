@@ -187,6 +187,9 @@ describe('pickle walk: the callables a load would import and call', () => {
     expect(walk(pickle(op.proto(2), 0xff)).invalid).toMatch(/unknown opcode/);
     expect(walk(pickle(op.proto(9), op.none, op.stop)).invalid).toMatch(/protocol 9/);
     expect(walk(new Uint8Array(0)).invalid).toBe('empty stream');
+    // Padding after a complete pickle is not junk; anything else after it is.
+    expect(walk(pickle(...torchStatePickle(), 0x0a, 0x00, 0x20)).invalid).toBeUndefined();
+    expect(walk(pickle(...torchStatePickle(), 0x0a, 0xff)).invalid).toMatch(/unknown opcode 0xff/);
   });
 
   it('gives the same result whatever the chunking of the stream', () => {

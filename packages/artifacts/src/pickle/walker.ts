@@ -554,6 +554,12 @@ export class PickleWalker {
     const off = this.offsetOf(pos);
     const avail = buf.length - pos - 1;
     if (!this.inPickle) {
+      // Whitespace or NUL padding after a complete pickle is not another pickle (files saved with a trailing newline).
+      if (this.report.pickles > 0 && (op === 0x0a || op === 0x0d || op === 0x20 || op === 0x00)) {
+        this.pos = pos + 1;
+        this.report.endOffset = this.offsetOf(pos + 1);
+        return true;
+      }
       this.inPickle = true;
       this.proto = 0;
     }
