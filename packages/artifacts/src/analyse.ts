@@ -589,6 +589,21 @@ async function analyseTar(file: RandomAccess, ctx: Context): Promise<Analysis> {
           report.pickles === 0 && kind === 'pickle_text' && !report.findings.some((f) => f.verdict === 'malicious')
             ? { format: 'other', findings: [], facts: {}, unsupported: 'unrecognised bytes' }
             : pickleAnalysis(report, 'pickle');
+        // The `storages` member interleaves one pickle per storage with its raw bytes, whose size only the storage
+        // type tells: the pickles after the first are found by their PROTO opening, as in an archive we cannot unpack.
+        if (report.stoppedAt !== undefined && report.stoppedAt < size) {
+          const rest = await carveArchive(
+            slice(source, report.stoppedAt, size - report.stoppedAt),
+            memberCtx,
+            'tar member',
+          );
+          for (const finding of rest.findings) {
+            member.findings.push({
+              ...finding,
+              evidence: { ...finding.evidence, offset: (finding.evidence.offset ?? 0) + report.stoppedAt },
+            });
+          }
+        }
       } else member = await analyseSource(source, memberCtx);
       if (member.unsupported === undefined) analysed++;
       merge(result, member, path);

@@ -188,6 +188,16 @@ describe('analyseBytes: formats by content, verdicts, hashes', () => {
       ]),
     );
     expect(benign.verdict).toBe('benign');
+    // A later pickle of the storages member, after raw storage bytes, is found too.
+    const laterStorage = pickle(...storages, 4, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, ...osSystemPickle());
+    const hidden = await analyseBytes(
+      tar([
+        ['pickle', torchStatePickle()],
+        ['storages', laterStorage],
+      ]),
+    );
+    expect(hidden.verdict).toBe('malicious');
+    expect(hidden.findings[0]!.evidence).toMatchObject({ member: 'storages', callable: 'os.system' });
     const slip = await analyseBytes(tar([['../evil.pkl', torchStatePickle()]]));
     expect(slip.findings.map((f) => f.id)).toEqual(['archive.path_traversal']);
   });
