@@ -6,7 +6,8 @@ import { CONSOLE_DOOR_HEADER, consoleDoorHeader, consoleDoorSession } from './co
 
 const KEY = randomBytes(32).toString('hex');
 const OTHER_KEY = randomBytes(32).toString('base64');
-const withHeader = (value: string | string[] | undefined) => ({ headers: { [CONSOLE_DOOR_HEADER]: value } }) as Request;
+const withHeader = (value: string | string[] | undefined) =>
+  ({ headers: { [CONSOLE_DOOR_HEADER]: value } }) as unknown as Request;
 
 describe('console door header', () => {
   it('names the session it was made for, under the same key', () => {
