@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { analyseFile } from '../src/index';
 import { crc32 } from 'node:zlib';
-import { op, pickle, torchStatePickle, u32le, u64le } from '../src/pickle/pickle-bytes';
+import { op, pickle, torchStatePickle } from '../test/pickle-bytes';
+import { u32le, u64le } from '../test/support';
 
 const MiB = 1 << 20;
 

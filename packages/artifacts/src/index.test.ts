@@ -6,8 +6,9 @@ import { gzipSync, deflateSync } from 'node:zlib';
 import { analyseBytes, analyseFile, ArtifactTooLargeError, createArtifactScanner, ANALYSER_VERSION } from './index';
 import { analyseSource, rootContext } from './analyse';
 import type { RandomAccess } from './random-access';
-import { zipBytes } from './containers/zip-bytes';
-import { op, osSystemPickle, pickle, torchStatePickle, u64le } from './pickle/pickle-bytes';
+import { zipBytes } from '../test/zip-bytes';
+import { op, osSystemPickle, pickle, torchStatePickle } from '../test/pickle-bytes';
+import { u64le } from '../test/support';
 
 const callablesOf = (result: { findings: { verdict: string; evidence: { callable?: string } }[] }): string[] =>
   result.findings.filter((f) => f.verdict === 'malicious').map((f) => f.evidence.callable ?? '');

@@ -1,6 +1,7 @@
 import { fromBytes } from '../random-access';
 import { analyseGguf } from './gguf';
-import { datasetBytes, labelledFiles, u32le, u64le, utf8, verdictOf } from './test-support';
+import { datasetBytes, labelledFiles, u32le, u64le, utf8 } from '../../test/support';
+import { verdictOf } from '../index';
 
 // GGUF v3 layout (ggml docs/gguf.md): magic, version u32, tensor_count u64, kv_count u64, key/values, tensor infos,
 // padding to the alignment, tensor data.

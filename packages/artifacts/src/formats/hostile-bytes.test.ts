@@ -5,7 +5,8 @@ import { analyseKerasH5 } from './keras';
 import { analyseOnnx } from './onnx';
 import { analyseSafetensors } from './safetensors';
 import { analyseSavedModel } from './savedmodel';
-import { datasetBytes, labelledFiles, verdictOf } from './test-support';
+import { datasetBytes, labelledFiles } from '../../test/support';
+import { verdictOf } from '../index';
 
 // Every labelled file of these formats, cut short and corrupted byte by byte: an analyser must always answer with a
 // verdict (never throw, never hang), and a cut safetensors or GGUF file is never benign.

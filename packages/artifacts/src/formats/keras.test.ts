@@ -1,7 +1,8 @@
 import { inflateRawSync } from 'node:zlib';
 import { fromBytes } from '../random-access';
 import { analyseKerasConfig, analyseKerasH5 } from './keras';
-import { datasetBytes, labelledFiles, utf8, verdictOf } from './test-support';
+import { datasetBytes, labelledFiles, utf8 } from '../../test/support';
+import { verdictOf } from '../index';
 
 /** One member of a zip by walking its local headers (stored or deflated): enough to read a .keras test file. */
 function zipMember(zip: Uint8Array, name: string): Uint8Array {

@@ -1,7 +1,8 @@
 import { fromBytes } from '../random-access';
 import { analyseOnnx, looksLikeOnnx } from './onnx';
 import { looksLikeSavedModel } from './savedmodel';
-import { datasetBytes, labelledFiles, pb, verdictOf } from './test-support';
+import { datasetBytes, labelledFiles, pb } from '../../test/support';
+import { verdictOf } from '../index';
 
 // onnx/onnx.proto field numbers: ModelProto ir_version 1, producer_name 2, graph 7, opset_import 8, functions 25;
 // GraphProto node 1, initializer 5; NodeProto op_type 4, domain 7, attribute 5; AttributeProto g 6;

@@ -1,6 +1,7 @@
 import { fromBytes } from '../random-access';
 import { analyseSafetensors } from './safetensors';
-import { datasetBytes, labelledFiles, u64le, utf8, verdictOf } from './test-support';
+import { datasetBytes, labelledFiles, u64le, utf8 } from '../../test/support';
+import { verdictOf } from '../index';
 
 /** A safetensors file: the header JSON (padded as the reference writer does), then `dataBytes` zero bytes. */
 function safetensors(header: unknown, dataBytes: number): Uint8Array {

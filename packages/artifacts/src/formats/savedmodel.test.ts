@@ -1,7 +1,8 @@
 import { fromBytes } from '../random-access';
 import { looksLikeOnnx } from './onnx';
 import { analyseSavedModel, looksLikeSavedModel } from './savedmodel';
-import { datasetBytes, labelledFiles, pb, verdictOf } from './test-support';
+import { datasetBytes, labelledFiles, pb } from '../../test/support';
+import { verdictOf } from '../index';
 
 // tensorflow/core/protobuf/saved_model.proto and meta_graph.proto, framework/graph.proto, node_def.proto,
 // function.proto: SavedModel meta_graphs 2 → MetaGraphDef graph_def 2 → GraphDef node 1 (NodeDef name 1, op 2,

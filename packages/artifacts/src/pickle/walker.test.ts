@@ -1,6 +1,7 @@
 import { expectWithinBudget } from '@risk/time-budget';
 import { PickleWalker, type PickleReport, type PickleWalkOptions } from './walker';
-import { op, osSystemPickle, pickle, torchStatePickle, u64le } from './pickle-bytes';
+import { op, osSystemPickle, pickle, torchStatePickle } from '../../test/pickle-bytes';
+import { u64le } from '../../test/support';
 
 function walk(bytes: Uint8Array, options: PickleWalkOptions = {}): PickleReport {
   const walker = new PickleWalker(options);

@@ -1,15 +1,6 @@
 // Byte-level pickle writer for tests and benches: hand-written streams (the techniques of the public bypass samples)
 // built opcode by opcode, so every hostile case is labelled before the analyser sees it. Never used on input.
-
-export function u32le(value: number): number[] {
-  return [value & 0xff, (value >>> 8) & 0xff, (value >>> 16) & 0xff, (value >>> 24) & 0xff];
-}
-
-export function u64le(value: number): number[] {
-  const low = value % 0x100000000;
-  const high = Math.floor(value / 0x100000000);
-  return [...u32le(low), ...u32le(high)];
-}
+import { u32le, u64le } from './support';
 
 const text = (s: string): number[] => [...Buffer.from(s, 'utf8')];
 

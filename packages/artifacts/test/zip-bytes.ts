@@ -2,7 +2,7 @@
 // (a local name that differs from the central one, a wrong CRC, the encryption flag, entries sharing one local
 // header). Never used on input.
 import { crc32, deflateRawSync } from 'node:zlib';
-import { u32le } from '../pickle/pickle-bytes';
+import { u32le } from './support';
 
 export interface ZipMemberSpec {
   name: string;

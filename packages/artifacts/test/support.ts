@@ -1,12 +1,9 @@
-// Shared by the format analysers' tests: the labelled data set (read as bytes only: the files are hostile) and the
-// verdict a FormatAnalysis stands for (the worst of its findings, `invalid` and `unscannable`; docs/artifacts.md).
+// Shared by the analyser's tests and bench (kept out of src/ so the build does not ship it): the labelled data set
+// (read as bytes only: the files are hostile) and byte builders for hand-written headers and protobuf messages.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ArtifactFormat, ArtifactVerdict, FormatAnalysis } from '../types';
-import { VERDICT_RANK } from '../types';
-
-/** The benchmark data set beside the repository (CI checks it out as ../shared). */
-export const DATASET_DIR = path.resolve(__dirname, '../../../../../shared/data/model-artifacts');
+import type { ArtifactFormat, ArtifactVerdict } from '../src/types';
+import { DEFAULT_DATASET as DATASET_DIR } from '../scripts/eval-artifacts';
 
 export interface LabelledFile {
   file: string;
@@ -22,17 +19,6 @@ export function labelledFiles(format: ArtifactFormat): LabelledFile[] {
 
 export function datasetBytes(file: string): Uint8Array {
   return new Uint8Array(readFileSync(path.join(DATASET_DIR, file)));
-}
-
-export function verdictOf(analysis: FormatAnalysis): ArtifactVerdict {
-  let verdict: ArtifactVerdict = 'benign';
-  const raise = (candidate: ArtifactVerdict): void => {
-    if (VERDICT_RANK[candidate] > VERDICT_RANK[verdict]) verdict = candidate;
-  };
-  for (const finding of analysis.findings) raise(finding.verdict);
-  if (analysis.invalid !== undefined) raise('invalid');
-  if (analysis.unscannable !== undefined) raise('unscannable');
-  return verdict;
 }
 
 /** Little-endian integer bytes for hand-written headers. */
