@@ -5,15 +5,14 @@
 import domains from '../../data/onnx-domains.json';
 import type { RandomAccess } from '../random-access';
 import type { ArtifactFinding, FormatAnalysis } from '../types';
-import { excerpt, TruncatedError } from './byte-cursor';
+import { excerpt } from './byte-cursor';
 import { codeLikeContent } from './metadata-code';
 import {
   fieldsOf,
   headMatches,
-  MalformedProtobuf,
-  ProtobufCapExceeded,
   readString,
   WalkBudget,
+  walkFailure,
   WIRE_LEN,
   WIRE_VARINT,
   type WireField,
@@ -143,11 +142,8 @@ export async function analyseOnnx(file: RandomAccess): Promise<FormatAnalysis> {
       return done({ invalid: 'not an ONNX model: no ir_version or graph' });
     facts.opsets = opsets.slice(0, MAX_FACT_ITEMS);
   } catch (error) {
-    if (error instanceof TruncatedError) return done({ invalid: `truncated at byte ${error.offset}` });
-    if (error instanceof MalformedProtobuf) return done({ invalid: `malformed protobuf: ${error.message}` });
-    if (error instanceof ProtobufCapExceeded) return done({ unscannable: error.message });
     if (error instanceof InconsistentTensor) return done({ invalid: error.message });
-    throw error;
+    return done(walkFailure(error));
   }
   for (const use of walk.domainUses) {
     if (walk.localFunctions.has(`${use.domain}\u0000${use.opType}`)) continue;

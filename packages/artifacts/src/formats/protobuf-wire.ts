@@ -3,6 +3,7 @@
 // it is not asked for, so multi-GB initializers and constants are skipped by offset. Small sub-messages are read once
 // into memory; large ones are walked through a window.
 import type { RandomAccess } from '../random-access';
+import type { FormatAnalysis } from '../types';
 import { ByteCursor, TruncatedError, utf8Lenient } from './byte-cursor';
 
 export const WIRE_VARINT = 0;
@@ -23,6 +24,17 @@ export interface WireField {
   /** Byte range of a length-delimited payload (wire type 2), absolute in the file. */
   start: number;
   end: number;
+}
+
+/**
+ * How a protobuf walk that threw ends: bytes that run out or do not parse are `invalid`, a walk over its caps is
+ * `unscannable` (docs/artifacts.md "Limits"). Any other error is rethrown.
+ */
+export function walkFailure(error: unknown): Pick<FormatAnalysis, 'invalid' | 'unscannable'> {
+  if (error instanceof TruncatedError) return { invalid: `truncated at byte ${error.offset}` };
+  if (error instanceof MalformedProtobuf) return { invalid: `malformed protobuf: ${error.message}` };
+  if (error instanceof ProtobufCapExceeded) return { unscannable: error.message };
+  throw error;
 }
 
 /** Caps shared by one walk over a file. */

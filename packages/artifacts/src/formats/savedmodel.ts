@@ -4,15 +4,13 @@
 import ops from '../../data/savedmodel-ops.json';
 import type { RandomAccess } from '../random-access';
 import type { ArtifactFinding, FormatAnalysis } from '../types';
-import { TruncatedError } from './byte-cursor';
 import {
   fieldsOf,
   headMatches,
-  MalformedProtobuf,
   parsesExactly,
-  ProtobufCapExceeded,
   readString,
   WalkBudget,
+  walkFailure,
   WIRE_LEN,
   WIRE_VARINT,
   type WireField,
@@ -89,10 +87,7 @@ export async function analyseSavedModel(file: RandomAccess): Promise<FormatAnaly
     if (metaGraphs === 0) return done({ invalid: 'no meta graph' });
     facts.meta_graphs = metaGraphs;
   } catch (error) {
-    if (error instanceof TruncatedError) return done({ invalid: `truncated at byte ${error.offset}` });
-    if (error instanceof MalformedProtobuf) return done({ invalid: `malformed protobuf: ${error.message}` });
-    if (error instanceof ProtobufCapExceeded) return done({ unscannable: error.message });
-    throw error;
+    return done(walkFailure(error));
   }
   facts.node_count = walk.nodes;
   facts.function_count = walk.functions;
