@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { Piscina } from 'piscina';
 import { startStampBuffers, startStampReader } from './start-stamps';
 import type { BudgetedTaskMessage } from './thread';
@@ -35,6 +36,11 @@ export interface BudgetedPool<P, R> {
   run(payload: P): Promise<R>;
   /** Terminates every thread (running tasks reject). */
   close(): Promise<void>;
+}
+
+/** Default pool size: two threads (one per core of a small machine), fewer on a single core. */
+export function defaultThreads(): number {
+  return Math.max(1, Math.min(2, os.availableParallelism()));
 }
 
 /**

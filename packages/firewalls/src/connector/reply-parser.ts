@@ -4,17 +4,16 @@
 // thread held admin /health for 16 s and the worker's lock renewals for 10 s per call. Here the parse runs in a
 // @risk/thread-pool budgeted pool: the main thread only waits, and a parse over REPLY_PARSE_BUDGET_MS of CPU is
 // stopped (its thread terminated) and fails the call with a connector error.
-import os from 'node:os';
 import path from 'node:path';
-import { createBudgetedPool, taskFile, type BudgetedPool } from '@risk/thread-pool';
+import { createBudgetedPool, defaultThreads, taskFile, type BudgetedPool } from '@risk/thread-pool';
 import { ConnectorError } from './errors';
 import type { XmlNode } from '../lib/xml-tree';
 import type { ReplyParse } from './reply-task';
 
 /**
  * CPU a reply's parse may take. A real reply (a few KiB) parses in a few milliseconds; the largest a connector
- * accepts (REPLY_CAPS in https-client.ts) in well under this on a quiet machine. Counted in the thread's CPU time,
- * so a busy machine does not fail a benign reply (packages/thread-pool).
+ * accepts (256 KiB, docs/firewalls.md "Replies") in well under this on a quiet machine. Counted in the thread's CPU
+ * time, so a busy machine does not fail a benign reply (packages/thread-pool).
  */
 export const REPLY_PARSE_BUDGET_MS = 1000;
 
@@ -39,7 +38,7 @@ function replyPool(): BudgetedPool<ReplyParse, unknown> {
       name: 'firewall-reply-task',
       fallback: path.join(__dirname, 'reply-task-entry.cjs'),
     }),
-    threads: Math.max(1, Math.min(2, os.availableParallelism())),
+    threads: defaultThreads(),
     minThreads: 0,
     idleTimeoutMs: 60_000,
     budgetMs,

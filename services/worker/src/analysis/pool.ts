@@ -1,7 +1,6 @@
-import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '@risk/common';
-import { createBudgetedPool, taskFile } from '@risk/thread-pool';
+import { createBudgetedPool, defaultThreads, taskFile } from '@risk/thread-pool';
 import type { AnalysisEntries, AnalysisTask, EntryName } from './task';
 
 /**
@@ -52,11 +51,6 @@ export const TASK_ENTRY_TSX = path.join(__dirname, 'task-entry.cjs');
  */
 export function analysisTaskFile(): Promise<string> {
   return taskFile({ source: path.join(__dirname, 'task.ts'), name: 'analysis-task', fallback: TASK_ENTRY_TSX });
-}
-
-/** Default pool size: two threads (one per core of a small machine), fewer on a single core. */
-export function defaultThreads(): number {
-  return Math.max(1, Math.min(2, os.availableParallelism()));
 }
 
 export function createAnalysisPool(opts: AnalysisPoolOptions & { filename?: string }): AnalysisPool {
