@@ -62,7 +62,10 @@ const DATA_TYPE_BITS: Record<number, number> = {
   23: 4,
   24: 8,
 };
-/** Typed data fields of TensorProto (float_data, int32_data, string_data, int64_data, double_data, uint64_data). */
+/**
+ * Typed data fields of TensorProto (float_data, int32_data, string_data, int64_data, double_data, uint64_data). They
+ * may be millions of unpacked elements: only their presence (and packed int64 indices) matters.
+ */
 const TYPED_DATA_FIELDS = new Set([4, 5, 6, 7, 10, 11]);
 // The fields each walk reads (onnx/onnx.proto); the rest are skipped without being yielded.
 const GRAPH_FIELDS = new Set([1, 5, 10, 15]);
@@ -70,8 +73,6 @@ const NODE_FIELDS = new Set([4, 5, 6, 7]);
 const ATTRIBUTE_FIELDS = new Set([4, 5, 6, 9, 10, 11, 22, 23]);
 const SPARSE_FIELDS = new Set([1, 2, 3]);
 const TENSOR_FIELDS = new Set([1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14]);
-/** Typed data may be millions of unpacked elements: only its presence (and packed int64 indices) matters. */
-const TENSOR_DATA_FIELDS = new Set([4, 5, 6, 7, 10, 11]);
 const FUNCTION_FIELDS = new Set([1, 7, 10]);
 /** Index tensors of sparse initializers are checked when they are at most this large. */
 const MAX_INDEX_BYTES = 1 << 20;
@@ -258,7 +259,7 @@ async function walkTensor(walk: OnnxWalk, range: WireField, depth: number): Prom
   let external = false;
   for await (const field of fieldsOf(
     walk.file,
-    { ...range, wanted: TENSOR_FIELDS, once: TENSOR_DATA_FIELDS },
+    { ...range, wanted: TENSOR_FIELDS, once: TYPED_DATA_FIELDS },
     walk.budget,
   )) {
     if (field.field === 1) dims.push(...(await int64s(walk, field)));
