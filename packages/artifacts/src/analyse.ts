@@ -92,10 +92,8 @@ async function analyseKind(
     }
     case 'pickle_text': {
       const report = await walkPickle(file, ctx, {});
-      // Text can open like a protocol 0 pickle ("Nice model…" is NONE then INST): without a complete pickle, only a
-      // dangerous import makes it one (malicious wins over truncation); unknown names read out of prose do not.
-      const dangerousSeen = report.findings.some((f) => f.verdict === 'malicious');
-      if (report.pickles === 0 && !dangerousSeen) {
+      // Text can open like a protocol 0 pickle ("Nice model…" is NONE then INST).
+      if (!foundPickle(report)) {
         // Not a pickle after all. Bytes that open with a protocol 0 GLOBAL/INST/MARK line and then break are a
         // malformed pickle; anything else is simply another type.
         // Inside an archive, a text member is data whatever its first character.
@@ -175,6 +173,19 @@ export async function walkPickle(file: RandomAccess, ctx: Context, options: Pick
     at += walker.skipWithin(file.size - at);
   }
   return walker.end();
+}
+
+/**
+ * Whether a walk found a pickle: a complete one, or a dangerous import before the bytes broke (malicious wins over
+ * truncation). Unknown names read out of prose or random bytes do not make one.
+ */
+function foundPickle(report: PickleReport): boolean {
+  return report.pickles > 0 || report.findings.some((f) => f.verdict === 'malicious');
+}
+
+/** Findings of a walk over a window that starts `by` bytes into the member, with offsets counted from the member. */
+function shiftOffsets(findings: ArtifactFinding[], by: number): ArtifactFinding[] {
+  return findings.map((f) => ({ ...f, evidence: { ...f.evidence, offset: (f.evidence.offset ?? 0) + by } }));
 }
 
 export function pickleAnalysis(report: PickleReport, format: ArtifactFormat): Analysis {
@@ -436,13 +447,7 @@ async function analyseZip(file: RandomAccess, ctx: Context): Promise<Analysis> {
       // PyTorch's zip reader ignores the encryption flag, so a plaintext pickle flagged encrypted still loads (the
       // flag trick against scanners that refuse such members): its findings count, the member stays unscannable.
       const plaintext = await analyseZipMember(file, entry, { ...ctx, depth: ctx.depth + 1, member: path });
-      for (const finding of plaintext.findings) {
-        result.findings.push(
-          finding.evidence.member === undefined
-            ? { ...finding, evidence: { ...finding.evidence, member: path } }
-            : finding,
-        );
-      }
+      addMemberFindings(result, plaintext, path);
       continue;
     }
     // PyTorch reads tensor storages as raw bytes, never as pickles or archives.
@@ -529,13 +534,18 @@ async function analyseZipMember(file: RandomAccess, entry: ZipEntry, ctx: Contex
   return analysis;
 }
 
-/** Folds a member's analysis into its container's: findings keep their member, problems name it. */
-function merge(into: Analysis, member: Analysis, path: string): void {
+/** A member's findings in its container's, each naming the member (a nested archive's keep their inner path). */
+function addMemberFindings(into: Analysis, member: Analysis, path: string): void {
   for (const finding of member.findings) {
     into.findings.push(
       finding.evidence.member === undefined ? { ...finding, evidence: { ...finding.evidence, member: path } } : finding,
     );
   }
+}
+
+/** Folds a member's analysis into its container's: findings keep their member, problems name it. */
+function merge(into: Analysis, member: Analysis, path: string): void {
+  addMemberFindings(into, member, path);
   if (member.invalid !== undefined) into.invalid ??= `${path}: ${member.invalid}`;
   if (member.unscannable !== undefined) into.unscannable ??= `${path}: ${member.unscannable}`;
   const formats = (into.facts.member_formats ??= {}) as Record<string, string>;
@@ -586,7 +596,7 @@ async function analyseTar(file: RandomAccess, ctx: Context): Promise<Analysis> {
       if (kind === 'pickle' || kind === 'pickle_text') {
         const report = await walkPickle(source, memberCtx, { maxPickles: 1 });
         member =
-          report.pickles === 0 && kind === 'pickle_text' && !report.findings.some((f) => f.verdict === 'malicious')
+          kind === 'pickle_text' && !foundPickle(report)
             ? { format: 'other', findings: [], facts: {}, unsupported: 'unrecognised bytes' }
             : pickleAnalysis(report, 'pickle');
         // The `storages` member interleaves one pickle per storage with its raw bytes, whose size only the storage
@@ -597,12 +607,8 @@ async function analyseTar(file: RandomAccess, ctx: Context): Promise<Analysis> {
             memberCtx,
             'tar member',
           );
-          for (const finding of rest.findings) {
-            member.findings.push({
-              ...finding,
-              evidence: { ...finding.evidence, offset: (finding.evidence.offset ?? 0) + report.stoppedAt },
-            });
-          }
+          // A loop, not push(...): the carve may return tens of thousands of findings.
+          for (const finding of shiftOffsets(rest.findings, report.stoppedAt)) member.findings.push(finding);
         }
       } else member = await analyseSource(source, memberCtx);
       if (member.unsupported === undefined) analysed++;
@@ -648,12 +654,7 @@ async function carveArchive(file: RandomAccess, ctx: Context, what: string): Pro
         maxPickles: 1,
         limits: { ...ctx.options.pickleLimits, maxOpcodes: 16_384 },
       });
-      if (report.pickles === 0 && !report.findings.some((f) => f.verdict === 'malicious')) continue;
-      const risky: ArtifactFinding[] = report.findings.map((f) => ({
-        ...f,
-        evidence: { ...f.evidence, offset: (f.evidence.offset ?? 0) + start },
-      }));
-      result.findings.push(...risky);
+      if (foundPickle(report)) result.findings.push(...shiftOffsets(report.findings, start));
     }
   }
   result.facts.carved_candidates = candidates;
