@@ -2,6 +2,7 @@
 // connects Redis (rate limits, readiness) on top of the shared start-up.
 import IORedis from 'ioredis';
 import { runApiProcess } from '@risk/common';
+import { closeReplyParsers } from '@risk/firewalls';
 import { createApp } from './app';
 
 void runApiProcess({
@@ -21,6 +22,8 @@ void runApiProcess({
       app,
       async close() {
         redis.disconnect();
+        // after the server has drained: no firewall test or logging call is parsing a reply any more
+        await closeReplyParsers();
       },
     };
   },

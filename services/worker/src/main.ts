@@ -1,5 +1,6 @@
 import { configWarnings, createLogger, loadConfigOrExit, onShutdown, QueueProducer, startTracing } from '@risk/common';
 import { createPrisma } from '@risk/db';
+import { closeReplyParsers } from '@risk/firewalls';
 import { loadDefaultFeeds } from './advisories/default-feeds';
 import { analysisPoolFor, closeAnalysisPools } from './analysis/pool';
 import { startHealthServer } from './health-server';
@@ -53,8 +54,9 @@ async function main() {
     await feeds;
     health.close();
     await running.close();
-    // after the job workers: an analysis still running past their close deadline loses its thread
-    await closeAnalysisPools();
+    // after the job workers: an analysis (or a firewall reply's parse) still running past their close deadline
+    // loses its thread
+    await Promise.all([closeAnalysisPools(), closeReplyParsers()]);
     await producer.close();
     await db.close();
     await tracing.shutdown(); // exports the spans still buffered
