@@ -4,10 +4,11 @@
 // shown in GET /v1/webhooks/{id}/deliveries; IPv4-compatible IPv6 targets are refused.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { allowedHostsFor, encryptSecret, ID_PREFIXES, newId, OutboundGuard } from '@risk/common';
+import { encryptSecret, ID_PREFIXES, newId } from '@risk/common';
 import request from 'supertest';
 import { deliverWebhook } from '../../worker/src/jobs/webhook-delivery';
 import { createHarness, postJson, type Harness } from './harness';
+import { deliveryDeps } from './webhooks-fixtures';
 
 jest.setTimeout(60_000);
 
@@ -29,13 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   internal.closeAllConnections();
   await new Promise((resolve) => internal.close(resolve));
-});
-
-const deliveryDeps = (h: Harness) => ({
-  prisma: h.ctx.db.prisma,
-  config: h.ctx.config,
-  producer: null,
-  guard: new OutboundGuard(allowedHostsFor(h.ctx.config, 'webhook')),
 });
 
 describe.each([

@@ -1,9 +1,8 @@
-import { allowedHostsFor, OutboundGuard } from '@risk/common';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { deliverWebhook } from '../../worker/src/jobs/webhook-delivery';
 import { postJson, type Harness } from './harness';
-import { webhookSuite, type Receiver } from './webhooks-fixtures';
+import { deliveryDeps, webhookSuite, type Receiver } from './webhooks-fixtures';
 
 let h: Harness;
 /** test mode: the receiver is plain http on 127.0.0.1, which live mode refuses */
@@ -32,12 +31,7 @@ describe('webhook deliveries end to end', () => {
 
     const deliveries = await h.ctx.db.prisma.webhookDelivery.findMany({ where: { endpoint_id: endpoint.id } });
     expect(deliveries).toHaveLength(1);
-    const deps = {
-      prisma: h.ctx.db.prisma,
-      config: h.ctx.config,
-      producer: null,
-      guard: new OutboundGuard(allowedHostsFor(h.ctx.config, 'webhook')),
-    };
+    const deps = deliveryDeps(h);
 
     // the receiver fails once (500), then accepts (204)
     receiver.received.length = 0;

@@ -1,7 +1,9 @@
-// Shared setup of the webhook suites (webhooks-create, webhooks-access, webhooks-update, webhooks-e2e):
-// a plain-http receiver on 127.0.0.1 that records what it gets and answers with the queued statuses.
+// Shared setup of the webhook suites (webhooks-create, webhooks-access, webhooks-update, webhooks-e2e, and the
+// suites that deliver in-process): a plain-http receiver on 127.0.0.1 that records what it gets and answers with the
+// queued statuses, and the deps to deliver to it.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { allowedHostsFor, OutboundGuard } from '@risk/common';
 import { createHarness, type Harness } from './harness';
 
 export interface Receiver {
@@ -30,6 +32,14 @@ export async function stopReceiver(receiver: Receiver): Promise<void> {
   receiver.server.closeAllConnections();
   await new Promise((r) => receiver.server.close(r));
 }
+
+/** What the worker's deliverWebhook needs to deliver in-process from a suite: the guard with the webhook allow-list. */
+export const deliveryDeps = (h: Harness) => ({
+  prisma: h.ctx.db.prisma,
+  config: h.ctx.config,
+  producer: null,
+  guard: new OutboundGuard(allowedHostsFor(h.ctx.config, 'webhook')),
+});
 
 /**
  * One webhook suite's lifecycle: a harness, a test-mode key (the receiver is plain http on 127.0.0.1, which live mode

@@ -1,9 +1,9 @@
-import { allowedHostsFor, decryptSecret, OutboundGuard } from '@risk/common';
+import { decryptSecret } from '@risk/common';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { deliverWebhook } from '../../worker/src/jobs/webhook-delivery';
 import { postJson, type Harness } from './harness';
-import { webhookSuite, type Receiver } from './webhooks-fixtures';
+import { deliveryDeps, webhookSuite, type Receiver } from './webhooks-fixtures';
 
 let h: Harness;
 /** test mode: the receiver is plain http on 127.0.0.1, which live mode refuses */
@@ -61,12 +61,7 @@ describe('webhook endpoints', () => {
     await post('/v1/threats', { category: 'jailbreak', title: 'rotation check', severity: 'low' }, key);
     const delivery = await h.ctx.db.prisma.webhookDelivery.findFirstOrThrow({ where: { endpoint_id: ep.id } });
     receiver.received.length = 0;
-    const deps = {
-      prisma: h.ctx.db.prisma,
-      config: h.ctx.config,
-      producer: null,
-      guard: new OutboundGuard(allowedHostsFor(h.ctx.config, 'webhook')),
-    };
+    const deps = deliveryDeps(h);
     expect(await deliverWebhook(deps, { delivery_id: delivery.id, attempt: 1 })).toMatchObject({
       outcome: 'delivered',
     });
