@@ -2,13 +2,11 @@
 // delivery per endpoint of another org (docs/security.md "Caps per org", docs/webhooks.md "Event catalogue"). Before,
 // an import of 1,000 threats counted as one write and fanned out 1,000 threat.created events to every org.
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { allowedHostsFor, OutboundGuard } from '@risk/common';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { deliverWebhook } from '../../worker/src/jobs/webhook-delivery';
 import { createHarness, postJson, type Harness } from './harness';
+import { deliveryDeps, startReceiver, stopReceiver, type Receiver } from './webhooks-fixtures';
 
 jest.setTimeout(120_000);
 
@@ -86,38 +84,20 @@ describe('THREAT_WRITES_PER_ORG_PER_HOUR and STIX imports', () => {
 });
 
 describe("another org's endpoints and one org's import", () => {
-  interface Received {
-    headers: IncomingHttpHeaders;
-    body: string;
-  }
-  let receiver: Server;
-  let receiverUrl: string;
-  const received: Received[] = [];
+  let receiver: Receiver;
   beforeAll(async () => {
-    receiver = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    receiver = await startReceiver();
   });
-  afterAll(async () => {
-    receiver.closeAllConnections();
-    await new Promise((resolve) => receiver.close(resolve));
-  });
+  afterAll(() => stopReceiver(receiver));
 
   test('an import of 40 threats reaches another tenant as one threat.imported delivery; the importer gets its 40 events', async () => {
     // test mode: the receiver is plain http on loopback (OUTBOUND_ALLOWED_HOSTS_WEBHOOK of the test harness)
     const keyA = await h.mintKey({ orgId: 'org_import_origin', livemode: false });
     const keyB = await h.mintKey({ orgId: 'org_import_bystander', livemode: false });
     const events = ['threat.created', 'threat.updated', 'threat.imported'];
-    const endpointB = await postJson(h, '/v1/webhooks', { url: receiverUrl, events }, keyB);
+    const endpointB = await postJson(h, '/v1/webhooks', { url: receiver.url, events }, keyB);
     expect(endpointB.status).toBe(201);
-    const endpointA = await postJson(h, '/v1/webhooks', { url: `${receiverUrl}/a`, events: ['*'] }, keyA);
+    const endpointA = await postJson(h, '/v1/webhooks', { url: `${receiver.url}/a`, events: ['*'] }, keyA);
     expect(endpointA.status).toBe(201);
 
     const res = await postJson(h, '/v1/threats/import', bundleOf(40, 'fanout'), keyA);
@@ -133,15 +113,10 @@ describe("another org's endpoints and one org's import", () => {
     expect(toA.filter((d) => d.event.type === 'threat.imported')).toHaveLength(1);
 
     // real delivery to B's receiver: one signed POST naming the 40 threats
-    const deps = {
-      prisma: h.ctx.db.prisma,
-      config: h.ctx.config,
-      producer: null,
-      guard: new OutboundGuard(allowedHostsFor(h.ctx.config, 'webhook')),
-    };
+    const deps = deliveryDeps(h);
     for (const d of toB)
       expect(await deliverWebhook(deps, { delivery_id: d.id, attempt: 1 })).toMatchObject({ outcome: 'delivered' });
-    const atB = received.filter((r) => r.headers['webhook-id'] === toB[0]!.event_id);
+    const atB = receiver.received.filter((r) => r.headers['webhook-id'] === toB[0]!.event_id);
     expect(atB).toHaveLength(1);
     const event = new Webhook(endpointB.body.secret).verify(atB[0]!.body, atB[0]!.headers as Record<string, string>);
     expect(event).toMatchObject({
