@@ -1,6 +1,6 @@
 import { validateCycloneDx, validateOpenVex } from '@risk/testing';
-import { nowSeconds, type Harness } from './harness';
-import { enc, triageSuite } from './triage-fixtures';
+import { nowSeconds, postSignal, signalBody, type Harness } from './harness';
+import { enc, ORG_B, triageSuite } from './triage-fixtures';
 
 // Per-org triage (docs/triage.md): VEX export. Shared setup: triage-fixtures.ts.
 
@@ -55,5 +55,17 @@ describe('VEX export', () => {
     expect(validateOpenVex(other.body)).toBe(true);
     expect(other.body.statements.every((s: { status: string }) => s.status === 'under_investigation')).toBe(true);
     expect((await get(`/v1/assets/${enc(fp)}/vex?format=pdf`)).status).toBe(400);
+  });
+
+  test("CycloneDX names the component with the exporting org's own name and version", async () => {
+    const fp = await enrichedAsset({ asset_type: 'package', name: 'agent-app', version: '1.0.0' });
+    // org B, a later observer, names it otherwise: the shared row keeps A's fields (docs/security.md "Display
+    // fields and feeds"), while B's export shows what B sent
+    const renamed = signalBody(ORG_B, { fingerprint: fp, asset_type: 'package', name: 'b-app', version: '2.0.0' });
+    expect((await postSignal(h, renamed, keyB)).status).toBe(202);
+    const componentOf = async (key: string) =>
+      JSON.parse((await get(`/v1/assets/${enc(fp)}/vex?format=cyclonedx`, key)).text).metadata.component;
+    expect(await componentOf(keyB)).toMatchObject({ name: 'b-app', version: '2.0.0' });
+    expect(await componentOf(h.key)).toMatchObject({ name: 'agent-app', version: '1.0.0' });
   });
 });

@@ -3,8 +3,7 @@ import { SARIF_MEDIA_TYPE, type Asset } from '@risk/contracts';
 import type { Finding as FindingRow } from '@risk/db';
 import { buildSarif, type SarifAsset, type SarifFinding } from '@risk/enrichment';
 import type { AppDeps } from '../../deps';
-import { assetReader } from './asset-reader';
-import { assertEnriched, findAssetOr404 } from './get-asset';
+import { assertEnriched, findOwnAssetOr404 } from './get-asset';
 import type { OrgScope } from '../triage/org-view';
 import { listAssets, type ListAssetsInput } from './list-assets';
 
@@ -61,10 +60,7 @@ export async function assetFindingsSarif(
   deps: Pick<AppDeps, 'prisma' | 'pool'>,
   input: { scope: OrgScope; fingerprint: string },
 ): Promise<RawResponse> {
-  // the org's own name and version when it observed the asset (own-observation.ts)
-  const asset =
-    (await assetReader(deps).readForOrg(input.scope, input.fingerprint))?.row ??
-    (await findAssetOr404(deps, input.scope.livemode, input.fingerprint));
+  const asset = await findOwnAssetOr404(deps, input.scope, input.fingerprint);
   assertEnriched(asset);
   const rows = await deps.prisma.finding.findMany({
     where: { livemode: input.scope.livemode, fingerprint: asset.fingerprint },

@@ -21,6 +21,20 @@ export async function findAssetOr404(
   return row;
 }
 
+/**
+ * findAssetOr404 for a route whose output shows the asset to the key's org (SARIF, VEX): the org's own name and
+ * version of it, from the same batched read (docs/security.md "Display fields and feeds").
+ */
+export async function findOwnAssetOr404(
+  deps: Pick<AppDeps, 'pool'>,
+  scope: OrgScope,
+  fingerprint: string,
+): Promise<AssetRow> {
+  const read = await assetReader(deps).readForOrg(scope, fingerprint);
+  if (!read) throw notFound(fingerprint);
+  return read.row;
+}
+
 const notFound = (fingerprint: string) =>
   new ApiError('resource_missing', { param: 'fingerprint', message: `No such asset: '${fingerprint}'.` });
 

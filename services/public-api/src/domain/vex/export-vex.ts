@@ -1,6 +1,6 @@
 import { ApiError } from '@risk/common';
 import type { AppDeps } from '../../deps';
-import { assertEnriched, findAssetOr404 } from '../assets/get-asset';
+import { assertEnriched, findOwnAssetOr404 } from '../assets/get-asset';
 import { loadOrgViews, type OrgScope } from '../triage/org-view';
 import { renderCycloneDxVex } from './cyclonedx';
 import { renderOpenVex } from './openvex';
@@ -15,7 +15,8 @@ export async function exportVex(
   input: { scope: OrgScope; fingerprint: string; format: 'openvex' | 'cyclonedx'; now?: Date },
 ): Promise<{ contentType: string; json: Record<string, unknown> }> {
   const now = input.now ?? new Date();
-  const asset = await findAssetOr404(deps, input.scope.livemode, input.fingerprint);
+  // CycloneDX names the component: the org's own name and version of the asset
+  const asset = await findOwnAssetOr404(deps, input.scope, input.fingerprint);
   assertEnriched(asset);
   const [findings, bom] = await Promise.all([
     deps.prisma.finding.findMany({ where: { livemode: input.scope.livemode, fingerprint: asset.fingerprint } }),
