@@ -184,4 +184,5 @@ export * from './json-schema';
 export * from './vex-schemas';
 export * from './openapi-examples';
 export * from './start-process';
+export * from './health-probe';
 export * from './bench';

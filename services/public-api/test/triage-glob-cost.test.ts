@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { probeHealth } from '@risk/testing/src/health-probe';
+import { probeHealth } from '@risk/testing';
 import { currentSlowdown } from '@risk/time-budget';
 import { createHarness, postJson, type Harness } from './harness';
 import { seedAsset } from './overview-seed';
