@@ -43,18 +43,15 @@ export async function endConsoleSessions(
        WHERE s.revoked_at IS NULL AND ${selected(input.select, now)}
       RETURNING s.id, s.session_token_id, s.api_key_id
     ),
+    -- the credential updates run to completion though the final SELECT reads neither
     tokens AS (
       UPDATE tenant_tokens SET revoked_at = ${now}
        WHERE revoked_at IS NULL AND id IN (SELECT session_token_id FROM ended WHERE session_token_id IS NOT NULL)
-      RETURNING id
     ),
     keys AS (
       UPDATE api_keys SET revoked_at = ${now}
        WHERE revoked_at IS NULL AND id IN (SELECT api_key_id FROM ended WHERE api_key_id IS NOT NULL)
-      RETURNING id
     )
-    SELECT (SELECT count(*) FROM ended)::int AS ended,
-           (SELECT count(*) FROM tokens)::int AS tokens,
-           (SELECT count(*) FROM keys)::int AS keys`;
+    SELECT count(*)::int AS ended FROM ended`;
   return row?.ended ?? 0;
 }
