@@ -4,8 +4,8 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import { ApiError, assertBodyDepth, makeQueue, QUEUES, type RequestGuard } from '@risk/common';
-import express, { type Express, type RequestHandler } from 'express';
+import { ApiError, jsonBodyReader, makeQueue, QUEUES, type RequestGuard } from '@risk/common';
+import type { Express, RequestHandler } from 'express';
 import type IORedis from 'ioredis';
 import { bearerOf, isAdminToken } from './auth';
 import { checkBoardRequestOrigin } from './queues-board-csrf';
@@ -67,17 +67,8 @@ export function createQueuesBoard(opts: {
   // the board parses JSON bodies itself (job data it adds or updates) and recurses on them: read them first, with the
   // board's own 100 kB limit, and refuse any nested deeper than every other body may be (docs/security.md "JSON
   // nesting depth"); the board's parser then finds the body read
-  const readJson = express.json({ limit: '100kb' });
-  const boundedBody: RequestHandler = (req, res, next) =>
-    readJson(req, res, (err?: unknown) => {
-      if (err) return next(err);
-      try {
-        assertBodyDepth(req.body);
-      } catch (refused) {
-        return next(refused);
-      }
-      next();
-    });
+  const readJson = jsonBodyReader(100 * 1024);
+  const boundedBody: RequestHandler = (req, res, next) => readJson(req, res).then(() => next(), next);
   return {
     handlers: [requireAdmin, boundedBody, board],
   };

@@ -1,3 +1,4 @@
+import express, { type Request, type Response } from 'express';
 import { JSON_BODY_MAX_DEPTH, jsonDepth, pathBeyondDepth } from '@risk/contracts';
 import { ApiError } from '../errors';
 import { formatParamPath } from './validate';
@@ -18,4 +19,17 @@ export function assertBodyDepth(body: unknown): void {
     param,
     message: `Invalid ${param ?? 'request body'}: a request body may nest arrays and objects at most ${JSON_BODY_MAX_DEPTH} levels deep.`,
   });
+}
+
+/**
+ * body-parser's JSON reader as a promise; none for a request without a JSON body (req.body stays undefined). The
+ * parsed body's nesting is bounded here (assertBodyDepth), before anything walks it recursively: every route of both
+ * APIs (route.ts) and the admin API's Bull Board read their bodies through it.
+ */
+export function jsonBodyReader(limit: number): (req: Request, res: Response) => Promise<void> {
+  const parse = express.json({ limit });
+  return (req, res) =>
+    new Promise<void>((resolve, reject) => {
+      void parse(req, res, (err?: unknown) => (err ? reject(err as Error) : resolve()));
+    }).then(() => assertBodyDepth(req.body));
 }

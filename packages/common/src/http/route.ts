@@ -1,6 +1,6 @@
-import express, { type Request, type RequestHandler, type Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { ApiError } from '../errors';
-import { assertBodyDepth } from './body-depth';
+import { jsonBodyReader } from './body-depth';
 import { idempotencyMiddleware, idempotencyRequestOf, sendReplay, type IdempotencyRequest } from './idempotency';
 import { requestIdOf } from './request';
 import { operationOf } from './route-openapi';
@@ -53,7 +53,7 @@ export function defineRoute<
         spec.idempotency === 'middleware'
           ? requireIdempotencyMiddleware(host, { ...info, storeEncrypted: spec.storeEncrypted ?? false })
           : undefined;
-      const readBody = spec.method === 'get' ? undefined : bodyReader(host.bodyLimit(info));
+      const readBody = spec.method === 'get' ? undefined : jsonBodyReader(host.bodyLimit(info));
       return async (req, res) => {
         await spec.auth.run({ deps: host.deps, req, res, route: info }, async (auth) => {
           if (spec.idempotency) checkIdempotencyHeader(req);
@@ -115,18 +115,6 @@ function requireIdempotencyMiddleware<D>(
     leaseMs: store.leaseMs,
     logger: store.logger,
   });
-}
-
-/**
- * body-parser's JSON reader as a promise; none for a request without a JSON body (req.body stays undefined). The
- * parsed body's nesting is bounded here, once for every route, before anything walks it recursively.
- */
-function bodyReader(limit: number): (req: Request, res: Response) => Promise<void> {
-  const parse = express.json({ limit });
-  return (req, res) =>
-    new Promise<void>((resolve, reject) => {
-      void parse(req, res, (err?: unknown) => (err ? reject(err as Error) : resolve()));
-    }).then(() => assertBodyDepth(req.body));
 }
 
 function checkIdempotencyHeader(req: Request): void {
