@@ -1,13 +1,13 @@
 // Dispatch from detected format to analyser, and the containers (zip, tar, compressed streams, NumPy, legacy
 // PyTorch) that hold pickles. Every member of an archive is analysed by its content, whatever its name; nested
 // archives recurse up to a depth; caps end a walk as `unscannable`, never as benign (docs/artifacts.md).
-import { Inflate, Gunzip, Unzlib } from 'fflate';
 import type { ArtifactFinding, ArtifactFormat, FormatAnalysis } from './types';
 import { fromBytes, slice, type RandomAccess } from './random-access';
 import { detect, HEAD_BYTES, type DetectedKind } from './detect';
 import { PickleWalker, type PickleLimits, type PickleReport, type PickleWalkOptions } from './pickle/walker';
 import { readZipDirectory, streamZipMember, InflateCapError, ZipFormatError, type ZipEntry } from './containers/zip';
 import { analyseNpyHeader } from './containers/npy';
+import { CorruptStreamError, inflateSource, type Codec } from './containers/inflate';
 import { analyseSafetensors } from './formats/safetensors';
 import { analyseGguf } from './formats/gguf';
 import { analyseKerasConfig, analyseKerasH5 } from './formats/keras';
@@ -59,11 +59,6 @@ export function rootContext(options: AnalyseOptions = {}, size?: number): Contex
 }
 
 const READ_CHUNK = 1 << 20;
-/**
- * Compressed bytes handed to the inflater at a time. Deflate expands at most about 1032:1, and the caps are checked
- * between pieces, so a bomb overshoots a cap by at most ~4 MiB instead of inflating a whole read window.
- */
-const INFLATE_PIECE = 4 * 1024;
 
 export async function analyseSource(file: RandomAccess, ctx: Context): Promise<Analysis> {
   const head = await file.read(0, HEAD_BYTES);
@@ -257,56 +252,34 @@ async function analyseCompressed(
  * Inflates a compressed source under the artifact's caps: a pickle inside is walked as it is produced (any size);
  * other content is buffered up to maxMemberInMemory and analysed by its own format.
  */
-async function inflateAndAnalyse(
-  source: RandomAccess,
-  codec: 'zlib' | 'gzip' | 'deflate',
-  ctx: Context,
-): Promise<Analysis> {
+async function inflateAndAnalyse(source: RandomAccess, codec: Codec, ctx: Context): Promise<Analysis> {
   const sink = new MemberSink(ctx, ctx.member ?? 'decompressed');
-  let failure: Error | null = null;
-  let consumed = 0;
+  const overTotal = (): InflateCapError =>
+    new InflateCapError(`decompressed output passes ${ctx.inflated.limit} bytes`);
   let produced = 0;
-  let finished = false;
-  const onData = (chunk: Uint8Array, final: boolean): void => {
-    if (failure !== null) return;
-    produced += chunk.length;
-    ctx.inflated.total += chunk.length;
-    if (ctx.inflated.total > ctx.inflated.limit) {
-      failure = new InflateCapError(`decompressed output passes ${ctx.inflated.limit} bytes`);
-      return;
-    }
-    if (produced > 1 << 20 && produced / Math.max(1, consumed) > ctx.options.maxCompressionRatio) {
-      failure = new InflateCapError(
-        `decompression ratio above ${ctx.options.maxCompressionRatio}:1 (a decompression bomb)`,
-      );
-      return;
-    }
-    sink.push(chunk);
-    if (final) finished = true;
-  };
-  const inflater = codec === 'gzip' ? new Gunzip(onData) : codec === 'zlib' ? new Unzlib(onData) : new Inflate(onData);
-  for (let at = 0; at < source.size && failure === null && !finished && !sink.done; at += READ_CHUNK) {
-    const block = await source.read(at, Math.min(READ_CHUNK, source.size - at));
-    for (let i = 0; i < block.length && failure === null && !finished && !sink.done; i += INFLATE_PIECE) {
-      if (ctx.inflated.total > ctx.inflated.limit) {
-        failure = new InflateCapError(`decompressed output passes ${ctx.inflated.limit} bytes`);
-        break;
+  let finished: boolean;
+  try {
+    // An earlier member may already have spent the artifact's budget.
+    if (source.size > 0 && ctx.inflated.total > ctx.inflated.limit) throw overTotal();
+    finished = await inflateSource(source, codec, (chunk, consumed) => {
+      produced += chunk.length;
+      ctx.inflated.total += chunk.length;
+      if (ctx.inflated.total > ctx.inflated.limit) throw overTotal();
+      if (produced > 1 << 20 && produced / Math.max(1, consumed) > ctx.options.maxCompressionRatio) {
+        throw new InflateCapError(
+          `decompression ratio above ${ctx.options.maxCompressionRatio}:1 (a decompression bomb)`,
+        );
       }
-      const piece = block.subarray(i, Math.min(block.length, i + INFLATE_PIECE));
-      consumed += piece.length;
-      try {
-        inflater.push(piece, at + i + piece.length >= source.size);
-      } catch (error) {
-        return {
-          format: 'other',
-          findings: [],
-          facts: {},
-          invalid: `compressed stream is corrupt: ${(error as Error).message}`,
-        };
-      }
+      sink.push(chunk);
+      return !sink.done;
+    });
+  } catch (error) {
+    if (error instanceof InflateCapError) return { ...(await sink.finish()), unscannable: error.message };
+    if (error instanceof CorruptStreamError) {
+      return { format: 'other', findings: [], facts: {}, invalid: `compressed stream is corrupt: ${error.message}` };
     }
+    throw error;
   }
-  if (failure !== null) return { ...(await sink.finish()), unscannable: (failure as Error).message };
   if (!finished && !sink.done) return { ...(await sink.finish()), invalid: 'compressed stream is truncated' };
   return sink.finish();
 }

@@ -3,9 +3,9 @@
 // so an archive of any size costs a bounded window. Readers disagree on crafted archives (PyTorch's miniz reads the
 // central directory, others the local headers), so disagreements are findings, not silently resolved
 // (docs/artifacts.md "Containers").
-import { Inflate } from 'fflate';
 import { crc32 } from 'node:zlib';
-import type { RandomAccess } from '../random-access';
+import { slice, type RandomAccess } from '../random-access';
+import { CorruptStreamError, inflateSource } from './inflate';
 
 export interface ZipEntry {
   name: string;
@@ -212,38 +212,27 @@ export async function streamZipMember(
     return { crc, bytes: produced, complete: wanted && end === entry.dataOffset + entry.compressedSize };
   }
   if (entry.method !== 8) throw new InflateCapError(`compression method ${entry.method} is not supported`);
-  let failure: Error | null = null;
-  let consumed = 0;
-  let finished = false;
-  const inflater = new Inflate((chunk, final) => {
-    if (failure !== null || !wanted) return;
-    produced += chunk.length;
-    if (produced > caps.maxOutput) {
-      failure = new InflateCapError(`member ${entry.name} inflates past ${caps.maxOutput} bytes`);
-      return;
-    }
-    if (produced > 1 << 20 && produced / Math.max(1, consumed) > caps.maxRatio) {
-      failure = new InflateCapError(`member ${entry.name} inflates more than ${caps.maxRatio}:1 (a zip bomb)`);
-      return;
-    }
-    crc = crc32(chunk, crc);
-    wanted = onChunk(chunk);
-    if (final) finished = true;
-  });
-  // Small pieces: the caps are checked between them, and deflate expands at most about 1032:1.
-  const inflateChunk = 4 * 1024;
-  for (let at = entry.dataOffset; at < end && failure === null && wanted && !finished; at += readChunk) {
-    const block = await file.read(at, Math.min(readChunk, end - at));
-    for (let i = 0; i < block.length && failure === null && wanted && !finished; i += inflateChunk) {
-      const piece = block.subarray(i, Math.min(block.length, i + inflateChunk));
-      consumed += piece.length;
-      try {
-        inflater.push(piece, at + i + piece.length >= end);
-      } catch (error) {
-        throw new ZipFormatError(`member ${entry.name}: ${(error as Error).message}`);
-      }
-    }
+  let finished: boolean;
+  try {
+    finished = await inflateSource(
+      slice(file, entry.dataOffset, entry.compressedSize),
+      'deflate',
+      (chunk, consumed) => {
+        produced += chunk.length;
+        if (produced > caps.maxOutput) {
+          throw new InflateCapError(`member ${entry.name} inflates past ${caps.maxOutput} bytes`);
+        }
+        if (produced > 1 << 20 && produced / Math.max(1, consumed) > caps.maxRatio) {
+          throw new InflateCapError(`member ${entry.name} inflates more than ${caps.maxRatio}:1 (a zip bomb)`);
+        }
+        crc = crc32(chunk, crc);
+        wanted = onChunk(chunk);
+        return wanted;
+      },
+    );
+  } catch (error) {
+    if (error instanceof CorruptStreamError) throw new ZipFormatError(`member ${entry.name}: ${error.message}`);
+    throw error;
   }
-  if (failure !== null) throw failure as Error;
   return { crc, bytes: produced, complete: wanted && finished };
 }
