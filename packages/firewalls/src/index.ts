@@ -14,7 +14,6 @@ export * from './connector/types';
 export { ConnectorError, type ConnectorFailureReason } from './connector/errors';
 export { defaultConnectorContext, REPLY_CAP_BYTES, type ConnectorContext } from './connector/https-client';
 export { closeReplyParsers, REPLY_PARSE_BUDGET_MS, setReplyParseBudgetForTests } from './connector/reply-parser';
-export { parseFirewallNetworks, type FirewallNetworks } from './connector/firewall-networks';
 export * from './policy/policy-model';
 export { policyModelOf } from './policy/policy-model-of';
 export {

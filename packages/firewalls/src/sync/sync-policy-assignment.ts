@@ -8,7 +8,7 @@
 // compare-and-set on the target version, so a push of version N never marks N+1 synced.
 import type { Prisma, PrismaClient, Tx } from '@risk/db';
 import { ConnectorError } from '../connector/errors';
-import { defaultConnectorContext } from '../connector/https-client';
+import { defaultConnectorContext, type ConnectorContext } from '../connector/https-client';
 import type { FirewallConnection, FirewallConnector, PushedObjects } from '../connector/types';
 import { loadCategoryCatalog } from '../categories/load-catalog';
 import { policyModelOf } from '../policy/policy-model-of';
@@ -20,10 +20,11 @@ import { firewallFeedCredential } from './firewall-feed-credential';
 
 export interface SyncOptions {
   secretsKey: string;
-  /** OUTBOUND_ALLOWED_HOSTS of the running process (empty: no exemptions) */
-  allowedHosts?: string;
-  /** FIREWALL_ALLOWED_CIDRS of the running process (empty: no restriction; docs/security.md "Firewall targets") */
-  allowedCidrs?: string;
+  /**
+   * how connectors reach firewalls: the running process's firewall allow-list and FIREWALL_ALLOWED_CIDRS, parsed
+   * once (defaultConnectorContext; docs/security.md "Firewall targets"); absent: no exemptions, no restriction
+   */
+  connectorContext?: ConnectorContext;
   connectorFor?: (connection: FirewallConnection) => FirewallConnector;
   /** FEED_BASE_URL: where a pushed EDL / external feed pulls the tenant's risk feed (docs/feeds.md) */
   feedBaseUrl?: string;
@@ -58,8 +59,7 @@ function describe(err: unknown) {
 function connectorOf(options: SyncOptions) {
   return (
     options.connectorFor ??
-    ((c: FirewallConnection) =>
-      createConnector(c, defaultConnectorContext(options.allowedHosts ?? '', options.allowedCidrs ?? '')))
+    ((c: FirewallConnection) => createConnector(c, options.connectorContext ?? defaultConnectorContext('')))
   );
 }
 

@@ -1,7 +1,7 @@
 import { allowedHostsFor, JOBS, requireSecret } from '@risk/common';
 import {
+  defaultConnectorContext,
   endRemovalAfterFailedJob,
-  parseFirewallNetworks,
   removePolicyAssignment,
   syncPolicyAssignment,
   type SyncResult,
@@ -37,14 +37,17 @@ export function retryDelayMs(job: FirewallSyncJobLike, attempt: number): number 
  * states"), so it never stays `removing` once its retries are spent.
  */
 export function createFirewallSyncProcessor(deps: WorkerDeps): (job: FirewallSyncJobLike) => Promise<SyncResult> {
-  // a bad FIREWALL_ALLOWED_CIDRS stops the worker at start, not each sync (docs/security.md "Firewall targets")
-  parseFirewallNetworks(deps.config.FIREWALL_ALLOWED_CIDRS);
+  // parsed once: a bad FIREWALL_ALLOWED_CIDRS stops the worker at start, not each sync (docs/security.md "Firewall
+  // targets")
+  const connectorContext = defaultConnectorContext(
+    allowedHostsFor(deps.config, 'firewall'),
+    deps.config.FIREWALL_ALLOWED_CIDRS,
+  );
   return async (job) => {
     const payload = JOBS.firewallSync.payload.parse(job.data);
     const options = {
       secretsKey: requireSecret(deps.config, 'SECRETS_KEY'),
-      allowedHosts: allowedHostsFor(deps.config, 'firewall'),
-      allowedCidrs: deps.config.FIREWALL_ALLOWED_CIDRS,
+      connectorContext,
       feedBaseUrl: deps.config.FEED_BASE_URL, // where pushed EDLs / external feeds pull from (docs/feeds.md)
     };
     const attempt = (job.attemptsMade ?? 0) + 1;
