@@ -1,6 +1,7 @@
 // The NumPy .npy header (numpy/lib/format.py): magic, version, a length-prefixed Python dict literal with descr,
 // fortran_order and shape. An object dtype (`|O`, or an `O` field of a structured dtype) means a pickle follows the
 // header. The literal is read with regular expressions, never evaluated.
+import { readU16LE, readU32LE } from '../little-endian';
 import type { RandomAccess } from '../random-access';
 
 export interface NpyHeader {
@@ -22,11 +23,11 @@ export async function analyseNpyHeader(file: RandomAccess): Promise<NpyHeader | 
   let headerLength: number;
   let headerStart: number;
   if (major === 1) {
-    headerLength = fixed[8]! | (fixed[9]! << 8);
+    headerLength = readU16LE(fixed, 8);
     headerStart = 10;
   } else if (major === 2 || major === 3) {
     if (fixed.length < 12) return { invalid: 'npy header truncated' };
-    headerLength = (fixed[8]! | (fixed[9]! << 8) | (fixed[10]! << 16)) + fixed[11]! * 0x1000000;
+    headerLength = readU32LE(fixed, 8);
     headerStart = 12;
   } else return { invalid: `unsupported npy version ${major}` };
   if (headerLength > MAX_HEADER) return { invalid: 'npy header longer than 1 MiB' };

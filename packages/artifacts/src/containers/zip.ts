@@ -4,6 +4,7 @@
 // central directory, others the local headers), so disagreements are findings, not silently resolved
 // (docs/artifacts.md "Containers").
 import { crc32 } from 'node:zlib';
+import { readU16LE, readU32LE, readU64LE } from '../little-endian';
 import { slice, type RandomAccess } from '../random-access';
 import { CorruptStreamError, inflateSource } from './inflate';
 
@@ -39,14 +40,8 @@ const LOCAL = 0x04034b50;
 export const MAX_ZIP_ENTRIES = 100_000;
 const MAX_CENTRAL_DIRECTORY = 64 << 20;
 
-function u16(b: Uint8Array, at: number): number {
-  return b[at]! | (b[at + 1]! << 8);
-}
-function u32(b: Uint8Array, at: number): number {
-  return (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16)) + b[at + 3]! * 0x1000000;
-}
 function u64(b: Uint8Array, at: number): number {
-  const value = u32(b, at) + u32(b, at + 4) * 0x100000000;
+  const value = readU64LE(b, at);
   if (!Number.isSafeInteger(value)) throw new ZipFormatError('a zip64 size beyond 2^53');
   return value;
 }
@@ -59,20 +54,20 @@ export async function readZipDirectory(file: RandomAccess): Promise<ZipDirectory
   const tail = await file.read(file.size - tailLength, tailLength);
   let eocd = -1;
   for (let i = tail.length - 22; i >= 0; i--) {
-    if (u32(tail, i) === EOCD) {
+    if (readU32LE(tail, i) === EOCD) {
       eocd = i;
       break;
     }
   }
   if (eocd < 0) throw new ZipFormatError('no end of central directory record');
-  let count = u16(tail, eocd + 10);
-  let cdSize = u32(tail, eocd + 12);
-  let cdOffset = u32(tail, eocd + 16);
+  let count = readU16LE(tail, eocd + 10);
+  let cdSize = readU32LE(tail, eocd + 12);
+  let cdOffset = readU32LE(tail, eocd + 16);
   const eocdAbsolute = file.size - tailLength + eocd;
-  if (eocd >= 20 && u32(tail, eocd - 20) === ZIP64_LOCATOR) {
+  if (eocd >= 20 && readU32LE(tail, eocd - 20) === ZIP64_LOCATOR) {
     const recordOffset = u64(tail, eocd - 20 + 8);
     const record = await file.read(recordOffset, 56);
-    if (record.length < 56 || u32(record, 0) !== ZIP64_EOCD) throw new ZipFormatError('bad zip64 end record');
+    if (record.length < 56 || readU32LE(record, 0) !== ZIP64_EOCD) throw new ZipFormatError('bad zip64 end record');
     count = u64(record, 32);
     cdSize = u64(record, 40);
     cdOffset = u64(record, 48);
@@ -88,17 +83,17 @@ export async function readZipDirectory(file: RandomAccess): Promise<ZipDirectory
   const entries: ZipEntry[] = [];
   let at = 0;
   for (let i = 0; i < count; i++) {
-    if (at + 46 > cd.length || u32(cd, at) !== CENTRAL)
+    if (at + 46 > cd.length || readU32LE(cd, at) !== CENTRAL)
       throw new ZipFormatError(`central directory entry ${i} is malformed`);
-    const flags = u16(cd, at + 8);
-    const method = u16(cd, at + 10);
-    const crc = u32(cd, at + 16);
-    let compressedSize = u32(cd, at + 20);
-    let uncompressedSize = u32(cd, at + 24);
-    const nameLength = u16(cd, at + 28);
-    const extraLength = u16(cd, at + 30);
-    const commentLength = u16(cd, at + 32);
-    let localHeaderOffset = u32(cd, at + 42);
+    const flags = readU16LE(cd, at + 8);
+    const method = readU16LE(cd, at + 10);
+    const crc = readU32LE(cd, at + 16);
+    let compressedSize = readU32LE(cd, at + 20);
+    let uncompressedSize = readU32LE(cd, at + 24);
+    const nameLength = readU16LE(cd, at + 28);
+    const extraLength = readU16LE(cd, at + 30);
+    const commentLength = readU16LE(cd, at + 32);
+    let localHeaderOffset = readU32LE(cd, at + 42);
     if (at + 46 + nameLength + extraLength + commentLength > cd.length)
       throw new ZipFormatError('central directory truncated');
     const name = utf8.decode(cd.subarray(at + 46, at + 46 + nameLength));
@@ -106,8 +101,8 @@ export async function readZipDirectory(file: RandomAccess): Promise<ZipDirectory
     let extra = at + 46 + nameLength;
     const extraEnd = extra + extraLength;
     while (extra + 4 <= extraEnd) {
-      const id = u16(cd, extra);
-      const size = u16(cd, extra + 2);
+      const id = readU16LE(cd, extra);
+      const size = readU16LE(cd, extra + 2);
       if (id === 0x0001) {
         let field = extra + 4;
         if (uncompressedSize === 0xffffffff && field + 8 <= extra + 4 + size) {
@@ -139,20 +134,20 @@ export async function readZipDirectory(file: RandomAccess): Promise<ZipDirectory
   }
   for (const entry of entries) {
     const header = await file.read(entry.localHeaderOffset, 30);
-    if (header.length < 30 || u32(header, 0) !== LOCAL) {
+    if (header.length < 30 || readU32LE(header, 0) !== LOCAL) {
       problems.push(`member ${entry.name}: no local header at its offset`);
       continue;
     }
-    const nameLength = u16(header, 26);
-    const extraLength = u16(header, 28);
+    const nameLength = readU16LE(header, 26);
+    const extraLength = readU16LE(header, 28);
     const localName = await file.read(entry.localHeaderOffset + 30, nameLength);
     entry.localName = utf8.decode(localName);
     entry.dataOffset = entry.localHeaderOffset + 30 + nameLength + extraLength;
     if (entry.localName !== entry.name) {
       problems.push(`member ${entry.name}: local header names it ${JSON.stringify(entry.localName)}`);
     }
-    const localFlags = u16(header, 6);
-    const localMethod = u16(header, 8);
+    const localFlags = readU16LE(header, 6);
+    const localMethod = readU16LE(header, 8);
     if ((localFlags & 1) !== (entry.flags & 1)) {
       problems.push(`member ${entry.name}: encryption flag differs between local header and central directory`);
       entry.encrypted = true;

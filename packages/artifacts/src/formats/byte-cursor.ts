@@ -1,6 +1,7 @@
 // A sequential reader over a RandomAccess with a bounded window: format walkers (GGUF key/values, protobuf fields)
 // read small headers through it and skip large payloads by offset, so memory stays at one window whatever the file
 // size (docs/artifacts.md "Limits").
+import { readU32LE } from '../little-endian';
 import type { RandomAccess } from '../random-access';
 
 /** Thrown when the bytes end before a structure does: the format analysers turn it into verdict `invalid`. */
@@ -65,9 +66,7 @@ export class ByteCursor {
   /** A u32 from the window (after `need(4)` or `buffered(4)`). */
   u32Now(littleEndian: boolean): number {
     const b = this.take(4);
-    return littleEndian
-      ? (b[0]! | (b[1]! << 8) | (b[2]! << 16) | (b[3]! << 24)) >>> 0
-      : ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0;
+    return littleEndian ? readU32LE(b, 0) : ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0;
   }
 
   /** A u64 from the window as a number; Infinity when it exceeds 2^53 (never trusted as a size anyway). */
@@ -88,14 +87,9 @@ export class ByteCursor {
     this.position += length;
   }
 
-  async u8(): Promise<number> {
-    await this.need(1);
-    return this.take(1)[0]!;
-  }
-
   async u32(littleEndian: boolean): Promise<number> {
-    const b = await this.bytes(4);
-    return new DataView(b.buffer, b.byteOffset, 4).getUint32(0, littleEndian);
+    await this.need(4);
+    return this.u32Now(littleEndian);
   }
 
   async u64(littleEndian: boolean): Promise<bigint> {

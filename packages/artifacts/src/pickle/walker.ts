@@ -4,6 +4,7 @@
 // symbolically (strings, ints, imported names, call results, small containers) so STACK_GLOBAL names built from the
 // memo or the stack resolve as the load would resolve them. Nothing is imported, called or unpickled
 // (docs/artifacts.md "Pickle").
+import { readU16LE, readU32LE, readU64LE } from '../little-endian';
 import type { ArtifactFinding } from '../types';
 import { judgeCallable, isTypeResolver, qualifiedName, dangerousEntry, type CallableJudgement } from './callables';
 import {
@@ -453,16 +454,13 @@ export class PickleWalker {
   private uint(at: number, size: 1 | 2 | 4): number {
     const b = this.buf;
     if (size === 1) return b[at]!;
-    if (size === 2) return b[at]! | (b[at + 1]! << 8);
-    return (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16)) + b[at + 3]! * 0x1000000;
+    return size === 2 ? readU16LE(b, at) : readU32LE(b, at);
   }
 
   private u64(at: number, pos: number): number {
-    const b = this.buf;
-    const low = (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16)) + b[at + 3]! * 0x1000000;
-    const high = (b[at + 4]! | (b[at + 5]! << 8) | (b[at + 6]! << 16)) + b[at + 7]! * 0x1000000;
-    if (high >= 0x200000) this.fail('a length beyond 2^53', pos);
-    return high * 0x100000000 + low;
+    const value = readU64LE(this.buf, at);
+    if (!Number.isSafeInteger(value)) this.fail('a length beyond 2^53', pos);
+    return value;
   }
 
   private memoPut(index: number, value: Val): void {
