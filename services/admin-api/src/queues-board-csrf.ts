@@ -18,10 +18,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
  */
 export function checkBoardRequestOrigin(req: Request): void {
   if (SAFE_METHODS.has(req.method)) return;
+  // refuses a foreign Origin or a cross-site Sec-Fetch-Site: an Origin still present is the board's own
   checkSameOrigin(req);
-  const sameOrigin =
-    req.headers['sec-fetch-site'] === 'same-origin' ||
-    (req.headers.origin !== undefined && req.headers.origin === `${req.protocol}://${req.headers.host ?? ''}`);
+  const sameOrigin = req.headers.origin !== undefined || req.headers['sec-fetch-site'] === 'same-origin';
   if (!sameOrigin && !req.headers[BOARD_CSRF_HEADER])
     throw new ApiError('csrf_check_failed', {
       message: `A state-changing queue-board request must come from the board's page or carry ${BOARD_CSRF_HEADER}.`,
