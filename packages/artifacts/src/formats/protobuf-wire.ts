@@ -172,33 +172,24 @@ export function headMatches(
   check?: (field: number, payload: Uint8Array) => boolean,
 ): { ok: boolean; fields: number[] } {
   const fields: number[] = [];
-  let at = 0;
-  const varint = (): bigint | undefined => {
-    let value = 0n;
-    for (let i = 0; i < 10 && at < head.length; i++) {
-      const byte = head[at++]!;
-      value |= BigInt(byte & 0x7f) << BigInt(7 * i);
-      if ((byte & 0x80) === 0) return value;
-    }
-    return undefined;
-  };
-  while (at < head.length) {
-    const tag = varint();
+  const cursor = { at: 0 };
+  while (cursor.at < head.length) {
+    const tag = varintAt(head, cursor);
     if (tag === undefined) break;
-    const field = Number(tag >> 3n);
-    const wire = Number(tag & 7n);
+    const field = Math.floor(tag / 8);
+    const wire = tag % 8;
     if (allowed.get(field) !== wire) return { ok: false, fields };
     fields.push(field);
     if (wire === WIRE_VARINT) {
-      if (varint() === undefined) break;
+      if (varintAt(head, cursor) === undefined) break;
     } else if (wire === WIRE_LEN) {
-      const length = varint();
-      if (length === undefined || length > BigInt(head.length - at)) break;
-      const payload = head.subarray(at, at + Number(length));
+      const length = varintAt(head, cursor);
+      if (length === undefined || length > head.length - cursor.at) break;
+      const payload = head.subarray(cursor.at, cursor.at + length);
       if (check && !check(field, payload)) return { ok: false, fields };
-      at += Number(length);
+      cursor.at += length;
     } else {
-      at += wire === WIRE_FIXED64 ? 8 : 4;
+      cursor.at += wire === WIRE_FIXED64 ? 8 : 4;
     }
   }
   return { ok: fields.length > 0, fields };
@@ -206,33 +197,38 @@ export function headMatches(
 
 /** Whether `bytes` (a whole message) parses exactly as fields whose numbers and wire types are in `allowed`. */
 export function parsesExactly(bytes: Uint8Array, allowed: ReadonlyMap<number, number>): boolean {
-  let at = 0;
-  const varint = (): number | undefined => {
-    let value = 0;
-    let scale = 1;
-    for (let i = 0; i < 10 && at < bytes.length; i++) {
-      const byte = bytes[at++]!;
-      value += (byte & 0x7f) * scale;
-      scale *= 128;
-      if ((byte & 0x80) === 0) return value;
-    }
-    return undefined;
-  };
-  while (at < bytes.length) {
-    const tag = varint();
+  const cursor = { at: 0 };
+  while (cursor.at < bytes.length) {
+    const tag = varintAt(bytes, cursor);
     if (tag === undefined) return false;
     const wire = tag % 8;
     if (allowed.get(Math.floor(tag / 8)) !== wire) return false;
     if (wire === WIRE_VARINT) {
-      if (varint() === undefined) return false;
+      if (varintAt(bytes, cursor) === undefined) return false;
     } else if (wire === WIRE_LEN) {
-      const length = varint();
-      if (length === undefined || length > bytes.length - at) return false;
-      at += length;
+      const length = varintAt(bytes, cursor);
+      if (length === undefined || length > bytes.length - cursor.at) return false;
+      cursor.at += length;
     } else {
-      at += wire === WIRE_FIXED64 ? 8 : 4;
-      if (at > bytes.length) return false;
+      cursor.at += wire === WIRE_FIXED64 ? 8 : 4;
+      if (cursor.at > bytes.length) return false;
     }
   }
   return true;
+}
+
+/**
+ * The varint at `cursor.at` in bytes already in memory, advancing the cursor; undefined when the bytes end first or
+ * it runs past 10 bytes. Past 2^53 the value is inexact, which no tag or length the detectors accept comes near.
+ */
+function varintAt(bytes: Uint8Array, cursor: { at: number }): number | undefined {
+  let value = 0;
+  let scale = 1;
+  for (let i = 0; i < 10 && cursor.at < bytes.length; i++) {
+    const byte = bytes[cursor.at++]!;
+    value += (byte & 0x7f) * scale;
+    scale *= 128;
+    if ((byte & 0x80) === 0) return value;
+  }
+  return undefined;
 }
