@@ -1,6 +1,7 @@
 // What the URL-filter policy suites share (policies.test.ts, policy-updates.test.ts, policy-rules.test.ts,
-// policy-reorder.test.ts): the route prefix, a policy with numbered rules, a firewall to assign it to, and the sync
-// outbox rows of an assignment.
+// policy-reorder.test.ts, removal-failed.test.ts, removal-in-progress.test.ts): the route prefix, a policy with
+// numbered rules, a firewall to assign it to, a policy assigned to a simulated PAN-OS firewall, and the sync outbox
+// rows of an assignment.
 import { unique, type AdminHarness, type Tenant } from './harness';
 
 export const P = '/policies/v1/url-filter';
@@ -27,6 +28,33 @@ export async function firewall(h: AdminHarness, tenant: Tenant): Promise<string>
     api_token: h.newApiToken(),
   });
   return res.body.id as string;
+}
+
+/**
+ * A policy with one block rule, assigned to a fresh PAN-OS firewall of the tenant that is the simulator at
+ * `sim.port` (answering `sim.apiKey`); nothing pushed yet.
+ */
+export async function assignedToPanos(h: AdminHarness, tenant: Tenant, sim: { port: number; apiKey: string }) {
+  const fwName = unique('pa-edge');
+  const fw = await h.createFirewall(tenant.auth, {
+    name: fwName,
+    type: 'palo_alto',
+    host: '127.0.0.1',
+    port: sim.port,
+    api_token: sim.apiKey,
+    verify_ssl: false,
+  });
+  const policy = await h.createPolicy(tenant.auth, {
+    name: unique('pol'),
+    rules: [{ action: 'block', domains: [`${unique('blocked')}.example`] }],
+  });
+  const policyId = policy.body.id as string;
+  const fwId = fw.body.id as string;
+  const assigned = await h.call('post', `${P}/${policyId}/assign`, {
+    auth: tenant.auth,
+    body: { firewall_ids: [fwId] },
+  });
+  return { policyId, fwId, fwName, assignmentId: assigned.body.assignments[0].id as string };
 }
 
 /** The firewall_sync outbox rows of an assignment, oldest first. */

@@ -14,12 +14,12 @@ import {
   type SimulatorHandle,
 } from '@risk/firewalls';
 import { harnessWithTenant, expectError, unique, type AdminHarness, type Tenant } from './harness';
+import { assignedToPanos, P } from './policy-fixtures';
 
 let h: AdminHarness;
 let tenant: Tenant;
 let pan: SimulatorHandle<PanosSimulatorState>;
 let simKey: string;
-const P = '/policies/v1/url-filter';
 
 beforeAll(async () => {
   ({ h, tenant } = await harnessWithTenant('adminremovalfailed'));
@@ -39,26 +39,7 @@ const opts = (lastAttempt = false) => ({
 
 /** A policy pushed to a PAN-OS firewall, then unassigned while the firewall is down. */
 async function removingWhileDown() {
-  const fwName = unique('pa-edge');
-  const fw = await h.createFirewall(tenant.auth, {
-    name: fwName,
-    type: 'palo_alto',
-    host: '127.0.0.1',
-    port: pan.port,
-    api_token: simKey,
-    verify_ssl: false,
-  });
-  const policy = await h.createPolicy(tenant.auth, {
-    name: unique('pol'),
-    rules: [{ action: 'block', domains: [`${unique('blocked')}.example`] }],
-  });
-  const policyId = policy.body.id as string;
-  const fwId = fw.body.id as string;
-  const assigned = await h.call('post', `${P}/${policyId}/assign`, {
-    auth: tenant.auth,
-    body: { firewall_ids: [fwId] },
-  });
-  const assignmentId = assigned.body.assignments[0].id as string;
+  const { policyId, fwId, fwName, assignmentId } = await assignedToPanos(h, tenant, { port: pan.port, apiKey: simKey });
   expect(await syncPolicyAssignment(h.ctx.db.prisma, assignmentId, opts())).toMatchObject({ status: 'synced' });
   pan.setDown(true);
   const un = await h.call('delete', `${P}/${policyId}/assign/${fwId}`, { auth: tenant.auth });

@@ -13,13 +13,13 @@ import {
   type PushedObjects,
   type SimulatorHandle,
 } from '@risk/firewalls';
-import { harnessWithTenant, expectError, unique, type AdminHarness, type Tenant } from './harness';
+import { harnessWithTenant, expectError, type AdminHarness, type Tenant } from './harness';
+import { assignedToPanos, P } from './policy-fixtures';
 
 let h: AdminHarness;
 let tenant: Tenant;
 let pan: SimulatorHandle<PanosSimulatorState>;
 let simKey: string;
-const P = '/policies/v1/url-filter';
 const N = JOBS.firewallSync.options.attempts;
 
 beforeAll(async () => {
@@ -40,24 +40,7 @@ const opts = (extra: { lastAttempt?: boolean; attempt?: number; retryDelayMs?: n
 });
 
 /** A policy assigned to a fresh PAN-OS firewall (not pushed yet). */
-async function assigned() {
-  const fw = await h.createFirewall(tenant.auth, {
-    name: unique('pa-edge'),
-    type: 'palo_alto',
-    host: '127.0.0.1',
-    port: pan.port,
-    api_token: simKey,
-    verify_ssl: false,
-  });
-  const policy = await h.createPolicy(tenant.auth, {
-    name: unique('pol'),
-    rules: [{ action: 'block', domains: [`${unique('blocked')}.example`] }],
-  });
-  const policyId = policy.body.id as string;
-  const fwId = fw.body.id as string;
-  const res = await h.call('post', `${P}/${policyId}/assign`, { auth: tenant.auth, body: { firewall_ids: [fwId] } });
-  return { policyId, fwId, assignmentId: res.body.assignments[0].id as string };
-}
+const assigned = () => assignedToPanos(h, tenant, { port: pan.port, apiKey: simKey });
 
 it('DELETE while the removal retries says attempt n of N, the last error, the next attempt and ?force=true', async () => {
   const { policyId, fwId, assignmentId } = await assigned();
