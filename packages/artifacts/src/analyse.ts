@@ -11,6 +11,7 @@ import { CorruptStreamError, inflateSource, type Codec } from './containers/infl
 import { analyseSafetensors } from './formats/safetensors';
 import { analyseGguf } from './formats/gguf';
 import { analyseKerasConfig, analyseKerasH5 } from './formats/keras';
+import { utf8Lenient } from './formats/byte-cursor';
 import { analyseOnnx } from './formats/onnx';
 import { analyseSavedModel } from './formats/savedmodel';
 
@@ -544,8 +545,8 @@ async function analyseTar(file: RandomAccess, ctx: Context): Promise<Analysis> {
   while (at + 512 <= file.size && names.length < 100_000) {
     const header = await file.read(at, 512);
     if (header.every((b) => b === 0)) break;
-    const name = new TextDecoder().decode(header.subarray(0, 100)).replace(/\0.*$/s, '');
-    const sizeField = new TextDecoder().decode(header.subarray(124, 136)).replace(/\0.*$/s, '').trim();
+    const name = utf8Lenient.decode(header.subarray(0, 100)).replace(/\0.*$/s, '');
+    const sizeField = utf8Lenient.decode(header.subarray(124, 136)).replace(/\0.*$/s, '').trim();
     if (!/^[0-7]*$/.test(sizeField)) {
       result.invalid = `tar header at ${at} has a malformed size`;
       break;

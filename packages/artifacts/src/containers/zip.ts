@@ -4,6 +4,7 @@
 // central directory, others the local headers), so disagreements are findings, not silently resolved
 // (docs/artifacts.md "Containers").
 import { crc32 } from 'node:zlib';
+import { utf8Lenient } from '../formats/byte-cursor';
 import { readU16LE, readU32LE, readU64LE } from '../little-endian';
 import { slice, type RandomAccess } from '../random-access';
 import { CorruptStreamError, inflateSource } from './inflate';
@@ -45,8 +46,6 @@ function u64(b: Uint8Array, at: number): number {
   if (!Number.isSafeInteger(value)) throw new ZipFormatError('a zip64 size beyond 2^53');
   return value;
 }
-
-const utf8 = new TextDecoder('utf-8');
 
 export async function readZipDirectory(file: RandomAccess): Promise<ZipDirectory> {
   const problems: string[] = [];
@@ -96,7 +95,7 @@ export async function readZipDirectory(file: RandomAccess): Promise<ZipDirectory
     let localHeaderOffset = readU32LE(cd, at + 42);
     if (at + 46 + nameLength + extraLength + commentLength > cd.length)
       throw new ZipFormatError('central directory truncated');
-    const name = utf8.decode(cd.subarray(at + 46, at + 46 + nameLength));
+    const name = utf8Lenient.decode(cd.subarray(at + 46, at + 46 + nameLength));
     // zip64 extended information: the 0xffffffff fields, in order.
     let extra = at + 46 + nameLength;
     const extraEnd = extra + extraLength;
@@ -141,7 +140,7 @@ export async function readZipDirectory(file: RandomAccess): Promise<ZipDirectory
     const nameLength = readU16LE(header, 26);
     const extraLength = readU16LE(header, 28);
     const localName = await file.read(entry.localHeaderOffset + 30, nameLength);
-    entry.localName = utf8.decode(localName);
+    entry.localName = utf8Lenient.decode(localName);
     entry.dataOffset = entry.localHeaderOffset + 30 + nameLength + extraLength;
     if (entry.localName !== entry.name) {
       problems.push(`member ${entry.name}: local header names it ${JSON.stringify(entry.localName)}`);
