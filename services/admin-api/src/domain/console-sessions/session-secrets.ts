@@ -31,23 +31,23 @@ const PLAIN_COOKIE = 'risk_console';
 export const newSessionSecret = () => `cs_${randomToken(32)}`;
 export const sessionSecretHash = (secret: string) => sha256Hex(secret);
 
-export function csrfTokenFor(secret: string, secretsKey: string): string {
+/** HMAC-SHA256 of `value` under a key of its label's own, HMAC-SHA256(SECRETS_KEY, label). */
+function labelledMac(label: string, value: string, secretsKey: string): string {
   const raw = decodeKey(secretsKey);
   if (!raw) throw new Error('SECRETS_KEY must be 32 bytes');
-  const key = createHmac('sha256', raw).update('admin-api console-csrf v1').digest();
-  return createHmac('sha256', key).update(secret).digest('base64url');
+  const key = createHmac('sha256', raw).update(label).digest();
+  return createHmac('sha256', key).update(value).digest('base64url');
 }
+
+export const csrfTokenFor = (secret: string, secretsKey: string): string =>
+  labelledMac('admin-api console-csrf v1', secret, secretsKey);
 
 /**
  * What an admin session stores of the admin token it was opened with: an HMAC under a label of SECRETS_KEY, so the
  * row reveals nothing of the token and the session ends once the configured token is another (resolve-session.ts).
  */
-export function adminTokenBinding(adminToken: string, secretsKey: string): string {
-  const raw = decodeKey(secretsKey);
-  if (!raw) throw new Error('SECRETS_KEY must be 32 bytes');
-  const key = createHmac('sha256', raw).update('admin-api console admin-token v1').digest();
-  return createHmac('sha256', key).update(adminToken).digest('base64url');
-}
+export const adminTokenBinding = (adminToken: string, secretsKey: string): string =>
+  labelledMac('admin-api console admin-token v1', adminToken, secretsKey);
 
 export function csrfMatches(input: { secret: string; header: string | undefined; secretsKey: string }): boolean {
   return !!input.header && constantTimeEqual(input.header, csrfTokenFor(input.secret, input.secretsKey));
