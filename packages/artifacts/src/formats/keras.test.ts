@@ -136,6 +136,13 @@ describe('Keras config.json on hand-written configs', () => {
     expect(judge(model({ loss: 'exfiltrating_loss', metrics: ['accuracy'] }))).toBe('suspicious');
   });
 
+  it('walks a config holding an array of 200,000 items', () => {
+    const withBigArray = { ...sequential(dense), weights: new Array<number>(200_000).fill(0) };
+    expect(judge(withBigArray)).toBe('benign');
+    const losses = new Array<string>(200_000).fill('mean_squared_error');
+    expect(judge({ ...sequential(dense), compile_config: { loss: { out: 'mae' }, metrics: losses } })).toBe('benign');
+  });
+
   it.each([
     ['bytes that are not JSON', new Uint8Array(utf8('{"class_name": '))],
     ['a JSON array', new Uint8Array(utf8('[]'))],

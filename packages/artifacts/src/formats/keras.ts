@@ -79,7 +79,8 @@ function judgeConfig(
     const node = stack.pop();
     if (node === null || typeof node !== 'object') continue;
     if (Array.isArray(node)) {
-      stack.push(...node);
+      // Item by item: spreading an array of some 150,000 items overflows the call stack.
+      for (const item of node) stack.push(item);
       continue;
     }
     const record = node as Record<string, unknown>;
@@ -208,10 +209,10 @@ function judgeTrainingConfig(root: Record<string, unknown>, add: Add): void {
   while (stack.length > 0 && names.length < 1000) {
     const value = stack.pop();
     if (typeof value === 'string') names.push(value);
-    else if (Array.isArray(value)) stack.push(...value);
+    else if (Array.isArray(value)) for (const item of value) stack.push(item);
     // Objects with a class_name are judged as objects; plain maps go output name → loss.
     else if (value !== null && typeof value === 'object' && !('class_name' in value))
-      stack.push(...Object.values(value));
+      for (const item of Object.values(value)) stack.push(item);
   }
   for (const name of names) {
     if (isKerasLossOrMetric(name)) continue;

@@ -140,6 +140,17 @@ describe('ONNX analyser on hand-written models', () => {
     expect(verdict).toBe('invalid');
   });
 
+  it('reads a tensor whose packed dims hold 200,000 values', async () => {
+    // Packed dims (one LEN field of varints) of 1s: a float tensor of one element, 4 bytes of raw data.
+    const packedDims = pb.message(1, new Array<number>(200_000).fill(1));
+    const bytes = model([
+      ...node('Add'),
+      ...pb.message(5, [...packedDims, ...pb.int(2, 1), ...pb.message(9, [0, 0, 0, 0])]),
+    ]);
+    const { verdict } = await analyse(bytes);
+    expect(verdict).toBe('benign');
+  });
+
   it('calls a tensor claiming 2^32 elements with no data invalid', async () => {
     const { verdict } = await analyse(model([...node('Add'), ...tensor(5, [2 ** 16, 2 ** 16], 1)]));
     expect(verdict).toBe('invalid');

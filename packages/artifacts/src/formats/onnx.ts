@@ -223,7 +223,7 @@ async function walkSparseTensor(walk: OnnxWalk, range: WireField, depth: number)
   const dims: bigint[] = [];
   let indices: TensorShape | undefined;
   for await (const field of fieldsOf(walk.file, { ...range, wanted: SPARSE_FIELDS }, walk.budget)) {
-    if (field.field === 3) dims.push(...(await int64s(walk, field)));
+    if (field.field === 3) for (const dim of await int64s(walk, field)) dims.push(dim);
     else if (field.wire === WIRE_LEN && field.field === 1) await walkTensor(walk, field, depth + 1);
     else if (field.wire === WIRE_LEN && field.field === 2) indices = await walkTensor(walk, field, depth + 1);
   }
@@ -262,7 +262,8 @@ async function walkTensor(walk: OnnxWalk, range: WireField, depth: number): Prom
     { ...range, wanted: TENSOR_FIELDS, once: TYPED_DATA_FIELDS },
     walk.budget,
   )) {
-    if (field.field === 1) dims.push(...(await int64s(walk, field)));
+    // Item by item: a packed field holds up to a million values, too many to spread as arguments.
+    if (field.field === 1) for (const dim of await int64s(walk, field)) dims.push(dim);
     else if (field.field === 2 && field.wire === WIRE_VARINT) dataType = Number(field.varint);
     else if (field.field === 14 && field.wire === WIRE_VARINT) external ||= field.varint === 1n;
     else if (field.field === 9 && field.wire === WIRE_LEN) raw = field;
@@ -301,7 +302,7 @@ async function walkTensor(walk: OnnxWalk, range: WireField, depth: number): Prom
     shape.values = Array.from({ length: Math.floor(bytes.length / 8) }, (_, i) => view.getBigInt64(i * 8, true));
   } else if (dataType === 7 && int64Data.every((f) => f.end - f.start <= MAX_INDEX_BYTES)) {
     shape.values = [];
-    for (const field of int64Data) shape.values.push(...(await int64s(walk, field)));
+    for (const field of int64Data) for (const value of await int64s(walk, field)) shape.values.push(value);
   }
   return shape;
 }
