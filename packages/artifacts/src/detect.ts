@@ -1,6 +1,7 @@
 // Format detection from the first bytes and their structure, never from a file name (docs/artifacts.md "Formats").
 // Protobuf formats have no magic: the ONNX and SavedModel modules decide from the field structure of the head.
 import { looksLikeOnnx } from './formats/onnx';
+import { readU64LE } from './little-endian';
 import { looksLikeSavedModel } from './formats/savedmodel';
 
 export type DetectedKind =
@@ -56,8 +57,9 @@ export function detect(head: Uint8Array, size: number): DetectedKind {
   if (startsWith(head, TORCH_LEGACY_MAGIC)) return 'pytorch_legacy';
   if (head.length >= 2 && head[0] === 0x80 && head[1]! >= 2 && head[1]! <= 5) return 'pickle';
   if (head.length >= 9 && head[8] === 0x7b) {
-    const headerLength = new DataView(head.buffer, head.byteOffset, 8).getBigUint64(0, true);
-    if (headerLength > 1n && headerLength + 8n <= BigInt(size)) return 'safetensors';
+    // Inexact past 2^53, where it is past any size anyway.
+    const headerLength = readU64LE(head, 0);
+    if (headerLength > 1 && headerLength + 8 <= size) return 'safetensors';
   }
   if (startsWith(head, [0x1f, 0x8b])) return 'gzip';
   if (startsWith(head, ascii('BZh'))) return 'bz2';

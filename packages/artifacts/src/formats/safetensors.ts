@@ -4,7 +4,8 @@
 import format from '../../data/safetensors-format.json';
 import type { RandomAccess } from '../random-access';
 import type { ArtifactFinding, FormatAnalysis } from '../types';
-import { excerpt, toSafeNumber, utf8Strict } from './byte-cursor';
+import { readU64LE } from '../little-endian';
+import { excerpt, utf8Strict } from './byte-cursor';
 import { codeLikeContent } from './metadata-code';
 
 const MAX_HEADER_BYTES = format.max_header_bytes;
@@ -28,7 +29,8 @@ export async function analyseSafetensors(file: RandomAccess): Promise<FormatAnal
   });
   if (file.size < 8) return result({ invalid: 'shorter than the 8-byte header length' });
   const lengthBytes = await file.read(0, 8);
-  const headerLength = toSafeNumber(new DataView(lengthBytes.buffer, lengthBytes.byteOffset, 8).getBigUint64(0, true));
+  const rawLength = readU64LE(lengthBytes, 0);
+  const headerLength = Number.isSafeInteger(rawLength) ? rawLength : undefined;
   facts.header_length = headerLength ?? 'over 2^53';
   if (headerLength === undefined || headerLength > MAX_HEADER_BYTES) {
     return result({ invalid: `header length over the format's ${MAX_HEADER_BYTES}-byte limit` });
