@@ -31,7 +31,6 @@ export interface BudgetedPoolOptions {
 }
 
 export interface BudgetedPool<P, R> {
-  readonly threads: number;
   /** Runs one task in a thread; rejects with the pool's overBudget error past the budget. */
   run(payload: P): Promise<R>;
   /** Terminates every thread (running tasks reject). */
@@ -53,7 +52,6 @@ const STAMP_SLOTS = 4096;
 export function createBudgetedPool<P, R>(opts: BudgetedPoolOptions): BudgetedPool<P, R> {
   const ready = Promise.resolve(opts.filename).then((filename) => startPiscina<P, R>(filename, opts));
   return {
-    threads: opts.threads,
     async run(payload) {
       return (await ready).run(payload);
     },
@@ -85,7 +83,6 @@ function startPiscina<P, R>(filename: string, opts: BudgetedPoolOptions): Budget
   piscina.on('error', () => undefined);
 
   return {
-    threads: opts.threads,
     async run(payload) {
       // ids stay below 2^31 (Int32Array slots) and never repeat within a slot's reuse
       const id = (nextId = (nextId + 1) % 0x7fffffff);
