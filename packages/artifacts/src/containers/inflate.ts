@@ -1,6 +1,6 @@
 // The one inflate loop for compressed zip members and compressed streams (joblib zlib/gzip): the compressed bytes are
 // read a window at a time and handed to the inflater in small pieces, so the callers' caps, checked on every output
-// chunk, stop a bomb early (docs/artifacts.md "Containers").
+// chunk, stop a bomb early (docs/artifacts.md "Containers and caps").
 import { Gunzip, Inflate, Unzlib } from 'fflate';
 import type { RandomAccess } from '../random-access';
 
