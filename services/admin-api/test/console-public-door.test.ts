@@ -2,39 +2,27 @@
 // door calls the public API from admin-api's one address for every tenant, so a tenant that makes its own session
 // fail authentication must not get every other tenant's door refused by the public API's failed-auth limit, and the
 // door forwards a session's key to the public API's /v1/ routes only, whatever dot segments the path carries.
-import http from 'node:http';
 import request from 'supertest';
 import { CONSOLE_DOOR_HEADER, consoleDoorHeader, mintApiKey } from '@risk/common';
-import { closedPort, createAdminHarness, expectError, type AdminHarness, type Tenant } from './harness';
-import { publicApiOn, type PublicApiOnHarness } from './public-api';
+import { expectError, type AdminHarness, type Tenant } from './harness';
+import { adminHarnessWithPublicApi, type PublicApiOnHarness } from './public-api';
 
 /** failed authentications allowed per address (and, through the door, per session) in this suite */
 const FAILED_AUTH_LIMIT = 3;
 
 let h: AdminHarness;
 let pub: PublicApiOnHarness;
-let publicServer: http.Server;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  const port = await closedPort();
-  h = await createAdminHarness('admindoor', {
-    env: {
-      PUBLIC_API_BASE_URL: `http://127.0.0.1:${port}`,
-      RATE_LIMIT_FAILED_AUTH_PER_IP: String(FAILED_AUTH_LIMIT),
-      // one proxy in front of admin-api: each tenant's browser has its own address (X-Forwarded-For), as in a
-      // deployment; the door's own calls to the public API carry no such header
-      TRUST_PROXY: '1',
-    },
-  });
-  pub = publicApiOn(h, 'test-admin-door');
-  publicServer = pub.app.listen(port, '127.0.0.1');
-  await new Promise((resolve) => publicServer.once('listening', resolve));
+  ({ h, pub, close } = await adminHarnessWithPublicApi('admindoor', 'test-admin-door', {
+    RATE_LIMIT_FAILED_AUTH_PER_IP: String(FAILED_AUTH_LIMIT),
+    // one proxy in front of admin-api: each tenant's browser has its own address (X-Forwarded-For), as in a
+    // deployment; the door's own calls to the public API carry no such header
+    TRUST_PROXY: '1',
+  }));
 });
-afterAll(async () => {
-  await new Promise((resolve) => publicServer.close(resolve));
-  await pub.close();
-  await h.close();
-});
+afterAll(() => close());
 
 interface Session {
   cookie: string;

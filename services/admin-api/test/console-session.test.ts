@@ -2,29 +2,19 @@
 // reach the admin routes and (tenant only) the public API through the session-bound proxies; sessions end at
 // sign-out, after 30 min idle or 8 h, when the sign-in token is revoked or the tenant suspended; a state-changing
 // call without the CSRF token or from another origin changes nothing; one tenant never reaches another's data.
-import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { ZConsoleSession } from '@risk/contracts';
-import { closedPort, createAdminHarness, expectError, type AdminHarness, type Tenant } from './harness';
-import { publicApiOn, type PublicApiOnHarness } from './public-api';
+import { expectError, type AdminHarness, type Tenant } from './harness';
+import { adminHarnessWithPublicApi } from './public-api';
 
 let h: AdminHarness;
-let pub: PublicApiOnHarness;
-let publicServer: http.Server;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  const port = await closedPort();
-  h = await createAdminHarness('adminconsole', { env: { PUBLIC_API_BASE_URL: `http://127.0.0.1:${port}` } });
-  pub = publicApiOn(h, 'test-admin-console');
-  publicServer = pub.app.listen(port, '127.0.0.1');
-  await new Promise((resolve) => publicServer.once('listening', resolve));
+  ({ h, close } = await adminHarnessWithPublicApi('adminconsole', 'test-admin-console'));
 });
-afterAll(async () => {
-  await new Promise((resolve) => publicServer.close(resolve));
-  await pub.close();
-  await h.close();
-});
+afterAll(() => close());
 
 interface Session {
   cookie: string;

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiKeyAuthenticator, QueueProducer } from '@risk/common';
 import { createApp as createPublicApp } from '@risk/public-api';
-import type { AdminHarness } from './harness';
+import { closedPort, createAdminHarness, type AdminHarness } from './harness';
 
 export type PublicApp = ReturnType<typeof createPublicApp>;
 
@@ -36,6 +36,32 @@ export function publicApiOn(h: AdminHarness, queue: string): PublicApiOnHarness 
     async close() {
       await authenticator.close();
       await producer.close();
+    },
+  };
+}
+
+/**
+ * An admin harness whose PUBLIC_API_BASE_URL is a public API app (publicApiOn) listening on loopback, where the
+ * console's public door forwards (console-session.test.ts, console-public-door.test.ts). `env` adds to the
+ * harness's settings; close() stops the listener, the public API and the harness.
+ */
+export async function adminHarnessWithPublicApi(
+  label: string,
+  queue: string,
+  env: Record<string, string> = {},
+): Promise<{ h: AdminHarness; pub: PublicApiOnHarness; close(): Promise<void> }> {
+  const port = await closedPort();
+  const h = await createAdminHarness(label, { env: { PUBLIC_API_BASE_URL: `http://127.0.0.1:${port}`, ...env } });
+  const pub = publicApiOn(h, queue);
+  const server = pub.app.listen(port, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  return {
+    h,
+    pub,
+    async close() {
+      await new Promise((resolve) => server.close(resolve));
+      await pub.close();
+      await h.close();
     },
   };
 }
