@@ -31,6 +31,18 @@ const SKIP_DIRS = new Set(['node_modules', 'generated', 'test', 'bench', 'dist',
  */
 const ALLOW: ReadonlyArray<{ file?: string; pattern: string; reason: string }> = [
   {
+    pattern: 'dynamic:packages/artifacts/src/formats/jinja-template.ts',
+    reason:
+      'INSTRUCTION_PHRASES are compiled from data/gguf-chat-template-patterns.json, whose patterns this check analyses ' +
+      'one by one (dataFilePatterns below)',
+  },
+  {
+    pattern: 'dynamic:packages/artifacts/src/formats/metadata-code.ts',
+    reason:
+      'CODE_PATTERNS are compiled from data/safetensors-format.json, whose patterns this check analyses one by one ' +
+      '(dataFilePatterns below)',
+  },
+  {
     pattern: 'dynamic:packages/enrichment/src/redact/catalogue.ts',
     reason:
       'SECRET_FORMATS and JWT_FORMAT are built from data/secret-formats.json, whose patterns this check analyses one ' +
@@ -141,6 +153,28 @@ function catalogueFormats(): FoundPattern[] {
   }));
 }
 
+/**
+ * Patterns that the artifact analyser compiles at load time from its data files (packages/artifacts/data): analysed
+ * like literals, each named by its data file and index.
+ */
+function dataFilePatterns(): FoundPattern[] {
+  /* eslint-disable @typescript-eslint/no-require-imports -- the compiled patterns, as the analyser uses them */
+  const { INSTRUCTION_PHRASES } =
+    require('@risk/artifacts/src/formats/jinja-template') as typeof import('@risk/artifacts/src/formats/jinja-template');
+  const { CODE_PATTERNS } =
+    require('@risk/artifacts/src/formats/metadata-code') as typeof import('@risk/artifacts/src/formats/metadata-code');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const named = (file: string, patterns: readonly RegExp[]): FoundPattern[] =>
+    patterns.map((pattern, i) => ({ file: `${file}#${i}`, line: i + 1, source: pattern.source, flags: pattern.flags }));
+  return [
+    ...named('packages/artifacts/data/gguf-chat-template-patterns.json', INSTRUCTION_PHRASES),
+    ...named(
+      'packages/artifacts/data/safetensors-format.json',
+      CODE_PATTERNS.map((p) => p.pattern),
+    ),
+  ];
+}
+
 function allowed(p: FoundPattern): { reason: string } | undefined {
   return ALLOW.find(
     (a) =>
@@ -172,7 +206,7 @@ export async function analyse(files = sourceFiles()): Promise<Verdict[]> {
   console.log(`check:redos: recheck backend ${process.env.RECHECK_BACKEND ?? 'auto'}`);
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after RECHECK_BACKEND is set
   const { check } = require('recheck') as typeof import('recheck');
-  const found = [...files.flatMap(patternsIn), ...catalogueFormats()];
+  const found = [...files.flatMap(patternsIn), ...catalogueFormats(), ...dataFilePatterns()];
   const distinct = new Map<string, { source: string; flags: string }>();
   for (const p of found)
     if (p.source !== null && !allowed(p)) distinct.set(`/${p.source}/${p.flags}`, { source: p.source, flags: p.flags });

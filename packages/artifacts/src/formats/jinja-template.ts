@@ -21,7 +21,8 @@ const DANGEROUS_NAMES = new Set(patterns.dangerous_names);
 const JINJA_GLOBALS = new Set(patterns.jinja_globals);
 const LOADING_STATEMENTS = new Set(patterns.loading_statements);
 const CONTENT_NAMES = new Set(patterns.content_names);
-const INSTRUCTION_PHRASES = patterns.instruction_phrases.map((p) => new RegExp(p, 'i'));
+/** Compiled from the data file; `pnpm check:redos` analyses each. */
+export const INSTRUCTION_PHRASES: readonly RegExp[] = patterns.instruction_phrases.map((p) => new RegExp(p, 'i'));
 const DUNDER = /__[A-Za-z][A-Za-z0-9_]*__/;
 /** The AST walk stops here: a real chat template has a few hundred nodes. */
 const MAX_AST_NODES = 200_000;

@@ -3,7 +3,12 @@
 // sources are in data/safetensors-format.json, where they were first collected.
 import format from '../../data/safetensors-format.json';
 
-const CODE_PATTERNS = format.code_patterns.map((p) => ({ id: p.id, what: p.what, pattern: new RegExp(p.pattern) }));
+/** Compiled from the data file; `pnpm check:redos` analyses each. */
+export const CODE_PATTERNS = format.code_patterns.map((p) => ({
+  id: p.id,
+  what: p.what,
+  pattern: new RegExp(p.pattern),
+}));
 
 /** What kinds of code the text holds ("a Python import statement", ...); empty when none. */
 export function codeLikeContent(text: string): string[] {
