@@ -170,6 +170,22 @@ describe('ONNX analyser on hand-written models', () => {
     expect((await analyse(model([...node('Identity'), ...sparse([-1])]))).verdict).toBe('invalid');
   });
 
+  it('checks every sparse index written as unpacked or split int64_data, not only the first', async () => {
+    // int64_data (field 7) may be one varint field per value, or several packed fields (onnx/onnx.proto).
+    const sparse = (indexFields: number[]) =>
+      pb.message(15, [
+        ...tensor(1, [2], 1, new Array(8).fill(0)),
+        ...pb.message(2, [...pb.int(1, 2), ...pb.int(2, 7), ...indexFields]),
+        ...pb.int(3, 2),
+        ...pb.int(3, 3),
+      ]);
+    const unpacked = (indices: number[]) => sparse(indices.flatMap((i) => pb.int(7, i)));
+    const split = (indices: number[]) => sparse(indices.flatMap((i) => pb.message(7, pb.varint(i))));
+    expect((await analyse(model([...node('Identity'), ...unpacked([0, 5])]))).verdict).toBe('benign');
+    expect((await analyse(model([...node('Identity'), ...unpacked([0, 99])]))).verdict).toBe('invalid');
+    expect((await analyse(model([...node('Identity'), ...split([0, 99])]))).verdict).toBe('invalid');
+  });
+
   it('skips large raw tensor data by offset', async () => {
     const raw = new Array<number>(3 << 20).fill(7);
     const initializer = pb.message(5, [

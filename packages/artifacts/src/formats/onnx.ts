@@ -62,11 +62,13 @@ const DATA_TYPE_BITS: Record<number, number> = {
   23: 4,
   24: 8,
 };
-/**
- * Typed data fields of TensorProto (float_data, int32_data, string_data, int64_data, double_data, uint64_data). They
- * may be millions of unpacked elements: only their presence (and packed int64 indices) matters.
- */
+/** Typed data fields of TensorProto (float_data, int32_data, string_data, int64_data, double_data, uint64_data). */
 const TYPED_DATA_FIELDS = new Set([4, 5, 6, 7, 10, 11]);
+/**
+ * Typed data may be millions of unpacked elements: only its presence matters, so each is yielded once. int64_data is
+ * not among them: it holds sparse indices, packed or one varint field per value, and every one is checked.
+ */
+const PRESENCE_ONLY_FIELDS = new Set([4, 5, 6, 10, 11]);
 // The fields each walk reads (onnx/onnx.proto); the rest are skipped without being yielded.
 const GRAPH_FIELDS = new Set([1, 5, 10, 15]);
 const NODE_FIELDS = new Set([4, 5, 6, 7]);
@@ -254,12 +256,13 @@ async function walkTensor(walk: OnnxWalk, range: WireField, depth: number): Prom
   const dims: bigint[] = [];
   let dataType = 0;
   let raw: WireField | undefined;
-  const int64Data: WireField[] = [];
+  /** int64_data values in order; undefined once there are more than the check reads (then nothing is checked). */
+  let int64Data: bigint[] | undefined = [];
   let typed = false;
   let external = false;
   for await (const field of fieldsOf(
     walk.file,
-    { ...range, wanted: TENSOR_FIELDS, once: TYPED_DATA_FIELDS },
+    { ...range, wanted: TENSOR_FIELDS, once: PRESENCE_ONLY_FIELDS },
     walk.budget,
   )) {
     // Item by item: a packed field holds up to a million values, too many to spread as arguments.
@@ -269,7 +272,11 @@ async function walkTensor(walk: OnnxWalk, range: WireField, depth: number): Prom
     else if (field.field === 9 && field.wire === WIRE_LEN) raw = field;
     else if (TYPED_DATA_FIELDS.has(field.field)) {
       typed = true;
-      if (field.field === 7 && int64Data.length < 4096) int64Data.push(field);
+      if (field.field === 7 && int64Data !== undefined) {
+        const values = field.end - field.start <= MAX_INDEX_BYTES ? await int64s(walk, field) : undefined;
+        if (values === undefined || int64Data.length + values.length > MAX_INDEX_BYTES) int64Data = undefined;
+        else for (const value of values) int64Data.push(value);
+      }
     } else if (field.wire !== WIRE_LEN) continue;
     else if (field.field === 8) name = await readString(walk.file, field, 200);
     else if (field.field === 13) {
@@ -300,9 +307,8 @@ async function walkTensor(walk: OnnxWalk, range: WireField, depth: number): Prom
     const bytes = await walk.file.read(raw.start, raw.end - raw.start);
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
     shape.values = Array.from({ length: Math.floor(bytes.length / 8) }, (_, i) => view.getBigInt64(i * 8, true));
-  } else if (dataType === 7 && int64Data.every((f) => f.end - f.start <= MAX_INDEX_BYTES)) {
-    shape.values = [];
-    for (const field of int64Data) for (const value of await int64s(walk, field)) shape.values.push(value);
+  } else if (dataType === 7 && int64Data !== undefined) {
+    shape.values = int64Data;
   }
   return shape;
 }
