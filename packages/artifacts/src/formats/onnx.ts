@@ -260,11 +260,9 @@ async function walkTensor(walk: OnnxWalk, range: WireField, depth: number): Prom
   let int64Data: bigint[] | undefined = [];
   let typed = false;
   let external = false;
-  for await (const field of fieldsOf(
-    walk.file,
-    { ...range, wanted: TENSOR_FIELDS, once: PRESENCE_ONLY_FIELDS },
-    walk.budget,
-  )) {
+  // int64_data joins the yielded-once fields when there are more indices than the check reads.
+  const once = new Set(PRESENCE_ONLY_FIELDS);
+  for await (const field of fieldsOf(walk.file, { ...range, wanted: TENSOR_FIELDS, once }, walk.budget)) {
     // Item by item: a packed field holds up to a million values, too many to spread as arguments.
     if (field.field === 1) for (const dim of await int64s(walk, field)) dims.push(dim);
     else if (field.field === 2 && field.wire === WIRE_VARINT) dataType = Number(field.varint);
@@ -272,11 +270,16 @@ async function walkTensor(walk: OnnxWalk, range: WireField, depth: number): Prom
     else if (field.field === 9 && field.wire === WIRE_LEN) raw = field;
     else if (TYPED_DATA_FIELDS.has(field.field)) {
       typed = true;
-      if (field.field === 7 && int64Data !== undefined) {
-        const values = field.end - field.start <= MAX_INDEX_BYTES ? await int64s(walk, field) : undefined;
-        if (values === undefined || int64Data.length + values.length > MAX_INDEX_BYTES) int64Data = undefined;
-        else for (const value of values) int64Data.push(value);
+      if (field.field !== 7 || int64Data === undefined) continue;
+      if (field.wire === WIRE_VARINT && int64Data.length < MAX_INDEX_BYTES) {
+        int64Data.push(BigInt.asIntN(64, field.varint));
+        continue;
       }
+      const values = field.end - field.start <= MAX_INDEX_BYTES ? await int64s(walk, field) : undefined;
+      if (values === undefined || int64Data.length + values.length > MAX_INDEX_BYTES) {
+        int64Data = undefined;
+        once.add(7);
+      } else for (const value of values) int64Data.push(value);
     } else if (field.wire !== WIRE_LEN) continue;
     else if (field.field === 8) name = await readString(walk.file, field, 200);
     else if (field.field === 13) {

@@ -73,7 +73,10 @@ export interface MessageRange {
   start: number;
   end: number;
   wanted?: ReadonlySet<number>;
-  /** Wanted fields yielded only at their first occurrence (presence checks on repeated, possibly unpacked data). */
+  /**
+   * Wanted fields yielded only at their first occurrence (presence checks on repeated, possibly unpacked data). Read
+   * at every field, so a caller may add one once it has seen enough of it.
+   */
   once?: ReadonlySet<number>;
 }
 
