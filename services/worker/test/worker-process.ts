@@ -44,7 +44,7 @@ export function exited(child: ChildProcess): Promise<{ code: number | null; sign
 }
 
 /** Polls the worker's /healthz from a process of its own (shared with the public API's tests). */
-export { probeHealth } from '@risk/testing/src/health-probe';
+export { probeHealth } from '@risk/testing';
 
 /** A port free on 127.0.0.1 right now (for the worker's /healthz). */
 export { freePort } from '@risk/testing';
