@@ -10,8 +10,9 @@ import { seedAsset } from './overview-seed';
 // longest fingerprint with 1,000 findings. Matched per finding with the two-pointer matcher, one read of that
 // asset held the event loop for minutes (20 such rules and 595 findings: 10.45 s), and /healthz of every tenant
 // with it. Every read that renders the org's view answers within a second here while a probe in another process
-// polls /healthz, and the probe never waits a second either. Both bounds are for a quiet machine and scale with
-// the slowdown @risk/time-budget measures (at most 4×); the old code misses them by two orders of magnitude.
+// polls /healthz, and the probe never waits a second either. Both bounds (for a read, its best of three attempts)
+// are for a quiet machine and scale with the slowdown @risk/time-budget measures (at most 4×); the old code misses
+// them by two orders of magnitude.
 
 const FINGERPRINT = `t:${'a'.repeat(504)}-probe`; // 512 characters, the most a fingerprint holds
 const FINDINGS = 1000;
@@ -92,13 +93,22 @@ test('500 hostile globs against a 512-character fingerprint with 1,000 findings:
   const probe = probeHealth(`${base}/healthz`);
   await probe.ready;
   const timings: Array<[string, number]> = [];
+  // Best of up to three attempts, as @risk/time-budget holds every budget: a read that a busy CI machine delayed
+  // past a second is tried again, while the old matcher took minutes on every attempt.
   const read = async (path: string) => {
-    const started = performance.now();
-    const res = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${h.key}` } });
-    const text = await res.text();
-    timings.push([path, performance.now() - started]);
-    expect([path, res.status]).toEqual([path, 200]);
-    return res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
+    let best = Number.POSITIVE_INFINITY;
+    let text = '';
+    let json = false;
+    for (let attempt = 0; attempt < 3 && best >= 1000; attempt++) {
+      const started = performance.now();
+      const res = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${h.key}` } });
+      text = await res.text();
+      best = Math.min(best, performance.now() - started);
+      expect([path, res.status]).toEqual([path, 200]);
+      json = res.headers.get('content-type')?.includes('json') ?? false;
+    }
+    timings.push([path, best]);
+    return json ? JSON.parse(text) : text;
   };
   let latencies: number[];
   try {
