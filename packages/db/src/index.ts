@@ -18,9 +18,7 @@ export {
 } from './migrate';
 export type { MigrateResult, MigrationFile } from './migrate';
 
-import type { PrismaClient } from './generated/prisma/client';
-/** The client handed to `prisma.$transaction(async (tx) => …)`. */
-export type Tx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
+export type { Tx } from './tx';
 
 export {
   literal,
@@ -131,3 +129,63 @@ export {
 export { reenrichMatchedSql } from './stores/reenrich-sql';
 export { endConsoleSessions, CONSOLE_IDLE_MS, CONSOLE_ABSOLUTE_MS } from './stores/console-sessions-store';
 export type { ConsoleSessionSelection } from './stores/console-sessions-store';
+export {
+  ARTIFACT_CHUNK_BYTES,
+  claimArtifactScan,
+  completeArtifactScan,
+  expireArtifactScans,
+  failArtifactScan,
+  findArtifacts,
+  findArtifactsToRescan,
+  findArtifactVerdicts,
+  markArtifactBytesKept,
+  readArtifactChunks,
+  recordArtifactUpload,
+  renewArtifactLease,
+  writeArtifactChunk,
+} from './stores/artifacts';
+export type {
+  ArtifactClaim,
+  ArtifactRow,
+  ArtifactScanWrite,
+  ArtifactsDb,
+  ArtifactStatus,
+  ArtifactVerdictName,
+  ArtifactVerdictRow,
+} from './stores/artifacts';
+// The stores' typed functions: every SQL statement of the services lives behind them (docs/data-access.md).
+export {
+  markOutboxProcessedAsync,
+  relayOutboxRows,
+  purgeProcessedOutbox,
+  outboxLagSeconds,
+  type OutboxRow,
+  type OutboxOutcome,
+} from './stores/outbox-store';
+export {
+  claimDeliveryAttempt,
+  releaseDeliveryAttempt,
+  markEndpointFailing,
+  type ClaimedDelivery,
+} from './stores/webhooks-store';
+export {
+  lockAssignment,
+  tryLockAssignment,
+  markAssignmentsPending,
+  setRulePositions,
+  countAssignmentsBySyncStatus,
+} from './stores/policy-assignments-store';
+export { staleExpiredEnrichments, staleShrunkObservations } from './stores/assets-maintenance-store';
+export {
+  prismaQueryable,
+  insertIdempotencyClaim,
+  readIdempotencyKey,
+  deleteIdempotencyKey,
+  releaseIdempotencyClaim,
+  completeIdempotencyClaim,
+  purgeIdempotencyKeys,
+  type Queryable,
+  type IdempotencyKeyScope,
+  type IdempotencyKeyRow,
+} from './stores/idempotency-store';
+export { fanOutEvents, fanOutEventsPg, purgeEvents, type FannedOutDelivery } from './stores/events-store';

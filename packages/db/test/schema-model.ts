@@ -31,6 +31,7 @@ const SCALAR_UDT: Record<string, string> = {
   Json: 'jsonb',
   DateTime: 'timestamp',
   Decimal: 'numeric',
+  Bytes: 'bytea',
 };
 
 export function readSchema(file = path.join(__dirname, '..', 'prisma', 'schema.prisma')): Map<string, TableSpec> {
