@@ -18,7 +18,9 @@ export {
 } from './migrate';
 export type { MigrateResult, MigrationFile } from './migrate';
 
-export type { Tx } from './tx';
+import type { PrismaClient } from './generated/prisma/client';
+/** The client handed to `prisma.$transaction(async (tx) => …)`. */
+export type Tx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
 
 export {
   literal,
@@ -153,39 +155,3 @@ export type {
   ArtifactVerdictName,
   ArtifactVerdictRow,
 } from './stores/artifacts';
-// The stores' typed functions: every SQL statement of the services lives behind them (docs/data-access.md).
-export {
-  markOutboxProcessedAsync,
-  relayOutboxRows,
-  purgeProcessedOutbox,
-  outboxLagSeconds,
-  type OutboxRow,
-  type OutboxOutcome,
-} from './stores/outbox-store';
-export {
-  claimDeliveryAttempt,
-  releaseDeliveryAttempt,
-  markEndpointFailing,
-  type ClaimedDelivery,
-} from './stores/webhooks-store';
-export {
-  lockAssignment,
-  tryLockAssignment,
-  markAssignmentsPending,
-  setRulePositions,
-  countAssignmentsBySyncStatus,
-} from './stores/policy-assignments-store';
-export { staleExpiredEnrichments, staleShrunkObservations } from './stores/assets-maintenance-store';
-export {
-  prismaQueryable,
-  insertIdempotencyClaim,
-  readIdempotencyKey,
-  deleteIdempotencyKey,
-  releaseIdempotencyClaim,
-  completeIdempotencyClaim,
-  purgeIdempotencyKeys,
-  type Queryable,
-  type IdempotencyKeyScope,
-  type IdempotencyKeyRow,
-} from './stores/idempotency-store';
-export { fanOutEvents, fanOutEventsPg, purgeEvents, type FannedOutDelivery } from './stores/events-store';
