@@ -381,6 +381,22 @@ describe('analyseFile and the streaming scanner', () => {
     expect(readdirSync(spill)).toEqual([]);
   });
 
+  it('gives the digest before the analysis and reads the spilled bytes back in chunks', async () => {
+    const bytes = zipBytes([{ name: 'archive/data.pkl', data: osSystemPickle() }]);
+    const spill = mkdtempSync(path.join(tmpdir(), 'artifacts-spill-'));
+    const scanner = createArtifactScanner({ spillDirectory: spill });
+    await scanner.write(bytes);
+    const expected = await analyseBytes(bytes);
+    expect(scanner.digest()).toEqual({ sha256: expected.sha256, size: bytes.length });
+    await expect(scanner.write(new Uint8Array(1))).rejects.toThrow('scanner already ended');
+    const parts: Uint8Array[] = [];
+    for await (const part of scanner.chunks(100)) parts.push(part);
+    expect(parts.every((p) => p.length <= 100)).toBe(true);
+    expect(Buffer.concat(parts).equals(Buffer.from(bytes))).toBe(true);
+    expect(await scanner.end()).toEqual(expected);
+    expect(readdirSync(spill)).toEqual([]);
+  });
+
   it('refuses a stream past its size cap and removes what it spilled', async () => {
     const spill = mkdtempSync(path.join(tmpdir(), 'artifacts-spill-'));
     const scanner = createArtifactScanner({ spillDirectory: spill, maxBytes: 10 });

@@ -96,6 +96,13 @@ export class ArtifactTooLargeError extends Error {}
 export interface ArtifactScanner {
   /** Accepts the next chunk; rejects with ArtifactTooLargeError past maxBytes. */
   write(chunk: Uint8Array): Promise<void>;
+  /**
+   * Ends the stream without analysing it yet: the SHA-256 and size of the bytes (a caller skips the analysis of
+   * bytes it already judged, and `end` or `abort` follows).
+   */
+  digest(): { sha256: string; size: number };
+  /** The spilled bytes in order, in chunks of at most `chunkBytes` (a caller keeping them); after `digest`. */
+  chunks(chunkBytes: number): AsyncIterable<Uint8Array>;
   /** Ends the stream and analyses it. */
   end(): Promise<ArtifactResult>;
   /** Drops the stream (client went away) and removes the spill file. */
@@ -113,6 +120,12 @@ export function createArtifactScanner(options: ArtifactScannerOptions = {}): Art
   let size = 0;
   let handle: Promise<FileHandle> | null = null;
   let closed = false;
+  let digested: string | null = null;
+  const digest = (): { sha256: string; size: number } => {
+    if (closed) throw new Error('scanner already ended');
+    digested ??= hash.digest('hex');
+    return { sha256: digested, size };
+  };
   const file = (): Promise<FileHandle> => (handle ??= open(spillPath, 'wx+', 0o600));
   const cleanup = async (): Promise<void> => {
     if (closed) return;
@@ -124,7 +137,7 @@ export function createArtifactScanner(options: ArtifactScannerOptions = {}): Art
   };
   return {
     async write(chunk: Uint8Array): Promise<void> {
-      if (closed) throw new Error('scanner already ended');
+      if (closed || digested !== null) throw new Error('scanner already ended');
       size += chunk.length;
       if (size > maxBytes) {
         await cleanup();
@@ -138,9 +151,20 @@ export function createArtifactScanner(options: ArtifactScannerOptions = {}): Art
         written += bytesWritten;
       }
     },
+    digest,
+    async *chunks(chunkBytes: number): AsyncIterable<Uint8Array> {
+      digest();
+      const fh = await file();
+      for (let at = 0; at < size;) {
+        const buffer = Buffer.allocUnsafe(Math.min(chunkBytes, size - at));
+        const { bytesRead } = await fh.read(buffer, 0, buffer.length, at);
+        if (bytesRead === 0) throw new Error('spill file shorter than the bytes written');
+        at += bytesRead;
+        yield buffer.subarray(0, bytesRead);
+      }
+    },
     async end(): Promise<ArtifactResult> {
-      if (closed) throw new Error('scanner already ended');
-      const sha256 = hash.digest('hex');
+      const { sha256 } = digest();
       try {
         const fh = await file();
         const analysis = await analyseSource(fromFileHandle(fh, size), rootContext(options, size));
