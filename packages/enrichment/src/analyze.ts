@@ -1,5 +1,6 @@
 // Parse + base rules for one observation (docs/enrichment.md): what finalize() later scores.
 import { emptyParsed, parseManifest } from './parse';
+import { mergeArtifacts } from './parse/artifacts';
 import { evaluateRules, ruleById, toFinding } from './rules';
 import type { EnrichmentInput, FindingDraft, ParsedManifest } from './types';
 import { capString, LIMITS, storable, storableString } from './limits';
@@ -51,6 +52,7 @@ export function analyze(input: EnrichmentInput, options: AnalyzeOptions = {}): A
     parsed = emptyParsed();
     parsed.parse_errors.push(`parser: ${(e as Error).message}`);
   }
+  mergeArtifacts(parsed, input.artifacts ?? null);
   let id: { name: string | null; publisher: string | null; ecosystem: string | null } = {
     name: str(input.name),
     publisher: null,

@@ -192,6 +192,7 @@ function finalizeRaw(analysis: Analysis, ctx: FinalizeContext): EnrichmentResult
         hashes: c.hashes,
         spdx_id: c.ref,
         primary: c.primary,
+        ...(c.artifact ? { artifact: c.artifact } : {}),
       })),
       lineage: model.lineage as unknown as Record<string, unknown> | null,
       cyclonedx,

@@ -20,6 +20,50 @@ export interface EnrichmentInput {
    * for the asset's packages in one query; absent, the curated feed shipped with the engine is used.
    */
   advisories?: readonly AdvisoryRecord[] | null;
+  /** the files the signal names by content hash (`artifacts` on a signal; docs/artifacts.md "Judgement") */
+  artifacts?: readonly ArtifactRef[] | null;
+  /**
+   * The platform's own verdicts for the hashes the asset names (the shared `artifacts` table; docs/artifacts.md
+   * "Judgement"): the worker reads them in one query and passes them in. Never a verdict a client reported.
+   */
+  artifact_verdicts?: readonly ArtifactVerdictRecord[] | null;
+}
+
+/** One file a signal names: its path in the asset, its SHA-256 (64 lowercase hex) and its size in bytes. */
+export interface ArtifactRef {
+  path: string;
+  sha256: string;
+  size: number;
+}
+
+/** The verdicts the artifact analyser gives (@risk/artifacts, docs/artifacts.md "Verdicts"). */
+export const ARTIFACT_VERDICTS = [
+  'malicious',
+  'suspicious',
+  'benign',
+  'invalid',
+  'unscannable',
+  'unsupported',
+] as const;
+export type ArtifactVerdictValue = (typeof ARTIFACT_VERDICTS)[number];
+
+/** One analyser finding as stored with a verdict: its id, message and evidence (callable, member, offset, excerpt). */
+export interface ArtifactVerdictFinding {
+  id: string;
+  severity?: string;
+  verdict?: string;
+  message: string;
+  evidence: { callable?: string; member?: string; offset?: number; excerpt?: string };
+}
+
+/** The platform's verdict for one hash, as the artifacts store reads it. */
+export interface ArtifactVerdictRecord {
+  sha256: string;
+  verdict: ArtifactVerdictValue;
+  format: string;
+  findings: readonly ArtifactVerdictFinding[];
+  analyser_version: string;
+  scanned_at: string | null;
 }
 
 export interface FindingDraft {

@@ -186,19 +186,23 @@ export function buildBomModel(
     rels.push({ from: primaryId, type: 'CONTAINS', to: id, comment: 'mcp tool' });
   }
   const seenFiles = new Set<string>();
+  // the platform's verdicts for the named hashes (docs/artifacts.md "AI-BOM"): each file lists its SHA-256 (the CISA
+  // minimum element "component hash") and, when the analyser judged those bytes, its verdict
+  const verdicts = new Map((input.artifact_verdicts ?? []).map((v) => [v.sha256, v]));
   for (const f of p.files) {
     if (seenFiles.has(f.path)) continue;
     if (seenFiles.size >= LIMITS.aibom_files) break;
     seenFiles.add(f.path);
     const id = mkId('File', f.path);
-    components.push(
-      bomComponent({
-        ref: id,
-        type: 'file',
-        name: f.path,
-        hashes: f.sha256 ? [{ alg: 'SHA-256', content: f.sha256 }] : [],
-      }),
-    );
+    const component = bomComponent({
+      ref: id,
+      type: 'file',
+      name: f.path,
+      hashes: f.sha256 ? [{ alg: 'SHA-256', content: f.sha256 }] : [],
+    });
+    const v = f.sha256 ? verdicts.get(f.sha256) : undefined;
+    if (v) component.artifact = { verdict: v.verdict, format: v.format, analyser_version: v.analyser_version };
+    components.push(component);
     rels.push({ from: primaryId, type: 'CONTAINS', to: id });
   }
   // `ai:<name>` keys are SPDX 3.0.1 AI-profile properties (ai_AIPackage) with their value shapes (string lists,

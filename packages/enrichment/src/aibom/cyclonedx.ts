@@ -48,6 +48,12 @@ export function buildCycloneDx(
     else if (lic) o.licenses = lic;
     if (c.purl) o.purl = c.purl;
     if (c.hashes.length) o.hashes = c.hashes.map((h) => ({ alg: h.alg, content: h.content }));
+    if (c.artifact)
+      o.properties = [
+        { name: 'risk:artifact:verdict', value: c.artifact.verdict },
+        { name: 'risk:artifact:format', value: c.artifact.format },
+        { name: 'risk:artifact:analyser_version', value: c.artifact.analyser_version },
+      ];
     if (c.download_location && /^https?:\/\//.test(c.download_location))
       o.externalReferences = [
         { type: c.type === 'dataset' || c.type === 'model' ? 'distribution' : 'website', url: c.download_location },

@@ -34,6 +34,23 @@ export interface BomComponent {
   download_location: string | null;
   hashes: Array<{ alg: 'SHA-256'; content: string }>;
   primary: boolean;
+  /**
+   * A file whose hash the platform's analyser judged (docs/artifacts.md "AI-BOM"): its verdict, the format it read and
+   * the analyser version. Absent when there is no platform verdict, so AI-BOMs without artifacts keep their hash.
+   */
+  artifact?: BomArtifactVerdict;
+}
+
+/** The platform verdict of a file component, as every AI-BOM format lists it. */
+export interface BomArtifactVerdict {
+  verdict: string;
+  format: string;
+  analyser_version: string;
+}
+
+/** The one sentence an SPDX annotation or comment carries for a file's verdict. */
+export function artifactVerdictText(a: BomArtifactVerdict): string {
+  return `Artifact verdict: ${a.verdict} (format ${a.format}, analyser ${a.analyser_version}).`;
 }
 
 /**

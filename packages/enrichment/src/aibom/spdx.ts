@@ -1,5 +1,14 @@
 // SPDX 2.3 JSON rendering of the AI-BOM model (docs/enrichment.md "AI-BOM").
-import { BomComponent, BomModel, NAMESPACE_BASE, TOOL_NAME, TOOL_VERSION, uriComponent, uuidFromHash } from './model';
+import {
+  BomComponent,
+  BomModel,
+  NAMESPACE_BASE,
+  TOOL_NAME,
+  TOOL_VERSION,
+  artifactVerdictText,
+  uriComponent,
+  uuidFromHash,
+} from './model';
 import { stableStringify } from '../util';
 
 const PURPOSE: Record<BomComponent['type'], string> = {
@@ -44,6 +53,16 @@ export function buildSpdx(m: BomModel, hash: string, created: string): Record<st
         { annotator: tool, annotationDate: created, annotationType: 'OTHER', comment: stableStringify(m.ai) },
       ];
     }
+    // a file the platform's analyser judged: its verdict as a review annotation (docs/artifacts.md "AI-BOM")
+    if (c.artifact)
+      pkg.annotations = [
+        {
+          annotator: tool,
+          annotationDate: created,
+          annotationType: 'REVIEW',
+          comment: artifactVerdictText(c.artifact),
+        },
+      ];
     return pkg;
   });
   const doc: Record<string, unknown> = {

@@ -2,7 +2,7 @@
 // "SPDX 3.0.1"; docs/enrichment.md "AI-BOM"). Pure: built at request time from what every AI-BOM row already holds
 // (the component inventory, the SPDX 2.3 document's relationships and the primary package's `ai:` annotation), so
 // AI-BOMs enriched before this format existed render too and nothing new is stored.
-import { TOOL_NAME, TOOL_VERSION, type BomComponent } from './model';
+import { TOOL_NAME, TOOL_VERSION, artifactVerdictText, type BomArtifactVerdict, type BomComponent } from './model';
 
 export const SPDX3_CONTEXT = 'https://spdx.org/rdf/3.0.1/spdx-context.jsonld';
 
@@ -18,6 +18,8 @@ export interface StoredComponent {
   hashes: Array<{ alg: string; content: string }>;
   spdx_id: string;
   primary: boolean;
+  /** a file's platform verdict (docs/artifacts.md "AI-BOM"), absent on components without one */
+  artifact?: BomArtifactVerdict;
 }
 
 export interface Spdx3Input {
@@ -103,6 +105,7 @@ export function buildSpdx3(input: Spdx3Input): Json {
   const elements: Json[] = [];
   const licences: Json[] = [];
   const relationships: Json[] = [];
+  const annotations: Json[] = [];
   const primary = input.components.find((c) => c.primary) ?? input.components[0];
   for (const c of input.components) {
     const cls = CLASS[c.type] ?? CLASS.application;
@@ -125,6 +128,15 @@ export function buildSpdx3(input: Spdx3Input): Json {
         el.comment = `Risk score ${score} (rules: ${strings(input.ai['risk:rules']).join(', ') || 'none'}).`;
     }
     elements.push(el);
+    if (c.artifact)
+      annotations.push({
+        type: 'Annotation',
+        spdxId: id(`Annotation-${c.spdx_id}`),
+        creationInfo: CREATION,
+        annotationType: 'review',
+        subject: id(c.spdx_id),
+        statement: artifactVerdictText(c.artifact),
+      });
     if (c.license) {
       const licenceId = id(`License-${c.spdx_id}`);
       licences.push({
@@ -143,7 +155,7 @@ export function buildSpdx3(input: Spdx3Input): Json {
     relationships.push(rel);
   });
   const roots = primary ? [id(primary.spdx_id)] : [];
-  const members = [...elements, ...licences, ...relationships].map((e) => e.spdxId as string);
+  const members = [...elements, ...licences, ...relationships, ...annotations].map((e) => e.spdxId as string);
   const bom: Json = {
     type: 'software_Sbom',
     spdxId: id('SBOM'),
@@ -181,6 +193,7 @@ export function buildSpdx3(input: Spdx3Input): Json {
       ...elements,
       ...licences,
       ...relationships,
+      ...annotations,
     ],
   };
 }

@@ -102,6 +102,20 @@ function evidencePath(evidence: unknown): string | null {
   return typeof path === 'string' && path.length > 0 && path.length <= 1024 ? path : null;
 }
 
+/**
+ * The judged file of an artifact finding (docs/artifacts.md "Judgement": evidence with a `sha256`): the bytes, the
+ * verdict and what the analyser saw (callable, archive member, byte offset), for the result's properties.
+ */
+function artifactEvidence(evidence: unknown): Json | null {
+  if (!evidence || typeof evidence !== 'object') return null;
+  const e = evidence as Json;
+  if (typeof e.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(e.sha256)) return null;
+  const out: Json = { path: e.path, sha256: e.sha256 };
+  for (const k of ['format', 'verdict', 'analyser_version', 'analyser_findings'] as const)
+    if (e[k] !== undefined) out[k] = e[k];
+  return out;
+}
+
 function identity(fingerprint: string, f: SarifFinding): string {
   return createHash('sha256')
     .update(
@@ -132,6 +146,7 @@ export function buildSarif(assets: readonly SarifAsset[], run: { automation_id: 
       const logical: Json[] = [{ name: a.name ?? a.fingerprint, fullyQualifiedName: a.fingerprint, kind: 'module' }];
       const path = evidencePath(f.evidence);
       if (path) logical.push({ name: path, fullyQualifiedName: `${a.fingerprint}/${path}`, kind: 'resource' });
+      const artifact = artifactEvidence(f.evidence);
       results.push({
         ruleId: f.rule_id,
         ruleIndex: ruleIndex.get(f.rule_id),
@@ -149,6 +164,7 @@ export function buildSarif(assets: readonly SarifAsset[], run: { automation_id: 
           cve_ids: [...f.cve_ids],
           threat_ids: [...f.threat_ids],
           ...(f.remediation ? { remediation: f.remediation } : {}),
+          ...(artifact ? { artifact } : {}),
         },
       });
     }

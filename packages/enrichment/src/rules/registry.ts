@@ -3,6 +3,7 @@
 import type { ToolBaseline, ToolFingerprint } from '../drift';
 import type { EnrichmentInput, FindingDraft, ParsedManifest } from '../types';
 import { R16, R17, R18, R19, R26, R27 } from './capabilities';
+import { ARTIFACT_MALICIOUS, ARTIFACT_SUSPICIOUS, ARTIFACT_UNVERIFIED, PICKLE_SCANNED_BENIGN } from './artifacts';
 import { R29 } from './combinations';
 import { R30, R31, R32, R33 } from './drift';
 import { R20 } from './credentials';
@@ -55,6 +56,10 @@ export const RULES = [
   R31,
   R32,
   R33,
+  ARTIFACT_MALICIOUS,
+  ARTIFACT_SUSPICIOUS,
+  ARTIFACT_UNVERIFIED,
+  PICKLE_SCANNED_BENIGN,
   MANIFEST_UNPARSEABLE,
   FORMAT_NOT_ANALYSED,
   ANALYSIS_TRUNCATED,

@@ -1,7 +1,9 @@
 // Rules on how a model is loaded: pickle weights and imports, Keras Lambda layers, remote code, template escapes and
 // native code (docs/enrichment.md "Rule catalogue", R01–R07).
 import { isObj, truncate, uniq } from '../util';
+import { verdictByPath } from './artifacts';
 import { defineRule, type Emission, type RuleContext } from './define';
+import { launches, trustsRemoteCode } from './signals/launch';
 
 const PICKLE_EXT = /\.(bin|pt|pth|pkl|pickle|ckpt|joblib|dill)$/i;
 const SAFE_EXT = /\.(safetensors|gguf|onnx)$/i;
@@ -45,7 +47,11 @@ export const R01 = defineRule({
   attack_techniques: ['AML.T0011.000', 'AML.T0010.003'],
   references: ['§3 R01'],
   evaluate(ctx) {
-    const { pickles, safe } = weightFiles(ctx);
+    const { safe } = weightFiles(ctx);
+    // a pickle whose bytes the platform scanned benign is judged by pickle_scanned_benign instead (docs/artifacts.md
+    // "Judgement"); one without a platform verdict stays here, whatever the client says about it
+    const verdicts = verdictByPath(ctx);
+    const pickles = weightFiles(ctx).pickles.filter((f) => verdicts.get(f) !== 'benign');
     if (pickles.length === 0) return [];
     // pickles shipped next to a safetensors/GGUF/ONNX copy: loaders that prefer the pickle (an older library, an
     // explicit filename, `use_safetensors=False`) still execute it, so it stays a finding, at low severity
@@ -192,6 +198,17 @@ export const R05 = defineRule({
         {
           description: 'Loading requires trust_remote_code: repository Python runs on load.',
           evidence: { path: remote.auto_map ? 'auto_map' : 'files', ...remote },
+          capabilities: ['remote_code'],
+        },
+      ];
+    // a launch command that loads a model with --trust-remote-code (vLLM, TGI, lm-eval, notebooks) runs the model
+    // repository's Python on that host, whatever the model (docs/enrichment.md "Launch semantics")
+    const launch = launches(p).find(trustsRemoteCode);
+    if (launch)
+      return [
+        {
+          description: 'The launch command loads the model with trust_remote_code: repository Python runs on the host.',
+          evidence: { path: launch.path, match: truncate(launch.text, 120) },
           capabilities: ['remote_code'],
         },
       ];
