@@ -3,7 +3,7 @@
 // outbox rows; a running worker's outbox relay enqueues them (no Redis needed here).
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Config } from '@risk/common';
+import type { Config } from '@risk/common/config';
 import { createPrisma } from '@risk/db';
 import { FEED_NAME, fetchFeedUrl, importAdvisoryFeed, readFeedPath, type FeedFile } from '@risk/worker';
 import { CliError, type CliIo } from './commands';

@@ -3,16 +3,16 @@
 // revoke one way: the per-org limit, the suspended-tenant refusal and the expiry bound hold for both.
 import { parseArgs } from 'node:util';
 import {
-  ApiError,
   createOrgApiKey,
-  isScope,
   listOrgApiKeys,
   revokeApiKey,
   serializeApiKey,
-  type Config,
-  type Scope,
   type SerializedApiKey,
-} from '@risk/common';
+} from '@risk/common/api-key-store';
+import { isScope } from '@risk/common/api-keys';
+import { type Config } from '@risk/common/config';
+import { ApiError } from '@risk/common/errors';
+import { type Scope } from '@risk/contracts';
 import { createPrisma, type PrismaClient } from '@risk/db';
 import { CliError, USAGE, type CliIo } from './commands';
 

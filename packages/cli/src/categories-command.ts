@@ -4,7 +4,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Config } from '@risk/common';
+import type { Config } from '@risk/common/config';
 import { createPrisma } from '@risk/db';
 import {
   AI_PARENT_CATEGORY,

@@ -1,5 +1,8 @@
 import { parseArgs } from 'node:util';
-import { createLogger, QueueProducer, SCOPES, type Config } from '@risk/common';
+import { type Config } from '@risk/common/config';
+import { createLogger } from '@risk/common/observability';
+import { QueueProducer } from '@risk/common/queue';
+import { SCOPES } from '@risk/contracts';
 import { createPrisma, ensureDatabase, migrate, resetDatabase } from '@risk/db';
 import { checkInvariants } from '@risk/worker';
 import { ADVISORIES_USAGE, runAdvisories } from './advisories';

@@ -2,7 +2,7 @@
 // admin's and every tenant's, and revokes each tenant session's own tenant token and API key. For an operator who
 // rotated ADMIN_API_TOKEN or SECRETS_KEY, or suspects a session cookie leaked (docs/security.md "Console sessions
 // and the admin token"). Everyone signs in again.
-import type { Config } from '@risk/common';
+import type { Config } from '@risk/common/config';
 import { createPrisma, endConsoleSessions } from '@risk/db';
 import { CliError, type CliIo } from './commands';
 

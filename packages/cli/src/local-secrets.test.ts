@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { decodeKey } from '@risk/common';
+import { decodeKey } from '@risk/common/crypto';
 import { ensureLocalSecrets, loadLocalSecrets } from './local-secrets';
 
 describe('local secrets for `pnpm start` outside production', () => {

@@ -1,4 +1,5 @@
-import { loadConfigOrExit, redact } from '@risk/common';
+import { loadConfigOrExit } from '@risk/common/config';
+import { redact } from '@risk/common/observability';
 import { loadLocalSecrets } from './local-secrets';
 import { CliError, runCli } from './commands';
 

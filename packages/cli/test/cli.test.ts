@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { buildApiKey, hashApiKey, MAX_ACTIVE_KEYS_PER_ORG } from '@risk/common';
+import { MAX_ACTIVE_KEYS_PER_ORG } from '@risk/common/api-key-store';
+import { buildApiKey, hashApiKey } from '@risk/common/api-keys';
 import { readMigrations } from '@risk/db';
 import { createTestContext, type TestContext } from '@risk/testing';
 import { runCli, CliError } from '../src';

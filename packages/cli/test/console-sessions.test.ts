@@ -1,7 +1,9 @@
 // `pnpm cli console-sessions end-all` (docs/console.md "Sign-in and access"): the operator's way to end every console
 // session at once (after rotating ADMIN_API_TOKEN, or a suspected cookie leak): the admin's and every tenant's
 // sessions end, and each tenant session's own tenant token and API key are revoked.
-import { buildApiKey, ID_PREFIXES, newId, sha256Hex } from '@risk/common';
+import { buildApiKey } from '@risk/common/api-keys';
+import { sha256Hex } from '@risk/common/crypto';
+import { ID_PREFIXES, newId } from '@risk/db';
 import { createTestContext, type TestContext } from '@risk/testing';
 import { runCli, CliError } from '../src';
 

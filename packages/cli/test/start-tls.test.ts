@@ -181,7 +181,7 @@ describe('pnpm start --tls', () => {
 
     // a second start reuses the CA (clients trust it once)
     const caBefore = fs.readFileSync(path.join(tlsDir, 'ca.crt'), 'utf8');
-    const { ensureLocalTls } = await import('@risk/common');
+    const { ensureLocalTls } = await import('@risk/common/tls');
     expect(await ensureLocalTls(tlsDir)).toMatchObject({ createdCa: false, createdCert: false });
     expect(fs.readFileSync(path.join(tlsDir, 'ca.crt'), 'utf8')).toBe(caBefore);
   }, 120_000);

@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { JOBS, mintApiKey, QueueProducer, SCOPES } from '@risk/common';
+import { mintApiKey } from '@risk/common/api-keys';
+import { JOBS, QueueProducer } from '@risk/common/queue';
+import { SCOPES } from '@risk/contracts';
 import {
   createTestContext,
   freePort,

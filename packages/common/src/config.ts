@@ -1,6 +1,16 @@
 import { DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS } from '@risk/db';
 import { z } from 'zod';
-import { IDEMPOTENCY_LEASE_MS } from './http/idempotency';
+import { decodeKey } from './crypto';
+
+/**
+ * How long an `in_flight` Idempotency-Key claim holds its key by default (the IDEMPOTENCY_LEASE_MS variable
+ * overrides it). Past it a retry with the same key and body takes the claim over: its first request died, or
+ * could not store its outcome (docs/reliability.md "Idempotency claims"). Longer than any request may run.
+ * Defined here, not in http/, so the config stays below the HTTP layer (docs/architecture.md "Layering rules").
+ */
+export const IDEMPOTENCY_LEASE_MS = 60_000;
+/** How long a stored Idempotency-Key answers replays; the worker's maintenance purges older keys. */
+export const IDEMPOTENCY_RETENTION_MS = 24 * 3600 * 1000;
 
 /**
  * Every environment variable the platform reads, validated once at boot. Nothing else reads
@@ -173,12 +183,6 @@ export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   }
-}
-
-export function decodeKey(value: string): Buffer | null {
-  if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
-  const buf = Buffer.from(value, 'base64');
-  return buf.length === 32 ? buf : null;
 }
 
 /** Parses the environment; throws ConfigError listing every missing or bad variable at once. */

@@ -1,5 +1,4 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { decodeKey } from './config';
 
 export function sha256Hex(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex');
@@ -140,6 +139,13 @@ export function decryptSecret(ciphertext: string, secretsKey: string): string {
   const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
+}
+
+/** A 32-byte key given as 64 hex characters or base64 (SECRETS_KEY); null when it is neither. */
+export function decodeKey(value: string): Buffer | null {
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
+  const buf = Buffer.from(value, 'base64');
+  return buf.length === 32 ? buf : null;
 }
 
 function mustKey(secretsKey: string): Buffer {

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Page, Response } from 'playwright-core';
-import { ensureLocalTls } from '@risk/common';
+import { ensureLocalTls } from '@risk/common/tls';
 import { cspViolations, launchDocsBrowser, type DocsBrowser } from '@risk/testing/src/docs-browser';
 import { ensureConsoleBuilt } from '@risk/cli/src/console-build';
 import { check, signIn } from './browser';

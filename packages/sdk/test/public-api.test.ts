@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { allowedHostsFor, OutboundGuard } from '@risk/common';
+import { allowedHostsFor, OutboundGuard } from '@risk/common/outbound';
 import { createHarness, type Harness } from '@risk/public-api/test/harness';
 import { buildPublicOpenApiDocument } from '@risk/public-api';
 import { createWebhookPayloadValidator } from '@risk/testing';

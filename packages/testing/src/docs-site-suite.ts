@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import type { RequestListener } from 'node:http';
 import request from 'supertest';
-import { DOCS_GUIDE_CSP, DOCS_REFERENCE_CSP, GUIDE_PAGES } from '@risk/common';
+import { DOCS_GUIDE_CSP, DOCS_REFERENCE_CSP, GUIDE_PAGES } from '@risk/common/docs-site';
 import { isLocal, operationsOf, serveOnLoopback, visitDocsSite, type DocsSiteVisit } from './docs-browser';
 
 export interface DocsSiteSuite {

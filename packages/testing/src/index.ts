@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import IORedis from 'ioredis';
 import { Client } from 'pg';
-import { loadConfig, createLogger, type Config, type Logger } from '@risk/common';
+import { loadConfig, type Config } from '@risk/common/config';
+import { createLogger, type Logger } from '@risk/common/observability';
 import {
   createPrisma,
   ensureDatabase,

@@ -3,11 +3,10 @@
 // thin handler calling one use case in src/domain/<resource>/<verb-noun>.ts.
 import express from 'express';
 import helmet from 'helmet';
+import { type Config } from '@risk/common/config';
+import { docsSite } from '@risk/common/docs-site';
 import {
-  docsSite,
   errorHandler,
-  httpMetrics,
-  metricsEndpoint,
   mountRoutes,
   notFoundHandler,
   parseQueryString,
@@ -16,12 +15,10 @@ import {
   requestIdOf,
   rateLimitSettings,
   RequestGuard,
-  type Config,
-  type Logger,
-  parseAllowList,
-  allowedHostsFor,
-  hsts,
-} from '@risk/common';
+} from '@risk/common/http';
+import { hsts } from '@risk/common/server';
+import { httpMetrics, metricsEndpoint, type Logger } from '@risk/common/observability';
+import { parseAllowList, allowedHostsFor } from '@risk/common/outbound';
 import type { PrismaClient } from '@risk/db';
 import type IORedis from 'ioredis';
 import { createTenantTokenSigner } from './auth';

@@ -4,7 +4,8 @@
 // it is still valid (docs/security.md "Tenant credentials and firewall tokens").
 import { createHmac } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import { ApiError, constantTimeEqual, decodeKey } from '@risk/common';
+import { constantTimeEqual, decodeKey } from '@risk/common/crypto';
+import { ApiError } from '@risk/common/errors';
 
 const ISSUER = 'risk-intel-admin';
 const AUDIENCE = 'risk-intel-tenant';

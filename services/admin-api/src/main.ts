@@ -1,7 +1,7 @@
 // Admin API process (runApiProcess, @risk/common): refuses to start without its token and the secrets key, and
 // connects Redis (rate limits, readiness) on top of the shared start-up.
 import IORedis from 'ioredis';
-import { runApiProcess } from '@risk/common';
+import { runApiProcess } from '@risk/common/http';
 import { closeReplyParsers } from '@risk/firewalls';
 import { createApp } from './app';
 

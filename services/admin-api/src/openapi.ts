@@ -1,4 +1,4 @@
-import { registerRoutes } from '@risk/common';
+import { registerRoutes } from '@risk/common/http';
 import { adminRegistry, buildOpenApiDocument, OpenAPIRegistry } from '@risk/contracts';
 import { ADMIN_ROUTES } from './routes';
 

@@ -1,6 +1,6 @@
 // CSRF on Bull Board (docs/security.md "Bull Board and CSRF"): the board takes the admin token as a Basic password,
 // which a browser caches and repeats on any request to the board, a cross-site form's POST included.
-import { ApiError } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
 import type { Request } from 'express';
 import { checkSameOrigin } from './console/session-auth';
 

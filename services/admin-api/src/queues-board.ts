@@ -4,7 +4,9 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import { ApiError, jsonBodyReader, makeQueue, QUEUES, type RequestGuard } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
+import { jsonBodyReader, type RequestGuard } from '@risk/common/http';
+import { makeQueue, QUEUES } from '@risk/common/queue';
 import type { Express, RequestHandler } from 'express';
 import type IORedis from 'ioredis';
 import { bearerOf, isAdminToken } from './auth';

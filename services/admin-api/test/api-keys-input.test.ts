@@ -2,7 +2,8 @@
 // is a clear envelope naming the param and mints nothing; the limit holds under concurrent requests; a suspended
 // tenant (and, through the shared store, the operator CLI for its org) mints nothing.
 import { randomUUID } from 'node:crypto';
-import { buildApiKey, createOrgApiKey, MAX_ACTIVE_KEYS_PER_ORG } from '@risk/common';
+import { createOrgApiKey, MAX_ACTIVE_KEYS_PER_ORG } from '@risk/common/api-key-store';
+import { buildApiKey } from '@risk/common/api-keys';
 import { harnessWithTenant, expectError, type AdminHarness, type Tenant } from './harness';
 
 let h: AdminHarness;

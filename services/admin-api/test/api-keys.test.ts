@@ -4,7 +4,8 @@
 // tenant cannot see or revoke it; a deployment-token key is listed but revoked only through its token.
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { ApiKeyAuthenticator, hashApiKey } from '@risk/common';
+import { hashApiKey } from '@risk/common/api-keys';
+import { ApiKeyAuthenticator } from '@risk/common/http';
 import { createAdminHarness, expectError, type AdminHarness, type Tenant } from './harness';
 import { mcpSignal, publicApiOn, type PublicApiOnHarness, type PublicApp } from './public-api';
 

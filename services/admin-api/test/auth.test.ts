@@ -87,7 +87,7 @@ describe.each(tenantRoutes)('tenant route %s %s', (_m, _p, method, path) => {
 describe('tenant token details', () => {
   it('a token with the right key but a foreign audience or an alg=none token is 401 token_invalid', async () => {
     const { createHmac } = await import('node:crypto');
-    const { decodeKey } = await import('@risk/common');
+    const { decodeKey } = await import('@risk/common/crypto');
     const key = createHmac('sha256', decodeKey(h.ctx.config.SECRETS_KEY!)!)
       .update('admin-api tenant-token v1')
       .digest();
@@ -133,7 +133,7 @@ describe('tenant token details', () => {
 
   it('a correctly signed token without an id (signed before tokens had ids) is 401 token_revoked', async () => {
     const { createHmac } = await import('node:crypto');
-    const { decodeKey } = await import('@risk/common');
+    const { decodeKey } = await import('@risk/common/crypto');
     const key = createHmac('sha256', decodeKey(h.ctx.config.SECRETS_KEY!)!)
       .update('admin-api tenant-token v1')
       .digest();

@@ -3,7 +3,8 @@
 // fail authentication must not get every other tenant's door refused by the public API's failed-auth limit, and the
 // door forwards a session's key to the public API's /v1/ routes only, whatever dot segments the path carries.
 import request from 'supertest';
-import { CONSOLE_DOOR_HEADER, consoleDoorHeader, mintApiKey } from '@risk/common';
+import { mintApiKey } from '@risk/common/api-keys';
+import { CONSOLE_DOOR_HEADER, consoleDoorHeader } from '@risk/common/http';
 import { expectError, type AdminHarness, type Tenant } from './harness';
 import { adminHarnessWithPublicApi, type PublicApiOnHarness } from './public-api';
 

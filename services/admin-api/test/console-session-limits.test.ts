@@ -3,7 +3,8 @@
 // holds at most MAX_OPEN_CONSOLE_SESSIONS_PER_TENANT open sessions (the oldest ends, credentials and all), and the
 // statement maintenance runs revokes the credentials of sessions that lapsed without being presented again.
 import request from 'supertest';
-import { decryptSecret, RequestGuard, rateLimitSettings } from '@risk/common';
+import { decryptSecret } from '@risk/common/crypto';
+import { RequestGuard, rateLimitSettings } from '@risk/common/http';
 import { endConsoleSessions } from '@risk/db';
 import { createApp } from '../src/app';
 import { MAX_OPEN_CONSOLE_SESSIONS_PER_TENANT } from '../src/domain/console-sessions/sign-in';

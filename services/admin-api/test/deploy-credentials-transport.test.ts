@@ -2,7 +2,7 @@
 // "Deployment credentials"): the answer is a live API key minted for that request, so it is `Cache-Control:
 // no-store` whichever way the token came; besides the spec's `?token=` query the token may come as a Bearer header
 // or in a POST body, which keep it out of URLs (and the proxy logs and browser histories that record them).
-import { sha256Hex } from '@risk/common';
+import { sha256Hex } from '@risk/common/crypto';
 import { harnessWithTenant, expectError, type AdminHarness, type Tenant } from './harness';
 
 let h: AdminHarness;

@@ -1,6 +1,6 @@
 // Deployment tokens: create / list (never the secret) / revoke, and GET /deploy/v1/credentials: a hashed,
 // scoped API key per exchange; expired, exhausted and revoked tokens are 401; revoking revokes minted keys.
-import { sha256Hex } from '@risk/common';
+import { sha256Hex } from '@risk/common/crypto';
 import { harnessWithTenant, expectError, type AdminHarness, type Tenant } from './harness';
 
 let h: AdminHarness;

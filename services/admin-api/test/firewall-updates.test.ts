@@ -1,6 +1,6 @@
 // PUT /firewalls/v1/{id}: partial updates, validation per field, the outbound guard, 409 renames, and the stored
 // api_token that stays bound to its connection (a new host, port, type or weaker TLS needs the token again).
-import { decryptSecret } from '@risk/common';
+import { decryptSecret } from '@risk/common/crypto';
 import { startPanosSimulator, type PanosSimulatorState, type SimulatorHandle } from '@risk/firewalls';
 import { startFirewallSuite, fw, validFirewall, type FirewallSuite } from './firewall-suite';
 import { expectError, unique, type AdminHarness, type Tenant } from './harness';

@@ -2,7 +2,7 @@
 // names, 404s and the encrypted api_token that never comes back (updates: firewall-updates.test.ts; calls to the
 // devices: firewall-device-calls.test.ts).
 import request from 'supertest';
-import { decryptSecret } from '@risk/common';
+import { decryptSecret } from '@risk/common/crypto';
 import { createApp } from '../src/app';
 import { startFirewallSuite, fw, validFirewall, type FirewallSuite } from './firewall-suite';
 import { expectError, unique, type AdminHarness, type Tenant } from './harness';

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import request from 'supertest';
 import IORedis from 'ioredis';
-import { allowedHostsFor, parseAllowList } from '@risk/common';
+import { allowedHostsFor, parseAllowList } from '@risk/common/outbound';
 import { createTestContext, type TestContext } from '@risk/testing';
 import { createApp, type AppDeps } from '../src/app';
 import { createConnector, type FirewallConnection } from '@risk/firewalls';

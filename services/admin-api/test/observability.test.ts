@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { QUEUES, QueueProducer } from '@risk/common';
+import { QUEUES, QueueProducer } from '@risk/common/queue';
 import { parsePrometheusText, sampleValue, samplesOf, type Sample } from '@risk/testing';
 import request from 'supertest';
 import { createAdminHarness, type AdminHarness } from './harness';

@@ -2,7 +2,8 @@
 // credential through the admin API check it there. Its key cache is off by default, so a revocation or a
 // suspension is seen on the next request (production: within the 5 s cache).
 import { randomUUID } from 'node:crypto';
-import { ApiKeyAuthenticator, QueueProducer } from '@risk/common';
+import { ApiKeyAuthenticator } from '@risk/common/http';
+import { QueueProducer } from '@risk/common/queue';
 import { createApp as createPublicApp } from '@risk/public-api';
 import { closedPort, createAdminHarness, type AdminHarness } from './harness';
 

@@ -2,7 +2,7 @@
 // Basic password, which a browser caches and repeats on any request to the board, so a cross-site form's empty POST
 // once queued a job. A state-changing request now needs a same-origin Origin or Sec-Fetch-Site, or the board's CSRF
 // header; reads are unchanged.
-import { QUEUES } from '@risk/common';
+import { QUEUES } from '@risk/common/queue';
 import request from 'supertest';
 import { createAdminHarness, expectError, type AdminHarness } from './harness';
 

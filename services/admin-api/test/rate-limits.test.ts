@@ -2,7 +2,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import request from 'supertest';
-import { closeServer, listenWithLimits } from '@risk/common';
+import { closeServer, listenWithLimits } from '@risk/common/server';
 import { createAdminHarness, expectError, type AdminHarness } from './harness';
 
 // Admin API limits (docs/security.md "Rate limits and caps"): a per-tenant requests-per-second limit

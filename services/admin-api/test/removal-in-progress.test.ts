@@ -3,7 +3,7 @@
 // stands (attempt n of N, the last error, when the next attempt runs, that ?force=true works once it fails), with
 // Retry-After; an assignment whose push never reached the device is removed at once on unassign. Real admin app,
 // Postgres and a PAN-OS simulator made unreachable with setDown.
-import { JOBS } from '@risk/common';
+import { JOBS } from '@risk/common/queue';
 import {
   removePolicyAssignment,
   startPanosSimulator,

@@ -7,7 +7,7 @@
  * PROFILE_EXISTING=1 creates the POST scenario's assets first (re-observations instead of new assets).
  */
 import { randomUUID } from 'node:crypto';
-import { listenWithLimits, closeServer } from '@risk/common';
+import { listenWithLimits, closeServer } from '@risk/common/server';
 import { cpuMs as processCpuMs, runBench } from '@risk/testing';
 import autocannon from 'autocannon';
 import { Client } from 'pg';

@@ -9,7 +9,8 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { closeServer, ID_PREFIXES, listenWithLimits, newId, newRequestId } from '@risk/common';
+import { closeServer, listenWithLimits } from '@risk/common/server';
+import { ID_PREFIXES, newId, newRequestId } from '@risk/db';
 import { loadAverage, median, percentile, runBench } from '@risk/testing';
 import autocannon from 'autocannon';
 import express from 'express';

@@ -4,7 +4,11 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiKeyAuthenticator, closeServer, listenWithLimits, mintApiKey, QueueProducer, SCOPES } from '@risk/common';
+import { mintApiKey } from '@risk/common/api-keys';
+import { ApiKeyAuthenticator } from '@risk/common/http';
+import { closeServer, listenWithLimits } from '@risk/common/server';
+import { QueueProducer } from '@risk/common/queue';
+import { SCOPES } from '@risk/contracts';
 import { createPrisma, type DbHandle } from '@risk/db';
 import { createTestContext, type TestContext } from '@risk/testing';
 import { createApp } from '../src/app';

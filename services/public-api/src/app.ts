@@ -1,7 +1,7 @@
+import { docsSite } from '@risk/common/docs-site';
+import { ApiError } from '@risk/common/errors';
 import {
   ApiKeyAuthenticator,
-  ApiError,
-  docsSite,
   errorHandler,
   notFoundHandler,
   parseQueryString,
@@ -9,12 +9,11 @@ import {
   RequestGuard,
   requestIdMiddleware,
   requireJsonContentType,
-  withTimeout,
-  hsts,
-  httpMetrics,
-  metricsEndpoint,
   mountRoutes,
-} from '@risk/common';
+} from '@risk/common/http';
+import { hsts } from '@risk/common/server';
+import { httpMetrics, metricsEndpoint } from '@risk/common/observability';
+import { withTimeout } from '@risk/common/queue';
 import express, { Router, type Express, type RequestHandler } from 'express';
 import type { AppDeps, AppState } from './deps';
 import { routeHost } from './http/route';

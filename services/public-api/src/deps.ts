@@ -1,4 +1,7 @@
-import type { ApiKeyAuthenticator, Config, Logger, QueueProducer, RequestGuard } from '@risk/common';
+import type { Config } from '@risk/common/config';
+import type { ApiKeyAuthenticator, RequestGuard } from '@risk/common/http';
+import type { Logger } from '@risk/common/observability';
+import type { QueueProducer } from '@risk/common/queue';
 import type { DbHandle, PrismaClient } from '@risk/db';
 
 /** Everything the public API needs from the outside world; tests build it from createTestContext. */

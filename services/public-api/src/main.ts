@@ -1,7 +1,8 @@
 // Public API process (runApiProcess, @risk/common): the queue producer, the API-key authenticator and the bulk
 // projector on top of the shared start-up; at shutdown /readyz answers 503 first so the load balancer drains the
 // process.
-import { ApiKeyAuthenticator, QueueProducer, runApiProcess } from '@risk/common';
+import { ApiKeyAuthenticator, runApiProcess } from '@risk/common/http';
+import { QueueProducer } from '@risk/common/queue';
 import { createApp, MAX_HEADER_SIZE } from './app';
 import { startProjector } from './domain/signals/projector';
 

@@ -1,4 +1,4 @@
-import { registerRoutes } from '@risk/common';
+import { registerRoutes } from '@risk/common/http';
 import { buildOpenApiDocument, OpenAPIRegistry, publicRegistry } from '@risk/contracts';
 import { V1_RESOURCES } from './routes';
 

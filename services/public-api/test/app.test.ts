@@ -1,4 +1,5 @@
-import { ApiKeyAuthenticator, QueueProducer } from '@risk/common';
+import { ApiKeyAuthenticator } from '@risk/common/http';
+import { QueueProducer } from '@risk/common/queue';
 import request from 'supertest';
 import { createHarness, type Harness } from './harness';
 
@@ -104,7 +105,7 @@ test('GET /v1/openapi.json is an OpenAPI 3.1 document with every signals and ass
 
 test('docs/errors.md documents every error code', async () => {
   const { readFileSync } = await import('node:fs');
-  const { ERROR_CODES } = await import('@risk/common');
+  const { ERROR_CODES } = await import('@risk/common/errors');
   const doc = readFileSync(require.resolve('../../../docs/errors.md'), 'utf8');
   const missing = Object.keys(ERROR_CODES).filter((code) => !doc.includes(code));
   expect(missing).toEqual([]);

@@ -1,4 +1,4 @@
-import { SCOPES, type Scope } from '@risk/common';
+import { SCOPES, type Scope } from '@risk/contracts';
 import request from 'supertest';
 import { createHarness, idem, postJson, postSignal, signalBody, type Harness } from './harness';
 
@@ -99,7 +99,7 @@ describe.each(ROUTES.map((r) => [`${r.method.toUpperCase()} ${r.path().split('?'
         'a revoked key',
         async () => {
           const key = await h.mintKey();
-          const { hashApiKey } = await import('@risk/common');
+          const { hashApiKey } = await import('@risk/common/api-keys');
           await h.ctx.db.prisma.apiKey.update({
             where: { key_hash: hashApiKey(key) },
             data: { revoked_at: new Date() },
@@ -255,7 +255,7 @@ describe('last_used_at', () => {
     const key = await h.mintKey({ scopes: ['assets:read'] });
     for (let i = 0; i < 3; i++)
       expect((await request(h.app).get('/v1/assets?limit=1').set('Authorization', `Bearer ${key}`)).status).toBe(200);
-    const { hashApiKey } = await import('@risk/common');
+    const { hashApiKey } = await import('@risk/common/api-keys');
     const row = () => h.ctx.db.prisma.apiKey.findUniqueOrThrow({ where: { key_hash: hashApiKey(key) } });
     expect((await row()).last_used_at).toBeNull();
     await h.authenticator.flushLastUsed();

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ERROR_CODES } from '@risk/common';
+import { ERROR_CODES } from '@risk/common/errors';
 
 // docs/errors.md against the code: every code some source file throws has a row with the status and
 // type of ERROR_CODES, and a documented code nothing throws says it is reserved.

@@ -1,4 +1,4 @@
-import { recordEvents } from '@risk/common';
+import { recordEvents } from '@risk/common/events';
 import request from 'supertest';
 import { createHarness, idem, postSignal, signalBody, type Harness } from './harness';
 

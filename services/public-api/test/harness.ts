@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { ApiKeyAuthenticator, mintApiKey, QueueProducer, type Config, type Scope, SCOPES } from '@risk/common';
+import { mintApiKey } from '@risk/common/api-keys';
+import { type Config } from '@risk/common/config';
+import { ApiKeyAuthenticator } from '@risk/common/http';
+import { QueueProducer } from '@risk/common/queue';
+import { type Scope, SCOPES } from '@risk/contracts';
 import { createTestContext, type TestContext } from '@risk/testing';
 import { createApp, type PublicApiApp } from '../src/app';
 import { drainProjections } from '../src/domain/signals/projector';

@@ -1,4 +1,4 @@
-import { canonicalJson, sha256Hex } from '@risk/common';
+import { canonicalJson, sha256Hex } from '@risk/common/crypto';
 import request from 'supertest';
 import { createHarness, idem, type Harness } from './harness';
 

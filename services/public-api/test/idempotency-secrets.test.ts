@@ -70,7 +70,7 @@ describe('responses carrying a webhook secret are stored encrypted for replay', 
     expect(again.headers['original-request']).toBe(first.headers['x-request-id']);
     // the replay did not rotate again: the endpoint still signs with the replayed secret
     const row = await h.ctx.db.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: created.body.id } });
-    const { decryptSecret } = await import('@risk/common');
+    const { decryptSecret } = await import('@risk/common/crypto');
     expect(decryptSecret(row.secret_ciphertext, h.ctx.config.SECRETS_KEY!)).toBe(first.body.secret);
   });
 

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { closeServer, listenWithLimits } from '@risk/common';
+import { closeServer, listenWithLimits } from '@risk/common/server';
 import request from 'supertest';
 import { MAX_HEADER_SIZE } from '../src/app';
 import { createHarness, enrichLikeWorker, idem, nowSeconds, projected, type Harness } from './harness';

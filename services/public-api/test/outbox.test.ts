@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { JOBS, QueueProducer } from '@risk/common';
+import { JOBS, QueueProducer } from '@risk/common/queue';
 import { currentSlowdown } from '@risk/time-budget';
 import request from 'supertest';
 import { createHarness, postSignal, idem, signalBody, type Harness } from './harness';

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { closeServer, listenWithLimits } from '@risk/common';
+import { closeServer, listenWithLimits } from '@risk/common/server';
 import { MAX_HEADER_SIZE } from '../src/app';
 import { createHarness, idem, type Harness } from './harness';
 import { get } from './rate-limits-fixtures';

@@ -1,4 +1,5 @@
-import { ApiKeyAuthenticator, QueueProducer } from '@risk/common';
+import { ApiKeyAuthenticator } from '@risk/common/http';
+import { QueueProducer } from '@risk/common/queue';
 import { createHarness, type Harness } from './harness';
 import { burstUntil429, get } from './rate-limits-fixtures';
 

@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { ApiKeyAuthenticator, QueueProducer } from '@risk/common';
+import { ApiKeyAuthenticator } from '@risk/common/http';
+import { QueueProducer } from '@risk/common/queue';
 import { createHarness, idem, type Harness } from './harness';
 import { burstUntil429, get, rateLimitField } from './rate-limits-fixtures';
 

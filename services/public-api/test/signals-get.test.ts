@@ -1,4 +1,4 @@
-import { newId } from '@risk/common';
+import { newId } from '@risk/db';
 import request from 'supertest';
 import { createHarness, postSignal, signalBody, type Harness } from './harness';
 

@@ -1,4 +1,4 @@
-import { JOBS } from '@risk/common';
+import { JOBS } from '@risk/common/queue';
 import { ASSET_TYPE_VALUES } from '@risk/contracts';
 import { ASSET_TYPES } from '@risk/enrichment';
 import request from 'supertest';

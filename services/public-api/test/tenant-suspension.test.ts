@@ -2,7 +2,8 @@
 // query joined to tenants by org_id (docs/security.md "Tenant credentials and firewall tokens"). Orgs that no
 // tenant owns are unaffected; the in-process key cache bounds how long a suspension takes to be seen.
 import request from 'supertest';
-import { ApiKeyAuthenticator, ID_PREFIXES, newId } from '@risk/common';
+import { ApiKeyAuthenticator } from '@risk/common/http';
+import { ID_PREFIXES, newId } from '@risk/db';
 import { createHarness, postJson, signalBody, type Harness } from './harness';
 
 let h: Harness;

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { createHarness, enrichLikeWorker, idem, postSignal, signalBody, type Harness } from './harness';
-import { findThreatsMatchingAsset } from '@risk/common';
+import { findThreatsMatchingAsset } from '@risk/db';
 import { bearer as auth } from './threats-fixtures';
 
 describe('matching threats to assets', () => {

@@ -4,7 +4,8 @@
 // shown in GET /v1/webhooks/{id}/deliveries; IPv4-compatible IPv6 targets are refused.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { encryptSecret, ID_PREFIXES, newId } from '@risk/common';
+import { encryptSecret } from '@risk/common/crypto';
+import { ID_PREFIXES, newId } from '@risk/db';
 import request from 'supertest';
 import { deliverWebhook } from '../../worker/src/jobs/webhook-delivery';
 import { createHarness, postJson, type Harness } from './harness';

@@ -1,4 +1,4 @@
-import { decryptSecret } from '@risk/common';
+import { decryptSecret } from '@risk/common/crypto';
 import request from 'supertest';
 import { createHarness, idem, postJson, type Harness } from './harness';
 import { webhookSuite, type Receiver } from './webhooks-fixtures';

@@ -3,7 +3,7 @@
 // queued statuses, and the deps to deliver to it.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { allowedHostsFor, OutboundGuard } from '@risk/common';
+import { allowedHostsFor, OutboundGuard } from '@risk/common/outbound';
 import { createHarness, type Harness } from './harness';
 
 export interface Receiver {

@@ -1,4 +1,4 @@
-import { decryptSecret } from '@risk/common';
+import { decryptSecret } from '@risk/common/crypto';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { deliverWebhook } from '../../worker/src/jobs/webhook-delivery';

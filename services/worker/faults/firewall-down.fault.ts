@@ -1,4 +1,4 @@
-import { JOBS, QueueProducer } from '@risk/common';
+import { JOBS, QueueProducer } from '@risk/common/queue';
 import https from 'node:https';
 import { freePort } from '../test/worker-process';
 import { startAdminApi, startPanosSimulator } from './more-processes';

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { mintApiKey, QueueProducer, SCOPES } from '@risk/common';
+import { mintApiKey } from '@risk/common/api-keys';
+import { QueueProducer } from '@risk/common/queue';
+import { SCOPES } from '@risk/contracts';
 import { createTestContext, waitFor, type TestContext } from '@risk/testing';
 import { exited, freePort } from '../test/worker-process';
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { QUEUES, type QueueProducer } from '@risk/common';
+import { QUEUES, type QueueProducer } from '@risk/common/queue';
 import type { Pool } from 'pg';
 import type { Sample } from './traffic';
 

@@ -1,4 +1,6 @@
-import type { Config, Logger, QueueProducer } from '@risk/common';
+import type { Config } from '@risk/common/config';
+import type { Logger } from '@risk/common/observability';
+import type { QueueProducer } from '@risk/common/queue';
 import type { PrismaClient } from '@risk/db';
 import type { Pool } from 'pg';
 

@@ -1,5 +1,6 @@
 import http from 'node:http';
-import { serveMetricsOnNodeServer, withTimeout } from '@risk/common';
+import { serveMetricsOnNodeServer } from '@risk/common/observability';
+import { withTimeout } from '@risk/common/queue';
 import type { WorkerDeps } from './deps';
 import type { RunningWorker } from './worker';
 

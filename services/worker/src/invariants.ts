@@ -1,4 +1,5 @@
-import { invariantViolations, JOBS, type FirewallSyncJob } from '@risk/common';
+import { invariantViolations } from '@risk/common/observability';
+import { JOBS, type FirewallSyncJob } from '@risk/common/queue';
 import type { PoolClient } from 'pg';
 import type { WorkerDeps } from './deps';
 

@@ -1,4 +1,7 @@
-import { configWarnings, createLogger, loadConfigOrExit, onShutdown, QueueProducer, startTracing } from '@risk/common';
+import { configWarnings, loadConfigOrExit } from '@risk/common/config';
+import { onShutdown } from '@risk/common/server';
+import { createLogger, startTracing } from '@risk/common/observability';
+import { QueueProducer } from '@risk/common/queue';
 import { createPrisma } from '@risk/db';
 import { closeReplyParsers } from '@risk/firewalls';
 import { loadDefaultFeeds } from './advisories/default-feeds';

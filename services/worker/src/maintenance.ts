@@ -1,4 +1,5 @@
-import { enqueueDeliveries, EVENT_RETENTION_DAYS, IDEMPOTENCY_RETENTION_MS } from '@risk/common';
+import { IDEMPOTENCY_RETENTION_MS } from '@risk/common/config';
+import { enqueueDeliveries, EVENT_RETENTION_DAYS } from '@risk/common/events';
 import { endConsoleSessions } from '@risk/db';
 import type { WorkerDeps } from './deps';
 import { checkInvariants } from './invariants';

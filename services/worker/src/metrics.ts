@@ -6,17 +6,14 @@ import {
   enrichmentOutcomes,
   firewallSyncAssignments,
   jobDuration,
-  JOBS,
   outboxLag,
-  QUEUES,
   queueDepthCollector,
   requestContext,
   traceCarrierOf,
   webhookDeliveries,
   withSpan,
-  withTimeout,
-  type QueueName,
-} from '@risk/common';
+} from '@risk/common/observability';
+import { JOBS, QUEUES, withTimeout, type QueueName } from '@risk/common/queue';
 import type { Job } from 'bullmq';
 import { ANALYSIS_TIMEOUT } from './analysis/pool';
 import type { WorkerDeps } from './deps';

@@ -1,4 +1,4 @@
-import { JOBS, type EnrichmentJob, type FirewallSyncJob, type WebhookDeliveryJob } from '@risk/common';
+import { JOBS, type EnrichmentJob, type FirewallSyncJob, type WebhookDeliveryJob } from '@risk/common/queue';
 import type { WorkerDeps } from './deps';
 
 interface OutboxRow {

@@ -1,4 +1,5 @@
-import { ID_PREFIXES, newId, recordEventsWithDeliveries, type RecordedEvents } from '@risk/common';
+import { recordEventsWithDeliveries, type RecordedEvents } from '@risk/common/events';
+import { ID_PREFIXES, newId } from '@risk/db';
 import { expireAcceptedRisks } from '@risk/db';
 import type { WorkerDeps } from './deps';
 

@@ -1,4 +1,4 @@
-import { withTimeout } from '@risk/common';
+import { withTimeout } from '@risk/common/queue';
 import type { Worker } from 'bullmq';
 import { analysisPoolFor } from './analysis/pool';
 import type { WorkerDeps } from './deps';

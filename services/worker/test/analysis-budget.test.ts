@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { JOBS } from '@risk/common';
+import { JOBS } from '@risk/common/queue';
 import { currentSlowdown } from '@risk/time-budget';
 import { TEST_BUSY_MARKER } from '../src/analysis/pool';
 import { createWorkerHarness, waitFor, type WorkerHarness } from './harness';

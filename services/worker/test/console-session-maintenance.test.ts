@@ -1,7 +1,9 @@
 // Maintenance ends console sessions that lapsed without being presented again (docs/security.md "Console sign-in
 // and session credentials"): a session refused at its next request ends then, but one never presented again (an
 // abandoned browser) kept its own live tenant token and API key until they expired, up to 8 h.
-import { buildApiKey, ID_PREFIXES, newId, sha256Hex } from '@risk/common';
+import { buildApiKey } from '@risk/common/api-keys';
+import { sha256Hex } from '@risk/common/crypto';
+import { ID_PREFIXES, newId } from '@risk/db';
 import { runMaintenance } from '../src';
 import { createWorkerHarness, type WorkerHarness } from './harness';
 

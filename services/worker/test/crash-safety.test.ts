@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { JOBS } from '@risk/common';
+import { JOBS } from '@risk/common/queue';
 import { createWorkerHarness, modelCardManifest, waitFor, type WorkerHarness } from './harness';
 import { exited, spawnWorker } from './worker-process';
 

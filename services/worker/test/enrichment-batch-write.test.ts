@@ -1,4 +1,5 @@
-import { encryptSecret, ID_PREFIXES, newId } from '@risk/common';
+import { encryptSecret } from '@risk/common/crypto';
+import { ID_PREFIXES, newId } from '@risk/db';
 import { createPrisma, readCandidateThreats, writeEnrichment, writeEnrichments, type EnrichmentWrite } from '@risk/db';
 import { ADVISORY_CVE_IDS, enrichObservations } from '@risk/enrichment';
 import type { Pool } from 'pg';

@@ -1,4 +1,4 @@
-import { JOBS } from '@risk/common';
+import { JOBS } from '@risk/common/queue';
 import request from 'supertest';
 import { startWorker, type RunningWorker } from '../src';
 import { createWorkerHarness, modelCardManifest, type WorkerHarness } from './harness';

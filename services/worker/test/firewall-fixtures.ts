@@ -1,7 +1,8 @@
 // The tenants, firewalls, policies and assignments the worker's firewall-sync tests start from, written by the
 // same @risk/firewalls writes the admin API's use cases call (the worker never imports @risk/admin-api;
 // docs/architecture.md "Package imports"). Each write queues its firewall_sync outbox rows as the admin API's do.
-import { ID_PREFIXES, newId, requestContext } from '@risk/common';
+import { requestContext } from '@risk/common/observability';
+import { ID_PREFIXES, newId } from '@risk/db';
 import {
   bumpAndResync,
   insertFirewall,

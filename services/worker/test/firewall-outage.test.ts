@@ -1,4 +1,5 @@
-import { invariantViolations, JOBS, QueueProducer } from '@risk/common';
+import { invariantViolations } from '@risk/common/observability';
+import { JOBS, QueueProducer } from '@risk/common/queue';
 import { startPanosSimulator } from '@risk/firewalls';
 import { checkInvariants, startWorker, type RunningWorker } from '../src';
 import { firewallFixtures, type FirewallFixtures } from './firewall-fixtures';

@@ -6,8 +6,7 @@
 // console's public door").
 import { createHmac } from 'node:crypto';
 import type { Request } from 'express';
-import { decodeKey } from '../config';
-import { constantTimeEqual } from '../crypto';
+import { constantTimeEqual, decodeKey } from '../crypto';
 
 export const CONSOLE_DOOR_HEADER = 'x-risk-console-door';
 

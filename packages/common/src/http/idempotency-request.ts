@@ -2,18 +2,12 @@
 // checked, the request hashed, its scope, and how a stored 2xx body is kept (encrypted or not). The claim,
 // replay and release against idempotency_keys are in idempotency.ts.
 import type { Request, Response } from 'express';
+import { IDEMPOTENCY_LEASE_MS } from '../config';
 import { canonicalJson, decryptSecret, encryptSecret, sha256Hex } from '../crypto';
 import { ApiError } from '../errors';
 import type { ApiKeyPrincipal } from './api-key-auth';
 import { requestIdOf } from './request';
 
-export const IDEMPOTENCY_RETENTION_MS = 24 * 3600 * 1000;
-/**
- * How long an `in_flight` claim holds its key (IDEMPOTENCY_LEASE_MS overrides it). Past it a retry with
- * the same key and body takes the claim over: its first request died, or could not store its outcome
- * (docs/reliability.md "Idempotency claims"). Longer than any request may run.
- */
-export const IDEMPOTENCY_LEASE_MS = 60_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What the idempotency helpers need of a database handle: a pg Pool (or PoolClient). */

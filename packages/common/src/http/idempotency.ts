@@ -2,10 +2,10 @@
 // key (replay, mismatch, in flight), store the 2xx, release, and the middleware that runs them around a
 // handler. The request's facts (header, hash, scope, stored-body encryption) are in idempotency-request.ts.
 import type { RequestHandler, Response } from 'express';
+import { IDEMPOTENCY_RETENTION_MS } from '../config';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import {
-  IDEMPOTENCY_RETENTION_MS,
   idempotencyRequestOf,
   replayBodyOf,
   storedBodyOf,

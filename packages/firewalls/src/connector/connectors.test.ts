@@ -1,7 +1,7 @@
 import https from 'node:https';
 import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseAllowList } from '@risk/common';
+import { parseAllowList } from '@risk/common/outbound';
 import { ConnectorError } from './errors';
 import { createConnector } from '../registry';
 import { startPanosSimulator, type PanosSimulatorState } from '../vendors/palo-alto/simulator';

@@ -2,7 +2,7 @@
 // are capped per call and parsed off the main thread under a CPU budget, and FIREWALL_ALLOWED_CIDRS keeps connectors
 // inside the networks the operator allows (docs/security.md "Firewall targets").
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { parseAllowList } from '@risk/common';
+import { parseAllowList } from '@risk/common/outbound';
 import { currentSlowdown } from '@risk/time-budget';
 import { createConnector } from '../registry';
 import { attributeBombXml, startHostileFirewall, type HostileFirewallState } from '../simulators/hostile-firewall';

@@ -8,7 +8,7 @@ import https from 'node:https';
 import { lookup } from 'node:dns/promises';
 import net from 'node:net';
 import { ConnectorError, classifyNetworkError } from './errors';
-import { addressRefusal, parseAllowList, type AllowList } from '@risk/common';
+import { addressRefusal, parseAllowList, type AllowList } from '@risk/common/outbound';
 import { parseFirewallNetworks, type FirewallNetworks } from './firewall-networks';
 
 export interface FirewallEndpoint {

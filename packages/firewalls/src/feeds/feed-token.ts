@@ -1,7 +1,7 @@
 // Feed credentials (docs/feeds.md "Feed tokens"): a token id `ftk_…` (the HTTP Basic user name) and a secret
 // `rkf_…` (the password, or a bearer token). Only the secret's SHA-256 is looked up; the admin API mints them
 // for people, the sync mints one per firewall that pulls the feed.
-import { randomToken, sha256Hex } from '@risk/common';
+import { randomToken, sha256Hex } from '@risk/common/crypto';
 
 export const FEED_SECRET_PREFIX = 'rkf_';
 

@@ -2,7 +2,8 @@
 // rows, written in one transaction so the worker's push cannot be lost (docs/firewalls.md "Assignment sync
 // states"). Shared by the admin API's use cases and the worker's tests; the caller checks that the policy
 // and the firewalls are the tenant's own.
-import { ID_PREFIXES, newId, writeOutbox } from '@risk/common';
+import { writeOutbox } from '@risk/common/outbox';
+import { ID_PREFIXES, newId } from '@risk/db';
 import type { PolicyAssignment, PrismaClient } from '@risk/db';
 
 /**

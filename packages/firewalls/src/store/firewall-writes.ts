@@ -1,7 +1,8 @@
 // A new firewall row. The api_token is encrypted (AES-256-GCM under SECRETS_KEY) before it reaches the
 // database and decrypted only to build a connector (docs/security.md "Tenant credentials and firewall tokens").
 // Shared by the admin API's use case (which checks the host first) and the worker's tests.
-import { ID_PREFIXES, encryptSecret, newId } from '@risk/common';
+import { encryptSecret } from '@risk/common/crypto';
+import { ID_PREFIXES, newId } from '@risk/db';
 import type { PrismaClient } from '@risk/db';
 
 export interface FirewallWrite {

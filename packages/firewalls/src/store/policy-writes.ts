@@ -3,7 +3,7 @@
 // an appended rule, rule positions, and what every change does in its transaction — bump the version and
 // mark the policy's assignments pending with one firewall_sync outbox row each (the worker pushes;
 // docs/firewalls.md "Assignment sync states"). Validation and the answer's shape stay with the caller.
-import { ID_PREFIXES, newId } from '@risk/common';
+import { ID_PREFIXES, newId } from '@risk/db';
 import type { PrismaClient, Tx } from '@risk/db';
 import type { FilterAction } from '../policy/policy-model';
 import { bumpAndResyncPolicies } from '../sync/resync-policies';

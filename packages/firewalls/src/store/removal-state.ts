@@ -4,7 +4,8 @@
 // still being removed refuses it with where the removal stands (attempt n of N, last error, next attempt);
 // one whose removal ended `removal_failed` refuses it with the firewall(s) and errors named, unless the
 // caller passes ?force=true, whose answer lists what may be left on each device.
-import { ApiError, JOBS } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
+import { JOBS } from '@risk/common/queue';
 import type { PrismaClient } from '@risk/db';
 import { describePushedObjects } from '../sync/left-on-device';
 import type { PushedObjects } from '../connector/types';

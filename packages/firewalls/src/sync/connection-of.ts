@@ -1,6 +1,6 @@
 // A firewall row → the connection a connector is built from: the api_token is decrypted here, for the call
 // only (docs/firewalls.md "Sync").
-import { decryptSecret } from '@risk/common';
+import { decryptSecret } from '@risk/common/crypto';
 import type { Firewall } from '@risk/db';
 import type { FirewallConnection } from '../connector/types';
 import type { FirewallType } from '../registry';

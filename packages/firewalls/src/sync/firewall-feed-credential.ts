@@ -2,7 +2,7 @@
 // feed, the device is configured with a feed token of its own — minted on the first such push, its secret kept
 // encrypted (SECRETS_KEY) so every later push configures the same one. Revoking it (DELETE /feeds/v1/tokens/{id})
 // makes the next push mint a new one; the feed answers 401 to the old one at once.
-import { decryptSecret, encryptSecret } from '@risk/common';
+import { decryptSecret, encryptSecret } from '@risk/common/crypto';
 import { ID_PREFIXES, newId, type Firewall, type Tx } from '@risk/db';
 import type { FeedCredential } from '../connector/types';
 import { mintFeedSecret } from '../feeds/feed-token';

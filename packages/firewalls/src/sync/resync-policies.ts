@@ -2,7 +2,7 @@
 // assignments pending at that version with one firewall_sync outbox row each; the worker pushes. Four statements
 // whatever the number of policies. Used by every policy change (admin API) and by a category import that changes
 // what a policy's AI-category rules expand to (docs/firewalls.md "Category data").
-import { writeOutbox } from '@risk/common';
+import { writeOutbox } from '@risk/common/outbox';
 import type { Tx } from '@risk/db';
 import { AI_PARENT_CATEGORY, shippedCatalog, type CategoryCatalog } from '../categories';
 

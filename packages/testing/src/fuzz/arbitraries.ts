@@ -1,4 +1,4 @@
-import { JSON_BODY_MAX_DEPTH } from '@risk/common';
+import { JSON_BODY_MAX_DEPTH } from '@risk/contracts';
 import fc from 'fast-check';
 
 /** Hostile pieces shared by the fuzz suites (docs/reliability.md "Fuzz"). */

@@ -10,7 +10,8 @@
 // traffic shares; a session whose key the public API refuses ends at once (docs/security.md "The console's public
 // door").
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { ApiError, CONSOLE_DOOR_HEADER, consoleDoorHeader } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
+import { CONSOLE_DOOR_HEADER, consoleDoorHeader } from '@risk/common/http';
 import type { AdminContext } from '../http/route';
 import { authenticateConsole } from './session-auth';
 import { BODY_LIMIT } from '../http/route';

@@ -1,7 +1,8 @@
 // The console's credential (docs/console.md "Sign-in and access"): the session cookie, and on every
 // state-changing method the CSRF token in X-Console-CSRF plus a same-origin Origin / Sec-Fetch-Site. Used by the
 // session routes (routes/console.ts) and the two proxies (console/proxy.ts).
-import { ApiError, type AuthMode } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
+import { type AuthMode } from '@risk/common/http';
 import type { Request } from 'express';
 import type { AdminContext } from '../http/route';
 import { resolveConsoleSession, type ResolvedConsoleSession } from '../domain/console-sessions/resolve-session';

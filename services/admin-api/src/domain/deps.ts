@@ -1,5 +1,7 @@
 // What the admin use cases need from the outside world; each takes the part it uses: `(deps, input)`.
-import type { AllowList, Config, Logger } from '@risk/common';
+import type { Config } from '@risk/common/config';
+import type { Logger } from '@risk/common/observability';
+import type { AllowList } from '@risk/common/outbound';
 import type { PrismaClient } from '@risk/db';
 import type { TenantTokenSigner } from '../auth';
 import type { FirewallConnection, FirewallConnector } from '@risk/firewalls';

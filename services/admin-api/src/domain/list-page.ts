@@ -1,15 +1,8 @@
 // The one keyset page of every admin list route (docs/admin-api.md "Decisions", Lists): newest first by (created, id),
 // `limit`, `starting_after` and `ending_before` as in the public API (`paginate` in @risk/common), the
 // cursor looked up within the list's scope (another tenant's id is an unknown cursor, 400), and the envelope.
-import {
-  keysetOrder,
-  keysetWhere,
-  listEnvelope,
-  paginate,
-  type Cursor,
-  type ListEnvelope,
-  type ListQuery,
-} from '@risk/common';
+import { keysetOrder, keysetWhere, listEnvelope, paginate, type Cursor, type ListEnvelope } from '@risk/common/http';
+import { type ListQuery } from '@risk/contracts';
 
 /** What a Prisma model delegate offers a keyset page (method syntax: Prisma's generic methods fit it). */
 export interface KeysetModel<Row> {

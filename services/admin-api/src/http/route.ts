@@ -1,13 +1,8 @@
 // The admin API's side of the route builder (@risk/common defineRoute, docs/architecture.md "Routes"): its
 // auth modes (the admin token, a tenant token, public routes) and its host (the body limit).
-import {
-  ApiError,
-  requireSecret,
-  type AuthMode,
-  type IdempotencyDb,
-  type RequestGuard,
-  type RouteHost,
-} from '@risk/common';
+import { requireSecret } from '@risk/common/config';
+import { ApiError } from '@risk/common/errors';
+import { type AuthMode, type IdempotencyDb, type RequestGuard, type RouteHost } from '@risk/common/http';
 import type { PrismaClient } from '@risk/db';
 import { bearerOf, isAdminToken } from '../auth';
 import type { AdminDeps } from '../domain/deps';

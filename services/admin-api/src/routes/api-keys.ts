@@ -1,4 +1,4 @@
-import { defineRoute } from '@risk/common';
+import { defineRoute } from '@risk/common/http';
 import {
   EXAMPLE_API_KEY,
   EXAMPLE_API_KEY_CREATED,

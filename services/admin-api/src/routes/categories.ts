@@ -1,4 +1,4 @@
-import { defineRoute } from '@risk/common';
+import { defineRoute } from '@risk/common/http';
 import { EXAMPLE_AI_CATEGORY, EXAMPLE_CATEGORY, exampleAdminList, ZCategory, zList } from '@risk/contracts';
 import { tenantToken } from '../http/route';
 import { listAiCategories } from '../domain/categories/list-ai-categories';

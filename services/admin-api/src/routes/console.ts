@@ -1,6 +1,6 @@
 // The console's session routes (docs/console.md "Sign-in and access"). The console's pages are static files
 // (console/static-site.ts); its data comes through console/proxy.ts with the session's own credentials.
-import { defineRoute } from '@risk/common';
+import { defineRoute } from '@risk/common/http';
 import { EXAMPLE_CONSOLE_SESSION, z, ZConsoleSession, ZConsoleSignInBody } from '@risk/contracts';
 import { noCredential } from '../http/route';
 import { checkSameOrigin, consoleSession } from '../console/session-auth';

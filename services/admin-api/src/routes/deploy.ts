@@ -1,4 +1,6 @@
-import { ApiError, defineRoute, zQueryText } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
+import { defineRoute } from '@risk/common/http';
+import { zQueryText } from '@risk/contracts';
 import { EXAMPLE_DEPLOYMENT_CREDENTIALS, z, ZDeploymentCredentials, ZDeploymentCredentialsBody } from '@risk/contracts';
 import type { Response } from 'express';
 import { bearerOf } from '../auth';

@@ -1,4 +1,4 @@
-import { defineRoute } from '@risk/common';
+import { defineRoute } from '@risk/common/http';
 import {
   EXAMPLE_DEPLOYMENT_TOKEN,
   EXAMPLE_DEPLOYMENT_TOKEN_CREATED,

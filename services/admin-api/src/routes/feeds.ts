@@ -1,4 +1,4 @@
-import { defineRoute, RawResponse } from '@risk/common';
+import { defineRoute, RawResponse } from '@risk/common/http';
 import {
   EXAMPLE_ADD_BLOCK_ENTRIES,
   EXAMPLE_BLOCK_LIST,

@@ -1,4 +1,4 @@
-import { defineRoute } from '@risk/common';
+import { defineRoute } from '@risk/common/http';
 import {
   EXAMPLE_CONFIGURE_LOGGING,
   EXAMPLE_CREATE_FIREWALL,

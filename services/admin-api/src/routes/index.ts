@@ -1,4 +1,4 @@
-import type { RouteDefinition } from '@risk/common';
+import type { RouteDefinition } from '@risk/common/http';
 import type { AdminContext } from '../http/route';
 import { apiKeyRoutes } from './api-keys';
 import { categoryRoutes } from './categories';

@@ -1,4 +1,4 @@
-import { defineRoute } from '@risk/common';
+import { defineRoute } from '@risk/common/http';
 import {
   EXAMPLE_ASSIGNMENT,
   EXAMPLE_CREATE_POLICY,

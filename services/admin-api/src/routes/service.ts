@@ -1,4 +1,4 @@
-import { defineRoute, RawResponse } from '@risk/common';
+import { defineRoute, RawResponse } from '@risk/common/http';
 import {
   EXAMPLE_HEALTH,
   EXAMPLE_HEALTH_DEGRADED,

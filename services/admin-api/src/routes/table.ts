@@ -1,4 +1,4 @@
-import { openApiPath } from '@risk/common';
+import { openApiPath } from '@risk/common/http';
 import { ADMIN_ROUTES } from '.';
 
 /** One row per admin route as clients see it: method, documented path (`{id}`), credential and summary. */

@@ -1,4 +1,4 @@
-import { defineRoute } from '@risk/common';
+import { defineRoute } from '@risk/common/http';
 import {
   EXAMPLE_REGISTERED_TENANT,
   EXAMPLE_TENANT,

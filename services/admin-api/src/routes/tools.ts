@@ -1,4 +1,5 @@
-import { defineRoute, zQueryText } from '@risk/common';
+import { defineRoute } from '@risk/common/http';
+import { zQueryText } from '@risk/contracts';
 import { EXAMPLE_RISK_SCORE, z, ZRiskScore } from '@risk/contracts';
 import { tenantToken } from '../http/route';
 import { riskScoreForTenant } from '../domain/risk-score/risk-score-for-tenant';

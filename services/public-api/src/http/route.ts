@@ -1,5 +1,7 @@
-import type { ApiKeyPrincipal, AuthMode, RequestGuard, RouteHost, Scope } from '@risk/common';
-import { requireScope, requireSecret } from '@risk/common';
+import type { ApiKeyPrincipal, AuthMode, RequestGuard, RouteHost } from '@risk/common/http';
+import type { Scope } from '@risk/contracts';
+import { requireSecret } from '@risk/common/config';
+import { requireScope } from '@risk/common/http';
 import type { AppDeps } from '../deps';
 
 /**

@@ -1,4 +1,5 @@
-import { ApiError, defineRoute } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
+import { defineRoute } from '@risk/common/http';
 import {
   ZAdvisory,
   ZAdvisoryParams,

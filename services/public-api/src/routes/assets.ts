@@ -1,4 +1,5 @@
-import { ApiError, defineRoute, RawResponse } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
+import { defineRoute, RawResponse } from '@risk/common/http';
 import {
   EXAMPLE_ASSET_LIST_SARIF,
   EXAMPLE_FINDINGS_SARIF,

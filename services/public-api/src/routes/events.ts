@@ -1,4 +1,4 @@
-import { defineRoute } from '@risk/common';
+import { defineRoute } from '@risk/common/http';
 import { EXAMPLE_EVENT, EXAMPLE_EVENT_LIST, z, ZEvent, ZEventList, ZListEventsQuery } from '@risk/contracts';
 import { getEvent, listEvents } from '../domain/events/events';
 import { anyApiKey } from '../http/route';

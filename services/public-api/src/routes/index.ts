@@ -1,4 +1,4 @@
-import type { RouteDefinition } from '@risk/common';
+import type { RouteDefinition } from '@risk/common/http';
 import type { AppDeps } from '../deps';
 import { advisoryRoutes } from './advisories';
 import { assetRoutes } from './assets';

@@ -1,4 +1,4 @@
-import { defineRoute } from '@risk/common';
+import { defineRoute } from '@risk/common/http';
 import { buildPublicOpenApiDocument } from '../openapi';
 import { publicAccess } from '../http/route';
 

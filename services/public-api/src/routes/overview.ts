@@ -1,4 +1,4 @@
-import { defineRoute } from '@risk/common';
+import { defineRoute } from '@risk/common/http';
 import { EXAMPLE_OVERVIEW, ZOverview, ZOverviewQuery } from '@risk/contracts';
 import { getOverview } from '../domain/overview/get-overview';
 import { readAssets } from './asset-params';

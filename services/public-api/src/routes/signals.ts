@@ -1,4 +1,5 @@
-import { currentTraceCarrier, defineRoute, ReplayResponse, SerializedResponse } from '@risk/common';
+import { defineRoute, ReplayResponse, SerializedResponse } from '@risk/common/http';
+import { currentTraceCarrier } from '@risk/common/observability';
 import {
   EXAMPLE_CREATE_SIGNAL,
   EXAMPLE_CREATE_SIGNALS_BULK,

@@ -1,4 +1,5 @@
-import { ApiError, defineRoute, RawResponse } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
+import { defineRoute, RawResponse } from '@risk/common/http';
 import {
   EXAMPLE_STIX_EXPORT_BUNDLE,
   EXAMPLE_STIX_IMPORT_BUNDLE,

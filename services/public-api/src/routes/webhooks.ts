@@ -1,4 +1,7 @@
-import { allowedHostsFor, defineRoute, OutboundGuard, requireSecret, ZListQuery } from '@risk/common';
+import { requireSecret } from '@risk/common/config';
+import { defineRoute } from '@risk/common/http';
+import { allowedHostsFor, OutboundGuard } from '@risk/common/outbound';
+import { ZListQuery } from '@risk/contracts';
 import {
   EXAMPLE_CREATE_WEBHOOK,
   EXAMPLE_UPDATE_WEBHOOK,

@@ -2,7 +2,7 @@
 // analysis pool (parsing is untrusted work, under the job's budget); ONE query records them and returns every
 // advisory affecting any of them; the engine gets those records and stays pure.
 import { performance } from 'node:perf_hooks';
-import type { EnrichmentJob } from '@risk/common';
+import type { EnrichmentJob } from '@risk/common/queue';
 import { readCandidateThreats, type CandidateThreats } from '@risk/db';
 import {
   ADVISORY_CVE_IDS,

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Config } from '@risk/common';
+import type { Config } from '@risk/common/config';
 import { createBudgetedPool, defaultThreads, taskFile } from '@risk/thread-pool';
 import type { AnalysisEntries, AnalysisTask, EntryName } from './task';
 

@@ -1,4 +1,4 @@
-import type { EnrichmentJob } from '@risk/common';
+import type { EnrichmentJob } from '@risk/common/queue';
 import {
   MicroBatch,
   enrichmentWriteKey,

@@ -1,4 +1,4 @@
-import { JOBS } from '@risk/common';
+import { JOBS } from '@risk/common/queue';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { AnalysisTimeoutError } from '../analysis/pool';
 import type { WorkerDeps } from '../deps';

@@ -1,5 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { enqueueDeliveries, recordEventsWithDeliveries, withSpan, type EnrichmentJob } from '@risk/common';
+import { enqueueDeliveries, recordEventsWithDeliveries } from '@risk/common/events';
+import { withSpan } from '@risk/common/observability';
+import { type EnrichmentJob } from '@risk/common/queue';
 import { redactText, type AssetType, type EnrichmentInput } from '@risk/enrichment';
 import { lookupAdvisories, NO_ADVISORIES, withFeedCveThreats } from '../advisories/lookup';
 import type { CandidateThreats } from '@risk/db';

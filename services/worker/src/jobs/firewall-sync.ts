@@ -1,4 +1,6 @@
-import { allowedHostsFor, JOBS, requireSecret } from '@risk/common';
+import { requireSecret } from '@risk/common/config';
+import { allowedHostsFor } from '@risk/common/outbound';
+import { JOBS } from '@risk/common/queue';
 import {
   defaultConnectorContext,
   endRemovalAfterFailedJob,

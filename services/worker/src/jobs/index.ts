@@ -1,4 +1,4 @@
-import { createWorkerConnection, JOBS, type QueueName } from '@risk/common';
+import { createWorkerConnection, JOBS, type QueueName } from '@risk/common/queue';
 import { Worker, type Job } from 'bullmq';
 import type { WorkerDeps } from '../deps';
 import { instrumentJob, requestIdOfJob } from '../metrics';

@@ -1,15 +1,9 @@
-import {
-  allowedHostsFor,
-  enqueueDeliveries,
-  ID_PREFIXES,
-  JOBS,
-  newId,
-  OutboundGuard,
-  type Config,
-  type Logger,
-  type QueueProducer,
-  type WebhookDeliveryJob,
-} from '@risk/common';
+import { type Config } from '@risk/common/config';
+import { enqueueDeliveries } from '@risk/common/events';
+import { type Logger } from '@risk/common/observability';
+import { allowedHostsFor, OutboundGuard } from '@risk/common/outbound';
+import { JOBS, type QueueProducer, type WebhookDeliveryJob } from '@risk/common/queue';
+import { ID_PREFIXES, newId } from '@risk/db';
 import type { PrismaClient } from '@risk/db';
 import { recordFailure } from './webhook-failure';
 import { RESPONSE_BODY_LIMIT, sendSigned } from './webhook-send';

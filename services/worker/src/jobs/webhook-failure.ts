@@ -1,4 +1,4 @@
-import { recordEventsWithDeliveries } from '@risk/common';
+import { recordEventsWithDeliveries } from '@risk/common/events';
 import type { Prisma } from '@risk/db';
 import type { WebhookDeliveryDeps } from './webhook-delivery';
 import type { SentAttempt } from './webhook-send';

@@ -1,11 +1,6 @@
-import {
-  decryptSecret,
-  guardedRequest,
-  OutboundRequestError,
-  requireSecret,
-  type Config,
-  type OutboundGuard,
-} from '@risk/common';
+import { requireSecret, type Config } from '@risk/common/config';
+import { decryptSecret } from '@risk/common/crypto';
+import { guardedRequest, OutboundRequestError, type OutboundGuard } from '@risk/common/outbound';
 import { Webhook } from 'standardwebhooks';
 import type { WebhookDeliveryDeps } from './webhook-delivery';
 

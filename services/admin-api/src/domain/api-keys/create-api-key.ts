@@ -1,6 +1,7 @@
 // POST /keys/v1: a key for the tenant's own org, minted by the same store function as `pnpm cli api-keys create`
 // (docs/admin-api.md "API keys"). The secret is in this answer only.
-import { ApiError, checkKeyExpiry, createOrgApiKey, serializeApiKey } from '@risk/common';
+import { checkKeyExpiry, createOrgApiKey, serializeApiKey } from '@risk/common/api-key-store';
+import { ApiError } from '@risk/common/errors';
 import type { z, ZCreateApiKeyBody } from '@risk/contracts';
 import type { PrismaDeps } from '../deps';
 import { orgOfTenant } from './org-of-tenant';

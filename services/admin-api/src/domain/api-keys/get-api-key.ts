@@ -1,5 +1,5 @@
 // GET /keys/v1/{id}: one key of the tenant's org; another org's key is 404 like an unknown one.
-import { findApiKey, serializeApiKey } from '@risk/common';
+import { findApiKey, serializeApiKey } from '@risk/common/api-key-store';
 import type { PrismaDeps } from '../deps';
 import { notFound } from '../errors';
 import { orgOfTenant } from './org-of-tenant';

@@ -1,5 +1,7 @@
 // GET /keys/v1: the tenant's org's keys, newest first, never a secret (deployment-token keys included).
-import { listEnvelope, listOrgApiKeys, serializeApiKey, type ListQuery } from '@risk/common';
+import { listOrgApiKeys, serializeApiKey } from '@risk/common/api-key-store';
+import { listEnvelope } from '@risk/common/http';
+import { type ListQuery } from '@risk/contracts';
 import type { PrismaDeps } from '../deps';
 import { orgOfTenant } from './org-of-tenant';
 

@@ -1,6 +1,6 @@
 // DELETE /keys/v1/{id}: revokes a key of the tenant's org with the CLI's store function (idempotent). A key
 // exchanged from a deployment token is 409: its token is revoked instead (docs/admin-api.md "API keys").
-import { revokeApiKey as revokeStoredApiKey, serializeApiKey } from '@risk/common';
+import { revokeApiKey as revokeStoredApiKey, serializeApiKey } from '@risk/common/api-key-store';
 import type { PrismaDeps } from '../deps';
 import { notFound } from '../errors';
 import { orgOfTenant } from './org-of-tenant';

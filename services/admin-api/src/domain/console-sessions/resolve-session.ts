@@ -3,7 +3,8 @@
 // idle, 8 h after sign-in, when that tenant token is revoked or expires, or when the tenant is suspended or
 // deleted; an admin session also ends once ADMIN_API_TOKEN is no longer the token it was opened with
 // (docs/security.md "Console sessions and the admin token"). An ended session's own credentials are revoked at once.
-import { ApiError, constantTimeEqual, decryptSecret } from '@risk/common';
+import { constantTimeEqual, decryptSecret } from '@risk/common/crypto';
+import { ApiError } from '@risk/common/errors';
 import type { AdminDeps } from '../deps';
 import { tenantSuspended } from '../tenant-tokens/check-tenant-token';
 import { endConsoleSession } from './sign-out';

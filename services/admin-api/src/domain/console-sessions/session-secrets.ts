@@ -2,8 +2,8 @@
 // HttpOnly, SameSite=Strict cookie (only its SHA-256 is stored), and a CSRF token derived from it with a key of its
 // own (HMAC-SHA256 under a label of SECRETS_KEY), so the server checks it without storing it.
 import { createHmac } from 'node:crypto';
-import { constantTimeEqual, decodeKey, randomToken, sha256Hex } from '@risk/common';
-import type { Scope } from '@risk/common';
+import { constantTimeEqual, decodeKey, randomToken, sha256Hex } from '@risk/common/crypto';
+import type { Scope } from '@risk/contracts';
 
 // a session ends after CONSOLE_IDLE_MS without a request and CONSOLE_ABSOLUTE_MS after sign-in (maintenance ends
 // the lapsed ones too, so the numbers live with the statement that ends sessions)

@@ -4,7 +4,10 @@
 // console's scopes (the public-API proxy), both expiring with the session and kept encrypted. Each sign-in counts
 // against the signer's admin rate limit, and a tenant holds at most MAX_OPEN_CONSOLE_SESSIONS_PER_TENANT open
 // sessions: the oldest ends when another opens (docs/security.md "Console sign-in and session credentials").
-import { ApiError, buildApiKey, encryptSecret, ID_PREFIXES, newId } from '@risk/common';
+import { buildApiKey } from '@risk/common/api-keys';
+import { encryptSecret } from '@risk/common/crypto';
+import { ApiError } from '@risk/common/errors';
+import { ID_PREFIXES, newId } from '@risk/db';
 import { endConsoleSessions } from '@risk/db';
 import { isAdminToken } from '../../auth';
 import type { AdminDeps } from '../deps';

@@ -1,5 +1,6 @@
 // Deployment tokens (`dpl_…`, stored as SHA-256): exchanged once per use for an API key.
-import { ID_PREFIXES, newId, randomToken, sha256Hex } from '@risk/common';
+import { randomToken, sha256Hex } from '@risk/common/crypto';
+import { ID_PREFIXES, newId } from '@risk/db';
 import type { PrismaDeps } from '../deps';
 import { serializeDeploymentToken } from '../serializers';
 import { findTenant } from '../tenants/find-tenant';

@@ -1,4 +1,6 @@
-import { ApiError, DEPLOYMENT_KEY_SCOPES, buildApiKey, sha256Hex } from '@risk/common';
+import { DEPLOYMENT_KEY_SCOPES, buildApiKey } from '@risk/common/api-keys';
+import { sha256Hex } from '@risk/common/crypto';
+import { ApiError } from '@risk/common/errors';
 import type { AdminDeps } from '../deps';
 import { deploymentTokenStatus } from '../serializers';
 import { tenantSuspended } from '../tenant-tokens/check-tenant-token';

@@ -1,6 +1,7 @@
 // Adds entries to the tenant's block list (docs/feeds.md "Block list"): every value is validated first (one bad
 // value: 400 naming it, nothing added); values already listed are kept as they are. Answers the whole list.
-import { ApiError, ID_PREFIXES, newId } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
+import { ID_PREFIXES, newId } from '@risk/db';
 import type { PrismaDeps } from '../deps';
 import { listBlockEntries } from './list-block-entries';
 import { normalizeBlockEntry } from './normalize-block-entry';

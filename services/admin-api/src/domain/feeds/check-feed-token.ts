@@ -2,7 +2,8 @@
 // secret), what PAN-OS EDLs and FortiGate external feeds send, or `Authorization: Bearer <secret>`. One look-up
 // by the secret's SHA-256 (the current secret, or the previous one within its grace period after a rotation),
 // joined to the tenant. A feed token reads feeds and nothing else: no other route accepts it.
-import { ApiError, sha256Hex } from '@risk/common';
+import { sha256Hex } from '@risk/common/crypto';
+import { ApiError } from '@risk/common/errors';
 import { tenantSuspended } from '../tenant-tokens/check-tenant-token';
 import type { PrismaDeps } from '../deps';
 

@@ -1,5 +1,5 @@
 // A new feed token (docs/feeds.md "Feed tokens"): the secret is in this response only; only its hash is stored.
-import { ID_PREFIXES, newId } from '@risk/common';
+import { ID_PREFIXES, newId } from '@risk/db';
 import { mintFeedSecret } from '@risk/firewalls';
 import type { PrismaDeps } from '../deps';
 import { serializeFeedToken } from './serialize-feeds';

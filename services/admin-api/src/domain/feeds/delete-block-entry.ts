@@ -1,5 +1,5 @@
 // Removes one block-list entry; another tenant's entry is 404 like a missing one.
-import { ApiError } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
 import type { PrismaDeps } from '../deps';
 
 export async function deleteBlockEntry(deps: PrismaDeps, input: { tenantId: string; id: string }) {

@@ -1,5 +1,5 @@
 // A tenant's feed token by id; another tenant's token is 404 like a missing one.
-import { ApiError } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
 import type { PrismaDeps } from '../deps';
 
 export async function findFeedToken(deps: PrismaDeps, input: { tenantId: string; id: string }) {

@@ -1,7 +1,7 @@
 // One feed for a firewall (docs/feeds.md): the tenant's entries at a severity, written in the vendor's list
 // format, with a strong ETag over the bytes (the same content always has the same tag, so an unchanged list is
 // a 304 however often the device polls).
-import { sha256Hex } from '@risk/common';
+import { sha256Hex } from '@risk/common/crypto';
 import { renderFeed, type FeedFormat, type FeedSeverity } from '@risk/firewalls';
 import type { PrismaDeps } from '../deps';
 import { feedEntries } from './feed-entries';

@@ -1,7 +1,7 @@
 // One block-list value → what the feed writes (docs/feeds.md "Block list"): a domain (it covers its subdomains,
 // so no `*.`), or a URL reduced to host + path (a scheme is dropped: PAN-OS URL lists hold none). The host must
 // be a registrable name under a public suffix (tldts, the Public Suffix List) and the whole entry a clean line.
-import { ApiError } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
 import { isFeedHost, isFeedUrl, normalizeDomainPattern } from '@risk/firewalls';
 import { parse as parseDomain } from 'tldts';
 

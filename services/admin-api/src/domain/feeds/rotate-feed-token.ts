@@ -1,7 +1,7 @@
 // Rotation (docs/feeds.md "Feed tokens"): a new secret for the same token id; the previous secret keeps working
 // for the grace period the caller chose (ROTATION_GRACE_MS by default) so the firewalls holding it can be updated
 // one by one, or not at all (0) when it leaked (docs/security.md "Feed secret rotation").
-import { ApiError } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
 import { mintFeedSecret } from '@risk/firewalls';
 import type { PrismaDeps } from '../deps';
 import { findFeedToken } from './find-feed-token';

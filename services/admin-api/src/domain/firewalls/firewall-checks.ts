@@ -1,5 +1,6 @@
 // Checks shared by the firewall use cases that write a connection.
-import { ApiError, hostRefusal, type AllowList } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
+import { hostRefusal, type AllowList } from '@risk/common/outbound';
 import { Prisma } from '@risk/db';
 
 export function assertHostAllowed(host: string, allowList: AllowList) {

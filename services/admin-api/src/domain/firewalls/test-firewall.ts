@@ -1,4 +1,4 @@
-import type { RequestGuard } from '@risk/common';
+import type { RequestGuard } from '@risk/common/http';
 import { connectionOf, type FirewallConnector } from '@risk/firewalls';
 import type { AdminDeps } from '../deps';
 import { connectorFailure } from './connection';

@@ -1,6 +1,7 @@
 // The api_token is encrypted (AES-256-GCM under SECRETS_KEY) before it reaches the database and decrypted
 // only to build a connector; responses carry api_token_last4 only.
-import { ApiError, encryptSecret } from '@risk/common';
+import { encryptSecret } from '@risk/common/crypto';
+import { ApiError } from '@risk/common/errors';
 import type { FirewallWrite } from '@risk/firewalls';
 import type { AdminDeps } from '../deps';
 import { serializeFirewall } from '../serializers';

@@ -1,6 +1,6 @@
 // Look-ups every policy use case starts from: another tenant's policy is indistinguishable from a missing one.
 import type { PrismaClient, Tx } from '@risk/db';
-import { ApiError } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
 import { notFound } from '../errors';
 import type { PolicyWithChildren } from '../serializers';
 

@@ -1,4 +1,4 @@
-import type { ListQuery } from '@risk/common';
+import type { ListQuery } from '@risk/contracts';
 import type { PrismaDeps } from '../deps';
 import { listPage } from '../list-page';
 import { serializePolicy } from '../serializers';

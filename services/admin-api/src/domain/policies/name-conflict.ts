@@ -1,5 +1,5 @@
 // The answer to a taken policy name.
-import { ApiError } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
 import { Prisma } from '@risk/db';
 
 /** A unique-name violation is 409 resource_already_exists on `name`; anything else is rethrown. */

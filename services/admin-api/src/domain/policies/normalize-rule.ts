@@ -1,7 +1,7 @@
 // The one validation of a rule's matching criteria, for new rules, changed rules and a new policy's rules.
 // Categories are checked against the merged category data: the shipped ones and the operator's imported AI
 // categories, which are platform-wide (docs/firewalls.md "Category data").
-import { ApiError } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
 import {
   allCategoryIds,
   loadOperatorCategoryIds,

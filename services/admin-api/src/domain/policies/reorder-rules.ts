@@ -1,4 +1,4 @@
-import { ApiError } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
 import type { PrismaDeps } from '../deps';
 import { serializePolicy } from '../serializers';
 import { findPolicy, lockPolicyAt } from './find-policy';

@@ -2,7 +2,7 @@
 // (operator-imported AI categories included) and what each of the tenant's assigned policies would do with it.
 // A rule with min_asset_severity is evaluated against the tenant's own risk feed, computed by the feed builder
 // itself (the cached candidates + cutFeed: docs/feeds.md), and the decision names the feed entry that matched.
-import { ApiError } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
 import { ACTION_STRICTNESS, evaluatePolicy, loadCategoryCatalog, policyModelOf } from '@risk/firewalls';
 import type { AdminDeps, PrismaDeps } from '../deps';
 import { cachedFeedCandidates } from '../feeds/feed-entries';

@@ -1,4 +1,4 @@
-import { ApiError } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
 import type { TenantTokenClaims } from '../../auth';
 import type { PrismaDeps } from '../deps';
 

@@ -1,6 +1,6 @@
 // Tenant tokens: each signed JWT has a row (its `jti`) so it can be listed and revoked, and every request
 // checks that row and the tenant's status (docs/security.md "Tenant credentials and firewall tokens").
-import { ID_PREFIXES, newId } from '@risk/common';
+import { ID_PREFIXES, newId } from '@risk/db';
 import type { Prisma } from '@risk/db';
 import type { TenantTokenSigner } from '../../auth';
 import { serializeTenantToken } from '../serializers';

@@ -1,4 +1,5 @@
-import { ApiError, ID_PREFIXES, newId } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
+import { ID_PREFIXES, newId } from '@risk/db';
 import { Prisma } from '@risk/db';
 import type { AdminDeps } from '../deps';
 import { serializeTenant } from '../serializers';

@@ -1,4 +1,4 @@
-import { ApiError } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
 import type { AiBom, Finding } from '@risk/contracts';
 import type { AppDeps } from '../../deps';
 import type { OrgRules } from '../triage/effective';

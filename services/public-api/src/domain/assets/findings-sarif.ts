@@ -1,4 +1,5 @@
-import { ApiError, RawResponse } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
+import { RawResponse } from '@risk/common/http';
 import { SARIF_MEDIA_TYPE, type Asset } from '@risk/contracts';
 import type { Finding as FindingRow } from '@risk/db';
 import { buildSarif, type SarifAsset, type SarifFinding } from '@risk/enrichment';

@@ -1,4 +1,4 @@
-import { ApiError } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
 import type { AiBom } from '@risk/contracts';
 import { buildSpdx3, renderSpdxTagValue, spdx3InputFromStored, type StoredComponent } from '@risk/enrichment';
 import type { AppDeps } from '../../deps';

@@ -1,4 +1,4 @@
-import { ApiError } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
 import type { Asset } from '@risk/contracts';
 import type { AppDeps } from '../../deps';
 import { loadAssetExpansions, type AssetExpand } from './expand';

@@ -1,4 +1,4 @@
-import type { ApiKeyPrincipal, ListEnvelope } from '@risk/common';
+import type { ApiKeyPrincipal, ListEnvelope } from '@risk/common/http';
 import type { Threat } from '@risk/contracts';
 import type { AppDeps } from '../../deps';
 import { listThreatsForAsset } from '../threats/list-threats';

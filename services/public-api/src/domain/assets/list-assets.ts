@@ -1,4 +1,4 @@
-import { keysetOrder, keysetWhere, listEnvelope, paginate, type Cursor, type ListEnvelope } from '@risk/common';
+import { keysetOrder, keysetWhere, listEnvelope, paginate, type Cursor, type ListEnvelope } from '@risk/common/http';
 import type { Asset } from '@risk/contracts';
 import type { Prisma } from '@risk/db';
 import type { AppDeps } from '../../deps';

@@ -1,4 +1,5 @@
-import { ApiError, forEachQueryPair, queryKeyName } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
+import { forEachQueryPair, queryKeyName } from '@risk/common/http';
 import { LOOKUP_MAX_CANDIDATES, LOOKUP_MAX_KEYS, type LookupResponse } from '@risk/contracts';
 import { normalizeAssetName } from '@risk/enrichment';
 import type { AppDeps } from '../../deps';

@@ -1,4 +1,4 @@
-import { ApiError } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
 import { ATLAS_VERSION } from '@risk/enrichment';
 import { unknownAttackTechniques } from './list-attack-techniques';
 

@@ -1,12 +1,6 @@
-import {
-  ApiError,
-  EVENT_RETENTION_DAYS,
-  listEnvelope,
-  paginate,
-  type ListEnvelope,
-  type PageRequest,
-  keysetSql,
-} from '@risk/common';
+import { ApiError } from '@risk/common/errors';
+import { EVENT_RETENTION_DAYS } from '@risk/common/events';
+import { listEnvelope, paginate, type ListEnvelope, type PageRequest, keysetSql } from '@risk/common/http';
 import type { Event } from '@risk/contracts';
 import { Prisma, type PrismaClient } from '@risk/db';
 

@@ -1,4 +1,4 @@
-import { ApiError } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
 import type { AiBomDiff } from '@risk/contracts';
 import type { AppDeps } from '../../deps';
 import { assertEnriched, findAssetOr404 } from '../assets/get-asset';

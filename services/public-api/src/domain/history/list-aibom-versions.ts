@@ -1,4 +1,4 @@
-import { keysetSql, listEnvelope, paginate, type ListEnvelope } from '@risk/common';
+import { keysetSql, listEnvelope, paginate, type ListEnvelope } from '@risk/common/http';
 import type { AiBomVersion } from '@risk/contracts';
 import type { AppDeps } from '../../deps';
 import { findAssetOr404 } from '../assets/get-asset';

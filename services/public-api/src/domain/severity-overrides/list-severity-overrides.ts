@@ -1,4 +1,4 @@
-import { listEnvelope, type ListEnvelope } from '@risk/common';
+import { listEnvelope, type ListEnvelope } from '@risk/common/http';
 import type { SeverityOverride } from '@risk/contracts';
 import type { AppDeps } from '../../deps';
 import type { OrgScope } from '../triage/org-view';

@@ -1,4 +1,4 @@
-import { ApiError } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
 import type { RiskSeverity, SeverityOverride } from '@risk/contracts';
 import type { AppDeps } from '../../deps';
 import { assertKnownRule } from '../suppressions/known-rule';

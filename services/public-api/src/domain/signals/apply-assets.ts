@@ -2,7 +2,10 @@
 // the locked previous state, the enrichment decisions, updates, asset_orgs, outbox rows, asset.created events and
 // their fan-out. The single POST runs it inside its ingest transaction; the projector runs it for accepted bulk
 // signals. One implementation, so both write the same rows and events.
-import { newId, ID_PREFIXES, JOBS, type EnrichmentJob, type FannedOutDelivery, type TraceCarrier } from '@risk/common';
+import { type FannedOutDelivery } from '@risk/db';
+import { type TraceCarrier } from '@risk/common/observability';
+import { JOBS, type EnrichmentJob } from '@risk/common/queue';
+import { newId, ID_PREFIXES } from '@risk/db';
 import { signalsStore as sql, type AssetWrite } from '@risk/db';
 import type { QueryResult } from 'pg';
 import type { AppDeps } from '../../deps';

@@ -1,4 +1,5 @@
-import type { EnrichmentJob, Logger, QueueProducer } from '@risk/common';
+import type { Logger } from '@risk/common/observability';
+import type { EnrichmentJob, QueueProducer } from '@risk/common/queue';
 import { literal, MicroBatch } from '@risk/db';
 import type { AppDeps } from '../../deps';
 

@@ -1,4 +1,4 @@
-import { sha256Hex } from '@risk/common';
+import { sha256Hex } from '@risk/common/crypto';
 
 /**
  * The enrichment trigger rules (docs/public-api.md "Enrichment triggers"), as one pure function. Enrichment runs when the asset is new,

@@ -1,4 +1,5 @@
-import { ApiError, type ApiKeyPrincipal } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
+import { type ApiKeyPrincipal } from '@risk/common/http';
 import type { Signal } from '@risk/contracts';
 import type { AppDeps } from '../../deps';
 import { renderSignal } from './render-signal';

@@ -1,5 +1,6 @@
 // One ingest transaction for 1+ requests (docs/data-access.md "Stores", docs/reliability.md).
-import { enqueueDeliveries, isIdempotencyConflict } from '@risk/common';
+import { enqueueDeliveries } from '@risk/common/events';
+import { isIdempotencyConflict } from '@risk/common/http';
 import type { SignalAccepted } from '@risk/contracts';
 import { releaseClaims, signalsStore as sql, withPrepared } from '@risk/db';
 import { assetKey, batchRows } from './ingest-rows';

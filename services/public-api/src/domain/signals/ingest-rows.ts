@@ -1,6 +1,7 @@
 // The rows of one ingest batch, built before any SQL runs: each request's signal rows and one aggregate per asset
 // (docs/data-access.md "Stores").
-import { canonicalJson, newId, ID_PREFIXES, sha256Hex } from '@risk/common';
+import { canonicalJson, sha256Hex } from '@risk/common/crypto';
+import { newId, ID_PREFIXES } from '@risk/db';
 import type { CreateSignalBody } from '@risk/contracts';
 import { normalizeAssetName, redactText, redactUrl } from '@risk/enrichment';
 import type { AssetWrite } from '@risk/db';

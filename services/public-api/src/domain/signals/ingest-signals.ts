@@ -1,11 +1,6 @@
-import {
-  ApiError,
-  resolveTakenKey,
-  type ApiKeyPrincipal,
-  type IdempotencyRequest,
-  type StoredResponse,
-  type TraceCarrier,
-} from '@risk/common';
+import { ApiError } from '@risk/common/errors';
+import { resolveTakenKey, type ApiKeyPrincipal, type IdempotencyRequest, type StoredResponse } from '@risk/common/http';
+import { type TraceCarrier } from '@risk/common/observability';
 import type { CreateSignalBody, SignalAccepted } from '@risk/contracts';
 import { MicroBatch, type MicroBatchOptions } from '@risk/db';
 import { ingestBatch, KeyTaken, type CommittedBatch } from './ingest-batch';

@@ -1,5 +1,5 @@
 // The asset projection of accepted bulk signals (issue 14 decision 2; docs/reliability.md "Asset projection").
-import { enqueueDeliveries } from '@risk/common';
+import { enqueueDeliveries } from '@risk/common/events';
 import { recordProjectionFailure, signalsStore as sql, withPrepared, type ProjectedSignal } from '@risk/db';
 import type { QueryResult } from 'pg';
 import type { AppDeps } from '../../deps';

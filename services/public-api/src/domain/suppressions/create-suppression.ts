@@ -1,4 +1,5 @@
-import { ApiError, newId, ID_PREFIXES } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
+import { newId, ID_PREFIXES } from '@risk/db';
 import type { CreateSuppressionBody, Suppression } from '@risk/contracts';
 import type { AppDeps } from '../../deps';
 import type { OrgScope } from '../triage/org-view';

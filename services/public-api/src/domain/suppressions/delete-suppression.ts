@@ -1,4 +1,4 @@
-import { ApiError } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
 import type { AppDeps } from '../../deps';
 import type { OrgScope } from '../triage/org-view';
 

@@ -1,4 +1,4 @@
-import { ApiError } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
 import { RULES } from '@risk/enrichment';
 
 const KNOWN = new Set<string>(RULES.map((r) => r.id));

@@ -1,4 +1,6 @@
-import { ApiError, ID_PREFIXES, newId, recordEventsWithDeliveries } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
+import { recordEventsWithDeliveries } from '@risk/common/events';
+import { ID_PREFIXES, newId } from '@risk/db';
 import type { CreateThreatBody, Threat } from '@risk/contracts';
 import type { Prisma } from '@risk/db';
 import { assertKnownAttackTechniques } from '../attack-techniques/validate';

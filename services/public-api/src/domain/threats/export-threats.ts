@@ -1,4 +1,5 @@
-import { ApiError, keysetOrder, keysetWhere, paginate } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
+import { keysetOrder, keysetWhere, paginate } from '@risk/common/http';
 import type { Prisma, PrismaClient } from '@risk/db';
 import { buildStixBundle } from '@risk/enrichment';
 import { renderThreat } from './render';

@@ -1,4 +1,5 @@
-import { ApiError, recordEventsWithDeliveries } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
+import { recordEventsWithDeliveries } from '@risk/common/events';
 import {
   type StixBundleBody,
   type ThreatImport,

@@ -6,10 +6,10 @@ import {
   paginate,
   type ListEnvelope,
   type PageRequest,
-} from '@risk/common';
+} from '@risk/common/http';
 import type { Threat } from '@risk/contracts';
 import { Prisma, type PrismaClient, type Threat as ThreatRow } from '@risk/db';
-import { assetCveIds, threatsMatchingAssetWhere } from '@risk/common';
+import { assetCveIds, threatsMatchingAssetWhere } from '@risk/db';
 import { renderThreat } from './render';
 
 export interface ListThreatsInput extends PageRequest {

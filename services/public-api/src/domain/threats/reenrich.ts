@@ -1,13 +1,10 @@
-import {
-  enqueueDeliveries,
-  markOutboxProcessed,
-  type EnrichmentJob,
-  type FannedOutDelivery,
-  type Logger,
-  type QueueProducer,
-} from '@risk/common';
+import { enqueueDeliveries } from '@risk/common/events';
+import { type FannedOutDelivery } from '@risk/db';
+import { type Logger } from '@risk/common/observability';
+import { markOutboxProcessed } from '@risk/common/outbox';
+import { type EnrichmentJob, type QueueProducer } from '@risk/common/queue';
 import { Prisma, reenrichMatchedSql, type PrismaClient } from '@risk/db';
-import { matchingAssetsSql, type ThreatMatchKeys } from '@risk/common';
+import { matchingAssetsSql, type ThreatMatchKeys } from '@risk/db';
 
 export interface ThreatDeps {
   prisma: PrismaClient;

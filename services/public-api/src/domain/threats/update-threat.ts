@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import { ApiError, recordEventsWithDeliveries } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
+import { recordEventsWithDeliveries } from '@risk/common/events';
 import type { Threat, UpdateThreatBody } from '@risk/contracts';
 import { Prisma, type Threat as ThreatRow } from '@risk/db';
 import { assertKnownAttackTechniques } from '../attack-techniques/validate';

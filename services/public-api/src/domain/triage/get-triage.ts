@@ -1,4 +1,4 @@
-import { ApiError } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
 import type { FindingTriageResult } from '@risk/contracts';
 import { findingKeys } from '@risk/db';
 import type { AppDeps } from '../../deps';

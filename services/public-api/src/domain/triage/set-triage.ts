@@ -1,4 +1,6 @@
-import { ApiError, enqueueDeliveries, newId, ID_PREFIXES, recordEventsWithDeliveries } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
+import { enqueueDeliveries, recordEventsWithDeliveries } from '@risk/common/events';
+import { newId, ID_PREFIXES } from '@risk/db';
 import { MAX_ACCEPTANCE_DAYS, type FindingTriageResult, type TriageBody } from '@risk/contracts';
 import type { AppDeps } from '../../deps';
 import { assertEnriched, findAssetOr404 } from '../assets/get-asset';

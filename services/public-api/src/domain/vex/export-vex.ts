@@ -1,4 +1,4 @@
-import { ApiError } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
 import type { AppDeps } from '../../deps';
 import { assertEnriched, findOwnAssetOr404 } from '../assets/get-asset';
 import { loadOrgViews, type OrgScope } from '../triage/org-view';

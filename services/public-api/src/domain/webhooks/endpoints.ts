@@ -1,17 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import { encryptSecret } from '@risk/common/crypto';
+import { ApiError } from '@risk/common/errors';
 import {
-  ApiError,
-  encryptSecret,
-  ID_PREFIXES,
   keysetOrder,
   keysetWhere,
   listEnvelope,
-  newId,
   paginate,
   type ListEnvelope,
-  type OutboundGuard,
   type PageRequest,
-} from '@risk/common';
+} from '@risk/common/http';
+import { type OutboundGuard } from '@risk/common/outbound';
+import { ID_PREFIXES, newId } from '@risk/db';
 import type { CreateWebhookBody, UpdateWebhookBody, WebhookDelivery, WebhookEndpoint } from '@risk/contracts';
 import { Prisma, type PrismaClient } from '@risk/db';
 import { renderDelivery, renderEndpoint } from './render';

@@ -1,4 +1,5 @@
-import { ApiError, type OutboundGuard } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
+import { type OutboundGuard } from '@risk/common/outbound';
 
 /**
  * A webhook URL must be absolute http(s) without credentials; https in live mode; and its host
