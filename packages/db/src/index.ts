@@ -155,3 +155,9 @@ export type {
   ArtifactVerdictName,
   ArtifactVerdictRow,
 } from './stores/artifacts';
+export {
+  markAssetsForArtifactReenrichment,
+  readAssetArtifacts,
+  recordAssetArtifacts,
+  type AssetArtifactRef,
+} from './stores/asset-artifacts-store';

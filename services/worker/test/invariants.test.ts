@@ -1,5 +1,4 @@
-import { invariantViolations } from '@risk/common/observability';
-import { JOBS, QueueProducer } from '@risk/common/queue';
+import { invariantViolations, JOBS, QueueProducer } from '@risk/common';
 import request from 'supertest';
 import { checkInvariants, startWorker } from '../src';
 import { createWorkerHarness, type WorkerHarness } from './harness';

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mintApiKey } from '@risk/common/api-keys';
-import { SCOPES } from '@risk/contracts';
+import { mintApiKey, SCOPES } from '@risk/common';
 import { drainProjections } from '@risk/public-api';
 import request from 'supertest';
 import { runMaintenance, startWorker, type RunningWorker } from '../src';

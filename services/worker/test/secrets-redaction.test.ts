@@ -1,8 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { mintApiKey } from '@risk/common/api-keys';
-import { SCOPES } from '@risk/contracts';
+import { mintApiKey, SCOPES } from '@risk/common';
 import { AIBOM_FORMATS } from '@risk/contracts';
 import request from 'supertest';
 import { startWorker, type RunningWorker } from '../src';

@@ -26,6 +26,8 @@ export interface Observation {
   source_url: string | null;
   raw_manifest: string | null;
   metadata: Record<string, unknown> | null;
+  /** the files the signal names by hash (docs/artifacts.md "Judgement"); null when none */
+  artifacts: Array<{ path: string; sha256: string; size: number }> | null;
 }
 
 /** The asset as the job reads it, plus — only when the job has work to do — its observations and orgs. */

@@ -37,7 +37,8 @@ export const READ_SQL = `
     JOIN assets a ON a.livemode = j.livemode AND a.fingerprint = j.fingerprint
     LEFT JOIN LATERAL (
       SELECT json_agg(json_build_object('asset_type', s.asset_type, 'name', s.name, 'version', s.version,
-                                        'source_url', s.source_url, 'raw_manifest', s.raw_manifest, 'metadata', s.metadata)
+                                        'source_url', s.source_url, 'raw_manifest', s.raw_manifest, 'metadata', s.metadata,
+                                        'artifacts', s.artifacts)
                       ORDER BY d.rn) AS observations
         FROM (
           SELECT u.latest_signal_id, u.last_seen,

@@ -53,14 +53,15 @@ export const INGEST_STATEMENTS = new PreparedStatements({
       'text[]',
       'text[]',
       'text[]',
+      'text[]',
     ],
     sql: `INSERT INTO signals (id, org_id, livemode, fingerprint, asset_type, observed_at, name, version, source_url,
-                               raw_manifest, metadata, content_digest, request_id, created)
+                               raw_manifest, metadata, content_digest, request_id, artifacts, created)
           SELECT t.id, t.org_id, t.livemode, t.fingerprint, t.asset_type, t.observed_at, t.name, t.version, t.source_url,
-                 t.raw_manifest, t.metadata::jsonb, t.content_digest, t.request_id, $1
-          FROM unnest($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+                 t.raw_manifest, t.metadata::jsonb, t.content_digest, t.request_id, t.artifacts::jsonb, $1
+          FROM unnest($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
                AS t(id, org_id, livemode, fingerprint, asset_type, observed_at, name, version, source_url, raw_manifest, metadata,
-                    content_digest, request_id)`,
+                    content_digest, request_id, artifacts)`,
   },
   ri_assets_insert: {
     types: ASSET_ROW_TYPES,

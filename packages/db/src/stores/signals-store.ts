@@ -32,6 +32,8 @@ export interface SignalInsert {
   metadata: unknown;
   content_digest: string;
   request_id: string;
+  /** the files the signal names by hash (docs/artifacts.md "Judgement"); null when it names none */
+  artifacts?: ReadonlyArray<{ path: string; sha256: string; size: number }> | null;
 }
 
 /** One outbox row of kind 'enrichment': the job as JSON and its dedupe key (JOBS.enrichment.dedupeKey; the job id is the outbox row's, docs/reliability.md). */
@@ -127,6 +129,7 @@ export const signalsStore = {
       col((r) => (r.metadata === null || r.metadata === undefined ? null : JSON.stringify(r.metadata))),
       col((r) => r.content_digest),
       col((r) => r.request_id),
+      col((r) => (r.artifacts ? JSON.stringify(r.artifacts) : null)),
     ]);
   },
   insertNewAssets: (now: Date, assets: readonly AssetWrite[]) =>
@@ -189,7 +192,7 @@ export const signalsStore = {
 };
 
 /** A stored signal as the projection and the pending asset read use it (no manifest, no metadata). */
-export type ProjectedSignal = Omit<SignalInsert, 'raw_manifest' | 'metadata' | 'request_id'> & {
+export type ProjectedSignal = Omit<SignalInsert, 'raw_manifest' | 'metadata' | 'request_id' | 'artifacts'> & {
   request_id: string | null;
   created: Date;
 };
