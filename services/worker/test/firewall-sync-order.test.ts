@@ -1,7 +1,9 @@
 // Assignment sync under concurrency and faults (issue 11; docs/firewalls.md "Assignment sync states"):
 // pushes for one assignment are serialised and recorded by compare-and-set on the target version, and a
 // removal that cannot reach the firewall ends `removal_failed`, which DELETE then explains.
-import { allowedHostsFor, ApiError, QUEUES } from '@risk/common';
+import { ApiError } from '@risk/common/errors';
+import { allowedHostsFor } from '@risk/common/outbound';
+import { QUEUES } from '@risk/common/queue';
 import {
   createConnector,
   defaultConnectorContext,

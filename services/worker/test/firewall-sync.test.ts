@@ -1,4 +1,4 @@
-import { newRequestId } from '@risk/common';
+import { newRequestId } from '@risk/db';
 import { startFortinetSimulator, startPanosSimulator } from '@risk/firewalls';
 import { UnrecoverableError } from 'bullmq';
 import { createFirewallSyncProcessor } from '../src/jobs/firewall-sync';

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { mintApiKey, QueueProducer, SCOPES, type Config } from '@risk/common';
+import { mintApiKey } from '@risk/common/api-keys';
+import { type Config } from '@risk/common/config';
+import { QueueProducer } from '@risk/common/queue';
+import { SCOPES } from '@risk/contracts';
 import { createApp, type PublicApiApp } from '@risk/public-api';
 import { createTestContext, waitFor, type TestContext } from '@risk/testing';
 import request from 'supertest';

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { JOBS } from '@risk/common';
+import { JOBS } from '@risk/common/queue';
 import { currentSlowdown } from '@risk/time-budget';
 import { createWorkerHarness, waitFor, type WorkerHarness } from './harness';
 import { hostileCorpus, type HostileSignal } from './hostile-corpus';

@@ -1,4 +1,5 @@
-import { invariantViolations, JOBS, QueueProducer } from '@risk/common';
+import { invariantViolations } from '@risk/common/observability';
+import { JOBS, QueueProducer } from '@risk/common/queue';
 import request from 'supertest';
 import { checkInvariants, startWorker } from '../src';
 import { createWorkerHarness, type WorkerHarness } from './harness';

@@ -2,7 +2,7 @@ import { currentSlowdown } from '@risk/time-budget';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { JOBS, QUEUES } from '@risk/common';
+import { JOBS, QUEUES } from '@risk/common/queue';
 import { parsePrometheusText, sampleValue, samplesOf, type Sample } from '@risk/testing';
 import request from 'supertest';
 import { startWorker, type RunningWorker } from '../src';

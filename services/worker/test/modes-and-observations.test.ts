@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mintApiKey, SCOPES } from '@risk/common';
+import { mintApiKey } from '@risk/common/api-keys';
+import { SCOPES } from '@risk/contracts';
 import { drainProjections } from '@risk/public-api';
 import request from 'supertest';
 import { runMaintenance, startWorker, type RunningWorker } from '../src';

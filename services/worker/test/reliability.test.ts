@@ -1,4 +1,4 @@
-import { JOBS, QueueProducer } from '@risk/common';
+import { JOBS, QueueProducer } from '@risk/common/queue';
 import { Queue } from 'bullmq';
 import { relayOutbox, runMaintenance, startWorker, type RunningWorker } from '../src';
 import { createWorkerHarness, modelCardManifest, type WorkerHarness } from './harness';

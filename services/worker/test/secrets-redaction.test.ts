@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { mintApiKey, SCOPES } from '@risk/common';
+import { mintApiKey } from '@risk/common/api-keys';
+import { SCOPES } from '@risk/contracts';
 import { AIBOM_FORMATS } from '@risk/contracts';
 import request from 'supertest';
 import { startWorker, type RunningWorker } from '../src';

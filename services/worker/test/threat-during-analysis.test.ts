@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { JOBS } from '@risk/common';
+import { JOBS } from '@risk/common/queue';
 import request from 'supertest';
 import { enrichAsset, startWorker, type RunningWorker } from '../src';
 import { createWorkerHarness, modelCardManifest, type WorkerHarness } from './harness';

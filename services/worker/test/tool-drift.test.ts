@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mintApiKey } from '@risk/common';
+import { mintApiKey } from '@risk/common/api-keys';
 import request from 'supertest';
 import { startWorker, type RunningWorker } from '../src';
 import { createWorkerHarness, type WorkerHarness } from './harness';

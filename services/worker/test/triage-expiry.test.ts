@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mintApiKey, SCOPES } from '@risk/common';
+import { mintApiKey } from '@risk/common/api-keys';
+import { SCOPES } from '@risk/contracts';
 import request from 'supertest';
 import { runMaintenance, startWorker, type RunningWorker } from '../src';
 import { createWorkerHarness, type WorkerHarness } from './harness';

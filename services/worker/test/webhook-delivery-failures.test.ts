@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadConfig } from '@risk/common';
+import { loadConfig } from '@risk/common/config';
 import { type TestContext } from '@risk/testing';
 import { deliverWebhook, RETRY_DELAYS_MS } from '../src/jobs/webhook-delivery';
 import { waitFor } from './harness';

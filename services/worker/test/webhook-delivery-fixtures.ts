@@ -3,19 +3,11 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'bullmq';
-import {
-  createWorkerConnection,
-  encryptSecret,
-  enqueueDeliveries,
-  ID_PREFIXES,
-  JOBS,
-  newId,
-  OutboundGuard,
-  allowedHostsFor,
-  QueueProducer,
-  recordEventsWithDeliveries,
-  type NewEvent,
-} from '@risk/common';
+import { encryptSecret } from '@risk/common/crypto';
+import { enqueueDeliveries, recordEventsWithDeliveries, type NewEvent } from '@risk/common/events';
+import { OutboundGuard, allowedHostsFor } from '@risk/common/outbound';
+import { createWorkerConnection, JOBS, QueueProducer } from '@risk/common/queue';
+import { ID_PREFIXES, newId } from '@risk/db';
 import { createTestContext, type TestContext } from '@risk/testing';
 import { createWebhookDeliveryProcessor, type DeliveryOutcome } from '../src/jobs/webhook-delivery';
 

@@ -1,12 +1,7 @@
-import {
-  encryptSecret,
-  fanOutEvents,
-  fanOutEventsPg,
-  ID_PREFIXES,
-  newId,
-  recordEvents,
-  recordEventsWithDeliveries,
-} from '@risk/common';
+import { encryptSecret } from '@risk/common/crypto';
+import { recordEvents, recordEventsWithDeliveries } from '@risk/common/events';
+import { fanOutEvents, fanOutEventsPg } from '@risk/db';
+import { ID_PREFIXES, newId } from '@risk/db';
 import { createTestContext, type TestContext } from '@risk/testing';
 
 /** recordEvents fans events out to webhook endpoints in the caller's transaction (audience rule). */
