@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { isSecretKeyName, REDACTED, redactText } from '@risk/enrichment';
+import { isSecretKeyName, REDACTED, redactText } from '@risk/redaction';
 import winston from 'winston';
 
 /** Per-request context, so every log line written while serving a request carries its request_id. */

@@ -43,7 +43,7 @@ const ALLOW: ReadonlyArray<{ file?: string; pattern: string; reason: string }> =
       '(dataFilePatterns below)',
   },
   {
-    pattern: 'dynamic:packages/enrichment/src/redact/catalogue.ts',
+    pattern: 'dynamic:packages/redaction/src/catalogue.ts',
     reason:
       'SECRET_FORMATS and JWT_FORMAT are built from data/secret-formats.json, whose patterns this check analyses one ' +
       'by one (catalogueFormats below); PREFIX_SCAN and MAYBE_SECRET are alternations of regex-escaped constant ' +
@@ -139,14 +139,14 @@ export function patternsIn(file: string): FoundPattern[] {
 }
 
 /**
- * The secret-token catalogue's patterns (packages/enrichment/src/data/secret-formats.json), compiled at load time by
- * redact/catalogue.ts: analysed like literals, each named by its kind.
+ * The secret-token catalogue's patterns (packages/redaction/src/data/secret-formats.json), compiled at load time by
+ * @risk/redaction's catalogue.ts: analysed like literals, each named by its kind.
  */
 function catalogueFormats(): FoundPattern[] {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the compiled catalogue, as the engine uses it
-  const { SECRET_FORMATS, JWT_FORMAT } = require('../src/redact') as typeof import('../src/redact');
+  const { SECRET_FORMATS, JWT_FORMAT } = require('@risk/redaction') as typeof import('@risk/redaction');
   return [...SECRET_FORMATS, JWT_FORMAT].map((f, i) => ({
-    file: `packages/enrichment/src/data/secret-formats.json#${f.kind}`,
+    file: `packages/redaction/src/data/secret-formats.json#${f.kind}`,
     line: i + 1,
     source: f.pattern.source,
     flags: f.pattern.flags,

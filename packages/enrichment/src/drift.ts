@@ -2,7 +2,7 @@
 // baseline the caller passes in (the first definition seen of each tool name, stored by the worker). Pure.
 import { createHash } from 'node:crypto';
 import { capString, LIMITS, storable } from './limits';
-import { redactDeep } from './redact';
+import { redactDeep } from '@risk/redaction';
 import { toolCapabilities, type ToolCapability } from './rules/signals/tools';
 import type { ParsedManifest } from './types';
 import { stableStringify } from './util';

@@ -3,7 +3,7 @@ import { buildBomModel, buildCycloneDx, buildSpdx, contentHash, isoSeconds } fro
 import { isRule } from './rules';
 // the severity bands (docs/enrichment.md "Scoring") are defined once, in @risk/contracts (pure, no I/O, like this package)
 import { severityForScore } from '@risk/contracts';
-import { collectSecretValues, redactDeep } from './redact';
+import { collectSecretValues, redactDeep } from '@risk/redaction';
 import { computeScore, SCORE_FORMULA } from './score';
 import { publisherTrust } from './trust';
 import type { FinalizeContext, FindingDraft, MatchedThreat, ParsedManifest, ScoredFinding, Severity } from './types';

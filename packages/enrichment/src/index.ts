@@ -35,18 +35,6 @@ export const ADVISORY_CVE_IDS: readonly string[] = uniq(
 ).sort();
 export * from './advisories';
 export type { PackageKey } from './advisories/packages';
-export {
-  REDACTED,
-  SECRET_FORMATS,
-  JWT_FORMAT,
-  collectSecretValues,
-  findSecrets,
-  isSecretKeyName,
-  redactDeep,
-  redactText,
-  redactUrl,
-  secretKind,
-} from './redact';
 
 export { RULES, ruleById, type RuleDefinition, type RuleId } from './rules';
 export { analyze, type Analysis, type AnalyzeOptions } from './analyze';

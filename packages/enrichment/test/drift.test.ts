@@ -1,7 +1,7 @@
 import { enrich, enrichObservations, toolFingerprints, type ToolBaseline } from '../src/index';
 import { parseManifest } from '../src/parse';
 import { CTX, input } from './helpers';
-import { sampleTokens } from './secret-tokens';
+import { sampleTokens } from '@risk/redaction/test/secret-tokens';
 
 // MCP tool drift rules R30–R33 (docs/drift.md) on the pure engine: the baseline is what the worker would pass.
 type Tool = { name: string; description: string; inputSchema?: unknown };

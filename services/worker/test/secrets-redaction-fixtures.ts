@@ -1,7 +1,7 @@
 // The credentials the secrets-redaction suite plants, the signals carrying them, and the leak check
 // (docs/security.md "Secrets never reach shared data").
 // the token builders of the redaction unit tests: real formats, assembled at run time
-import { contextualSecrets, sampleTokens } from '@risk/enrichment/test/secret-tokens';
+import { contextualSecrets, sampleTokens } from '@risk/redaction/test/secret-tokens';
 
 const t = Object.fromEntries(sampleTokens(7).map((x) => [x.label, x.value])) as Record<string, string>;
 const tok = (label: string) => {

@@ -2,7 +2,7 @@
 // configs, well-known tokens anywhere in the manifest, extension permissions that read sessions
 // (docs/enrichment.md "Rule catalogue"; secrets are reported by kind and location only, docs/security.md).
 import { isBroadHostPattern } from '../formats';
-import { findSecrets, secretKind } from '../redact';
+import { findSecrets, secretKind } from '@risk/redaction';
 import type { McpServerEntry } from '../types';
 import { uniq } from '../util';
 import { defineRule, type Emission, type RuleContext } from './define';

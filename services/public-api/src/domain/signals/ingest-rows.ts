@@ -3,7 +3,8 @@
 import { canonicalJson, sha256Hex } from '@risk/common/crypto';
 import { newId, ID_PREFIXES } from '@risk/db';
 import type { CreateSignalBody } from '@risk/contracts';
-import { normalizeAssetName, redactText, redactUrl } from '@risk/enrichment';
+import { normalizeAssetName } from '@risk/enrichment';
+import { redactText, redactUrl } from '@risk/redaction';
 import type { AssetWrite } from '@risk/db';
 import type { IngestInput } from './ingest-signals';
 import type { AssetRow } from '../assets/render';

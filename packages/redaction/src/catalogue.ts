@@ -1,7 +1,7 @@
 // The secret-token catalogue and every pattern built from it (docs/security.md "Secrets never reach shared data").
 // The ReDoS check (packages/enrichment/scripts/check-redos.ts) analyses the catalogue's patterns one by one and
 // allows this file's RegExps built at run time: they are alternations of the catalogue's literal prefixes.
-import formatsData from '../data/secret-formats.json';
+import formatsData from './data/secret-formats.json';
 
 /** What replaces a secret in text. */
 export const REDACTED = '[REDACTED]';
