@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { ASSET_TYPES, type AssetType, type Severity } from '../src/index';
+import { CORPUS_FORMATS } from '../src/formats';
 
 export const CORPUS_DIR = join(__dirname, '..', 'corpus');
 export const INDEX_PATH = join(CORPUS_DIR, 'index.yaml');
@@ -12,33 +13,16 @@ export const INDEX_PATH = join(CORPUS_DIR, 'index.yaml');
 /** Severity bands, least to most severe; a band's position is its distance unit in the scoreboard. */
 export const BANDS: readonly Severity[] = ['informational', 'low', 'medium', 'high', 'critical'];
 
-/** Every format issue 18 lists; the corpus must hold at least one entry of each. */
-export const REQUIRED_FORMATS = [
-  'hf_model_card',
-  'hf_config',
-  'weights_index',
-  'file_listing',
-  'requirements',
-  'pyproject',
-  'setup_cfg',
-  'package_json',
-  'mcp_client_config',
-  'mcp_server_json',
-  'mcp_tools_list',
-  'mcpb_manifest',
-  'modelfile',
-  'browser_extension_manifest',
-  'dockerfile',
-  'compose',
-  'notebook',
-] as const;
+/**
+ * The formats the corpus must cover, by the name its entries use, and the subformats each must show: both from the
+ * format registry (src/formats/registry.ts), so a format the engine claims cannot be left out of the corpus.
+ */
+export const REQUIRED_FORMATS: readonly string[] = CORPUS_FORMATS.map((f) => f.name);
 
 /** Variants that must each appear at least once (format → subformats). */
-export const REQUIRED_SUBFORMATS: Record<string, readonly string[]> = {
-  mcp_client_config: ['claude_desktop', 'cursor', 'vscode', 'dot_mcp_json', 'windsurf'],
-  pyproject: ['pep621', 'poetry', 'uv'],
-  browser_extension_manifest: ['mv2', 'mv3'],
-};
+export const REQUIRED_SUBFORMATS: Record<string, readonly string[]> = Object.fromEntries(
+  CORPUS_FORMATS.filter((f) => f.subformats.length > 0).map((f) => [f.name, f.subformats]),
+);
 
 export const MIN_ENTRIES = 100;
 
@@ -134,6 +118,10 @@ export function validateCorpus(index: CorpusIndex): string[] {
     if (!(ASSET_TYPES as readonly string[]).includes(e.asset_type))
       problems.push(`${at}: asset_type ${String(e.asset_type)} unknown`);
     if (!BANDS.includes(e.expected_band)) problems.push(`${at}: expected_band ${String(e.expected_band)} unknown`);
+    if (nonEmpty(e.format) && !REQUIRED_FORMATS.includes(e.format))
+      problems.push(`${at}: format ${e.format} is not a format of the registry (src/formats/registry.ts)`);
+    else if (e.subformat !== undefined && !(REQUIRED_SUBFORMATS[e.format] ?? []).includes(e.subformat))
+      problems.push(`${at}: subformat ${String(e.subformat)} is not one of ${e.format}'s in the registry`);
     if (!e.source || !nonEmpty(e.source.repo) || !nonEmpty(e.source.path) || !nonEmpty(e.source.commit))
       problems.push(`${at}: source {repo, path, commit} incomplete`);
     else if (!/^[0-9a-f]{7,40}$/.test(e.source.commit)) problems.push(`${at}: source.commit is not a git sha`);

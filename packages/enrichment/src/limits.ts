@@ -42,6 +42,8 @@ export const LIMITS = {
   output_depth: 8,
   /** YAML nesting (block levels + compact `- - -` items, or open `[`/`{`) accepted by the YAML parser */
   yaml_nesting: 64,
+  /** `[`/`{` nesting of a JSONC document (JSON that JSON.parse refused) handed to jsonc-parser, which recurses per level */
+  jsonc_nesting: 64,
   /**
    * Characters of YAML handed to the `yaml` parser (a whole YAML manifest or a model card's front matter). The parser
    * is linear but slow on hostile shapes (about 2 s for 1 MiB of `\n\t` lines here); real front matter is far smaller.

@@ -2,6 +2,7 @@ import { ASSET_TYPE_VALUES, type RiskSeverity } from '@risk/contracts';
 import type { ToolBaseline } from './drift';
 import type { Truncation } from './limits';
 import type { AdvisoryRecord } from './advisories/osv';
+import type { FormatId } from './formats/registry';
 // the asset types (docs/public-api.md "Signals and assets") and the five severities are defined once, in @risk/contracts
 export const ASSET_TYPES = ASSET_TYPE_VALUES;
 export type AssetType = (typeof ASSET_TYPES)[number];
@@ -112,34 +113,8 @@ export interface FinalizeContext {
   tool_baseline?: ToolBaseline | null;
 }
 
-export type ManifestKind =
-  | 'empty'
-  | 'hf_model_card'
-  | 'hf_dataset_card'
-  | 'hf_config'
-  | 'weight_index'
-  | 'file_listing'
-  | 'mcp_server_json'
-  | 'mcp_client_config'
-  | 'mcp_tools'
-  | 'mcpb_manifest'
-  | 'npm_package'
-  | 'pyproject'
-  | 'requirements'
-  | 'modelfile'
-  | 'agent_config'
-  | 'keras_config'
-  | 'tokenizer_config'
-  | 'onnx_genai_config'
-  | 'browser_extension'
-  | 'dockerfile'
-  | 'compose'
-  | 'notebook'
-  | 'setup_cfg'
-  | 'json'
-  | 'yaml'
-  | 'toml'
-  | 'text';
+/** A manifest format's id (the format registry, src/formats/registry.ts), or `empty` when nothing was submitted. */
+export type ManifestKind = 'empty' | FormatId;
 
 /** A container definition (Dockerfile or one compose service) as src/formats.ts reads it. */
 export interface ContainerSpec {
@@ -255,6 +230,13 @@ export interface ParsedManifest {
   url_requirements?: Array<{ line: string; path: string; editable: boolean; pinned?: boolean }>;
   /** notebook code cells' text (capped) */
   notebook_code?: string;
+  /**
+   * Lines of a line-based manifest (requirements) that are not valid entries: skipped, never fatal; their line numbers
+   * (at most LIMITS.evidence_items) and how many there were
+   */
+  skipped_lines?: { lines: number[]; total: number };
+  /** how the format was recognised: its confidence and the runner-up's (src/formats/registry.ts) */
+  recognition?: { confidence: number; runner_up: { format: string; confidence: number } | null };
   /** what LIMITS cut (src/limits.ts), reported as an `analysis_truncated` finding */
   truncated: Truncation[];
 }

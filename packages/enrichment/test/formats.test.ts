@@ -1,7 +1,7 @@
 // issue 18 items 2, 4, 6: the formats the engine now reads, the capabilities it infers, and the explicit
 // "not analysed" marker. Each case is a trimmed version of a corpus entry (corpus/index.yaml id in the title).
 import { analyze, enrich } from '../src/index';
-import { stripJsonc } from '../src/formats';
+import { parseJsonc } from '../src/parse/jsonc';
 import { imageTag } from '../src/rules/signals/commands';
 import { CTX, input } from './helpers';
 
@@ -70,12 +70,13 @@ describe('formats read (issue 18 item 2)', () => {
   it('VS Code mcp.json with comments and trailing commas is read (c008)', () => {
     const jsonc =
       '{\n  // home\n  "servers": {\n    "ha": { "url": "https://h.example/mcp", "type": "http", },\n  },\n}\n';
-    expect(stripJsonc(jsonc)).not.toBeNull();
+    expect(() => JSON.parse(jsonc)).toThrow();
+    expect(parseJsonc(jsonc)).toEqual({ servers: { ha: { url: 'https://h.example/mcp', type: 'http' } } });
     const a = analyze(input({ asset_type: 'mcp_server', raw_manifest: jsonc }));
     expect(a.parsed.kind).toBe('mcp_client_config');
     expect(a.findings.map((f) => f.rule_id)).not.toContain('manifest_unparseable');
     // strings are kept verbatim, a `//` inside one included
-    expect(stripJsonc('{"u": "https://x//y", /* c */ "a": [1,],}')).toBe('{"u": "https://x//y",  "a": [1]}');
+    expect(parseJsonc('{"u": "https://x//y", /* c */ "a": [1,],}')).toEqual({ u: 'https://x//y', a: [1] });
   });
   it('setup.cfg: trove classifier licence, install_requires; tool-only config carries no licence (c076, c077)', () => {
     const cfg =

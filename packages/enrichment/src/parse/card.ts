@@ -2,13 +2,8 @@
 // Every pattern here runs on tenant content: each is linear in V8 (checked by `pnpm check:redos`; the rewrites and
 // their timings are in docs/security.md "Linear-time parsing and caps").
 import type { ParsedManifest } from '../types';
-import { isObj, str, strList, type Obj } from '../util';
+import { str, strList, type Obj } from '../util';
 import { licenseFromValue } from './common';
-import { parseClientServers } from './mcp';
-import { parseYaml } from './yaml';
-import type { EnrichmentInput } from '../types';
-
-const FRONT_MATTER = /^\uFEFF?\s*---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
 // `license` + blanks + an id. Was `licen[sc]e\s*[:\]]?\s*\n*\s*\[?|#\s*licen[sc]e\s*\n+\s*\[?`: three adjacent blank runs
 // (4th-degree backtracking: `license` + a few hundred newlines held a worker for minutes). `\s*(?:[:\]]\s*)?` is the same
@@ -55,33 +50,22 @@ export function parseModelIndexCard(p: ParsedManifest, fm: Obj, body: string): v
   if (typeof fm.chat_template === 'string') p.chat_template = fm.chat_template;
 }
 
-/** A card with YAML front matter (or an agent file whose front matter configures MCP servers); false without one. */
-export function parseCard(p: ParsedManifest, text: string, input: EnrichmentInput): boolean {
-  const fmMatch = FRONT_MATTER.exec(text);
-  if (!fmMatch) return false;
-  {
-    p.format = 'markdown';
-    p.kind = input.asset_type === 'dataset' ? 'hf_dataset_card' : 'hf_model_card';
-    let fm: unknown = null;
-    try {
-      fm = parseYaml(fmMatch[1] ?? '');
-    } catch (e) {
-      p.parse_errors.push(`front matter: ${(e as Error).message.split('\n')[0] ?? 'invalid YAML'}`);
+/** Whether a text is a markdown document (a heading line). */
+export function hasHeadings(text: string): boolean {
+  return /^#{1,6}\s/m.test(text);
+}
+
+/**
+ * A card: its front matter (null when absent or invalid YAML) and its body. The licence the front matter does not
+ * name is taken from the prose, at lower confidence (`license_text: 'prose'`).
+ */
+export function parseCard(p: ParsedManifest, fm: Obj | null, body: string): void {
+  parseModelIndexCard(p, fm ?? {}, body);
+  if (p.licenses.length === 0) {
+    const pl = proseLicense(body);
+    if (pl) {
+      p.licenses = [pl];
+      p.license_text = 'prose';
     }
-    const body = text.slice(fmMatch[0].length);
-    if (isObj(fm) && isObj(fm.mcpServers)) {
-      p.kind = 'agent_config';
-      parseClientServers(p, fm.mcpServers, 'mcpServers');
-      return true;
-    }
-    parseModelIndexCard(p, isObj(fm) ? fm : {}, body);
-    if (p.licenses.length === 0) {
-      const pl = proseLicense(body);
-      if (pl) {
-        p.licenses = [pl];
-        p.license_text = 'prose';
-      }
-    }
-    return true;
   }
 }

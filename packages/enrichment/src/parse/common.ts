@@ -1,6 +1,23 @@
 // Shapes shared by every format reader: the empty ParsedManifest and the licence, file and tool lists they fill.
 import type { ModelFile, ParsedManifest, ToolDef } from '../types';
+import { LIMITS } from '../limits';
 import { isObj, str, type Obj } from '../util';
+
+/** Caps for what the container, extension and notebook readers keep (the general LIMITS hold the rest). */
+export const MAX_COMMAND_TEXT = 64 * 1024;
+export const MAX_PATTERNS = 200;
+
+/** One extracted string cut to LIMITS.item_string. */
+export const capItem = (s: string): string => (s.length > LIMITS.item_string ? s.slice(0, LIMITS.item_string) : s);
+
+/** The strings of a list, at most MAX_PATTERNS of them, each capped. */
+export const capItems = (v: unknown): string[] =>
+  Array.isArray(v)
+    ? v
+        .filter((x): x is string => typeof x === 'string')
+        .slice(0, MAX_PATTERNS)
+        .map(capItem)
+    : [];
 
 /** `target.push(...items)` without the spread: a 1 MiB manifest can list more items than a call takes arguments. */
 export function append<T>(target: T[], items: readonly T[]): void {

@@ -3,50 +3,18 @@ import type { EnrichmentInput, ParsedManifest } from '../types';
 import { capParsed } from '../limits';
 import { isObj, str, strList } from '../util';
 import { append, emptyParsed, filesFrom, licenseFromValue, toolsFrom } from './common';
-import { classifyJson } from './json';
 import { applyNpmLock } from './packages-npm';
-import { TOML_HINT } from './packages';
-import { parseText } from './text';
-import { looksLikeSetupCfg, stripJsonc } from '../formats';
+import { readManifest } from '../formats/registry';
 
-/** Parse raw_manifest + metadata. Never throws (errors end up in parse_errors). */
+/**
+ * Parse raw_manifest + metadata: the format registry (src/formats/) recognises the manifest and reads it. Never throws
+ * (errors end up in parse_errors).
+ */
 export function parseManifest(input: EnrichmentInput): ParsedManifest {
   const p = emptyParsed();
   const raw = typeof input.raw_manifest === 'string' ? input.raw_manifest : '';
   try {
-    if (raw.trim() !== '') {
-      const t = raw.trimStart();
-      if (t.startsWith('{') || t.startsWith('[')) {
-        let j: unknown;
-        let ok = true;
-        try {
-          j = JSON.parse(raw);
-        } catch (e) {
-          ok = false;
-          p.parse_errors.push(`json: ${(e as Error).message}`);
-        }
-        // VS Code mcp.json is JSONC (comments, trailing commas): retried as plain JSON once stripped
-        const plain = ok ? null : stripJsonc(raw);
-        if (plain !== null) {
-          try {
-            j = JSON.parse(plain);
-            ok = true;
-            p.parse_errors.pop();
-          } catch {
-            // still not JSON: the text fallback below
-          }
-        }
-        if (ok) classifyJson(p, j, input);
-        else if (t.startsWith('[') && (TOML_HINT.test(raw) || looksLikeSetupCfg(raw))) {
-          p.parse_errors.pop();
-          parseText(p, raw, input);
-        } else {
-          p.kind = 'text';
-          p.format = 'text';
-          p.body = raw;
-        }
-      } else parseText(p, raw, input);
-    }
+    if (raw.trim() !== '') readManifest(p, raw, input);
   } catch (e) {
     p.parse_errors.push(`parser: ${(e as Error).message}`);
   }

@@ -60,7 +60,6 @@ export function parseClientServers(p: ParsedManifest, servers: Obj, base: string
 }
 
 export function parseRegistryServer(p: ParsedManifest, j: Obj): void {
-  p.kind = 'mcp_server_json';
   p.name = str(j.name);
   p.description = str(j.description);
   const vd = isObj(j.version_detail) ? j.version_detail : null;
@@ -138,7 +137,6 @@ export function parseAgentExtras(p: ParsedManifest, j: Obj): void {
 
 /** MCPB/DXT manifest.json: the bundled server's launch (`server.mcp_config`, or the early `mcp` form) and tools. */
 export function parseMcpbManifest(p: ParsedManifest, j: Obj): void {
-  p.kind = 'mcpb_manifest';
   p.name = str(j.name);
   p.version = str(j.version);
   p.description = str(j.description);

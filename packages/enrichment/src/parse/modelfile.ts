@@ -21,8 +21,10 @@ export function modelfileDirective(line: string): { keyword: string; value: stri
   return hasLineTerminator(value) ? null : { keyword: m[1], value };
 }
 
-export function parseModelfile(p: ParsedManifest, text: string): boolean {
-  const lines = text.split(/\r?\n/);
+export type Modelfile = NonNullable<ParsedManifest['modelfile']>;
+
+/** The directives of a Modelfile; null when it has no FROM or most of its lines are not directives. */
+export function readModelfile(lines: readonly string[]): Modelfile | null {
   let from: string | null = null;
   const mf = {
     from: null as string | null,
@@ -33,6 +35,7 @@ export function parseModelfile(p: ParsedManifest, text: string): boolean {
     parameters: {} as Record<string, string>,
   };
   let directives = 0;
+  let other = 0;
   let i = 0;
   const readValue = (first: string): string => {
     const t = first.trim();
@@ -56,7 +59,10 @@ export function parseModelfile(p: ParsedManifest, text: string): boolean {
     const line = lines[i] ?? '';
     if (!line.trim() || line.trim().startsWith('#')) continue;
     const m = modelfileDirective(line);
-    if (!m) continue;
+    if (!m) {
+      other++;
+      continue;
+    }
     directives++;
     const d = m.keyword.toUpperCase();
     const v = readValue(m.value);
@@ -70,10 +76,13 @@ export function parseModelfile(p: ParsedManifest, text: string): boolean {
       if (k) mf.parameters[k] = rest.join(' ');
     }
   }
-  if (!from || directives < 1) return false;
+  // a Modelfile by what most of it is: directives (and their quoted blocks), not one FROM among other text
+  if (!from || directives < 1 || other > directives) return null;
   mf.from = from;
-  p.kind = 'modelfile';
-  p.format = 'text';
+  return mf;
+}
+
+export function parseModelfile(p: ParsedManifest, mf: Modelfile): void {
   p.modelfile = mf;
   p.license_text = mf.license;
   // `LICENSE MIT` / `LICENSE """Apache 2.0"""`: a one-line value is an identifier, a longer one the licence text
@@ -81,9 +90,9 @@ export function parseModelfile(p: ParsedManifest, text: string): boolean {
     p.licenses = [mf.license];
     p.license_text = null;
   }
+  const from = mf.from ?? '';
   if (/\.(gguf|bin|safetensors|pt|pth)$/i.test(from)) p.files.push({ path: from });
   else p.base_models.push(from);
   for (const a of mf.adapters) p.files.push({ path: a });
   if (mf.template) p.chat_template = mf.template;
-  return true;
 }

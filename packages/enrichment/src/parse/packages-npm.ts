@@ -18,7 +18,6 @@ function depsFromNpm(v: unknown, path: string): Dependency[] {
 }
 
 export function parseNpm(p: ParsedManifest, j: Obj): void {
-  p.kind = 'npm_package';
   p.name = str(j.name);
   p.version = str(j.version);
   p.description = str(j.description);
@@ -32,7 +31,6 @@ export function parseNpm(p: ParsedManifest, j: Obj): void {
     typeof author === 'string' ? [author] : isObj(author) && str(author.name) ? [str(author.name) as string] : [];
   if (j.lockfileVersion !== undefined) {
     // package-lock.json / npm-shrinkwrap.json: what was installed, not what was asked for
-    p.kind = 'npm_package';
     applyNpmLock(p, j);
     return;
   }

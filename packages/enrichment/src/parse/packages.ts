@@ -4,7 +4,6 @@
 import type { Dependency, ParsedManifest } from '../types';
 import { isObj, str, type Obj } from '../util';
 import { licenseFromValue } from './common';
-import { isUrlRequirement, parseIni } from '../formats';
 import { classifierLicense } from '../license';
 import { LIMITS } from '../limits';
 import { blanksEnd, cutFromMarker, strList } from '../util';
@@ -31,6 +30,76 @@ export const TOML_HINT = {
 // carries its own trailing blanks, which matches the same lines with the same captures.
 export const REQ_LINE =
   /^([A-Za-z0-9][A-Za-z0-9._-]*)[ \t]*(?:(\[[^\]]*\])[ \t]*)?((?:(?:===|==|>=|<=|~=|!=|<|>)[ \t]*[^\s,;#=<>~!]+[ \t]*(?:,[ \t]*)?)*)(?:;[^#]*)?(?:#.*)?$/;
+
+/**
+ * A requirement installed from a URL or VCS (PEP 440 direct references, pip's VCS support) or an editable install:
+ * `git+https://…`, `https://…/x.whl`, `name @ https://…`, `-e git+…`, `-e .`.
+ */
+export const URL_REQUIREMENT =
+  /^(?:-e\s+|--editable[\s=]+)?(?:(?:git|hg|svn|bzr)\+\S+|https?:\/\/\S+|file:\S+|\.{1,2}(?:\/\S*)?)$|^[A-Za-z0-9][\w.-]*(?:\[[^\]]*\])?\s*@\s*\S+/;
+
+/** A URL/VCS requirement line, its environment marker (`; platform_system == …`, pip accepts it unspaced) and comment ignored. */
+export function isUrlRequirement(line: string): boolean {
+  const semi = line.indexOf(';');
+  const hash = line.indexOf(' #');
+  let end = line.length;
+  if (semi >= 0) end = semi;
+  if (hash >= 0 && hash < end) end = hash;
+  return URL_REQUIREMENT.test(line.slice(0, end).trim());
+}
+
+/** setup.cfg (setuptools declarative config): INI sections `[metadata]` / `[options]`. */
+export function looksLikeSetupCfg(text: string): boolean {
+  // line by line (a multiline `\s*$` would be polynomial): the first 200 lines are enough to find a section
+  return text
+    .split('\n', 200)
+    .some((l) => /^\[(?:metadata|options|bdist_wheel|flake8|tool:pytest|egg_info|options\.[\w.]+)\]$/.test(l.trim()));
+}
+
+const INI_SECTION = /^\[[^\]]+\]/;
+/** `key = value` or `key: value`, not a requirement pin (`name==1.0`) */
+const INI_KEY = /^[A-Za-z_][\w.-]*[ \t]*[=:](?!=)/;
+
+/** The share of INI lines (sections, keys, indented continuation lines) among the lines with content. */
+export function iniLineShare(lines: readonly string[]): number {
+  let total = 0;
+  let ini = 0;
+  for (const raw of lines) {
+    const t = raw.trim();
+    if (!t || t.startsWith('#') || t.startsWith(';')) continue;
+    total++;
+    if (INI_SECTION.test(t) || INI_KEY.test(t) || /^[ \t]/.test(raw)) ini++;
+  }
+  return total ? ini / total : 0;
+}
+
+/** The INI sections of a setup.cfg: section → key → value (continuation lines joined with newlines). */
+export function parseIni(text: string): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  let section: Record<string, string> | null = null;
+  let key: string | null = null;
+  for (const raw of text.split('\n').slice(0, 20_000)) {
+    const line = raw.replace(/\r$/, '');
+    if (/^\s*[#;]/.test(line) || line.trim() === '') continue;
+    const sec = /^\[([^\]]+)\]/.exec(line);
+    if (sec) {
+      section = out[sec[1] ?? ''] = out[sec[1] ?? ''] ?? {};
+      key = null;
+      continue;
+    }
+    if (!section) continue;
+    if (/^\s/.test(line) && key) {
+      section[key] = `${section[key] ?? ''}\n${line.trim()}`;
+      continue;
+    }
+    const eq = line.indexOf('=');
+    if (eq > 0) {
+      key = line.slice(0, eq).trim().toLowerCase();
+      section[key] = line.slice(eq + 1).trim();
+    }
+  }
+  return out;
+}
 
 export function parsePep508(line: string, path: string): Dependency | null {
   const s = cutFromMarker(line, '#').trim();
@@ -67,7 +136,6 @@ function projectMetadata(p: ParsedManifest, src: Obj): void {
 }
 
 export function parsePyproject(p: ParsedManifest, t: Obj): void {
-  p.kind = 'pyproject';
   const proj = isObj(t.project) ? t.project : null;
   const tool = isObj(t.tool) ? t.tool : null;
   const poetry = tool && isObj(tool.poetry) ? tool.poetry : null;
@@ -140,12 +208,11 @@ export function isUvLock(t: Obj): boolean {
 }
 
 /**
- * uv.lock: every resolved package at its exact version (kind `requirements`: a lock is a fully pinned requirements
+ * uv.lock: every resolved package at its exact version (format `requirements`: a lock is a fully pinned requirements
  * set, and carries no licence); git and URL sources become URL/VCS requirements, pinned by the commit uv records
  * (`#<sha>`) or the archive's hash; editable, path, directory and virtual entries are the project's own members.
  */
 export function parseUvLock(p: ParsedManifest, t: Obj): void {
-  p.kind = 'requirements';
   const urls: NonNullable<ParsedManifest['url_requirements']> = [];
   (t.package as unknown[]).forEach((e, i) => {
     if (!isObj(e) || typeof e.name !== 'string' || p.dependencies.length >= LIMITS.dependencies) return;
@@ -193,8 +260,6 @@ function sourceRequirement(
 
 /** setup.cfg: name, version, licence (field or trove classifier), install_requires. */
 export function parseSetupCfg(p: ParsedManifest, text: string): void {
-  p.kind = 'setup_cfg';
-  p.format = 'text';
   const ini = parseIni(text);
   const md = ini.metadata ?? {};
   p.name = md.name ?? null;
@@ -241,42 +306,80 @@ export function removeVersionOperators(s: string): string {
   return parts.join('');
 }
 
+/** What one logical requirements line is, as pip reads it; null when it is none of these. */
+export type RequirementLineKind = 'pin' | 'bare' | 'url' | 'option';
+
+/** A pip option line (`-r file`, `--index-url …`, `--hash=…`): a dash then a letter, unlike a list bullet (`- item`). */
+const PIP_OPTION = /^--?[A-Za-z]/;
+/** Per-requirement options after a requirement (`torch==2.4 --hash=sha256:…`): where they start. */
+const REQUIREMENT_OPTIONS = /[ \t]--?[A-Za-z]/;
+
+/** A requirement line without its per-requirement options (pip's `--hash`, `--config-settings`). */
+function requirementText(line: string): string {
+  const i = line.search(REQUIREMENT_OPTIONS);
+  return (i < 0 ? line : line.slice(0, i)).trim();
+}
+
+export function requirementLineKind(line: string): RequirementLineKind | null {
+  if (isUrlRequirement(line)) return 'url';
+  if (PIP_OPTION.test(line)) return 'option';
+  const s = requirementText(line);
+  if (!REQ_LINE.test(s)) return null;
+  // a name followed by more words is prose, not a requirement
+  if (/\s/.test(cutFromMarker(cutFromMarker(removeVersionOperators(s), ';'), '#').trim())) return null;
+  return /[=<>~]/.test(s) ? 'pin' : 'bare';
+}
+
+/** One logical line of a requirements file: continuation lines (`\`) joined, numbered by its first physical line. */
+export interface RequirementLine {
+  text: string;
+  line: number;
+  kind: RequirementLineKind | null;
+}
+
+/** The logical lines of a requirements file with content (blank lines and `#` comments left out), each classified. */
+export function requirementLines(lines: readonly string[]): RequirementLine[] {
+  const out: RequirementLine[] = [];
+  let cur = '';
+  let start = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i] ?? '';
+    if (cur === '') start = i + 1;
+    if (raw.endsWith('\\')) {
+      cur += `${raw.slice(0, -1)} `;
+      continue;
+    }
+    const text = (cur + raw).trim();
+    cur = '';
+    if (text && !text.startsWith('#')) out.push({ text, line: start, kind: requirementLineKind(text) });
+  }
+  const last = cur.trim();
+  if (last && !last.startsWith('#')) out.push({ text: last, line: start, kind: requirementLineKind(last) });
+  return out;
+}
+
 /**
  * requirements*.txt: pins, ranges, markers, `-r`/`-c` and option lines, URL/VCS and editable requirements (kept as
- * `url_requirements`). `lines` are the trimmed non-comment lines; false when the text is not a requirements file.
+ * `url_requirements`). Lines that are none of these are skipped and listed in `skipped_lines`, never fatal: every
+ * valid pin is still read (docs/enrichment.md "Manifests recognised").
  */
-export function parseRequirements(p: ParsedManifest, textLines: readonly string[], lines: readonly string[]): boolean {
-  if (
-    lines.length > 0 &&
-    lines.length < 2000 &&
-    lines.every((l) => l.startsWith('-') || REQ_LINE.test(l) || isUrlRequirement(l)) &&
-    lines.some((l) => /[=<>~]/.test(l) || /^[a-z0-9][\w.-]*$/i.test(l) || isUrlRequirement(l)) &&
-    !lines.some(
-      (l) =>
-        !l.startsWith('-') &&
-        !isUrlRequirement(l) &&
-        /\s/.test(cutFromMarker(cutFromMarker(removeVersionOperators(l), ';'), '#').trim()),
-    )
-  ) {
-    p.kind = 'requirements';
-    p.format = 'text';
-    const urls: Array<{ line: string; path: string; editable: boolean }> = [];
-    textLines.forEach((l, i) => {
-      const t = cutFromMarker(l, ' #').trim();
-      if (isUrlRequirement(t)) {
-        if (urls.length < LIMITS.dependencies)
-          urls.push({
-            line: t.slice(0, LIMITS.item_string),
-            path: `line ${i + 1}`,
-            editable: /^(?:-e|--editable)/.test(t),
-          });
-        return;
-      }
-      const d = parsePep508(l, `line ${i + 1}`);
+export function parseRequirements(p: ParsedManifest, lines: readonly RequirementLine[]): void {
+  const urls: Array<{ line: string; path: string; editable: boolean }> = [];
+  const skipped: number[] = [];
+  for (const l of lines) {
+    if (l.kind === 'url') {
+      const t = cutFromMarker(l.text, ' #').trim();
+      if (urls.length < LIMITS.dependencies)
+        urls.push({
+          line: t.slice(0, LIMITS.item_string),
+          path: `line ${l.line}`,
+          editable: /^(?:-e|--editable)/.test(t),
+        });
+    } else if (l.kind === 'pin' || l.kind === 'bare') {
+      const d = parsePep508(requirementText(l.text), `line ${l.line}`);
       if (d) p.dependencies.push(d);
-    });
-    p.url_requirements = urls;
-    return p.dependencies.length > 0 || urls.length > 0;
+    } else if (l.kind === null) skipped.push(l.line);
   }
-  return false;
+  p.url_requirements = urls;
+  if (skipped.length) p.skipped_lines = { lines: skipped.slice(0, LIMITS.evidence_items), total: skipped.length };
 }

@@ -1,0 +1,145 @@
+// A submitted manifest as every recogniser sees it: the raw text and its views in each syntax (JSON/JSONC, TOML, YAML,
+// front matter, lines), each parsed at most once and only when asked for and plausible, under the engine's bounds
+// (docs/security.md "Linear-time parsing and caps").
+import { parseJsonc } from '../parse/jsonc';
+import { TOML_HINT } from '../parse/packages';
+import { parseYaml } from '../parse/yaml';
+import { isObj, type Obj } from '../util';
+// smol-toml ships a CJS build (exports.require) but its typings are ESM-only, so load it with require.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { parse: parseToml } = require('smol-toml') as {
+  parse: (s: string, o?: { maxDepth?: number }) => unknown;
+};
+
+/** `key:` on the first line (a comment block before it allowed): the only texts handed to the YAML parser. */
+const YAML_FIRST_LINE = /^[\w."'-]+\s*:(\s|$)/;
+const FRONT_MATTER = /^\uFEFF?\s*---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+/** inline tables and arrays in TOML: the same bound as YAML and JSONC nesting */
+const TOML_MAX_DEPTH = 64;
+
+/** The first line of an error message (parsers put the offending text on the next lines). */
+const firstLine = (e: unknown): string => String((e as Error)?.message ?? e).split('\n')[0] ?? 'invalid';
+
+/** One line with content: its text trimmed and its 1-based line number. */
+export interface ContentLine {
+  text: string;
+  line: number;
+}
+
+/** Where a parsed value came from (what `ParsedManifest.format` reports). */
+export type DataSyntax = 'json' | 'yaml';
+
+export class ManifestDocument {
+  /** syntax errors of the views that were tried and failed, by view (reported when no format claims the text) */
+  readonly errors = new Map<'json' | 'toml' | 'yaml' | 'front matter', string>();
+  /** the text starts like JSON (`{` or `[`) */
+  readonly structured: boolean;
+  private memo = new Map<string, unknown>();
+
+  constructor(
+    readonly raw: string,
+    /** the base name of the file the signal names, if any (formats' `names`) */
+    readonly fileName: string | null = null,
+  ) {
+    const t = raw.trimStart();
+    this.structured = t.startsWith('{') || t.startsWith('[');
+  }
+
+  /** A value derived from the document, computed once (views and what recognisers share with parsers). */
+  view<T>(key: string, make: () => T): T {
+    if (!this.memo.has(key)) this.memo.set(key, make());
+    return this.memo.get(key) as T;
+  }
+
+  /** The JSON value (JSON.parse, or JSONC when that fails), or undefined when the text is not JSON. */
+  json(): { value: unknown; jsonc: boolean } | undefined {
+    return this.view('json', () => {
+      if (!this.structured) return undefined;
+      try {
+        return { value: JSON.parse(this.raw) as unknown, jsonc: false };
+      } catch (e) {
+        try {
+          return { value: parseJsonc(this.raw), jsonc: true };
+        } catch {
+          this.errors.set('json', firstLine(e));
+          return undefined;
+        }
+      }
+    });
+  }
+
+  /** The TOML document, when a line is a TOML table header and the text parses. */
+  toml(): Obj | null {
+    return this.view('toml', () => {
+      if (!TOML_HINT.test(this.raw)) return null;
+      try {
+        const t = parseToml(this.raw, { maxDepth: TOML_MAX_DEPTH });
+        return isObj(t) ? t : null;
+      } catch (e) {
+        this.errors.set('toml', firstLine(e));
+        return null;
+      }
+    });
+  }
+
+  /** The YAML mapping, when the first line (or the first after comments) is `key:` and the text parses to one. */
+  yaml(): Obj | null {
+    return this.view('yaml', () => {
+      const top = this.raw.trimStart().split(/\r?\n/, 1)[0] ?? '';
+      if (this.structured || !(YAML_FIRST_LINE.test(top) || YAML_FIRST_LINE.test(this.firstLine()))) return null;
+      try {
+        const y = parseYaml(this.raw);
+        return isObj(y) ? y : null;
+      } catch (e) {
+        this.errors.set('yaml', firstLine(e));
+        return null;
+      }
+    });
+  }
+
+  /** JSON value, else YAML mapping: what data formats (configs, MCP files, package.json) are recognised on. */
+  data(): { value: unknown; syntax: DataSyntax } | null {
+    const j = this.json();
+    if (j) return { value: j.value, syntax: 'json' };
+    const y = this.yaml();
+    return y ? { value: y, syntax: 'yaml' } : null;
+  }
+
+  /** YAML front matter (`---` … `---` first) and the body after it; `data` null when the YAML is invalid. */
+  frontMatter(): { data: Obj | null; body: string } | null {
+    return this.view('frontMatter', () => {
+      const m = FRONT_MATTER.exec(this.raw);
+      if (!m) return null;
+      let data: Obj | null = null;
+      try {
+        const y = parseYaml(m[1] ?? '');
+        data = isObj(y) ? y : null;
+      } catch (e) {
+        this.errors.set('front matter', firstLine(e));
+      }
+      return { data, body: this.raw.slice(m[0].length) };
+    });
+  }
+
+  /** The physical lines (split once: a 1 MiB run of newlines is a million lines). */
+  lines(): readonly string[] {
+    return this.view('lines', () => this.raw.split(/\r?\n/));
+  }
+
+  /** The lines with content: trimmed, blank lines and `#` comments left out, with their line numbers. */
+  content(): readonly ContentLine[] {
+    return this.view('content', () => {
+      const out: ContentLine[] = [];
+      this.lines().forEach((l, i) => {
+        const text = l.trim();
+        if (text && !text.startsWith('#')) out.push({ text, line: i + 1 });
+      });
+      return out;
+    });
+  }
+
+  /** The first line with content ('' when none). */
+  firstLine(): string {
+    return this.content()[0]?.text ?? '';
+  }
+}

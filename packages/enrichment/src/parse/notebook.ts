@@ -1,0 +1,19 @@
+// Jupyter notebooks (nbformat): the code cells' text, capped, for the command and install rules.
+import type { ParsedManifest } from '../types';
+import { isObj, type Obj } from '../util';
+import { capItems, MAX_COMMAND_TEXT } from './common';
+
+export function isNotebook(j: Obj): boolean {
+  return Array.isArray(j.cells) && isObj(j.metadata) && typeof j.nbformat === 'number';
+}
+
+export function parseNotebook(p: ParsedManifest, j: Obj): void {
+  let code = '';
+  for (const c of (j.cells as unknown[]).slice(0, 2000)) {
+    if (!isObj(c) || c.cell_type !== 'code') continue;
+    const src = typeof c.source === 'string' ? c.source : capItems(c.source).join('');
+    code += `${src}\n`;
+    if (code.length >= MAX_COMMAND_TEXT) break;
+  }
+  p.notebook_code = code.slice(0, MAX_COMMAND_TEXT);
+}
