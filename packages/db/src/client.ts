@@ -41,7 +41,7 @@ export interface DbHandle {
  * clients without them: a migration may legitimately run long. JIT compilation is off for the same
  * sessions: the batched reads (a lateral per key over unnest'ed arrays) are estimated far above
  * jit_above_cost, and compiling them cost ~35–45 ms per execution against a few ms of work
- * (docs/performance.md, 2026-11-24 "reads").
+ * (docs/performance.md "JIT off").
  */
 export function createPrisma(opts: CreatePrismaOptions): DbHandle {
   const pool = new Pool({

@@ -118,7 +118,7 @@ async function main() {
   try {
     // the shipped advisory feeds are loaded before the clock, as in an established deployment: on a database
     // with no PyPA record the worker would import the archive in the background during the drain and then
-    // re-enrich what it changed (docs/performance.md, "the drain: one asset version, and a profile")
+    // re-enrich what it changed (docs/performance.md "Where the time goes")
     const feeds = await loadDefaultFeeds({ pool: db.pool });
     console.log(
       `advisory feeds loaded before the clock: ${feeds.map((f) => `${f.source} ${f.inserted} records in ${Math.round(f.ms)} ms`).join(', ')}`,
