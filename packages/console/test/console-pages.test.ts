@@ -1,4 +1,4 @@
-// The console's management pages in a real browser against the real stack (issue 17 "Tests", docs/console-pages.md
+// The console's management pages in a real browser against the real stack (docs/console-pages.md
 // "Tests"): the admin registers a tenant and a deployment token on the Admin pages; the tenant registers a
 // simulated PAN-OS firewall and tests it, creates a URL-filter policy, reorders its rules by drag and by keyboard
 // (a concurrent change is explained as a version conflict and reloaded), assigns it to the firewall and sees it

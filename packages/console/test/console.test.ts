@@ -1,4 +1,4 @@
-// The console in a real browser against the real stack (issue 17 "Tests", docs/console.md "Tests"): the admin
+// The console in a real browser against the real stack (docs/console.md "Tests"): the admin
 // signs in and creates a tenant and a deployment token through the console's session; a collector submits real
 // manifests (../shared/samples/manifests, or the repository's own fixtures without it) with the exchanged key;
 // the tenant signs in, watches them become enriched in the Assets table, opens an asset and triages a finding.

@@ -1,6 +1,6 @@
 // One-off conversion of the curated advisory list (semver-range entries) into OSV records, the format every
 // advisory feed uses (docs/advisories.md "Feeds"). Kept so the conversion can be re-checked:
-//   tsx scripts/build-curated-osv.ts <advisories.json from git history, before issue 16> > src/data/advisories.osv.json
+//   tsx scripts/build-curated-osv.ts <advisories.json from git history, before the OSV format> > src/data/advisories.osv.json
 import { readFileSync } from 'node:fs';
 
 interface Old {

@@ -1,6 +1,6 @@
 // Scoreboard: runs the engine on every manifest of the labelled corpus (corpus/index.yaml) and compares its band and
 // findings with the reviewer's expectations. `pnpm eval:enrichment` prints a Markdown report and exits 1 below the
-// issue-18 targets; `--report-only` (or EVAL_ENFORCE=0) prints the same report and always exits 0.
+// targets (corpus/README.md); `--report-only` (or EVAL_ENFORCE=0) prints the same report and always exits 0.
 // Definitions (false positive, miss, precision): corpus/README.md "Scoreboard".
 import { analyze, finalize, type FinalizeContext, type Severity } from '../src/index';
 import {

@@ -199,7 +199,7 @@ const LICENCE_TEXT_MARKERS: ReadonlyArray<readonly [string, ReadonlyArray<string
 ];
 
 /**
- * The licence a licence file's text is (issue 18 item 5, "identify the licence from its text"): a standard licence
+ * The licence a licence file's text is ("identify the licence from its text"): a standard licence
  * by its official wording (SPDX id), or a custom model licence by its name in the text (its data-file id); null when
  * the text is a licence nobody has named. Plain substring search over the first 20 000 characters.
  */

@@ -1,7 +1,7 @@
 import type { FindingDraft, Severity } from './types';
 
 /**
- * The calibrated score model (issue 18 item 3; docs/enrichment.md "Scoring model" has worked examples).
+ * The calibrated score model (docs/enrichment.md "Scoring model" has worked examples).
  * Bands are those of @risk/contracts severityForScore: informational 0–9, low 10–39, medium 40–69, high 70–89,
  * critical 90–100.
  */

@@ -1,4 +1,4 @@
-// issue 18 items 3–6, second calibration round: each change to the engine checked on a manifest written for the test
+// The second calibration round: each change to the engine checked on a manifest written for the test
 // (none of them is in corpus/; the corpus case that motivated the change is named in the title).
 import { analyze, enrich } from '../src/index';
 import type { FindingDraft } from '../src/types';
@@ -178,7 +178,7 @@ describe('exposure', () => {
   });
 });
 
-describe('issue 18 items 4–6: content the engine now reads', () => {
+describe('content the engine now reads', () => {
   it('identifies a licence file from its wording (MIT, a model licence by name); a custom text stays unnamed', () => {
     const mit =
       'MIT License\n\nCopyright (c) 2024 Someone\n\nPermission is hereby granted, free of charge, to any person obtaining a copy\nof this software...';

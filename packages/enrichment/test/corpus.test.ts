@@ -1,6 +1,6 @@
 // The labelled corpus (corpus/index.yaml, method in corpus/README.md) is well-formed: every file exists, every entry
 // has its fields and a recorded source, at least 100 entries, every format covered. The scoreboard itself
-// (`pnpm eval:enrichment`) is not run here: the engine does not meet its targets yet (issue 18).
+// (`pnpm eval:enrichment`) is not run here: the engine does not meet its targets yet.
 import {
   BANDS,
   MIN_ENTRIES,

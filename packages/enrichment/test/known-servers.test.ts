@@ -10,7 +10,7 @@ const config = (name: string, command: string, args: string[]) =>
   input({ asset_type: 'mcp_server', raw_manifest: JSON.stringify({ mcpServers: { [name]: { command, args } } }) });
 const rules = (i: ReturnType<typeof input>) => analyze(i).findings.map((f) => f.rule_id);
 
-describe('well-known MCP servers data file (issue 18 item 4)', () => {
+describe('well-known MCP servers data file', () => {
   it('is well-formed: unique ids and packages, known capabilities, a source', () => {
     expect(data._source).toMatch(/modelcontextprotocol\/servers/);
     expect(new Set(KNOWN_SERVERS.map((s) => s.id)).size).toBe(KNOWN_SERVERS.length);

@@ -1,4 +1,4 @@
-// issue 18 item 2: pyproject.toml (PEP 621 extras, PEP 735 groups, Poetry groups and sources, uv dev-dependencies and
+// pyproject.toml (PEP 621 extras, PEP 735 groups, Poetry groups and sources, uv dev-dependencies and
 // sources) and package.json with lock metadata. The two pyproject files are the reference MCP servers' own
 // (fixtures 03/04, not corpus entries); the lock and source tables are built here in the documented shapes.
 import { analyze } from '../src/index';

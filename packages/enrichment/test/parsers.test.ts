@@ -3,7 +3,7 @@ import { parseManifest } from '../src/parse';
 import { fixture, input } from './helpers';
 
 describe('Hugging Face model cards', () => {
-  it('reads lineage from prose when the front matter declares none (issue 18 item 6)', () => {
+  it('reads lineage from prose when the front matter declares none', () => {
     const card = (body: string, fm = 'license: mit') =>
       parseManifest(input({ raw_manifest: `---\n${fm}\n---\n${body}\n` }));
     expect(card('This model is fine-tuned from [Qwen/Qwen-7B-Chat](x) on Cantonese.')).toMatchObject({
@@ -201,7 +201,7 @@ describe('package manifests', () => {
       'gitpython>=3.1.50',
       'mcp>=1.0.0',
       'pydantic>=2.0.0',
-      // [dependency-groups] dev (PEP 735), read since issue 18 round 3
+      // [dependency-groups] dev (PEP 735)
       'pyright>=1.1.407',
       'ruff>=0.7.3',
       'pytest>=8.0.0',

@@ -1,6 +1,6 @@
 // Worst cases at 1 MiB through the public entry points (docs/security.md "Linear-time parsing and caps"): the attack
 // strings recheck found for the patterns the engine used before its linear-time rewrite (fixtures/redos-attacks.json),
-// and the hostile shapes of issue 10 (runs of newlines, blanks, dashes, `<!--`, brackets, quotes, `license` + newlines),
+// and the hostile shapes of docs/security.md (runs of newlines, blanks, dashes, `<!--`, brackets, quotes, `license` + newlines),
 // each placed where a parser or rule reads it. Every analysis must finish within BOUND_MS on the reference machine (@risk/time-budget)
 // (before the rewrite several of these ran for minutes).
 import { ZCreateFirewallBody, ZCreateSignalBody } from '@risk/contracts';
@@ -145,7 +145,7 @@ describe('hostile shapes at 1 MiB complete within the bound in every manifest co
     timedEnrich(label, CONTEXTS[context]!(s));
   });
 
-  it('finds the licence after a run of newlines (the issue-10 model card) quickly', () => {
+  it('finds the licence after a run of newlines (the hostile model card) quickly', () => {
     const r = timedEnrich('license + newlines (licence found)', {
       asset_type: 'model',
       raw_manifest: `# Model\n\nA small model.\n\nlicense${'\n'.repeat(MIB)}MIT licence`,

@@ -36,7 +36,7 @@ describe('serialization and remote code', () => {
     expect(f?.capabilities).toContain('code_execution_on_load');
   });
   it('R01 is low (not high) when a safetensors copy exists; R00 records safetensors-only weights', () => {
-    // issue 18 round 2 (corpus c040): a loader that picks the pickle still runs it, so it stays a low finding
+    // corpus c040: a loader that picks the pickle still runs it, so it stays a low finding
     const both = analyze(input({ metadata: { files: ['pytorch_model.bin', 'model.safetensors'] } }));
     expect(both.findings.filter((f) => f.rule_id === 'R01').map((f) => f.severity)).toEqual(['low']);
     expect(ids({ metadata: { files: ['model.safetensors'] } })).toContain('R00');

@@ -6,7 +6,7 @@ describe('R23 known vulnerable versions', () => {
     const a = analyze(input({ asset_type: 'package', raw_manifest: 'langchain==0.0.100\n' }));
     expect(a.cve_ids).toEqual(expect.arrayContaining(['CVE-2023-29374', 'CVE-2023-36258']));
     const f = a.findings.find((x) => x.cve_ids[0] === 'CVE-2023-29374');
-    // a critical advisory on a declared dependency is capped at high (issue 18 item 3; see below)
+    // a critical advisory on a declared dependency is capped at high (see below)
     expect(f).toMatchObject({ rule_id: 'R23', severity: 'high' });
     expect(f?.evidence).toMatchObject({ verification: 'primary', fixed: '0.0.132' });
   });

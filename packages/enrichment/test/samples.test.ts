@@ -9,7 +9,7 @@ import { CTX, FIXTURES, fixture, input } from './helpers';
 
 const EXPECTED: Record<string, { asset_type: AssetType; kind: string; rules: string[] }> = {
   '01-mcp-server-filesystem-package.json': { asset_type: 'mcp_server', kind: 'npm_package', rules: ['R18', 'R22'] },
-  // `SEE LICENSE IN LICENSE` is npm's documented form for a licence file: no longer R28 (issue 18 item 5, deliberate)
+  // `SEE LICENSE IN LICENSE` is npm's documented form for a licence file: no longer R28 (deliberate)
   '02-mcp-server-everything-package.json': { asset_type: 'mcp_server', kind: 'npm_package', rules: ['R22'] },
   '03-mcp-server-git-pyproject.toml': { asset_type: 'mcp_server', kind: 'pyproject', rules: ['R22'] },
   '04-mcp-server-fetch-pyproject.toml': { asset_type: 'mcp_server', kind: 'pyproject', rules: ['R19', 'R22'] },

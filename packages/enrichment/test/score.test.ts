@@ -43,7 +43,7 @@ describe('scoring properties', () => {
       { numRuns: 200 },
     );
   });
-  // issue 18 item 3 (calibrated bands, docs/enrichment.md "Scoring model"): these numbers changed deliberately from
+  // calibrated bands (docs/enrichment.md "Scoring model"): these numbers changed deliberately from
   // the probabilistic-OR model (one medium was 15 = low, two 28, a high at confidence 0.6 was 21 = low)
   it('applies band floors and diminishing returns inside the band', () => {
     const med = { rule_id: 'R08', severity: 'medium' as const, confidence: 1, weight: 15, threat_ids: [] };

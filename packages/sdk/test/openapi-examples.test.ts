@@ -2,7 +2,7 @@ import { buildAdminOpenApiDocument } from '@risk/admin-api';
 import { buildPublicOpenApiDocument } from '@risk/public-api';
 import { checkOpenApiExamples } from '@risk/testing';
 
-// Issue 12 item 4: examples on every operation of both documents, each matching its own schema
+// Examples on every operation of both documents, each matching its own schema
 // (docs/architecture.md "Examples"). A failure names the operation and what is missing or wrong.
 describe('OpenAPI examples', () => {
   // built in-process as the SDK's generator builds them (scripts/openapi-types.ts)

@@ -1,5 +1,5 @@
-// Every response an integration suite receives is checked against the service's OpenAPI document (issue 12
-// item 4, docs/architecture.md "Routes"): the status must be documented for the operation, the content type
+// Every response an integration suite receives is checked against the service's OpenAPI document
+// (docs/architecture.md "Routes"): the status must be documented for the operation, the content type
 // must be one the operation declares, and a JSON body must match the declared schema. A request outside the
 // document (an unknown path or method) must be answered in the error envelope. Mismatches are collected and
 // fail the test that received them (an afterEach hook), so no test has to call anything.

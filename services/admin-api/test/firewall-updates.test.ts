@@ -98,7 +98,7 @@ describe('PUT /firewalls/v1/{id}', () => {
 });
 
 // The token redirect: a tenant-token holder must not be able to point a firewall at a host of their choosing
-// and have the next /test send the stored api_token there (issue 10 item 5; docs/security.md "Tenant
+// and have the next /test send the stored api_token there (docs/security.md "Tenant
 // credentials and firewall tokens"). The "attacker" is a second PAN-OS simulator on localhost that records
 // every request it receives.
 describe('PUT /firewalls/v1/{id}: the stored api_token stays bound to its connection', () => {

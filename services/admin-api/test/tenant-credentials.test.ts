@@ -1,4 +1,4 @@
-// Tenant credentials (issue 10 item 5; docs/security.md "Tenant credentials and firewall tokens"): tenant
+// Tenant credentials (docs/security.md "Tenant credentials and firewall tokens"): tenant
 // tokens have ids, are listed without their secret and revoked for good; suspending a tenant stops its tenant
 // tokens, its deployment tokens and the API keys of its org on the PUBLIC API at once, and reactivating it
 // restores exactly the credentials that were valid before.

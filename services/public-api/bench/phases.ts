@@ -1,5 +1,5 @@
 /**
- * Where an ingest request's time goes (issue 14; not part of `pnpm bench`): `pnpm --filter @risk/public-api
+ * Where an ingest request's time goes (not part of `pnpm bench`): `pnpm --filter @risk/public-api
  * bench:phases`. Prints, for a 500-signal bulk request and a single POST of the bench's workload (workload.ts):
  *   - the node phases on their own, each repeated and its median taken: JSON parse, zod validation, content
  *     digests, the batch's rows (ids, digests, redaction), the SQL text, the response (full echo vs receipts);

@@ -4,7 +4,7 @@
  *   1. bulk ingest signals/s            vs a raw multi-row INSERT of the same rows through pg
  *   2. GET /v1/assets/{fp} req/s, p99   vs an express 5 hello-world handler
  *   3. POST /v1/signals req/s           vs an express 5 POST handler parsing the same JSON
- * Targets (issue 14, 2-core machine): bulk ≥ 0.5, GET ≥ 0.7, single POST ≥ 0.3 with p99 ≤ 2× its baseline's.
+ * Targets (2-core machine): bulk ≥ 0.5, GET ≥ 0.7, single POST ≥ 0.3 with p99 ≤ 2× its baseline's.
  * Every figure prints as a ratio against its same-run baseline, with p99s. Figures go in docs/performance.md.
  */
 import { createHash, randomUUID } from 'node:crypto';
@@ -17,7 +17,7 @@ import express from 'express';
 import { benchSignal as signal, startBenchApi, untilNone, urlOf } from './workload';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
-/** issue 14's method: 50 connections for GET and POST, 4 bulk requests in flight */
+/** the method: 50 connections for GET and POST, 4 bulk requests in flight */
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const BULK_IN_FLIGHT = Number(process.env.BENCH_BULK_IN_FLIGHT ?? 4);
 /** 500-signal batches per side and round (the rounds alternate API and raw INSERT like GET and POST) */
@@ -203,7 +203,7 @@ async function main() {
   const fp = encodeURIComponent(`bench:${run}:42`);
   const get = await paired({ url: `${base}/v1/assets/${fp}`, headers }, { url: `${urlOf(helloServer)}/hello` });
 
-  // ── 2b. the 500-key look-up (issue 14: p50 ≤ 20 ms), one request at a time, against a 1-key look-up of the
+  // ── 2b. the 500-key look-up (target p50 ≤ 20 ms), one request at a time, against a 1-key look-up of the
   // same route timed the same way (the ratio is the cost of 500 keys over one) ──
   const lookupUrl = (keys: number) =>
     `${base}/v1/assets/lookup?${Array.from({ length: keys }, (_, i) => `fingerprints=${encodeURIComponent(`bench:${run}:${i}`)}`).join('&')}`;

@@ -1,4 +1,4 @@
-// The asynchronous asset projection of bulk ingest (issue 14 decision 2; docs/reliability.md "Asset projection").
+// The asynchronous asset projection of bulk ingest (docs/reliability.md "Asset projection").
 import { currentSlowdown } from '@risk/time-budget';
 import request from 'supertest';
 import { createApp } from '../src/app';

@@ -7,7 +7,7 @@
  *    timed drains, each of BENCH_ASSETS new assets whose signals are ingested through the public API's bulk route
  *    (each 202 = signals committed, jobs queued) while the queue is paused, timed from the queue's resume until
  *    every asset is enriched and the queue is empty:
- *    - the drain: one signal per asset (issue 14's "new assets/s", the target's figure);
+ *    - the drain: one signal per asset (the target's figure);
  *    - the backlog: BENCH_VERSIONS content versions per asset, all queued before the resume, so all but the
  *      latest job of each asset are skipped as superseded.
  *    BENCH_WARMUP=0 times the first drain on a cold worker instead, from its first healthy /healthz, with the

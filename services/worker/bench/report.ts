@@ -82,7 +82,7 @@ export function printReport(r: EnrichmentBenchFigures): void {
   console.log(
     `baseline: pure engine alone ${f2(engineOnlyMs)} ms/asset (${engineAssetsPerS.toFixed(0)} assets/s on one core) → drain throughput = ${((100 * assetsPerS) / engineAssetsPerS).toFixed(0)} % of it; a sequential job costs ${f1(sequential.wallPerAsset / engineOnlyMs)}× the engine`,
   );
-  // every figure as a ratio against a baseline of this run (issue 14): the drain against the pure engine on one
+  // every figure as a ratio against a baseline of this run: the drain against the pure engine on one
   // core, the low-load latency against one sequential in-process job (read + engine + write, no queue)
   const lowP50 = percentile(latencies, 0.5);
   const lowP99 = percentile(latencies, 0.99);

@@ -1,4 +1,4 @@
-// Assignment sync under concurrency and faults (issue 11; docs/firewalls.md "Assignment sync states"):
+// Assignment sync under concurrency and faults (docs/firewalls.md "Assignment sync states"):
 // pushes for one assignment are serialised and recorded by compare-and-set on the target version, and a
 // removal that cannot reach the firewall ends `removal_failed`, which DELETE then explains.
 import { ApiError } from '@risk/common/errors';

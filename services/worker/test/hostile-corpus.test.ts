@@ -6,7 +6,7 @@ import { createWorkerHarness, waitFor, type WorkerHarness } from './harness';
 import { hostileCorpus, type HostileSignal } from './hostile-corpus';
 import { exited, freePort, probeHealth, spawnWorker, timeBenignEnrichment } from './worker-process';
 
-// docs/security.md, "Analysis under a budget" (hostile corpus): issue 10's adversarial manifests — an attack string
+// docs/security.md, "Analysis under a budget" (hostile corpus): the adversarial manifests — an attack string
 // for every pattern the engine had before its linear-time rewrite, YAML alias bombs, deep nesting, lists far beyond
 // the caps, repeated ids, NUL and lone-surrogate escapes, in every manifest format — sent through the public API to
 // the real worker process, with the production deadline (ENRICHMENT_JOB_TIMEOUT_MS 2000), while a probe checks that

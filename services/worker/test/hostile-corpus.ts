@@ -4,7 +4,7 @@ import { JSON_BODY_MAX_DEPTH, RAW_MANIFEST_MAX_BYTES } from '@risk/contracts';
 import { BODY_LIMIT } from '@risk/public-api';
 
 /**
- * The adversarial manifests of issue 10 (docs/security.md "Analysis under a budget", hostile corpus), as signal
+ * The adversarial manifests (docs/security.md "Analysis under a budget", hostile corpus), as signal
  * bodies for POST /v1/signals. Each is as large as the API lets it be: raw_manifest at most 1 MiB (UTF-8) and the
  * whole JSON request body under the single-signal BODY_LIMIT (a manifest of control characters doubles when
  * JSON-escaped, so for those the body is the binding limit).
@@ -149,7 +149,7 @@ function shapeSignals(): HostileSignal[] {
   const tool = (name: string) => ({ name, description: 'Reads a file.', inputSchema: { type: 'object' } });
   return [
     {
-      label: 'issue 10 model card: license + newlines + two words',
+      label: 'hostile model card: license + newlines + two words',
       body: largest((n) => ({ asset_type: 'model', raw_manifest: `license${'\n'.repeat(n)}apache mit` })),
       expect: 'enriched',
     },

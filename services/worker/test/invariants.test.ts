@@ -20,7 +20,7 @@ describe('invariants pass', () => {
 
   it('an asset whose latest digest is neither enriched nor queued is reported, then re-queued and enriched', async () => {
     // accepted while Redis was unreachable, so no job; then its outbox row marked processed as if the job
-    // had been added and lost (the defect issue 11 describes), and a minute passed
+    // had been added and lost (the defect this test guards against), and a minute passed
     const down = new QueueProducer({ url: 'redis://127.0.0.1:1', prefix: h.ctx.redis.prefix }, 'down');
     const { createApp } = await import('@risk/public-api');
     const app = createApp({ ...h.deps, producer: down });

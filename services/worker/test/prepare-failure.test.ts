@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { enrichAsset } from '../src';
 import { createWorkerHarness, modelCardManifest, type WorkerHarness } from './harness';
 
-// issue 11: "a worker connection whose PREPARE failed is not discarded". PREPARE is not transactional:
+// A worker connection whose PREPARE failed is discarded. PREPARE is not transactional:
 // when the write's PREPARE batch fails half-way, the statements before the failure stay defined on the
 // connection, and a connection handed out again fails every later job with "prepared statement …
 // already exists" (docs/data-access.md "Prepared statements").

@@ -1,4 +1,4 @@
-// Asset history and AI-BOM diffs (issue 15 items 1–2, docs/history.md). Like every asset route, these read
+// Asset history and AI-BOM diffs (docs/history.md). Like every asset route, these read
 // the shared asset of the key's mode only (docs/security.md "Modes and shared observations").
 import { z } from '../zod';
 import { ZListQuery, zList } from '../common';

@@ -97,7 +97,7 @@ export const ZSignalAccepted = ZSignal.extend({ enrichment: ZEnrichmentDecision 
 export type SignalAccepted = z.infer<typeof ZSignalAccepted>;
 
 /**
- * One item of the bulk 202 (issue 14, docs/public-api.md "Signals and assets"): the stored signal's identity and
+ * One item of the bulk 202 (docs/public-api.md "Signals and assets"): the stored signal's identity and
  * the enrichment decision, not the echoed body; the full signal is at GET /v1/signals/{id}.
  */
 export const ZSignalReceipt = ZSignalAccepted.pick({

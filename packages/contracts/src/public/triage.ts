@@ -1,5 +1,5 @@
-// Per-org triage, suppression rules, severity overrides, the score explanation and VEX exports (issue 15
-// items 4–5, docs/triage.md). Everything here is private to the key's org in the key's mode; the shared asset
+// Per-org triage, suppression rules, severity overrides, the score explanation and VEX exports
+// (docs/triage.md). Everything here is private to the key's org in the key's mode; the shared asset
 // and its intrinsic score are never changed by it.
 import { z } from '../zod';
 import { ZFingerprint, zFingerprintText } from '../fingerprint';

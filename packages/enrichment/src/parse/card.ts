@@ -34,7 +34,7 @@ export function parseModelIndexCard(p: ParsedManifest, fm: Obj, body: string): v
   p.base_model_relation = str(fm.base_model_relation);
   p.datasets = strList(fm.datasets);
   if (p.base_models.length === 0) {
-    // lineage stated in prose (issue 18 item 6): only a resolvable owner/name id, never a bare family name
+    // lineage stated in prose: only a resolvable owner/name id, never a bare family name
     const m = PROSE_LINEAGE.exec(body.slice(0, 20_000));
     if (m?.[2]) {
       p.base_models = [m[2].endsWith('.') ? m[2].slice(0, -1) : m[2]];

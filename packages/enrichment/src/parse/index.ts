@@ -53,7 +53,7 @@ function mergeMetadata(p: ParsedManifest, md: Record<string, unknown> | null): v
   const co = str(md.custom_ops_library);
   if (co) p.custom_ops.push(co);
   if (!p.repository_url) p.repository_url = str(md.repository) ?? str(md.repository_url);
-  // a package.json submitted with its lock (issue 18 item 2)
+  // a package.json submitted with its lock
   if (p.kind === 'npm_package' && isObj(md.package_lock)) applyNpmLock(p, md.package_lock);
 }
 

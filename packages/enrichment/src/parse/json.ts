@@ -71,7 +71,7 @@ export function parseHfConfig(p: ParsedManifest, j: Obj, input: EnrichmentInput)
   };
   if (typeof j.custom_ops_library === 'string') p.custom_ops.push(j.custom_ops_library);
   // `_name_or_path` is where the weights were loaded from before this config was saved: for a fine-tune, its base
-  // (issue 18 item 6). Only a Hub id (`owner/name`) of another model than the named asset: local paths name
+  // Only a Hub id (`owner/name`) of another model than the named asset: local paths name
   // nothing, an unnamed asset cannot be told apart from its own id, and the same name under another owner is a
   // copy (R14), not a parent
   const origin = p.config.name_or_path;

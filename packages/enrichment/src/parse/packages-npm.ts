@@ -47,8 +47,8 @@ const NPM_REGISTRY_TARBALL = 'https://registry.npmjs.org/';
 /**
  * Lock metadata (npm `package-lock.json`/`npm-shrinkwrap.json`, lockfileVersion 1–3), as the manifest itself or given
  * with a package.json (`metadata.package_lock`): every dependency at the version installed, so version advisories
- * match exact versions and ranges resolved by the lock are not reported as ranges (issue 18 item 2: "package.json
- * with lock metadata when given"); a `resolved` outside the npm registry becomes a URL/VCS requirement (R21), pinned
+ * match exact versions and ranges resolved by the lock are not reported as ranges (a package.json
+ * is read with its lock metadata when given); a `resolved` outside the npm registry becomes a URL/VCS requirement (R21), pinned
  * when it carries an `integrity` hash.
  */
 export function applyNpmLock(p: ParsedManifest, lock: Obj): void {

@@ -121,7 +121,7 @@ function projectMetadata(p: ParsedManifest, src: Obj): void {
   p.description = str(src.description);
   p.licenses = licenseFromValue(src.license);
   if (p.licenses.length === 0 && Array.isArray(src.classifiers)) {
-    // trove classifiers name the licence (issue 18 item 5): mapped to SPDX, not reported as non-SPDX text
+    // trove classifiers name the licence: mapped to SPDX, not reported as non-SPDX text
     const trove = classifierLicense(strList(src.classifiers));
     if (trove) p.licenses.push(trove);
   }

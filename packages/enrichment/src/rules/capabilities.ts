@@ -132,7 +132,7 @@ export const R18 = defineRule({
         },
       ];
     // destructive operations on things other than files (apps, records, instances): the tool name says what it
-    // destroys; 0.6, one band below a filesystem write (issue 18 item 4 "destructive operations")
+    // destroys; 0.6, one band below a filesystem write
     if (destructive.length)
       return [
         {

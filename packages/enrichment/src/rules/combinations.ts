@@ -1,5 +1,5 @@
-// Toxic combinations: two capabilities judged one by one elsewhere give an attacker a path together (issue 18 item 4;
-// docs/enrichment.md R29). Evaluated after the rules it reads (registry order).
+// Toxic combinations: two capabilities judged one by one elsewhere give an attacker a path together
+// (docs/enrichment.md R29). Evaluated after the rules it reads (registry order).
 import type { FindingDraft } from '../types';
 import { R17, R19 } from './capabilities';
 import { R20 } from './credentials';

@@ -126,8 +126,8 @@ export const R25 = defineRule({
         capabilities: ['network_exposure'],
       });
     // a service published on every interface answers anyone on the network. Recorded, not scored: publishing a port is
-    // how a compose file runs a server at all, and reviewers rated 4 of 5 such corpus files on other grounds (issue 18
-    // item 4 "judge scope"; docs/enrichment.md R25)
+    // how a compose file runs a server at all, and reviewers rated 4 of 5 such corpus files on other grounds
+    // (docs/enrichment.md R25)
     const published = (p.containers ?? []).filter((c) => c.published_ports?.length);
     if (published.length)
       out.push({

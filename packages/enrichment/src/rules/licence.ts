@@ -26,7 +26,7 @@ const SEE_LICENSE_FILE = /^SEE LICEN[SC]E IN\s/i;
 const LICENSE_TYPES = new Set(['model', 'dataset', 'package', 'mcp_server', 'extension']);
 
 /**
- * Formats that never carry a licence (issue 18 item 5: "missing" only where a licence belongs): configs, listings,
+ * Formats that never carry a licence ("missing" only where a licence belongs): configs, listings,
  * client configs, registry server.json (the licence lives in the package it points to), tool lists, Modelfiles
  * (LICENSE is optional and rare), container files, extension manifests, and content not recognised as a manifest.
  */
@@ -81,7 +81,7 @@ function modelLicenceEmission(p: ParsedManifest, l: string, model: ModelLicence)
     model.no_derivatives ? 'no derivatives' : null,
   ].filter((x): x is string => !!x);
   return {
-    // issue 18 item 5: a known custom model licence with commercial or field-of-use terms is medium (corpus c035
+    // a known custom model licence with commercial or field-of-use terms is medium (corpus c035
     // Gemma, c064 Llama 3.1); prose mentions stay at low confidence
     severity: 'medium',
     confidence: isProse(p) ? 0.6 : 1,

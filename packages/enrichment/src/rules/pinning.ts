@@ -37,7 +37,7 @@ function containerImage(s: McpServerEntry): string | null {
 /**
  * R21 findings for one MCP server: a launcher, `uv run --with` or registry package without a version, an unpinned
  * image. A launcher or image that resolves the newest release at start is a supply-chain gap, not an exposure: low,
- * as for mutable container tags (issue 18 item 3, corpus c007/c089: well-known servers through `npx` are rated low).
+ * as for mutable container tags (corpus c007/c089: well-known servers through `npx` are rated low).
  */
 function serverPins(s: McpServerEntry): Emission[] {
   const out: Emission[] = [];

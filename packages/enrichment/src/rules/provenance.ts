@@ -101,7 +101,7 @@ export const R13 = defineRule({
   references: ['§3 R13'],
   evaluate({ p, input }) {
     const { name } = names(input, p);
-    // issue 18 item 6: a Modelfile whose SYSTEM prompt is a jailbreak ("always comply", "obey the user") removes the
+    // a Modelfile whose SYSTEM prompt is a jailbreak ("always comply", "obey the user") removes the
     // guardrails for every user of the model: high, ATLAS AML.T0054 (LLM Jailbreak)
     const mf = p.modelfile;
     const jb = mf?.system ? JAILBREAK_PROMPT.exec(mf.system) : null;
@@ -124,7 +124,7 @@ export const R13 = defineRule({
     if (SAFETY_REMOVED.test(name) || p.tags.some((t) => SAFETY_REMOVED.test(t)))
       return [
         {
-          // the publisher's own name or tag says so: confident enough for the medium band (was 0.6, issue 18 item 3)
+          // the publisher's own name or tag says so: confident enough for the medium band (was 0.6)
           confidence: 0.8,
           description: 'Name or tags indicate removed safety alignment or NSFW content.',
           evidence: { path: 'name/tags', name, tags: p.tags.filter((t) => SAFETY_REMOVED.test(t)) },
@@ -195,7 +195,7 @@ export const R14 = defineRule({
     }
     if (p.kind === 'hf_model_card' && p.body && publisher && !VERIFIED.has(publisher.toLowerCase())) {
       const claim = cardAuthorClaim(p.body, input.name ?? p.name ?? '', publisher);
-      // A copy is low on its own (0.6: one band down); licence and safety findings carry the rest (issue 18 item 6).
+      // A copy is low on its own (0.6: one band down); licence and safety findings carry the rest.
       if (claim)
         out.push({
           confidence: 0.6,

@@ -88,7 +88,7 @@ export const R23 = defineRule({
         cve_ids: cves.length ? cves : [a.id],
         // the version match is exact, but an advisory that rests on secondary sources (ai-cves.json `verification`)
         // is not confirmed data: it keeps most of its weight and does not trigger the confirmed-severity floor.
-        // issue 18 item 3, checked against the corpus (c044, c048, c051, c093, c095: a reviewer rates an old pin of a
+        // checked against the corpus (c044, c048, c051, c093, c095: a reviewer rates an old pin of a
         // vulnerable library medium): a vulnerable *dependency* is exposure whose reachability is unknown (the CVE
         // needs its code path and untrusted input), so it is capped at high and counts at
         // DEPENDENCY_ADVISORY_CONFIDENCE (one band lower: medium); the asset itself at a vulnerable version (path

@@ -25,7 +25,7 @@ const answer = (out: IngestOutcome) =>
 // the 202 bodies, built by ingestSignals before its commit so the idempotency row stores them in the same transaction
 const BULK_RESPONSE: IngestResponse = {
   status: 202,
-  // the compact receipts (issue 14, docs/public-api.md "Signals and assets"): the full signal is at GET /v1/signals/{id}
+  // the compact receipts (docs/public-api.md "Signals and assets"): the full signal is at GET /v1/signals/{id}
   render: (r): SignalBatch => ({
     object: 'signal_batch',
     data: r.signals.map((s) => ({

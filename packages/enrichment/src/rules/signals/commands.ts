@@ -1,5 +1,5 @@
 // Shell text in Dockerfiles, compose commands and notebooks, and container image references (docs/enrichment.md
-// R17, R21, R22; issue 18 items 2 and 4).
+// R17, R21, R22).
 
 /** Offensive-security tooling (penetration-testing distributions, scanners, exploitation frameworks); `_` counts as a
  * separator (`kali_mcp`), unlike `\b`. */

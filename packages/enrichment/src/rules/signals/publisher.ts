@@ -101,7 +101,7 @@ function isRepackSuffix(rest: string): boolean {
 /**
  * Whether a model card names someone other than its publisher as the model's author: a vendor in an authorship line,
  * a community author's own blog/organisation, or a link to a repository of the same model under another owner
- * (docs/enrichment.md R14; issue 18 item 6). Null when nothing names another author.
+ * (docs/enrichment.md R14). Null when nothing names another author.
  */
 export function cardAuthorClaim(
   body: string,

@@ -1,5 +1,5 @@
-// Well-known MCP servers and what they can do, from src/data/mcp-servers.json (issue 18 item 4: "a data file of
-// well-known servers"; docs/enrichment.md R18/R19). Names are compared as whole tokens, never as substrings, so
+// Well-known MCP servers and what they can do, from src/data/mcp-servers.json
+// (docs/enrichment.md R18/R19). Names are compared as whole tokens, never as substrings, so
 // `digit-tools` is not `git` and `fetcher` is not `fetch`.
 import data from '../../data/mcp-servers.json';
 

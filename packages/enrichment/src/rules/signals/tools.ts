@@ -49,7 +49,7 @@ const NET_DESC =
   /\b(?:fetch(?:es)? (?:a |any |the )?url|http requests?|web (?:page|content|search)|browser|internet|download(?:s)? (?:from|a)|send (?:an )?e-?mail)\b/i;
 const PAY =
   /\b(payment|payments|transfer[_-]?funds|checkout|stripe|paypal|invoice|wallet|purchase|buy|swaps?|limit orders?|trading)\b/i;
-/** Messaging that reaches people outside the session (issue 18 item 4: payment/messaging capability). */
+/** Messaging that reaches people outside the session (the payment and messaging capability). */
 const MESSAGING =
   /(?:^|[\s/_-])(twilio|sms|whatsapp|telegram|sendgrid|mailgun|send[_-]?(?:mail|email|message))(?:$|[\s/_-])/i;
 /** Infrastructure control servers: container/cluster exec, remote shells and firewall/router administration (their
@@ -82,7 +82,7 @@ const SHELL_BINARY = /^(?:bash|sh|zsh|fish|powershell|pwsh|cmd|wsl)(?:\.exe)?$/i
 /** The last path segment of a command (`/usr/bin/bash` → `bash`, `C:\\x\\npx.cmd` → `npx.cmd`). */
 export const commandBase = (c: string): string => c.slice(Math.max(c.lastIndexOf('/'), c.lastIndexOf('\\')) + 1);
 
-/** Input-schema parameter names that say what a tool takes (issue 18 item 4: `command`, `path`, `url`). */
+/** Input-schema parameter names that say what a tool takes (`command`, `path`, `url`). */
 const SHELL_PARAM = /^(?:command|cmd|shell_command|bash_command|script|code)$/i;
 const NET_PARAM = /^(?:url|uri|endpoint|webhook_url)$/i;
 const PATH_PARAM = /^(?:path|file_path|filepath|filename|file|directory|dir)$/i;
@@ -179,7 +179,7 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
       ...p.servers.flatMap((s) => s.args.filter((a) => !a.startsWith('-'))),
     ].filter(Boolean),
   );
-  // well-known servers from src/data/mcp-servers.json (issue 18 item 4)
+  // well-known servers from src/data/mcp-servers.json
   const fsServers = serverNames.filter((n) => isKnownServerWith(n, ['filesystem_write']));
   const netServers = serverNames.filter((n) => isKnownServerWith(n, ['network_egress', 'browser']));
   const shellServers = p.servers
@@ -189,7 +189,7 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
         s.args.some((a, i) => SHELL_BINARY.test(commandBase(a)) && s.args[i + 1] === '-c'),
     )
     .map((s) => s.name);
-  // issue 18 item 4: what the server says it does (its own description) and what its names say; only for MCP
+  // what the server says it does (its own description) and what its names say; only for MCP
   // servers and tool lists (a library named for docker or a requirements file named for kali grants no agent anything)
   // a package that publishes itself as an MCP server (`mcpName`) describes what it gives an agent, too
   const mcp = p.servers.length > 0 || p.tools.length > 0 || MCP_KINDS.has(p.kind) || !!p.mcp_name;
@@ -199,7 +199,7 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
   if (PAY.test(desc)) pay.push('(server description)');
   const firstGroup = (re: RegExp, xs: readonly string[]): string[] =>
     uniq(xs.map((n) => re.exec(n)?.[1]?.toLowerCase()).filter((x): x is string => !!x));
-  // issue 18 item 4: a filesystem server rooted at a home directory or the root reaches ~/.ssh and cloud credentials
+  // a filesystem server rooted at a home directory or the root reaches ~/.ssh and cloud credentials
   // (only the arguments of a server the data file says takes its roots as arguments: a git server's `--repository ~`
   // is one repository, not the home directory)
   const takesRoots = (sv: (typeof p.servers)[number]): boolean =>

@@ -1,4 +1,4 @@
-// The asset projection of accepted bulk signals (issue 14 decision 2; docs/reliability.md "Asset projection").
+// The asset projection of accepted bulk signals (docs/reliability.md "Asset projection").
 import { enqueueDeliveries } from '@risk/common/events';
 import { recordProjectionFailure, signalsStore as sql, withPrepared, type ProjectedSignal } from '@risk/db';
 import type { QueryResult } from 'pg';
