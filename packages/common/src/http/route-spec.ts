@@ -98,13 +98,13 @@ export class RawResponse {
 }
 
 /** The OpenAPI part of a route definition; the parameters, body and security come from the route itself. */
-export interface RouteDoc {
+export interface RouteDoc<RS extends Schema = Schema> {
   summary: string;
   /** the operation's id; derived from the method and path when absent (route-openapi.ts defaultOperationId) */
   operationId?: string;
   description?: string;
   /** the success response: a JSON schema, or a content map for several media types */
-  response?: { description: string; schema?: z.ZodType; content?: ResponseConfig['content'] };
+  response?: { description: string; schema?: RS; content?: ContentMap<RS> };
   /** error statuses beyond the auth mode's (and an idempotent POST's 409 and 413) */
   errors?: readonly number[];
   /** responses that are not in the error envelope (a probe's 503 carries its own body) */
@@ -118,6 +118,11 @@ export interface RouteDoc {
   examples?: RouteExamples;
 }
 
+/** A content map; its `application/json` schema, when it has one, types the handler's JSON body like `schema`. */
+export type ContentMap<RS extends Schema> = ResponseConfig['content'] & {
+  'application/json'?: NonNullable<ResponseConfig['content']>[string] & { schema: RS };
+};
+
 export interface RouteExamples {
   request?: unknown;
   /** the JSON success body; a route with several media types puts the others' examples in `response.content` */
@@ -128,12 +133,22 @@ export interface RouteExamples {
 export type Schema = z.ZodType;
 export type SchemaOutput<S> = S extends z.ZodType ? z.output<S> : undefined;
 
+/**
+ * What a handler may return: a JSON body its `doc.response.schema` accepts (the schema's input type: the JSON a
+ * client parses with it), so a handler that drifts from its documented response does not compile; or a response
+ * it builds itself. A route without a response schema (a content map, no body, no document) gets `z.ZodUnknown`.
+ * TypeScript widens a literal returned inline against a type it is still inferring, so a handler returning
+ * `{ status: 'running' }` for a `z.literal('running')` writes `'running' as const` (a const assertion, not a cast).
+ */
+export type HandlerResult<RS extends Schema> = z.input<RS> | SerializedResponse | ReplayResponse | RawResponse;
+
 export interface RouteSpec<
   D,
   A,
   PS extends Schema | undefined,
   QS extends Schema | undefined,
   BS extends Schema | undefined,
+  RS extends Schema = Schema,
 > {
   method: HttpMethod;
   /** express syntax (`/assets/:fingerprint`); the document shows `{fingerprint}` */
@@ -155,8 +170,10 @@ export interface RouteSpec<
   /** the bulk route: the host's larger body limit and a heavier rate-limit weight */
   bulk?: boolean;
   /** the OpenAPI operation; `false` for a route the document leaves out (the document itself) */
-  doc: RouteDoc | false;
-  handler: (ctx: HandlerContext<D, A, SchemaOutput<PS>, SchemaOutput<QS>, SchemaOutput<BS>>) => unknown;
+  doc: RouteDoc<RS> | false;
+  handler: (
+    ctx: HandlerContext<D, A, SchemaOutput<PS>, SchemaOutput<QS>, SchemaOutput<BS>>,
+  ) => HandlerResult<RS> | Promise<HandlerResult<RS>>;
 }
 
 export interface RouteDefinition<D> {

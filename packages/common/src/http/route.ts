@@ -1,4 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
+import type { z } from 'zod';
 import { ApiError } from '../errors';
 import { jsonBodyReader } from './body-depth';
 import { idempotencyMiddleware, idempotencyRequestOf, sendReplay, type IdempotencyRequest } from './idempotency';
@@ -36,7 +37,8 @@ export function defineRoute<
   PS extends Schema | undefined = undefined,
   QS extends Schema | undefined = undefined,
   BS extends Schema | undefined = undefined,
->(spec: RouteSpec<D, A, PS, QS, BS>): RouteDefinition<D> {
+  RS extends Schema = z.ZodUnknown,
+>(spec: RouteSpec<D, A, PS, QS, BS, RS>): RouteDefinition<D> {
   if (spec.idempotency && spec.method !== 'post') throw new Error(`${spec.path}: idempotency is for POST routes`);
   if (spec.storeEncrypted && spec.idempotency !== 'middleware')
     throw new Error(`${spec.path}: storeEncrypted needs middleware idempotency`);

@@ -28,6 +28,11 @@ export const ZHealth = z
   .openapi('Health');
 
 export const ZOpenApiDocument = z
-  .object({ openapi: z.string(), info: z.object({}).passthrough(), paths: z.object({}).passthrough() })
+  .object({
+    openapi: z.string(),
+    info: z.object({ title: z.string(), version: z.string() }),
+    // optional in OpenAPI 3.1 (a document may hold only webhooks or components)
+    paths: z.record(z.string(), z.unknown()).optional(),
+  })
   .passthrough()
   .openapi('OpenApiDocument', { description: 'an OpenAPI 3.1 document' });

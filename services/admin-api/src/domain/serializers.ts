@@ -14,11 +14,15 @@ import {
   vendorCategoryColumns,
   type AiCategory,
   type CategoryCatalog,
-  type FeedSeverity,
   type GeneralCategory,
 } from '@risk/firewalls';
+import { ZFirewall, ZPolicyAssignment, ZUrlFilterPolicy, ZUrlFilterRule, type z } from '@risk/contracts';
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+// The columns below are text in the database; each serializer narrows them with its response schema's enum (a
+// value outside it is a 500, never a response that contradicts the document), and is typed by that schema, so a
+// route's handler compiles against its documented response (docs/architecture.md "Routes").
 
 export function serializeTenant(t: Tenant) {
   return {
@@ -79,17 +83,17 @@ export function serializeDeploymentToken(t: DeploymentToken) {
   };
 }
 
-export function serializeFirewall(f: Firewall) {
+export function serializeFirewall(f: Firewall): z.input<typeof ZFirewall> {
   return {
-    object: 'firewall' as const,
+    object: 'firewall',
     id: f.id,
     name: f.name,
-    type: f.type,
+    type: ZFirewall.shape.type.parse(f.type),
     host: f.host,
     port: f.port,
     verify_ssl: f.verify_ssl,
     api_token_last4: f.api_token_last4,
-    status: f.status,
+    status: ZFirewall.shape.status.parse(f.status),
     model: f.model,
     version: f.sw_version,
     last_test: f.last_test_at
@@ -108,32 +112,32 @@ export function serializeFirewall(f: Firewall) {
   };
 }
 
-export function serializeRule(r: UrlFilterRule) {
+export function serializeRule(r: UrlFilterRule): z.input<typeof ZUrlFilterRule> {
   return {
-    object: 'url_filter_rule' as const,
+    object: 'url_filter_rule',
     id: r.id,
     policy_id: r.policy_id,
     position: r.position,
     name: r.name,
-    action: r.action,
+    action: ZUrlFilterRule.shape.action.parse(r.action),
     categories: r.categories,
     domains: r.domains,
     min_risk_score: r.min_risk_score,
-    min_asset_severity: r.min_asset_severity as FeedSeverity | null,
+    min_asset_severity: ZUrlFilterRule.shape.min_asset_severity.parse(r.min_asset_severity),
     enabled: r.enabled,
     created: r.created.toISOString(),
     updated: r.updated.toISOString(),
   };
 }
 
-export function serializeAssignment(a: PolicyAssignment) {
+export function serializeAssignment(a: PolicyAssignment): z.input<typeof ZPolicyAssignment> {
   const pushed = a.pushed_objects as { warnings?: string[] } | null;
   return {
-    object: 'policy_assignment' as const,
+    object: 'policy_assignment',
     id: a.id,
     policy_id: a.policy_id,
     firewall_id: a.firewall_id,
-    sync_status: a.sync_status,
+    sync_status: ZPolicyAssignment.shape.sync_status.parse(a.sync_status),
     target_version: a.target_version,
     synced_version: a.synced_version,
     last_error: a.last_error,
@@ -144,13 +148,13 @@ export function serializeAssignment(a: PolicyAssignment) {
 
 export type PolicyWithChildren = UrlFilterPolicy & { rules: UrlFilterRule[]; assignments: PolicyAssignment[] };
 
-export function serializePolicy(p: PolicyWithChildren) {
+export function serializePolicy(p: PolicyWithChildren): z.input<typeof ZUrlFilterPolicy> {
   return {
-    object: 'url_filter_policy' as const,
+    object: 'url_filter_policy',
     id: p.id,
     name: p.name,
     description: p.description,
-    default_action: p.default_action,
+    default_action: ZUrlFilterPolicy.shape.default_action.parse(p.default_action),
     version: p.version,
     rules: [...p.rules].sort((a, b) => a.position - b.position).map(serializeRule),
     assignments: p.assignments.map(serializeAssignment),

@@ -20,5 +20,6 @@ export async function unassignPolicy(
   });
   if (!assignment) throw notFound('assignment of this policy to firewall', firewallId, 'fwId');
   const { removed, row } = await queueRemoval(prisma, assignment.id);
-  return removed ? { ...serializeAssignment(row), sync_status: 'removed' } : serializeAssignment(row);
+  // queueRemoval leaves a kept assignment `removing`
+  return { ...serializeAssignment(row), sync_status: removed ? ('removed' as const) : ('removing' as const) };
 }
