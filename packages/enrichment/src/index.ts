@@ -24,7 +24,6 @@ export { renderSpdxTagValue, buildSpdx3, spdx3InputFromStored, SPDX3_CONTEXT, ty
 export { computeScore, SCORE_FORMULA, BAND_FLOOR, BAND_ROOM, CONFIDENT, effectiveBand, type ScoreResult } from './score';
 export { SEVERITY_WEIGHT } from './rules';
 export { severityForScore };
-export { parseSpdxTagValue } from './aibom';
 export { mergeAnalyses, primaryAnalysis } from './observations';
 /**
  * Every CVE id a rule finding can carry from the curated feed (ids and CVE aliases): the worker reads threats by

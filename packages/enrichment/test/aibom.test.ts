@@ -1,5 +1,6 @@
 import { cdxValidator, semanticSpdxProblems, validateSpdx, type Pkg, type Rel } from './spdx-checks';
-import { enrich, parseSpdxTagValue, renderSpdxTagValue } from '../src/index';
+import { enrich, renderSpdxTagValue } from '../src/index';
+import { parseSpdxTagValue } from './spdx-tag-value';
 import type { EnrichmentInput, EnrichmentResult } from '../src/index';
 import { CTX, fixture, input } from './helpers';
 

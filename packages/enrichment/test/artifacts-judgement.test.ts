@@ -1,4 +1,5 @@
-import { analyze, enrich, parseSpdxTagValue, renderSpdxTagValue } from '../src/index';
+import { analyze, enrich, renderSpdxTagValue } from '../src/index';
+import { parseSpdxTagValue } from './spdx-tag-value';
 import type { EnrichmentInput } from '../src/index';
 import type { ArtifactVerdictRecord } from '../src/types';
 import { CTX, input } from './helpers';

@@ -2,7 +2,8 @@
 // whole engine: it parses to the expected kind, yields the expected rules, and its AI-BOM passes the SPDX 2.3
 // schema + semantic checks, round-trips through tag-value and validates as CycloneDX 1.6.
 import { readdirSync } from 'node:fs';
-import { enrich, parseSpdxTagValue, renderSpdxTagValue, type AssetType } from '../src/index';
+import { enrich, renderSpdxTagValue, type AssetType } from '../src/index';
+import { parseSpdxTagValue } from './spdx-tag-value';
 import { parseManifest } from '../src/parse';
 import { cdxValidator, semanticSpdxProblems, validateSpdx } from './spdx-checks';
 import { CTX, FIXTURES, fixture, input } from './helpers';

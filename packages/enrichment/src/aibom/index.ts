@@ -6,4 +6,4 @@ export { buildCycloneDx } from './cyclonedx';
 export { contentHash, isoSeconds, type BomModel } from './model';
 export { buildSpdx } from './spdx';
 export { buildSpdx3, spdx3InputFromStored, SPDX3_CONTEXT, type Spdx3Input, type StoredComponent } from './spdx3';
-export { parseSpdxTagValue, renderSpdxTagValue } from './tag-value';
+export { renderSpdxTagValue } from './tag-value';
