@@ -20,6 +20,7 @@ const unitInTest = [
 const integrationInSrc = [
   'packages/common/src/http/tls.test.ts', // openssl makes its certificates
   'packages/common/src/telemetry/tracing.test.ts', // runs a traced process
+  'services/worker/src/analysis/pool.test.ts', // busy processes compete with the pool's thread
 ];
 
 const root = __dirname;

@@ -142,11 +142,12 @@ describe('pnpm start', () => {
       run.child.kill('SIGTERM');
       const exit = await run.exited;
       const elapsed = Date.now() - t0;
-      expect(elapsed).toBeLessThan(15_000);
       expect(exit.code).toBe(1);
       const out = plain(run.output());
       expect(out).toContain('worker did not stop in time; killing it (SIGKILL)');
-      expect(out).toMatch(/all services stopped; killed after \d+ s: worker/);
+      const graceS = Number(/all services stopped; killed after (\d+) s: worker/.exec(out)?.[1]);
+      // the stuck worker was given its whole grace before the kill (a lower bound holds whatever the load)
+      expect(elapsed).toBeGreaterThanOrEqual(graceS * 1000);
       expect(out).not.toMatch(/(public-api|admin-api) did not stop in time/);
       // "stopped" is printed last, when no service process is left
       expect(out.trim().split('\n').at(-1)).toContain('all services stopped');
@@ -197,11 +198,11 @@ describe('pnpm start', () => {
       // the worker's main thread still answers while the analysis spins in its thread
       expect(await ok(`http://127.0.0.1:${ports.wrk}/healthz`)).toBe(true);
 
-      const t0 = Date.now();
       run.child.kill('SIGTERM');
       await run.exited;
-      expect(Date.now() - t0).toBeLessThan(15_000);
+      // every service stopped on its own, before the grace ran out: nothing had to be killed
       expect(plain(run.output())).toContain('all services stopped');
+      expect(plain(run.output())).not.toMatch(/did not stop in time|killed after/);
       expect(pids.filter(alive)).toEqual([]);
     }, 120_000);
   });

@@ -45,9 +45,8 @@ describe('createPrisma timeouts', () => {
     try {
       await holder.query('BEGIN');
       await holder.query('SELECT * FROM lock_probe WHERE id = 1 FOR UPDATE');
-      const t0 = Date.now();
+      // 55P03 is lock_timeout's own code: the wait was cut by it, not by statement_timeout (57014) or a hang
       await expect(db.pool.query('UPDATE lock_probe SET id = 1 WHERE id = 1')).rejects.toMatchObject({ code: '55P03' });
-      expect(Date.now() - t0).toBeLessThan(2000);
     } finally {
       await holder.query('ROLLBACK');
       holder.release();

@@ -26,9 +26,8 @@ describe('the API key is checked before any body byte is read', () => {
    * Announces a 10 MiB body, sends only its first 64 KiB, and waits for the answer: a server that read
    * the body before authenticating would wait for the rest and never answer.
    */
-  function postAnnouncingTenMiB(key: string): Promise<{ head: string; sentBytes: number; ms: number }> {
+  function postAnnouncingTenMiB(key: string): Promise<{ head: string; sentBytes: number }> {
     return new Promise((resolve, reject) => {
-      const started = Date.now();
       const socket = net.connect(port, '127.0.0.1');
       const chunk = Buffer.alloc(64 * 1024, 'a');
       let received = '';
@@ -42,24 +41,24 @@ describe('the API key is checked before any body byte is read', () => {
       socket.on('data', (d) => {
         received += d.toString('latin1');
         if (received.includes('\r\n\r\n')) {
-          resolve({ head: received, sentBytes: chunk.length, ms: Date.now() - started });
+          resolve({ head: received, sentBytes: chunk.length });
           socket.destroy();
         }
       });
       socket.on('error', reject);
-      setTimeout(() => {
-        socket.destroy();
-        reject(new Error('no answer within 5 s: the server waited for the body'));
-      }, 5000).unref();
+      socket.on('close', () => {
+        if (!received.includes('\r\n\r\n')) reject(new Error('closed without an answer'));
+      });
     });
   }
 
   test('a bad key announcing a 10 MiB body gets 401 at once, without the body, and the connection is closed', async () => {
-    const { head, ms } = await postAnnouncingTenMiB('rk_live_not_a_key');
+    // an answer at all is the proof: the body never completes, so a server that read it first would never answer
+    // (whatever the machine's speed; the test's own timeout catches that server)
+    const { head } = await postAnnouncingTenMiB('rk_live_not_a_key');
     expect(head).toMatch(/^HTTP\/1\.1 401 /);
     expect(head).toMatch(/api_key_invalid/);
     expect(head.toLowerCase()).toContain('connection: close');
-    expect(ms).toBeLessThan(2000);
   });
 
   test('a key over its limit announcing a 10 MiB body gets 429 without the body being read', async () => {

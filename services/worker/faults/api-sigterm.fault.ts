@@ -103,7 +103,6 @@ describe('fault: SIGTERM to the public API under load', () => {
     stopping = true;
     await clients;
     const { code, signal: sig } = await exit;
-    const exitMs = performance.now() - sigtermAt;
 
     const before = results.filter((r) => r.sent < sigtermAt);
     const after = results.filter((r) => r.sent >= sigtermAt);
@@ -114,8 +113,9 @@ describe('fault: SIGTERM to the public API under load', () => {
     expect(after.filter((r) => r.status !== 202 && r.status !== 0)).toEqual([]);
     expect(inWindow).toBe('HTTP/1.1 503 Service Unavailable; Connection: close');
     expect(refusedWhileDraining).toBe(true);
+    // exit code 0 is the ordering that matters: the drain finished before the API's own shutdown deadline, which
+    // exits 1 (onShutdown in packages/common/src/http/server.ts)
     expect({ code, sig }).toEqual({ code: 0, sig: null });
-    expect(exitMs).toBeLessThan(10_000);
 
     // every 202 stored its signals (nothing the API answered was lost in the shutdown)
     const { rows } = await stack.ctx.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM signals`);

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '@risk/common/config';
 import { type TestContext } from '@risk/testing';
+import { currentSlowdown } from '@risk/time-budget';
 import { deliverWebhook, RETRY_DELAYS_MS } from '../src/jobs/webhook-delivery';
 import { waitFor } from './harness';
 import { deliverySuite, startReceiver } from './webhook-delivery-fixtures';
@@ -60,7 +61,7 @@ describe('webhook delivery job', () => {
       attempt: 1,
     });
     expect(outcome.outcome).toBe('retry_scheduled');
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(Date.now() - started).toBeLessThan(5_000 * currentSlowdown()); // its 300 ms, not the 10 s default
     const attempt = await ctx.db.prisma.webhookDeliveryAttempt.findFirstOrThrow({
       where: { delivery: { endpoint_id: ep.id } },
     });

@@ -67,7 +67,8 @@ describe('closeServer', () => {
     expect(first.headers).not.toMatch(/connection: close/i);
     // the socket is idle now; the stop begins and, in the same tick, the client writes its next request
     // (Node's own server.close() would destroy the idle socket before reading it: ECONNRESET)
-    const closed = closeServer(server, { deadlineMs: 5_000, idleGraceMs: 1_000, acceptMs: 100 });
+    // a grace and a deadline longer than the test's own timeout: the stop ending at all shows it waited for neither
+    const closed = closeServer(server, { deadlineMs: 120_000, idleGraceMs: 60_000, acceptMs: 100 });
     const secondAnswer = readResponse(socket);
     socket.write(ask(2));
     const second = await secondAnswer;
@@ -77,10 +78,8 @@ describe('closeServer', () => {
     await new Promise((r) => setTimeout(r, 150)); // past the accept window
     expect(await refused(port)).toBe('ECONNREFUSED');
 
-    const started = Date.now();
-    await closed;
     // the server closed that socket after its answer, so the stop did not wait for the grace or deadline
-    expect(Date.now() - started).toBeLessThan(1_000);
+    await closed;
     expect(server.listening).toBe(false);
     socket.destroy();
   });
@@ -116,12 +115,11 @@ describe('closeServer', () => {
     const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
 
     const started = Date.now();
-    await closeServer(server, { deadlineMs: 5_000, idleGraceMs: 300, acceptMs: 200 });
+    // a deadline longer than the test's own timeout: the socket closing at all shows the grace closed it
+    await closeServer(server, { deadlineMs: 120_000, idleGraceMs: 300, acceptMs: 200 });
     await ended;
-    const took = Date.now() - started;
-    // the accept window, then the grace
-    expect(took).toBeGreaterThanOrEqual(450);
-    expect(took).toBeLessThan(3_000);
+    // the accept window, then the grace (a lower bound holds whatever the load)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(450);
   });
 
   it('lets a large answer the client reads slowly finish being written before it closes the socket', async () => {

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { currentSlowdown } from '@risk/time-budget';
 import { AnalysisTimeoutError, analysisTaskFile, createAnalysisPool, TASK_ENTRY_TSX, type AnalysisPool } from './pool';
 import type { CandidateThreat } from './task';
 
@@ -82,9 +83,11 @@ describe('analysis thread pool', () => {
     expect(result.status).toBe('rejected');
     expect((result as PromiseRejectedResult).reason).toBeInstanceOf(AnalysisTimeoutError);
     expect((result as PromiseRejectedResult).reason.message).toBe('analysis_timeout');
+    // cut at its 1 s deadline, long before its 60 s of spinning would end (the deadline counts CPU time, so a busy
+    // machine may stretch the wall time: only the ordering is asserted)
     expect(elapsed).toBeGreaterThanOrEqual(1000);
-    expect(elapsed).toBeLessThan(5000);
-    expect(lag).toBeLessThan(200);
+    expect(elapsed).toBeLessThan(60_000);
+    expect(lag).toBeLessThan(200 * currentSlowdown());
 
     // the thread was replaced; a normal task runs (the replacement's start-up is not charged to it)
     const next = await pool.run('enrich', [input('langchain==0.0.100\n'), ctx([])]);
@@ -132,7 +135,7 @@ describe('analysis thread pool loading task.ts through tsx (the fallback when bu
       await expect(pool.run('enrich', [input('x'), ctx([])], { busyMs: 60_000 })).rejects.toBeInstanceOf(
         AnalysisTimeoutError,
       );
-      expect(performance.now() - t0).toBeLessThan(10_000);
+      expect(performance.now() - t0).toBeLessThan(60_000); // cut before its 60 s of spinning ended
     } finally {
       await pool.close();
     }
