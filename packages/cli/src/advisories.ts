@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import type { Config } from '@risk/common/config';
 import { createPrisma } from '@risk/db';
 import { FEED_NAME, fetchFeedUrl, importAdvisoryFeed, readFeedPath, type FeedFile } from '@risk/worker';
-import { CliError, type CliIo } from './commands';
+import { CliError, type CliIo } from './cli-io';
 
 export const ADVISORIES_USAGE = `  advisories import <dir|zip|file> [--source <name>]
                                   load OSV records (JSON or YAML; a file, a tree, or an OSV all.zip) as the

@@ -14,7 +14,13 @@ import { type Config } from '@risk/common/config';
 import { ApiError } from '@risk/common/errors';
 import { type Scope } from '@risk/contracts';
 import { createPrisma, type PrismaClient } from '@risk/db';
-import { CliError, USAGE, type CliIo } from './commands';
+import { CliError, type CliIo } from './cli-io';
+
+export const API_KEYS_USAGE = `  api-keys create --org <org_id> --scopes <a,b,…> [--test] [--expires-in <days>] [--name <text>]
+                                  mint an API key (at most 100 active per org, 365 days); prints it
+                                  once as JSON
+  api-keys list --org <org_id>    list an org's keys (never the key itself)
+  api-keys revoke <key_id>        revoke a key (takes effect within seconds)`;
 
 const DAY_MS = 86_400_000;
 const ORG_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
@@ -96,7 +102,7 @@ const ACTIONS = { create, list, revoke } as const;
 export async function runApiKeysCommand(argv: string[], config: Config, io: CliIo): Promise<void> {
   const [action, ...rest] = argv;
   const run = action !== undefined && Object.hasOwn(ACTIONS, action) ? ACTIONS[action as keyof typeof ACTIONS] : null;
-  if (!run) throw new CliError(`unknown api-keys command: ${action ?? '(none)'}\n\n${USAGE}`);
+  if (!run) throw new CliError(`unknown api-keys command: ${action ?? '(none)'}\n\n${API_KEYS_USAGE}`);
   const db = createPrisma({
     url: config.DATABASE_URL,
     applicationName: 'risk-cli',

@@ -14,7 +14,7 @@ import {
   importOperatorCategories,
   parseCategoryCsv,
 } from '@risk/firewalls';
-import { CliError, type CliIo } from './commands';
+import { CliError, type CliIo } from './cli-io';
 
 const SOURCE = /^[A-Za-z0-9][A-Za-z0-9 ._:@/-]{0,99}$/;
 

@@ -6,25 +6,14 @@ import { SCOPES } from '@risk/contracts';
 import { createPrisma, ensureDatabase, migrate, resetDatabase } from '@risk/db';
 import { checkInvariants } from '@risk/worker';
 import { ADVISORIES_USAGE, runAdvisories } from './advisories';
-import { runApiKeysCommand } from './api-keys-command';
+import { API_KEYS_USAGE, runApiKeysCommand } from './api-keys-command';
 import { runCategoriesCommand } from './categories-command';
 import { CONSOLE_SESSIONS_USAGE, runConsoleSessionsCommand } from './console-sessions-command';
-
-/** A CLI failure with a message for the operator and no stack trace. */
-export class CliError extends Error {}
-
-export interface CliIo {
-  out: (line: string) => void;
-  err: (line: string) => void;
-}
+import { CliError, type CliIo } from './cli-io';
 
 export const USAGE = `Usage: pnpm cli <command>
 
-  api-keys create --org <org_id> --scopes <a,b,…> [--test] [--expires-in <days>] [--name <text>]
-                                  mint an API key (at most 100 active per org, 365 days); prints it
-                                  once as JSON
-  api-keys list --org <org_id>    list an org's keys (never the key itself)
-  api-keys revoke <key_id>        revoke a key (takes effect within seconds)
+${API_KEYS_USAGE}
 ${ADVISORIES_USAGE}
   categories import <csv> [--source <name>]
                                   add AI categories/domains (domain,category,vendor[,category_name,

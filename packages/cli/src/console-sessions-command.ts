@@ -4,7 +4,7 @@
 // and the admin token"). Everyone signs in again.
 import type { Config } from '@risk/common/config';
 import { createPrisma, endConsoleSessions } from '@risk/db';
-import { CliError, type CliIo } from './commands';
+import { CliError, type CliIo } from './cli-io';
 
 export const CONSOLE_SESSIONS_USAGE = `  console-sessions end-all         end every open console session (admin and tenants) and revoke the
                                   session's own tenant token and API key; everyone signs in again`;

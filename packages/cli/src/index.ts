@@ -1,2 +1,3 @@
-export { runCli, CliError, USAGE } from './commands';
+export { CliError } from './cli-io';
+export { runCli, USAGE } from './commands';
 export { ensureLocalSecrets, loadLocalSecrets, LOCAL_SECRETS_FILE } from './local-secrets';

@@ -1,7 +1,8 @@
 import { loadConfigOrExit } from '@risk/common/config';
 import { redact } from '@risk/common/observability';
 import { loadLocalSecrets } from './local-secrets';
-import { CliError, runCli } from './commands';
+import { CliError } from './cli-io';
+import { runCli } from './commands';
 
 // The CLI reuses the secrets `pnpm start` generated, so keys it mints work against the local stack.
 const config = loadConfigOrExit({ ...loadLocalSecrets(), ...process.env });

@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { waitFor, type TestContext } from './index';
+import type { TestContext } from './index';
+import { waitFor } from './wait-for';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const START = path.join(ROOT, 'packages', 'cli', 'src', 'start.ts');

@@ -2,5 +2,6 @@
 // use case: @risk/firewalls).
 export { createApp, type AppDeps } from './app';
 export { buildAdminOpenApiDocument } from './openapi';
-export { adminRouteTable, type AdminRouteRow } from './routes/table';
+export { adminRouteTable } from './routes';
+export type { AdminRouteRow } from './routes/table';
 export { scoreUrl } from './domain/risk-score/score-url';

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT, decodeJwt } from 'jose';
 import { createTenantTokenSigner } from '../src/auth';
-import { adminRouteTable } from '../src/routes/table';
+import { adminRouteTable } from '../src/routes';
 import { harnessWithTenant, expectError, type AdminHarness, type Method, type Tenant } from './harness';
 
 // the route table the app serves (method, documented path, credential, summary)

@@ -2,7 +2,7 @@
 import IORedis from 'ioredis';
 import request from 'supertest';
 import { createApp } from '../src/app';
-import { adminRouteTable } from '../src/routes/table';
+import { adminRouteTable } from '../src/routes';
 import { createAdminHarness, expectError, type AdminHarness } from './harness';
 
 // the route table the app serves (method, documented path, credential, summary)

@@ -9,6 +9,7 @@ import { feedRoutes } from './feeds';
 import { firewallRoutes } from './firewalls';
 import { policyRoutes } from './policies';
 import { serviceRoutes } from './service';
+import { routeTableOf, type AdminRouteRow } from './table';
 import { tenantRoutes } from './tenants';
 import { toolRoutes } from './tools';
 
@@ -17,7 +18,7 @@ import { toolRoutes } from './tools';
  * map of GET / and the OpenAPI document all come from these definitions (docs/architecture.md "Routes").
  */
 export const ADMIN_ROUTES: ReadonlyArray<RouteDefinition<AdminContext>> = [
-  ...serviceRoutes,
+  ...serviceRoutes(() => ADMIN_ROUTES),
   ...deployRoutes,
   ...tenantRoutes,
   ...deploymentTokenRoutes,
@@ -29,3 +30,8 @@ export const ADMIN_ROUTES: ReadonlyArray<RouteDefinition<AdminContext>> = [
   ...consoleRoutes,
   ...apiKeyRoutes,
 ];
+
+/** One row per admin route as clients see it (GET / lists them; the tests walk them). */
+export function adminRouteTable(): AdminRouteRow[] {
+  return routeTableOf(ADMIN_ROUTES);
+}

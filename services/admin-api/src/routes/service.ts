@@ -1,4 +1,4 @@
-import { defineRoute, RawResponse } from '@risk/common/http';
+import { defineRoute, RawResponse, type RouteDefinition } from '@risk/common/http';
 import {
   EXAMPLE_HEALTH,
   EXAMPLE_HEALTH_DEGRADED,
@@ -8,15 +8,19 @@ import {
   ZServiceIndex,
   type z,
 } from '@risk/contracts';
-import { buildAdminOpenApiDocument } from '../openapi';
-import { noCredential, probe } from '../http/route';
+import { adminOpenApiDocument } from '../openapi-document';
+import { noCredential, probe, type AdminContext } from '../http/route';
 import { checkHealth } from '../domain/service/check-health';
-import { adminRouteTable } from './table';
+import { routeTableOf } from './table';
 
 let document: z.input<typeof ZOpenApiDocument> | undefined;
 
-/** The service's own routes: the index with its endpoints map, the health probe and the OpenAPI document. */
-export const serviceRoutes = [
+/**
+ * The service's own routes: the index with its endpoints map, the health probe and the OpenAPI document. The
+ * index and the document describe every route, which `allRoutes` hands in: importing the route list here would
+ * make an import cycle (docs/architecture.md "Layering rules").
+ */
+export const serviceRoutes = (allRoutes: () => ReadonlyArray<RouteDefinition<AdminContext>>) => [
   defineRoute({
     method: 'get',
     path: '/',
@@ -31,7 +35,10 @@ export const serviceRoutes = [
       status: 'running' as const,
       version: '1.0.0',
       endpoints: Object.fromEntries(
-        adminRouteTable().map((r) => [`${r.method.toUpperCase()} ${r.path}`, { auth: r.auth, summary: r.summary }]),
+        routeTableOf(allRoutes()).map((r) => [
+          `${r.method.toUpperCase()} ${r.path}`,
+          { auth: r.auth, summary: r.summary },
+        ]),
       ),
     }),
   }),
@@ -72,6 +79,6 @@ export const serviceRoutes = [
       response: { description: 'the document', schema: ZOpenApiDocument },
     },
     // a spread copy: an object type, unlike the builder's OpenAPIObject interface, meets the schema's loose index
-    handler: () => (document ??= { ...buildAdminOpenApiDocument() }),
+    handler: () => (document ??= { ...adminOpenApiDocument(allRoutes()) }),
   }),
 ];

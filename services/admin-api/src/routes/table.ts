@@ -1,5 +1,5 @@
-import { openApiPath } from '@risk/common/http';
-import { ADMIN_ROUTES } from '.';
+import { openApiPath, type RouteDefinition } from '@risk/common/http';
+import type { AdminContext } from '../http/route';
 
 /** One row per admin route as clients see it: method, documented path (`{id}`), credential and summary. */
 export interface AdminRouteRow {
@@ -9,8 +9,9 @@ export interface AdminRouteRow {
   summary: string;
 }
 
-export function adminRouteTable(): AdminRouteRow[] {
-  return ADMIN_ROUTES.map((r) => ({
+/** The rows of `routes` (the admin API's: `adminRouteTable()` in ./index.ts). */
+export function routeTableOf(routes: ReadonlyArray<RouteDefinition<AdminContext>>): AdminRouteRow[] {
+  return routes.map((r) => ({
     method: r.method,
     path: openApiPath(r.path),
     auth: r.label,
