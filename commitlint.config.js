@@ -1,6 +1,5 @@
 // Commit messages (CONTRIBUTING.md "Commits"): Conventional Commits with a short subject and a body that says
 // why. Checked by the commit-msg hook (lefthook.yml) on every commit.
-/** @type {import('@commitlint/types').UserConfig} */
 module.exports = {
   extends: ['@commitlint/config-conventional'],
   rules: {

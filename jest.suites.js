@@ -40,12 +40,19 @@ function packageConfigs() {
 const abs = (glob) => path.join(root, glob);
 const not = (glob) => `!${abs(glob)}`;
 
+/** A package's own setup files, with `<rootDir>` spelled out (the selections are read from the repository root). */
+function ownSetup(config) {
+  const resolve = (files) => (files ?? []).map((f) => f.replace('<rootDir>', config.rootDir));
+  return { setupFiles: resolve(config.setupFiles), setupFilesAfterEnv: resolve(config.setupFilesAfterEnv) };
+}
+
 /** The unit suites: every package project narrowed to the unit globs, with the guard set up first. */
 function unitProjects() {
   return packageConfigs().map((config) => ({
     ...config,
+    ...ownSetup(config),
     testMatch: [...inSrc, ...unitInTest].map(abs).concat(integrationInSrc.map(not)),
-    setupFiles: [path.join(root, 'jest.unit-guard.js'), ...(config.setupFiles ?? [])],
+    setupFiles: [path.join(root, 'jest.unit-guard.js'), ...ownSetup(config).setupFiles],
   }));
 }
 
@@ -53,6 +60,7 @@ function unitProjects() {
 function integrationProjects() {
   return packageConfigs().map((config) => ({
     ...config,
+    ...ownSetup(config),
     testMatch: [...config.testMatch, ...[...inSrc, ...unitInTest].map(not), ...integrationInSrc.map(abs)],
   }));
 }

@@ -63,7 +63,6 @@ export function isRestrictiveLicense(id: string): boolean {
   return RESTRICTIVE_ID.test(id) || (!hasLineTerminator(id) && /rail/i.test(id));
 }
 export const NON_COMMERCIAL = /(^|[-\s])nc([-\s]|$)|non-?commercial|noncommercial|research[- ]only|fair-noncommercial/i;
-export const COPYLEFT = /^(A?GPL|LGPL|SSPL|EUPL|OSL|MPL)/i;
 
 export interface LicenseInfo {
   raw: string;

@@ -10,15 +10,12 @@ import {
 type Schemas = components['schemas'];
 export type Asset = Schemas['Asset'];
 export type Finding = Schemas['Finding'];
-export type AiBom = Schemas['AiBom'];
 export type Threat = Schemas['Threat'];
-export type ApiEvent = Schemas['Event'];
 export type AssetList = Schemas['AssetList'];
 export type Overview = Schemas['Overview'];
 
 export type Policy = Admin['schemas']['UrlFilterPolicy'];
 export type Rule = Policy['rules'][number];
-export type Assignment = Policy['assignments'][number];
 export type Firewall = Admin['schemas']['Firewall'];
 export type FirewallTest = Admin['schemas']['FirewallTestResult'];
 export type FirewallLogging = Admin['schemas']['FirewallLoggingResult'];

@@ -57,8 +57,3 @@ export function versionOrder(ecosystem: string, rangeType: string): VersionOrder
   if (ecosystem === 'npm' || ecosystem === 'go') return SEMVER;
   return null;
 }
-
-/** The order an ecosystem's own versions use (for explicit `versions` lists and dependency specs). */
-export function ecosystemOrder(ecosystem: string): VersionOrder | null {
-  return versionOrder(ecosystem, 'ECOSYSTEM');
-}

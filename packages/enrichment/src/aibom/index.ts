@@ -3,7 +3,7 @@
 // (docs/enrichment.md "AI-BOM").
 export { buildBomModel } from './build';
 export { buildCycloneDx } from './cyclonedx';
-export { contentHash, isoSeconds, type BomModel } from './model';
+export { contentHash, isoSeconds } from './model';
 export { buildSpdx } from './spdx';
-export { buildSpdx3, spdx3InputFromStored, SPDX3_CONTEXT, type Spdx3Input, type StoredComponent } from './spdx3';
+export { buildSpdx3, spdx3InputFromStored, SPDX3_CONTEXT, type StoredComponent } from './spdx3';
 export { renderSpdxTagValue } from './tag-value';

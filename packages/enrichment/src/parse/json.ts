@@ -3,7 +3,7 @@
 // format registry (src/formats/); these fill the ParsedManifest.
 import type { EnrichmentInput, ParsedManifest } from '../types';
 import { isObj, str, strList, type Obj } from '../util';
-import { append, filesFrom, toolsFrom } from './common';
+import { append, filesFrom } from './common';
 
 /** A Hugging Face Hub repository id: `owner/name`, nothing else. */
 const HUB_ID = /^[\w.-]{1,96}\/[\w.-]{1,96}$/;
@@ -20,19 +20,6 @@ export function isPathList(j: unknown): j is unknown[] {
 
 export function parsePathList(p: ParsedManifest, j: unknown[]): void {
   append(p.files, filesFrom(j));
-}
-
-/** The tool definitions of a tools/list snapshot: a bare array, `{tools: […]}` or a JSON-RPC `{result: {tools}}`. */
-export function toolListOf(j: unknown): unknown[] | null {
-  if (Array.isArray(j)) return j;
-  if (!isObj(j)) return null;
-  if (Array.isArray(j.tools)) return j.tools;
-  if (isObj(j.result) && Array.isArray(j.result.tools)) return j.result.tools;
-  return null;
-}
-
-export function parseToolList(p: ParsedManifest, j: unknown): void {
-  append(p.tools, toolsFrom(toolListOf(j) ?? []));
 }
 
 export function parseWeightIndex(p: ParsedManifest, j: Obj): void {

@@ -12,7 +12,7 @@ import { BUILD, envelope, failure, SERIAL, VERSION, type Json, type Reply } from
 import { handleExternalResource } from './external-resource';
 import { evaluateOnDevice, type FortinetSimulatorState } from './state';
 
-export { wildcardMatches, type FortinetSimulatorState, type FortiUrlFilterTable, type FortiWebProfile } from './state';
+export { type FortinetSimulatorState } from './state';
 
 export interface FortinetSimulatorOptions {
   port?: number;

@@ -21,7 +21,7 @@ import {
 } from './state';
 import { path, members } from '../../../lib/xml-tree';
 
-export { PANOS_VSYS_XPATH, type PanosJob, type PanosSimulatorState } from './state';
+export { type PanosSimulatorState } from './state';
 
 export interface PanosSimulatorOptions {
   port?: number;
