@@ -155,6 +155,16 @@ export const ConfigSchema = z.object({
   THREAT_WRITES_PER_ORG_PER_HOUR: z.coerce.number().int().min(0).default(1000),
   /** most assets one response may expand `aibom` for (look-up keys; list pages are at most 100) */
   EXPAND_AIBOM_MAX_ITEMS: z.coerce.number().int().min(1).default(100),
+  /** the largest artifact upload in bytes (docs/artifacts.md "Settings"); past it 413 request_too_large */
+  ARTIFACTS_MAX_BYTES: z.coerce.number().int().min(1).default(2 * 2 ** 30),
+  /** how long an upload waits for its scan before answering 202 `status: scanning` (the scan goes on) */
+  ARTIFACTS_SCAN_WAIT_MS: z.coerce.number().int().min(0).default(30_000),
+  /** a scan's lease, renewed while it runs; a scan whose lease ran out (its process died) is marked failed */
+  ARTIFACTS_SCAN_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
+  /** keep uploaded bytes in Postgres so a new analyser version re-scans them (off: bytes are dropped after the scan) */
+  ARTIFACTS_KEEP_BYTES: bool.default(false),
+  /** the directory of upload spill files (default: the OS temporary directory); each is removed when its scan ends */
+  ARTIFACTS_SPILL_DIR: z.string().min(1).optional(),
   /** BullMQ lock duration and stalled-job check: how soon a job of a crashed worker runs again */
   WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(1000).default(30000),
   WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(30000),

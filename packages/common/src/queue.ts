@@ -20,6 +20,7 @@ export const QUEUES = {
   webhooks: 'webhook-delivery',
   firewallSync: 'firewall-sync',
   maintenance: 'maintenance',
+  artifactVerdicts: 'artifact-verdicts',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -100,9 +101,32 @@ export const JOBS = {
     jobId: (p: { assignment_id: string; action: string; version: number }) =>
       `fws-${p.assignment_id}-${p.action}-${p.version}`,
   },
+  artifactVerdictChanged: {
+    queue: QUEUES.artifactVerdicts,
+    /**
+     * A scan ended with a verdict (a first one, or one that changed): the worker re-enriches the assets naming
+     * these hashes (docs/artifacts.md "Artifacts in the API"). Named `artifact.verdict_changed` in the queue.
+     */
+    name: 'artifact.verdict_changed',
+    payload: z.object({
+      sha256s: z
+        .array(z.string().regex(/^[0-9a-f]{64}$/))
+        .min(1)
+        .max(500),
+      request_id: z.string().max(100).optional(),
+      ...traceFields,
+    }),
+    options: {
+      attempts: 5,
+      backoff: { type: 'exponential', delay: 2000 },
+      removeOnComplete: { age: 3600, count: 10000 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    } satisfies JobsOptions,
+  },
 } as const;
 
 export type EnrichmentJob = z.infer<typeof JOBS.enrichment.payload>;
+export type ArtifactVerdictChangedJob = z.infer<typeof JOBS.artifactVerdictChanged.payload>;
 /** An enrichment job with the outbox row that asked for it. */
 export interface OutboxEnrichmentJob {
   outboxId: bigint | string;
@@ -300,6 +324,28 @@ export class QueueProducer {
         ),
         timeoutMs,
         'enqueue firewall sync',
+      ),
+    );
+  }
+
+  /**
+   * Asks the worker to re-enrich the assets naming these hashes (their verdict is new or changed). Callers with no
+   * transaction of their own use it right after the verdict's write; a lost job is repaired by the next upload or
+   * re-scan of the same bytes, whose write reports the verdict again only when it changes.
+   */
+  async enqueueArtifactVerdictChanged(sha256s: string[], timeoutMs = 1000): Promise<void> {
+    if (sha256s.length === 0) return;
+    await this.connected(timeoutMs);
+    const spec = JOBS.artifactVerdictChanged;
+    const requestId = currentRequestId();
+    const data: ArtifactVerdictChangedJob[] = [];
+    for (let i = 0; i < sha256s.length; i += 500)
+      data.push({ sha256s: sha256s.slice(i, i + 500), ...(requestId ? { request_id: requestId } : {}) });
+    await tracedEnqueue(spec.queue, data, (traced) =>
+      withTimeout(
+        this.queue(spec.queue).addBulk(traced.map((job) => ({ name: spec.name, data: job, opts: spec.options }))),
+        timeoutMs,
+        'enqueue artifact verdict changed',
       ),
     );
   }

@@ -9,5 +9,8 @@ export const SCOPES = [
   'webhooks:write',
   // per-org triage: analysis states, suppression rules, severity overrides (docs/triage.md); reads stay assets:read
   'assets:triage',
+  // artifact uploads and verdict reads by content hash (docs/artifacts.md "Artifacts in the API")
+  'artifacts:write',
+  'artifacts:read',
 ] as const;
 export type Scope = (typeof SCOPES)[number];

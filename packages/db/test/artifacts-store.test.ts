@@ -53,7 +53,7 @@ describe('artifacts store', () => {
       leaseMs: 60_000,
       analyserVersion: 'v1',
     });
-    expect(first.kind).toBe('claimed');
+    expect(first).toMatchObject({ kind: 'claimed', created: true });
     expect(first.artifact).toMatchObject({ status: 'scanning', verdict: null, size: 10 });
     expect((await findArtifactVerdicts(pool, [sha])).size).toBe(0);
 
@@ -77,7 +77,7 @@ describe('artifacts store', () => {
       leaseMs: 60_000,
       analyserVersion: 'v2',
     });
-    expect(rescan.kind).toBe('claimed');
+    expect(rescan).toMatchObject({ kind: 'claimed', created: false });
     const verdicts = await findArtifactVerdicts(pool, [sha, hash('b')]);
     expect([...verdicts.keys()]).toEqual([sha]);
     expect(verdicts.get(sha)).toMatchObject({ verdict: 'malicious', format: 'pickle', analyser_version: 'v1' });

@@ -32,6 +32,13 @@ export { BODY_LIMIT, BULK_BODY_LIMIT } from './http/route';
  */
 export const MAX_HEADER_SIZE = 128 * 1024;
 
+/** `POST /v1/artifacts`: the routes whose body is a stream of bytes, not JSON (literal paths only). */
+const STREAMED_ROUTES = new Set(
+  V1_RESOURCES.flat()
+    .filter((route) => route.streamBody !== undefined)
+    .map((route) => `${route.method.toUpperCase()} /v1${route.path.toLowerCase()}`),
+);
+
 export interface PublicApiApp extends Express {
   locals: Express['locals'] & { state: AppState; authenticator: ApiKeyAuthenticator };
 }
@@ -132,7 +139,8 @@ export function createApp(deps: AppDeps): PublicApiApp {
       // HSTS only over HTTPS (hsts below), not helmet's on every response
       precomputedHelmet({ strictTransportSecurity: false }),
       hsts(deps.config.HSTS_MAX_AGE_SECONDS),
-      requireJsonContentType(),
+      // a route that takes a stream of bytes (an artifact upload) checks its own media type
+      requireJsonContentType({ streamed: (req) => STREAMED_ROUTES.has(`${req.method} ${req.path.toLowerCase()}`) }),
     ),
   );
 

@@ -83,9 +83,16 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   };
 }
 
-/** Requests must send JSON bodies as application/json (a form post is a client bug worth naming). */
-export function requireJsonContentType(): RequestHandler {
+/**
+ * Requests must send JSON bodies as application/json (a form post is a client bug worth naming). `streamed` names
+ * the requests whose route takes a stream of bytes instead (an artifact upload); their route checks the media type.
+ */
+export function requireJsonContentType(opts: { streamed?: (req: Request) => boolean } = {}): RequestHandler {
   return (req, _res, next) => {
+    if (opts.streamed?.(req)) {
+      next();
+      return;
+    }
     const hasBody = req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0';
     if (
       (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') &&

@@ -47,7 +47,7 @@ export function operationOf<D, A>(
     ...(doc.errors ?? []),
     ...(spec.idempotency ? [409, 413] : []),
     // a request body in another media type is refused before validation
-    ...(spec.body ? [415] : []),
+    ...(spec.body || spec.streamBody ? [415] : []),
     // anything validated by a zod schema can be refused with 400 (e.g. ?force=maybe, an over-long path id)
     ...(spec.params || spec.query || spec.body ? [400] : []),
   ]);
@@ -65,6 +65,15 @@ export function operationOf<D, A>(
     ...(spec.query ? { query: documentedQuery(spec.query) as NonNullable<RouteConfig['request']>['query'] } : {}),
     ...(spec.idempotency ? { headers: ZIdempotencyKeyHeader } : {}),
     ...(spec.body ? { body: json(spec.body, doc.examples?.request) } : {}),
+    ...(spec.streamBody
+      ? {
+          body: {
+            description: spec.streamBody.description,
+            required: true,
+            content: { [spec.streamBody.mediaType]: { schema: { type: 'string' as const, format: 'binary' } } },
+          },
+        }
+      : {}),
   };
   return {
     method: spec.method,

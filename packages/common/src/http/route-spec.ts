@@ -88,6 +88,17 @@ export class ReplayResponse {
   constructor(readonly stored: StoredResponse) {}
 }
 
+/**
+ * A JSON body with a status chosen by the handler (an upload answers 200, 201 or 202), sent through `res.json` so
+ * middleware idempotency stores it like any other JSON response.
+ */
+export class JsonResponse {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
+}
+
 /** A non-JSON response (AI-BOM tag-value text, SPDX JSON with its own media type). */
 export class RawResponse {
   constructor(
@@ -140,7 +151,12 @@ export type SchemaOutput<S> = S extends z.ZodType ? z.output<S> : undefined;
  * TypeScript widens a literal returned inline against a type it is still inferring, so a handler returning
  * `{ status: 'running' }` for a `z.literal('running')` writes `'running' as const` (a const assertion, not a cast).
  */
-export type HandlerResult<RS extends Schema> = z.input<RS> | SerializedResponse | ReplayResponse | RawResponse;
+export type HandlerResult<RS extends Schema> =
+  | z.input<RS>
+  | SerializedResponse
+  | ReplayResponse
+  | JsonResponse
+  | RawResponse;
 
 export interface RouteSpec<
   D,
@@ -169,6 +185,11 @@ export interface RouteSpec<
   storeEncrypted?: boolean;
   /** the bulk route: the host's larger body limit and a heavier rate-limit weight */
   bulk?: boolean;
+  /**
+   * The body is a stream of bytes in this media type (an artifact upload): the builder neither reads nor parses it
+   * (the handler reads `req` under its own cap) and refuses another media type with 415.
+   */
+  streamBody?: { mediaType: string; description: string };
   /** the OpenAPI operation; `false` for a route the document leaves out (the document itself) */
   doc: RouteDoc<RS> | false;
   handler: (
@@ -181,6 +202,8 @@ export interface RouteDefinition<D> {
   path: string;
   /** the auth mode's label and the summary: the admin API's endpoints map */
   label: string;
+  /** the media type of a streamed body (spec.streamBody): the app's JSON content-type rule lets it through */
+  streamBody: string | undefined;
   summary: string | undefined;
   /** the OpenAPI operation under `prefix` (undefined for an undocumented route) */
   openapi(prefix: string): RouteConfig | undefined;

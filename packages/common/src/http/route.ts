@@ -6,6 +6,7 @@ import { idempotencyMiddleware, idempotencyRequestOf, sendReplay, type Idempoten
 import { requestIdOf } from './request';
 import { operationOf } from './route-openapi';
 import {
+  JsonResponse,
   RawResponse,
   ReplayResponse,
   SerializedResponse,
@@ -47,6 +48,7 @@ export function defineRoute<
     method: spec.method,
     path: spec.path,
     label: spec.auth.label,
+    streamBody: spec.streamBody?.mediaType,
     summary: spec.doc ? spec.doc.summary : undefined,
     openapi: (prefix) => (spec.doc ? operationOf(spec, spec.doc, prefix) : undefined),
     build(host) {
@@ -55,10 +57,14 @@ export function defineRoute<
         spec.idempotency === 'middleware'
           ? requireIdempotencyMiddleware(host, { ...info, storeEncrypted: spec.storeEncrypted ?? false })
           : undefined;
-      const readBody = spec.method === 'get' ? undefined : jsonBodyReader(host.bodyLimit(info));
+      const readBody = spec.method === 'get' || spec.streamBody ? undefined : jsonBodyReader(host.bodyLimit(info));
       return async (req, res) => {
         await spec.auth.run({ deps: host.deps, req, res, route: info }, async (auth) => {
           if (spec.idempotency) checkIdempotencyHeader(req);
+          if (spec.streamBody && req.is(spec.streamBody.mediaType) === false)
+            throw new ApiError('unsupported_media_type', {
+              message: `Send the request body as ${spec.streamBody.mediaType}.`,
+            });
           if (spec.idempotency && spec.auth.idempotencyOwner)
             res.locals.idempotencyOwner = spec.auth.idempotencyOwner(auth);
           if (readBody) await readBody(req, res);
@@ -98,6 +104,10 @@ function send(
   }
   if (spec.idempotency === 'inline')
     throw new Error(`${spec.path}: an inline-idempotency handler must return a SerializedResponse or ReplayResponse`);
+  if (result instanceof JsonResponse) {
+    res.status(result.status).json(result.body);
+    return;
+  }
   if (result instanceof RawResponse) {
     res.status(result.status).type(result.contentType).send(result.body);
     return;

@@ -7,6 +7,7 @@ export * from './assets';
 export * from './history';
 export * from './overview';
 export * from './advisories';
+export * from './artifacts';
 export * from './attack-techniques';
 export * from './triage-state';
 export * from './triage';

@@ -98,8 +98,11 @@ export async function findArtifacts(db: ArtifactsDb, sha256s: string[]): Promise
 export type ArtifactClaim =
   /** the hash is known with this analyser version: no scan needed */
   | { kind: 'known'; artifact: ArtifactRow }
-  /** the caller holds the scan lease now (a new hash, a failed or dead scan, or another analyser version) */
-  | { kind: 'claimed'; artifact: ArtifactRow };
+  /**
+   * the caller holds the scan lease now (a new hash, a failed or dead scan, or another analyser version); `created`:
+   * the platform had not seen these bytes before
+   */
+  | { kind: 'claimed'; artifact: ArtifactRow; created: boolean };
 
 /**
  * Claims the scan of these bytes for `owner` until `now + leaseMs`, unless they were scanned with `analyserVersion`
@@ -112,17 +115,21 @@ export async function claimArtifactScan(
 ): Promise<ArtifactClaim> {
   const now = input.now ?? new Date();
   const until = new Date(now.getTime() + input.leaseMs);
-  const [claimed] = await rows<ArtifactRow>(
+  const [claimed] = await rows<ArtifactRow & { inserted: boolean }>(
     db,
     `INSERT INTO artifacts (sha256, size, status, scan_owner, scan_lease_until, created_at, updated_at)
      VALUES ($1, $2, 'scanning', $3, $4, $5, $5)
      ON CONFLICT (sha256) DO UPDATE
         SET status = 'scanning', failure = NULL, scan_owner = $3, scan_lease_until = $4, updated_at = $5
       WHERE artifacts.status <> 'done' OR artifacts.analyser_version IS DISTINCT FROM $6
-     RETURNING ${COLUMNS}`,
+     RETURNING ${COLUMNS}, (xmax = 0) AS inserted`,
     [input.sha256, input.size, input.owner, until, now, input.analyserVersion],
   );
-  if (claimed) return { kind: 'claimed', artifact: toRow(claimed) };
+  if (claimed) {
+    // xmax is 0 on a row this statement inserted, set on one it updated (ON CONFLICT DO UPDATE)
+    const { inserted, ...artifact } = claimed;
+    return { kind: 'claimed', artifact: toRow(artifact), created: inserted };
+  }
   const known = (await findArtifacts(db, [input.sha256])).get(input.sha256);
   if (!known) throw new Error('artifact row vanished between its claim and its read');
   return { kind: 'known', artifact: known };

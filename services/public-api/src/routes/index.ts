@@ -1,6 +1,7 @@
 import type { RouteDefinition } from '@risk/common/http';
 import type { AppDeps } from '../deps';
 import { advisoryRoutes } from './advisories';
+import { artifactRoutes } from './artifacts';
 import { assetRoutes } from './assets';
 import { eventRoutes } from './events';
 import { historyRoutes } from './history';
@@ -27,4 +28,5 @@ export const V1_RESOURCES: ReadonlyArray<ReadonlyArray<RouteDefinition<AppDeps>>
   advisoryRoutes,
   triageRoutes,
   suppressionRoutes,
+  artifactRoutes,
 ];
