@@ -1,5 +1,6 @@
 // What an asset is called and who publishes it: names, ecosystems and publishers from the URL and the manifest.
 import type { EnrichmentInput, ParsedManifest } from './types';
+import { formatEcosystem } from './formats';
 import { isObj, str } from './util';
 
 /** lower-case, fold `_` and `.` to `-`, drop an `org/` prefix (and an npm `@scope/`). */
@@ -31,14 +32,16 @@ export function identify(
     publisher = publisher ?? hf[2] ?? null;
   }
   if (!ecosystem) {
-    if (NPM_URL.test(url) || p.kind === 'npm_package') ecosystem = 'npm';
-    else if (PYPI_URL.test(url) || p.kind === 'pyproject' || p.kind === 'requirements') ecosystem = 'pypi';
+    // the ecosystem a format implies is part of its definition (src/formats/registry.ts)
+    const implied = formatEcosystem(p.kind);
+    if (NPM_URL.test(url) || implied === 'npm') ecosystem = 'npm';
+    else if (PYPI_URL.test(url) || implied === 'pypi') ecosystem = 'pypi';
     else if (
-      p.kind === 'mcp_server_json' ||
+      implied === 'mcp' ||
       (input.asset_type === 'mcp_server' && name && /^io\.github\.|^[a-z]+\.[\w.-]+\//.test(name))
     )
       ecosystem = 'mcp';
-    else if (p.kind === 'modelfile' || /ollama\.com/.test(url)) ecosystem = 'ollama';
+    else if (implied === 'ollama' || /ollama\.com/.test(url)) ecosystem = 'ollama';
     else if (input.asset_type === 'container_image') ecosystem = 'oci';
     else if (
       (input.asset_type === 'model' || input.asset_type === 'dataset') &&

@@ -20,6 +20,24 @@ const TOML_MAX_DEPTH = 64;
 /** The first line of an error message (parsers put the offending text on the next lines). */
 const firstLine = (e: unknown): string => String((e as Error)?.message ?? e).split('\n')[0] ?? 'invalid';
 
+/** The first character that is neither a blank nor inside a leading line or block comment (JSONC may open with one). */
+function firstSignificant(raw: string): string {
+  let i = 0;
+  const n = raw.length;
+  while (i < n) {
+    const c = raw[i] ?? '';
+    if (c.trim() === '') i++;
+    else if (c === '/' && raw[i + 1] === '/') {
+      const end = raw.indexOf('\n', i);
+      i = end < 0 ? n : end + 1;
+    } else if (c === '/' && raw[i + 1] === '*') {
+      const end = raw.indexOf('*/', i + 2);
+      i = end < 0 ? n : end + 2;
+    } else return c;
+  }
+  return '';
+}
+
 /** One line with content: its text trimmed and its 1-based line number. */
 export interface ContentLine {
   text: string;
@@ -32,7 +50,7 @@ export type DataSyntax = 'json' | 'yaml';
 export class ManifestDocument {
   /** syntax errors of the views that were tried and failed, by view (reported when no format claims the text) */
   readonly errors = new Map<'json' | 'toml' | 'yaml' | 'front matter', string>();
-  /** the text starts like JSON (`{` or `[`) */
+  /** the text starts like JSON (`{` or `[`, after blanks and comments) */
   readonly structured: boolean;
   private memo = new Map<string, unknown>();
 
@@ -41,8 +59,8 @@ export class ManifestDocument {
     /** the base name of the file the signal names, if any (formats' `names`) */
     readonly fileName: string | null = null,
   ) {
-    const t = raw.trimStart();
-    this.structured = t.startsWith('{') || t.startsWith('[');
+    const c = firstSignificant(raw);
+    this.structured = c === '{' || c === '[';
   }
 
   /** A value derived from the document, computed once (views and what recognisers share with parsers). */
@@ -71,7 +89,7 @@ export class ManifestDocument {
   /** The TOML document, when a line is a TOML table header and the text parses. */
   toml(): Obj | null {
     return this.view('toml', () => {
-      if (!TOML_HINT.test(this.raw)) return null;
+      if (!this.raw.includes('[') || !TOML_HINT.test(this.raw)) return null;
       try {
         const t = parseToml(this.raw, { maxDepth: TOML_MAX_DEPTH });
         return isObj(t) ? t : null;
@@ -140,6 +158,12 @@ export class ManifestDocument {
 
   /** The first line with content ('' when none). */
   firstLine(): string {
-    return this.content()[0]?.text ?? '';
+    return this.view('firstLine', () => {
+      for (const l of this.lines()) {
+        const t = l.trim();
+        if (t && !t.startsWith('#')) return t;
+      }
+      return '';
+    });
   }
 }

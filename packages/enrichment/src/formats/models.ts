@@ -24,13 +24,19 @@ import { dataObject, fromData } from './shapes';
 const CARD_KEYS = ['license', 'base_model', 'model-index', 'pipeline_tag'];
 
 /**
- * A card: YAML front matter (0.95); a YAML document with card keys and nothing better (0.45); prose submitted for a
+ * A card: YAML front matter (0.95 for a model or dataset, 0.7 for another asset, 0.5 when it is not a YAML mapping); a YAML document with card keys and nothing better (0.45); prose submitted for a
  * model or dataset that is neither a licence file nor a licence statement, or that has headings (0.3).
  */
 function cardConfidence(doc: ManifestDocument, input: EnrichmentInput, dataset: boolean): number {
   if ((input.asset_type === 'dataset') !== dataset) return 0;
   const fm = doc.frontMatter();
-  if (fm) return fm.data && isObj(fm.data.mcpServers) ? 0 : 0.95;
+  if (fm) {
+    if (fm.data && isObj(fm.data.mcpServers)) return 0;
+    // invalid or scalar front matter is still a card, but any format that explains most of the text is surer; and a
+    // card is what models and datasets have: another asset's README with front matter yields to a manifest format
+    if (!fm.data) return 0.5;
+    return input.asset_type === 'model' || input.asset_type === 'dataset' ? 0.95 : 0.7;
+  }
   const d = doc.data();
   if (d) return d.syntax === 'yaml' && isObj(d.value) && CARD_KEYS.some((k) => k in (d.value as Obj)) ? 0.45 : 0;
   if (doc.structured || (input.asset_type !== 'model' && input.asset_type !== 'dataset')) return 0;
@@ -148,15 +154,27 @@ export const FILE_LISTING = defineFormat({
     const j = doc.json();
     if (j) return isPathList(j.value) ? 0.95 : 0;
     if (doc.structured) return 0;
-    const lines = doc.content().map((l) => l.text);
-    if (lines.length === 0) return 0;
-    if (lines.every((l) => FILE_NAME_LINE.test(l))) return 0.95;
-    if (lines.length >= 3 && lines.every((l) => PATH_LINE.test(l)) && lines.some((l) => WEIGHT_FILE.test(l)))
-      return 0.95;
-    if (lines.every((l) => ANY_FILE_LINE.test(l))) return 0.85;
-    // most of it paths, with a weight file: a listing with a few odd lines (reported by no rule, but still read)
-    const paths = lines.filter((l) => PATH_LINE.test(l));
-    return lines.length >= 3 && paths.length >= 0.8 * lines.length && paths.some((l) => WEIGHT_FILE.test(l)) ? 0.8 : 0;
+    // one pass, no copies: every line a file name (0.95), at least 3 paths with a weight file (0.95), every line a
+    // name with an extension (0.85), or most of it paths with a weight file (0.8, the other lines left out)
+    let total = 0;
+    let fileNames = 0;
+    let anyFiles = 0;
+    let paths = 0;
+    let weights = false;
+    for (const raw of doc.lines()) {
+      const l = raw.trim();
+      if (!l || l.startsWith('#')) continue;
+      total++;
+      if (!PATH_LINE.test(l)) continue;
+      paths++;
+      if (FILE_NAME_LINE.test(l)) fileNames++;
+      if (ANY_FILE_LINE.test(l)) anyFiles++;
+      weights ||= WEIGHT_FILE.test(l);
+    }
+    if (total === 0) return 0;
+    if (fileNames === total || (total >= 3 && paths === total && weights)) return 0.95;
+    if (anyFiles === total) return 0.85;
+    return total >= 3 && paths >= 0.8 * total && weights ? 0.8 : 0;
   },
   parse(p, doc) {
     const j = doc.json();

@@ -135,7 +135,7 @@ export const SETUP_CFG = defineFormat({
     looksLikeSetupCfg(doc.raw) && iniLineShare(doc.lines()) >= (ctx.named ? 0.25 : 0.5) ? 0.9 : 0,
   parse: (p, doc) => parseSetupCfg(p, doc.raw),
   carries: ['licence', 'dependencies'],
-  corpus: { name: 'setup_cfg', example: 'c077' },
+  corpus: { name: 'setup_cfg', example: 'c076' },
   notes:
     'Read with a small configparser reader: the `ini` package does not join indented continuation lines, which `install_requires` uses. A setup.cfg without a `[metadata]` name holds tool settings only and carries no licence.',
 });

@@ -320,13 +320,17 @@ function requirementText(line: string): string {
   return (i < 0 ? line : line.slice(0, i)).trim();
 }
 
+/** What a requirement line can start with: a name, a URL or path (`.`, `git+`, `https:`), or an option (`-`). */
+const REQUIREMENT_START = /^[A-Za-z0-9.-]/;
+
 export function requirementLineKind(line: string): RequirementLineKind | null {
+  if (!REQUIREMENT_START.test(line)) return null;
   if (isUrlRequirement(line)) return 'url';
   if (PIP_OPTION.test(line)) return 'option';
-  const s = requirementText(line);
+  const s = line.includes('-') ? requirementText(line) : line;
   if (!REQ_LINE.test(s)) return null;
   // a name followed by more words is prose, not a requirement
-  if (/\s/.test(cutFromMarker(cutFromMarker(removeVersionOperators(s), ';'), '#').trim())) return null;
+  if (/\s/.test(s) && /\s/.test(cutFromMarker(cutFromMarker(removeVersionOperators(s), ';'), '#').trim())) return null;
   return /[=<>~]/.test(s) ? 'pin' : 'bare';
 }
 

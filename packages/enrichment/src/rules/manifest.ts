@@ -1,10 +1,8 @@
 // Service rules about the analysis itself: a manifest that does not parse, content read only as generic data,
 // limits that cut the input, and the threat findings finalize() adds (docs/enrichment.md "Rule catalogue").
+import { inFamily } from '../formats';
 import { truncate } from '../util';
 import { defineRule } from './define';
-
-/** Formats recognised as generic data only: nothing in them was analysed as a manifest. */
-const GENERIC_KINDS = new Set(['json', 'yaml', 'toml', 'text']);
 
 export const MANIFEST_UNPARSEABLE = defineRule({
   id: 'manifest_unparseable',
@@ -40,13 +38,38 @@ export const FORMAT_NOT_ANALYSED = defineRule({
   attack_techniques: [],
   references: ['—'],
   evaluate({ p, raw }) {
-    if (!GENERIC_KINDS.has(p.kind) || raw.trim() === '') return [];
+    // the generic formats (src/formats/generic.ts): nothing in them was analysed as a manifest
+    if (!inFamily(p.kind, 'generic') || raw.trim() === '') return [];
     // a licence file is recognised: the licence rules read it
     if (p.license_text && p.license_text !== 'prose') return [];
     return [
       {
         description: `Content read as generic ${p.kind}: no manifest format recognised, so no rule could judge it.`,
         evidence: { path: 'raw_manifest', read_as: p.kind },
+      },
+    ];
+  },
+});
+
+export const MANIFEST_LINES_SKIPPED = defineRule({
+  id: 'manifest_lines_skipped',
+  title: 'Lines of the manifest skipped',
+  severity: 'informational',
+  weight: 0,
+  category: 'manifest',
+  rationale:
+    'A line-based manifest (requirements) is recognised by what most of it is: a line that is not a valid entry is skipped and named here, so one odd line can neither hide every other pin from analysis nor pass unnoticed (docs/enrichment.md "Manifests recognised"). Informational: the lines read are judged on their own.',
+  remediation: 'Fix or remove the lines named; pip refuses a requirements file with an invalid line.',
+  attack_techniques: [],
+  references: ['—'],
+  evaluate({ p }) {
+    const s = p.skipped_lines;
+    if (!s || s.total === 0) return [];
+    const shown = s.lines.join(', ') + (s.total > s.lines.length ? ', …' : '');
+    return [
+      {
+        description: `${s.total} line(s) of the ${p.kind} manifest are not valid entries and were skipped (line ${shown}).`,
+        evidence: { path: 'raw_manifest', lines: s.lines, total: s.total },
       },
     ];
   },

@@ -10,7 +10,13 @@ import { R20 } from './credentials';
 import { toFinding, type RuleContext, type RuleDefinition } from './define';
 import { R24, R25 } from './exposure';
 import { R08, R09, R10, R11, R28 } from './licence';
-import { ANALYSIS_TRUNCATED, FORMAT_NOT_ANALYSED, MANIFEST_UNPARSEABLE, THREAT_MATCH } from './manifest';
+import {
+  ANALYSIS_TRUNCATED,
+  FORMAT_NOT_ANALYSED,
+  MANIFEST_LINES_SKIPPED,
+  MANIFEST_UNPARSEABLE,
+  THREAT_MATCH,
+} from './manifest';
 import { R00 } from './positive';
 import { R12, R13, R14, R15 } from './provenance';
 import { R01, R02, R03, R04, R05, R06, R07 } from './serialization';
@@ -62,6 +68,7 @@ export const RULES = [
   PICKLE_SCANNED_BENIGN,
   MANIFEST_UNPARSEABLE,
   FORMAT_NOT_ANALYSED,
+  MANIFEST_LINES_SKIPPED,
   ANALYSIS_TRUNCATED,
   THREAT_MATCH,
 ] as const;
