@@ -69,6 +69,20 @@ for (const [name, deps] of Object.entries(LAYERS))
     if (!dirOf.has(dep)) problems.push(`LAYERS.${name} names ${dep}, no workspace`);
     if (order.indexOf(dep) >= order.indexOf(name)) problems.push(`LAYERS.${name} → ${dep} points up (a cycle)`);
   }
+// docs/architecture.md's diagram ("Packages and who imports whom") draws exactly LAYERS
+const page = fs.readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8');
+const section = page.slice(page.indexOf('## Packages and who imports whom'));
+const diagram = section.slice(section.indexOf('```') + 3, section.indexOf('```', section.indexOf('```') + 3));
+const drawn = {};
+for (const line of diagram.split('\n')) {
+  const m = /^([a-z-]+)\s+(?:──▶\s+([a-z, -]+?)(?:\s+\(|$)|\()/.exec(line.trim());
+  if (m) drawn[m[1]] = m[2] ? m[2].split(',').map((d) => d.trim()) : [];
+}
+const names = (deps) => deps.map((d) => d.split(':')[0]).sort().join(', ');
+for (const [name, deps] of Object.entries(LAYERS))
+  if (!drawn[name] || names(drawn[name]) !== names(deps))
+    problems.push(`docs/architecture.md draws ${name} ──▶ ${drawn[name] ? names(drawn[name]) : '(nothing)'}, LAYERS says ${names(deps)}`);
+for (const name of Object.keys(drawn)) if (!LAYERS[name]) problems.push(`docs/architecture.md draws ${name}, not in LAYERS`);
 if (problems.length) throw new Error(`.dependency-cruiser.cjs:\n  ${problems.join('\n  ')}`);
 
 const RUNTIME_FILE = { pathNot: '\\.test\\.tsx?$|/simulators?/' };

@@ -40,7 +40,7 @@ export default tseslint.config(
   },
   {
     // only the SDK imports the admin API; the code the worker shares with it lives in @risk/firewalls
-    // (docs/architecture.md "Packages and who imports whom"; packages/testing/test/package-graph.test.ts checks
+    // (docs/architecture.md "Packages and who imports whom"; `pnpm lint:deps`, .dependency-cruiser.cjs, checks
     // the rest of the graph)
     files: ['packages/**/*.ts', 'services/**/*.ts'],
     // the console's browser tests start the whole stack in-process (packages/console/test/stack.ts)
