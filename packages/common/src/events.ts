@@ -1,4 +1,4 @@
-import { EVENT_TYPE_NAMES } from '@risk/contracts';
+import { EVENT_TYPE_NAMES, type EventExtra, type EventObject } from '@risk/contracts';
 import { FAN_OUT_EVENTS_SQL, type Prisma } from '@risk/db';
 import { newId, ID_PREFIXES } from './ids';
 import type { QueueProducer } from './queue';
@@ -23,16 +23,24 @@ export function isEventType(value: string): value is EventType {
 /** Events are kept (and listed by GET /v1/events) for this long. */
 export const EVENT_RETENTION_DAYS = 30;
 
-export interface NewEvent {
-  type: EventType;
-  livemode: boolean;
-  /** the resource as the API would render it */
-  object: unknown;
-  /** extra fields next to `object` in `data`, e.g. previous_attributes for asset.risk_changed */
-  extra?: Record<string, unknown>;
-  org_id?: string | null;
-  fingerprint?: string | null;
-}
+/**
+ * An event to record, keyed by its type: `object` and `extra` are that type's payload in the catalogue
+ * (@risk/contracts EventData, read from the webhook payload schemas), so an emitter that writes the wrong shape
+ * for its type does not compile. `NewEvent` alone is the union of every type's; `NewEvent<'threat.created'>` one.
+ */
+export type NewEvent<T extends EventType = EventType> = {
+  [K in T]: {
+    type: K;
+    livemode: boolean;
+    /** the resource as the API would render it */
+    object: EventObject<K>;
+    org_id?: string | null;
+    fingerprint?: string | null;
+  } & ExtraOf<K>;
+}[T];
+
+/** extra fields next to `object` in `data` (previous_attributes for asset.risk_changed): required when the type has any */
+type ExtraOf<K extends EventType> = object extends EventExtra<K> ? { extra?: EventExtra<K> } : { extra: EventExtra<K> };
 
 /** What recordEvents needs of a transaction client: the events table and raw SQL for the fan-out. */
 export type EventWriter = Pick<Prisma.TransactionClient, 'event' | '$queryRawUnsafe'>;

@@ -1,4 +1,5 @@
 import { recordEvents } from '@risk/common/events';
+import { EXAMPLE_ASSET_ENRICHED_OBJECT, EXAMPLE_THREAT, EXAMPLE_WEBHOOK_ENDPOINT } from '@risk/contracts';
 import request from 'supertest';
 import { createHarness, idem, postSignal, signalBody, type Harness } from './harness';
 
@@ -35,19 +36,20 @@ beforeAll(async () => {
         type: 'asset.enriched',
         livemode: true,
         fingerprint: assetFp,
-        object: { object: 'asset', fingerprint: assetFp },
+        object: { ...EXAMPLE_ASSET_ENRICHED_OBJECT, fingerprint: assetFp },
       },
       {
         type: 'asset.enriched',
         livemode: true,
         fingerprint: 'fp-unknown-to-us',
-        object: { object: 'asset', fingerprint: 'fp-unknown-to-us' },
+        object: { ...EXAMPLE_ASSET_ENRICHED_OBJECT, fingerprint: 'fp-unknown-to-us' },
       },
       {
         type: 'webhook_endpoint.disabled',
         livemode: true,
         org_id: 'org_events_other',
-        object: { object: 'webhook_endpoint' },
+        object: { ...EXAMPLE_WEBHOOK_ENDPOINT, status: 'disabled', disabled_reason: 'the endpoint answered 410 Gone' },
+        extra: { previous_attributes: { status: 'enabled', disabled_reason: null } },
       },
     ]),
   );
@@ -139,7 +141,14 @@ describe('GET /v1/events', () => {
 
   test('serves only the last 30 days', async () => {
     const [oldId] = await h.ctx.db.prisma.$transaction((tx) =>
-      recordEvents(tx, [{ type: 'threat.updated', livemode: true, object: { old: true } }]),
+      recordEvents(tx, [
+        {
+          type: 'threat.updated',
+          livemode: true,
+          object: EXAMPLE_THREAT,
+          extra: { previous_attributes: { title: 'old' } },
+        },
+      ]),
     );
     await h.ctx.db.prisma.event.update({
       where: { id: oldId! },

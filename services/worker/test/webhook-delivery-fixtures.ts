@@ -3,6 +3,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'bullmq';
+import { EXAMPLE_THREAT } from '@risk/contracts';
 import { encryptSecret } from '@risk/common/crypto';
 import { enqueueDeliveries, recordEventsWithDeliveries, type NewEvent } from '@risk/common/events';
 import { OutboundGuard, allowedHostsFor } from '@risk/common/outbound';
@@ -108,10 +109,10 @@ export function deliverySuite(label: string) {
     guard: new OutboundGuard(over.allowedHosts ?? allowedHostsFor(ctx.config, 'webhook')),
   });
 
-  const threatEvent = (title = 'Backdoored model'): NewEvent => ({
+  const threatEvent = (title = 'Backdoored model'): NewEvent<'threat.created'> => ({
     type: 'threat.created',
     livemode: false,
-    object: { object: 'threat', id: newId(ID_PREFIXES.threat), title },
+    object: { ...EXAMPLE_THREAT, id: newId(ID_PREFIXES.threat), title, livemode: false },
   });
 
   return {

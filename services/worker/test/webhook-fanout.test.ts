@@ -3,6 +3,21 @@ import { recordEvents, recordEventsWithDeliveries } from '@risk/common/events';
 import { fanOutEvents, fanOutEventsPg } from '@risk/db';
 import { ID_PREFIXES, newId } from '@risk/db';
 import { createTestContext, type TestContext } from '@risk/testing';
+import {
+  EXAMPLE_ASSET_ENRICHED_OBJECT,
+  EXAMPLE_THREAT,
+  EXAMPLE_WEBHOOK_ENDPOINT,
+  WEBHOOK_EVENTS,
+} from '@risk/contracts';
+
+// catalogue-shaped payloads (the audience rule reads only type, mode, org and fingerprint)
+const threat = (id: string, livemode = false) => ({ ...EXAMPLE_THREAT, id, livemode });
+const asset = (fingerprint: string) => ({ ...EXAMPLE_ASSET_ENRICHED_OBJECT, fingerprint });
+const endpointDisabled = {
+  object: { ...EXAMPLE_WEBHOOK_ENDPOINT, status: 'disabled' as const, disabled_reason: 'the endpoint answered 410 Gone' },
+  extra: { previous_attributes: { status: 'enabled' as const, disabled_reason: null } },
+};
+const riskChanged = WEBHOOK_EVENTS['asset.risk_changed'].example.data;
 
 /** recordEvents fans events out to webhook endpoints in the caller's transaction (audience rule). */
 describe('event fan-out to webhook deliveries', () => {
@@ -59,7 +74,7 @@ describe('event fan-out to webhook deliveries', () => {
 
   it('sends events without org or fingerprint to every org, matching type or "*", enabled endpoints only', async () => {
     const [id] = await ctx.db.prisma.$transaction((tx) =>
-      recordEvents(tx, [{ type: 'threat.created', livemode: false, object: { object: 'threat', id: 'thr_1' } }]),
+      recordEvents(tx, [{ type: 'threat.created', livemode: false, object: threat('thr_1') }]),
     );
     expect(await endpointsFor(id!)).toEqual(['a_all', 'a_threats', 'b_all', 'd_all']);
   });
@@ -71,7 +86,7 @@ describe('event fan-out to webhook deliveries', () => {
           type: 'asset.enriched',
           livemode: false,
           fingerprint: 'fp-b',
-          object: { object: 'asset', fingerprint: 'fp-b' },
+          object: asset('fp-b'),
         },
       ]),
     );
@@ -82,9 +97,9 @@ describe('event fan-out to webhook deliveries', () => {
     // every endpoint here is a test-mode endpoint; org_b observed the test-mode asset fp-b
     const ids = await ctx.db.prisma.$transaction((tx) =>
       recordEvents(tx, [
-        { type: 'threat.created', livemode: true, object: { object: 'threat', id: 'thr_live' } },
-        { type: 'asset.enriched', livemode: true, fingerprint: 'fp-b', object: { fingerprint: 'fp-b' } },
-        { type: 'webhook_endpoint.disabled', livemode: true, org_id: 'org_a', object: {} },
+        { type: 'threat.created', livemode: true, object: threat('thr_live', true) },
+        { type: 'asset.enriched', livemode: true, fingerprint: 'fp-b', object: asset('fp-b') },
+        { type: 'webhook_endpoint.disabled', livemode: true, org_id: 'org_a', ...endpointDisabled },
       ]),
     );
     for (const id of ids) expect(await endpointsFor(id)).toEqual([]);
@@ -93,7 +108,7 @@ describe('event fan-out to webhook deliveries', () => {
   it('sends org events to that org only', async () => {
     const [id] = await ctx.db.prisma.$transaction((tx) =>
       recordEvents(tx, [
-        { type: 'webhook_endpoint.disabled', livemode: false, org_id: 'org_d', object: { object: 'webhook_endpoint' } },
+        { type: 'webhook_endpoint.disabled', livemode: false, org_id: 'org_d', ...endpointDisabled },
       ]),
     );
     expect(await endpointsFor(id!)).toEqual(['d_all']);
@@ -102,8 +117,19 @@ describe('event fan-out to webhook deliveries', () => {
   it('writes one outbox row per delivery in the same transaction, and a rolled-back change leaves neither', async () => {
     const recorded = await ctx.db.prisma.$transaction((tx) =>
       recordEventsWithDeliveries(tx, [
-        { type: 'threat.updated', livemode: false, object: { id: 'thr_2' } },
-        { type: 'asset.risk_changed', livemode: false, fingerprint: 'fp-b', object: { fingerprint: 'fp-b' } },
+        {
+          type: 'threat.updated',
+          livemode: false,
+          object: threat('thr_2'),
+          extra: { previous_attributes: { title: 'before' } },
+        },
+        {
+          type: 'asset.risk_changed',
+          livemode: false,
+          fingerprint: 'fp-b',
+          object: asset('fp-b'),
+          extra: { previous_attributes: riskChanged.previous_attributes, summary: riskChanged.summary },
+        },
       ]),
     );
     expect(recorded.event_ids).toHaveLength(2);
@@ -121,7 +147,7 @@ describe('event fan-out to webhook deliveries', () => {
     const before = await ctx.db.prisma.webhookDelivery.count();
     await expect(
       ctx.db.prisma.$transaction(async (tx) => {
-        await recordEvents(tx, [{ type: 'threat.created', livemode: false, object: {} }]);
+        await recordEvents(tx, [{ type: 'threat.created', livemode: false, object: threat('thr_3') }]);
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');
@@ -130,7 +156,7 @@ describe('event fan-out to webhook deliveries', () => {
 
   it('fanning the same event out twice creates no duplicate deliveries', async () => {
     const [id] = await ctx.db.prisma.$transaction((tx) =>
-      recordEvents(tx, [{ type: 'threat.created', livemode: false, object: {} }]),
+      recordEvents(tx, [{ type: 'threat.created', livemode: false, object: threat('thr_4') }]),
     );
     const again = await ctx.db.prisma.$transaction((tx) => fanOutEvents(tx, [id!]));
     expect(again).toEqual([]);

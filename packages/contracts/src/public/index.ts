@@ -15,3 +15,4 @@ export * from './examples';
 export * from './examples-exchange';
 export * from './examples-triage';
 export * from './webhook-events';
+export * from './event-payloads';

@@ -1,4 +1,5 @@
 import { recordEventsWithDeliveries } from '@risk/common/events';
+import { ZWebhookEndpoint, type EventObject } from '@risk/contracts';
 import type { Prisma } from '@risk/db';
 import type { WebhookDeliveryDeps } from './webhook-delivery';
 import type { SentAttempt } from './webhook-send';
@@ -114,15 +115,17 @@ function renderEndpointForEvent(row: {
   livemode: boolean;
   created: Date;
   updated: Date;
-}) {
+}): EventObject<'webhook_endpoint.disabled'> {
+  // the text and JSON columns narrowed to the event's schema (docs/webhooks.md "Event catalogue")
+  const shape = ZWebhookEndpoint.shape;
   return {
     object: 'webhook_endpoint',
     id: row.id,
     url: row.url,
     events: row.events,
     description: row.description,
-    metadata: row.metadata ?? null,
-    status: row.status,
+    metadata: shape.metadata.parse(row.metadata ?? null),
+    status: shape.status.parse(row.status),
     disabled_reason: row.disabled_reason,
     livemode: row.livemode,
     created: Math.floor(row.created.getTime() / 1000),

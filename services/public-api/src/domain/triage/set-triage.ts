@@ -1,7 +1,7 @@
 import { ApiError } from '@risk/common/errors';
 import { enqueueDeliveries, recordEventsWithDeliveries } from '@risk/common/events';
 import { newId, ID_PREFIXES } from '@risk/db';
-import { MAX_ACCEPTANCE_DAYS, type FindingTriageResult, type TriageBody } from '@risk/contracts';
+import { MAX_ACCEPTANCE_DAYS, ZFindingTriage, type FindingTriageResult, type TriageBody } from '@risk/contracts';
 import type { AppDeps } from '../../deps';
 import { assertEnriched, findAssetOr404 } from '../assets/get-asset';
 import { findingOr404, readTriageResult } from './get-triage';
@@ -108,7 +108,7 @@ export async function setTriage(
         livemode: scope.livemode,
         org_id: scope.orgId,
         object: { ...renderTriage(row), fingerprint: asset.fingerprint, rule_id: finding.rule_id },
-        extra: { previous_attributes: { state: before?.state ?? 'open' } },
+        extra: { previous_attributes: { state: ZFindingTriage.shape.state.parse(before?.state ?? 'open') } },
       },
     ]);
     return recorded.deliveries;
