@@ -7,6 +7,7 @@ import { type TraceCarrier } from '@risk/common/observability';
 import { JOBS, type EnrichmentJob } from '@risk/common/queue';
 import { newId, ID_PREFIXES } from '@risk/db';
 import { signalsStore as sql, type AssetWrite } from '@risk/db';
+import type { EventData } from '@risk/contracts';
 import type { QueryResult } from 'pg';
 import type { AppDeps } from '../../deps';
 import { renderAsset } from '../assets/render';
@@ -147,11 +148,13 @@ export class AssetApplication {
       // asset.created goes to the webhooks (of the asset's mode) of the orgs that submitted it (same transaction)
       const events = this.created.map((a) => {
         const { livemode, row } = newAssetRow(a, now);
+        // written with plain SQL, so typed here as the catalogue's payload of the type (docs/webhooks.md)
+        const data: EventData<'asset.created'> = { object: renderAsset(row) };
         return {
           id: newId(ID_PREFIXES.event, now.getTime()),
           livemode,
           fingerprint: row.fingerprint,
-          data: JSON.stringify({ object: renderAsset(row) }),
+          data: JSON.stringify(data),
         };
       });
       out.push({ tag: 'events', sql: sql.insertAssetCreatedEvents(now, events) });
