@@ -45,15 +45,21 @@ describe('formats read', () => {
     expect(analyze(input({ asset_type: 'extension', raw_manifest: broad })).parsed.kind).toBe('browser_extension');
     // R29: session cookies next to access to every site (credentials + egress, flagged at medium)
     expect(rules(broad, { asset_type: 'extension' })).toEqual(['R19', 'R20', 'R29']);
-    // MV2 host patterns live in `permissions`; a single-site content script is not broad
+    // MV2 host patterns live in `permissions`; a single-site content script is not broad: a low privacy note
+    // (docs/enrichment.md R19), not the medium broad-access finding
     expect(
       rules(JSON.stringify({ manifest_version: 2, name: 'x', permissions: ['*://*/*'] }), { asset_type: 'extension' }),
     ).toEqual(['R19']);
-    expect(
-      rules(ext({ content_scripts: [{ matches: ['https://github.com/*'], js: ['a.js'] }] }), {
+    const single = enrich(
+      input({
         asset_type: 'extension',
+        raw_manifest: ext({ content_scripts: [{ matches: ['https://github.com/*'], js: ['a.js'] }] }),
       }),
-    ).toEqual([]);
+      CTX,
+    );
+    expect(single.findings.filter((f) => f.severity !== 'informational').map((f) => [f.rule_id, f.severity])).toEqual([
+      ['R19', 'low'],
+    ]);
   });
   it('requirements with URL, VCS and editable lines: R21 unless pinned by commit or hash (c049, c095, c101)', () => {
     const req =

@@ -23,6 +23,26 @@ function compatibleUpper(version: string): string | null {
   return segs.join('.');
 }
 
+/**
+ * Poetry's caret and tilde requirements (python-poetry.org/docs/dependency-specification), which uv and PDM read the
+ * same way in Poetry tables: `^1.2.3` → `>=1.2.3,<2.0.0`, `^0.2.3` → `<0.3.0`, `^0.0.237` → `<0.0.238` (the leftmost
+ * non-zero part is bumped; all zero: the last given part), `~1.2.3` → `<1.3.0`, `~1` → `<2`. Null for other text.
+ */
+export function poetryUpper(op: '^' | '~', version: string): string | null {
+  const release = /^\d+(?:\.\d+){0,3}$/.exec(version.trim());
+  if (!release) return null;
+  const parts = release[0].split('.').map(Number);
+  let i: number;
+  if (op === '~') i = parts.length === 1 ? 0 : 1;
+  else {
+    i = parts.findIndex((x) => x !== 0);
+    if (i < 0) i = parts.length - 1;
+  }
+  const up = parts.slice(0, i + 1);
+  up[i] = (up[i] ?? 0) + 1;
+  return up.join('.');
+}
+
 /** The tighter of two bounds: the lower one for an upper bound (`upper`), the higher one for a lower bound. */
 function tighter(a: Bound | null, b: Bound, by: { order: VersionOrder; upper: boolean }): Bound {
   const { order, upper } = by;
@@ -38,6 +58,16 @@ export function pep440Bounds(spec: string, order: VersionOrder): SpecBounds | nu
   let hi: Bound | null = null;
   for (const part of spec.split(',').map((s) => s.trim())) {
     if (part === '') continue;
+    const caret = part.startsWith('^') ? '^' : part.startsWith('~') && part[1] !== '=' ? '~' : null;
+    if (caret) {
+      const rest = part.slice(1).trim();
+      const base = order.parse(rest);
+      const up = base === null ? null : poetryUpper(caret, rest);
+      if (base === null || up === null) return null;
+      lo = tighter(lo, { v: base, inclusive: true }, { order, upper: false });
+      hi = tighter(hi, { v: up, inclusive: false }, { order, upper: true });
+      continue;
+    }
     const m = splitVersionOperator(part);
     if (!m || m.version.includes('*')) return null;
     const v = order.parse(m.version);

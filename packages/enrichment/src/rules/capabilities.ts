@@ -4,6 +4,7 @@ import { isBroadHostPattern } from '../formats';
 import { truncate, uniq } from '../util';
 import { defineRule, type Emission } from './define';
 import { OFFENSIVE_TOOLS } from './signals/commands';
+import { broadWriteGrant, launches } from './signals/launch';
 import { toolSignals } from './signals/tools';
 
 const CODE_CHAINS =
@@ -112,6 +113,21 @@ export const R18 = defineRule({
   references: ['§3 R18'],
   evaluate(ctx) {
     const { fsWrite, fsServers, fsRead, broadRoots, cloudDocuments, destructive } = toolSignals(ctx);
+    // a launch flag that grants write access to the whole file system or a home directory (`--allow-write /`, Deno's
+    // unscoped `-A`) is the broadest filesystem scope whatever the tools are called (docs/enrichment.md "Launch
+    // semantics")
+    const grants = launches(ctx.p)
+      .map((l) => ({ path: l.path, grant: broadWriteGrant(l) }))
+      .filter((g): g is { path: string; grant: string } => g.grant !== null);
+    if (grants.length)
+      return [
+        {
+          title: 'Write access to the whole file system or a home directory',
+          description: `The launch grants write access to ${grants[0]!.grant}.`,
+          evidence: { path: grants[0]!.path, grants: grants.slice(0, 10) },
+          capabilities: ['filesystem_write', 'filesystem_read'],
+        },
+      ];
     // file tools on a cloud document store change the account's documents (versioned, recoverable), not the host:
     // one band lower than local filesystem writes
     const local = fsWrite.length > 0 && !(cloudDocuments && fsServers.length === 0);
@@ -187,6 +203,17 @@ export const R19 = defineRule({
       });
     const ext = ctx.p.extension;
     const broad = ext ? uniq([...ext.host_permissions, ...ext.content_script_matches].filter(isBroadHostPattern)) : [];
+    // access to a few named sites: the extension reads and changes what the user types and sees there (a privacy note,
+    // low), far short of every site
+    const named = ext && !broad.length ? uniq([...ext.host_permissions, ...ext.content_script_matches]) : [];
+    if (ext && named.length)
+      out.push({
+        severity: 'low',
+        title: 'Reads and changes pages on named sites',
+        description: `The extension runs on ${named.length} site pattern(s): ${named.slice(0, 3).join(', ')}.`,
+        evidence: { path: 'host_permissions', patterns: named.slice(0, 20), manifest_version: ext.manifest_version },
+        capabilities: ['browser'],
+      });
     if (ext && broad.length)
       out.push({
         title: 'Broad host permissions',

@@ -6,14 +6,17 @@ import { findSecrets, secretKind } from '@risk/redaction';
 import type { McpServerEntry } from '../types';
 import { uniq } from '../util';
 import { defineRule, type Emission, type RuleContext } from './define';
+import { argSecrets, environment, launches, tokenRedirects } from './signals/launch';
 import { isTemplateManifest } from './signals/text';
-import { toolSignals } from './signals/tools';
+import { toolCapabilities, toolSignals } from './signals/tools';
 
 const SECRET_KEY_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL|AUTH|_KEY$|^KEY$/i;
 // a placeholder value: an empty, `${VAR}`, `<…>` or `{{…}}` shape (anchored), or a placeholder word anywhere; two
 // patterns (one alternation of both was reported polynomial by the fuzzer under load)
 const PLACEHOLDER_SHAPE = /^\s*$|^\$\{?[\w:.-]+\}?$|^<.*>$|^\{\{.*\}\}$/;
 const PLACEHOLDER_WORD = /your|xxx|\.\.\.|changeme|placeholder|example|replace|insert|\*\*\*/i;
+/** VS Code's run-time forms: an input prompt or the user's own environment (code.visualstudio.com/docs/reference/variables-reference). */
+const RUNTIME_PROMPT = /^\$\{(?:input|env):[\w.-]{1,100}\}$/;
 const isPlaceholderValue = (v: string): boolean => PLACEHOLDER_SHAPE.test(v) || PLACEHOLDER_WORD.test(v);
 // a catalogue hit that is a placeholder (ghp_xxxxxxxx…, sk-your-key-here) or has no digit is no leak
 const PLACEHOLDER_TOKEN = /x{6}|0{8}|your|example/i;
@@ -50,6 +53,16 @@ function serverCredentials(s: McpServerEntry): Emission | null {
       severity: 'high',
       description: `Literal credential value(s) in ${s.name} config: ${literal.map((l) => l.key).join(', ')}.`,
       evidence: { path: `${s.path}.env`, keys: literal },
+      capabilities: ['credential_access'],
+    };
+  // every credential value is requested from the user when the server starts (VS Code `${input:…}` prompts,
+  // `${env:…}`): nothing is leaked — never an exposed secret — though the server still acts with the credential
+  const values = credKeys.map((k) => s.env[k] ?? (s.headers[k] ?? '').replace(/^Bearer\s+/i, ''));
+  if (credKeys.length && values.every((v) => RUNTIME_PROMPT.test(v.trim())))
+    return {
+      title: 'Credential requested at run time',
+      description: `Server ${s.name} asks for ${credKeys.join(', ')} when it starts (not stored in the manifest).`,
+      evidence: { path: `${s.path}.env`, keys: credKeys },
       capabilities: ['credential_access'],
     };
   if (credKeys.length)
@@ -111,11 +124,50 @@ export const R20 = defineRule({
         evidence: { path: 'servers', systems: cloud },
         capabilities: ['credentials'],
       });
+    // tools that read or change secrets (`get_secret`, `set_env`, `list_api_keys`) hand credentials to the agent
+    const secretTools = p.tools
+      .slice(0, 500)
+      .filter((t) => toolCapabilities(t).includes('credentials'))
+      .map((t) => t.name);
+    if (secretTools.length)
+      out.push({
+        title: 'Tools that read or change secrets',
+        description: `Tools that read or write credentials or environment secrets: ${secretTools.slice(0, 5).join(', ')}.`,
+        evidence: { path: 'tools', tools: secretTools.slice(0, 20) },
+        capabilities: ['credential_access'],
+      });
     const template = isTemplateManifest(p);
     for (const s of p.servers) {
       const e = serverCredentials(s);
       // a literal secret is a leak even in a template; a declared credential there is an example
       if (e) out.push(template && e.severity !== 'high' ? { ...e, confidence: 0.6 } : e);
+    }
+    // secrets written into launch arguments (`--password …`, `postgresql://user:pass@host`): as leaked as a literal env
+    // value, and also visible in the process list (docs/enrichment.md "Launch semantics")
+    const inArgs = launches(p).flatMap(argSecrets);
+    if (inArgs.length)
+      out.push({
+        severity: 'high',
+        title: 'Secret in launch arguments',
+        description: `Literal secret(s) in command arguments: ${uniq(inArgs.map((a) => (a.kind === 'url_password' ? `password in a ${a.name} URL` : a.name))).join(', ')}.`,
+        evidence: { path: inArgs[0]!.where, secrets: inArgs.slice(0, 10) },
+        capabilities: ['credential_access'],
+      });
+    // a token passed while its endpoint (HF_ENDPOINT, OPENAI_BASE_URL, a proxy) points at another host: the token goes
+    // to a party that did not issue it
+    const redirects = tokenRedirects(environment(p, ctx.raw));
+    if (redirects.length) {
+      const endpoint = redirects.filter((r) => r.via === 'endpoint');
+      const first = (endpoint[0] ?? redirects[0])!;
+      out.push({
+        // an endpoint override hands the token to that host; a proxy relays it (it sees it only over plain http or
+        // when it intercepts TLS): one band lower
+        severity: endpoint.length ? 'high' : 'medium',
+        title: 'Token sent to a host that is not its issuer',
+        description: `${first.issuer} token ${first.token_key} is sent to ${first.host} (${first.endpoint_key}).`,
+        evidence: { path: 'env', redirects: redirects.slice(0, 10) },
+        capabilities: ['credential_access', 'network_egress'],
+      });
     }
     // one high finding for a literal secret is enough: the token scan adds nothing to a literal already reported
     const exposed = out.some((f) => f.severity === 'high') ? null : exposedSecrets(ctx);

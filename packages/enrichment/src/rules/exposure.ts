@@ -3,6 +3,7 @@
 import type { McpServerEntry } from '../types';
 import { uniq } from '../util';
 import { defineRule, type Emission } from './define';
+import { environment, hostEscapeFlags, launches, plainHttpEndpoints } from './signals/launch';
 
 const PRIV_ARGS = /^--privileged$|^--(?:network|net)(?:=|\s)?host$|docker\.sock|^--pid(?:=|\s)?host$|^--cap-add/;
 const HOME_MOUNT = /(?:^|[\s=:])(?:\$HOME|~|\/home\/[\w.-]+|\/root|\/Users\/[\w.-]+)(?:\/?)(?::|$)/;
@@ -53,6 +54,19 @@ export const R24 = defineRule({
           capabilities: ['host_access'],
         });
     }
+    // `docker run` anywhere a manifest launches something (a shell script, a RUN line, a notebook cell), and host
+    // mounts of the root or system directories (`-v /:/host`), read from the launch's own words
+    const reported = new Set(out.map((o) => o.evidence.path));
+    for (const l of launches(p)) {
+      const flags = hostEscapeFlags(l);
+      if (!flags.length || reported.has(l.path)) continue;
+      reported.add(l.path);
+      out.push({
+        description: `Container runs with ${uniq(flags).slice(0, 5).join(', ')}.`,
+        evidence: { path: l.path, flags: uniq(flags).slice(0, 10) },
+        capabilities: ['host_access'],
+      });
+    }
     const priv: Array<{ path: string; flags: string[] }> = [];
     for (const c of p.containers ?? []) {
       const flags = [
@@ -87,8 +101,20 @@ export const R25 = defineRule({
   remediation: 'Use https with authentication; bind to loopback.',
   attack_techniques: ['AML.T0049'],
   references: ['§3 R25'],
-  evaluate({ p }) {
+  evaluate({ p, raw }) {
     const out: Emission[] = [];
+    // endpoints set in the environment (`OPENAI_BASE_URL=http://10.0.0.5/v1`, `HF_ENDPOINT=http://mirror`): plain http
+    // to any machine but this one, private ranges included (docs/enrichment.md "Launch semantics")
+    const plain = plainHttpEndpoints(environment(p, raw));
+    if (plain.length)
+      out.push({
+        description: `Endpoint${plain.length > 1 ? 's' : ''} over plain HTTP to another host: ${uniq(
+          plain.map((e) => `${e.key} → ${e.host}`),
+        )
+          .slice(0, 5)
+          .join(', ')}.`,
+        evidence: { path: plain[0]!.path, endpoints: plain.slice(0, 10) },
+      });
     for (const s of p.servers) {
       if (s.url) {
         const m = /^http:\/\/([^/:]+)/i.exec(s.url);

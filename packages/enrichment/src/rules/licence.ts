@@ -113,8 +113,13 @@ export const R08 = defineRule({
     const carriesLicense = !NO_LICENSE_KINDS.has(p.kind) && !(p.kind === 'setup_cfg' && !p.name);
     if (p.licenses.length > 0 || p.license_text || !LICENSE_TYPES.has(input.asset_type) || !carriesLicense) return [];
     const hasManifest = p.kind !== 'empty';
+    // Python project metadata names its licence in a field, a classifier or just a LICENSE file beside it, which
+    // setuptools, hatchling and PEP 639 `license-files` ship by default: a missing field is a gap in the metadata, not
+    // evidence that the code has no licence — low (docs/enrichment.md "Vulnerability calibration")
+    const pythonMetadata = p.kind === 'pyproject' || p.kind === 'setup_cfg';
     return [
       {
+        ...(pythonMetadata ? { severity: 'low' as const } : {}),
         confidence: hasManifest ? 1 : 0.6,
         description: hasManifest ? 'The manifest declares no licence.' : 'No manifest and no licence in metadata.',
         evidence: { path: 'license', manifest_kind: p.kind },

@@ -5,7 +5,8 @@ import { isObj, uniq } from '../util';
 import { isPinned } from '../versions';
 import { defineRule, type Emission, type RuleContext } from './define';
 import { scanCommands, unpinnedImage } from './signals/commands';
-import { commandBase } from './signals/tools';
+import { launches } from './signals/launch';
+import { commandBase, toolSignals } from './signals/tools';
 
 const LAUNCHERS = /^(?:npx|uvx|pipx|bunx|pnpm dlx|yarn dlx)$/;
 const WINDOWS_EXECUTABLE = /\.(?:cmd|exe|bat)$/;
@@ -51,6 +52,8 @@ function serverPins(s: McpServerEntry): Emission[] {
     const latest = !!pkgArg && /@latest$/.test(pkgArg);
     if (!pinned || latest)
       out.push({
+        // a launcher that resolves the newest release at start is a supply-chain gap, not an exposure: low (the
+        // corpus reviewer rates `npx -y pkg@latest` of well-known servers low, c007/c089)
         severity: 'low',
         description: `${cmd} runs ${pkgArg ?? 'a package'}${latest ? ' at @latest' : ' without a pinned version'}${yes ? ' (auto-confirm -y)' : ''}.`,
         evidence: { path: `${s.path}.args`, command: cmd, package: pkgArg ?? null, auto_confirm: yes },
@@ -109,8 +112,18 @@ export const R21 = defineRule({
   remediation: 'Pin an exact version or digest.',
   attack_techniques: ['AML.T0109'],
   references: ['§3 R21'],
-  evaluate({ p }) {
+  evaluate(ctx) {
+    const { p } = ctx;
     const out: Emission[] = p.servers.flatMap(serverPins);
+    // a server that installs other servers or packages runs code chosen at run time, not at review time
+    const { installers } = toolSignals(ctx);
+    if (installers.length)
+      out.push({
+        title: 'Installs other servers or packages',
+        description: `Installs other servers or packages at run time (${installers.slice(0, 5).join(', ')}).`,
+        evidence: { path: 'tools', tools: installers.slice(0, 20) },
+        capabilities: ['supply_chain'],
+      });
     const f = p.modelfile?.from;
     if (f && !/[\\/]|\.gguf$/i.test(f) && (!f.includes(':') || /:latest$/i.test(f)))
       out.push({ description: `Modelfile FROM ${f} is not pinned to a tag.`, evidence: { path: 'FROM', from: f } });
@@ -130,6 +143,18 @@ export const R21 = defineRule({
         )
       : null;
     if (built) out.push(built);
+    // a server whose launch is a shell script that fetches and runs code (`bash -c "curl … | sh"`) installs whatever
+    // the URL serves on every start
+    const serverScripts = launches(p).filter(
+      (l) => p.servers.some((s) => `${s.path}.args` === l.path) && l.text.includes('|'),
+    );
+    const fetchedAtStart = serverScripts.length
+      ? fetchedCode(
+          serverScripts.map((l) => l.text),
+          serverScripts[0]!.path,
+        )
+      : null;
+    if (fetchedAtStart) out.push(fetchedAtStart);
     // requirements installed from a URL or VCS without a commit or hash (editable local paths are the project itself)
     const loose = (p.url_requirements ?? []).filter(
       (u) => !u.pinned && !LOCAL_REQUIREMENT.test(u.line) && !PINNED_URL.test(u.line),

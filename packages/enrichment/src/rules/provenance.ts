@@ -193,6 +193,13 @@ export const R14 = defineRule({
           evidence: { path: '_name_or_path', name_or_path: nop, publisher },
         });
     }
+    const borrowed = borrowedAuthorship(p, input, publisher);
+    if (borrowed)
+      out.push({
+        title: 'Authorship claimed for a vendor that does not publish it',
+        description: `The package names ${borrowed.author} as its author, but it is published by ${borrowed.owners.join(', ')}.`,
+        evidence: { path: 'authors', vendor: borrowed.vendor, author: borrowed.author, publishers: borrowed.owners },
+      });
     if (p.kind === 'hf_model_card' && p.body && publisher && !VERIFIED.has(publisher.toLowerCase())) {
       const claim = cardAuthorClaim(p.body, input.name ?? p.name ?? '', publisher);
       // A copy is low on its own (0.6: one band down); licence and safety findings carry the rest.
@@ -206,6 +213,63 @@ export const R14 = defineRule({
     return out;
   },
 });
+
+/**
+ * Vendors a package's `authors` can name, and the GitHub/npm owners that publish for them (their own organisations;
+ * Anthropic publishes the MCP reference servers under modelcontextprotocol).
+ */
+const VENDOR_AUTHORS: ReadonlyArray<{ vendor: string; author: RegExp; owners: readonly string[] }> = [
+  {
+    vendor: 'Anthropic',
+    author: /\banthropic\b/i,
+    owners: ['anthropics', 'anthropic', 'anthropic-ai', 'modelcontextprotocol'],
+  },
+  { vendor: 'OpenAI', author: /\bopenai\b/i, owners: ['openai'] },
+  {
+    vendor: 'Google',
+    author: /\bgoogle\b/i,
+    owners: ['google', 'googleapis', 'google-gemini', 'google-deepmind', 'googlecloudplatform', 'google-research'],
+  },
+  { vendor: 'Microsoft', author: /\bmicrosoft\b/i, owners: ['microsoft', 'azure', 'azure-samples'] },
+  { vendor: 'Hugging Face', author: /\bhugging ?face\b/i, owners: ['huggingface'] },
+  {
+    vendor: 'Meta',
+    author: /\bmeta(?: platforms)?\b|\bfacebook\b/i,
+    owners: ['meta-llama', 'facebook', 'facebookresearch', 'meta'],
+  },
+];
+
+/** Who publishes a package, as far as the submission says: source URL and repository owners, the npm scope. */
+function publishingOwners(p: ParsedManifest, input: EnrichmentInput, publisher: string | null): string[] {
+  const out = [
+    input.source_url ? githubOwner(input.source_url) : null,
+    p.repository_url ? githubOwner(p.repository_url) : null,
+    p.homepage ? githubOwner(p.homepage) : null,
+    /^@([\w.-]+)\//.exec(input.name ?? p.name ?? '')?.[1] ?? null,
+    publisher,
+  ];
+  return out.filter((x): x is string => !!x).map((x) => x.toLowerCase());
+}
+
+/**
+ * A package whose `authors` name a vendor while whoever publishes it is not that vendor: a borrowed name that lends a
+ * third-party package the vendor's trust (docs/enrichment.md "Launch semantics", supply chain). Silent when nothing
+ * says who publishes it.
+ */
+export function borrowedAuthorship(
+  p: ParsedManifest,
+  input: EnrichmentInput,
+  publisher: string | null,
+): { vendor: string; author: string; owners: string[] } | null {
+  if (!p.authors.length) return null;
+  const owners = publishingOwners(p, input, publisher);
+  if (!owners.length) return null;
+  for (const a of p.authors.slice(0, 20))
+    for (const v of VENDOR_AUTHORS)
+      if (v.author.test(a) && !owners.some((o) => v.owners.includes(o)))
+        return { vendor: v.vendor, author: truncate(a, 80), owners: [...new Set(owners)] };
+  return null;
+}
 
 export const R15 = defineRule({
   id: 'R15',

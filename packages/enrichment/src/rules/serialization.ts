@@ -216,7 +216,9 @@ export const R05 = defineRule({
     const prose = TRUST_REMOTE.test(ctx.raw) ? null : TRUST_REMOTE_PROSE.exec(ctx.raw);
     return [
       {
-        confidence: 0.6,
+        // the card's own loading code passes trust_remote_code=True: the model does not load without running its
+        // repository's Python — as certain as an auto_map; prose that merely mentions the flag stays at 0.6
+        confidence: prose ? 0.6 : 1,
         description: prose
           ? `The card states that loading needs trust_remote_code ("${truncate(prose[0], 60)}").`
           : 'Usage instructions load the model with trust_remote_code=True.',

@@ -1,7 +1,7 @@
 // Supply-chain rule R23: a package or dependency version inside an advisory's range (docs/enrichment.md "Rule
 // catalogue", docs/advisories.md).
 import { CURATED_INDEX } from '../advisories/curated';
-import { indexAdvisories, matchDependencies } from '../advisories/match';
+import { advisoryPackageKey, indexAdvisories, matchDependencies } from '../advisories/match';
 import type { Dependency, EnrichmentInput, ParsedManifest } from '../types';
 import { uniq } from '../util';
 import { defineRule, type Emission, type RuleContext } from './define';
@@ -10,6 +10,21 @@ import { defineRule, type Emission, type RuleContext } from './define';
 export const SECONDARY_ADVISORY_CONFIDENCE = 0.8;
 /** R23 confidence for an advisory matched on a declared dependency rather than the asset itself (reachability unknown). */
 export const DEPENDENCY_ADVISORY_CONFIDENCE = 0.6;
+
+/** Lock entries (npm `packages.node_modules/…`, uv.lock `package[i]`): resolved transitively, not chosen by the author. */
+const LOCKED_PATH = /^packages\.|^package\[/;
+
+/**
+ * A dependency the manifest declares itself (not a lock's resolution) on an AI library: a package the curated feed
+ * covers, which is by construction the AI libraries and tools (src/data/advisories.osv.json `_source`). Such a
+ * library is what the asset exists to call — its model loading, tokenizers, UI server — so its advisory's code path is
+ * the asset's own, not a maybe (docs/enrichment.md "Vulnerability calibration").
+ */
+export function isDirectAiDependency(d: Dependency): boolean {
+  return (
+    d.path !== 'version' && !LOCKED_PATH.test(d.path) && CURATED_INDEX.has(advisoryPackageKey(d.ecosystem, d.name))
+  );
+}
 
 /** The asset itself as a dependency (its own name and version), so an advisory on it matches too. */
 function selfDependencies(ctx: Pick<RuleContext, 'p' | 'input'>): Dependency[] {
@@ -66,6 +81,10 @@ export const R23 = defineRule({
       const cves = names.filter((n) => n.startsWith('CVE-'));
       const label = cves[0] ?? a.id;
       const primary = a.verification === 'primary';
+      // a high or critical advisory in a direct AI dependency counts at full confidence (it can carry the asset
+      // into high); any other dependency's advisory keeps the reachability discount
+      const central =
+        onDependency && isDirectAiDependency(m.dependency) && (severity === 'high' || severity === 'critical');
       return {
         // a dependency's advisory is capped at high (and counts at 0.6 below): see the confidence note; a record
         // without a severity counts as the rule's default, high (docs/advisories.md "Severity")
@@ -95,7 +114,7 @@ export const R23 = defineRule({
         // `version`) keeps the advisory's full weight
         confidence: Math.min(
           primary ? 1 : SECONDARY_ADVISORY_CONFIDENCE,
-          onDependency ? DEPENDENCY_ADVISORY_CONFIDENCE : 1,
+          onDependency && !central ? DEPENDENCY_ADVISORY_CONFIDENCE : 1,
         ),
       } satisfies Emission;
     });

@@ -98,8 +98,10 @@ export function broadWriteGrant(l: Launch): string | null {
 }
 
 const CONTAINER_RUNTIMES = new Set(['docker', 'podman', 'nerdctl']);
+/** Mount sources that hand over the host: the root, system directories, the Docker socket, a whole home directory
+ * (a project folder inside one is an ordinary bind mount). */
 const HOST_SOURCE =
-  /^(?:\/|\/etc|\/root|\/home|\/Users|\/var\/run\/docker\.sock|\/run\/docker\.sock|\/proc|\/sys|\/dev|~|\$\{?HOME\}?)(?:\/[^:]*)?$/;
+  /^(?:\/|\/(?:etc|root|proc|sys|dev|boot|var\/lib\/docker|var\/run\/docker\.sock|run\/docker\.sock|home|Users)|\/(?:home|Users)\/[^/:]{1,64}|~|\$\{?HOME\}?)\/?$/;
 
 /** Flags of a `docker run` (or podman) that hand the container the host. Empty when the launch starts no container. */
 export function hostEscapeFlags(l: Launch): string[] {
@@ -142,12 +144,15 @@ export function hostEscapeFlags(l: Launch): string[] {
 export function isRuntimeReference(v: string): boolean {
   return /^\$\{[\w:.-]{1,100}\}$|^\$[A-Za-z_]\w{0,100}$|^%[A-Za-z_]\w{0,100}%$|^\{\{[^{}]{0,100}\}\}$/.test(v.trim());
 }
-const PLACEHOLDER = /your|xxx|\.\.\.|changeme|placeholder|example|replace|insert|redacted|\*\*\*|<[^>]{0,80}>/i;
+const PLACEHOLDER = /your|xxx|\.\.\.|changeme|placeholder|example|replace|insert|redacted|\*\*\*/i;
 
 /** A value that looks like a real secret: not a reference nor a placeholder, long enough, letters and digits. */
 export function literalSecret(v: string): boolean {
   const s = v.trim();
-  return !isRuntimeReference(s) && !PLACEHOLDER.test(s) && s.length >= 8 && /[A-Za-z]/.test(s) && /\d/.test(s);
+  const bracketed = s.startsWith('<') && s.endsWith('>');
+  return (
+    !isRuntimeReference(s) && !bracketed && !PLACEHOLDER.test(s) && s.length >= 8 && /[A-Za-z]/.test(s) && /\d/.test(s)
+  );
 }
 
 const SECRET_FLAG =

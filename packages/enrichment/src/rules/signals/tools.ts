@@ -67,6 +67,28 @@ const CLOUD_STORE =
   /\b(?:google drive|gdrive|dropbox|onedrive|sharepoint|box\.com|amazon s3|s3 buckets?|icloud drive)\b/i;
 /** Manifests that configure or describe MCP servers and agents (names there are what an agent is given). */
 const MCP_KINDS = new Set(['mcp_server_json', 'mcp_client_config', 'mcp_tools', 'mcpb_manifest', 'agent_config']);
+/** The MCP SDKs: a package that depends on one is an MCP server, and its description says what it gives an agent. */
+const MCP_SDKS = new Set(['npm:@modelcontextprotocol/sdk', 'npm:fastmcp', 'pypi:mcp', 'pypi:fastmcp']);
+/** A description saying that a language model or agent runs code or commands ("Let language models run code"): a
+ * subject in the 60 characters before the action, in one sentence (two small patterns, no gap to rescan). */
+const AGENT_SUBJECT =
+  /\b(?:language models?|models?|llms?|ai|agents?|assistants?|chatgpt|gpt-?[\w.]{0,8}|claude|gemini)\b/i;
+const AGENT_ACTION =
+  /\b(?:run|runs|execute|executes) (?:arbitrary |shell |system |python |local |your )?(?:code|commands?|scripts?)\b/i;
+function agentRunsCode(description: string): boolean {
+  for (const sentence of description.slice(0, 4000).split(/[.\n]/).slice(0, 200)) {
+    const action = AGENT_ACTION.exec(sentence);
+    if (!action) continue;
+    const subject = AGENT_SUBJECT.exec(sentence.slice(Math.max(0, action.index - 60), action.index));
+    if (subject) return true;
+  }
+  return false;
+}
+/** Tools or servers that install other servers, packages or plugins (supply chain: code chosen at run time). */
+const INSTALLER_NAME =
+  /(?:^|[_-])(?:install|add|setup)[_-](?:mcp[_-])?(?:servers?|packages?|plugins?|extensions?)(?:$|[_-])/i;
+const INSTALLER_DESC =
+  /\binstall(?:s|ing)? (?:other |new |any |additional |third-party )?(?:mcp )?(?:servers?|packages?|plugins?|extensions?)\b/i;
 /** A filesystem root that is a whole home directory or the disk: `/`, `~`, `$HOME`, `/Users/x`, `/home/x`, `C:\\Users\\x`. */
 const BROAD_ROOT =
   /^(?:\/|~|\$\{?HOME\}?|%USERPROFILE%|\/root|\/(?:Users|home)\/[^/\\]+|[A-Za-z]:(?:\\Users\\[^/\\]+)?)$/;
@@ -112,6 +134,8 @@ export interface ToolSignals {
   shell: string[];
   /** servers launched through a shell */
   shellServers: string[];
+  /** tools (and `(server description)`) that install other servers, packages or plugins */
+  installers: string[];
   fsWrite: string[];
   fsRead: string[];
   fsServers: string[];
@@ -193,9 +217,21 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
   // servers and tool lists (a library named for docker or a requirements file named for kali grants no agent anything)
   // a package that publishes itself as an MCP server (`mcpName`) describes what it gives an agent, too
   const mcp = p.servers.length > 0 || p.tools.length > 0 || MCP_KINDS.has(p.kind) || !!p.mcp_name;
-  const desc = mcp ? (p.description ?? '') : '';
+  // a package's own description says what it gives an agent when it is an MCP server: the submitter's asset type
+  // says so, or it depends on an MCP SDK (its name alone still counts only in an MCP context, as above)
+  const mcpPackage =
+    ctx.input.asset_type === 'mcp_server' ||
+    p.dependencies.some((d) => MCP_SDKS.has(`${d.ecosystem}:${d.name.toLowerCase()}`));
+  const desc = mcp || mcpPackage ? (p.description ?? '') : '';
   const names = mcp ? serverNames : [];
   if (SHELL_DESC.test(desc)) shell.push('(server description)');
+  // any package that says it lets a model or agent run code or commands gives an agent execution (open-interpreter)
+  else if (agentRunsCode(p.description ?? '')) shell.push('(package description)');
+  const installers = p.tools
+    .slice(0, 500)
+    .filter((t) => INSTALLER_NAME.test(t.name) || INSTALLER_DESC.test(t.description))
+    .map((t) => t.name);
+  if (INSTALLER_DESC.test(desc)) installers.push('(server description)');
   if (PAY.test(desc)) pay.push('(server description)');
   const firstGroup = (re: RegExp, xs: readonly string[]): string[] =>
     uniq(xs.map((n) => re.exec(n)?.[1]?.toLowerCase()).filter((x): x is string => !!x));
@@ -211,6 +247,7 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
     poisoned,
     shell,
     shellServers,
+    installers,
     fsWrite,
     fsRead,
     fsServers,
@@ -248,7 +285,9 @@ const SENSITIVE_PATH = POISON.find(([k]) => k === 'sensitive_path')![1];
  * (R17 shell, R18 file, R19 network) plus credential access; tool drift (R33) reports the ones a later observation
  * adds.
  */
-export function toolCapabilities(t: Pick<ToolDef, 'name' | 'description' | 'inputSchema' | 'annotations'>): ToolCapability[] {
+export function toolCapabilities(
+  t: Pick<ToolDef, 'name' | 'description' | 'inputSchema' | 'annotations'>,
+): ToolCapability[] {
   const params = paramNames(t.inputSchema);
   const desc = t.description.length > MAX_TOOL_TEXT ? t.description.slice(0, MAX_TOOL_TEXT) : t.description;
   const out: ToolCapability[] = [];

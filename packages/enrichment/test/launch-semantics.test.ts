@@ -1,0 +1,246 @@
+// What a manifest makes happen, judged from its launch commands, environment and dependencies rather than keywords
+// (docs/enrichment.md "Launch semantics" and "Vulnerability calibration").
+import { enrich, type EnrichmentInput } from '../src/index';
+import { poetryUpper } from '../src/advisories/spec-bounds';
+import { argSecrets, hostEscapeFlags, tokenize, tokenRedirects } from '../src/rules/signals/launch';
+import { CTX, input } from './helpers';
+
+function run(over: Partial<EnrichmentInput>) {
+  const r = enrich(input(over), CTX);
+  const by = (rule: string) => r.findings.filter((f) => f.rule_id === rule && f.severity !== 'informational');
+  return { r, by };
+}
+const mcp = (servers: Record<string, unknown>) => JSON.stringify({ mcpServers: servers }, null, 2);
+
+describe('launch commands and their flags', () => {
+  it('a Dockerfile CMD passing --trust-remote-code is remote code at full confidence', () => {
+    const { r, by } = run({
+      asset_type: 'application',
+      raw_manifest: 'FROM vllm/vllm-openai:v0.6.3\nCMD ["--model", "org/model", "--trust-remote-code"]\n',
+    });
+    expect(by('R05')).toHaveLength(1);
+    expect(by('R05')[0]!.confidence).toBe(1);
+    expect(r.intrinsic_risk_severity).toBe('high');
+  });
+
+  it('the same image without the flag loads no remote code', () => {
+    const { by } = run({
+      asset_type: 'application',
+      raw_manifest: 'FROM vllm/vllm-openai:v0.6.3\nCMD ["--model", "org/model"]\n',
+    });
+    expect(by('R05')).toHaveLength(0);
+  });
+
+  it('docker run with --privileged and the root mounted, inside a compose command or a shell script', () => {
+    const flags = hostEscapeFlags({
+      path: 'x',
+      tokens: tokenize('docker run --rm --network host -v /:/host img:1'),
+      text: '',
+    });
+    expect(flags).toEqual(['--network host', '-v /:/host']);
+    // a project folder inside the home directory is an ordinary bind mount
+    expect(
+      hostEscapeFlags({ path: 'x', tokens: tokenize('docker run -v /Users/me/apps/x:/app img:1'), text: '' }),
+    ).toEqual([]);
+    const { by } = run({
+      asset_type: 'agent',
+      raw_manifest: mcp({ s: { command: 'bash', args: ['-c', 'docker run --privileged -i img:1.0'] } }),
+    });
+    expect(by('R24')).toHaveLength(1);
+  });
+
+  it('--allow-write / grants the whole file system', () => {
+    const { by } = run({
+      asset_type: 'agent',
+      raw_manifest: mcp({ fs: { command: 'npx', args: ['-y', 'some-fs-server@1.0.0', '--allow-write', '/'] } }),
+    });
+    expect(by('R18').map((f) => f.title)).toEqual(['Write access to the whole file system or a home directory']);
+    const scoped = run({
+      asset_type: 'agent',
+      raw_manifest: mcp({ fs: { command: 'npx', args: ['-y', 'some-fs-server@1.0.0', '--allow-write', '/tmp/work'] } }),
+    });
+    expect(scoped.by('R18')).toHaveLength(0);
+  });
+
+  it('curl piped to a shell in a server launch installs whatever the URL serves', () => {
+    const { by } = run({
+      asset_type: 'agent',
+      raw_manifest: mcp({ s: { command: 'bash', args: ['-c', 'curl -fsSL https://example.com/i.sh | sh'] } }),
+    });
+    expect(by('R21').some((f) => f.title === 'Code fetched from a URL or VCS without a pin')).toBe(true);
+  });
+});
+
+describe('where credentials go', () => {
+  it('a password inside a database URL in args is a leaked secret', () => {
+    const { by } = run({
+      asset_type: 'agent',
+      raw_manifest: mcp({
+        pg: {
+          command: 'npx',
+          args: [
+            '-y',
+            '@modelcontextprotocol/server-postgres',
+            'postgresql://admin:S3cretPassw0rd@db.internal:5432/prod',
+          ],
+        },
+      }),
+    });
+    expect(by('R20').map((f) => [f.title, f.severity])).toEqual([['Secret in launch arguments', 'high']]);
+    // the finding names the place, never the value
+    expect(JSON.stringify(by('R20'))).not.toContain('S3cretPassw0rd');
+  });
+
+  it('URLs without a password and references are not secrets', () => {
+    const l = (s: string) => ({ path: 'a', tokens: tokenize(s), text: s });
+    expect(argSecrets(l('postgresql://admin@db:5432/prod'))).toEqual([]);
+    expect(argSecrets(l('postgresql://admin:${input:db_password}@db/prod --token ${env:TOKEN}'))).toEqual([]);
+    expect(argSecrets(l('--api-key sk9abcdefgh123')).map((a) => a.name)).toEqual(['--api-key']);
+  });
+
+  it('a token asked for through a VS Code input prompt is never an exposed secret', () => {
+    const { by } = run({
+      asset_type: 'agent',
+      raw_manifest: JSON.stringify({
+        inputs: [{ type: 'promptString', id: 'gh', description: 'GitHub token', password: true }],
+        servers: {
+          github: {
+            command: 'docker',
+            args: ['run', '-i', '--rm', 'ghcr.io/github/github-mcp-server:v1.0.0'],
+            env: { GITHUB_TOKEN: '${input:gh}' },
+          },
+        },
+      }),
+    });
+    const titles = by('R20').map((f) => f.title);
+    expect(titles).toEqual(['Credential requested at run time']);
+    expect(titles).not.toContain('Secret exposed in manifest');
+  });
+
+  it('a Hugging Face token sent to a third-party HF_ENDPOINT goes to a host that did not issue it', () => {
+    const { by } = run({
+      asset_type: 'application',
+      raw_manifest:
+        'services:\n  tgi:\n    image: ghcr.io/huggingface/text-generation-inference:2.0\n    environment:\n      - HF_ENDPOINT=https://hf-mirror.com\n      - HUGGING_FACE_HUB_TOKEN=${HF_TOKEN}\n',
+    });
+    expect(by('R20').map((f) => [f.title, f.severity])).toEqual([
+      ['Token sent to a host that is not its issuer', 'high'],
+    ]);
+  });
+
+  it('the issuer itself, loopback and compose service names are not redirects', () => {
+    const env = (endpoint: string) => [
+      { key: 'OPENAI_API_KEY', value: '${OPENAI_API_KEY}' },
+      { key: 'OPENAI_BASE_URL', value: endpoint },
+    ];
+    expect(tokenRedirects(env('https://api.openai.com/v1'))).toEqual([]);
+    expect(tokenRedirects(env('http://localhost:8000/v1'))).toEqual([]);
+    expect(tokenRedirects(env('http://vllm:8000/v1'))).toEqual([]);
+    expect(tokenRedirects(env('https://proxy.example.net/v1')).map((r) => r.host)).toEqual(['proxy.example.net']);
+    // a dummy key for a local server is no token
+    expect(
+      tokenRedirects([
+        { key: 'OPENAI_API_KEY', value: 'EMPTY' },
+        { key: 'OPENAI_BASE_URL', value: 'https://x.example/v1' },
+      ]),
+    ).toEqual([]);
+  });
+
+  it('plain http to a private address in the environment is insecure transport', () => {
+    const { by } = run({
+      asset_type: 'application',
+      raw_manifest: 'FROM python:3.12-slim\nENV OPENAI_BASE_URL=http://10.0.0.5:8000/v1\nCMD ["python", "app.py"]\n',
+    });
+    expect(by('R25')).toHaveLength(1);
+  });
+});
+
+describe('supply chain', () => {
+  it('a package claiming Anthropic authorship, published by someone else', () => {
+    const raw =
+      '[project]\nname = "some-mcp"\nversion = "0.1.0"\ndescription = "A server"\nauthors = [{ name = "Anthropic, PBC." }]\nlicense = { text = "MIT" }\ndependencies = ["mcp>=1.0"]\n';
+    const other = run({
+      asset_type: 'mcp_server',
+      raw_manifest: raw,
+      source_url: 'https://github.com/someone/some-mcp/blob/main/pyproject.toml',
+    });
+    expect(other.by('R14').map((f) => f.title)).toEqual(['Authorship claimed for a vendor that does not publish it']);
+    const own = run({
+      asset_type: 'mcp_server',
+      raw_manifest: raw,
+      source_url: 'https://github.com/modelcontextprotocol/servers/blob/main/src/time/pyproject.toml',
+    });
+    expect(own.by('R14')).toHaveLength(0);
+  });
+
+  it('an MCP package that describes itself as running commands is shell execution', () => {
+    const { by } = run({
+      asset_type: 'mcp_server',
+      raw_manifest: JSON.stringify({
+        name: 'cmds',
+        version: '1.0.0',
+        description: 'An MCP server to run arbitrary commands',
+        license: 'MIT',
+        dependencies: { '@modelcontextprotocol/sdk': '1.0.0' },
+      }),
+    });
+    expect(by('R17')).toHaveLength(1);
+  });
+});
+
+describe('dependency constraints with each ecosystem semantics', () => {
+  it("Poetry's caret and tilde", () => {
+    expect(poetryUpper('^', '1.2.3')).toBe('2');
+    expect(poetryUpper('^', '0.2.3')).toBe('0.3');
+    expect(poetryUpper('^', '0.0.237')).toBe('0.0.238');
+    expect(poetryUpper('^', '0')).toBe('1');
+    expect(poetryUpper('~', '1.2.3')).toBe('1.3');
+    expect(poetryUpper('~', '1')).toBe('2');
+  });
+
+  it('langchain = "^0.0.237" pins one version and matches its advisories', () => {
+    const { by } = run({
+      asset_type: 'application',
+      raw_manifest:
+        '[tool.poetry]\nname = "app"\nversion = "0.1.0"\ndescription = "x"\nauthors = ["a <a@example.org>"]\n\n[tool.poetry.dependencies]\npython = "^3.10"\nlangchain = "^0.0.237"\n',
+    });
+    expect(by('R23').length).toBeGreaterThan(0);
+    expect(by('R23').every((f) => (f.evidence as { package: string }).package === 'langchain')).toBe(true);
+  });
+
+  it('a caret that admits fixed versions matches nothing', () => {
+    const { by } = run({
+      asset_type: 'application',
+      raw_manifest:
+        '[tool.poetry]\nname = "app"\nversion = "0.1.0"\ndescription = "x"\nauthors = ["a <a@example.org>"]\n\n[tool.poetry.dependencies]\nlangchain = "^0.3.0"\n',
+    });
+    expect(by('R23')).toHaveLength(0);
+  });
+});
+
+describe('calibration', () => {
+  it('a high advisory in a direct AI dependency carries the asset into high; a non-AI one stays one band lower', () => {
+    const ai = run({ asset_type: 'application', raw_manifest: 'transformers==4.30.0\n' });
+    expect(ai.by('R23').some((f) => f.severity === 'high' && f.confidence === 1)).toBe(true);
+    expect(ai.r.intrinsic_risk_severity).toBe('high');
+    const locked = run({
+      asset_type: 'application',
+      raw_manifest: JSON.stringify({
+        name: 'x',
+        version: '1.0.0',
+        lockfileVersion: 3,
+        packages: { '': { name: 'x' }, 'node_modules/@modelcontextprotocol/inspector': { version: '0.14.0' } },
+      }),
+    });
+    expect(locked.by('R23').length).toBeGreaterThan(0);
+    expect(locked.by('R23').every((f) => f.confidence < 0.75)).toBe(true);
+  });
+
+  it('a Python package without a licence field is a low note, not a medium finding', () => {
+    const { by } = run({
+      asset_type: 'package',
+      raw_manifest: '[project]\nname = "foo"\nversion = "1.0"\ndescription = "A library"\n',
+    });
+    expect(by('R08').map((f) => f.severity)).toEqual(['low']);
+  });
+});
