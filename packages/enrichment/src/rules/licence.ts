@@ -9,6 +9,7 @@ import {
   normalizeLicense,
   type ModelLicence,
 } from '../license';
+import { carries } from '../formats';
 import type { ParsedManifest } from '../types';
 import { isObj, truncate } from '../util';
 import { defineRule, fired, type Emission } from './define';
@@ -24,34 +25,6 @@ const USE_RESTRICTION_TEXT =
 const SEE_LICENSE_FILE = /^SEE LICEN[SC]E IN\s/i;
 
 const LICENSE_TYPES = new Set(['model', 'dataset', 'package', 'mcp_server', 'extension']);
-
-/**
- * Formats that never carry a licence ("missing" only where a licence belongs): configs, listings,
- * client configs, registry server.json (the licence lives in the package it points to), tool lists, Modelfiles
- * (LICENSE is optional and rare), container files, extension manifests, and content not recognised as a manifest.
- */
-const NO_LICENSE_KINDS = new Set([
-  'mcp_server_json',
-  'modelfile',
-  'dockerfile',
-  'compose',
-  'browser_extension',
-  'notebook',
-  'json',
-  'yaml',
-  'toml',
-  'text',
-  'hf_config',
-  'weight_index',
-  'file_listing',
-  'mcp_tools',
-  'mcp_client_config',
-  'agent_config',
-  'keras_config',
-  'tokenizer_config',
-  'onnx_genai_config',
-  'requirements',
-]);
 
 /** A licence declared only in prose (the card body) is reported at lower confidence. */
 const isProse = (p: ParsedManifest): boolean => p.license_text === 'prose';
@@ -110,7 +83,10 @@ export const R08 = defineRule({
   references: ['§3 R08 (+ AML.T0010)'],
   evaluate({ p, input }) {
     // a setup.cfg with no [metadata] name holds tool settings only (no package metadata to carry a licence)
-    const carriesLicense = !NO_LICENSE_KINDS.has(p.kind) && !(p.kind === 'setup_cfg' && !p.name);
+    // the formats a licence belongs in are the format registry's (src/formats/, `carries: ['licence']`): not
+    // configs, listings, client configs, registry server.json, tool lists, Modelfiles, container files or extension
+    // manifests; no manifest at all still lacks one
+    const carriesLicense = (p.kind === 'empty' || carries(p.kind, 'licence')) && !(p.kind === 'setup_cfg' && !p.name);
     if (p.licenses.length > 0 || p.license_text || !LICENSE_TYPES.has(input.asset_type) || !carriesLicense) return [];
     const hasManifest = p.kind !== 'empty';
     // Python project metadata names its licence in a field, a classifier or just a LICENSE file beside it, which

@@ -6,6 +6,8 @@ import { hasHtmlComment } from './text';
 import type { RuleContext } from '../define';
 import type { ToolDef } from '../../types';
 import { isObj, uniq } from '../../util';
+// manifests of the MCP family configure or describe MCP servers and agents: names there are what an agent is given
+import { inFamily } from '../../formats';
 
 /** Injection indicators in tool descriptions (R16). */
 const POISON: Array<[string, { test(text: string): boolean }]> = [
@@ -65,8 +67,6 @@ const DESTRUCTIVE_NAME =
 /** Cloud document stores: file tools there change account documents (versioned, recoverable), not the host's disk. */
 const CLOUD_STORE =
   /\b(?:google drive|gdrive|dropbox|onedrive|sharepoint|box\.com|amazon s3|s3 buckets?|icloud drive)\b/i;
-/** Manifests that configure or describe MCP servers and agents (names there are what an agent is given). */
-const MCP_KINDS = new Set(['mcp_server_json', 'mcp_client_config', 'mcp_tools', 'mcpb_manifest', 'agent_config']);
 /** The MCP SDKs: a package that depends on one is an MCP server, and its description says what it gives an agent. */
 const MCP_SDKS = new Set(['npm:@modelcontextprotocol/sdk', 'npm:fastmcp', 'pypi:mcp', 'pypi:fastmcp']);
 /** A description saying that a language model or agent runs code or commands ("Let language models run code"): a
@@ -216,7 +216,7 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
   // what the server says it does (its own description) and what its names say; only for MCP
   // servers and tool lists (a library named for docker or a requirements file named for kali grants no agent anything)
   // a package that publishes itself as an MCP server (`mcpName`) describes what it gives an agent, too
-  const mcp = p.servers.length > 0 || p.tools.length > 0 || MCP_KINDS.has(p.kind) || !!p.mcp_name;
+  const mcp = p.servers.length > 0 || p.tools.length > 0 || inFamily(p.kind, 'mcp') || !!p.mcp_name;
   // a package's own description says what it gives an agent when it is an MCP server: the submitter's asset type
   // says so, or it depends on an MCP SDK (its name alone still counts only in an MCP context, as above)
   const mcpPackage =
