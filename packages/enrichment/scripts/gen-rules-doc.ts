@@ -124,7 +124,7 @@ Each change below was made to close a disagreement with the labelled corpus (\`p
 | R20 | extension permissions that read sessions or credentials (\`cookies\`, \`webRequestBlocking\`, \`debugger\`, \`nativeMessaging\`, \`proxy\`); cloud/secret-store servers (aws, vault…) at 0.6 when no secret is configured | session cookies are credentials | c059, c062 |
 | R21 | \`uv run --with <pkg>\` without a version (c088); requirement lines from a URL or VCS without a commit sha or \`#sha256=\` (editable local paths excepted); \`curl … \\| sh\` and \`git clone\`/\`pip install git+\` at a moving ref in Dockerfiles and notebooks; container images without a fixed tag (latest, main, master, nightly, \`\${VAR:-main}\`) at **low** severity | mutable code sources; a mutable image tag is a supply-chain gap a reviewer rates low | c046/c049/c095 requirements, c071 Dockerfile, c065–c068 compose |
 | R22 | \`pip install\` of bare names in RUN lines / notebooks | unpinned build-time installs | c063 vLLM Dockerfile |
-| R23 | an advisory on a *declared dependency* is capped at high and counts at ${DEPENDENCY_ADVISORY_CONFIDENCE} (one band lower); the asset itself at a vulnerable version keeps full weight | the CVE needs its code path and untrusted input: exposure, not compromise; reviewers rate old pins medium | c044/c048 old torch/transformers pins: critical → medium |
+| R23 | an advisory on a *declared dependency* is capped at high and counts at ${DEPENDENCY_ADVISORY_CONFIDENCE} (one band lower); the asset itself at a vulnerable version keeps full weight; since 2026-11-29 a high or critical advisory in a direct AI dependency counts at full confidence ("Vulnerability calibration" below) | the CVE needs its code path and untrusted input: exposure, not compromise | old pins of non-AI libraries stay one band lower |
 | R24 | compose \`privileged\`, \`network_mode: host\`, \`pid: host\`, \`cap_add\`, bind mounts of \`/\`, \`/etc\`, \`/root\`, home directories or the Docker socket | the container reaches the host | c069 Kali MCP on the host network |
 | R26 | severity low → informational (weight 0, still reported) | absent annotations already default to destructive/open-world in clients; 0 of 4 corpus firings were a named risk | c021, c022 benign MCPB manifests |
 | format_not_analysed | new (low): content recognised only as generic JSON/YAML/TOML/text | "not analysed" must never read as a clean 0 | any unrecognised JSON document |
@@ -205,6 +205,73 @@ that set the floor and \`score_breakdown.score_confidence\` is \`low\` when cont
 
 Severity bands ([public-api.md](public-api.md#severity-bands); defined once in \`packages/contracts/src/severity.ts\`): ≥ 90 critical, ≥ 70 high,
 ≥ 40 medium, ≥ 10 low, else informational.
+
+## Launch semantics (what a manifest makes happen)
+
+Rules read *what runs*, not which words appear: \`src/rules/signals/launch.ts\` reads every launch command a format
+carries — MCP servers' \`command\` + \`args\` (a shell's \`-c\` script split into its words), Dockerfile
+\`RUN\`/\`CMD\`/\`ENTRYPOINT\`, compose \`command\`/\`entrypoint\`, notebook \`!\`/\`%\` shell lines — and the environment
+they set (MCP \`env\`, \`docker run -e K=V\`, Dockerfile \`ENV\`, compose \`environment\`, notebook \`%env\`). The same
+reader serves every format, so a flag means the same in a Dockerfile as in an MCP config.
+
+| semantic | rule (severity) | example |
+|---|---|---|
+| \`--trust-remote-code\` (or \`trust_remote_code=True\`) in a launch: the model repository's Python runs on the host | R05 (high) | a vLLM Dockerfile \`CMD ["--model", "org/m", "--trust-remote-code"]\` |
+| \`trust_remote_code=True\` in a model card's own loading code (prose that only mentions the flag stays at 0.6) | R05 (high) | holdout-external 04, Qwen-72B card: medium → **high** (79) |
+| \`--allow-write /\`, \`--root ~\`, Deno \`-A\`: write access to the whole disk or a home directory | R18 (high) | \`npx -y fs-server@1.0.0 --allow-write /\` |
+| \`docker run\` anywhere (a shell script, a RUN line, a cell) with \`--privileged\`, \`--network host\`, \`--pid host\`, \`--cap-add\`, or a mount of \`/\`, \`/etc\`, \`/root\`, a whole home directory or the Docker socket (a project folder inside a home directory is an ordinary bind mount) | R24 (high) | \`bash -c "docker run --privileged -v /:/host img"\` |
+| \`curl … \| sh\` in a server's launch script: whatever the URL serves runs on every start | R21 (medium) | \`{"command": "bash", "args": ["-c", "curl -fsSL https://x/i.sh \| sh"]}\` |
+| a secret written into launch arguments: \`--password …\`, \`--api-key=…\`, or \`scheme://user:password@host\` (reported by place, never by value) | R20 (high) | \`server-postgres postgresql://admin:<password>@db:5432/prod\` |
+| a credential requested at run time — VS Code \`\${input:…}\` prompts, \`\${env:…}\` — is **never** an exposed secret: the finding is "Credential requested at run time" (the server still acts with it) | R20 (medium) | \`"env": {"GITHUB_TOKEN": "\${input:gh}"}\` |
+| a token passed while its endpoint variable points at another host (\`HF_ENDPOINT\`, \`OPENAI_BASE_URL\`, \`ANTHROPIC_BASE_URL\`): the token goes to a party that did not issue it; through a proxy variable one band lower. Loopback, compose service names and dummy keys (\`EMPTY\`) are not redirects | R20 (high / medium) | \`HF_ENDPOINT=https://hf-mirror.com\` + \`HUGGING_FACE_HUB_TOKEN=\${HF_TOKEN}\` |
+| an endpoint variable (\`*_URL\`, \`*_ENDPOINT\`, \`*_BASE\`, \`*_HOST\`, proxies) over plain \`http\` to any machine but this one, private ranges included; MCP server URLs likewise | R25 (medium) | \`ENV OPENAI_BASE_URL=http://10.0.0.5:8000/v1\` |
+| a package that names a vendor in \`authors\` (Anthropic, OpenAI, Google, Microsoft, Hugging Face, Meta) while its source repository, homepage or npm scope belongs to someone else | R14 (medium) | holdout-external 18, kali-mcp-server: \`authors = Anthropic, PBC.\` from ba0f3/kali-mcp-docker |
+| tools or a server description that install other servers, packages or plugins | R21 (medium) | a tool \`install_mcp_server\` |
+| an MCP package (asset type \`mcp_server\`, or a dependency on an MCP SDK) is judged by its own description, like a server entry; any package that says a model or agent runs code is code execution | R17 (high) | holdout-external 17 "An MCP server to run arbitrary commands": medium → **high** (79); corpus c078 open-interpreter "Ask GPT-4 to run code locally" |
+| tools that read or change secrets (\`get_secret\`, \`set_env\`, \`list_api_keys\`) | R20 (medium) | holdout-external 19, vibekit \`vibekit_set_env\` |
+| an extension limited to a few named sites reads and changes what the user types there | R19 (low) | holdout-external 29, CoPrompt on four AI chat sites: informational → **low** (11) |
+
+**Dependency constraints** follow each ecosystem's semantics before they are matched against advisories
+(\`src/advisories/spec-bounds.ts\`): PEP 440 specifier sets through \`@renovatebot/pep440\`; Poetry's caret and tilde
+(\`^1.2.3\` < 2.0.0, \`^0.2.3\` < 0.3.0, \`^0.0.237\` < 0.0.238 — a caret on 0.0.x pins one version — \`~1.2.3\` < 1.3.0);
+npm ranges through \`semver\`. A constraint that admits only vulnerable versions matches the advisory; one that admits
+a fixed version does not. \`langchain = "^0.0.237"\` matches langchain's advisories fixed after 0.0.237.
+
+### Vulnerability calibration
+
+The severity of an R23 finding is the advisory's own: \`database_specific.severity\`, else the ecosystem's, else the
+CVSS v3 base score (docs/advisories.md "Severity"); a record without any counts as high. Then the dependency's role:
+
+- **The asset itself** at a vulnerable version: the advisory's severity at full confidence.
+- **A direct AI dependency** (declared by the manifest, not resolved by a lock, and an AI library — one the curated
+  feed covers: torch, transformers, gradio, langchain, llama-cpp-python, keras, mlflow, …) with a **high or critical**
+  advisory: capped at high, full confidence — the library is what the asset exists to call, so the vulnerable code path
+  is the asset's own. One such advisory carries the asset into high.
+- **Any other dependency** (non-AI libraries, lock entries, low/medium advisories): capped at high and counted at
+  ${DEPENDENCY_ADVISORY_CONFIDENCE}, one band lower — reachability unknown.
+
+Worked examples from the external hold-out set (\`../shared/data/holdout-external\`, figures of \`pnpm eval:enrichment\`):
+
+| file | dependency → advisory | role | finding | asset |
+|---|---|---|---|---|
+| 26 openai-cookbook requirements | \`transformers==4.30.0\` → CVE-2023-6730 (critical, RagRetriever pickle), CVE-2023-7018 (high) | direct AI dependency | high, confidence 1 (critical capped) | **high** (88): 70 + 19 · (1 − Π(1 − wᵢ/100)) |
+| 26 (same file) | \`urllib3==1.26.13\` → CVE-2023-43804 (high); \`aiohttp==3.8.5\` → CVE-2024-23334 (high) | non-AI dependencies | high at ${DEPENDENCY_ADVISORY_CONFIDENCE} → counts as medium | adds inside the band only |
+| 26 (same file) | \`transformers==4.30.0\` → CVE-2024-3568 (low) | direct AI dependency, low advisory | low at ${DEPENDENCY_ADVISORY_CONFIDENCE} | adds inside the band only |
+| 25 LLaVA pyproject | \`torch==2.0.1\` → CVE-2025-32434 (critical, secondary source: ${SECONDARY_ADVISORY_CONFIDENCE}); \`transformers==4.31.0\`, \`gradio==3.35.2\` → high | direct AI dependencies | high | **high** (87; expected high–critical) |
+| 24 text-generation-webui requirements | \`gradio==3.33.1\` → CVE-2023-34239 (PyPA record, high), CVE-2023-51449 | direct AI dependency | high | **high** (86); \`llama-cpp-python==0.1.77\` is outside CVE-2024-34359 and is not reported |
+| 27 computer-use-demo requirements | no advisory; ranges on anthropic/boto3 | — | R22 low | **low** (11) |
+
+Before this calibration the three vulnerable-pin files scored medium (59–67): every dependency advisory counted one
+band lower. Two corpus reviewers disagreed on such pins (corpus c044–c095 medium, external 24–26 high); the corpus
+history records the change of five expectations to high with this reason.
+
+**Licence missing** (R08) on Python project metadata (\`pyproject.toml\`, \`setup.cfg\`) is **low**: the licence often
+sits in a classifier or a LICENSE file that setuptools, hatchling and PEP 639 \`license-files\` ship by default, so a
+missing field is a metadata gap, not evidence of no licence. Formats that carry no licence (configs, file listings,
+weight indexes) never get R08.
+
+**False positives** are measured on every set (\`pnpm eval:enrichment\`): corpus false-positive findings per benign
+asset, and on the external set a finding above the reviewer's expected range on a benign asset; both stay ≤ 0.1.
 
 ## Publisher trust
 
