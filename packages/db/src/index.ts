@@ -140,6 +140,7 @@ export {
   findArtifacts,
   findArtifactsToRescan,
   findArtifactVerdicts,
+  keepArtifactLease,
   markArtifactBytesKept,
   readArtifactChunks,
   recordArtifactUpload,

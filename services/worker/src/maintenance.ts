@@ -4,6 +4,7 @@ import { endConsoleSessions } from '@risk/db';
 import type { WorkerDeps } from './deps';
 import { checkInvariants } from './invariants';
 import { expireTriage } from './triage-expiry';
+import { artifactUpkeep, type ArtifactUpkeepResult } from './artifact-rescan';
 
 export interface MaintenanceResult {
   staled: number;
@@ -16,6 +17,8 @@ export interface MaintenanceResult {
   triage_expired: number;
   /** console sessions that lapsed without being presented again, ended with their own credentials */
   console_sessions_ended: number;
+  /** scans whose lease ran out; kept artifacts re-scanned by a new analyser version (artifact-rescan.ts) */
+  artifacts: ArtifactUpkeepResult;
 }
 
 /**
@@ -112,6 +115,7 @@ export async function runMaintenance(deps: WorkerDeps, now = new Date()): Promis
     outbox_purged: outbox.rowCount ?? 0,
     triage_expired: triage.expired,
     console_sessions_ended: consoleSessions,
+    artifacts: await artifactUpkeep(deps, now),
   };
 }
 

@@ -151,6 +151,23 @@ export async function renewArtifactLease(
 }
 
 /**
+ * Renews the lease of a running scan every third of `leaseMs` until the returned function is called (a scan of
+ * gigabytes outlives one lease; a process that dies stops renewing, and the lease runs out).
+ */
+export function keepArtifactLease(
+  db: ArtifactsDb,
+  lease: { sha256: string; owner: string; leaseMs: number },
+  onError: (err: unknown) => void,
+): () => void {
+  const timer = setInterval(
+    () => void renewArtifactLease(db, lease).catch(onError),
+    Math.max(250, Math.floor(lease.leaseMs / 3)),
+  );
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/**
  * Writes a scan's result (whoever held the lease: the verdict of one analyser version is a property of the bytes).
  * Returns the stored row and whether the verdict changed (a first verdict counts as a change), which is when the
  * assets naming the hash are re-enriched.

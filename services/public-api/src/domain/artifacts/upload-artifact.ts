@@ -15,8 +15,8 @@ import {
   completeArtifactScan,
   failArtifactScan,
   markArtifactBytesKept,
+  keepArtifactLease,
   recordArtifactUpload,
-  renewArtifactLease,
   writeArtifactChunk,
   type ArtifactRow,
 } from '@risk/db';
@@ -73,15 +73,11 @@ async function scan(
   job: { scanner: ArtifactScanner; sha256: string; owner: string; keep: boolean },
 ): Promise<ArtifactRow> {
   const { scanner, sha256, owner } = job;
-  const leaseMs = deps.config.ARTIFACTS_SCAN_LEASE_MS;
-  const renew = setInterval(
-    () =>
-      void renewArtifactLease(deps.pool, { sha256, owner, leaseMs }).catch((err: unknown) =>
-        deps.logger.warn('could not renew an artifact scan lease', { err, sha256 }),
-      ),
-    Math.max(250, Math.floor(leaseMs / 3)),
+  const stopRenewing = keepArtifactLease(
+    deps.pool,
+    { sha256, owner, leaseMs: deps.config.ARTIFACTS_SCAN_LEASE_MS },
+    (err) => deps.logger.warn('could not renew an artifact scan lease', { err, sha256 }),
   );
-  renew.unref();
   try {
     if (job.keep) await keepBytes(deps, scanner, sha256);
     const result = await scanner.end();
@@ -92,7 +88,7 @@ async function scan(
     await failArtifactScan(deps.pool, { sha256, owner, failure: 'scan_error' }).catch(() => undefined);
     throw err;
   } finally {
-    clearInterval(renew);
+    stopRenewing();
     await scanner.abort();
   }
 }
