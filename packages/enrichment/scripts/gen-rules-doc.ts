@@ -9,6 +9,8 @@ import { SCORE_FORMULA } from '../src/index';
 import { DEPENDENCY_ADVISORY_CONFIDENCE, RULES, SECONDARY_ADVISORY_CONFIDENCE } from '../src/rules';
 import { KNOWN_SERVERS } from '../src/rules/signals/servers';
 import { CONFIDENT } from '../src/score';
+import { FORMATS } from '../src/formats';
+import { FORMATS_DOC_PATH, renderFormatsDoc, renderManifestsRecognised } from './formats-doc';
 
 export const DOC_PATH = join(__dirname, '..', '..', '..', 'docs', 'enrichment.md');
 
@@ -25,7 +27,8 @@ export function renderEnrichmentDoc(): string {
   return `# Enrichment: rules, scoring, publisher trust, AI-BOM
 
 Generated from the rule registry (\`packages/enrichment/src/rules/registry.ts\`: one \`defineRule\` per rule in
-\`src/rules/<family>.ts\`) and the shipped data by
+\`src/rules/<family>.ts\`), the format registry (\`src/formats/registry.ts\`: one \`defineFormat\` per manifest format) and
+the shipped data by
 \`packages/enrichment/scripts/gen-rules-doc.ts\` (\`pnpm --filter @risk/enrichment rules-doc\`; a test fails when this
 file is out of date — do not edit by hand).
 
@@ -76,33 +79,7 @@ Notes
   \`verification\` is not \`primary\` (it rests on secondary sources) gives confidence ${SECONDARY_ADVISORY_CONFIDENCE}: the
   version match is exact but the advisory data is not confirmed, so it keeps most of its weight (still above the ${CONFIDENT} band threshold); its evidence and description say so.
 
-## Manifests recognised
-
-Hugging Face model/dataset cards (YAML front matter + body, or none: licence from prose), \`config.json\`
-(architectures, model_type, \`auto_map\`), diffusers \`model_index.json\` (pipeline class), weight indexes
-(\`*.index.json\` \`weight_map\`), file listings (JSON or one path per line; a listing with a weight file may also hold
-extension-less entries and \`.yaml\`/\`.py\` files; pickle \`.bin/.pt/.pth/.pkl/.pickle/.ckpt/.joblib/.dill\`,
-\`.safetensors\`, \`.gguf\`, \`.onnx\`, \`.h5/.keras\`), Keras configs, tokenizer configs (chat templates),
-onnxruntime-genai configs, MCP registry \`server.json\` (current and legacy snake_case), \`mcpServers\`/\`servers\`
-client configs (JSON, or JSONC as VS Code writes it: comments and trailing commas are stripped outside strings),
-MCPB/DXT \`manifest.json\` (\`server.mcp_config\` or the early \`mcp.command\` form), tools/list snapshots (descriptions,
-input schemas, annotations), npm \`package.json\` (with its lock when given as \`metadata.package_lock\`: declared
-dependencies at their locked versions) and \`package-lock.json\`/\`npm-shrinkwrap.json\` (lockfile v1–v3: installed
-versions; a \`resolved\` outside the npm registry is a URL/VCS requirement, pinned by an integrity hash unless it is git),
-\`pyproject.toml\` (PEP 621 dependencies and extras, PEP 735 \`[dependency-groups]\`, Poetry dependency groups, uv
-\`dev-dependencies\`, all read; R22 does not count development groups, which whoever installs the package never gets; Poetry and \`[tool.uv.sources]\` git/url/path sources as URL/VCS requirements, a git source
-pinned only by a full commit \`rev\`; trove licence classifiers mapped to SPDX), \`uv.lock\` (registry packages at their
-locked versions; git sources pinned by the recorded commit, URL sources by their archive hash), \`setup.cfg\` (\`[metadata]\` licence or classifier, \`[options] install_requires\`),
-\`requirements.txt\` (pins, ranges, markers, and URL/VCS/editable lines kept as \`url_requirements\`), Ollama
-\`Modelfile\`, Dockerfiles (a \`FROM\` plus an instruction a Modelfile does not have: RUN, COPY, CMD…; stages, base
-images, RUN/CMD text), compose files (\`services\` with image/build: privileged, \`network_mode: host\`, \`pid: host\`,
-\`cap_add\`, host bind mounts, command), browser extension \`manifest.json\` (MV2 and MV3: permissions, host
-permissions, content script matches), Jupyter notebooks (code cells), agent configurations (JSON/YAML), and generic
-JSON/YAML/TOML/text as the fallback. Signal \`metadata\` adds files (HF \`siblings\` with sha256), pickle imports, GGUF
-metadata, tools, licence, base_model. A manifest that cannot be parsed yields \`manifest_unparseable\`; content that
-parses only as generic data yields \`format_not_analysed\` and \`score_breakdown.score_confidence: 'low'\`, so a blind
-spot never reads as a clean 0; analysis never throws.
-
+${renderManifestsRecognised()}
 ## Issue 18 changes, with corpus examples
 
 Each change below was made to close a disagreement with the labelled corpus (\`packages/enrichment/corpus/\`,
@@ -315,4 +292,6 @@ safety: {status, flags}}\`, \`safety.status\` = \`degraded\` when R13 fired; \`n
 if (require.main === module) {
   writeFileSync(DOC_PATH, renderEnrichmentDoc());
   console.log(`wrote ${DOC_PATH} (${RULES.length} rules)`);
+  writeFileSync(FORMATS_DOC_PATH, renderFormatsDoc());
+  console.log(`wrote ${FORMATS_DOC_PATH} (${FORMATS.length} manifest formats)`);
 }
