@@ -22,7 +22,8 @@ export function openApiDocuments(): Record<string, unknown> {
 /** File name → TypeScript source (prettier-formatted, as the repository's other sources). */
 export async function renderGeneratedFiles(): Promise<Record<string, string>> {
   const files: Record<string, string> = {};
-  for (const [name, document] of Object.entries(openApiDocuments())) {
+  const documents = openApiDocuments();
+  for (const [name, document] of Object.entries(documents)) {
     const ast = await openapiTS(idempotencyKeyOptional(document), {
       silent: true,
       alphabetize: true,
@@ -42,7 +43,39 @@ export async function renderGeneratedFiles(): Promise<Record<string, string>> {
     const options = (await prettier.resolveConfig(filepath)) ?? {};
     files[name] = await prettier.format(source, { ...options, filepath });
   }
+  files[IDEMPOTENT_POSTS_FILE] = await renderIdempotentPosts(documents);
   return files;
+}
+
+const IDEMPOTENT_POSTS_FILE = 'idempotent-posts.ts';
+
+/**
+ * The POST operations that take an `Idempotency-Key` header, per document, as path templates: the route
+ * definitions put the header on exactly the idempotent POSTs (packages/common/src/http/route-openapi.ts), so the
+ * SDK's transport keys and retries those and no other POST (src/idempotent-posts.ts), with no list kept by hand.
+ */
+export function idempotentPosts(document: unknown): string[] {
+  const paths = (document as OpenAPI3).paths ?? {};
+  return Object.entries(paths)
+    .filter(([, item]) => ((item as Record<string, Operation | undefined>).post?.parameters ?? []).some(isKeyHeader))
+    .map(([template]) => template)
+    .sort();
+}
+
+const isKeyHeader = (parameter: NonNullable<Operation['parameters']>[number]) =>
+  parameter.in === 'header' && parameter.name?.toLowerCase() === 'idempotency-key';
+
+async function renderIdempotentPosts(documents: Record<string, unknown>): Promise<string> {
+  const lists = Object.entries(documents).map(
+    ([name, document]) => `  '${name.replace(/\.ts$/, '')}': ${JSON.stringify(idempotentPosts(document))},`,
+  );
+  const source =
+    `// Generated from the OpenAPI documents by \`${GENERATE_COMMAND}\` (scripts/openapi-types.ts): do not edit.\n` +
+    '/** The POST operations that take an Idempotency-Key header, per document, as path templates. */\n' +
+    `export const IDEMPOTENT_POSTS = {\n${lists.join('\n')}\n} as const;\n`;
+  const filepath = path.join(GENERATED_DIR, IDEMPOTENT_POSTS_FILE);
+  const options = (await prettier.resolveConfig(filepath)) ?? {};
+  return prettier.format(source, { ...options, filepath });
 }
 
 type Operation = { parameters?: Array<{ in?: string; name?: string; required?: boolean; description?: string }> };
@@ -56,7 +89,7 @@ function idempotencyKeyOptional(document: unknown): OpenAPI3 {
   for (const item of Object.values(copy.paths ?? {})) {
     for (const operation of Object.values(item as Record<string, Operation>)) {
       for (const parameter of operation?.parameters ?? []) {
-        if (parameter.in === 'header' && parameter.name?.toLowerCase() === 'idempotency-key') {
+        if (isKeyHeader(parameter)) {
           parameter.required = false;
           parameter.description = `${parameter.description ?? ''} (the SDK sends a UUID when none is given)`.trim();
         }

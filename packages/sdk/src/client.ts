@@ -5,6 +5,7 @@ import { RiskApiError } from './errors';
 import type { paths as AdminPaths } from './generated/admin-api';
 import type { paths as PublicPaths } from './generated/public-api';
 import { paginate, type ListItem, type ListPath } from './pagination';
+import { idempotentPostOf, IDEMPOTENT_POSTS } from './idempotent-posts';
 import { createTransport, type RetryOptions, type TransportOptions } from './retry';
 
 export type { AdminPaths, PublicPaths };
@@ -72,24 +73,22 @@ export interface AdminClientOptions extends ClientOptions {
   token?: string;
 }
 
-/** Client of the public API (/v1): every POST carries an Idempotency-Key and is retried safely. */
+/**
+ * Client of the public API (/v1): every POST its document marks idempotent (IDEMPOTENT_POSTS, generated) carries
+ * an Idempotency-Key and is retried safely; any other POST is retried only when it certainly was not processed.
+ */
 export function createPublicClient(options: PublicClientOptions): RiskClient<PublicPaths> {
-  return createRiskClient<PublicPaths>(options, options.apiKey, true);
+  return createRiskClient<PublicPaths>(options, options.apiKey, idempotentPostOf(IDEMPOTENT_POSTS['public-api']));
 }
 
-/** The admin POSTs that honour Idempotency-Key (docs/admin-api.md "Idempotency"): minting an API key. */
-const ADMIN_IDEMPOTENT_POSTS = ['/keys/v1'];
-
 /**
- * Client of the admin API. Its POSTs take no Idempotency-Key except `POST /keys/v1`, so that one gets a key and
- * is retried like on the public API; any other POST is retried only when it certainly was not processed (429,
- * connection refused); GET, PUT and DELETE are retried like on the public API.
+ * Client of the admin API. Its POSTs take no Idempotency-Key except those its document marks (IDEMPOTENT_POSTS,
+ * generated: `POST /keys/v1`), which get a key and are retried like on the public API; any other POST is retried
+ * only when it certainly was not processed (429, connection refused); GET, PUT and DELETE are retried like on the
+ * public API.
  */
 export function createAdminClient(options: AdminClientOptions): RiskClient<AdminPaths> {
-  return createRiskClient<AdminPaths>(options, options.token, (request) => {
-    const path = withoutTrailingSlashes(new URL(request.url).pathname);
-    return ADMIN_IDEMPOTENT_POSTS.some((route) => path.endsWith(route));
-  });
+  return createRiskClient<AdminPaths>(options, options.token, idempotentPostOf(IDEMPOTENT_POSTS['admin-api']));
 }
 
 const throwOnError: Middleware = {

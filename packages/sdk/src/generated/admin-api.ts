@@ -824,6 +824,8 @@ export interface components {
         | 'threats:write'
         | 'webhooks:write'
         | 'assets:triage'
+        | 'artifacts:write'
+        | 'artifacts:read'
       )[];
     };
     CreateDeploymentTokenBody: {
@@ -1148,10 +1150,11 @@ export interface components {
     /** @description an OpenAPI 3.1 document */
     OpenApiDocument: {
       info: {
-        [key: string]: unknown;
+        title: string;
+        version: string;
       };
       openapi: string;
-      paths: {
+      paths?: {
         [key: string]: unknown;
       };
     } & {
