@@ -51,8 +51,8 @@ const workspaces = ['packages', 'services'].flatMap((group) =>
     }),
 );
 const dirOf = new Map(workspaces.map((w) => [w.short, w.dir]));
-const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const dirsPattern = (shorts) => `^(${shorts.map((s) => escape(dirOf.get(s))).join('|')})/`;
+const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const dirsPattern = (shorts) => `^(${shorts.map((s) => escapeRe(dirOf.get(s))).join('|')})/`;
 
 // LAYERS must name every workspace, list only workspaces, allow every declared run-time dependency, and be acyclic
 const problems = [];
@@ -94,7 +94,7 @@ const layerRules = workspaces.flatMap((w) => {
       name: `layer-${w.short}`,
       comment: `${w.short}'s run-time code imports only ${full.concat(typesOnly.map((t) => `${t} (types)`)).join(', ') || 'no package of ours'} (LAYERS)`,
       severity: 'error',
-      from: { path: `^${escape(w.dir)}/src/`, ...RUNTIME_FILE },
+      from: { path: `^${escapeRe(w.dir)}/src/`, ...RUNTIME_FILE },
       to: { path: '^(packages|services)/', pathNot: dirsPattern([w.short, ...full, ...typesOnly]) },
     },
   ];
@@ -103,14 +103,14 @@ const layerRules = workspaces.flatMap((w) => {
       name: `layer-${w.short}-types-only`,
       comment: `${w.short} may import ${typesOnly.join(', ')} for types only: nothing of it runs in ${w.short}`,
       severity: 'error',
-      from: { path: `^${escape(w.dir)}/src/`, ...RUNTIME_FILE },
+      from: { path: `^${escapeRe(w.dir)}/src/`, ...RUNTIME_FILE },
       to: { path: dirsPattern(typesOnly), preCompilationOnly: false },
     });
   rules.push({
     name: `declared-${w.short}`,
     comment: `${w.short} (tests, benches and scripts included) imports only the packages its package.json declares`,
     severity: 'error',
-    from: { path: `^${escape(w.dir)}/`, pathNot: TEST_EXCEPTIONS.map((e) => e.from) },
+    from: { path: `^${escapeRe(w.dir)}/`, pathNot: TEST_EXCEPTIONS.map((e) => e.from) },
     to: { path: '^(packages|services)/', pathNot: dirsPattern([w.short, ...w.deps, ...w.devDeps]) },
   });
   return rules;
