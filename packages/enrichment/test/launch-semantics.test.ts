@@ -188,6 +188,17 @@ describe('supply chain', () => {
   });
 });
 
+describe('what tools say about themselves', () => {
+  const tools = (description: string) =>
+    JSON.stringify({ tools: [{ name: 'delete_app', description, inputSchema: { type: 'object' } }] });
+  it('a deletion the tool calls permanent is destructive at full confidence; a name alone at 0.6', () => {
+    const permanent = run({ asset_type: 'mcp_server', raw_manifest: tools('Delete a hosted app permanently.') });
+    expect(permanent.by('R18').map((f) => [f.title, f.confidence])).toEqual([['Destructive operations', 1]]);
+    const named = run({ asset_type: 'mcp_server', raw_manifest: tools('Delete a hosted app.') });
+    expect(named.by('R18').map((f) => f.confidence)).toEqual([0.6]);
+  });
+});
+
 describe('dependency constraints with each ecosystem semantics', () => {
   it("Poetry's caret and tilde", () => {
     expect(poetryUpper('^', '1.2.3')).toBe('2');

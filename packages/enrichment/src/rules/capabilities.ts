@@ -112,7 +112,7 @@ export const R18 = defineRule({
   attack_techniques: ['AML.T0101', 'AML.T0098'],
   references: ['§3 R18'],
   evaluate(ctx) {
-    const { fsWrite, fsServers, fsRead, broadRoots, cloudDocuments, destructive } = toolSignals(ctx);
+    const { fsWrite, fsServers, fsRead, broadRoots, cloudDocuments, destructive, irreversible } = toolSignals(ctx);
     // a launch flag that grants write access to the whole file system or a home directory (`--allow-write /`, Deno's
     // unscoped `-A`) is the broadest filesystem scope whatever the tools are called (docs/enrichment.md "Launch
     // semantics")
@@ -152,7 +152,8 @@ export const R18 = defineRule({
     if (destructive.length)
       return [
         {
-          confidence: 0.6,
+          // a tool that says itself that its deletion is permanent is no guess from a name: full confidence
+          confidence: irreversible.length ? 1 : 0.6,
           title: 'Destructive operations',
           description: `Tools that delete or irreversibly change data: ${destructive.slice(0, 5).join(', ')}.`,
           evidence: { path: 'tools', tools: destructive.slice(0, 20) },

@@ -84,6 +84,8 @@ function agentRunsCode(description: string): boolean {
   }
   return false;
 }
+/** A tool's own word that its effect cannot be reversed. */
+const IRREVERSIBLE = /\b(?:permanently|irreversibl[ey]|cannot be undone|can't be undone|can not be undone)\b/i;
 /** Tools or servers that install other servers, packages or plugins (supply chain: code chosen at run time). */
 const INSTALLER_NAME =
   /(?:^|[_-])(?:install|add|setup)[_-](?:mcp[_-])?(?:servers?|packages?|plugins?|extensions?)(?:$|[_-])/i;
@@ -145,6 +147,8 @@ export interface ToolSignals {
   broadRoots: string[];
   /** tools that destroy something other than files (not annotated read-only or non-destructive) */
   destructive: string[];
+  /** of those, the ones whose own description says the effect cannot be reversed */
+  irreversible: string[];
   net: string[];
   netServers: string[];
   pay: string[];
@@ -176,6 +180,7 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
   const pay: string[] = [];
   const unannotated: string[] = [];
   const destructive: string[] = [];
+  const irreversible: string[] = [];
   for (const t of p.tools.slice(0, 500)) {
     const text = toolText(t);
     const ind = POISON.filter(([, re]) => re.test(text)).map(([k]) => k);
@@ -187,8 +192,10 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
     if (FS_WRITE_NAME.test(t.name) || (FS_WRITE_DESC.test(t.description) && ann.readOnlyHint !== true))
       fsWrite.push(t.name);
     else if (FS_READ_NAME.test(t.name) || params.some((x) => PATH_PARAM.test(x))) fsRead.push(t.name);
-    else if (DESTRUCTIVE_NAME.test(t.name) && ann.readOnlyHint !== true && ann.destructiveHint !== false)
+    else if (DESTRUCTIVE_NAME.test(t.name) && ann.readOnlyHint !== true && ann.destructiveHint !== false) {
       destructive.push(t.name);
+      if (IRREVERSIBLE.test(t.description)) irreversible.push(t.name);
+    }
     if (NET_NAME.test(t.name) || NET_DESC.test(t.description) || params.some((x) => NET_PARAM.test(x)))
       net.push(t.name);
     if (PAY.test(t.name) || PAY.test(t.description)) pay.push(t.name);
@@ -252,6 +259,7 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
     fsRead,
     fsServers,
     destructive,
+    irreversible,
     cloudDocuments: p.tools.slice(0, 500).some((t) => CLOUD_STORE.test(t.description)),
     broadRoots,
     net,
