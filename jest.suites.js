@@ -11,6 +11,7 @@ const fs = require('node:fs');
 /** Suites under a package's test/ folder that are unit tests (paths from the repository root, globs). */
 const unitInTest = [
   'packages/enrichment/test/**/*.test.ts',
+  'packages/redaction/test/**/*.test.ts',
   'packages/time-budget/test/**/*.test.ts',
   'services/admin-api/test/feed-cache.test.ts',
   'services/public-api/test/error-codes.test.ts',
