@@ -11,6 +11,8 @@ const SCOPES: Record<Scope, string> = {
   'threats:write': 'create and update threats',
   'webhooks:write': 'manage webhook endpoints',
   'assets:triage': 'triage findings, suppressions and severity overrides',
+  'artifacts:write': 'upload model files to be scanned',
+  'artifacts:read': 'read artifact verdicts by SHA-256',
 };
 export const SCOPE_LIST = Object.keys(SCOPES) as Scope[];
 export const describeScope = (s: Scope): string => SCOPES[s];
