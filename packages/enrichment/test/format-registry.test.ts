@@ -71,6 +71,30 @@ describe('format registry', () => {
     },
   );
 
+  it('reads a listing wrapped in an object (a model inventory), not generic JSON', () => {
+    const inventory = {
+      model_info: { architecture: 'MistralForCausalLM', model_type: 'mistral' },
+      model_files: [
+        { name: 'consolidated.safetensors', size: 47144846024 },
+        { name: 'model-00001-of-00010.safetensors', size: 4781571736 },
+        { name: 'params.json', size: 500 },
+      ],
+    };
+    const a = analyze(input({ asset_type: 'model', raw_manifest: JSON.stringify(inventory) }));
+    expect(a.parsed.kind).toBe('file_listing');
+    expect(a.parsed.files.map((f) => f.path)).toEqual([
+      'consolidated.safetensors',
+      'model-00001-of-00010.safetensors',
+      'params.json',
+    ]);
+    expect(a.findings.map((f) => f.rule_id)).not.toContain('format_not_analysed');
+    // an array of tool names is no listing: no weight file among them
+    const tools = { tools: [{ name: 'search' }, { name: 'fetch' }] };
+    expect(analyze(input({ asset_type: 'mcp_server', raw_manifest: JSON.stringify(tools) })).parsed.kind).toBe(
+      'mcp_tools',
+    );
+  });
+
   it('takes a file name as a hint only: it never recognises content on its own', () => {
     expect(fileNameOf(input({ source_url: 'https://github.com/o/r/blob/main/requirements-dev.txt?plain=1' }))).toBe(
       'requirements-dev.txt',

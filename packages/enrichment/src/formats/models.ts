@@ -3,7 +3,7 @@
 import type { EnrichmentInput } from '../types';
 import { isObj, type Obj } from '../util';
 import { hasHeadings, parseCard, parseModelIndexCard, proseLicense } from '../parse/card';
-import { append, genericNameVersion } from '../parse/common';
+import { append, filesFrom, genericNameVersion } from '../parse/common';
 import {
   isDiffusersIndex,
   isPathList,
@@ -142,17 +142,40 @@ const WEIGHT_FILE =
 /** any file name with an extension (a weaker listing: below a requirements file of dotted names) */
 const ANY_FILE_LINE = /^[\w./@+-]+\.[A-Za-z0-9]{1,12}$/;
 
+/**
+ * The array of file entries an object holds (`files`, `siblings`, `model_files`…): at least 80 % of its entries name a
+ * file (strings, or objects with a path, `rfilename`, name or filename) and one of them is model weights. The longest
+ * such array when there are several.
+ */
+function fileArrayOf(j: Obj): unknown[] | null {
+  let best: unknown[] | null = null;
+  let bestFiles = 0;
+  for (const v of Object.values(j)) {
+    if (!Array.isArray(v) || v.length === 0) continue;
+    const files = filesFrom(v);
+    if (files.length >= 0.8 * v.length && files.length > bestFiles && files.some((f) => WEIGHT_FILE.test(f.path))) {
+      best = v;
+      bestFiles = files.length;
+    }
+  }
+  return best;
+}
+
 export const FILE_LISTING = defineFormat({
   id: 'file_listing',
   title: 'Repository file listing',
   family: 'model',
   syntax: ['json', 'lines'],
   summary:
-    "a JSON array of paths (strings, `{path}` or the Hub's `{rfilename}` siblings) or one path a line; a listing with a weight file may also hold extension-less entries; pickle `.bin/.pt/.pth/.pkl/.pickle/.ckpt/.joblib/.dill`, `.safetensors`, `.gguf`, `.onnx`, `.h5/.keras` are told apart",
+    "a JSON array of paths (strings, `{path}` or the Hub's `{rfilename}` siblings), an object holding one (`siblings`, `files`, `model_files` with a weight file among them), or one path a line; a listing with a weight file may also hold extension-less entries; pickle `.bin/.pt/.pth/.pkl/.pickle/.ckpt/.joblib/.dill`, `.safetensors`, `.gguf`, `.onnx`, `.h5/.keras` are told apart",
   names: null,
   recognise(doc) {
     const j = doc.json();
-    if (j) return isPathList(j.value) ? 0.95 : 0;
+    if (j) {
+      if (isPathList(j.value)) return 0.95;
+      // an object around the listing (a Hub API answer, a file inventory): below every config and manifest shape
+      return isObj(j.value) && fileArrayOf(j.value) ? 0.7 : 0;
+    }
     if (doc.structured) return 0;
     // one pass, no copies: every line a file name (0.95), at least 3 paths with a weight file (0.95), every line a
     // name with an extension (0.85), or most of it paths with a weight file (0.8, the other lines left out)
@@ -178,10 +201,11 @@ export const FILE_LISTING = defineFormat({
   },
   parse(p, doc) {
     const j = doc.json();
-    if (j && Array.isArray(j.value)) {
+    if (j) {
       p.format = 'json';
       p.raw_json = j.value;
-      parsePathList(p, j.value);
+      const list = Array.isArray(j.value) ? j.value : isObj(j.value) ? fileArrayOf(j.value) : null;
+      if (list) parsePathList(p, list);
       return;
     }
     append(
