@@ -206,6 +206,7 @@ reader serves every format, so a flag means the same in a Dockerfile as in an MC
 | tools or a server description that install other servers, packages or plugins | R21 (medium) | a tool \`install_mcp_server\` |
 | an MCP package (asset type \`mcp_server\`, or a dependency on an MCP SDK) is judged by its own description, like a server entry; any package that says a model or agent runs code is code execution | R17 (high) | holdout-external 17 "An MCP server to run arbitrary commands": medium → **high** (79); corpus c078 open-interpreter "Ask GPT-4 to run code locally" |
 | tools that read or change secrets (\`get_secret\`, \`set_env\`, \`list_api_keys\`) | R20 (medium) | holdout-external 19, vibekit \`vibekit_set_env\` |
+| a destructive tool whose own description says the effect is permanent ("permanently", "cannot be undone"): no guess from a name (0.6) but the tool's word | R18 (high) | holdout-external 19, vibekit \`vibekit_delete_app\` "Delete a hosted app permanently": medium → **high** (79) |
 | an extension limited to a few named sites reads and changes what the user types there | R19 (low) | holdout-external 29, CoPrompt on four AI chat sites: informational → **low** (11) |
 
 **Dependency constraints** follow each ecosystem's semantics before they are matched against advisories
