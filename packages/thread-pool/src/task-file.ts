@@ -45,6 +45,9 @@ async function bundle(task: TaskFileSource): Promise<string> {
       logLevel: 'silent',
       // a task file that imports this package must not bundle the bundler (task-file.ts is never run in a thread)
       external: ['esbuild'],
+      // a package's ES module build first: a UMD `main` (jsonc-parser's) requires its parts through a wrapper esbuild
+      // cannot follow, so its bundle failed to load at run time ("Cannot find module './impl/format'")
+      mainFields: ['module', 'main'],
     });
     const code = out.outputFiles[0]!.contents;
     const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
