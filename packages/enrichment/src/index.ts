@@ -21,10 +21,21 @@ export type {
 } from './types';
 export { renderSpdxTagValue, buildSpdx3, spdx3InputFromStored, SPDX3_CONTEXT, type StoredComponent } from './aibom';
 // the score's parts, for the per-org effective score and its explanation (docs/triage.md)
-export { computeScore, SCORE_FORMULA, BAND_FLOOR, BAND_ROOM, CONFIDENT, effectiveBand, type ScoreResult } from './score';
+export {
+  computeScore,
+  SCORE_FORMULA,
+  BAND_FLOOR,
+  BAND_ROOM,
+  CONFIDENT,
+  effectiveBand,
+  type ScoreResult,
+} from './score';
 export { SEVERITY_WEIGHT } from './rules';
 export { severityForScore };
 export { mergeAnalyses, primaryAnalysis } from './observations';
+export { namedArtifacts, MAX_NAMED_ARTIFACTS } from './parse/artifacts';
+export { ARTIFACT_VERDICTS } from './types';
+export type { ArtifactRef, ArtifactVerdictRecord, ArtifactVerdictFinding, ArtifactVerdictValue } from './types';
 /**
  * Every CVE id a rule finding can carry from the curated feed (ids and CVE aliases): the worker reads threats by
  * these plus the ids of the candidate advisories it read for the asset (docs/advisories.md "Enrichment").
