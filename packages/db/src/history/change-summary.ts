@@ -1,3 +1,4 @@
+import type { RiskSeverity } from '@risk/contracts';
 import { diffComponents, diffLineage, diffPrimaryLicense, type ComponentRef, type LineageDiff } from './aibom-diff';
 
 /**
@@ -23,12 +24,12 @@ export interface KeyedFinding {
   id: string;
   key: string;
   rule_id: string;
-  severity: string;
+  severity: RiskSeverity;
 }
 export interface SummaryFinding {
   id: string;
   rule_id: string;
-  severity: string;
+  severity: RiskSeverity;
 }
 
 export interface FindingsSummary {
@@ -57,7 +58,7 @@ export interface AiBomSummary {
 }
 
 export interface ChangeSummary {
-  risk: { score: Change<number | null>; severity: Change<string | null> };
+  risk: { score: Change<number | null>; severity: Change<RiskSeverity | null> };
   bom_version: Change<number | null>;
   /** null when the enrichment kept the AI-BOM version */
   aibom: AiBomSummary | null;

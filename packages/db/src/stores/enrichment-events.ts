@@ -1,3 +1,11 @@
+import {
+  ASSET_TYPE_VALUES,
+  ENRICHMENT_STATUSES,
+  RISK_SEVERITIES,
+  type EventExtra,
+  type EventObject,
+  type EventTypeName,
+} from '@risk/contracts';
 import type { EnrichmentResult } from '@risk/enrichment';
 import { summarizeAiBom, summarizeFindings, SUMMARY_NAME_CAP, type KeyedFinding } from '../history/change-summary';
 import { ID_PREFIXES, newId } from '../ids';
@@ -73,15 +81,30 @@ export function previousState(row: {
   };
 }
 
+/** The events an enrichment write may emit; all carry the asset's enrichment summary as `object`. */
+type AssetEventType = Extract<
+  EventTypeName,
+  'asset.enriched' | 'asset.risk_changed' | 'asset.aibom_changed' | 'asset.tools_changed'
+>;
+
+/** A text column's value as one of the catalogue's values: anything else would contradict the document, so it throws. */
+function oneOf<V extends string>(values: readonly V[], value: string, column: string): V {
+  const found = values.find((v) => v === value);
+  if (found === undefined)
+    throw new Error(`enrichment event: ${column} ${JSON.stringify(value)} is not in the catalogue`);
+  return found;
+}
+
 const DRIFT_RULES = new Set(['R30', 'R31', 'R32', 'R33']);
 
 export function enrichmentEvents(input: EventsInput): EventRow[] {
   const { result, previous: prev } = input;
-  const rendered = {
+  // typed by the catalogue (@risk/contracts EventObject/EventExtra): these rows are written with plain SQL
+  const rendered: EventObject<AssetEventType> = {
     object: 'asset',
     fingerprint: input.fingerprint,
-    asset_type: input.asset_type,
-    enrichment_status: input.status,
+    asset_type: oneOf(ASSET_TYPE_VALUES, input.asset_type, 'asset_type'),
+    enrichment_status: oneOf(ENRICHMENT_STATUSES, input.status, 'enrichment_status'),
     intrinsic_risk_score: result.intrinsic_risk_score,
     intrinsic_risk_severity: result.intrinsic_risk_severity,
     publisher: result.publisher,
@@ -89,12 +112,12 @@ export function enrichmentEvents(input: EventsInput): EventRow[] {
     bom_version: input.bomVersion,
     enriched_at: Math.floor(input.now.getTime() / 1000),
   };
-  const event = (type: string, extra: Record<string, unknown> = {}): EventRow => ({
+  const event = <T extends AssetEventType>(type: T, extra: EventExtra<T>): EventRow => ({
     id: newId(ID_PREFIXES.event),
     type,
     data: { object: rendered, ...extra },
   });
-  const events = [event('asset.enriched')];
+  const events = [event('asset.enriched', {})];
 
   const keys = findingKeys(result.findings);
   const after: KeyedFinding[] = result.findings.map((f, i) => ({
@@ -109,7 +132,7 @@ export function enrichmentEvents(input: EventsInput): EventRow[] {
     id: f.id,
     key: prevKeys[i]!,
     rule_id: f.rule_id,
-    severity: f.severity,
+    severity: oneOf(RISK_SEVERITIES, f.severity, 'findings.severity'),
   }));
   const aibom =
     input.newBom && prev.bom_version !== null && prev.components
@@ -118,10 +141,11 @@ export function enrichmentEvents(input: EventsInput): EventRow[] {
           to: { version: input.bomVersion, components: result.aibom.components, lineage: result.aibom.lineage },
         })
       : null;
+  const prevSeverity = prev.severity === null ? null : oneOf(RISK_SEVERITIES, prev.severity, 'intrinsic_risk_severity');
   const summary = {
     risk: {
       score: { from: prev.score, to: result.intrinsic_risk_score },
-      severity: { from: prev.severity, to: result.intrinsic_risk_severity },
+      severity: { from: prevSeverity, to: result.intrinsic_risk_severity },
     },
     bom_version: { from: prev.bom_version, to: input.bomVersion },
     aibom,
@@ -133,7 +157,7 @@ export function enrichmentEvents(input: EventsInput): EventRow[] {
   if (prev.score !== null && (scoreChanged || severityChanged)) {
     events.push(
       event('asset.risk_changed', {
-        previous_attributes: { intrinsic_risk_score: prev.score, intrinsic_risk_severity: prev.severity },
+        previous_attributes: { intrinsic_risk_score: prev.score, intrinsic_risk_severity: prevSeverity },
         summary,
       }),
     );
