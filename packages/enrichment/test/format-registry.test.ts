@@ -232,6 +232,28 @@ describe('JSONC', () => {
     );
   });
 
+  it.each([
+    [
+      'VS Code settings.json (mcp.servers, JSONC)',
+      '{\n  "editor.fontSize": 14, // mine\n  "mcp": { "servers": { "gh": { "command": "npx", "args": ["-y", "srv"] }, }, },\n}',
+      'mcp.servers.gh',
+    ],
+    [
+      "Continue's config.yaml (a list of servers)",
+      'name: my assistant\nmcpServers:\n  - name: gh\n    command: npx\n    args: ["-y", "srv"]\n',
+      'mcpServers.gh',
+    ],
+    [
+      'Zed settings (context_servers, command as an object)',
+      '{"context_servers": {"gh": {"command": {"path": "npx", "args": ["-y", "srv"], "env": {}}}}}',
+      'context_servers.gh',
+    ],
+  ])('reads the MCP servers of %s', (_k, raw, path) => {
+    const p = parseManifest(input({ asset_type: 'mcp_server', raw_manifest: raw }));
+    expect(p.kind).toBe('mcp_client_config');
+    expect(p.servers.map((s) => [s.path, s.command, s.args])).toEqual([[path, 'npx', ['-y', 'srv']]]);
+  });
+
   it('keeps __proto__ as an own key and refuses nesting past the limit without overflowing the stack', () => {
     expect(Object.keys(parseJsonc('{"__proto__": {"x": 1}, // c\n}') as object)).toEqual(['__proto__']);
     expect(() => parseJsonc(`${'['.repeat(100_000)} // c`)).toThrow(/nested deeper/);

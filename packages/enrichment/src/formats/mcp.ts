@@ -15,8 +15,8 @@ export const MCP_CLIENT_CONFIG = defineFormat({
   family: 'mcp',
   syntax: ['json', 'jsonc', 'yaml'],
   summary:
-    'each server under `mcpServers` (Claude Desktop, Cursor, Windsurf, `.mcp.json`), `mcp_servers` or `servers` (VS Code, JSONC with comments and trailing commas): command, args, env, url, transport, headers, tools',
-  names: /^(?:\.?mcp|mcp_config|claude_desktop_config|settings)\.json$/i,
+    "each server under `mcpServers` (Claude Desktop, Cursor, Windsurf, `.mcp.json`; a list in Continue's config), `mcp_servers`, `servers` (VS Code `mcp.json`, JSONC with comments and trailing commas), `mcp.servers` (VS Code `settings.json`) or `context_servers` (Zed): command, args, env, url, transport, headers, tools",
+  names: /^(?:\.?mcp|mcp_config|claude_desktop_config|settings|config)\.(?:json|ya?ml)$/i,
   recognise(doc, ctx) {
     const j = dataObject(doc);
     return j && clientServerMap(j) && !namesAgentOrModel(j, ctx.input) ? 0.96 : 0;

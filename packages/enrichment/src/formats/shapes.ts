@@ -23,12 +23,43 @@ export function fromData<T>(
   };
 }
 
-/** The MCP server map of a client config and the key it sits under: `mcpServers`, `mcp_servers` or VS Code `servers`. */
+/** An entry that launches or reaches a server: a `command` or a `url`. */
+const isServerEntry = (s: unknown): s is Obj => isObj(s) && ('command' in s || 'url' in s);
+
+/** Servers given as a list of `{name, command|url, …}` (Continue's `mcpServers`), as a map by name. */
+function byName(list: unknown[]): Obj | null {
+  const named = list.filter((s): s is Obj => isServerEntry(s) && typeof s.name === 'string');
+  return named.length ? Object.fromEntries(named.map((s) => [s.name as string, s])) : null;
+}
+
+/** Zed's `context_servers`: `{command: {path, args, env}}` (older settings) flattened to `{command, args, env}`. */
+function flattenCommands(servers: Obj): Obj {
+  return Object.fromEntries(
+    Object.entries(servers).map(([k, s]) =>
+      isObj(s) && isObj(s.command) ? [k, { ...s, ...s.command, command: s.command.path }] : [k, s],
+    ),
+  );
+}
+
+/**
+ * The MCP server map of a client config and the key it sits under: `mcpServers` (Claude Desktop, Cursor, Windsurf,
+ * `.mcp.json`; a list in Continue's config), `mcp_servers`, `servers` (VS Code `mcp.json`), `mcp.servers` (VS Code
+ * settings.json) or `context_servers` (Zed settings).
+ */
 export function serverMap(j: Obj): { servers: Obj; base: string } | null {
   if (isObj(j.mcpServers)) return { servers: j.mcpServers, base: 'mcpServers' };
+  if (Array.isArray(j.mcpServers)) {
+    const servers = byName(j.mcpServers);
+    if (servers) return { servers, base: 'mcpServers' };
+  }
   if (isObj(j.mcp_servers)) return { servers: j.mcp_servers, base: 'mcp_servers' };
-  if (isObj(j.servers) && Object.values(j.servers).some((s) => isObj(s) && ('command' in s || 'url' in s)))
-    return { servers: j.servers, base: 'servers' };
+  if (isObj(j.servers) && Object.values(j.servers).some(isServerEntry)) return { servers: j.servers, base: 'servers' };
+  if (isObj(j.mcp) && isObj(j.mcp.servers) && Object.values(j.mcp.servers).some(isServerEntry))
+    return { servers: j.mcp.servers, base: 'mcp.servers' };
+  if (isObj(j.context_servers)) {
+    const servers = flattenCommands(j.context_servers);
+    if (Object.values(servers).some(isServerEntry)) return { servers, base: 'context_servers' };
+  }
   return null;
 }
 
