@@ -161,4 +161,5 @@ export {
   readAssetArtifacts,
   recordAssetArtifacts,
   type AssetArtifactRef,
+  type AssetArtifactView,
 } from './stores/asset-artifacts-store';

@@ -50,7 +50,10 @@ describe('asset artifacts store', () => {
         { sha256: hash('a'), path: 'copy/model.bin', size: 10 },
       ],
     });
-    const read = () => readAssetArtifacts(pool, { livemode: true, fingerprint: 'hf:a/one', limit: 10 });
+    const read = async () =>
+      (await readAssetArtifacts(pool, { livemode: true, fingerprints: ['hf:a/one', 'hf:none'], limit: 10 })).get(
+        'hf:a/one',
+      );
     expect(await read()).toEqual([
       { path: 'b.pkl', sha256: hash('b'), size: 2, verdict: null },
       { path: 'model.bin', sha256: hash('a'), size: 10, verdict: null },

@@ -12,7 +12,9 @@ import { EXAMPLE_AIBOM, EXAMPLE_CYCLONEDX, EXAMPLE_SPDX_TAG_VALUE } from './exam
 
 export const ENRICHMENT_STATUSES = ['pending', 'enriched', 'failed', 'stale'] as const;
 export const RISK_SEVERITIES = ['critical', 'high', 'medium', 'low', 'informational'] as const;
-export const ASSET_EXPANDS = ['findings', 'aibom'] as const;
+export const ASSET_EXPANDS = ['findings', 'aibom', 'artifacts'] as const;
+/** Named files listed per asset with expand[]=artifacts (docs/artifacts.md "Judgement"). */
+export const ASSET_ARTIFACTS_MAX = 1000;
 export const FINDING_EXPANDS = ['threats'] as const;
 export const AIBOM_FORMATS = ['json', 'spdx_json', 'spdx_tv', 'cyclonedx_json', 'spdx3_json'] as const;
 export const LOOKUP_MAX_KEYS = 500;
@@ -88,6 +90,19 @@ export const ZAiBom = z
   .openapi('AiBom');
 export type AiBom = z.infer<typeof ZAiBom>;
 
+/** One file the asset names by hash, with the platform's verdict for those bytes (docs/artifacts.md "Judgement"). */
+export const ZAssetArtifact = z
+  .object({
+    path: z.string(),
+    sha256: z.string().openapi({ description: 'SHA-256 of the bytes, 64 lowercase hex digits' }),
+    size: z.number().int(),
+    verdict: z.enum(['malicious', 'suspicious', 'benign', 'invalid', 'unscannable', 'unsupported']).nullable().openapi({
+      description: "the platform analyser's verdict for these bytes (GET /v1/artifacts/{sha256}); null: not scanned",
+    }),
+  })
+  .openapi('AssetArtifact');
+export type AssetArtifact = z.infer<typeof ZAssetArtifact>;
+
 export const ZAsset = z
   .object({
     object: z.literal('asset'),
@@ -108,6 +123,10 @@ export const ZAsset = z
     publisher_trust: z.record(z.string(), z.unknown()).nullable(),
     benchmark_summary: z.record(z.string(), z.unknown()).nullable(),
     findings: z.array(ZFinding).nullable().openapi({ description: 'null unless expand[]=findings' }),
+    artifacts: z.array(ZAssetArtifact).nullable().openapi({
+      description:
+        "null unless expand[]=artifacts: the files the asset's current observations name by hash (each org's latest signal, all orgs together), by path, at most 1,000",
+    }),
     aibom: z
       .union([z.string(), ZAiBom])
       .nullable()

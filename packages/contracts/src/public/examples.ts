@@ -38,6 +38,13 @@ export const EXAMPLE_CREATE_SIGNAL: CreateSignalBody = {
   raw_manifest:
     '---\nlicense: llama3.1\nbase_model: meta-llama/Llama-3.1-8B-Instruct\nbase_model_relation: adapter\nlibrary_name: peft\n---\n# Support assistant LoRA\nFine-tuned on 40k anonymised support tickets.',
   metadata: { scanner: 'risk-collector/2.4.1', cluster: 'prod-eu-1' },
+  artifacts: [
+    {
+      path: 'adapter_model.bin',
+      sha256: '9b74c9897bac770ffc029102a200c5de8f1f6a8a1a1b1c5f3e2d1c0b9a887766',
+      size: 33_571_917,
+    },
+  ],
 };
 
 export const EXAMPLE_SIGNAL: Signal = {
@@ -52,6 +59,7 @@ export const EXAMPLE_SIGNAL: Signal = {
   source_url: EXAMPLE_CREATE_SIGNAL.source_url!,
   raw_manifest: EXAMPLE_CREATE_SIGNAL.raw_manifest!,
   metadata: EXAMPLE_CREATE_SIGNAL.metadata!,
+  artifacts: EXAMPLE_CREATE_SIGNAL.artifacts!,
   content_digest: '6b1f0c9e4d2a87f35e0b9c1d7a4f2e8b3c6d9a0e1f4b7c2d5e8a1b4c7d0e3f6a',
   livemode: true,
   created: T + 1,
@@ -247,6 +255,7 @@ export const EXAMPLE_ASSET: Asset = {
   },
   benchmark_summary: null,
   findings: null,
+  artifacts: null,
   aibom: BOM_ID,
   signal_count: 14,
   first_seen: T - 86400 * 12,

@@ -3,6 +3,7 @@
 import { z } from '../zod';
 import { zFreeFormObject } from '../json-depth';
 import { ZFingerprint } from '../fingerprint';
+import { NO_CONTROL } from '../common';
 import { THREAT_ASSET_TYPES } from './threats';
 
 /** The asset types (docs/public-api.md "Signals and assets"; @risk/enrichment's ASSET_TYPES is this list). */
@@ -11,6 +12,41 @@ export const RAW_MANIFEST_MAX_BYTES = 1024 * 1024;
 export const SIGNAL_METADATA_MAX_BYTES = 16 * 1024;
 export const OBSERVED_AT_MAX_SKEW_SECONDS = 300;
 export const BULK_SIGNALS_MAX = 500;
+/** Files one signal may name by hash (docs/artifacts.md "Judgement"). */
+export const SIGNAL_ARTIFACTS_MAX = 1000;
+export const SIGNAL_ARTIFACT_PATH_MAX = 1024;
+
+/**
+ * One file an asset ships, named by the SHA-256 of its bytes (docs/artifacts.md "Judgement"): enrichment judges it by
+ * the platform's verdict for those bytes. The hash is lower-cased before it is checked.
+ */
+export const ZSignalArtifact = z
+  .strictObject({
+    path: z
+      .string()
+      .min(1)
+      .max(SIGNAL_ARTIFACT_PATH_MAX)
+      .regex(NO_CONTROL, 'must not contain control characters')
+      .openapi({
+        description: "the file's path within the asset, at most 1,024 characters",
+        example: 'pytorch_model.bin',
+      }),
+    sha256: z
+      .string()
+      .toLowerCase()
+      .regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 as 64 hex digits')
+      .openapi({
+        description: "SHA-256 of the file's bytes, 64 hex digits (lower-cased)",
+        example: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+      }),
+    size: z
+      .int('must be an integer')
+      .min(0, 'must not be negative')
+      .max(Number.MAX_SAFE_INTEGER)
+      .openapi({ description: 'size in bytes' }),
+  })
+  .openapi('SignalArtifact');
+export type SignalArtifact = z.infer<typeof ZSignalArtifact>;
 
 // the fingerprint schema lives in ../fingerprint.ts (threats and triage use it too); importers keep this path
 export { ZFingerprint } from '../fingerprint';
@@ -42,6 +78,14 @@ export const ZCreateSignalBody = z
     metadata: zFreeFormObject(SIGNAL_METADATA_MAX_BYTES, '16 KiB')
       .optional()
       .openapi({ description: 'free-form JSON object, at most 16 KiB serialized' }),
+    artifacts: z
+      .array(ZSignalArtifact)
+      .max(SIGNAL_ARTIFACTS_MAX, 'must hold at most 1000 artifacts')
+      .optional()
+      .openapi({
+        description:
+          "files the asset ships, named by SHA-256 (at most 1,000): enrichment judges each by the platform's verdict for those bytes (docs/artifacts.md)",
+      }),
   })
   .openapi('CreateSignalBody');
 export type CreateSignalBody = z.infer<typeof ZCreateSignalBody>;
@@ -69,12 +113,13 @@ export const ZSignal = z
     source_url: z.string().nullable(),
     raw_manifest: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()).nullable(),
+    artifacts: z.array(ZSignalArtifact).nullable().openapi({ description: 'the files the signal names by hash' }),
     content_digest: z
       .string()
       .regex(/^[0-9a-f]{64}$/)
       .openapi({
         description:
-          'SHA-256 of the canonical JSON of {asset_type, name, version, source_url, raw_manifest, metadata}, as 64 lowercase hex digits (no algorithm prefix)',
+          'SHA-256 of the canonical JSON of {asset_type, name, version, source_url, raw_manifest, metadata} (and artifacts, when the signal names any), as 64 lowercase hex digits (no algorithm prefix)',
       }),
     livemode: z.boolean(),
     created: z.number().int().openapi({ description: 'Unix seconds' }),

@@ -66,17 +66,34 @@ export async function markAssetsForArtifactReenrichment(
   return res.rows.length;
 }
 
-/** The files one asset names, by path, with the shared verdict of each hash when there is one (the asset's view). */
+/** A named file as the asset's view lists it: with the shared verdict of its hash, null when never scanned. */
+export type AssetArtifactView = AssetArtifactRef & { verdict: string | null };
+
+/**
+ * The files each of these assets (one mode) names, by path, at most `limit` per asset, with the shared verdict of each
+ * hash, in one statement (the asset routes' `expand[]=artifacts`). Assets naming nothing are absent.
+ */
 export async function readAssetArtifacts(
   db: Pick<Pool, 'query'>,
-  input: { livemode: boolean; fingerprint: string; limit: number },
-): Promise<Array<AssetArtifactRef & { verdict: string | null }>> {
-  const res = await db.query<AssetArtifactRef & { verdict: string | null }>(
-    `SELECT aa.path, aa.sha256, aa.size::float8 AS size, a.verdict
-       FROM asset_artifacts aa LEFT JOIN artifacts a ON a.sha256 = aa.sha256
-      WHERE aa.livemode = $1 AND aa.fingerprint = $2
-      ORDER BY aa.path, aa.sha256 LIMIT $3`,
-    [input.livemode, input.fingerprint, input.limit],
+  input: { livemode: boolean; fingerprints: readonly string[]; limit: number },
+): Promise<Map<string, AssetArtifactView[]>> {
+  const out = new Map<string, AssetArtifactView[]>();
+  if (input.fingerprints.length === 0) return out;
+  const res = await db.query<AssetArtifactView & { fingerprint: string }>(
+    `SELECT f.fingerprint, x.path, x.sha256, x.size, x.verdict
+       FROM unnest($2::text[]) AS f(fingerprint)
+       CROSS JOIN LATERAL (
+         SELECT aa.path, aa.sha256, aa.size::float8 AS size, a.verdict
+           FROM asset_artifacts aa LEFT JOIN artifacts a ON a.sha256 = aa.sha256
+          WHERE aa.livemode = $1 AND aa.fingerprint = f.fingerprint
+          ORDER BY aa.path, aa.sha256 LIMIT $3
+       ) x`,
+    [input.livemode, [...new Set(input.fingerprints)], input.limit],
   );
-  return res.rows;
+  for (const { fingerprint, ...r } of res.rows) {
+    const list = out.get(fingerprint) ?? [];
+    list.push(r);
+    out.set(fingerprint, list);
+  }
+  return out;
 }

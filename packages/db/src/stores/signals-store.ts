@@ -33,7 +33,7 @@ export interface SignalInsert {
   content_digest: string;
   request_id: string;
   /** the files the signal names by hash (docs/artifacts.md "Judgement"); null when it names none */
-  artifacts?: ReadonlyArray<{ path: string; sha256: string; size: number }> | null;
+  artifacts?: unknown;
 }
 
 /** One outbox row of kind 'enrichment': the job as JSON and its dedupe key (JOBS.enrichment.dedupeKey; the job id is the outbox row's, docs/reliability.md). */

@@ -1,11 +1,12 @@
 import { ApiError } from '@risk/common/errors';
-import type { AiBom, Finding } from '@risk/contracts';
+import { ASSET_ARTIFACTS_MAX, type AiBom, type AssetArtifact, type Finding } from '@risk/contracts';
+import { readAssetArtifacts } from '@risk/db';
 import type { AppDeps } from '../../deps';
 import type { OrgRules } from '../triage/effective';
 import { loadOrgViews, type AssetOrgView, type OrgScope } from '../triage/org-view';
 import { renderAiBom, renderFinding, type AssetExpansions, type AssetRow } from './render';
 
-export type AssetExpand = 'findings' | 'aibom';
+export type AssetExpand = 'findings' | 'aibom' | 'artifacts';
 
 /**
  * Checks expand[] values against what the route supports; anything else is 400 parameter_invalid
@@ -68,7 +69,7 @@ export async function loadAssetExpansions(
   const livemode = scope.livemode;
   const out = new Map<string, AssetExpansions>(assets.map((a) => [a.fingerprint, {}]));
   if (assets.length === 0) return out;
-  const [findings, aiboms] = await Promise.all([
+  const [findings, aiboms, artifacts] = await Promise.all([
     expand.has('findings')
       ? deps.prisma.finding.findMany({
           where: { livemode, fingerprint: { in: assets.map((a) => a.fingerprint) } },
@@ -79,6 +80,14 @@ export async function loadAssetExpansions(
       ? deps.prisma.aiBom.findMany({
           where: { livemode, id: { in: assets.flatMap((a) => (a.current_aibom_id ? [a.current_aibom_id] : [])) } },
           omit: { cyclonedx: true },
+        })
+      : Promise.resolve(null),
+    // the files each asset names by hash with their shared verdicts (docs/artifacts.md "Judgement"), one statement
+    expand.has('artifacts')
+      ? readAssetArtifacts(deps.pool, {
+          livemode,
+          fingerprints: assets.map((a) => a.fingerprint),
+          limit: ASSET_ARTIFACTS_MAX,
         })
       : Promise.resolve(null),
   ]);
@@ -102,6 +111,8 @@ export async function loadAssetExpansions(
     }
     for (const a of assets) out.get(a.fingerprint)!.findings = byAsset.get(a.fingerprint) ?? [];
   }
+  if (artifacts)
+    for (const a of assets) out.get(a.fingerprint)!.artifacts = (artifacts.get(a.fingerprint) ?? []) as AssetArtifact[];
   if (aiboms) {
     const byId = new Map<string, AiBom>(aiboms.map((b) => [b.id, renderAiBom(b)]));
     for (const a of assets)

@@ -1,4 +1,4 @@
-import type { AiBom, Asset, Finding, Threat } from '@risk/contracts';
+import type { AiBom, Asset, AssetArtifact, Finding, Threat } from '@risk/contracts';
 import { unixSeconds } from '../signals/render-signal';
 import type { EffectiveScore, FindingView } from '../triage/effective';
 import { renderTriage } from '../triage/render';
@@ -49,6 +49,8 @@ export const ASSET_SELECT = {
 export interface AssetExpansions {
   findings?: Finding[];
   aibom?: AiBom | null;
+  /** the files the asset names by hash, with their verdicts (expand[]=artifacts) */
+  artifacts?: AssetArtifact[];
   /** the key's org's view (docs/triage.md); absent where no org is the audience (shared events): null */
   effective?: EffectiveScore;
 }
@@ -70,6 +72,7 @@ export function renderAsset(row: AssetRow, expanded: AssetExpansions = {}): Asse
     publisher_trust: (row.publisher_trust ?? null) as Asset['publisher_trust'],
     benchmark_summary: (row.benchmark_summary ?? null) as Asset['benchmark_summary'],
     findings: expanded.findings ?? null,
+    artifacts: expanded.artifacts ?? null,
     aibom: expanded.aibom !== undefined ? expanded.aibom : row.current_aibom_id,
     signal_count: row.signal_count,
     first_seen: unixSeconds(row.first_seen),

@@ -13,7 +13,10 @@ import type { SignalRow } from './render-signal';
 /** A signal row as inserted (@risk/db's SignalInsert) with its creation time, as rendered. */
 export type SignalInsert = SignalRow & { request_id: string };
 
-/** sha256 of the canonical JSON of the content enrichment reads (docs/public-api.md "Signals and assets"). */
+/**
+ * sha256 of the canonical JSON of the content enrichment reads (docs/public-api.md "Signals and assets"). `artifacts`
+ * enters only when the signal names some, so the digest of a signal without them is what it always was.
+ */
 export function contentDigest(s: CreateSignalBody): string {
   return sha256Hex(
     canonicalJson({
@@ -23,6 +26,7 @@ export function contentDigest(s: CreateSignalBody): string {
       source_url: s.source_url ?? null,
       raw_manifest: s.raw_manifest ?? null,
       metadata: s.metadata ?? null,
+      ...(s.artifacts?.length ? { artifacts: s.artifacts } : {}),
     }),
   );
 }
@@ -55,6 +59,7 @@ export function batchRows(requests: ReadonlyArray<{ input: IngestInput }>, now: 
       source_url: s.source_url ?? null,
       raw_manifest: s.raw_manifest ?? null,
       metadata: s.metadata ?? null,
+      artifacts: s.artifacts?.length ? s.artifacts : null,
       content_digest: contentDigest(s),
       created: now,
       request_id: requestId,

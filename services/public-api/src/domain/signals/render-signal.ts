@@ -19,6 +19,7 @@ export function renderSignal(row: SignalRow): Signal {
     source_url: row.source_url,
     raw_manifest: row.raw_manifest,
     metadata: (row.metadata ?? null) as Signal['metadata'],
+    artifacts: (row.artifacts ?? null) as Signal['artifacts'],
     content_digest: row.content_digest,
     livemode: row.livemode,
     created: unixSeconds(row.created),
