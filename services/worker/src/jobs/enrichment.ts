@@ -8,6 +8,7 @@ import { lookupAdvisories, NO_ADVISORIES, withFeedCveThreats } from '../advisori
 import type { CandidateThreats } from '@risk/db';
 import { analysisPoolFor, testBusyMs } from '../analysis/pool';
 import type { WorkerDeps } from '../deps';
+import { attachArtifactVerdicts } from './artifact-verdicts';
 import { readJob, writeJob } from './enrichment-batches';
 
 export type EnrichmentOutcome =
@@ -58,6 +59,8 @@ export async function enrichAsset(deps: WorkerDeps, job: EnrichmentJob): Promise
     fingerprint: job.fingerprint,
     asset_type: o.asset_type as AssetType,
   }));
+  // the platform's verdicts for the hashes the observations name, in one query (docs/artifacts.md "Judgement")
+  await withSpan('enrichment read artifact verdicts', {}, () => attachArtifactVerdicts(deps, job, inputs));
   const t1 = performance.now();
 
   // The whole engine runs in the analysis thread pool, under the per-job deadline, before any

@@ -2,6 +2,7 @@ import { createWorkerConnection, JOBS, type QueueName } from '@risk/common/queue
 import { Worker, type Job } from 'bullmq';
 import type { WorkerDeps } from '../deps';
 import { instrumentJob, requestIdOfJob } from '../metrics';
+import { createArtifactVerdictProcessor } from './artifact-verdicts';
 import { createEnrichmentProcessor, onEnrichmentFailed } from './enrichment-processor';
 import { createFirewallSyncProcessor, onFirewallSyncFailed } from './firewall-sync';
 import { createWebhookDeliveryProcessor } from './webhook-delivery';
@@ -39,6 +40,12 @@ export function startJobWorkers(deps: WorkerDeps): Worker[] {
       processor: createFirewallSyncProcessor(deps),
       concurrency: 4,
       onFailed: (job, err) => onFirewallSyncFailed(deps, job, err),
+    },
+    {
+      // a verdict made or changed re-enriches the assets naming its hash (docs/artifacts.md "Judgement")
+      queue: JOBS.artifactVerdictChanged.queue,
+      processor: createArtifactVerdictProcessor(deps),
+      concurrency: 2,
     },
   ];
   return table.map(({ queue, processor, concurrency, onFailed }) => {
