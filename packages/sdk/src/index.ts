@@ -25,6 +25,7 @@ export {
   RiskError,
   type RiskErrorType,
 } from './errors';
+export { uploadArtifact, type Artifact } from './artifacts';
 export type { ListItem, ListPath } from './pagination';
 export type { RetryInfo, RetryOptions } from './retry';
 export {

@@ -24,6 +24,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/artifacts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Upload a model file and scan it (scope artifacts:write)
+     * @description The body is the file itself (`Content-Type: application/octet-stream`); `filename` is a hint only (the format is read from the bytes). 200: these bytes were scanned before by this analyser version, or were re-scanned; 201: first scan of these bytes; 202 `status: scanning`: the scan outlived ARTIFACTS_SCAN_WAIT_MS and goes on (read GET /v1/artifacts/{sha256} later). Over ARTIFACTS_MAX_BYTES: 413 request_too_large. The Idempotency-Key is claimed before the bytes are read: a replay answers the first response without reading the body again.
+     */
+    post: operations['postArtifacts'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/artifacts/{sha256}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Retrieve the verdict on some bytes by their SHA-256 (scope artifacts:read)
+     * @description The platform's own verdict on these bytes, shared by every org (docs/artifacts.md "Sharing rule"); which org uploaded them is never shown. 404 for bytes never uploaded; 400 for a malformed hash.
+     */
+    get: operations['getArtifactsBySha256'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/artifacts/lookup': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Look up the verdicts of 1–500 artifacts by SHA-256 (scope artifacts:read)
+     * @description One result per sha256s value, in the order given (repeat the parameter: ?sha256s=…&sha256s=…); `artifact` is null for bytes the platform has not scanned. Any org reads any verdict; uploaders are never shown.
+     */
+    get: operations['getArtifactsLookup'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/assets': {
     parameters: {
       query?: never;
@@ -1041,6 +1101,66 @@ export interface components {
       /** @enum {string} */
       object: 'list';
       url: string;
+    };
+    Artifact: {
+      /** @description the analyser version that made the verdict */
+      analyser_version: string | null;
+      /** @description format-specific facts (callables, tensors, …) */
+      facts: {
+        [key: string]: unknown;
+      };
+      findings: components['schemas']['ArtifactFinding'][];
+      /** @description the format read from the bytes (pickle, pytorch_zip, safetensors, gguf, …) */
+      format: string | null;
+      /** @enum {string} */
+      object: 'artifact';
+      /** @description Unix seconds the verdict was made */
+      scanned_at: number | null;
+      sha256: string;
+      /** @description bytes */
+      size: number;
+      /**
+       * @description scanning: the scan has not ended (read the artifact again later); done: verdict and findings are the analyser's; failed: the last scan did not end (upload the bytes again)
+       * @enum {string}
+       */
+      status: 'scanning' | 'done' | 'failed';
+      url: string;
+      /**
+       * @description null until a scan has ended
+       * @enum {string|null}
+       */
+      verdict: 'malicious' | 'suspicious' | 'benign' | 'invalid' | 'unscannable' | 'unsupported' | null;
+    };
+    ArtifactFinding: {
+      evidence: {
+        /** @description module.qualname a pickle would import and call */
+        callable?: string;
+        /** @description a short excerpt, at most 200 characters */
+        excerpt?: string;
+        /** @description archive member path (nested: outer.zip/inner.pkl) */
+        member?: string;
+        /** @description byte offset in the member (or the file) */
+        offset?: number;
+      };
+      /** @example pickle.dangerous_callable */
+      id: string;
+      message: string;
+      /** @enum {string} */
+      severity: 'critical' | 'high' | 'medium' | 'low' | 'info';
+      /**
+       * @description the verdict this finding alone implies
+       * @enum {string}
+       */
+      verdict: 'malicious' | 'suspicious' | 'benign' | 'invalid' | 'unscannable' | 'unsupported';
+    };
+    ArtifactLookup: {
+      data: components['schemas']['ArtifactLookupResult'][];
+      /** @enum {string} */
+      object: 'artifact_lookup';
+    };
+    ArtifactLookupResult: {
+      artifact: components['schemas']['Artifact'] | null;
+      sha256: string;
     };
     Asset: {
       /** @description AI-BOM id (or null); the object with expand[]=aibom */
@@ -2834,6 +2954,637 @@ export interface operations {
            *         "type": "not_found_error",
            *         "code": "resource_missing",
            *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description api_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  postArtifacts: {
+    parameters: {
+      query?: {
+        /** @description the file name, a hint only: the format is read from the bytes, never from the name */
+        filename?: string;
+      };
+      header?: {
+        /** @description a UUID; replays within 24 h return the first response (the SDK sends a UUID when none is given) */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description the file, byte for byte (streamed: it is never held in memory; ARTIFACTS_MAX_BYTES caps it) */
+    requestBody: {
+      content: {
+        'application/octet-stream': string;
+      };
+    };
+    responses: {
+      /** @description the artifact, judged before */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "artifact",
+           *       "sha256": "5f1e0c6a9b7d3e2f4a8c1b0d9e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f",
+           *       "size": 1843,
+           *       "status": "done",
+           *       "format": "pytorch_zip",
+           *       "verdict": "malicious",
+           *       "findings": [
+           *         {
+           *           "id": "pickle.dangerous_callable",
+           *           "severity": "critical",
+           *           "verdict": "malicious",
+           *           "message": "Loading calls posix.system, which runs a shell command.",
+           *           "evidence": {
+           *             "callable": "posix.system",
+           *             "member": "archive/data.pkl",
+           *             "offset": 2
+           *           }
+           *         }
+           *       ],
+           *       "facts": {
+           *         "members": [
+           *           "archive/data.pkl",
+           *           "archive/version"
+           *         ]
+           *       },
+           *       "analyser_version": "artifacts-1.0.0",
+           *       "scanned_at": 1764410400,
+           *       "url": "/v1/artifacts/5f1e0c6a9b7d3e2f4a8c1b0d9e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f"
+           *     }
+           */
+          'application/json': components['schemas']['Artifact'];
+        };
+      };
+      /** @description the artifact, scanned for the first time */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "artifact",
+           *       "sha256": "5f1e0c6a9b7d3e2f4a8c1b0d9e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f",
+           *       "size": 1843,
+           *       "status": "done",
+           *       "format": "pytorch_zip",
+           *       "verdict": "malicious",
+           *       "findings": [
+           *         {
+           *           "id": "pickle.dangerous_callable",
+           *           "severity": "critical",
+           *           "verdict": "malicious",
+           *           "message": "Loading calls posix.system, which runs a shell command.",
+           *           "evidence": {
+           *             "callable": "posix.system",
+           *             "member": "archive/data.pkl",
+           *             "offset": 2
+           *           }
+           *         }
+           *       ],
+           *       "facts": {
+           *         "members": [
+           *           "archive/data.pkl",
+           *           "archive/version"
+           *         ]
+           *       },
+           *       "analyser_version": "artifacts-1.0.0",
+           *       "scanned_at": 1764410400,
+           *       "url": "/v1/artifacts/5f1e0c6a9b7d3e2f4a8c1b0d9e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f"
+           *     }
+           */
+          'application/json': components['schemas']['Artifact'];
+        };
+      };
+      /** @description the scan goes on (status scanning) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "artifact",
+           *       "sha256": "5f1e0c6a9b7d3e2f4a8c1b0d9e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f",
+           *       "size": 1843,
+           *       "status": "scanning",
+           *       "format": null,
+           *       "verdict": null,
+           *       "findings": [],
+           *       "facts": {},
+           *       "analyser_version": null,
+           *       "scanned_at": null,
+           *       "url": "/v1/artifacts/5f1e0c6a9b7d3e2f4a8c1b0d9e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f"
+           *     }
+           */
+          'application/json': components['schemas']['Artifact'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description conflict_error */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "conflict_error",
+           *         "code": "idempotency_key_in_use",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry after it completes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "request_too_large",
+           *         "message": "The request body is larger than 2097152 bytes.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unsupported media type (send application/json) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "unsupported_media_type",
+           *         "message": "Send the body as 'Content-Type: application/json'.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description api_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getArtifactsBySha256: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        sha256: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the artifact */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "artifact",
+           *       "sha256": "5f1e0c6a9b7d3e2f4a8c1b0d9e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f",
+           *       "size": 1843,
+           *       "status": "done",
+           *       "format": "pytorch_zip",
+           *       "verdict": "malicious",
+           *       "findings": [
+           *         {
+           *           "id": "pickle.dangerous_callable",
+           *           "severity": "critical",
+           *           "verdict": "malicious",
+           *           "message": "Loading calls posix.system, which runs a shell command.",
+           *           "evidence": {
+           *             "callable": "posix.system",
+           *             "member": "archive/data.pkl",
+           *             "offset": 2
+           *           }
+           *         }
+           *       ],
+           *       "facts": {
+           *         "members": [
+           *           "archive/data.pkl",
+           *           "archive/version"
+           *         ]
+           *       },
+           *       "analyser_version": "artifacts-1.0.0",
+           *       "scanned_at": 1764410400,
+           *       "url": "/v1/artifacts/5f1e0c6a9b7d3e2f4a8c1b0d9e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f"
+           *     }
+           */
+          'application/json': components['schemas']['Artifact'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found_error */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "not_found_error",
+           *         "code": "resource_missing",
+           *         "message": "No such resource: we_01jdb7w4q6f3c2h9xk5m8n0p1r.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_error */
+      429: {
+        headers: {
+          /** @description The counter of the policy that refused the request: `"<policy>";r=<remaining>;t=<seconds to reset>`. */
+          RateLimit?: string;
+          /** @description The policy: `"<policy>";q=<quota>;w=<window seconds>` (live, test, admin, failed_auth, threat_writes). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "rate_limit_error",
+           *         "code": "rate_limited",
+           *         "message": "Too many requests: the 'live' limit is 100 per 1 s. Retry after 1 s.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description api_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getArtifactsLookup: {
+    parameters: {
+      query: {
+        /** @description repeatable; 1–500 SHA-256 hashes (64 lowercase hex digits) */
+        sha256s: string[];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the look-up results */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "artifact_lookup",
+           *       "data": [
+           *         {
+           *           "sha256": "5f1e0c6a9b7d3e2f4a8c1b0d9e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f",
+           *           "artifact": {
+           *             "object": "artifact",
+           *             "sha256": "5f1e0c6a9b7d3e2f4a8c1b0d9e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f",
+           *             "size": 1843,
+           *             "status": "done",
+           *             "format": "pytorch_zip",
+           *             "verdict": "malicious",
+           *             "findings": [
+           *               {
+           *                 "id": "pickle.dangerous_callable",
+           *                 "severity": "critical",
+           *                 "verdict": "malicious",
+           *                 "message": "Loading calls posix.system, which runs a shell command.",
+           *                 "evidence": {
+           *                   "callable": "posix.system",
+           *                   "member": "archive/data.pkl",
+           *                   "offset": 2
+           *                 }
+           *               }
+           *             ],
+           *             "facts": {
+           *               "members": [
+           *                 "archive/data.pkl",
+           *                 "archive/version"
+           *               ]
+           *             },
+           *             "analyser_version": "artifacts-1.0.0",
+           *             "scanned_at": 1764410400,
+           *             "url": "/v1/artifacts/5f1e0c6a9b7d3e2f4a8c1b0d9e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f"
+           *           }
+           *         },
+           *         {
+           *           "sha256": "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee",
+           *           "artifact": null
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ArtifactLookup'];
+        };
+      };
+      /** @description invalid_request_error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "invalid_request_error",
+           *         "code": "parameter_invalid",
+           *         "param": "limit",
+           *         "message": "Invalid limit: Too big: expected number to be <=100.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description authentication_error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "authentication_error",
+           *         "code": "api_key_invalid",
+           *         "message": "Invalid API key provided.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description permission_error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "permission_error",
+           *         "code": "insufficient_scope",
+           *         "message": "This API key lacks the 'assets:read' scope required by this route.",
            *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
            *       }
            *     }
@@ -13082,6 +13833,23 @@ export const aiBomVersionObjectValues: ReadonlyArray<
 export const aiBomVersionListObjectValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['AiBomVersionList']['object']
 > = ['list'];
+export const artifactObjectValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Artifact']['object']> = [
+  'artifact',
+];
+export const artifactStatusValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Artifact']['status']> = [
+  'scanning',
+  'done',
+  'failed',
+];
+export const artifactFindingSeverityValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ArtifactFinding']['severity']
+> = ['critical', 'high', 'medium', 'low', 'info'];
+export const artifactFindingVerdictValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ArtifactFinding']['verdict']
+> = ['malicious', 'suspicious', 'benign', 'invalid', 'unscannable', 'unsupported'];
+export const artifactLookupObjectValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ArtifactLookup']['object']
+> = ['artifact_lookup'];
 export const assetAsset_typeValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Asset']['asset_type']> =
   [
     'model',
