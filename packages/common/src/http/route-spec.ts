@@ -90,12 +90,13 @@ export class ReplayResponse {
 
 /**
  * A JSON body with a status chosen by the handler (an upload answers 200, 201 or 202), sent through `res.json` so
- * middleware idempotency stores it like any other JSON response.
+ * middleware idempotency stores it like any other JSON response. `T` is the body's type, which a route's
+ * handler result checks against its response schema like a plain JSON body.
  */
-export class JsonResponse {
+export class JsonResponse<T = unknown> {
   constructor(
     readonly status: number,
-    readonly body: unknown,
+    readonly body: T,
   ) {}
 }
 
@@ -155,7 +156,7 @@ export type HandlerResult<RS extends Schema> =
   | z.input<RS>
   | SerializedResponse
   | ReplayResponse
-  | JsonResponse
+  | JsonResponse<z.input<RS>>
   | RawResponse;
 
 export interface RouteSpec<

@@ -3,7 +3,7 @@
 // then unused); the jest part checks that the routes these definitions build still run.
 import { z } from 'zod';
 import { defineRoute } from './route';
-import { RawResponse, type AuthMode } from './route-spec';
+import { JsonResponse, RawResponse, type AuthMode } from './route-spec';
 
 const open: AuthMode<undefined, undefined> = {
   label: 'none',
@@ -61,6 +61,14 @@ const routes = {
     // @ts-expect-error the content map's application/json schema types the JSON body too
     handler: () => ({ id: 'thg_1' }),
   }),
+  statusChosen: defineRoute({
+    method: 'post',
+    path: '/things',
+    auth: open,
+    doc: { summary: 'a thing', response: { description: 'the thing', schema: ZThing } },
+    // @ts-expect-error a JSON body with a status of its own is checked like a plain one
+    handler: () => new JsonResponse(201, { object: 'thing' as const, id: 'thg_1' }),
+  }),
   raw: defineRoute({
     method: 'get',
     path: '/things.txt',
@@ -81,7 +89,7 @@ const routes = {
 
 describe('defineRoute response typing', () => {
   it('builds the routes whose handlers the types accept, with the schema in the operation', () => {
-    expect(Object.values(routes).map((r) => r.method)).toEqual(Array(7).fill('get'));
+    expect(Object.values(routes)).toHaveLength(8);
     expect(routes.matching.openapi('/v1')?.responses[200]).toMatchObject({
       content: { 'application/json': { schema: ZThing } },
     });

@@ -103,7 +103,7 @@ function waitAtMost<T>(promise: Promise<T>, ms: number): Promise<T | typeof WAIT
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-export async function uploadArtifact(deps: AppDeps, input: UploadInput): Promise<JsonResponse> {
+export async function uploadArtifact(deps: AppDeps, input: UploadInput): Promise<JsonResponse<Artifact>> {
   const scanner = await receive(deps, input);
   let handedOver = false;
   try {
