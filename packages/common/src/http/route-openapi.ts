@@ -70,7 +70,12 @@ export function operationOf<D, A>(
           body: {
             description: spec.streamBody.description,
             required: true,
-            content: { [spec.streamBody.mediaType]: { schema: { type: 'string' as const, format: 'binary' } } },
+            content: {
+              [spec.streamBody.mediaType]: {
+                schema: { type: 'string' as const, format: 'binary' },
+                ...(doc.examples?.request !== undefined ? { example: doc.examples.request } : {}),
+              },
+            },
           },
         }
       : {}),

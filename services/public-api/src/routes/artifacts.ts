@@ -36,7 +36,8 @@ export const artifactRoutes = [
     },
     idempotency: 'middleware',
     doc: {
-      examples: { response: EXAMPLE_ARTIFACT },
+      // the body is raw bytes: the example stands for them
+      examples: { request: '<the bytes of pytorch_model.bin>', response: EXAMPLE_ARTIFACT },
       summary: 'Upload a model file and scan it (scope artifacts:write)',
       description:
         'The body is the file itself (`Content-Type: application/octet-stream`); `filename` is a hint only (the format ' +
