@@ -1,0 +1,95 @@
+// Artifact verdicts in enrichment (docs/artifacts.md "Judgement"): an enrichment job records the hashes its asset names
+// and hands the platform's verdicts for them to the engine; an `artifact.verdict_changed` job re-enriches the assets
+// naming hashes whose verdict is new or changed.
+import type { Job } from 'bullmq';
+import { JOBS, type EnrichmentJob } from '@risk/common/queue';
+import { findArtifactVerdicts, markAssetsForArtifactReenrichment, recordAssetArtifacts } from '@risk/db';
+import {
+  ARTIFACT_VERDICTS,
+  namedArtifacts,
+  type ArtifactVerdictFinding,
+  type ArtifactVerdictRecord,
+  type ArtifactVerdictValue,
+  type EnrichmentInput,
+} from '@risk/enrichment';
+import type { WorkerDeps } from '../deps';
+
+/** The outbox reason of the enrichment a verdict change queues (it names the job apart from content-driven ones). */
+export const ARTIFACT_VERDICT_REASON = 'artifact_verdict';
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const optString = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** A stored analyser finding as the engine reads it; anything malformed is dropped rather than trusted. */
+function toFinding(f: unknown): ArtifactVerdictFinding | null {
+  if (!isObj(f) || typeof f.id !== 'string') return null;
+  const e = isObj(f.evidence) ? f.evidence : {};
+  const evidence: ArtifactVerdictFinding['evidence'] = {};
+  const callable = optString(e.callable);
+  const member = optString(e.member);
+  const excerpt = optString(e.excerpt);
+  if (callable !== undefined) evidence.callable = callable;
+  if (member !== undefined) evidence.member = member;
+  if (typeof e.offset === 'number' && Number.isFinite(e.offset)) evidence.offset = e.offset;
+  if (excerpt !== undefined) evidence.excerpt = excerpt;
+  return {
+    id: f.id,
+    message: optString(f.message) ?? f.id,
+    ...(typeof f.severity === 'string' ? { severity: f.severity } : {}),
+    ...(typeof f.verdict === 'string' ? { verdict: f.verdict } : {}),
+    evidence,
+  };
+}
+
+/**
+ * Records the hashes the job's observations name (asset_artifacts) and reads their verdicts in one query, then gives
+ * them to every input. The record comes first: a verdict committed after the read finds the asset there and queues
+ * its re-enrichment. An asset naming no hash costs no query (rows it recorded earlier stay until it names one again:
+ * at worst one needless re-enrichment, which changes nothing). Returns the number of verdicts found.
+ */
+export async function attachArtifactVerdicts(
+  deps: Pick<WorkerDeps, 'pool'>,
+  job: Pick<EnrichmentJob, 'livemode' | 'fingerprint'>,
+  inputs: EnrichmentInput[],
+): Promise<number> {
+  const named = namedArtifacts(inputs);
+  if (named.length === 0) return 0;
+  await recordAssetArtifacts(deps.pool, { livemode: job.livemode, fingerprint: job.fingerprint, artifacts: named });
+  const found = await findArtifactVerdicts(
+    deps.pool,
+    named.map((a) => a.sha256),
+  );
+  const records: ArtifactVerdictRecord[] = [];
+  for (const [sha256, v] of found) {
+    if (!(ARTIFACT_VERDICTS as readonly string[]).includes(v.verdict)) continue;
+    records.push({
+      sha256,
+      verdict: v.verdict as ArtifactVerdictValue,
+      format: v.format,
+      findings: (Array.isArray(v.findings) ? v.findings : [])
+        .map(toFinding)
+        .filter((f): f is ArtifactVerdictFinding => f !== null),
+      analyser_version: v.analyser_version,
+      scanned_at: v.scanned_at ? new Date(v.scanned_at).toISOString() : null,
+    });
+  }
+  records.sort((a, b) => (a.sha256 < b.sha256 ? -1 : a.sha256 > b.sha256 ? 1 : 0));
+  for (const i of inputs) i.artifact_verdicts = records;
+  return records.length;
+}
+
+/**
+ * The `artifact.verdict_changed` consumer: every asset naming one of the hashes is marked stale and gets an enrichment
+ * outbox row, in one statement (markAssetsForArtifactReenrichment); the outbox relay enqueues them and each
+ * enrichment writes `asset.risk_changed` as usual when the score moves.
+ */
+export function createArtifactVerdictProcessor(deps: Pick<WorkerDeps, 'pool'>) {
+  return async (job: Job): Promise<{ queued: number }> => {
+    const data = JOBS.artifactVerdictChanged.payload.parse(job.data);
+    const queued = await markAssetsForArtifactReenrichment(deps.pool, {
+      sha256s: data.sha256s,
+      reason: ARTIFACT_VERDICT_REASON,
+    });
+    return { queued };
+  };
+}
