@@ -5,6 +5,7 @@ import { ConsoleApiError, publicApi, unwrap } from '../../api/client';
 import { TRIAGE_STATES as STATES, VEX_JUSTIFICATIONS as JUSTIFICATIONS, type Finding } from '../../api/types';
 import { SeverityBadge } from '../../components/severity';
 import { AtlasLink } from '../overview/OverviewPage';
+import { ArtifactEvidence } from './ArtifactEvidence';
 
 export function FindingsSection(props: { fingerprint: string; findings: Finding[]; onChanged: () => void }) {
   const { fingerprint, findings, onChanged } = props;
@@ -18,6 +19,7 @@ export function FindingsSection(props: { fingerprint: string; findings: Finding[
             <SeverityBadge severity={f.effective_severity} /> {f.title} <code>{f.rule_id}</code>
           </h3>
           <p>{f.description}</p>
+          <ArtifactEvidence evidence={f.evidence} />
           {f.remediation ? <p className="muted">Remediation: {f.remediation}</p> : null}
           <p>
             {f.cve_ids.map((id) => (
