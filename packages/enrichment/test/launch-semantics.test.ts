@@ -146,6 +146,17 @@ describe('where credentials go', () => {
     ).toEqual([]);
   });
 
+  it('a remote server bridged over plain http through launch arguments is insecure transport', () => {
+    const bridged = (url: string) =>
+      run({
+        asset_type: 'agent',
+        raw_manifest: mcp({ r: { command: 'npx', args: ['-y', 'mcp-remote@0.1.20', url, '--allow-http'] } }),
+      }).by('R25');
+    expect(bridged('http://10.0.0.2:3000/sse')).toHaveLength(1);
+    expect(bridged('http://localhost:3000/sse')).toHaveLength(0);
+    expect(bridged('https://10.0.0.2:3000/sse')).toHaveLength(0);
+  });
+
   it('plain http to a private address in the environment is insecure transport', () => {
     const { by } = run({
       asset_type: 'application',
@@ -171,6 +182,22 @@ describe('supply chain', () => {
       source_url: 'https://github.com/modelcontextprotocol/servers/blob/main/src/time/pyproject.toml',
     });
     expect(own.by('R14')).toHaveLength(0);
+  });
+
+  it('an unscoped npm package claiming a vendor as author, which installs other servers', () => {
+    const { by } = run({
+      asset_type: 'mcp_server',
+      name: 'mcp-installer',
+      raw_manifest: JSON.stringify({
+        name: 'mcp-installer',
+        version: '0.5.0',
+        description: 'An MCP server that installs other MCP servers for you',
+        author: 'Anthropic, PBC',
+        license: 'MIT',
+      }),
+    });
+    expect(by('R14').map((f) => f.title)).toEqual(['Authorship claimed for a vendor that does not publish it']);
+    expect(by('R21').map((f) => f.title)).toEqual(['Installs other servers or packages']);
   });
 
   it('an MCP package that describes itself as running commands is shell execution', () => {

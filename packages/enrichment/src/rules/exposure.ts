@@ -3,7 +3,7 @@
 import type { McpServerEntry } from '../types';
 import { uniq } from '../util';
 import { defineRule, type Emission } from './define';
-import { environment, hostEscapeFlags, launches, plainHttpEndpoints } from './signals/launch';
+import { environment, hostEscapeFlags, isLoopback, launches, plainHttpEndpoints, urlHost } from './signals/launch';
 
 const PRIV_ARGS = /^--privileged$|^--(?:network|net)(?:=|\s)?host$|docker\.sock|^--pid(?:=|\s)?host$|^--cap-add/;
 const HOME_MOUNT = /(?:^|[\s=:])(?:\$HOME|~|\/home\/[\w.-]+|\/root|\/Users\/[\w.-]+)(?:\/?)(?::|$)/;
@@ -114,6 +114,22 @@ export const R25 = defineRule({
           .slice(0, 5)
           .join(', ')}.`,
         evidence: { path: plain[0]!.path, endpoints: plain.slice(0, 10) },
+      });
+    // a server reached through a bridge (`npx mcp-remote http://10.0.0.2/sse`): the URL is an argument
+    const bridged = launches(p).flatMap((l) =>
+      p.servers.some((s) => `${s.path}.args` === l.path)
+        ? l.tokens
+            .map((t) => urlHost(t))
+            .filter((h): h is { scheme: string; host: string } => !!h && h.scheme === 'http' && !isLoopback(h.host))
+            .map((h) => ({ path: l.path, host: h.host }))
+        : [],
+    );
+    if (bridged.length)
+      out.push({
+        description: `Remote server over plain HTTP: ${uniq(bridged.map((b) => b.host))
+          .slice(0, 5)
+          .join(', ')}.`,
+        evidence: { path: bridged[0]!.path, hosts: uniq(bridged.map((b) => b.host)).slice(0, 10) },
       });
     for (const s of p.servers) {
       if (s.url) {

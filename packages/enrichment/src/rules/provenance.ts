@@ -263,6 +263,9 @@ export function borrowedAuthorship(
 ): { vendor: string; author: string; owners: string[] } | null {
   if (!p.authors.length) return null;
   const owners = publishingOwners(p, input, publisher);
+  // vendors publish their npm packages under their own scopes (@anthropic-ai, @modelcontextprotocol, @openai…): an
+  // npm package outside them is someone else's, even when nothing else says whose
+  if (!owners.length && p.kind === 'npm_package') owners.push('(an unscoped npm package)');
   if (!owners.length) return null;
   for (const a of p.authors.slice(0, 20))
     for (const v of VENDOR_AUTHORS)
