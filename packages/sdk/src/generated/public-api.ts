@@ -1165,6 +1165,8 @@ export interface components {
     Asset: {
       /** @description AI-BOM id (or null); the object with expand[]=aibom */
       aibom: string | components['schemas']['AiBom'] | null;
+      /** @description null unless expand[]=artifacts: the files the asset's current observations name by hash (each org's latest signal, all orgs together), by path, at most 1,000 */
+      artifacts: components['schemas']['AssetArtifact'][] | null;
       /** @enum {string} */
       asset_type:
         | 'model'
@@ -1231,6 +1233,17 @@ export interface components {
       object: 'event';
       /** @enum {string} */
       type: 'asset.aibom_changed';
+    };
+    AssetArtifact: {
+      path: string;
+      /** @description SHA-256 of the bytes, 64 lowercase hex digits */
+      sha256: string;
+      size: number;
+      /**
+       * @description the platform analyser's verdict for these bytes (GET /v1/artifacts/{sha256}); null: not scanned
+       * @enum {string|null}
+       */
+      verdict: 'malicious' | 'suspicious' | 'benign' | 'invalid' | 'unscannable' | 'unsupported' | null;
     };
     AssetCreatedEvent: {
       /** @description Unix seconds */
@@ -1526,6 +1539,8 @@ export interface components {
       };
     };
     CreateSignalBody: {
+      /** @description files the asset ships, named by SHA-256 (at most 1,000): enrichment judges each by the platform's verdict for those bytes (docs/artifacts.md) */
+      artifacts?: components['schemas']['SignalArtifact'][];
       /** @enum {string} */
       asset_type:
         | 'model'
@@ -2203,6 +2218,8 @@ export interface components {
       url: string;
     };
     Signal: {
+      /** @description the files the signal names by hash */
+      artifacts: components['schemas']['SignalArtifact'][] | null;
       /** @enum {string} */
       asset_type:
         | 'model'
@@ -2215,7 +2232,7 @@ export interface components {
         | 'extension'
         | 'notebook'
         | 'container_image';
-      /** @description SHA-256 of the canonical JSON of {asset_type, name, version, source_url, raw_manifest, metadata}, as 64 lowercase hex digits (no algorithm prefix) */
+      /** @description SHA-256 of the canonical JSON of {asset_type, name, version, source_url, raw_manifest, metadata} (and artifacts, when the signal names any), as 64 lowercase hex digits (no algorithm prefix) */
       content_digest: string;
       /** @description Unix seconds */
       created: number;
@@ -2239,6 +2256,20 @@ export interface components {
     SignalAccepted: components['schemas']['Signal'] & {
       enrichment: components['schemas']['EnrichmentDecision'];
     };
+    SignalArtifact: {
+      /**
+       * @description the file's path within the asset, at most 1,024 characters
+       * @example pytorch_model.bin
+       */
+      path: string;
+      /**
+       * @description SHA-256 of the file's bytes, 64 hex digits (lower-cased)
+       * @example e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
+       */
+      sha256: string;
+      /** @description size in bytes */
+      size: number;
+    };
     SignalBatch: {
       /** @description one receipt per submitted signal, in request order; GET /v1/signals/{id} has the rest */
       data: components['schemas']['SignalReceipt'][];
@@ -2248,7 +2279,7 @@ export interface components {
       object: 'signal_batch';
     };
     SignalReceipt: {
-      /** @description SHA-256 of the canonical JSON of {asset_type, name, version, source_url, raw_manifest, metadata}, as 64 lowercase hex digits (no algorithm prefix) */
+      /** @description SHA-256 of the canonical JSON of {asset_type, name, version, source_url, raw_manifest, metadata} (and artifacts, when the signal names any), as 64 lowercase hex digits (no algorithm prefix) */
       content_digest: string;
       /** @description Unix seconds */
       created: number;
@@ -3023,6 +3054,7 @@ export interface operations {
     /** @description the file, byte for byte (streamed: it is never held in memory; ARTIFACTS_MAX_BYTES caps it) */
     requestBody: {
       content: {
+        /** @example <the bytes of pytorch_model.bin> */
         'application/octet-stream': string;
       };
     };
@@ -3657,8 +3689,8 @@ export interface operations {
         /** @description cursor: the id of the first item of the next page */
         ending_before?: string;
         enrichment_status?: 'pending' | 'enriched' | 'failed' | 'stale';
-        /** @description repeat as expand[]=…; one of findings, aibom */
-        'expand[]'?: ('findings' | 'aibom')[];
+        /** @description repeat as expand[]=…; one of findings, aibom, artifacts */
+        'expand[]'?: ('findings' | 'aibom' | 'artifacts')[];
         /** @description json (default: the list envelope) or sarif (the findings of this page of assets as one SARIF 2.1.0 log) */
         format?: 'json' | 'sarif';
         intrinsic_risk_severity?: 'critical' | 'high' | 'medium' | 'low' | 'informational';
@@ -3715,6 +3747,7 @@ export interface operations {
            *           },
            *           "benchmark_summary": null,
            *           "findings": null,
+           *           "artifacts": null,
            *           "aibom": "bom_01m81c8dkq3v9t2w7x4yb6za0c",
            *           "signal_count": 14,
            *           "first_seen": 1794302455,
@@ -3745,6 +3778,7 @@ export interface operations {
            *           },
            *           "benchmark_summary": null,
            *           "findings": null,
+           *           "artifacts": null,
            *           "aibom": "bom_01m81c8dkq3v9t2w7x4yb6za0d",
            *           "signal_count": 231,
            *           "first_seen": 1794302455,
@@ -4037,8 +4071,8 @@ export interface operations {
   getAssetsByFingerprint: {
     parameters: {
       query?: {
-        /** @description repeat as expand[]=…; one of findings, aibom */
-        'expand[]'?: ('findings' | 'aibom')[];
+        /** @description repeat as expand[]=…; one of findings, aibom, artifacts */
+        'expand[]'?: ('findings' | 'aibom' | 'artifacts')[];
       };
       header?: never;
       path: {
@@ -4160,6 +4194,7 @@ export interface operations {
            *           "counts_toward_effective_score": true
            *         }
            *       ],
+           *       "artifacts": null,
            *       "aibom": "bom_01m81c8dkq3v9t2w7x4yb6za0c",
            *       "signal_count": 14,
            *       "first_seen": 1794302455,
@@ -6690,8 +6725,8 @@ export interface operations {
   getAssetsLookup: {
     parameters: {
       query?: {
-        /** @description repeat as expand[]=…; one of findings, aibom */
-        'expand[]'?: ('findings' | 'aibom')[];
+        /** @description repeat as expand[]=…; one of findings, aibom, artifacts */
+        'expand[]'?: ('findings' | 'aibom' | 'artifacts')[];
         /** @description repeatable; exact fingerprint look-up */
         fingerprints?: string[];
         /** @description up to 5 pg_trgm candidates per name key */
@@ -6762,6 +6797,7 @@ export interface operations {
            *             },
            *             "benchmark_summary": null,
            *             "findings": null,
+           *             "artifacts": null,
            *             "aibom": "bom_01m81c8dkq3v9t2w7x4yb6za0c",
            *             "signal_count": 14,
            *             "first_seen": 1794302455,
@@ -6816,6 +6852,7 @@ export interface operations {
            *                 },
            *                 "benchmark_summary": null,
            *                 "findings": null,
+           *                 "artifacts": null,
            *                 "aibom": "bom_01m81c8dkq3v9t2w7x4yb6za0c",
            *                 "signal_count": 14,
            *                 "first_seen": 1794302455,
@@ -8509,7 +8546,14 @@ export interface operations {
          *       "metadata": {
          *         "scanner": "risk-collector/2.4.1",
          *         "cluster": "prod-eu-1"
-         *       }
+         *       },
+         *       "artifacts": [
+         *         {
+         *           "path": "adapter_model.bin",
+         *           "sha256": "9b74c9897bac770ffc029102a200c5de8f1f6a8a1a1b1c5f3e2d1c0b9a887766",
+         *           "size": 33571917
+         *         }
+         *       ]
          *     }
          */
         'application/json': components['schemas']['CreateSignalBody'];
@@ -8538,6 +8582,13 @@ export interface operations {
            *         "scanner": "risk-collector/2.4.1",
            *         "cluster": "prod-eu-1"
            *       },
+           *       "artifacts": [
+           *         {
+           *           "path": "adapter_model.bin",
+           *           "sha256": "9b74c9897bac770ffc029102a200c5de8f1f6a8a1a1b1c5f3e2d1c0b9a887766",
+           *           "size": 33571917
+           *         }
+           *       ],
            *       "content_digest": "6b1f0c9e4d2a87f35e0b9c1d7a4f2e8b3c6d9a0e1f4b7c2d5e8a1b4c7d0e3f6a",
            *       "livemode": true,
            *       "created": 1795339256,
@@ -8744,6 +8795,13 @@ export interface operations {
            *         "scanner": "risk-collector/2.4.1",
            *         "cluster": "prod-eu-1"
            *       },
+           *       "artifacts": [
+           *         {
+           *           "path": "adapter_model.bin",
+           *           "sha256": "9b74c9897bac770ffc029102a200c5de8f1f6a8a1a1b1c5f3e2d1c0b9a887766",
+           *           "size": 33571917
+           *         }
+           *       ],
            *       "content_digest": "6b1f0c9e4d2a87f35e0b9c1d7a4f2e8b3c6d9a0e1f4b7c2d5e8a1b4c7d0e3f6a",
            *       "livemode": true,
            *       "created": 1795339256
@@ -8902,7 +8960,14 @@ export interface operations {
          *           "metadata": {
          *             "scanner": "risk-collector/2.4.1",
          *             "cluster": "prod-eu-1"
-         *           }
+         *           },
+         *           "artifacts": [
+         *             {
+         *               "path": "adapter_model.bin",
+         *               "sha256": "9b74c9897bac770ffc029102a200c5de8f1f6a8a1a1b1c5f3e2d1c0b9a887766",
+         *               "size": 33571917
+         *             }
+         *           ]
          *         },
          *         {
          *           "fingerprint": "npm:@modelcontextprotocol/server-filesystem@2025.8.21",
@@ -12890,6 +12955,7 @@ export interface operations {
          *           "publisher_trust": null,
          *           "benchmark_summary": null,
          *           "findings": null,
+         *           "artifacts": null,
          *           "aibom": null,
          *           "signal_count": 1,
          *           "first_seen": 1795339255,
@@ -13716,7 +13782,7 @@ export const pathsV1AssetsGetParametersQueryEnrichment_statusValues: ReadonlyArr
 > = ['pending', 'enriched', 'failed', 'stale'];
 export const pathsV1AssetsGetParametersQueryExpandValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/v1/assets']['get']['parameters']['query']['expand[]']
-> = ['findings', 'aibom'];
+> = ['findings', 'aibom', 'artifacts'];
 export const pathsV1AssetsGetParametersQueryFormatValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/v1/assets']['get']['parameters']['query']['format']
 > = ['json', 'sarif'];
@@ -13725,7 +13791,7 @@ export const pathsV1AssetsGetParametersQueryIntrinsic_risk_severityValues: Reado
 > = ['critical', 'high', 'medium', 'low', 'informational'];
 export const pathsV1AssetsFingerprintGetParametersQueryExpandValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/v1/assets/{fingerprint}']['get']['parameters']['query']['expand[]']
-> = ['findings', 'aibom'];
+> = ['findings', 'aibom', 'artifacts'];
 export const pathsV1AssetsFingerprintAibomGetParametersQueryFormatValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/v1/assets/{fingerprint}/aibom']['get']['parameters']['query']['format']
 > = ['json', 'spdx_json', 'spdx_tv', 'cyclonedx_json', 'spdx3_json'];
@@ -13740,7 +13806,7 @@ export const pathsV1AssetsFingerprintVexGetParametersQueryFormatValues: Readonly
 > = ['openvex', 'cyclonedx'];
 export const pathsV1AssetsLookupGetParametersQueryExpandValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/v1/assets/lookup']['get']['parameters']['query']['expand[]']
-> = ['findings', 'aibom'];
+> = ['findings', 'aibom', 'artifacts'];
 export const pathsV1AssetsLookupGetParametersQueryInclude_candidatesValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/v1/assets/lookup']['get']['parameters']['query']['include_candidates']
 > = ['true', 'false'];
