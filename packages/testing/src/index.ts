@@ -1,17 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import IORedis from 'ioredis';
-import { Client } from 'pg';
 import { loadConfig, type Config } from '@risk/common/config';
 import { createLogger, type Logger } from '@risk/common/observability';
 import {
   createPrisma,
   ensureDatabase,
+  ensureMigratedTemplate,
   dropDatabase,
   migrate,
   readMigrations,
   withDatabase,
-  quoteIdent,
   type DbHandle,
 } from '@risk/db';
 import { createHash } from 'node:crypto';
@@ -50,27 +49,19 @@ function templateName(): string {
 
 async function ensureTemplate(): Promise<string> {
   const name = templateName();
-  const admin = new Client({ connectionString: withDatabase(BASE_DATABASE_URL, 'postgres') });
-  await admin.connect();
-  try {
-    // serialise template creation across parallel jest workers
-    await admin.query('SELECT pg_advisory_lock(4242001)');
-    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (!rowCount) {
-      const building = `${name}_build`;
-      await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(building)} WITH (FORCE)`);
-      await admin.query(`CREATE DATABASE ${quoteIdent(building)}`);
-      await migrate(withDatabase(BASE_DATABASE_URL, building));
-      await admin.query(`ALTER DATABASE ${quoteIdent(building)} RENAME TO ${quoteIdent(name)}`);
-    }
-    await admin.query('SELECT pg_advisory_unlock(4242001)');
-  } finally {
-    await admin.end();
-  }
+  await ensureMigratedTemplate(BASE_DATABASE_URL, name);
   return name;
 }
 
-export async function createScratchDatabase(label: string): Promise<string> {
+export interface ScratchOptions {
+  /**
+   * Commit as production does, waiting for the WAL flush (benchmarks). Tests leave it off: their scratch databases
+   * commit asynchronously, which saves most of an integration suite's database time (@risk/db ensureDatabase).
+   */
+  durable?: boolean;
+}
+
+export async function createScratchDatabase(label: string, opts: ScratchOptions = {}): Promise<string> {
   const template = await ensureTemplate();
   const dbName = `risk_t_${label
     .replace(/[^a-z0-9]/gi, '')
@@ -79,7 +70,7 @@ export async function createScratchDatabase(label: string): Promise<string> {
   const url = withDatabase(BASE_DATABASE_URL, dbName);
   for (let attempt = 0; ; attempt++) {
     try {
-      await ensureDatabase(url, { template });
+      await ensureDatabase(url, { template, asyncCommit: !opts.durable });
       return url;
     } catch (err) {
       // 55006: template briefly in use by another CREATE DATABASE; retry
@@ -103,8 +94,12 @@ export async function deleteRedisPrefix(url: string, prefix: string): Promise<vo
   }
 }
 
-export async function createTestContext(label: string, env: Record<string, string> = {}): Promise<TestContext> {
-  const databaseUrl = await createScratchDatabase(label);
+export async function createTestContext(
+  label: string,
+  env: Record<string, string> = {},
+  opts: ScratchOptions = {},
+): Promise<TestContext> {
+  const databaseUrl = await createScratchDatabase(label, opts);
   const prefix = `test-${label.replace(/[^a-z0-9]/gi, '')}-${randomBytes(4).toString('hex')}`;
   const config = loadConfig({
     NODE_ENV: 'test',

@@ -62,7 +62,7 @@ export interface BenchApiOptions {
 
 /** The public API on a scratch database, listening on a free port, with a key of org `org_bench`. */
 export async function startBenchApi(label: string, opts: BenchApiOptions = {}): Promise<BenchApi> {
-  const ctx = await createTestContext(label, { ENRICHMENT_TTL_DAYS: '7', ...opts.env });
+  const ctx = await createTestContext(label, { ENRICHMENT_TTL_DAYS: '7', ...opts.env }, { durable: true });
   await opts.beforeStart?.(ctx);
   const db = opts.ownPool
     ? createPrisma({ url: ctx.databaseUrl, applicationName: `${label}-public-api`, max: ctx.config.DATABASE_POOL_MAX })

@@ -78,7 +78,7 @@ async function waitForHealth(port: number, child: ChildProcess): Promise<void> {
 
 async function main() {
   const startLoad = loadAverage();
-  const databaseUrl = await createScratchDatabase('bench');
+  const databaseUrl = await createScratchDatabase('bench', { durable: true });
   const dbName = databaseName(databaseUrl);
   const prefix = `bench-${randomUUID().slice(0, 8)}`;
   const secretsKey = randomUUID().replace(/-/g, '') + randomUUID().replace(/-/g, '');
