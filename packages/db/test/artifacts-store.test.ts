@@ -102,6 +102,8 @@ describe('artifacts store', () => {
     expect(await renewArtifactLease(pool, { sha256: sha, owner: 'p2', leaseMs: 1000, now: t0 })).toBe(false);
     expect(await renewArtifactLease(pool, { sha256: sha, owner: 'p1', leaseMs: 5000, now: t0 })).toBe(true);
     expect(await expireArtifactScans(pool, new Date(t0.getTime() + 2000))).toEqual([]);
+    // reads show a lapsed lease as failed before maintenance writes it
+    expect((await findArtifacts(pool, [sha])).get(sha)).toMatchObject({ status: 'failed', failure: 'lease_expired' });
     expect(await expireArtifactScans(pool, new Date(t0.getTime() + 6000))).toEqual([sha]);
     expect((await findArtifacts(pool, [sha])).get(sha)).toMatchObject({ status: 'failed', failure: 'lease_expired' });
 

@@ -55,9 +55,12 @@ export interface ArtifactScanWrite {
   analyser_version: string;
 }
 
+// A scan whose lease ran out reads as failed at once (maintenance writes it so on its next pass): its process died.
+const LAPSED = (a: string) => `(${a}status = 'scanning' AND ${a}scan_lease_until < now())`;
 const columns = (a: string): string => `${a}sha256, ${a}size::float8 AS size, ${a}format, ${a}verdict, ${a}findings,
-  ${a}facts, ${a}analyser_version, ${a}status, ${a}failure, ${a}bytes_kept, ${a}scanned_at, ${a}created_at,
-  ${a}updated_at`;
+  ${a}facts, ${a}analyser_version, CASE WHEN ${LAPSED(a)} THEN 'failed' ELSE ${a}status END AS status,
+  CASE WHEN ${LAPSED(a)} THEN 'lease_expired' ELSE ${a}failure END AS failure, ${a}bytes_kept, ${a}scanned_at,
+  ${a}created_at, ${a}updated_at`;
 const COLUMNS = columns('');
 
 function toRow(r: ArtifactRow): ArtifactRow {
