@@ -154,8 +154,9 @@ export function startMaintenance(deps: WorkerDeps): { stop(): void } {
       deps.logger.warn('maintenance failed', { err });
     }
   };
-  const first = setTimeout(run, 5000);
-  const timer = setInterval(run, deps.config.MAINTENANCE_INTERVAL_MS);
+  // run() catches and logs its own failures, so the timers may drop its promise
+  const first = setTimeout(() => void run(), 5000);
+  const timer = setInterval(() => void run(), deps.config.MAINTENANCE_INTERVAL_MS);
   first.unref();
   timer.unref();
   return {
