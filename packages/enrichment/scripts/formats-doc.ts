@@ -93,7 +93,9 @@ lines to be requirements (${REQUIREMENTS_SHARE.named * 100} % when its file name
 version or URL among them; a Dockerfile, \`setup.cfg\` or Modelfile needs most of its lines to be its own. Lines that
 do not parse are skipped and reported (\`manifest_lines_skipped\`, with their numbers), never fatal: one odd line
 (\`.id-allocator==0.0.1\` among 300 pins) can no longer turn a requirements file into text and hide every vulnerable
-pin. Well-kept parsers read each syntax under the engine's bounds: \`JSON.parse\`, then Microsoft's \`jsonc-parser\` for
+pin. A TOML manifest (\`pyproject.toml\`, \`uv.lock\`) that does not parse is read again without the offending line, up
+to three lines for a manifest under 64 KiB: its syntax error is still reported (\`manifest_unparseable\`) and the lines
+left out are listed. Well-kept parsers read each syntax under the engine's bounds: \`JSON.parse\`, then Microsoft's \`jsonc-parser\` for
 JSON with comments and trailing commas (nesting capped), \`smol-toml\` (inline nesting capped), \`yaml\` (aliases,
 nesting and size capped); \`setup.cfg\` keeps a small configparser reader because the \`ini\` package does not join the
 indented continuation lines \`install_requires\` uses.
@@ -101,6 +103,18 @@ indented continuation lines \`install_requires\` uses.
 | format | what | family | carries | corpus name |
 |---|---|---|---|---|
 ${rows.join('\n')}
+
+Format changes, each with a real example:
+
+| change | why | example |
+|---|---|---|
+| formats recognised by confidence from a registry instead of a first-match cascade | one definition per format; the corpus, the docs and R08's licence set follow it | every corpus entry is recognised as before (the corpus's parses are unchanged) |
+| requirements files by what most of them is; lines that are not requirements skipped and reported | one odd line turned a whole file into text with no finding, hiding every vulnerable pin | a reviewer's hold-out file with \`.id-allocator==0.0.1\` among 300 pins: every pin now reaches R23 |
+| hashed pins across continuation lines (\`pip-compile --generate-hashes\`) | the \`\\\` and \`--hash\` lines failed every line check | \`torch==2.4.0 \\\` + \`--hash=sha256:…\` |
+| a listing held in an object (\`model_files\`, \`siblings\`, \`files\` with a weight file) | it read as generic JSON: \`format_not_analysed\` on a benign asset | external set 08, Devstral \`model_files.json\`: low → informational |
+| JSONC through \`jsonc-parser\`, also when the file opens with a comment | the hand-written stripper was one more parser to keep linear; a leading comment made the file text | corpus c008, VS Code \`mcp.json\` with trailing commas |
+| MCP servers of VS Code \`settings.json\` (\`mcp.servers\`), Continue (\`mcpServers\` list) and Zed (\`context_servers\`) | generic data: nothing they launch was judged | \`{"mcp": {"servers": {"gh": {"command": "npx", …}}}}\` |
+| a TOML manifest read without the line its parser refuses | one odd line hid a pyproject's dependencies | \`.odd==1\` in \`[project]\`: the dependencies still match their advisories |
 
 What a format carries (${CARRIES.map((c) => `\`${c}\``).join(', ')}) says which rules can find something in it;
 \`licence\` decides whether a missing licence is reported (R08). Signal \`metadata\` adds files (HF \`siblings\` with

@@ -133,6 +133,16 @@ describe('requirements recognised by what most of it is', () => {
     expect(a.findings.some((f) => f.rule_id === 'R23' && f.evidence.package === 'transformers')).toBe(true);
   });
 
+  it('a pyproject.toml with one line TOML refuses: still read without it, the error and the line reported', () => {
+    const raw = '[project]\nname = "x"\nversion = "1.0"\n.odd==1\ndependencies = ["transformers==4.30.0"]\n';
+    const a = analyze(input({ asset_type: 'package', raw_manifest: raw }));
+    expect(a.parsed.kind).toBe('pyproject');
+    expect(a.parsed.dependencies.map((d) => d.name)).toEqual(['transformers']);
+    expect(a.parsed.skipped_lines).toEqual({ lines: [4], total: 1 });
+    const ids = a.findings.map((f) => f.rule_id);
+    expect(ids).toEqual(expect.arrayContaining(['manifest_unparseable', 'manifest_lines_skipped', 'R23']));
+  });
+
   it('reads hashed pins across continuation lines (pip-compile --generate-hashes)', () => {
     const raw = `torch==2.4.0 \\\n    --hash=sha256:${'a'.repeat(64)} \\\n    --hash=sha256:${'b'.repeat(64)}\nnumpy==2.0.0 --hash=sha256:${'c'.repeat(64)}\n`;
     const p = parseManifest(input({ asset_type: 'package', raw_manifest: raw }));

@@ -16,6 +16,9 @@ const YAML_FIRST_LINE = /^[\w."'-]+\s*:(\s|$)/;
 const FRONT_MATTER = /^\uFEFF?\s*---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 /** inline tables and arrays in TOML: the same bound as YAML and JSONC nesting */
 const TOML_MAX_DEPTH = 64;
+/** Lines a TOML document may lose to parse, and the size up to which it is retried (each retry parses it again). */
+const TOML_RECOVERIES = 3;
+const TOML_RECOVERY_CHARS = 64 * 1024;
 
 /** The first line of an error message (parsers put the offending text on the next lines). */
 const firstLine = (e: unknown): string => String((e as Error)?.message ?? e).split('\n')[0] ?? 'invalid';
@@ -86,16 +89,32 @@ export class ManifestDocument {
     });
   }
 
-  /** The TOML document, when a line is a TOML table header and the text parses. */
+  /** Lines left out so that the TOML parsed (line numbers), when any was (see toml()). */
+  tomlSkipped: number[] = [];
+
+  /**
+   * The TOML document, when a line is a TOML table header and the text parses. A document that does not parse is
+   * retried with the offending line left out, a few times and only for manifest-sized texts, so one odd line does not
+   * hide a pyproject's dependencies; its syntax error is still reported and the lines left out are in `tomlSkipped`.
+   */
   toml(): Obj | null {
     return this.view('toml', () => {
       if (!this.raw.includes('[') || !TOML_HINT.test(this.raw)) return null;
-      try {
-        const t = parseToml(this.raw, { maxDepth: TOML_MAX_DEPTH });
-        return isObj(t) ? t : null;
-      } catch (e) {
-        this.errors.set('toml', firstLine(e));
-        return null;
+      let lines: string[] | null = null;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const t = parseToml(lines ? lines.join('\n') : this.raw, { maxDepth: TOML_MAX_DEPTH });
+          return isObj(t) ? t : null;
+        } catch (e) {
+          if (attempt === 0) this.errors.set('toml', firstLine(e));
+          const line = (e as { line?: unknown }).line;
+          if (attempt >= TOML_RECOVERIES || this.raw.length > TOML_RECOVERY_CHARS || typeof line !== 'number')
+            return null;
+          lines ??= [...this.lines()];
+          if (line < 1 || line > lines.length || this.tomlSkipped.includes(line)) return null;
+          lines[line - 1] = '';
+          this.tomlSkipped.push(line);
+        }
       }
     });
   }
