@@ -16,10 +16,13 @@ describe('launch commands and their flags', () => {
   it('a Dockerfile CMD passing --trust-remote-code is remote code at full confidence', () => {
     const { r, by } = run({
       asset_type: 'application',
-      raw_manifest: 'FROM vllm/vllm-openai:v0.6.3\nCMD ["--model", "org/model", "--trust-remote-code"]\n',
+      raw_manifest:
+        'FROM vllm/vllm-openai:v0.6.3\nCMD ["--model", "org/model", "--trust-remote-code", "--api-key", "k9x8c7v6b5n4m3"]\n',
     });
     expect(by('R05')).toHaveLength(1);
     expect(by('R05')[0]!.confidence).toBe(1);
+    // evidence names the flag, never the command line (its other arguments may be secrets)
+    expect(JSON.stringify(r.findings)).not.toContain('k9x8c7v6b5n4m3');
     expect(r.intrinsic_risk_severity).toBe('high');
   });
 

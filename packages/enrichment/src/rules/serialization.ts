@@ -208,7 +208,8 @@ export const R05 = defineRule({
       return [
         {
           description: 'The launch command loads the model with trust_remote_code: repository Python runs on the host.',
-          evidence: { path: launch.path, match: truncate(launch.text, 120) },
+          // the flag only, never the command line: a launch's other arguments may hold secrets (docs/security.md)
+          evidence: { path: launch.path, flag: 'trust_remote_code' },
           capabilities: ['remote_code'],
         },
       ];
