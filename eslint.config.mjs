@@ -68,4 +68,23 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: nodeGlobals },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  {
+    // type-aware rules on production code (CONTRIBUTING.md "How CI runs"): a promise nobody awaits loses its error,
+    // and one handed to a callback whose result is ignored (a timer, an event handler) runs unsupervised. Types
+    // come from one program for every node package (tsconfig.typecheck.json) and the console's own: a program per
+    // package (projectService) re-read the shared packages for each and exhausted the heap.
+    files: ['packages/*/src/**/*.ts', 'packages/*/src/**/*.tsx', 'services/*/src/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', '**/src/generated/**'],
+    languageOptions: {
+      parserOptions: {
+        project: ['./tsconfig.typecheck.json', './packages/console/tsconfig.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
 );
