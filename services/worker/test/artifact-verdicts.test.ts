@@ -154,3 +154,54 @@ describe('artifact verdicts re-enrich the assets that name them', () => {
     expect(after - before).toBe(1); // the signal's own enrichment only
   });
 });
+
+describe('a verdict made while the asset is being enriched', () => {
+  let h: WorkerHarness;
+  let worker: RunningWorker | undefined;
+
+  beforeAll(async () => {
+    // the job waits this long between its analysis and its write, and the verdict lands in between; one enrichment at
+    // a time, so the job the verdict queues runs after that write and finds its digest enriched: only the job's own
+    // check after its write can catch the verdict
+    h = await createWorkerHarness('artverdictrace', { ENRICHMENT_TEST_DELAY_MS: '3000', ENRICHMENT_CONCURRENCY: '1' });
+    worker = startWorker(h.deps, { maintenance: false });
+  });
+  afterAll(async () => {
+    await worker?.close();
+    await h.close();
+  });
+
+  it('is caught after the write: the asset is enriched again and turns critical', async () => {
+    const fp = 'hf:acme/raced';
+    const sha = '4b'.repeat(32);
+    const res = await h.submit({
+      fingerprint: fp,
+      asset_type: 'model',
+      name: 'acme/raced',
+      artifacts: [{ path: 'model.ckpt', sha256: sha, size: 5 }],
+    });
+    expect(res.status).toBe(202);
+    // the job has read the (absent) verdict and waits before its write
+    const enrichments = h.producer.queue(JOBS.enrichment.queue);
+    await waitFor('the enrichment job to be active', async () => (await enrichments.getActive()).length > 0);
+    await new Promise((r) => setTimeout(r, 500));
+    await completeArtifactScan(h.ctx.db.pool, {
+      sha256: sha,
+      size: 5,
+      format: 'pickle',
+      verdict: 'malicious',
+      findings: [
+        { id: 'pickle.dangerous_callable', message: 'Loading calls os.system', evidence: { callable: 'os.system' } },
+      ],
+      facts: {},
+      analyser_version: 'test-1',
+    });
+    await h.producer.enqueueArtifactVerdictChanged([sha]);
+    const severity = async () =>
+      (await h.ctx.db.prisma.asset.findUnique({ where: { livemode_fingerprint: { livemode: true, fingerprint: fp } } }))
+        ?.intrinsic_risk_severity;
+    await waitFor('the asset to turn critical', async () => (await severity()) === 'critical', 30_000);
+    const rules = await h.ctx.db.prisma.finding.findMany({ where: { livemode: true, fingerprint: fp } });
+    expect(rules.map((f) => f.rule_id)).toContain('artifact_malicious');
+  }, 60_000);
+});

@@ -78,6 +78,38 @@ export async function attachArtifactVerdicts(
   return records.length;
 }
 
+/** What identifies a verdict as the engine used it: a later scan of the same bytes changes it. */
+const verdictStamp = (v: { verdict: string; analyser_version: string; scanned_at: Date | string | null }): string =>
+  `${v.verdict}@${v.analyser_version}@${v.scanned_at ? new Date(v.scanned_at).toISOString() : ''}`;
+
+/**
+ * After the job's write: reads the verdicts of the hashes the engine judged once more and, when one was made or changed
+ * since attachArtifactVerdicts read them, re-enriches the assets naming it (this one included). A verdict's own
+ * `artifact.verdict_changed` job may have run while this job had not written yet (the asset was still pending, so the
+ * job it queued for the same digest finds nothing to do): this check catches that window (docs/artifacts.md
+ * "A verdict that arrives later"). Costs one query, only for assets that name hashes. Returns the number of queued jobs.
+ */
+export async function recheckArtifactVerdicts(
+  deps: Pick<WorkerDeps, 'pool'>,
+  inputs: readonly EnrichmentInput[],
+): Promise<number> {
+  const named = namedArtifacts(inputs);
+  if (named.length === 0) return 0;
+  const used = new Map((inputs[0]?.artifact_verdicts ?? []).map((v) => [v.sha256, verdictStamp(v)]));
+  const now = await findArtifactVerdicts(
+    deps.pool,
+    named.map((a) => a.sha256),
+  );
+  const changed = named
+    .map((a) => a.sha256)
+    .filter((sha) => {
+      const v = now.get(sha);
+      return (v ? verdictStamp(v) : undefined) !== used.get(sha);
+    });
+  if (changed.length === 0) return 0;
+  return markAssetsForArtifactReenrichment(deps.pool, { sha256s: changed, reason: ARTIFACT_VERDICT_REASON });
+}
+
 /**
  * The `artifact.verdict_changed` consumer: every asset naming one of the hashes is marked stale and gets an enrichment
  * outbox row, in one statement (markAssetsForArtifactReenrichment); the outbox relay enqueues them and each

@@ -8,7 +8,7 @@ import { lookupAdvisories, NO_ADVISORIES, withFeedCveThreats } from '../advisori
 import type { CandidateThreats } from '@risk/db';
 import { analysisPoolFor, testBusyMs } from '../analysis/pool';
 import type { WorkerDeps } from '../deps';
-import { attachArtifactVerdicts } from './artifact-verdicts';
+import { attachArtifactVerdicts, recheckArtifactVerdicts } from './artifact-verdicts';
 import { readJob, writeJob } from './enrichment-batches';
 
 export type EnrichmentOutcome =
@@ -135,6 +135,8 @@ export async function enrichAsset(deps: WorkerDeps, job: EnrichmentJob): Promise
   const t4 = performance.now();
   // after commit: hand the webhook deliveries to the queue (the outbox relay covers a failure)
   await enqueueDeliveries(deps, deliveries);
+  // a verdict made while this job ran is not lost (docs/artifacts.md "A verdict that arrives later")
+  await recheckArtifactVerdicts(deps, inputs);
   return {
     outcome: 'enriched',
     fingerprint: job.fingerprint,
