@@ -1,10 +1,9 @@
 import type { PrismaClient } from '@risk/db';
 import { sha256Hex, randomToken } from './crypto';
 import { SCOPES, type Scope } from '@risk/contracts';
-import { newId, ID_PREFIXES } from './ids';
+import { newId, ID_PREFIXES } from '@risk/db';
 
 // the list lives in the contracts, which the admin API's key routes validate with (docs/guides/auth-and-scopes.md)
-export { SCOPES, type Scope } from '@risk/contracts';
 
 /** What a deployment credential gets: enough to run a collector, nothing administrative. */
 export const DEPLOYMENT_KEY_SCOPES: Scope[] = ['signals:write', 'signals:read', 'assets:read', 'threats:read'];

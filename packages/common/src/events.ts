@@ -1,6 +1,6 @@
 import { EVENT_TYPE_NAMES, type EventExtra, type EventObject } from '@risk/contracts';
 import { FAN_OUT_EVENTS_SQL, type Prisma } from '@risk/db';
-import { newId, ID_PREFIXES } from './ids';
+import { newId, ID_PREFIXES } from '@risk/db';
 import type { QueueProducer } from './queue';
 
 /**

@@ -5,7 +5,6 @@ import winston from 'winston';
 /** Per-request context, so every log line written while serving a request carries its request_id. */
 export const requestContext = new AsyncLocalStorage<{ request_id: string }>();
 
-export { REDACTED };
 
 // Log redaction uses the engine's one redaction module (docs/security.md "Secrets never reach shared
 // data"): keys whose values never reach a log line (authorization, *_token, *_secret, *_password, x-api-key,

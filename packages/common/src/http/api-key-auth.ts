@@ -1,6 +1,7 @@
 import type { PrismaClient } from '@risk/db';
 import type { RequestHandler, Response } from 'express';
-import { hashApiKey, type Scope } from '../api-keys';
+import type { Scope } from '@risk/contracts';
+import { hashApiKey } from '../api-keys';
 import { ApiError } from '../errors';
 
 export interface ApiKeyPrincipal {

@@ -4,7 +4,6 @@ import { ApiError } from '../errors';
 import { formatParamPath } from './validate';
 
 /** the limit every body of both APIs is held to (defined with the contracts, which check free-form fields by it) */
-export { JSON_BODY_MAX_DEPTH };
 
 /**
  * Refuses a parsed JSON body that nests arrays and objects deeper than JSON_BODY_MAX_DEPTH, with a 400

@@ -2,7 +2,6 @@ import { Prisma } from '@risk/db';
 import { ApiError } from '../errors';
 
 /** The page parameters (one schema for validation and the OpenAPI document) live in the contracts. */
-export { ZListQuery, type ListQuery } from '@risk/contracts';
 
 export function assertCursorsExclusive(q: { starting_after?: string; ending_before?: string }): void {
   if (q.starting_after && q.ending_before) {

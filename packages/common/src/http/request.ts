@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import { ApiError } from '../errors';
-import { newRequestId } from '../ids';
+import { newRequestId } from '@risk/db';
 import { type Logger, requestContext } from '../logger';
 
 /**

@@ -5,7 +5,7 @@ import type { Server as HttpsServer } from 'node:https';
 import type { Express, RequestHandler } from 'express';
 import type { Duplex } from 'node:stream';
 import { ApiError } from '../errors';
-import { newRequestId } from '../ids';
+import { newRequestId } from '@risk/db';
 import type { Logger } from '../logger';
 
 export interface ListenOptions {

@@ -139,4 +139,3 @@ function nulPathReversed(value: unknown, found: { kind?: Unstorable }): Property
 }
 
 // The query-string schemas live with the contracts that use them (one definition validates and documents).
-export { zQueryBool, zQueryInt, zQueryList, zQueryOne, zQueryText } from '@risk/contracts';
