@@ -221,6 +221,13 @@ export async function analyse(files = sourceFiles()): Promise<Verdict[]> {
     }
   };
   await Promise.all([worker(), worker()]);
+  // a timeout says the machine was busy, not that the pattern is unsafe: each one is checked again alone with a
+  // longer budget, so a loaded machine gives the same answer as an idle one (a slow pattern still times out)
+  for (const [key, { source, flags }] of distinct) {
+    const d = diagnostics.get(key);
+    if (d?.status === 'unknown' && d.error.kind === 'timeout')
+      diagnostics.set(key, await check(source, flags, { timeout: 60_000, randomSeed: 42 }));
+  }
   const verdicts: Verdict[] = [];
   for (const p of found) {
     if (p.source === null) {
