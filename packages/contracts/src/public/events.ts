@@ -4,7 +4,7 @@ import { ZListQuery, zList } from '../common';
 import { publicRegistry } from '../openapi';
 import { ZChangeSummary, ZToolsChange } from './history';
 
-/** The event catalogue (@risk/common re-exports it as EVENT_TYPES and writes the events). */
+/** The event catalogue (@risk/common/events names it EVENT_TYPES and writes the events). */
 export const EVENT_TYPE_NAMES = [
   'asset.created',
   'asset.enriched',

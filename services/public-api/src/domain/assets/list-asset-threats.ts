@@ -12,7 +12,7 @@ export interface ListAssetThreatsInput {
   ending_before?: string;
 }
 
-/** GET /v1/assets/{fingerprint}/threats: the threats the shared matching rule (@risk/common threat-match) finds. */
+/** GET /v1/assets/{fingerprint}/threats: the threats the shared matching rule (@risk/db's threats store) finds. */
 export async function listAssetThreats(
   deps: Pick<AppDeps, 'prisma' | 'pool'>,
   input: ListAssetThreatsInput,
