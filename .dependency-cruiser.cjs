@@ -17,6 +17,7 @@ const LAYERS = {
   contracts: [],
   artifacts: [],
   enrichment: ['contracts', 'redaction'],
+  scanner: ['artifacts', 'enrichment', 'redaction'],
   db: ['contracts', 'enrichment:types'],
   common: ['contracts', 'db', 'redaction'],
   firewalls: ['common', 'contracts', 'db', 'thread-pool'],
