@@ -6,7 +6,7 @@ import { Client } from 'pg';
 import { ConfigError, loadConfig, type Config } from '@risk/common/config';
 import { redact } from '@risk/common/observability';
 import { ensureLocalTls, trustInstructions } from '@risk/common/tls';
-import { ensureDatabase, migrate, withDatabase } from '@risk/db';
+import { ensureDatabase, migrate, pingDatabase, withDatabase } from '@risk/db';
 import { ensureConsoleBuilt } from './console-build';
 import { ensureLocalSecrets, LOCAL_SECRETS_FILE } from './local-secrets';
 
@@ -48,7 +48,7 @@ async function checkPostgres(cfg: Config) {
   });
   try {
     await client.connect();
-    await client.query('SELECT 1');
+    await pingDatabase(client);
   } catch (err) {
     const u = new URL(cfg.DATABASE_URL);
     fail(

@@ -1,7 +1,7 @@
 // The one way to mint, list, find and revoke an org's API keys: the operator CLI (`pnpm cli api-keys …`) and the
 // admin API's /keys/v1 routes both call these (docs/admin-api.md "API keys").
 import { API_KEY_MAX_EXPIRY_DAYS } from '@risk/contracts';
-import type { PrismaClient } from '@risk/db';
+import { lockOrgApiKeys, type PrismaClient } from '@risk/db';
 import { buildApiKey, type MintApiKeyInput } from './api-keys';
 import { ApiError } from './errors';
 import { keysetOrder, keysetWhere, paginate, type PageRequest } from './http/pagination';
@@ -96,17 +96,13 @@ export async function createOrgApiKey(prisma: PrismaClient, input: Omit<MintApiK
   if (input.expires_at) checkKeyExpiry(input.expires_at, 'expires_at');
   const { key, row } = buildApiKey(input);
   return prisma.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('api_keys:' || ${input.org_id}))`;
-    const [state] = await tx.$queryRaw<Array<{ tenant_status: string | null; active: number }>>`
-      SELECT (SELECT status FROM tenants WHERE org_id = ${input.org_id}) AS tenant_status,
-             (SELECT count(*)::int FROM api_keys WHERE org_id = ${input.org_id} AND deployment_token_id IS NULL
-                AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())) AS active`;
-    if (state && state.tenant_status !== null && state.tenant_status !== 'active') {
+    const state = await lockOrgApiKeys(tx, input.org_id);
+    if (state.tenant_status !== null && state.tenant_status !== 'active') {
       throw new ApiError('tenant_suspended', {
         message: 'This tenant is suspended: it cannot mint API keys until an admin reactivates it.',
       });
     }
-    if ((state?.active ?? 0) >= MAX_ACTIVE_KEYS_PER_ORG) {
+    if (state.active >= MAX_ACTIVE_KEYS_PER_ORG) {
       throw new ApiError('api_key_limit_reached', {
         message: `An org may hold ${MAX_ACTIVE_KEYS_PER_ORG} active API keys; revoke one first.`,
       });

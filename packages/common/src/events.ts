@@ -1,5 +1,5 @@
 import { EVENT_TYPE_NAMES, type EventExtra, type EventObject } from '@risk/contracts';
-import { FAN_OUT_EVENTS_SQL, type Prisma } from '@risk/db';
+import { fanOutEvents, fanOutEventsPg, type FannedOutDelivery, type Prisma } from '@risk/db';
 import { newId, ID_PREFIXES } from '@risk/db';
 import type { QueueProducer } from './queue';
 
@@ -43,12 +43,7 @@ export type NewEvent<T extends EventType = EventType> = {
 type ExtraOf<K extends EventType> = object extends EventExtra<K> ? { extra?: EventExtra<K> } : { extra: EventExtra<K> };
 
 /** What recordEvents needs of a transaction client: the events table and raw SQL for the fan-out. */
-export type EventWriter = Pick<Prisma.TransactionClient, 'event' | '$queryRawUnsafe'>;
-
-export interface FannedOutDelivery {
-  delivery_id: string;
-  outbox_id: bigint;
-}
+export type EventWriter = Pick<Prisma.TransactionClient, 'event'> & Parameters<typeof fanOutEvents>[0];
 
 export interface RecordedEvents {
   event_ids: string[];
@@ -82,39 +77,7 @@ export async function recordEventsWithDeliveries(tx: EventWriter, events: NewEve
   return { event_ids: rows.map((r) => r.id), deliveries };
 }
 
-// FAN_OUT_EVENTS_SQL lives with the other raw statements in @risk/db (docs/data-access.md)
-export { FAN_OUT_EVENTS_SQL };
-
-/** Fan-out inside a Prisma transaction (recordEvents does this for you). */
-export async function fanOutEvents(
-  tx: Pick<Prisma.TransactionClient, '$queryRawUnsafe'>,
-  eventIds: string[],
-): Promise<FannedOutDelivery[]> {
-  if (eventIds.length === 0) return [];
-  const rows = await tx.$queryRawUnsafe<Array<{ delivery_id: string; outbox_id: bigint }>>(
-    FAN_OUT_EVENTS_SQL,
-    eventIds,
-  );
-  return rows.map((r) => ({ delivery_id: r.delivery_id, outbox_id: BigInt(r.outbox_id) }));
-}
-
-/**
- * Fan-out on a raw pg client inside its transaction, for code that inserts events with plain SQL
- * (bulk signal ingest): call it after the INSERT INTO events, before COMMIT.
- */
-export async function fanOutEventsPg(
-  client: {
-    query: (
-      text: string,
-      values: unknown[],
-    ) => Promise<{ rows: Array<{ delivery_id: string; outbox_id: string | number | bigint }> }>;
-  },
-  eventIds: string[],
-): Promise<FannedOutDelivery[]> {
-  if (eventIds.length === 0) return [];
-  const { rows } = await client.query(FAN_OUT_EVENTS_SQL, [eventIds]);
-  return rows.map((r) => ({ delivery_id: r.delivery_id, outbox_id: BigInt(r.outbox_id) }));
-}
+// the fan-out's statement lives in @risk/db's events store (docs/data-access.md)
 
 /**
  * Fast path after commit: puts the deliveries on the queue and marks their outbox rows processed.
@@ -151,33 +114,4 @@ export async function enqueueDeliveries(
   } catch {
     return false;
   }
-}
-
-/**
- * recordEventsWithDeliveries for raw pg callers on hot paths (signal ingest, the enrichment job):
- * one multi-row INSERT of the events, then the set-based fan-out, both in the caller's transaction.
- */
-export async function recordEventsPg(
-  client: { query: (text: string, values: unknown[]) => Promise<{ rows: Array<Record<string, unknown>> }> },
-  events: NewEvent[],
-  now = new Date(),
-): Promise<RecordedEvents> {
-  if (events.length === 0) return { event_ids: [], deliveries: [] };
-  const ids = events.map(() => newId(ID_PREFIXES.event, now.getTime()));
-  await client.query(
-    `INSERT INTO events (id, type, livemode, org_id, fingerprint, data, created)
-     SELECT t.id, t.type, t.livemode, t.org_id, t.fingerprint, t.data::jsonb, $1
-     FROM unnest($2::text[], $3::text[], $4::boolean[], $5::text[], $6::text[], $7::text[]) AS t(id, type, livemode, org_id, fingerprint, data)`,
-    [
-      now,
-      ids,
-      events.map((e) => e.type),
-      events.map((e) => e.livemode),
-      events.map((e) => e.org_id ?? null),
-      events.map((e) => e.fingerprint ?? null),
-      events.map((e) => JSON.stringify({ object: e.object, ...(e.extra ?? {}) })),
-    ],
-  );
-  const deliveries = await fanOutEventsPg(client as Parameters<typeof fanOutEventsPg>[0], ids);
-  return { event_ids: ids, deliveries };
 }

@@ -17,10 +17,9 @@ export {
   MIGRATIONS_DIR,
 } from './migrate';
 export type { MigrateResult, MigrationFile } from './migrate';
+export { ensureMigratedTemplate } from './template';
 
-import type { PrismaClient } from './generated/prisma/client';
-/** The client handed to `prisma.$transaction(async (tx) => …)`. */
-export type Tx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
+export type { Tx } from './tx';
 
 export {
   literal,
@@ -38,6 +37,8 @@ export {
   signalsStore,
   releaseClaims,
   readPendingSignals,
+  withIngestSession,
+  projectionsPending,
   recordProjectionFailure,
   PROJECTION_MAX_ATTEMPTS,
 } from './stores/signals-store';
@@ -106,12 +107,24 @@ export {
 export {
   SUMMARY_FINDING_CAP,
   SUMMARY_NAME_CAP,
+  summarizeAiBom,
+  summarizeFindings,
   type ChangeSummary,
   type AiBomSummary,
   type FindingsSummary,
+  type KeyedFinding,
 } from './history/change-summary';
 export type { CandidateThreatRow, EnrichmentJobKey, JobRead, Observation } from './stores/enrichment-reads';
 export type { EnrichmentWrite, EnrichmentWritten } from './stores/enrichment-store';
+export type {
+  EnrichmentEventRow,
+  EnrichmentEventsInput,
+  PreviousEnrichment,
+  StoredEnrichmentResult,
+  StoredFinding,
+  StoredTool,
+  StoredToolBaseline,
+} from './stores/enrichment-rows';
 export {
   upsertAdvisories,
   markAssetsForAdvisoryReenrichment,
@@ -163,3 +176,90 @@ export {
   type AssetArtifactRef,
   type AssetArtifactView,
 } from './stores/asset-artifacts-store';
+// The stores' typed functions: every SQL statement of the services lives behind them (docs/data-access.md).
+export {
+  markOutboxProcessedAsync,
+  relayOutboxRows,
+  purgeProcessedOutbox,
+  outboxLagSeconds,
+  type OutboxRow,
+  type OutboxOutcome,
+} from './stores/outbox-store';
+export {
+  claimDeliveryAttempt,
+  releaseDeliveryAttempt,
+  markEndpointFailing,
+  lockWebhookEndpointCreation,
+  type ClaimedDelivery,
+} from './stores/webhooks-store';
+export {
+  lockAssignment,
+  tryLockAssignment,
+  markAssignmentsPending,
+  setRulePositions,
+  countAssignmentsBySyncStatus,
+  lockPolicy,
+} from './stores/policy-assignments-store';
+export { staleExpiredEnrichments, staleShrunkObservations } from './stores/assets-maintenance-store';
+export {
+  prismaQueryable,
+  insertIdempotencyClaim,
+  readIdempotencyKey,
+  deleteIdempotencyKey,
+  releaseIdempotencyClaim,
+  completeIdempotencyClaim,
+  purgeIdempotencyKeys,
+  type Queryable,
+  type IdempotencyKeyScope,
+  type IdempotencyKeyRow,
+} from './stores/idempotency-store';
+export {
+  fanOutEvents,
+  fanOutEventsPg,
+  purgeEvents,
+  readEventFor,
+  listEventsFor,
+  type FannedOutDelivery,
+  type EventReader,
+  type EventRow,
+} from './stores/events-store';
+export { pingDatabase } from './stores/health-store';
+export { listAiBomVersionRows, type AiBomVersionRow } from './stores/aiboms-store';
+export {
+  lockThreatImport,
+  lockThreatsForImport,
+  lockThreat,
+  insertThreats,
+  updateThreats,
+  markThreatMatchesForReenrichment,
+  listThreatsMatchingAsset,
+  type NewThreatRecord,
+} from './stores/threat-writes-store';
+export {
+  ASSET_SELECT,
+  readAssetsByKeys,
+  readOwnObservations,
+  readAssetsForOrg,
+  findAssetsByExactName,
+  findAssetNameCandidates,
+  type AssetRow,
+  type AssetReadKey,
+  type AssetNameKey,
+} from './stores/assets-store';
+export {
+  readApiKeyByHash,
+  lockOrgApiKeys,
+  readTenantTokenCheck,
+  readFeedTokenBySecretHash,
+  lockTenant,
+  type ApiKeyCheckRow,
+  type TenantTokenCheckRow,
+  type FeedTokenCheckRow,
+} from './stores/credentials-store';
+export { readConsoleSessionBySecretHash, type ConsoleSessionCheckRow } from './stores/console-sessions-store';
+export {
+  withInvariantLock,
+  type InvariantReads,
+  type UnqueuedAsset,
+  type AssignmentCandidate,
+} from './stores/invariants-store';

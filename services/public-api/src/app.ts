@@ -15,6 +15,7 @@ import { hsts } from '@risk/common/server';
 import { httpMetrics, metricsEndpoint } from '@risk/common/observability';
 import { withTimeout } from '@risk/common/queue';
 import express, { Router, type Express, type RequestHandler } from 'express';
+import { pingDatabase } from '@risk/db';
 import type { AppDeps, AppState } from './deps';
 import { routeHost } from './http/route';
 import { precomputedHelmet } from './http/security-headers';
@@ -164,7 +165,7 @@ export function createApp(deps: AppDeps): PublicApiApp {
   });
   app.get('/readyz', async (_req, res) => {
     const [postgres, redis] = await Promise.all([
-      withTimeout(deps.pool.query('SELECT 1'), 1000, 'postgres ping').then(
+      withTimeout(pingDatabase(deps.pool), 1000, 'postgres ping').then(
         () => 'ok' as const,
         () => 'unavailable' as const,
       ),

@@ -7,6 +7,7 @@ import { type Scope, SCOPES } from '@risk/contracts';
 import { createTestContext, type TestContext } from '@risk/testing';
 import { createApp, type PublicApiApp } from '../src/app';
 import { drainProjections } from '../src/domain/signals/projector';
+import { enrichmentEvents } from '../../worker/src/jobs/enrichment-events';
 
 /**
  * One scratch database + Redis prefix per suite and the app built on them, with helpers to mint
@@ -210,6 +211,7 @@ export async function enrichLikeWorker(
     result,
     threatStamps: stamps,
     now,
+    events: enrichmentEvents, // the worker's decision of which asset events a write records
   });
 }
 

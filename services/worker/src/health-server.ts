@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { serveMetricsOnNodeServer } from '@risk/common/observability';
 import { withTimeout } from '@risk/common/queue';
+import { pingDatabase } from '@risk/db';
 import type { WorkerDeps } from './deps';
 import type { RunningWorker } from './worker';
 
@@ -36,7 +37,7 @@ async function answer(
     return;
   }
   const [postgres, redis] = await Promise.all([
-    withTimeout(deps.pool.query('SELECT 1'), 1000, 'pg').then(
+    withTimeout(pingDatabase(deps.pool), 1000, 'pg').then(
       () => 'ok',
       () => 'unavailable',
     ),

@@ -2,7 +2,7 @@ import { configWarnings, loadConfigOrExit } from '@risk/common/config';
 import { onShutdown } from '@risk/common/server';
 import { createLogger, startTracing } from '@risk/common/observability';
 import { QueueProducer } from '@risk/common/queue';
-import { createPrisma } from '@risk/db';
+import { createPrisma, pingDatabase } from '@risk/db';
 import { closeReplyParsers } from '@risk/firewalls';
 import { loadDefaultFeeds } from './advisories/default-feeds';
 import { analysisPoolFor, closeAnalysisPools } from './analysis/pool';
@@ -28,7 +28,7 @@ async function main() {
   const producer = new QueueProducer({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, 'worker-producer', {
     firewallSyncBackoffMs: config.FIREWALL_SYNC_BACKOFF_MS,
   });
-  await db.pool.query('SELECT 1');
+  await pingDatabase(db.pool);
   if (!(await producer.ping(3000)))
     logger.warn('redis is not answering yet; the worker keeps retrying', { redis: config.REDIS_URL });
 

@@ -1,6 +1,13 @@
-import { IDEMPOTENCY_RETENTION_MS } from '@risk/common/config';
 import { enqueueDeliveries, EVENT_RETENTION_DAYS } from '@risk/common/events';
-import { endConsoleSessions } from '@risk/db';
+import { IDEMPOTENCY_RETENTION_MS } from '@risk/common/config';
+import {
+  endConsoleSessions,
+  purgeEvents,
+  purgeIdempotencyKeys,
+  purgeProcessedOutbox,
+  staleExpiredEnrichments,
+  staleShrunkObservations,
+} from '@risk/db';
 import type { WorkerDeps } from './deps';
 import { checkInvariants } from './invariants';
 import { expireTriage } from './triage-expiry';
@@ -43,76 +50,31 @@ export interface MaintenanceResult {
 export async function runMaintenance(deps: WorkerDeps, now = new Date()): Promise<MaintenanceResult> {
   const ttlCutoff = new Date(now.getTime() - deps.config.ENRICHMENT_TTL_DAYS * 86_400_000);
   const reason = `ttl:${now.toISOString().slice(0, 10)}`;
-  const staled = await deps.pool.query(
-    `WITH locked AS MATERIALIZED (
-       SELECT livemode, fingerprint FROM assets
-        WHERE enrichment_status = 'enriched' AND enriched_at < $1
-        ORDER BY livemode, fingerprint FOR UPDATE
-     ),
-     expired AS (
-       UPDATE assets a SET enrichment_status = 'stale', updated = now()
-         FROM locked l
-        WHERE a.livemode = l.livemode AND a.fingerprint = l.fingerprint
-          AND a.enrichment_status = 'enriched' AND a.enriched_at < $1
-        RETURNING a.livemode, a.fingerprint, a.latest_digest
-     )
-     INSERT INTO outbox (kind, payload)
-     SELECT 'enrichment', jsonb_build_object('livemode', livemode, 'fingerprint', fingerprint, 'digest', latest_digest, 'reason', $2::text)
-       FROM expired`,
-    [ttlCutoff, reason],
-  );
+  const staled = await staleExpiredEnrichments(deps.pool, { cutoff: ttlCutoff, reason });
   // An enrichment at enriched_at counted the observations received since enriched_at - TTL; those
   // received before now - TTL have expired since. Enriched assets survive the step above only when
   // enriched_at >= ttlCutoff, which bounds the asset_orgs range scanned (index on last_seen). A minute
   // of slack covers the job's clock running slightly ahead of enriched_at.
   const observationTtlMs = deps.config.OBSERVATION_TTL_DAYS * 86_400_000;
   const observationCutoff = new Date(now.getTime() - observationTtlMs);
-  const observations = await deps.pool.query(
-    `WITH locked AS MATERIALIZED (
-       SELECT a.livemode, a.fingerprint FROM assets a
-         JOIN (SELECT DISTINCT ao.livemode, ao.fingerprint FROM asset_orgs ao
-                WHERE ao.last_seen >= $1 AND ao.last_seen < $2) x
-           ON a.livemode = x.livemode AND a.fingerprint = x.fingerprint
-        WHERE a.enrichment_status = 'enriched'
-        ORDER BY a.livemode, a.fingerprint FOR UPDATE OF a
-     ),
-     shrunk AS (
-       UPDATE assets a SET enrichment_status = 'stale', updated = now()
-         FROM locked x
-        WHERE a.livemode = x.livemode AND a.fingerprint = x.fingerprint AND a.enrichment_status = 'enriched'
-          AND EXISTS (SELECT 1 FROM asset_orgs ao
-                       WHERE ao.livemode = a.livemode AND ao.fingerprint = a.fingerprint AND ao.last_seen < $2
-                         AND ao.last_seen >= a.enriched_at - make_interval(secs => $3::float8 / 1000) - interval '1 minute')
-        RETURNING a.livemode, a.fingerprint, a.latest_digest
-     )
-     INSERT INTO outbox (kind, payload)
-     SELECT 'enrichment', jsonb_build_object('livemode', livemode, 'fingerprint', fingerprint, 'digest', latest_digest, 'reason', $4::text)
-       FROM shrunk`,
-    [
-      new Date(ttlCutoff.getTime() - observationTtlMs - 60_000),
-      observationCutoff,
-      observationTtlMs,
-      `observation_ttl:${now.toISOString().slice(0, 10)}`,
-    ],
-  );
+  const observations = await staleShrunkObservations(deps.pool, {
+    since: new Date(ttlCutoff.getTime() - observationTtlMs - 60_000),
+    expiredBefore: observationCutoff,
+    ttlMs: observationTtlMs,
+    reason: `observation_ttl:${now.toISOString().slice(0, 10)}`,
+  });
   const triage = await expireTriage(deps, now);
   await enqueueDeliveries({ prisma: deps.prisma, producer: deps.producer }, triage.deliveries);
   const consoleSessions = await endConsoleSessions(deps.prisma, { select: { lapsed: true }, now });
-  const idem = await deps.pool.query('DELETE FROM idempotency_keys WHERE created < $1', [
-    new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS),
-  ]);
-  const events = await deps.pool.query('DELETE FROM events WHERE created < $1', [
-    new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000),
-  ]);
-  const outbox = await deps.pool.query('DELETE FROM outbox WHERE processed_at < $1', [
-    new Date(now.getTime() - 86_400_000),
-  ]);
+  const idem = await purgeIdempotencyKeys(deps.pool, new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS));
+  const events = await purgeEvents(deps.pool, new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000));
+  const outbox = await purgeProcessedOutbox(deps.pool, new Date(now.getTime() - 86_400_000));
   return {
-    staled: staled.rowCount ?? 0,
-    observations_expired: observations.rowCount ?? 0,
-    idempotency_keys_purged: idem.rowCount ?? 0,
-    events_purged: events.rowCount ?? 0,
-    outbox_purged: outbox.rowCount ?? 0,
+    staled,
+    observations_expired: observations,
+    idempotency_keys_purged: idem,
+    events_purged: events,
+    outbox_purged: outbox,
     triage_expired: triage.expired,
     console_sessions_ended: consoleSessions,
     artifacts: await artifactUpkeep(deps, now),

@@ -15,6 +15,7 @@ import {
 } from '@risk/common/observability';
 import { JOBS, QUEUES, withTimeout, type QueueName } from '@risk/common/queue';
 import type { Job } from 'bullmq';
+import { countAssignmentsBySyncStatus, outboxLagSeconds } from '@risk/db';
 import { ANALYSIS_TIMEOUT } from './analysis/pool';
 import type { WorkerDeps } from './deps';
 
@@ -89,30 +90,17 @@ function countOutcome(queue: QueueName, result: unknown, err: unknown): void {
   }
 }
 
-/**
- * The oldest outbox row that is due and not relayed: the index on (processed_at, available_at)
- * answers min(available_at) without reading the rows. A webhook retry scheduled for later is not lag.
- */
-const OUTBOX_LAG_SQL = `SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(available_at)), 0)::float8 AS lag
-  FROM outbox WHERE processed_at IS NULL AND available_at <= now()`;
-/** one row per status: the table holds one row per (firewall, policy) pair */
-const FIREWALL_SYNC_SQL = `SELECT sync_status AS status, count(*)::int AS n FROM policy_assignments GROUP BY sync_status`;
-
 /** Registers the worker's on-scrape gauges; returns their removal (the worker's close calls it). */
 export function collectWorkerMetrics(deps: WorkerDeps, timeoutMs = 1000): () => void {
   const queues = Object.values(QUEUES).map((name) => deps.producer.queue(name));
   const removals = [
     collectOnScrape(queueDepthCollector(queues, timeoutMs)),
     collectOnScrape(async () => {
-      const { rows } = await withTimeout(deps.pool.query<{ lag: number }>(OUTBOX_LAG_SQL), timeoutMs, 'outbox lag');
-      outboxLag.set(Math.max(0, rows[0]?.lag ?? 0));
+      const lag = await withTimeout(outboxLagSeconds(deps.pool), timeoutMs, 'outbox lag');
+      outboxLag.set(Math.max(0, lag));
     }),
     collectOnScrape(async () => {
-      const { rows } = await withTimeout(
-        deps.pool.query<{ status: string; n: number }>(FIREWALL_SYNC_SQL),
-        timeoutMs,
-        'firewall sync states',
-      );
+      const rows = await withTimeout(countAssignmentsBySyncStatus(deps.pool), timeoutMs, 'firewall sync states');
       firewallSyncAssignments.reset();
       for (const row of rows) firewallSyncAssignments.set({ status: row.status }, row.n);
     }),

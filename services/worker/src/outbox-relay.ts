@@ -1,11 +1,6 @@
 import { JOBS, type EnrichmentJob, type FirewallSyncJob, type WebhookDeliveryJob } from '@risk/common/queue';
+import { relayOutboxRows, type OutboxOutcome, type OutboxRow } from '@risk/db';
 import type { WorkerDeps } from './deps';
-
-interface OutboxRow {
-  id: string;
-  kind: string;
-  payload: unknown;
-}
 
 export interface RelayResult {
   claimed: number;
@@ -27,67 +22,38 @@ type Parsed<T> = { id: string; job: T };
  * so it never holds back the rest of its group (docs/reliability.md "Outbox relay").
  */
 export async function relayOutbox(deps: WorkerDeps, batchSize = 500): Promise<RelayResult> {
-  const client = await deps.pool.connect();
-  try {
-    await client.query('BEGIN');
-    const { rows } = await client.query<OutboxRow>(
-      `SELECT id::text AS id, kind, payload FROM outbox
-        WHERE processed_at IS NULL AND dead_lettered_at IS NULL AND available_at <= now()
-        ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-      [batchSize],
-    );
-    if (rows.length === 0) {
-      await client.query('COMMIT');
-      return { claimed: 0, enqueued: 0, failed: 0, dead_lettered: 0 };
-    }
-    const done: string[] = [];
-    const failed: Array<{ id: string; error: string }> = [];
-    const dead: Array<{ id: string; error: string }> = [];
+  const { rows, outcome } = await relayOutboxRows(deps.pool, batchSize, async (claimed) => {
+    const out: OutboxOutcome = { done: [], failed: [], dead: [] };
     const byKind = new Map<string, OutboxRow[]>();
-    for (const row of rows) byKind.set(row.kind, [...(byKind.get(row.kind) ?? []), row]);
+    for (const row of claimed) byKind.set(row.kind, [...(byKind.get(row.kind) ?? []), row]);
     for (const [kind, group] of byKind) {
       const relay = RELAYS.get(kind);
       if (!relay) {
-        dead.push(...group.map((r) => ({ id: r.id, error: `unknown outbox kind '${kind}'` })));
+        out.dead.push(...group.map((r) => ({ id: r.id, error: `unknown outbox kind '${kind}'` })));
         continue;
       }
       const ready: Array<Parsed<unknown>> = [];
       for (const row of group) {
         const parsed = relay.schema.safeParse(row.payload);
         if (parsed.success) ready.push({ id: row.id, job: parsed.data });
-        else dead.push({ id: row.id, error: `payload refused: ${parsed.error.message}` });
+        else out.dead.push({ id: row.id, error: `payload refused: ${parsed.error.message}` });
       }
       if (ready.length === 0) continue;
       try {
         await relay.enqueue(deps, ready);
-        done.push(...ready.map((r) => r.id));
+        out.done.push(...ready.map((r) => r.id));
       } catch (err) {
-        failed.push(...ready.map((r) => ({ id: r.id, error: (err as Error).message })));
+        out.failed.push(...ready.map((r) => ({ id: r.id, error: (err as Error).message })));
       }
     }
-    if (done.length) await client.query('UPDATE outbox SET processed_at = now() WHERE id = ANY($1::bigint[])', [done]);
-    if (failed.length) {
-      await client.query(
-        `UPDATE outbox SET attempts = attempts + 1, last_error = f.error
-           FROM unnest($1::bigint[], $2::text[]) AS f(id, error) WHERE outbox.id = f.id`,
-        [failed.map((f) => f.id), failed.map((f) => f.error.slice(0, 500))],
-      );
-    }
-    if (dead.length) {
-      await client.query(
-        `UPDATE outbox SET attempts = attempts + 1, last_error = f.error, dead_lettered_at = now()
-           FROM unnest($1::bigint[], $2::text[]) AS f(id, error) WHERE outbox.id = f.id`,
-        [dead.map((f) => f.id), dead.map((f) => f.error.slice(0, 500))],
-      );
-    }
-    await client.query('COMMIT');
-    return { claimed: rows.length, enqueued: done.length, failed: failed.length, dead_lettered: dead.length };
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+    return out;
+  });
+  return {
+    claimed: rows.length,
+    enqueued: outcome.done.length,
+    failed: outcome.failed.length,
+    dead_lettered: outcome.dead.length,
+  };
 }
 
 interface JobSchema<T> {

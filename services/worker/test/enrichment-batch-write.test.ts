@@ -1,10 +1,11 @@
 import { encryptSecret } from '@risk/common/crypto';
 import { ID_PREFIXES, newId } from '@risk/db';
 import { createPrisma, readCandidateThreats, writeEnrichment, writeEnrichments, type EnrichmentWrite } from '@risk/db';
-import { ADVISORY_CVE_IDS, enrichObservations } from '@risk/enrichment';
+import { ADVISORY_CVE_IDS, enrichObservations, type EnrichmentResult } from '@risk/enrichment';
 import type { Pool } from 'pg';
 import { startWorker, type WorkerDeps } from '../src';
 import { writeJob } from '../src/jobs/enrichment-batches';
+import { enrichmentEvents } from '../src/jobs/enrichment-events';
 import { createWorkerHarness, modelCardManifest, type WorkerHarness } from './harness';
 
 /**
@@ -56,7 +57,7 @@ describe('batched enrichment writes (real database)', () => {
   }
 
   /** What the worker would write for the asset (its engine, its threat stamps), without writing it. */
-  async function writeFor(fingerprint: string, livemode = true): Promise<EnrichmentWrite> {
+  async function writeFor(fingerprint: string, livemode = true): Promise<EnrichmentWrite<EnrichmentResult>> {
     const { prisma } = h.ctx.db;
     const asset = await prisma.asset.findUniqueOrThrow({ where: { livemode_fingerprint: { livemode, fingerprint } } });
     const observations = await prisma.assetOrg.findMany({
@@ -88,7 +89,14 @@ describe('batched enrichment writes (real database)', () => {
       asset_type: asset.asset_type,
       cve_ids: [...ADVISORY_CVE_IDS],
     });
-    return { job: { livemode, fingerprint, digest: asset.latest_digest }, asset, result, threatStamps: stamps, now };
+    return {
+      job: { livemode, fingerprint, digest: asset.latest_digest },
+      asset,
+      result,
+      threatStamps: stamps,
+      now,
+      events: enrichmentEvents,
+    };
   }
 
   /** An asset's written state, without ids and times: what two writes of equal content must agree on. */

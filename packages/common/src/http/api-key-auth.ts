@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@risk/db';
+import { readApiKeyByHash, type PrismaClient } from '@risk/db';
 import type { RequestHandler, Response } from 'express';
 import type { Scope } from '@risk/contracts';
 import { hashApiKey } from '../api-keys';
@@ -24,8 +24,6 @@ interface CachedKey {
   /** built once per look-up, shared by the requests the cache entry serves */
   principal: ApiKeyPrincipal;
 }
-
-type KeyRow = Omit<CachedKey, 'fetchedAt' | 'principal'>;
 
 /**
  * Bearer API-key authentication. Keys are looked up by SHA-256 hash, joined to the tenant that owns
@@ -64,10 +62,7 @@ export class ApiKeyAuthenticator {
     let key = this.cache.get(hash);
     if (!key || now - key.fetchedAt > (this.opts.cacheTtlMs ?? 5000)) {
       // one query: the unique key_hash index, then the unique tenants.org_id index
-      const [row] = await this.prisma.$queryRaw<KeyRow[]>`
-        SELECT k.id, k.org_id, k.livemode, k.scopes, k.expires_at, k.revoked_at, t.status AS tenant_status
-        FROM api_keys k LEFT JOIN tenants t ON t.org_id = k.org_id
-        WHERE k.key_hash = ${hash}`;
+      const row = await readApiKeyByHash(this.prisma, hash);
       if (!row) {
         this.cache.delete(hash);
         throw new ApiError('api_key_invalid', { message: 'Invalid API key provided.' });

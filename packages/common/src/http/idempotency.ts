@@ -1,6 +1,13 @@
 // Idempotency claims on idempotency_keys (docs/reliability.md "Idempotency claims"): claim, resolve a taken
 // key (replay, mismatch, in flight), store the 2xx, release, and the middleware that runs them around a
 // handler. The request's facts (header, hash, scope, stored-body encryption) are in idempotency-request.ts.
+import {
+  completeIdempotencyClaim,
+  deleteIdempotencyKey,
+  insertIdempotencyClaim,
+  readIdempotencyKey,
+  releaseIdempotencyClaim,
+} from '@risk/db';
 import type { RequestHandler, Response } from 'express';
 import { IDEMPOTENCY_RETENTION_MS } from '../config';
 import { ApiError } from '../errors';
@@ -11,23 +18,11 @@ import {
   storedBodyOf,
   type IdempotencyDb,
   type IdempotencyRequest,
-  type IdempotencyScope,
   type IdempotencyStorage,
   type StoredResponse,
 } from './idempotency-request';
 
 export * from './idempotency-request';
-
-const SCOPE_WHERE = 'org_id = $1 AND livemode = $2 AND method = $3 AND path = $4 AND key = $5';
-const scopeValues = (s: IdempotencyScope) => [s.org_id, s.livemode, s.method, s.path, s.key];
-
-/**
- * The claim as one statement (`$1…$7`: org, livemode, method, path, key, request hash, request id).
- * Callers that batch statements in one round trip build the same INSERT with literals; a plain INSERT
- * (no ON CONFLICT) then aborts the batch with a unique violation on idempotency_keys when the key is taken.
- */
-export const IDEMPOTENCY_CLAIM_SQL = `INSERT INTO idempotency_keys (org_id, livemode, method, path, key, request_hash, status, original_request_id)
-  VALUES ($1, $2, $3, $4, $5, $6, 'in_flight', $7) ON CONFLICT (org_id, livemode, method, path, key) DO NOTHING RETURNING id`;
 
 /** The unique index a taken key violates (Postgres error 23505). */
 export const IDEMPOTENCY_UNIQUE_CONSTRAINT = 'idempotency_keys_org_id_livemode_method_path_key_key';
@@ -48,27 +43,10 @@ export async function resolveTakenKey(
   r: IdempotencyRequest,
   storage: IdempotencyStorage = {},
 ): Promise<StoredResponse | null> {
-  const { rows } = await db.query(
-    `SELECT id, request_hash, status, response_status, response_body, original_request_id, created,
-            created < now() - make_interval(secs => $6::float8 / 1000) AS lease_expired
-     FROM idempotency_keys WHERE ${SCOPE_WHERE}`,
-    [...scopeValues(r.scope), r.leaseMs],
-  );
-  const existing = rows[0] as
-    | {
-        id: string;
-        request_hash: string;
-        status: string;
-        response_status: number | null;
-        response_body: string | null;
-        original_request_id: string;
-        created: Date;
-        lease_expired: boolean;
-      }
-    | undefined;
+  const existing = await readIdempotencyKey(db, { scope: r.scope, leaseMs: r.leaseMs });
   if (!existing) return null; // released between our insert and read: try to claim again
   if (Date.now() - existing.created.getTime() > IDEMPOTENCY_RETENTION_MS) {
-    await db.query('DELETE FROM idempotency_keys WHERE id = $1', [existing.id]);
+    await deleteIdempotencyKey(db, existing.id);
     return null;
   }
   if (existing.request_hash !== r.requestHash) {
@@ -79,10 +57,7 @@ export async function resolveTakenKey(
   if (existing.status === 'in_flight' && existing.lease_expired) {
     // the claiming request died or could not store its outcome: take the key back (only this exact claim,
     // so of two retries one claims it and the other sees the new claim) and let the caller claim it
-    await db.query(`DELETE FROM idempotency_keys WHERE id = $1 AND status = 'in_flight' AND original_request_id = $2`, [
-      existing.id,
-      existing.original_request_id,
-    ]);
+    await releaseIdempotencyClaim(db, { id: existing.id, requestId: existing.original_request_id });
     return null;
   }
   if (existing.status === 'in_flight' && existing.original_request_id === r.requestId) {
@@ -116,28 +91,12 @@ async function claimIdempotencyKey(
   storage: IdempotencyStorage = {},
 ): Promise<{ id: string } | { replay: StoredResponse }> {
   for (let tries = 0; tries < 2; tries++) {
-    const { rows } = await db.query(IDEMPOTENCY_CLAIM_SQL, [...scopeValues(r.scope), r.requestHash, r.requestId]);
-    if (rows[0]) return { id: String(rows[0].id) };
+    const id = await insertIdempotencyClaim(db, r);
+    if (id !== undefined) return { id };
     const replay = await resolveTakenKey(db, r, storage);
     if (replay) return { replay };
   }
   throw new ApiError('idempotency_key_in_use', { message: 'Could not claim the Idempotency-Key; retry.' });
-}
-
-/**
- * Stores a 2xx response on the claimed row (`$1` id, `$2` status, `$3` body as storedBodyOf gives it,
- * `$4` the claiming request's id): only while the claim is still this request's, so a request that ran
- * past its lease never overwrites the claim a retry took over.
- */
-export const IDEMPOTENCY_COMPLETE_SQL = `UPDATE idempotency_keys SET status = 'completed', response_status = $2, response_body = $3, completed_at = now()
-  WHERE id = $1 AND status = 'in_flight' AND original_request_id = $4`;
-
-/** Releases a claim that did not end in a 2xx, by scope and the claiming request's id. */
-export async function releaseIdempotencyKey(db: IdempotencyDb, r: IdempotencyRequest): Promise<void> {
-  await db.query(
-    `DELETE FROM idempotency_keys WHERE ${SCOPE_WHERE} AND original_request_id = $6 AND status = 'in_flight'`,
-    [...scopeValues(r.scope), r.requestId],
-  );
 }
 
 /** Sends a stored response as a replay. */
@@ -177,8 +136,13 @@ export function idempotencyMiddleware(
     interceptJson(res, async (status, body) => {
       try {
         if (status >= 200 && status < 300)
-          await db.query(IDEMPOTENCY_COMPLETE_SQL, [claim.id, status, storedBodyOf(body, storage), r.requestId]);
-        else await db.query(`DELETE FROM idempotency_keys WHERE id = $1 AND status = 'in_flight'`, [claim.id]);
+          await completeIdempotencyClaim(db, {
+            id: claim.id,
+            status,
+            body: storedBodyOf(body, storage),
+            requestId: r.requestId,
+          });
+        else await releaseIdempotencyClaim(db, { id: claim.id });
       } catch (err) {
         // The outcome could not be stored. Say so, and release the claim so a retry is not refused for the
         // key's lifetime; if even that fails, the lease frees the key (docs/reliability.md "Idempotency claims").
@@ -187,9 +151,7 @@ export function idempotencyMiddleware(
           request_id: r.requestId,
           path: r.scope.path,
         });
-        await db
-          .query(`DELETE FROM idempotency_keys WHERE id = $1 AND status = 'in_flight'`, [claim.id])
-          .catch((e: unknown) =>
+        await releaseIdempotencyClaim(db, { id: claim.id }).catch((e: unknown) =>
             opts.logger.error('could not release the idempotency key; its lease will', {
               err: e,
               request_id: r.requestId,

@@ -1,4 +1,3 @@
-import { Prisma } from '@risk/db';
 import { ApiError } from '../errors';
 
 /** The page parameters (one schema for validation and the OpenAPI document) live in the contracts. */
@@ -74,26 +73,6 @@ export function keysetWhere(
   if (!c) return undefined;
   const op = bound.before ? 'lt' : 'gt';
   return { OR: [{ created: { [op]: c.created } }, { created: c.created, [idField]: { [op]: c.id } }] };
-}
-
-/**
- * The same keyset for raw SQL over table alias `alias` (a constant of the caller, never input):
- * `and` is the bound (`AND (a.created, a.id) < (…)`, or nothing) and `orderBy` the matching order.
- */
-export function keysetSql(
-  alias: string,
-  page: { before?: Cursor; after?: Cursor; order: 'asc' | 'desc' },
-): { and: Prisma.Sql; orderBy: Prisma.Sql } {
-  const a = Prisma.raw(alias);
-  const bound = page.before ?? page.after;
-  const op = page.before ? Prisma.raw('<') : Prisma.raw('>');
-  const dir = Prisma.raw(page.order === 'asc' ? 'ASC' : 'DESC');
-  return {
-    and: bound
-      ? Prisma.sql`AND (${a}.created, ${a}.id) ${op} (${bound.created}::timestamptz, ${bound.id})`
-      : Prisma.empty,
-    orderBy: Prisma.sql`ORDER BY ${a}.created ${dir}, ${a}.id ${dir}`,
-  };
 }
 
 export function keysetOrder(idField: string, order: 'asc' | 'desc'): Array<Record<string, 'asc' | 'desc'>> {

@@ -55,3 +55,38 @@ export async function endConsoleSessions(
     SELECT count(*)::int AS ended FROM ended`;
   return row?.ended ?? 0;
 }
+
+/** A console session found by its secret's hash, with its tenant and the tenant token typed in at sign-in. */
+export interface ConsoleSessionCheckRow {
+  id: string;
+  kind: string;
+  created: Date;
+  last_seen_at: Date;
+  expires_at: Date;
+  revoked_at: Date | null;
+  tenant_id: string | null;
+  tenant_name: string | null;
+  org_id: string | null;
+  tenant_status: string | null;
+  signin_revoked_at: Date | null;
+  signin_expires_at: Date | null;
+  tenant_token_ciphertext: string | null;
+  api_key_ciphertext: string | null;
+  admin_token_hmac: string | null;
+}
+
+export async function readConsoleSessionBySecretHash(
+  prisma: Pick<PrismaClient, '$queryRaw'>,
+  secretHash: string,
+): Promise<ConsoleSessionCheckRow | undefined> {
+  const [row] = await prisma.$queryRaw<ConsoleSessionCheckRow[]>`
+    SELECT s.id, s.kind, s.created, s.last_seen_at, s.expires_at, s.revoked_at, s.tenant_id,
+           t.name AS tenant_name, t.org_id, t.status AS tenant_status,
+           tt.revoked_at AS signin_revoked_at, tt.expires_at AS signin_expires_at,
+           s.tenant_token_ciphertext, s.api_key_ciphertext, s.admin_token_hmac
+    FROM console_sessions s
+    LEFT JOIN tenants t ON t.id = s.tenant_id
+    LEFT JOIN tenant_tokens tt ON tt.id = s.signin_token_id
+    WHERE s.secret_hash = ${secretHash}`;
+  return row;
+}

@@ -1,4 +1,5 @@
-import type { Severity, ToolBaseline } from '@risk/enrichment';
+import type { RiskSeverity } from '@risk/contracts';
+import type { StoredToolBaseline } from './enrichment-rows';
 import type { Pool } from 'pg';
 import { literal } from '../sql/literal';
 import { PreparedStatements, executeGeneric } from '../sql/prepared';
@@ -46,7 +47,7 @@ export interface JobRead {
   org_signal_count: number | null;
   org_first_seen: Date | null;
   /** the asset's MCP tool baseline (docs/drift.md), for the engine; null when none or nothing to do */
-  tool_baseline: ToolBaseline | null;
+  tool_baseline: StoredToolBaseline | null;
   /** the candidate threats (as readCandidateThreats reads them for `cveIds`); null when nothing to do */
   candidates: CandidateThreats | null;
   /** the asset has packages recorded by an earlier advisory look-up (asset_packages); false when nothing to do */
@@ -119,7 +120,7 @@ export async function readEnrichmentJobs(
 }
 
 /** A threat that may match the asset, flagged with whether it lists the fingerprint. */
-export type CandidateThreatRow = MatchingThreatRow & { severity: Severity; by_fingerprint: boolean };
+export type CandidateThreatRow = MatchingThreatRow & { severity: RiskSeverity; by_fingerprint: boolean };
 
 /**
  * The threats that may match the asset (candidateThreatsSql; pass every CVE id the engine can report

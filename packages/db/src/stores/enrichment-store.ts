@@ -1,10 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { EnrichmentResult } from '@risk/enrichment';
 import type { Pool } from 'pg';
 import { ID_PREFIXES, newId } from '../ids';
 import { assertNoNul, literal } from '../sql/literal';
 import { CHOSEN_PLAN_SETTINGS, GENERIC_PLAN_SETTINGS, withPrepared } from '../sql/prepared';
-import { enrichmentEvents, previousState, type PreviousState } from './enrichment-events';
+import type {
+  EnrichmentEventRow,
+  EnrichmentEventsInput,
+  PreviousEnrichment,
+  StoredEnrichmentResult,
+} from './enrichment-rows';
 import type { EnrichmentJobKey, JobRead } from './enrichment-reads';
 import { ENRICHMENT_WRITE_STATEMENTS as statements, lockSql } from './enrichment-statements';
 import { ASSET_HISTORY_CAP, findingSnapshot } from './history-store';
@@ -24,18 +28,23 @@ interface LockedRow {
   content_hash: string | null;
   has_endpoints: boolean;
   threat_stamp: string | null;
-  prev_findings: PreviousState['findings'];
-  prev_components: PreviousState['components'];
+  prev_findings: PreviousEnrichment['findings'];
+  prev_components: PreviousEnrichment['components'];
   prev_lineage: unknown;
-  prev_tools: PreviousState['tools'];
+  prev_tools: PreviousEnrichment['tools'];
   has_tool_baseline: boolean;
 }
 
-export interface EnrichmentWrite {
+export interface EnrichmentWrite<R extends StoredEnrichmentResult = StoredEnrichmentResult> {
   job: EnrichmentJobKey;
-  /** the asset as the job read it before the engine ran (its previous score decides asset.risk_changed) */
+  /** the asset as the job read it before the engine ran (its previous score is the events' previous state) */
   asset: Pick<JobRead, 'asset_type' | 'intrinsic_risk_score' | 'intrinsic_risk_severity'>;
-  result: EnrichmentResult;
+  result: R;
+  /**
+   * The events this write records, decided and rendered by the caller from the state the lock statement read (the
+   * worker's jobs/enrichment-events.ts: docs/webhooks.md catalogue); the store only inserts and fans them out.
+   */
+  events: (input: EnrichmentEventsInput<R>) => EnrichmentEventRow[];
   /** the stamps of the candidate threats the analysis saw (readCandidateThreats) */
   threatStamps: Map<string, string>;
   now: Date;
@@ -49,7 +58,7 @@ export interface EnrichmentWritten {
 }
 
 /** The stamp of the threats the analysis applied, as the lock statement spells it (ids in C order). */
-function appliedThreatStamp(result: EnrichmentResult, stamps: Map<string, string>): string {
+function appliedThreatStamp(result: StoredEnrichmentResult, stamps: Map<string, string>): string {
   const ids = new Set(result.findings.filter((f) => f.rule_id === THREAT_MATCH_RULE_ID).flatMap((f) => f.threat_ids));
   return [...ids]
     .sort()
@@ -65,7 +74,7 @@ export function enrichmentWriteKey(job: Pick<EnrichmentJobKey, 'livemode' | 'fin
 }
 
 /** One input's lock statement (ew_lock_cve / ew_lock_fp), the first round trip's part of its write. */
-function lockStatement(input: EnrichmentWrite): string {
+function lockStatement(input: Omit<EnrichmentWrite, 'events'>): string {
   const { job, asset, result } = input;
   // the CVE ids of the rule findings (threat_match findings excluded, as in the shared rule)
   const cveIds = [
@@ -97,7 +106,7 @@ interface WritePlan {
  * What one input writes, given its row as the lock statement read it: the status, the AI-BOM version,
  * the events, and the statements (history, write, tools, fan-out, outbox) of the second round trip.
  */
-function planWrite(input: EnrichmentWrite, current: LockedRow): WritePlan {
+function planWrite<R extends StoredEnrichmentResult>(input: EnrichmentWrite<R>, current: LockedRow): WritePlan {
   const { job, asset, result, threatStamps, now } = input;
   // every version is kept; a new one only when the BOM's content changed
   const newBom = current.content_hash !== result.aibom.content_hash;
@@ -120,7 +129,7 @@ function planWrite(input: EnrichmentWrite, current: LockedRow): WritePlan {
       ? 'stale'
       : 'enriched';
   const findings = findingRows(result);
-  const eventRows = enrichmentEvents({
+  const eventRows = input.events({
     fingerprint: job.fingerprint,
     asset_type: asset.asset_type,
     status,
@@ -130,9 +139,14 @@ function planWrite(input: EnrichmentWrite, current: LockedRow): WritePlan {
     newBom,
     findingIds: findings.map((f) => f.id),
     previous: {
-      ...previousState(current),
       score: asset.intrinsic_risk_score,
       severity: asset.intrinsic_risk_severity,
+      bom_version: current.bom_version,
+      findings: current.prev_findings,
+      components: current.prev_components,
+      lineage: current.prev_lineage,
+      tools: current.prev_tools,
+      has_tool_baseline: current.has_tool_baseline,
     },
     now,
   });
@@ -226,9 +240,9 @@ function planWrite(input: EnrichmentWrite, current: LockedRow): WritePlan {
  * asset). Any failure — an asset row gone, a deadlock, a constraint — rolls the whole batch back
  * (withPrepared's ROLLBACK); the worker then writes each of its jobs on its own.
  */
-export async function writeEnrichments(
+export async function writeEnrichments<R extends StoredEnrichmentResult>(
   db: Pick<Pool, 'connect'>,
-  inputs: readonly EnrichmentWrite[],
+  inputs: readonly EnrichmentWrite<R>[],
 ): Promise<EnrichmentWritten[]> {
   if (inputs.length === 0) return [];
   const seen = new Set<string>();
@@ -281,12 +295,15 @@ export async function writeEnrichments(
 }
 
 /** One asset's enrichment result, written alone: a batch of one of writeEnrichments (two round trips). */
-export async function writeEnrichment(db: Pick<Pool, 'connect'>, input: EnrichmentWrite): Promise<EnrichmentWritten> {
+export async function writeEnrichment<R extends StoredEnrichmentResult>(
+  db: Pick<Pool, 'connect'>,
+  input: EnrichmentWrite<R>,
+): Promise<EnrichmentWritten> {
   return (await writeEnrichments(db, [input]))[0]!;
 }
 
 /** The findings as ew_write's jsonb recordset reads them. */
-function findingRows(result: EnrichmentResult) {
+function findingRows(result: StoredEnrichmentResult) {
   return result.findings.map((f) => ({
     id: newId(ID_PREFIXES.finding),
     rule_id: f.rule_id,

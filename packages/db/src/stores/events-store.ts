@@ -1,3 +1,6 @@
+import type { Pool, PoolClient } from 'pg';
+import { Prisma, type PrismaClient } from '../generated/prisma/client';
+import { keysetSql, type KeysetPage } from './keyset-sql';
 // The events tables' shared statement (docs/data-access.md "Stores"): the fan-out of events to webhook deliveries.
 /**
  * One statement: every enabled endpoint in an event's audience whose `events` list holds the event's
@@ -54,3 +57,89 @@ export const FAN_OUT_EVENTS_SQL = `
       RETURNING id, payload->>'delivery_id' AS delivery_id
     )
     SELECT delivery_id, id AS outbox_id FROM queued ORDER BY delivery_id`;
+
+/** Deletes the events created before `before`; returns how many. */
+export async function purgeEvents(db: Pick<Pool, 'query'>, before: Date): Promise<number> {
+  return (await db.query('DELETE FROM events WHERE created < $1', [before])).rowCount ?? 0;
+}
+
+/** A webhook delivery the fan-out created, with its outbox row (enqueue it after commit). */
+export interface FannedOutDelivery {
+  delivery_id: string;
+  outbox_id: bigint;
+}
+
+/** Fan-out of events (FAN_OUT_EVENTS_SQL) inside a Prisma transaction. */
+export async function fanOutEvents(
+  tx: Pick<PrismaClient, '$queryRawUnsafe'>,
+  eventIds: string[],
+): Promise<FannedOutDelivery[]> {
+  if (eventIds.length === 0) return [];
+  const rows = await tx.$queryRawUnsafe<Array<{ delivery_id: string; outbox_id: bigint }>>(FAN_OUT_EVENTS_SQL, eventIds);
+  return rows.map((r) => ({ delivery_id: r.delivery_id, outbox_id: BigInt(r.outbox_id) }));
+}
+
+/** The same fan-out on a pg client inside its transaction (after the events' INSERT, before COMMIT). */
+export async function fanOutEventsPg(
+  client: Pick<PoolClient, 'query'>,
+  eventIds: string[],
+): Promise<FannedOutDelivery[]> {
+  if (eventIds.length === 0) return [];
+  const { rows } = await client.query<{ delivery_id: string; outbox_id: string }>(FAN_OUT_EVENTS_SQL, [eventIds]);
+  return rows.map((r) => ({ delivery_id: r.delivery_id, outbox_id: BigInt(r.outbox_id) }));
+}
+
+/** Who reads events: an org, through a key of one mode. */
+export interface EventReader {
+  org_id: string;
+  livemode: boolean;
+}
+
+/** An event as GET /v1/events and webhook deliveries render it. */
+export interface EventRow {
+  id: string;
+  type: string;
+  livemode: boolean;
+  data: Prisma.JsonValue;
+  created: Date;
+}
+
+/**
+ * Events a key may see (the audience of FAN_OUT_EVENTS_SQL), only ever of the key's mode: its org's own (org_id),
+ * asset events for assets of that mode it has submitted signals for (asset_orgs), and events addressed to everyone
+ * (threat events); only those of the last `retentionDays` days.
+ */
+function audienceWhere(reader: EventReader, retentionDays: number): Prisma.Sql {
+  return Prisma.sql`e.livemode = ${reader.livemode} AND (
+       e.org_id = ${reader.org_id}
+    OR (e.org_id IS NULL AND e.fingerprint IS NULL)
+    OR (e.org_id IS NULL AND e.fingerprint IS NOT NULL AND EXISTS (
+          SELECT 1 FROM asset_orgs ao
+           WHERE ao.livemode = e.livemode AND ao.fingerprint = e.fingerprint AND ao.org_id = ${reader.org_id}))
+  ) AND e.created >= now() - make_interval(days => ${retentionDays})`;
+}
+
+/** One event the reader may see, or undefined. */
+export async function readEventFor(
+  prisma: Pick<PrismaClient, '$queryRaw'>,
+  input: { reader: EventReader; id: string; retentionDays: number },
+): Promise<EventRow | undefined> {
+  const rows = await prisma.$queryRaw<EventRow[]>`
+    SELECT e.id, e.type, e.livemode, e.data, e.created FROM events e
+     WHERE e.id = ${input.id} AND ${audienceWhere(input.reader, input.retentionDays)}`;
+  return rows[0];
+}
+
+/** One keyset page of the events the reader may see, optionally of one type. */
+export async function listEventsFor(
+  prisma: Pick<PrismaClient, '$queryRaw'>,
+  input: { reader: EventReader; retentionDays: number; type?: string; page: KeysetPage; take: number },
+): Promise<EventRow[]> {
+  const typeFilter = input.type ? Prisma.sql`AND e.type = ${input.type}` : Prisma.empty;
+  const keyset = keysetSql('e', input.page);
+  return prisma.$queryRaw<EventRow[]>`
+    SELECT e.id, e.type, e.livemode, e.data, e.created FROM events e
+    WHERE ${audienceWhere(input.reader, input.retentionDays)} ${typeFilter} ${keyset.and}
+    ${keyset.orderBy}
+    LIMIT ${input.take}`;
+}

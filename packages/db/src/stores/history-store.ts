@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { EnrichmentResult } from '@risk/enrichment';
+import type { StoredFinding } from './enrichment-rows';
 
 /**
  * Asset history (docs/history.md): the statement the enrichment writer runs in its transaction to record
@@ -24,7 +24,7 @@ export interface FindingSnapshot {
  * The snapshot of a result's findings, sorted by key. Two findings with the same identity (the same rule
  * on two components with one title) get `#2`, `#3` … so neither hides the other.
  */
-export function findingSnapshot(findings: EnrichmentResult['findings']): FindingSnapshot[] {
+export function findingSnapshot(findings: readonly StoredFinding[]): FindingSnapshot[] {
   const keys = findingKeys(findings);
   const out = findings.map((f, i) => ({ key: keys[i]!, rule_id: f.rule_id, title: f.title, severity: f.severity }));
   return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));

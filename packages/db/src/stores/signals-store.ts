@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { literal } from '../sql/literal';
+import { withPrepared, type PreparedSession } from '../sql/prepared';
 import { INGEST_STATEMENTS } from './signals-statements';
 
 /**
@@ -98,6 +99,19 @@ const scopeColumns = (idems: readonly ClaimRequest[]): string[] => [
 /** The EXECUTE text of each ingest statement, from the batch's values. */
 export const signalsStore = {
   statements: INGEST_STATEMENTS,
+  begin: 'BEGIN',
+  commit: 'COMMIT',
+  /**
+   * The claims in a transaction of their own, committed before the ingest's so a concurrent duplicate sees them (409)
+   * at once. They need not wait for their WAL flush: the ingest's synchronous COMMIT flushes them too, and a claim
+   * lost in a crash before that only frees the key, which is what a failed request does anyway.
+   */
+  claimCommitted: (idems: readonly ClaimRequest[]) => [
+    'BEGIN',
+    'SET LOCAL synchronous_commit = off',
+    signalsStore.claim(idems),
+    'COMMIT',
+  ],
   claim: (idems: readonly ClaimRequest[]) =>
     exec('ri_claim', [
       ...scopeColumns(idems),
@@ -190,6 +204,22 @@ export const signalsStore = {
   claimProjection: (limit: number) => exec('rp_claim', [literal.int(limit)]),
   projectionDone: (signalIds: readonly string[]) => exec('rp_done', [textArray(signalIds)]),
 };
+
+/**
+ * Runs `work` on one pooled connection with the ingest statements prepared (withPrepared: a connection whose PREPARE
+ * failed or broke is discarded, an open transaction rolled back). `work` sends the texts signalsStore builds.
+ */
+export function withIngestSession<T>(db: Pick<Pool, 'connect'>, work: (session: PreparedSession) => Promise<T>): Promise<T> {
+  return withPrepared(db, INGEST_STATEMENTS, work);
+}
+
+/** Whether any accepted signal still awaits its projection (set-aside signals do not count). */
+export async function projectionsPending(db: Pick<Pool, 'query'>): Promise<boolean> {
+  const { rows } = await db.query<{ pending: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM signal_projections WHERE failed_at IS NULL) AS pending',
+  );
+  return rows[0]!.pending;
+}
 
 /** A stored signal as the projection and the pending asset read use it (no manifest, no metadata). */
 export type ProjectedSignal = Omit<SignalInsert, 'raw_manifest' | 'metadata' | 'request_id' | 'artifacts'> & {

@@ -1,4 +1,4 @@
-import type { ToolBaseline, ToolFingerprint } from '@risk/enrichment';
+import type { StoredToolBaseline } from './enrichment-rows';
 
 /**
  * MCP tool baselines (docs/drift.md): per asset and mode, the first definition seen of every tool name, which the
@@ -29,9 +29,9 @@ export function toolBaselineLateral(once: string): string {
 }
 
 /** The job read's column as the engine takes it (null: no earlier observation declared tools). */
-export function toToolBaseline(rows: unknown): ToolBaseline | null {
+export function toToolBaseline(rows: unknown): StoredToolBaseline | null {
   if (!Array.isArray(rows) || rows.length === 0) return null;
-  return { tools: (rows as Array<ToolBaseline['tools'][number]>).map((r) => ({ ...r, seq: Number(r.seq) })) };
+  return { tools: (rows as StoredToolBaseline['tools']).map((r) => ({ ...r, seq: Number(r.seq) })) };
 }
 
 // $1 livemode, $2 fingerprint, $3 the asset's current tools (jsonb array of ToolFingerprint), $4 now, $5 cap.
@@ -79,24 +79,3 @@ export const PREVIOUS_TOOLS_LATERAL = `
       FROM asset_tool_baselines tb
      WHERE tb.livemode = a.livemode AND tb.fingerprint = a.fingerprint
   ) pt ON true`;
-
-/** How the asset's tool set changed since the previous enrichment (names, capped by the caller): added and
- * changed in the order of the new list, removed sorted. */
-export interface ToolSetChange {
-  added: string[];
-  removed: string[];
-  changed: string[];
-}
-
-export function toolSetChange(
-  previous: Record<string, string> | null,
-  next: readonly ToolFingerprint[],
-): ToolSetChange {
-  const before = new Map(Object.entries(previous ?? {}));
-  const after = new Map(next.map((t) => [t.name, t.hash]));
-  return {
-    added: [...after.keys()].filter((n) => !before.has(n)),
-    removed: [...before.keys()].filter((n) => !after.has(n)).sort(),
-    changed: [...after].filter(([n, h]) => before.has(n) && before.get(n) !== h).map(([n]) => n),
-  };
-}

@@ -4,7 +4,7 @@
 // and the firewalls are the tenant's own.
 import { writeOutbox } from '@risk/common/outbox';
 import { ID_PREFIXES, newId } from '@risk/db';
-import type { PolicyAssignment, PrismaClient } from '@risk/db';
+import { tryLockAssignment, type PolicyAssignment, type PrismaClient } from '@risk/db';
 
 /**
  * New (policy, firewall) pairs are created and existing ones (failed, or being removed) go back to pending at
@@ -64,9 +64,7 @@ export async function queueRemoval(
   return prisma.$transaction(async (tx) => {
     // the sync jobs' own lock (sync/assignment-lock.ts), without waiting: held means a push is in flight, whose
     // objects only its job will record, so the removal must go through the worker after it
-    const [lock] = await tx.$queryRaw<Array<{ free: boolean }>>`
-      SELECT pg_try_advisory_xact_lock(hashtext('firewall_sync'), hashtext(${assignmentId})) AS free`;
-    if (lock?.free) {
+    if (await tryLockAssignment(tx, assignmentId)) {
       const current = await tx.policyAssignment.findUnique({ where: { id: assignmentId } });
       if (current && current.pushed_objects === null) {
         await tx.policyAssignment.delete({ where: { id: assignmentId } });

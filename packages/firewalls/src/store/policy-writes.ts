@@ -4,7 +4,7 @@
 // mark the policy's assignments pending with one firewall_sync outbox row each (the worker pushes;
 // docs/firewalls.md "Assignment sync states"). Validation and the answer's shape stay with the caller.
 import { ID_PREFIXES, newId } from '@risk/db';
-import type { PrismaClient, Tx } from '@risk/db';
+import { setRulePositions, type PrismaClient, type Tx } from '@risk/db';
 import type { FilterAction } from '../policy/policy-model';
 import { bumpAndResyncPolicies } from '../sync/resync-policies';
 
@@ -78,9 +78,4 @@ export async function bumpAndResync(tx: Tx, policyId: string): Promise<number> {
 }
 
 /** Positions 1..n in the order given, in one statement (the ids are the policy's own, checked by the caller). */
-export async function setRulePositions(tx: Tx, orderedIds: string[]) {
-  if (!orderedIds.length) return;
-  const positions = orderedIds.map((_, i) => i + 1);
-  await tx.$executeRaw`UPDATE url_filter_rules AS r SET position = v.position, updated = now()
-    FROM unnest(${orderedIds}::text[], ${positions}::int[]) AS v(id, position) WHERE r.id = v.id`;
-}
+export { setRulePositions };

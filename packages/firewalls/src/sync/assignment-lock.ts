@@ -3,7 +3,7 @@
 // could reach the device after a newer one. The lock lives in Postgres, not in the process, because
 // several workers run the firewall-sync queue; it goes away with the transaction, so a crashed worker
 // never leaves it behind.
-import type { PrismaClient, Tx } from '@risk/db';
+import { lockAssignment, type PrismaClient, type Tx } from '@risk/db';
 
 /** How long a job waits for another job of the same assignment before giving up (it is then retried). */
 export const ASSIGNMENT_LOCK_WAIT_MS = 30_000;
@@ -39,10 +39,7 @@ export async function withAssignmentLock<T>(
   try {
     return await prisma.$transaction(
       async (tx) => {
-        await tx.$queryRaw`SELECT set_config('lock_timeout', ${`${ASSIGNMENT_LOCK_WAIT_MS}ms`}, true)`;
-        // two-key form: the first key names the purpose, so other advisory locks cannot collide with it
-        await tx.$queryRaw`SELECT 1 AS locked
-          FROM (SELECT pg_advisory_xact_lock(hashtext('firewall_sync'), hashtext(${assignmentId}))) AS l`;
+        await lockAssignment(tx, { id: assignmentId, waitMs: ASSIGNMENT_LOCK_WAIT_MS });
         return fn(tx);
       },
       { maxWait: 10_000, timeout: ASSIGNMENT_PUSH_DEADLINE_MS },

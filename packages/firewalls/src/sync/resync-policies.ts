@@ -3,7 +3,7 @@
 // whatever the number of policies. Used by every policy change (admin API) and by a category import that changes
 // what a policy's AI-category rules expand to (docs/firewalls.md "Category data").
 import { writeOutbox } from '@risk/common/outbox';
-import type { Tx } from '@risk/db';
+import { markAssignmentsPending, type Tx } from '@risk/db';
 import { AI_PARENT_CATEGORY, shippedCatalog, type CategoryCatalog } from '../categories';
 
 /** statuses of an assignment on its way off the device: a re-sync leaves them alone */
@@ -19,11 +19,7 @@ export async function bumpAndResyncPolicies(tx: Tx, policyIds: readonly string[]
   });
   const ids = bumped.map((p) => p.id);
   const versions = bumped.map((p) => p.version);
-  const pending = await tx.$queryRaw<Array<{ id: string; version: number }>>`
-    UPDATE policy_assignments a SET sync_status = 'pending', target_version = v.version, updated = now()
-      FROM unnest(${ids}::text[], ${versions}::int[]) AS v(policy_id, version)
-     WHERE a.policy_id = v.policy_id AND a.sync_status <> ALL(${LEAVING}::text[])
-    RETURNING a.id, v.version`;
+  const pending = await markAssignmentsPending(tx, { policyIds: ids, versions, leaving: LEAVING });
   await writeOutbox(
     tx,
     pending.map((a) => ({

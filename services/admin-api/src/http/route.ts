@@ -2,8 +2,8 @@
 // auth modes (the admin token, a tenant token, public routes) and its host (the body limit).
 import { requireSecret } from '@risk/common/config';
 import { ApiError } from '@risk/common/errors';
-import { type AuthMode, type IdempotencyDb, type RequestGuard, type RouteHost } from '@risk/common/http';
-import type { PrismaClient } from '@risk/db';
+import { type AuthMode, type RequestGuard, type RouteHost } from '@risk/common/http';
+import { prismaQueryable } from '@risk/db';
 import { bearerOf, isAdminToken } from '../auth';
 import type { AdminDeps } from '../domain/deps';
 import { checkTenantToken } from '../domain/tenant-tokens/check-tenant-token';
@@ -108,19 +108,13 @@ export const probe: AuthMode<AdminContext, undefined> = {
   run: (_input, next) => next(undefined),
 };
 
-/** The idempotency helpers' statements (`$1…` placeholders) run through Prisma: the admin API holds no pg Pool. */
-const idempotencyDbOf = (prisma: PrismaClient): IdempotencyDb => ({
-  query: async (text, values = []) => ({
-    rows: await prisma.$queryRawUnsafe<Array<Record<string, unknown>>>(text, ...values),
-  }),
-});
 
 export const routeHost = (deps: AdminContext): RouteHost<AdminContext> => ({
   deps,
   bodyLimit: () => BODY_LIMIT,
   // POST /keys/v1 (docs/admin-api.md "Idempotency"); its stored answer holds the key, so it is kept encrypted
   idempotency: {
-    db: idempotencyDbOf(deps.prisma),
+    db: prismaQueryable(deps.prisma), // the admin API holds no pg Pool
     leaseMs: deps.config.IDEMPOTENCY_LEASE_MS,
     logger: deps.logger,
     encryptedStorage: () => ({ secretsKey: requireSecret(deps.config, 'SECRETS_KEY') }),

@@ -11,8 +11,9 @@ import {
   type EnrichmentWritten,
   type JobRead,
 } from '@risk/db';
-import { ADVISORY_CVE_IDS } from '@risk/enrichment';
+import { ADVISORY_CVE_IDS, type EnrichmentResult } from '@risk/enrichment';
 import type { WorkerDeps } from '../deps';
+import { enrichmentEvents } from './enrichment-events';
 
 /**
  * The job's reads and its write, each grouped like a group commit (a MicroBatch, docs/data-access.md): a read issued while
@@ -25,8 +26,9 @@ import type { WorkerDeps } from '../deps';
 interface Batches {
   jobs: MicroBatch<EnrichmentJob, JobRead | undefined>;
   advisories: MicroBatch<AdvisoryLookupKey, unknown[]>;
-  writes: MicroBatch<EnrichmentWrite, EnrichmentWritten>;
+  writes: MicroBatch<Write, EnrichmentWritten>;
 }
+type Write = EnrichmentWrite<EnrichmentResult>;
 const batches = new WeakMap<WorkerDeps['pool'], Batches>();
 const CVE_IDS = [...ADVISORY_CVE_IDS];
 
@@ -56,7 +58,7 @@ function batchesFor(deps: WorkerDeps): Batches {
       // transaction, two round trips; each batch holds one pooled connection until COMMIT, hence two at most. A
       // failed batch (an asset gone, a deadlock, a constraint: all rolled back) writes each of its jobs again on its
       // own, so only the faulty one fails (BullMQ retries it)
-      writes: new MicroBatch<EnrichmentWrite, EnrichmentWritten>({
+      writes: new MicroBatch<Write, EnrichmentWritten>({
         maxInFlight: 2,
         maxItems: 50,
         tick: 'nextTick',
@@ -79,7 +81,10 @@ export function readAdvisories(deps: WorkerDeps, lookup: AdvisoryLookupKey): Pro
   return batchesFor(deps).advisories.submit(lookup);
 }
 
-/** One job's write transaction (writeEnrichment in @risk/db), shared with the concurrent jobs' writes. */
-export function writeJob(deps: WorkerDeps, write: EnrichmentWrite): Promise<EnrichmentWritten> {
-  return batchesFor(deps).writes.submit(write);
+/**
+ * One job's write transaction (writeEnrichment in @risk/db), shared with the concurrent jobs' writes; the events it
+ * records are decided here, in the worker (enrichment-events.ts).
+ */
+export function writeJob(deps: WorkerDeps, write: Omit<Write, 'events'>): Promise<EnrichmentWritten> {
+  return batchesFor(deps).writes.submit({ ...write, events: enrichmentEvents });
 }

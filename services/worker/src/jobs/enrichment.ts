@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { enqueueDeliveries, recordEventsWithDeliveries } from '@risk/common/events';
 import { withSpan } from '@risk/common/observability';
 import { type EnrichmentJob } from '@risk/common/queue';
-import { type AssetType, type EnrichmentInput } from '@risk/enrichment';
+import { type AssetType, type EnrichmentInput, type ToolBaseline } from '@risk/enrichment';
 import { redactText } from '@risk/redaction';
 import { lookupAdvisories, NO_ADVISORIES, withFeedCveThreats } from '../advisories/lookup';
 import type { CandidateThreats } from '@risk/db';
@@ -83,8 +83,9 @@ export async function enrichAsset(deps: WorkerDeps, job: EnrichmentJob): Promise
       first_seen: (asset.org_first_seen ?? asset.first_seen).toISOString(),
     },
     now: now.toISOString(),
-    // the first definition seen of each MCP tool (docs/drift.md), read with the job in the same batch
-    tool_baseline: asset.tool_baseline,
+    // the first definition seen of each MCP tool (docs/drift.md), read with the job in the same batch: rows the writer
+    // stored from the engine's own ToolFingerprint values (@risk/db declares them without the engine's types)
+    tool_baseline: asset.tool_baseline as ToolBaseline | null,
   });
   const candidates = asset.candidates!;
   // One thread hop computes the asset's packages and the enrichment on the engine's own advisories

@@ -4,7 +4,7 @@ import { type Logger } from '@risk/common/observability';
 import { allowedHostsFor, OutboundGuard } from '@risk/common/outbound';
 import { JOBS, type QueueProducer, type WebhookDeliveryJob } from '@risk/common/queue';
 import { ID_PREFIXES, newId } from '@risk/db';
-import type { PrismaClient } from '@risk/db';
+import { claimDeliveryAttempt, releaseDeliveryAttempt, type ClaimedDelivery, type PrismaClient } from '@risk/db';
 import { recordFailure } from './webhook-failure';
 import { RESPONSE_BODY_LIMIT, sendSigned } from './webhook-send';
 
@@ -49,20 +49,6 @@ export type DeliveryOutcome =
   | { outcome: 'retry_scheduled'; attempt: number; next_attempt_at: Date }
   | { outcome: 'failed'; attempt: number; endpoint_disabled: boolean };
 
-interface ClaimedDelivery {
-  attempt: number;
-  event_id: string;
-  endpoint_id: string;
-  url: string;
-  secret_ciphertext: string;
-  org_id: string;
-  endpoint_livemode: boolean;
-  type: string;
-  livemode: boolean;
-  data: unknown;
-  created: Date;
-}
-
 /** BullMQ processor: `worker.process(job)` for queue JOBS.webhookDelivery.queue. */
 export function createWebhookDeliveryProcessor(
   deps: WebhookDeliveryDeps,
@@ -82,32 +68,14 @@ export async function deliverWebhook(
 
   // Claim attempt n: only from attempt_count n-1, or n again when a crashed run left no attempt row
   // and its lease ran out. Endpoint must still be enabled.
-  const claimed = await prisma.$queryRaw<ClaimedDelivery[]>`
-    UPDATE webhook_deliveries d
-       SET attempt_count = ${attempt}, next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000}), updated = now()
-      FROM webhook_endpoints we, events e
-     WHERE d.id = ${job.delivery_id}
-       AND we.id = d.endpoint_id AND e.id = d.event_id
-       AND we.status = 'enabled'
-       AND d.status IN ('pending', 'retrying')
-       AND (d.attempt_count = ${attempt - 1}
-            OR (d.attempt_count = ${attempt} AND d.next_attempt_at < now()
-                AND NOT EXISTS (SELECT 1 FROM webhook_delivery_attempts a WHERE a.delivery_id = d.id AND a.attempt = ${attempt})))
-    RETURNING d.attempt_count AS attempt, d.event_id, d.endpoint_id, we.url, we.secret_ciphertext, we.org_id,
-              we.livemode AS endpoint_livemode, e.type, e.livemode, e.data, e.created`;
-  const delivery = claimed[0];
+  const delivery = await claimDeliveryAttempt(prisma, { deliveryId: job.delivery_id, attempt, leaseMs });
   if (!delivery) return skip(deps, job);
   try {
     return await attemptClaimed(deps, { deliveryId: job.delivery_id, attempt, delivery, requestId: job.request_id });
   } catch (err) {
     // an unexpected failure (database, decryption) before the attempt was stored: release the claim so
     // BullMQ's retry of this job performs the attempt instead of finding it taken
-    await prisma.$executeRaw`
-      UPDATE webhook_deliveries SET attempt_count = ${attempt - 1}, next_attempt_at = NULL, updated = now()
-       WHERE id = ${job.delivery_id} AND attempt_count = ${attempt}
-         AND NOT EXISTS (SELECT 1 FROM webhook_delivery_attempts a WHERE a.delivery_id = ${job.delivery_id} AND a.attempt = ${attempt})`.catch(
-      () => undefined,
-    );
+    await releaseDeliveryAttempt(prisma, { deliveryId: job.delivery_id, attempt }).catch(() => undefined);
     throw err;
   }
 }

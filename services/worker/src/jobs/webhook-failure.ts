@@ -1,6 +1,6 @@
 import { recordEventsWithDeliveries } from '@risk/common/events';
 import { ZWebhookEndpoint, type EventObject } from '@risk/contracts';
-import type { Prisma } from '@risk/db';
+import { markEndpointFailing, type Prisma } from '@risk/db';
 import type { WebhookDeliveryDeps } from './webhook-delivery';
 import type { SentAttempt } from './webhook-send';
 
@@ -53,10 +53,7 @@ export async function recordFailure(
   return prisma.$transaction(async (tx) => {
     await tx.webhookDeliveryAttempt.create({ data: attemptRow });
     // the endpoint's failure window starts at its first failure since the last success
-    const [endpoint] = await tx.$queryRaw<Array<{ failing_since: Date; status: string }>>`
-      UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, ${sentAt}::timestamptz), updated = now()
-       WHERE id = ${endpointId}
-      RETURNING failing_since, status`;
+    const endpoint = await markEndpointFailing(tx, { id: endpointId, sentAt });
     const failingFor = endpoint ? now.getTime() - endpoint.failing_since.getTime() : 0;
     const gone = status === 410;
     const disable = endpoint?.status === 'enabled' && (gone || failingFor >= DISABLE_AFTER_MS * scale);

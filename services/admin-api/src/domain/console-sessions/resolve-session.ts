@@ -5,29 +5,14 @@
 // (docs/security.md "Console sessions and the admin token"). An ended session's own credentials are revoked at once.
 import { constantTimeEqual, decryptSecret } from '@risk/common/crypto';
 import { ApiError } from '@risk/common/errors';
+import { readConsoleSessionBySecretHash, type ConsoleSessionCheckRow } from '@risk/db';
 import type { AdminDeps } from '../deps';
 import { tenantSuspended } from '../tenant-tokens/check-tenant-token';
 import { endConsoleSession } from './sign-out';
 import { adminTokenBinding, CONSOLE_IDLE_MS, CONSOLE_TOUCH_MS, sessionSecretHash } from './session-secrets';
 import type { ConsoleSessionRow } from './serialize-session';
 
-interface ResolvedRow {
-  id: string;
-  kind: string;
-  created: Date;
-  last_seen_at: Date;
-  expires_at: Date;
-  revoked_at: Date | null;
-  tenant_id: string | null;
-  tenant_name: string | null;
-  org_id: string | null;
-  tenant_status: string | null;
-  signin_revoked_at: Date | null;
-  signin_expires_at: Date | null;
-  tenant_token_ciphertext: string | null;
-  api_key_ciphertext: string | null;
-  admin_token_hmac: string | null;
-}
+type ResolvedRow = ConsoleSessionCheckRow;
 
 export interface ResolvedConsoleSession extends ConsoleSessionRow {
   /** the session's own tenant token (tenant sessions) */
@@ -43,15 +28,7 @@ export async function resolveConsoleSession(
   input: { secret: string; now?: Date },
 ): Promise<ResolvedConsoleSession> {
   const now = input.now ?? new Date();
-  const [row] = await deps.prisma.$queryRaw<ResolvedRow[]>`
-    SELECT s.id, s.kind, s.created, s.last_seen_at, s.expires_at, s.revoked_at, s.tenant_id,
-           t.name AS tenant_name, t.org_id, t.status AS tenant_status,
-           tt.revoked_at AS signin_revoked_at, tt.expires_at AS signin_expires_at,
-           s.tenant_token_ciphertext, s.api_key_ciphertext, s.admin_token_hmac
-    FROM console_sessions s
-    LEFT JOIN tenants t ON t.id = s.tenant_id
-    LEFT JOIN tenant_tokens tt ON tt.id = s.signin_token_id
-    WHERE s.secret_hash = ${sessionSecretHash(input.secret)}`;
+  const row = await readConsoleSessionBySecretHash(deps.prisma, sessionSecretHash(input.secret));
   if (!row) throw new ApiError('session_missing', { message: 'Not signed in to the console (no such session).' });
   if (row.revoked_at) throw new ApiError('session_revoked', { message: 'This console session was signed out.' });
   const ended = endReason(row, now, deps.config);

@@ -8,7 +8,7 @@ import { buildApiKey } from '@risk/common/api-keys';
 import { encryptSecret } from '@risk/common/crypto';
 import { ApiError } from '@risk/common/errors';
 import { ID_PREFIXES, newId } from '@risk/db';
-import { endConsoleSessions } from '@risk/db';
+import { endConsoleSessions, lockTenant } from '@risk/db';
 import { isAdminToken } from '../../auth';
 import type { AdminDeps } from '../deps';
 import { checkTenantToken } from '../tenant-tokens/check-tenant-token';
@@ -66,7 +66,7 @@ export async function signInToConsole(
   await input.countSignIn(claims.tenantId);
   const row = await deps.prisma.$transaction(async (tx) => {
     // the tenant row's lock serialises this tenant's sign-ins, so concurrent ones cannot all slip under the cap
-    await tx.$queryRaw`SELECT id FROM tenants WHERE id = ${claims.tenantId} FOR UPDATE`;
+    await lockTenant(tx, claims.tenantId);
     const tenant = await tx.tenant.findUniqueOrThrow({ where: { id: claims.tenantId } });
     const open = await tx.consoleSession.findMany({
       where: { tenant_id: tenant.id, revoked_at: null },

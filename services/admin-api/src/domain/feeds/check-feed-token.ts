@@ -4,20 +4,11 @@
 // joined to the tenant. A feed token reads feeds and nothing else: no other route accepts it.
 import { sha256Hex } from '@risk/common/crypto';
 import { ApiError } from '@risk/common/errors';
+import { readFeedTokenBySecretHash } from '@risk/db';
 import { tenantSuspended } from '../tenant-tokens/check-tenant-token';
 import type { PrismaDeps } from '../deps';
 
 const LAST_USED_RESOLUTION_MS = 60_000;
-
-interface FeedTokenRow {
-  id: string;
-  tenant_id: string;
-  revoked_at: Date | null;
-  last_used_at: Date | null;
-  previous: boolean;
-  previous_expires_at: Date | null;
-  tenant_status: string;
-}
 
 /** `Basic base64(id:secret)` or `Bearer secret` → the claimed id (Basic only) and the secret. */
 export function feedCredentialOf(header: string | undefined): { id: string | null; secret: string } | null {
@@ -48,11 +39,7 @@ export async function checkFeedToken(
     });
   }
   const hash = sha256Hex(credential.secret);
-  const [row] = await prisma.$queryRaw<FeedTokenRow[]>`
-    SELECT ft.id, ft.tenant_id, ft.revoked_at, ft.last_used_at, ft.previous_expires_at,
-           (ft.token_hash <> ${hash}) AS previous, t.status AS tenant_status
-    FROM feed_tokens ft JOIN tenants t ON t.id = ft.tenant_id
-    WHERE ft.token_hash = ${hash} OR ft.previous_token_hash = ${hash}`;
+  const row = await readFeedTokenBySecretHash(prisma, hash);
   // a Basic user name that is not the secret's token is as wrong as a wrong secret
   if (!row || (credential.id !== null && credential.id !== row.id))
     throw new ApiError('token_invalid', { message: 'Invalid feed token.' });

@@ -1,5 +1,5 @@
 // Look-ups every policy use case starts from: another tenant's policy is indistinguishable from a missing one.
-import type { PrismaClient, Tx } from '@risk/db';
+import { lockPolicy, type PrismaClient, type Tx } from '@risk/db';
 import { ApiError } from '@risk/common/errors';
 import { notFound } from '../errors';
 import type { PolicyWithChildren } from '../serializers';
@@ -32,7 +32,7 @@ export async function lockPolicyAt(
   tx: Tx,
   input: { tenantId: string; policyId: string; expectedVersion: number | undefined },
 ): Promise<PolicyWithChildren> {
-  await tx.$queryRaw`SELECT id FROM url_filter_policies WHERE id = ${input.policyId} FOR UPDATE`;
+  await lockPolicy(tx, input.policyId);
   const policy = await findPolicy(tx, input.tenantId, input.policyId);
   if (input.expectedVersion !== undefined && input.expectedVersion !== policy.version) {
     throw new ApiError('version_conflict', {

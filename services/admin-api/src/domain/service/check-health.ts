@@ -1,3 +1,4 @@
+import { pingDatabase } from '@risk/db';
 import type { AdminDeps } from '../deps';
 
 const CHECK_TIMEOUT_MS = 2000;
@@ -23,7 +24,7 @@ async function check(fn: () => Promise<unknown>) {
 
 /** Postgres and Redis, each within 2 s: status ok, or degraded with the one that is down. */
 export async function checkHealth(deps: Pick<AdminDeps, 'prisma'> & { pingRedis: () => Promise<unknown> }) {
-  const [postgres, redis] = await Promise.all([check(() => deps.prisma.$queryRaw`SELECT 1`), check(deps.pingRedis)]);
+  const [postgres, redis] = await Promise.all([check(() => pingDatabase(deps.prisma)), check(deps.pingRedis)]);
   const ok = postgres.status === 'up' && redis.status === 'up';
   return { status: ok ? ('ok' as const) : ('degraded' as const), service: 'Admin API', checks: { postgres, redis } };
 }

@@ -1,16 +1,10 @@
 import { ApiError } from '@risk/common/errors';
+import { readTenantTokenCheck } from '@risk/db';
 import type { TenantTokenClaims } from '../../auth';
 import type { PrismaDeps } from '../deps';
 
 /** last_used_at is written at most once a minute per token: informational, and not a write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
-
-interface TokenCheckRow {
-  tenant_id: string;
-  revoked_at: Date | null;
-  last_used_at: Date | null;
-  tenant_status: string;
-}
 
 /**
  * The per-request check behind a valid signature: one primary-key look-up joined to the tenant. A token
@@ -25,10 +19,7 @@ export async function checkTenantToken(deps: PrismaDeps, input: { claims: Tenant
       message: 'This tenant token predates token ids and is no longer accepted; mint a new one.',
     });
   }
-  const [row] = await prisma.$queryRaw<TokenCheckRow[]>`
-    SELECT tt.tenant_id, tt.revoked_at, tt.last_used_at, t.status AS tenant_status
-    FROM tenant_tokens tt JOIN tenants t ON t.id = tt.tenant_id
-    WHERE tt.id = ${claims.tokenId}`;
+  const row = await readTenantTokenCheck(prisma, claims.tokenId);
   if (!row || row.tenant_id !== claims.tenantId) {
     throw new ApiError('token_revoked', { message: 'This tenant token no longer exists (its tenant was deleted).' });
   }

@@ -1,32 +1,17 @@
-import { MicroBatch, orgTriageLateral, parseOrgAssetTriage, type OrgAssetTriage } from '@risk/db';
+import { MicroBatch, readAssetsByKeys, type AssetReadKey, type OrgAssetTriage } from '@risk/db';
 import type { AppDeps } from '../../deps';
 import type { OrgScope } from '../triage/org-view';
-import { OWN_ASSET_COLUMNS_SQL, ownObservationJoin } from './own-observation';
 import type { AssetRow } from './render';
 
-// One row per read key, in key order ($1 modes, $2 fingerprints, $3 org ids (NULL: no org's view), $4 now):
-// the asset of the key's mode (a primary-key look-up: a key reads only the assets of its own mode) and,
-// for a key with an org, the org's own name and version of it (own-observation.ts) and its triage context of it
-// (docs/triage.md "Effective score").
-const BY_KEYS_SQL = `SELECT j.i, ${OWN_ASSET_COLUMNS_SQL}, tr.suppressions, tr.overrides, tr.triage, tr.view_findings
-  FROM unnest($1::boolean[], $2::text[], $3::text[]) WITH ORDINALITY AS j(livemode, fingerprint, org_id, i)
-  JOIN assets a ON a.livemode = j.livemode AND a.fingerprint = j.fingerprint
-  ${ownObservationJoin('j.org_id')}${orgTriageLateral({ org: 'j.org_id', now: '$4' })}`;
 const MAX_BATCH = 500;
 
-interface ReadKey {
-  livemode: boolean;
-  fingerprint: string;
-  orgId: string | null;
-}
+type ReadKey = AssetReadKey;
 
 /** An asset with the org's triage context of it (`now`: the time the context was read at). */
 export interface AssetForOrg {
   row: AssetRow;
   org: OrgAssetTriage & { now: Date };
 }
-
-type Raw = AssetRow & { i: string } & Parameters<typeof parseOrgAssetTriage>[0];
 
 /**
  * Primary-key reads of assets, batched like a group commit (a MicroBatch, docs/data-access.md): while
@@ -60,18 +45,11 @@ export class AssetReader {
           }
         }
         const now = new Date();
-        const { rows } = await pool.query<Raw>({
-          name: 'public_api_assets_by_keys',
-          text: BY_KEYS_SQL,
-          values: [unique.map((k) => k.livemode), unique.map((k) => k.fingerprint), unique.map((k) => k.orgId), now],
+        const found = await readAssetsByKeys(pool, { keys: unique, now });
+        return keys.map((k) => {
+          const f = found.get(index.get(readKey(k))!);
+          return f && { row: f.row, org: { ...f.org, now } };
         });
-        const found = new Map<number, AssetForOrg>();
-        for (const r of rows) {
-          const { i, suppressions, overrides, triage, view_findings, ...row } = r;
-          const org = parseOrgAssetTriage({ suppressions, overrides, triage, view_findings });
-          found.set(Number(i) - 1, { row, org: { ...org, now } });
-        }
-        return keys.map((k) => found.get(index.get(readKey(k))!));
       },
     });
   }

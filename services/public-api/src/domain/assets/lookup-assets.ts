@@ -2,11 +2,11 @@ import { ApiError } from '@risk/common/errors';
 import { forEachQueryPair, queryKeyName } from '@risk/common/http';
 import { LOOKUP_MAX_CANDIDATES, LOOKUP_MAX_KEYS, type LookupResponse } from '@risk/contracts';
 import { normalizeAssetName } from '@risk/enrichment';
+import { findAssetNameCandidates, findAssetsByExactName, readAssetsForOrg } from '@risk/db';
 import type { AppDeps } from '../../deps';
 import { loadAssetExpansions, type AssetExpand } from './expand';
 import { loadOrgViews, type OrgScope } from '../triage/org-view';
 import { readPendingAssets } from './pending-assets';
-import { OWN_ASSET_COLUMNS_SQL, ownObservationJoin } from './own-observation';
 import { renderAsset, type AssetRow } from './render';
 
 /** The best trigram candidate of a name-only key counts as a flexible match from this similarity on. */
@@ -110,19 +110,7 @@ export async function lookupAssets(
   if (input.order.length !== input.fingerprints.length + keys.length)
     throw new Error('look-up: the key order does not match the parsed key lists');
 
-  const exactByKey = new Map<number, string>();
-  if (keys.length > 0) {
-    const { rows } = await deps.pool.query<{ idx: number; fingerprint: string }>(
-      `SELECT DISTINCT ON (k.idx) k.idx::int AS idx, a.fingerprint
-       FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS k(nname, version, ecosystem, idx)
-       JOIN assets a ON a.livemode = $4 AND a.normalized_name = k.nname
-                    AND (k.version IS NULL OR a.version = k.version)
-                    AND (k.ecosystem IS NULL OR lower(a.ecosystem) = lower(k.ecosystem))
-       ORDER BY k.idx, a.last_seen DESC, a.fingerprint`,
-      [keys.map((k) => k.normalized), keys.map((k) => k.version), keys.map((k) => k.ecosystem), input.livemode],
-    );
-    for (const r of rows) exactByKey.set(r.idx - 1, r.fingerprint);
-  }
+  const exactByKey = await findAssetsByExactName(deps.pool, { livemode: input.livemode, keys });
 
   // candidates: every name key when asked for; otherwise only name-alone keys without an exact match
   const nameAlone = (k: NameKey) => k.version === null && k.ecosystem === null && k.fingerprint === null;
@@ -131,19 +119,11 @@ export async function lookupAssets(
   );
   const candidatesByKey = new Map<number, Array<{ fingerprint: string; similarity: number }>>();
   if (trigramKeys.length > 0) {
-    const { rows } = await deps.pool.query<{ idx: number; fingerprint: string; sim: number }>(
-      `SELECT k.idx, c.fingerprint, c.sim
-       FROM unnest($1::text[], $2::int[]) AS k(nname, idx)
-       CROSS JOIN LATERAL (
-         SELECT a.fingerprint, similarity(a.normalized_name, k.nname)::float8 AS sim
-         FROM assets a
-         WHERE a.livemode = $3 AND a.normalized_name % k.nname
-         ORDER BY sim DESC, a.last_seen DESC, a.fingerprint
-         LIMIT ${LOOKUP_MAX_CANDIDATES}
-       ) c
-       ORDER BY k.idx, c.sim DESC`,
-      [trigramKeys.map((k) => k.normalized), trigramKeys.map((k) => k.index), input.livemode],
-    );
+    const rows = await findAssetNameCandidates(deps.pool, {
+      livemode: input.livemode,
+      keys: trigramKeys,
+      limit: LOOKUP_MAX_CANDIDATES,
+    });
     for (const r of rows) {
       const list = candidatesByKey.get(r.idx) ?? [];
       list.push({ fingerprint: r.fingerprint, similarity: Math.round(r.sim * 10_000) / 10_000 });
@@ -246,20 +226,7 @@ export async function lookupAssets(
   };
 }
 
-/**
- * One primary-key probe per (distinct) fingerprint. `fingerprint = ANY($1)` with 500 keys was planned as a
- * sequential scan of every asset of the mode whatever the statistics (10 ms at 20,000 assets, growing with
- * the table); the LIMIT keeps each key's subquery a nested-loop index probe (1.6 ms, growing with the keys;
- * docs/performance.md "the 500-key look-up").
- */
+/** The assets of the fingerprints, with the org's own fields: one primary-key probe each (readAssetsForOrg). */
 async function readAssets(deps: Pick<AppDeps, 'pool'>, scope: OrgScope, fingerprints: string[]): Promise<AssetRow[]> {
-  const { rows } = await deps.pool.query<AssetRow>(
-    `SELECT a.* FROM unnest($1::text[]) AS k(fingerprint)
-     CROSS JOIN LATERAL (
-       SELECT ${OWN_ASSET_COLUMNS_SQL} FROM assets a ${ownObservationJoin('$3')}
-        WHERE a.livemode = $2 AND a.fingerprint = k.fingerprint LIMIT 1
-     ) a`,
-    [[...new Set(fingerprints)], scope.livemode, scope.orgId],
-  );
-  return rows;
+  return readAssetsForOrg(deps.pool, { livemode: scope.livemode, orgId: scope.orgId, fingerprints });
 }

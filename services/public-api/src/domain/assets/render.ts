@@ -3,48 +3,9 @@ import { unixSeconds } from '../signals/render-signal';
 import type { EffectiveScore, FindingView } from '../triage/effective';
 import { renderTriage } from '../triage/render';
 
-/** The asset columns the API renders (a subset of the assets table). */
-export interface AssetRow {
-  fingerprint: string;
-  asset_type: string;
-  name: string | null;
-  version: string | null;
-  ecosystem: string | null;
-  publisher: string | null;
-  enrichment_status: string;
-  intrinsic_risk_score: number | null;
-  intrinsic_risk_severity: string | null;
-  publisher_trust: unknown;
-  benchmark_summary: unknown;
-  current_aibom_id: string | null;
-  signal_count: number;
-  first_seen: Date;
-  last_seen: Date;
-  enriched_at: Date | null;
-  created: Date;
-  updated: Date;
-}
-
-export const ASSET_SELECT = {
-  fingerprint: true,
-  asset_type: true,
-  name: true,
-  version: true,
-  ecosystem: true,
-  publisher: true,
-  enrichment_status: true,
-  intrinsic_risk_score: true,
-  intrinsic_risk_severity: true,
-  publisher_trust: true,
-  benchmark_summary: true,
-  current_aibom_id: true,
-  signal_count: true,
-  first_seen: true,
-  last_seen: true,
-  enriched_at: true,
-  created: true,
-  updated: true,
-} as const;
+// the columns the API renders, and their row, are the assets store's (@risk/db stores/assets-store.ts)
+export { ASSET_SELECT, type AssetRow } from '@risk/db';
+import type { AssetRow } from '@risk/db';
 
 export interface AssetExpansions {
   findings?: Finding[];

@@ -1,8 +1,9 @@
-import { keysetSql, listEnvelope, paginate, type ListEnvelope } from '@risk/common/http';
+import { listEnvelope, paginate, type ListEnvelope } from '@risk/common/http';
 import type { AiBomVersion } from '@risk/contracts';
+import { listAiBomVersionRows } from '@risk/db';
 import type { AppDeps } from '../../deps';
 import { findAssetOr404 } from '../assets/get-asset';
-import { renderAiBomVersion, type AiBomVersionRow } from './render';
+import { renderAiBomVersion } from './render';
 
 export interface ListAiBomVersionsInput {
   livemode: boolean;
@@ -23,16 +24,7 @@ export async function listAiBomVersions(
   // loaded into Node (docs/history.md "Routes")
   const page = await paginate(input, {
     loadCursor: (id) => deps.prisma.aiBom.findFirst({ where: { id, ...ofAsset }, select: { created: true, id: true } }),
-    fetch: ({ take, ...bound }) => {
-      const keyset = keysetSql('b', bound);
-      return deps.prisma.$queryRaw<AiBomVersionRow[]>`
-        SELECT b.id, b.fingerprint, b.bom_version, b.content_hash, b.created,
-               CASE jsonb_typeof(b.components) WHEN 'array' THEN jsonb_array_length(b.components) ELSE 0 END
-                 AS component_count
-        FROM aiboms b
-        WHERE b.livemode = ${ofAsset.livemode} AND b.fingerprint = ${ofAsset.fingerprint} ${keyset.and}
-        ${keyset.orderBy} LIMIT ${take}`;
-    },
+    fetch: ({ take, ...bound }) => listAiBomVersionRows(deps.prisma, { ...ofAsset, page: bound, take }),
   });
   const data = page.data.map((b) => renderAiBomVersion(b, asset.current_aibom_id));
   return listEnvelope(

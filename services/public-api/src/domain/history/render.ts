@@ -1,5 +1,5 @@
 import type { AiBomVersion, AssetHistoryEntry, FindingRef } from '@risk/contracts';
-import type { Prisma } from '@risk/db';
+import type { AiBomVersionRow, Prisma } from '@risk/db';
 
 /** Rows of asset_history and aiboms become API objects here (docs/history.md). */
 
@@ -38,15 +38,6 @@ export function renderHistoryEntry(row: HistoryRow): AssetHistoryEntry {
     })),
     created: unix(row.created),
   };
-}
-
-export interface AiBomVersionRow {
-  id: string;
-  fingerprint: string;
-  bom_version: number;
-  content_hash: string;
-  component_count: number;
-  created: Date;
 }
 
 export function renderAiBomVersion(row: AiBomVersionRow, currentId: string | null): AiBomVersion {

@@ -1,6 +1,6 @@
 import type { Logger } from '@risk/common/observability';
 import type { EnrichmentJob, QueueProducer } from '@risk/common/queue';
-import { literal, MicroBatch } from '@risk/db';
+import { markOutboxProcessedAsync, MicroBatch } from '@risk/db';
 import type { AppDeps } from '../../deps';
 
 /** How long a flush waits for Redis; past it the outbox relay (worker) takes over. */
@@ -61,21 +61,9 @@ export class EnrichmentEnqueuer {
       this.logger.warn('enrichment enqueue failed; the outbox relay will retry', { err, jobs: batch.jobs.length });
       return;
     }
-    if (batch.outboxIds.length === 0) return;
     try {
       // no wait for the WAL flush: a mark lost in a crash only makes the relay enqueue the job again
-      const ids = literal.textArray(batch.outboxIds.filter((id) => /^\d+$/.test(id)));
-      const client = await this.pool.connect();
-      try {
-        await client.query(
-          `BEGIN; SET LOCAL synchronous_commit = off; UPDATE outbox SET processed_at = now() WHERE id = ANY(${ids}::bigint[]); COMMIT`,
-        );
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined); // never hand back a connection in a failed transaction
-        throw err;
-      } finally {
-        client.release();
-      }
+      await markOutboxProcessedAsync(this.pool, batch.outboxIds);
     } catch (err) {
       // harmless: the relay enqueues the row again and the job id deduplicates it
       this.logger.warn('could not mark outbox rows processed', { err });

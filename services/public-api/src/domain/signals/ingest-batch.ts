@@ -2,7 +2,7 @@
 import { enqueueDeliveries } from '@risk/common/events';
 import { isIdempotencyConflict } from '@risk/common/http';
 import type { SignalAccepted } from '@risk/contracts';
-import { releaseClaims, signalsStore as sql, withPrepared } from '@risk/db';
+import { releaseClaims, signalsStore as sql, withIngestSession } from '@risk/db';
 import { assetKey, batchRows } from './ingest-rows';
 import type { IngestOutcome, IngestRequest, IngestResult } from './ingest-signals';
 import type { QueryResult } from 'pg';
@@ -65,14 +65,13 @@ export async function ingestBatch(deps: AppDeps, requests: readonly IngestReques
   let claimCommitted = false;
   // a connection whose PREPARE failed or broke is discarded, an open transaction rolled back (withPrepared)
   try {
-    await withPrepared(deps.pool, sql.statements, async (session) => {
+    await withIngestSession(deps.pool, async (session) => {
       // ── round trip 1 ──
       const first: string[] = [];
-      // The claims commit on their own so a concurrent duplicate sees them (409) at once. They need not
-      // wait for their WAL flush: the ingest's synchronous COMMIT below flushes them too, and a claim lost
-      // in a crash before that only frees the key, which is what a failed request does anyway.
-      if (idems.length > 0) first.push('BEGIN', 'SET LOCAL synchronous_commit = off', sql.claim(idems), 'COMMIT');
-      first.push('BEGIN', sql.insertSignals(now, rowsOf.flat()));
+      // the claims commit on their own, first, so a concurrent duplicate sees them (409) at once (signalsStore)
+      const claims = idems.length > 0 ? sql.claimCommitted(idems) : [];
+      first.push(...claims);
+      first.push(sql.begin, sql.insertSignals(now, rowsOf.flat()));
       if (application) first.push(...application.first());
       else first.push(sql.enqueueProjection(rowsOf.flat().map((r) => r.id)), sql.assetState(assets));
       let r1: QueryResult[];
@@ -85,7 +84,7 @@ export async function ingestBatch(deps: AppDeps, requests: readonly IngestReques
         throw err;
       }
       claimCommitted = idems.length > 0;
-      const offset = (idems.length > 0 ? 4 : 0) + 2;
+      const offset = claims.length + 2;
       const second = application ? application.second(r1.slice(offset, offset + 3)) : [];
       if (application) decisions = application.decisions;
       else {
@@ -121,7 +120,7 @@ export async function ingestBatch(deps: AppDeps, requests: readonly IngestReques
         r.idem ? [{ idem: r.idem, status: outcomes[k]!.status, body: outcomes[k]!.json }] : [],
       );
       if (responses.length > 0) second.push({ tag: 'complete', sql: sql.complete(responses) });
-      second.push({ tag: 'commit', sql: 'COMMIT' });
+      second.push({ tag: 'commit', sql: sql.commit });
       const r2 = await session.run(second.map((q) => q.sql).join(';\n'));
       session.inTransaction = false;
       claimCommitted = false;

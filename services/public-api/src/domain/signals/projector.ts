@@ -1,6 +1,12 @@
 // The asset projection of accepted bulk signals (docs/reliability.md "Asset projection").
 import { enqueueDeliveries } from '@risk/common/events';
-import { recordProjectionFailure, signalsStore as sql, withPrepared, type ProjectedSignal } from '@risk/db';
+import {
+  projectionsPending,
+  recordProjectionFailure,
+  signalsStore as sql,
+  withIngestSession,
+  type ProjectedSignal,
+} from '@risk/db';
 import type { QueryResult } from 'pg';
 import type { AppDeps } from '../../deps';
 import { AssetApplication, type AssetOwner } from './apply-assets';
@@ -24,12 +30,12 @@ type ProjectorDeps = Pick<AppDeps, 'config' | 'pool' | 'prisma' | 'producer' | '
 export async function projectPending(deps: ProjectorDeps, limit = PROJECTION_BATCH): Promise<number> {
   const applied: AssetApplication[] = [];
   let count = 0;
-  await withPrepared(deps.pool, sql.statements, async (session) => {
+  await withIngestSession(deps.pool, async (session) => {
     session.inTransaction = true;
-    const [, claimed] = await session.run(['BEGIN', sql.claimProjection(limit)].join(';\n'));
+    const [, claimed] = await session.run([sql.begin, sql.claimProjection(limit)].join(';\n'));
     const signals = claimed!.rows as ProjectedSignal[];
     if (signals.length === 0) {
-      await session.run('COMMIT');
+      await session.run(sql.commit);
       session.inTransaction = false;
       return;
     }
@@ -45,7 +51,7 @@ export async function projectPending(deps: ProjectorDeps, limit = PROJECTION_BAT
       second.forEach((q, i) => application.collect(q.tag, r2[i]!));
       applied.push(application);
     }
-    await session.run([sql.projectionDone(signals.map((s) => s.id)), 'COMMIT'].join(';\n'));
+    await session.run([sql.projectionDone(signals.map((s) => s.id)), sql.commit].join(';\n'));
     session.inTransaction = false;
     count = signals.length;
   });
@@ -105,10 +111,7 @@ export async function projectPendingIsolating(deps: ProjectorDeps): Promise<numb
 export async function drainProjections(deps: ProjectorDeps): Promise<void> {
   for (;;) {
     if ((await projectPendingIsolating(deps)) > 0) continue;
-    const { rows } = await deps.pool.query<{ pending: boolean }>(
-      'SELECT EXISTS (SELECT 1 FROM signal_projections WHERE failed_at IS NULL) AS pending',
-    );
-    if (!rows[0]!.pending) return;
+    if (!(await projectionsPending(deps.pool))) return;
     await new Promise((r) => setTimeout(r, 10));
   }
 }

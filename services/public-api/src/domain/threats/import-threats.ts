@@ -6,7 +6,7 @@ import {
   type ThreatImportedObject,
   type ThreatImportResult,
 } from '@risk/contracts';
-import type { Threat as ThreatRow } from '@risk/db';
+import { lockThreatImport, lockThreatsForImport, type Threat as ThreatRow } from '@risk/db';
 import { planStixImport, StixBundleError, type StixThreatDraft } from '@risk/enrichment';
 import { planMerge, type MergeDecision } from './import-merge';
 import { enqueueAfterCommit, markMatchingAssetsForReenrichment, type ThreatDeps } from './reenrich';
@@ -39,16 +39,11 @@ export async function importThreats(
   }
   const outcome = await deps.prisma.$transaction(async (tx) => {
     const mode = `${actor.org_id}:${actor.livemode ? 'live' : 'test'}`;
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('threats-import'), hashtext(${mode}))`;
+    await lockThreatImport(tx, mode);
     const ownIds = plan.drafts.map((d) => d.own_threat_id).filter((x): x is string => !!x);
     const stixIds = plan.drafts.map((d) => d.stix_id);
     // the threats this bundle may update, locked in id order: ours by x_risk_threat_id, earlier imports by STIX id
-    const existing = await tx.$queryRaw<ThreatRow[]>`
-      SELECT * FROM threats
-      WHERE livemode = ${actor.livemode}
-        AND (id = ANY(${ownIds}::text[])
-             OR (created_by_org = ${actor.org_id} AND metadata->'stix'->>'id' = ANY(${stixIds}::text[])))
-      ORDER BY id FOR UPDATE`;
+    const existing = await lockThreatsForImport(tx, { livemode: actor.livemode, orgId: actor.org_id, ownIds, stixIds });
     const claimed = new Set<string>();
     const decisions = plan.drafts.map((d) => planMerge(d, { actor, existing, claimed }));
     // the weight is known here, before any write: the threats this import creates or changes (an object that changes

@@ -1,4 +1,4 @@
-import { Prisma, type Threat as ThreatRow } from '@risk/db';
+import { insertThreats, updateThreats, type Prisma, type Threat as ThreatRow } from '@risk/db';
 import { newThreatColumns, type ThreatActor } from './create-threat';
 import type { MergeDecision } from './import-merge';
 
@@ -19,18 +19,8 @@ export async function createThreatRows(
     ...newThreatColumns(actor, body),
     metadata: body.metadata ?? null,
   }));
-  // one INSERT from a jsonb record set: Prisma's createManyAndReturn took seconds for a 1000-threat bundle
-  const rows = await tx.$queryRaw<ThreatRow[]>`
-    INSERT INTO threats (id, livemode, created_by_org, category, title, severity, description, confidence,
-      affected_asset_types, fingerprints, attack_techniques, cve_id, remediation, source, risk_penalty, metadata)
-    SELECT v.id, v.livemode, v.created_by_org, v.category, v.title, v.severity, v.description, v.confidence,
-      v.affected_asset_types, v.fingerprints, v.attack_techniques, v.cve_id, v.remediation, v.source, v.risk_penalty,
-      CASE WHEN jsonb_typeof(v.metadata) = 'null' THEN NULL ELSE v.metadata END
-    FROM jsonb_to_recordset(${JSON.stringify(data)}::jsonb) AS v(
-      id text, livemode boolean, created_by_org text, category text, title text, severity text, description text,
-      confidence float8, affected_asset_types text[], fingerprints text[], attack_techniques text[], cve_id text,
-      remediation text, source text, risk_penalty int, metadata jsonb)
-    RETURNING *`;
+  // one INSERT from a jsonb record set (docs/data-access.md "Stores")
+  const rows = await insertThreats(tx, data);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return data.map((d) => byId.get(d.id)!);
 }
@@ -62,19 +52,7 @@ export async function updateThreatRows(
     const next = { ...u.row, ...u.values } as Record<string, unknown>;
     return { id: u.row.id, ...Object.fromEntries(COLUMNS.map((c) => [c, next[c] ?? null])) };
   });
-  const rows = await tx.$queryRaw<ThreatRow[]>`
-    UPDATE threats AS t SET
-      category = v.category, title = v.title, severity = v.severity, description = v.description,
-      confidence = v.confidence, affected_asset_types = v.affected_asset_types, fingerprints = v.fingerprints,
-      attack_techniques = v.attack_techniques, cve_id = v.cve_id, remediation = v.remediation, source = v.source,
-      risk_penalty = v.risk_penalty, updated = now(),
-      metadata = CASE WHEN jsonb_typeof(v.metadata) = 'null' THEN NULL ELSE v.metadata END
-    FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS v(
-      id text, category text, title text, severity text, description text, confidence float8,
-      affected_asset_types text[], fingerprints text[], attack_techniques text[], cve_id text, remediation text,
-      source text, risk_penalty int, metadata jsonb)
-    WHERE t.id = v.id
-    RETURNING t.*`;
+  const rows = await updateThreats(tx, records);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return updates.map((u) => ({ before: u.row, after: byId.get(u.row.id)!, changed: u.changed }));
 }

@@ -1,6 +1,5 @@
 import {
   keysetOrder,
-  keysetSql,
   keysetWhere,
   listEnvelope,
   paginate,
@@ -8,8 +7,7 @@ import {
   type PageRequest,
 } from '@risk/common/http';
 import type { Threat } from '@risk/contracts';
-import { Prisma, type PrismaClient, type Threat as ThreatRow } from '@risk/db';
-import { assetCveIds, threatsMatchingAssetWhere } from '@risk/db';
+import { assetCveIds, listThreatsMatchingAsset, type Prisma, type PrismaClient } from '@risk/db';
 import { renderThreat } from './render';
 
 export interface ListThreatsInput extends PageRequest {
@@ -66,15 +64,10 @@ export async function listThreatsForAsset(
   const cve_ids = await assetCveIds(prisma, { livemode, fingerprint });
   // the matching rule (threats of the asset's mode) and the keyset page in one query: no id list of
   // every matching threat in memory
-  const matches = threatsMatchingAssetWhere({ livemode, fingerprint, asset_type: asset.asset_type, cve_ids });
+  const matching = { livemode, fingerprint, asset_type: asset.asset_type, cve_ids };
   const result = await paginate(page, {
     loadCursor: (id) => prisma.threat.findFirst({ where: { id, livemode }, select: { id: true, created: true } }),
-    fetch: ({ take, ...bound }) => {
-      const keyset = keysetSql('t', bound);
-      return prisma.$queryRaw<
-        ThreatRow[]
-      >`SELECT t.* FROM threats t WHERE ${matches} ${keyset.and} ${keyset.orderBy} LIMIT ${take}`;
-    },
+    fetch: ({ take, ...bound }) => listThreatsMatchingAsset(prisma, { asset: matching, page: bound, take }),
   });
   const url = `/v1/assets/${encodeURIComponent(fingerprint)}/threats`;
   return listEnvelope(url, { data: result.data.map(renderThreat), has_more: result.has_more }, (t) => t.id);

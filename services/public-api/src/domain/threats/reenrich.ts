@@ -3,8 +3,7 @@ import { type FannedOutDelivery } from '@risk/db';
 import { type Logger } from '@risk/common/observability';
 import { markOutboxProcessed } from '@risk/common/outbox';
 import { type EnrichmentJob, type QueueProducer } from '@risk/common/queue';
-import { Prisma, reenrichMatchedSql, type PrismaClient } from '@risk/db';
-import { matchingAssetsSql, type ThreatMatchKeys } from '@risk/db';
+import { markThreatMatchesForReenrichment, type Prisma, type PrismaClient, type ThreatMatchKeys } from '@risk/db';
 
 export interface ThreatDeps {
   prisma: PrismaClient;
@@ -43,16 +42,7 @@ export async function markMatchingAssetsForReenrichment(
   const livemode = keySets[0]?.livemode;
   if (livemode === undefined) return [];
   if (keySets.some((k) => k.livemode !== livemode)) throw new Error('threat key sets of two modes');
-  const matched = Prisma.join(
-    keySets.map((k) => Prisma.sql`(${matchingAssetsSql(k)})`),
-    ' UNION ',
-  );
-  const only = Prisma.sql`SELECT DISTINCT ${livemode}::boolean AS livemode, u.fingerprint FROM (${matched}) u`;
-  const rows = await tx.$queryRawUnsafe<Array<{ id: bigint; fingerprint: string; digest: string }>>(
-    reenrichMatchedSql(only.text, `$${only.values.length + 1}`),
-    ...only.values,
-    reason,
-  );
+  const rows = await markThreatMatchesForReenrichment(tx, { livemode, keySets, reason });
   return rows.map((r) => ({
     outbox_id: BigInt(r.id),
     job: { livemode, fingerprint: r.fingerprint, digest: r.digest, reason },

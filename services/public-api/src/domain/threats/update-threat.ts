@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { ApiError } from '@risk/common/errors';
 import { recordEventsWithDeliveries } from '@risk/common/events';
 import type { Threat, UpdateThreatBody } from '@risk/contracts';
-import { Prisma, type Threat as ThreatRow } from '@risk/db';
+import { lockThreat, Prisma, type Threat as ThreatRow } from '@risk/db';
 import { assertKnownAttackTechniques } from '../attack-techniques/validate';
 import { dedupe, threatReason, type ThreatActor } from './create-threat';
 import { enqueueAfterCommit, markMatchingAssetsForReenrichment, type ThreatDeps } from './reenrich';
@@ -37,9 +37,7 @@ export async function updateThreat(
     throw new ApiError('parameter_invalid', { param: 'fingerprints', message: 'fingerprints must not repeat.' });
   }
   const result = await deps.prisma.$transaction(async (tx) => {
-    const locked = await tx.$queryRaw<Array<{ id: string }>>`
-      SELECT id FROM threats WHERE id = ${id} AND livemode = ${actor.livemode} FOR UPDATE`;
-    if (locked.length === 0)
+    if (!(await lockThreat(tx, { id, livemode: actor.livemode })))
       throw new ApiError('resource_missing', { param: 'threat_id', message: `No such threat: '${id}'.` });
     const before = await tx.threat.findUniqueOrThrow({ where: { id } });
     if (before.created_by_org !== actor.org_id) {

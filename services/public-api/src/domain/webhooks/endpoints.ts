@@ -10,7 +10,7 @@ import {
   type PageRequest,
 } from '@risk/common/http';
 import { type OutboundGuard } from '@risk/common/outbound';
-import { ID_PREFIXES, newId } from '@risk/db';
+import { ID_PREFIXES, lockWebhookEndpointCreation, newId } from '@risk/db';
 import type { CreateWebhookBody, UpdateWebhookBody, WebhookDelivery, WebhookEndpoint } from '@risk/contracts';
 import { Prisma, type PrismaClient } from '@risk/db';
 import { renderDelivery, renderEndpoint } from './render';
@@ -51,7 +51,7 @@ export async function createWebhookEndpoint(
   const row = await deps.prisma.$transaction(async (tx) => {
     if (cap > 0) {
       // one creator per org and mode at a time (transaction-scoped lock), so concurrent creates cannot overshoot the cap
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`webhook-endpoints:${actor.org_id}:${actor.livemode}`}))`;
+      await lockWebhookEndpointCreation(tx, { orgId: actor.org_id, livemode: actor.livemode });
       const count = await tx.webhookEndpoint.count({ where: { org_id: actor.org_id, livemode: actor.livemode } });
       if (count >= cap)
         throw new ApiError('webhook_endpoint_limit_reached', {

@@ -6,80 +6,31 @@ import {
   type EventObject,
   type EventTypeName,
 } from '@risk/contracts';
-import type { EnrichmentResult } from '@risk/enrichment';
-import { summarizeAiBom, summarizeFindings, SUMMARY_NAME_CAP, type KeyedFinding } from '../history/change-summary';
-import { ID_PREFIXES, newId } from '../ids';
-import { findingKeys } from './history-store';
-import { toolSetChange } from './tool-baselines-store';
+import {
+  findingKeys,
+  ID_PREFIXES,
+  newId,
+  summarizeAiBom,
+  summarizeFindings,
+  SUMMARY_NAME_CAP,
+  type EnrichmentEventRow,
+  type EnrichmentEventsInput,
+  type KeyedFinding,
+} from '@risk/db';
+import type { EnrichmentResult, ToolFingerprint } from '@risk/enrichment';
 
 /**
  * The events of one enrichment write (docs/webhooks.md catalogue): asset.enriched always; asset.risk_changed when a
  * previous score or severity changed; asset.aibom_changed when a new AI-BOM version follows an earlier one;
  * asset.tools_changed when the asset's tool set differs from the previous enrichment's (docs/drift.md). The last
- * three carry a short summary of the change (../history/change-summary.ts), built from shared, redacted data only.
- * Asset events go to the orgs that observed the asset, in the write's mode (FAN_OUT_EVENTS_SQL).
+ * three carry a short summary of the change (@risk/db history/change-summary.ts), built from shared, redacted data
+ * only. Asset events go to the orgs that observed the asset, in the write's mode (FAN_OUT_EVENTS_SQL). Decided here,
+ * in the worker, from the state the enrichment store's lock statement read; the store only inserts the rows it is
+ * given (docs/data-access.md "Stores").
  */
 
-export interface EventRow {
-  id: string;
-  type: string;
-  data: Record<string, unknown>;
-}
-
-/** What the lock statement read of the asset before this write. */
-export interface PreviousState {
-  score: number | null;
-  severity: string | null;
-  bom_version: number | null;
-  /** the findings this write replaces (rows) */
-  findings: Array<{
-    id: string;
-    rule_id: string;
-    title: string;
-    severity: string;
-    cve_ids: string[];
-    threat_ids: string[];
-  }> | null;
-  /** the previous AI-BOM's components and lineage, read only when the new content differs */
-  components: Array<Record<string, unknown>> | null;
-  lineage: unknown;
-  /** the current tool set before this write (name → definition hash) */
-  tools: Record<string, string> | null;
-  has_tool_baseline: boolean;
-}
-
-export interface EventsInput {
-  fingerprint: string;
-  asset_type: string;
-  status: string;
-  result: EnrichmentResult;
-  bomId: string;
-  bomVersion: number;
-  newBom: boolean;
-  /** the ids of the finding rows this write inserts, in result order */
-  findingIds: string[];
-  previous: PreviousState;
-  now: Date;
-}
-
-/** The lock statement's columns as PreviousState (the score and severity come from the job read). */
-export function previousState(row: {
-  bom_version: number | null;
-  prev_findings: PreviousState['findings'];
-  prev_components: PreviousState['components'];
-  prev_lineage: unknown;
-  prev_tools: PreviousState['tools'];
-  has_tool_baseline: boolean;
-}): Omit<PreviousState, 'score' | 'severity'> {
-  return {
-    bom_version: row.bom_version,
-    findings: row.prev_findings,
-    components: row.prev_components,
-    lineage: row.prev_lineage,
-    tools: row.prev_tools,
-    has_tool_baseline: row.has_tool_baseline,
-  };
-}
+type EventRow = EnrichmentEventRow;
+type EventsInput = EnrichmentEventsInput<EnrichmentResult>;
 
 /** The events an enrichment write may emit; all carry the asset's enrichment summary as `object`. */
 type AssetEventType = Extract<
@@ -184,4 +135,25 @@ export function enrichmentEvents(input: EventsInput): EventRow[] {
     );
   }
   return events;
+}
+
+/** How the asset's tool set changed since the previous enrichment (names, capped by the caller): added and
+ * changed in the order of the new list, removed sorted. */
+export interface ToolSetChange {
+  added: string[];
+  removed: string[];
+  changed: string[];
+}
+
+export function toolSetChange(
+  previous: Record<string, string> | null,
+  next: readonly ToolFingerprint[],
+): ToolSetChange {
+  const before = new Map(Object.entries(previous ?? {}));
+  const after = new Map(next.map((t) => [t.name, t.hash]));
+  return {
+    added: [...after.keys()].filter((n) => !before.has(n)),
+    removed: [...before.keys()].filter((n) => !after.has(n)).sort(),
+    changed: [...after].filter(([n, h]) => before.has(n) && before.get(n) !== h).map(([n]) => n),
+  };
 }
