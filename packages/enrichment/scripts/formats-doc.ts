@@ -93,9 +93,9 @@ lines to be requirements (${REQUIREMENTS_SHARE.named * 100} % when its file name
 version or URL among them; a Dockerfile, \`setup.cfg\` or Modelfile needs most of its lines to be its own. Lines that
 do not parse are skipped and reported (\`manifest_lines_skipped\`, with their numbers), never fatal: one odd line
 (\`.id-allocator==0.0.1\` among 300 pins) can no longer turn a requirements file into text and hide every vulnerable
-pin. A TOML manifest (\`pyproject.toml\`, \`uv.lock\`) that does not parse is read again without the offending line, up
-to three lines for a manifest under 64 KiB: its syntax error is still reported (\`manifest_unparseable\`) and the lines
-left out are listed. Well-kept parsers read each syntax under the engine's bounds: \`JSON.parse\`, then Microsoft's \`jsonc-parser\` for
+pin. A JSON or TOML manifest under 64 KiB that does not parse is read past up to three errors (JSON: \`jsonc-parser\`
+recovers at the next token; TOML: the offending line is left out and the text parsed again): its syntax error is still
+reported (\`manifest_unparseable\`) and the lines are listed (\`manifest_lines_skipped\`). Well-kept parsers read each syntax under the engine's bounds: \`JSON.parse\`, then Microsoft's \`jsonc-parser\` for
 JSON with comments and trailing commas (nesting capped), \`smol-toml\` (inline nesting capped), \`yaml\` (aliases,
 nesting and size capped); \`setup.cfg\` keeps a small configparser reader because the \`ini\` package does not join the
 indented continuation lines \`install_requires\` uses.
@@ -114,7 +114,7 @@ Format changes, each with a real example:
 | a listing held in an object (\`model_files\`, \`siblings\`, \`files\` with a weight file) | it read as generic JSON: \`format_not_analysed\` on a benign asset | external set 08, Devstral \`model_files.json\`: low → informational |
 | JSONC through \`jsonc-parser\`, also when the file opens with a comment | the hand-written stripper was one more parser to keep linear; a leading comment made the file text | corpus c008, VS Code \`mcp.json\` with trailing commas |
 | MCP servers of VS Code \`settings.json\` (\`mcp.servers\`), Continue (\`mcpServers\` list) and Zed (\`context_servers\`) | generic data: nothing they launch was judged | \`{"mcp": {"servers": {"gh": {"command": "npx", …}}}}\` |
-| a TOML manifest read without the line its parser refuses | one odd line hid a pyproject's dependencies | \`.odd==1\` in \`[project]\`: the dependencies still match their advisories |
+| a JSON or TOML manifest read past the line its parser refuses | one odd line hid a \`package.json\`'s or a pyproject's dependencies | \`.odd==1\` in \`[project]\` or in a \`package.json\`: the dependencies still match their advisories |
 
 What a format carries (${CARRIES.map((c) => `\`${c}\``).join(', ')}) says which rules can find something in it;
 \`licence\` decides whether a missing licence is reported (R08). Signal \`metadata\` adds files (HF \`siblings\` with

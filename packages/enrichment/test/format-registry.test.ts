@@ -143,6 +143,17 @@ describe('requirements recognised by what most of it is', () => {
     expect(ids).toEqual(expect.arrayContaining(['manifest_unparseable', 'manifest_lines_skipped', 'R23']));
   });
 
+  it('a package.json with an odd line: read past it, the error and the line reported', () => {
+    const raw = '{\n  "name": "x",\n  "version": "1.0.0",\n  .odd==1\n  "dependencies": { "lodash": "4.17.0" }\n}\n';
+    const p = parseManifest(input({ asset_type: 'package', raw_manifest: raw }));
+    expect([p.kind, p.name]).toEqual(['npm_package', 'x']);
+    expect(p.dependencies.map((d) => [d.name, d.spec])).toEqual([['lodash', '4.17.0']]);
+    expect(p.skipped_lines).toEqual({ lines: [4], total: 1 });
+    expect(p.parse_errors[0]).toMatch(/^json: /);
+    // past a few errors it stays unreadable
+    expect(parseManifest(input({ raw_manifest: '{"a": ?, "b": ?, "c": ?, "d": ?}' })).kind).toBe('text');
+  });
+
   it('reads hashed pins across continuation lines (pip-compile --generate-hashes)', () => {
     const raw = `torch==2.4.0 \\\n    --hash=sha256:${'a'.repeat(64)} \\\n    --hash=sha256:${'b'.repeat(64)}\nnumpy==2.0.0 --hash=sha256:${'c'.repeat(64)}\n`;
     const p = parseManifest(input({ asset_type: 'package', raw_manifest: raw }));

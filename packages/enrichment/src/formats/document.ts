@@ -1,7 +1,7 @@
 // A submitted manifest as every recogniser sees it: the raw text and its views in each syntax (JSON/JSONC, TOML, YAML,
 // front matter, lines), each parsed at most once and only when asked for and plausible, under the engine's bounds
 // (docs/security.md "Linear-time parsing and caps").
-import { parseJsonc } from '../parse/jsonc';
+import { parseJsonc, recoverJsonc } from '../parse/jsonc';
 import { TOML_HINT } from '../parse/packages';
 import { parseYaml } from '../parse/yaml';
 import { isObj, type Obj } from '../util';
@@ -16,9 +16,12 @@ const YAML_FIRST_LINE = /^[\w."'-]+\s*:(\s|$)/;
 const FRONT_MATTER = /^\uFEFF?\s*---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 /** inline tables and arrays in TOML: the same bound as YAML and JSONC nesting */
 const TOML_MAX_DEPTH = 64;
-/** Lines a TOML document may lose to parse, and the size up to which it is retried (each retry parses it again). */
-const TOML_RECOVERIES = 3;
-const TOML_RECOVERY_CHARS = 64 * 1024;
+/**
+ * Syntax errors a JSON or TOML document may be read past (TOML: lines left out, each retry parsing it again), and the
+ * size up to which it is tried: manifests are small, and a hostile megabyte gets one parse.
+ */
+const RECOVERIES = 3;
+const RECOVERY_CHARS = 64 * 1024;
 
 /** The first line of an error message (parsers put the offending text on the next lines). */
 const firstLine = (e: unknown): string => String((e as Error)?.message ?? e).split('\n')[0] ?? 'invalid';
@@ -83,19 +86,23 @@ export class ManifestDocument {
           return { value: parseJsonc(this.raw), jsonc: true };
         } catch {
           this.errors.set('json', firstLine(e));
-          return undefined;
+          // a manifest with an odd line or two: read past them (reported), not hidden behind one syntax error
+          const r = this.raw.length <= RECOVERY_CHARS ? recoverJsonc(this.raw, RECOVERIES) : null;
+          if (!r) return undefined;
+          this.skipped.set('json', r.lines);
+          return { value: r.value, jsonc: true };
         }
       }
     });
   }
 
-  /** Lines left out so that the TOML parsed (line numbers), when any was (see toml()). */
-  tomlSkipped: number[] = [];
+  /** Lines a view read past or left out to parse (see json() and toml()), by view. */
+  readonly skipped = new Map<'json' | 'toml', number[]>();
 
   /**
    * The TOML document, when a line is a TOML table header and the text parses. A document that does not parse is
    * retried with the offending line left out, a few times and only for manifest-sized texts, so one odd line does not
-   * hide a pyproject's dependencies; its syntax error is still reported and the lines left out are in `tomlSkipped`.
+   * hide a pyproject's dependencies; its syntax error is still reported and the lines left out are in `skipped`.
    */
   toml(): Obj | null {
     return this.view('toml', () => {
@@ -108,12 +115,12 @@ export class ManifestDocument {
         } catch (e) {
           if (attempt === 0) this.errors.set('toml', firstLine(e));
           const line = (e as { line?: unknown }).line;
-          if (attempt >= TOML_RECOVERIES || this.raw.length > TOML_RECOVERY_CHARS || typeof line !== 'number')
-            return null;
+          if (attempt >= RECOVERIES || this.raw.length > RECOVERY_CHARS || typeof line !== 'number') return null;
           lines ??= [...this.lines()];
-          if (line < 1 || line > lines.length || this.tomlSkipped.includes(line)) return null;
+          const left = this.skipped.get('toml') ?? [];
+          if (line < 1 || line > lines.length || left.includes(line)) return null;
           lines[line - 1] = '';
-          this.tomlSkipped.push(line);
+          this.skipped.set('toml', [...left, line]);
         }
       }
     });

@@ -1,6 +1,5 @@
 // Package formats: npm package.json and locks, pyproject.toml, requirements files and uv.lock, setup.cfg
 // (docs/enrichment.md "Manifests recognised").
-import type { ParsedManifest } from '../types';
 import { isObj, type Obj } from '../util';
 import {
   iniLineShare,
@@ -36,11 +35,6 @@ export const NPM_PACKAGE = defineFormat({
   corpus: { name: 'package_json', example: 'c055' },
 });
 
-/** The lines left out so that a TOML manifest parsed, reported like a requirements file's (`manifest_lines_skipped`). */
-function skippedTomlLines(p: ParsedManifest, doc: ManifestDocument): void {
-  if (doc.tomlSkipped.length) p.skipped_lines = { lines: [...doc.tomlSkipped], total: doc.tomlSkipped.length };
-}
-
 /** pyproject.toml: PEP 621 `[project]`, PEP 735 `[dependency-groups]`, Poetry or uv tables. */
 function isPyproject(t: Obj): boolean {
   return (
@@ -67,7 +61,6 @@ export const PYPROJECT = defineFormat({
     p.format = 'toml';
     p.raw_json = t;
     parsePyproject(p, t);
-    skippedTomlLines(p, doc);
   },
   carries: ['licence', 'dependencies'],
   ecosystem: 'pypi',
@@ -119,7 +112,6 @@ export const REQUIREMENTS = defineFormat({
       p.format = 'toml';
       p.raw_json = t;
       parseUvLock(p, t);
-      skippedTomlLines(p, doc);
       return;
     }
     parseRequirements(p, requirementsOf(doc));

@@ -159,4 +159,8 @@ export function readManifest(p: ParsedManifest, raw: string, input: EnrichmentIn
   const generic = r.format.family === 'generic';
   for (const [view, message] of doc.errors)
     if (generic || r.format.syntax.includes(VIEW_SYNTAX[view])) p.parse_errors.push(`${view}: ${message}`);
+  // lines a JSON or TOML view read past to parse: reported like a requirements file's (manifest_lines_skipped)
+  for (const [view, lines] of doc.skipped)
+    if (!p.skipped_lines && lines.length && (generic || r.format.syntax.includes(VIEW_SYNTAX[view])))
+      p.skipped_lines = { lines: [...lines], total: lines.length };
 }

@@ -53,3 +53,21 @@ export function parseJsonc(text: string): unknown {
   if (!tree) throw new Error('no JSONC value');
   return valueOf(tree);
 }
+
+/**
+ * A JSON(C) document read past a few syntax errors (jsonc-parser recovers at the next token), with the lines of those
+ * errors; null when it has more errors, no object or array at its root, or nests too deep. For manifest-sized texts
+ * only: the caller reports the syntax error, and the lines let a reviewer see what was left out.
+ */
+export function recoverJsonc(text: string, maxErrors: number): { value: unknown; lines: number[] } | null {
+  if (jsonNestingExceeds(text, LIMITS.jsonc_nesting)) return null;
+  const errors: ParseError[] = [];
+  const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (!tree || (tree.type !== 'object' && tree.type !== 'array') || errors.length > maxErrors) return null;
+  const lines = errors.map((e) => {
+    let line = 1;
+    for (let i = text.indexOf('\n'); i >= 0 && i < e.offset; i = text.indexOf('\n', i + 1)) line++;
+    return line;
+  });
+  return { value: valueOf(tree), lines: [...new Set(lines)] };
+}
