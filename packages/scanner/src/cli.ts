@@ -1,0 +1,184 @@
+// The `risk-scan` command (docs/scanner.md): parses arguments, runs the scan, prints the report and sets the exit code —
+// 1 when an asset reaches the `--fail-on` band, 2 on a usage or I/O error, 0 otherwise.
+import { writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { SEVERITY_ORDER, severityRank } from './judge';
+import { applyIgnores, IgnoreFileError, loadIgnoreFile } from './riskignore';
+import { scanMachine } from './machine';
+import { emptyResult, rootFor, scanTrees, type ScanOptions, type ScanResult } from './scan';
+import { startProgress } from './progress';
+import { cycloneDx, spdx } from './report/bom';
+import { json } from './report/json';
+import { sarif } from './report/sarif';
+import { table } from './report/table';
+import { TOOL } from './tool';
+import type { Severity } from '@risk/enrichment';
+
+export const FORMATS = ['table', 'json', 'sarif', 'cyclonedx', 'spdx'] as const;
+type Format = (typeof FORMATS)[number];
+
+export class UsageError extends Error {}
+
+function positiveInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+/** `123`, `10k`, `512M`, `4G` (binary units) as bytes. */
+export function parseSize(v: string): number {
+  const m = /^(\d{1,15})([kmgt]?)i?b?$/i.exec(v.trim());
+  if (!m) throw new InvalidArgumentError('expected a size such as 500M or 4G');
+  const mult = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 }[
+    m[2]!.toLowerCase() as '' | 'k' | 'm' | 'g' | 't'
+  ];
+  return Number(m[1]) * mult;
+}
+
+interface Io {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  stdoutIsTty: boolean;
+  stderrIsTty: boolean;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+interface ScanFlags {
+  format: Format;
+  output?: string;
+  failOn?: Severity;
+  ignoreFile?: string;
+  machine?: boolean;
+  home?: string;
+  maxFiles: number;
+  maxFileSize: number;
+  includeDeps?: boolean;
+  includeBuild?: boolean;
+  gitignore: boolean;
+  color?: boolean;
+  progress: boolean;
+  submit?: boolean;
+  dryRun?: boolean;
+}
+
+function render(result: ScanResult, flags: ScanFlags, run: { colour: boolean; name: string; created: string }): string {
+  const { colour, name, created } = run;
+  switch (flags.format) {
+    case 'json':
+      return json(result, created);
+    case 'sarif':
+      return `${JSON.stringify(sarif(result.assets, `risk-scan/${name}/`), null, 2)}\n`;
+    case 'cyclonedx':
+      return `${JSON.stringify(cycloneDx(result.assets, { name, created }), null, 2)}\n`;
+    case 'spdx':
+      return `${JSON.stringify(spdx(result.assets, { name, created }), null, 2)}\n`;
+    default:
+      return table(result, colour);
+  }
+}
+
+async function runScan(paths: string[], flags: ScanFlags, io: Io): Promise<number> {
+  const now = new Date();
+  const created = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const opts: ScanOptions = {
+    maxFiles: flags.maxFiles,
+    maxFileBytes: flags.maxFileSize,
+    includeDeps: !!flags.includeDeps,
+    includeBuild: !!flags.includeBuild,
+    gitignore: flags.gitignore,
+    now: created,
+  };
+  // one root: paths relative to it (what SARIF's %SRCROOT% means); several: each labelled as given
+  const given = paths.length ? paths : flags.machine ? [] : ['.'];
+  const roots = given.map((p) =>
+    given.length === 1 ? { dir: path.resolve(io.cwd, p), label: '.' } : rootFor(p, io.cwd),
+  );
+  for (const [i, r] of roots.entries()) {
+    const st = await stat(r.dir).catch(() => null);
+    if (!st?.isDirectory()) throw new UsageError(`not a directory: ${given[i]}`);
+  }
+  const progress = flags.progress && io.stderrIsTty ? startProgress(process.stderr) : null;
+  opts.onProgress = progress?.update;
+  let result: ScanResult;
+  try {
+    result = emptyResult();
+    if (flags.machine)
+      result = await scanMachine(
+        { home: path.resolve(io.cwd, flags.home ?? os.homedir()), platform: process.platform, env: io.env },
+        opts,
+        result,
+      );
+    if (roots.length) result = await scanTrees(roots, opts, { result: flags.machine ? result : emptyResult() });
+  } finally {
+    progress?.stop();
+  }
+  const ignoreFile = flags.ignoreFile
+    ? path.resolve(io.cwd, flags.ignoreFile)
+    : path.join(roots[0]?.dir ?? io.cwd, '.riskignore');
+  const entries = await loadIgnoreFile(ignoreFile, !!flags.ignoreFile);
+  result.assets = applyIgnores(result.assets, entries, created.slice(0, 10));
+  const name = roots[0] ? path.basename(roots[0].dir) : 'machine';
+  const colour = flags.color ?? (flags.output ? false : io.stdoutIsTty);
+  const text = render(result, flags, { colour, name, created });
+  if (flags.output) await writeFile(path.resolve(io.cwd, flags.output), text);
+  else io.stdout(text);
+  if (flags.format !== 'table' && flags.output === undefined && result.stats.truncated)
+    io.stderr(`risk-scan: stopped at --max-files ${flags.maxFiles}; results are partial\n`);
+  if (flags.failOn) {
+    const bar = severityRank(flags.failOn);
+    if (result.assets.some((a) => severityRank(a.severity) >= bar)) return 1;
+  }
+  return 0;
+}
+
+export function program(io: Io, done: (code: number) => void): Command {
+  const cmd = new Command('risk-scan')
+    .description('Find AI assets (models, MCP servers, agents, AI packages) and judge their risk')
+    .version(TOOL.version)
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+  cmd
+    .command('scan', { isDefault: true })
+    .description('scan directories (default: the current one) and/or this machine')
+    .argument('[paths...]', 'directories to scan')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(FORMATS).default('table'))
+    .option('-o, --output <file>', 'write the report to a file instead of stdout')
+    .addOption(new Option('--fail-on <severity>', 'exit 1 when an asset reaches this band').choices(SEVERITY_ORDER))
+    .option('--ignore-file <file>', 'accepted verdicts (default: .riskignore in the first path)')
+    .option('--machine', "scan this machine's agent clients, Hugging Face cache and Ollama models")
+    .option('--home <dir>', 'home folder for --machine (default: yours)')
+    .option('--max-files <n>', 'stop after this many files (reported)', positiveInt, 200_000)
+    .option('--max-file-size <size>', 'do not hash model files larger than this (reported)', parseSize, 64 * 1024 ** 3)
+    .option('--include-deps', 'also read node_modules and virtualenvs')
+    .option('--include-build', 'also read build output (dist, build, out, target, …)')
+    .option('--no-gitignore', 'do not honour .gitignore files')
+    .option('--color', 'force colour')
+    .option('--no-color', 'no colour')
+    .option('--no-progress', 'no progress bar on stderr')
+    .action(async (paths: string[], flags: ScanFlags) => {
+      done(await runScan(paths, flags, io));
+    });
+  return cmd;
+}
+
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+  let code = 0;
+  const cmd = program(io, (c) => (code = c));
+  try {
+    await cmd.parseAsync(argv as string[], { from: 'user' });
+    return code;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    if (e instanceof UsageError || e instanceof IgnoreFileError) {
+      io.stderr(`risk-scan: ${e.message}\n`);
+      return 2;
+    }
+    const err = e as NodeJS.ErrnoException;
+    io.stderr(`risk-scan: ${err.code ? `${err.code} ` : ''}${err.message}\n`);
+    return 2;
+  }
+}
