@@ -28,6 +28,11 @@ export const ConfigSchema = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).default('postgresql://postgres@127.0.0.1:5432/risk'),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   /**
+   * a streaming replica for the reads that tolerate replication lag (lists, search, AI-BOM downloads, exports, the
+   * overview: docs/scaling.md "Read replicas"); unset, those reads use DATABASE_URL
+   */
+  DATABASE_READ_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  /**
    * Postgres statement_timeout / lock_timeout for every connection of every pool (docs/security.md,
    * "Analysis under a budget"): one slow statement or a lock wait cannot hold a connection or a row for long.
    * 0 turns a limit off (Postgres semantics).

@@ -223,7 +223,7 @@ export {
   type EventReader,
   type EventRow,
 } from './stores/events-store';
-export { pingDatabase } from './stores/health-store';
+export { pingDatabase, replicaLagSeconds } from './stores/health-store';
 export { listAiBomVersionRows, type AiBomVersionRow } from './stores/aiboms-store';
 export {
   lockThreatImport,

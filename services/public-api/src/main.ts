@@ -2,7 +2,9 @@
 // projector on top of the shared start-up; at shutdown /readyz answers 503 first so the load balancer drains the
 // process.
 import { ApiKeyAuthenticator, runApiProcess } from '@risk/common/http';
-import { QueueProducer } from '@risk/common/queue';
+import { collectOnScrape, replicaLag } from '@risk/common/observability';
+import { QueueProducer, withTimeout } from '@risk/common/queue';
+import { replicaLagSeconds } from '@risk/db';
 import { createApp, MAX_HEADER_SIZE } from './app';
 import { startProjector } from './domain/signals/projector';
 
@@ -10,12 +12,18 @@ void runApiProcess({
   service: 'public-api',
   port: (config) => config.PUBLIC_API_PORT,
   maxHeaderSize: MAX_HEADER_SIZE,
-  async start({ config, logger, db }) {
+  async start({ config, logger, db, readDb }) {
     const producer = new QueueProducer({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, 'public-api');
     const authenticator = new ApiKeyAuthenticator(db.prisma);
-    const deps = { config, prisma: db.prisma, pool: db.pool, producer, logger, authenticator };
+    // lists, search, exports, downloads and the overview read on DATABASE_READ_URL's replica when one is set
+    const replica = { prisma: readDb.prisma, pool: readDb.pool };
+    const deps = { config, prisma: db.prisma, pool: db.pool, readDb: replica, producer, logger, authenticator };
     // applies accepted bulk signals to their assets in the background (docs/reliability.md "Asset projection")
     const projector = startProjector(deps);
+    // the replica's replay lag on every scrape, so lists that lag behind writes are visible (docs/scaling.md)
+    const stopLagMetric = collectOnScrape(async () => {
+      replicaLag.set(await withTimeout(replicaLagSeconds(readDb.pool), 1000, 'replica lag'));
+    });
     const app = createApp({ ...deps, projector });
     return {
       app,
@@ -23,6 +31,7 @@ void runApiProcess({
         app.locals.state.shuttingDown = true;
       },
       async close() {
+        stopLagMetric();
         await projector.stop(); // a projection in flight commits or rolls back (its markers stay for the next replica)
         await authenticator.close(); // flushes last_used_at
         await producer.close();

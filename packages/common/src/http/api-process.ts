@@ -24,7 +24,11 @@ export interface ApiProcess {
   maxHeaderSize?: number;
   /** secrets the process refuses to start without */
   requiredSecrets?: ReadonlyArray<'ADMIN_API_TOKEN' | 'SECRETS_KEY'>;
-  start(ctx: { config: Config; logger: Logger; db: DbHandle }): Promise<StartedApi>;
+  /**
+   * `readDb` serves the reads that tolerate replication lag: a second pool on DATABASE_READ_URL, or `db` itself
+   * when it is unset (docs/scaling.md "Read replicas")
+   */
+  start(ctx: { config: Config; logger: Logger; db: DbHandle; readDb: DbHandle }): Promise<StartedApi>;
 }
 
 export async function runApiProcess(spec: ApiProcess): Promise<void> {
@@ -34,15 +38,18 @@ export async function runApiProcess(spec: ApiProcess): Promise<void> {
   for (const warning of configWarnings(config)) logger.warn(warning);
   // off unless OTEL_EXPORTER_OTLP_ENDPOINT is set; off, no OpenTelemetry module is loaded (docs/observability.md)
   const tracing = startTracing({ serviceName: spec.service });
-  const db = createPrisma({
-    url: config.DATABASE_URL,
-    applicationName: spec.service,
-    max: config.DATABASE_POOL_MAX,
-    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
-    lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
-    onPoolError: (err) => logger.warn('pg pool error', { err }),
-  });
-  const started = await spec.start({ config, logger, db });
+  const connect = (url: string) =>
+    createPrisma({
+      url,
+      applicationName: spec.service,
+      max: config.DATABASE_POOL_MAX,
+      statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+      lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
+      onPoolError: (err) => logger.warn('pg pool error', { err }),
+    });
+  const db = connect(config.DATABASE_URL);
+  const readDb = config.DATABASE_READ_URL ? connect(config.DATABASE_READ_URL) : db;
+  const started = await spec.start({ config, logger, db, readDb });
   const tls = tlsFilesFrom(config);
   const port = spec.port(config);
   const server = await listenWithLimits(started.app, { port, maxHeaderSize: spec.maxHeaderSize, tls });
@@ -52,6 +59,7 @@ export async function runApiProcess(spec: ApiProcess): Promise<void> {
     started.draining?.();
     await closeServer(server, { acceptMs: config.SHUTDOWN_ACCEPT_MS });
     await started.close();
+    if (readDb !== db) await readDb.close();
     await db.close();
     await tracing.shutdown(); // exports the spans still buffered
   });

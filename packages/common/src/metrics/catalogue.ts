@@ -58,6 +58,12 @@ export const outboxLag = new Gauge({
   registers: [metricsRegistry],
 });
 
+export const replicaLag = new Gauge({
+  name: 'risk_db_replica_lag_seconds',
+  help: "Replay lag of DATABASE_READ_URL's replica (0 when caught up or unset), read on scrape",
+  registers: [metricsRegistry],
+});
+
 export const enrichmentOutcomes = new Counter({
   name: 'risk_enrichment_outcomes_total',
   help: 'Enrichment jobs by outcome (enriched, skipped, failed) and reason (analysis_timeout, error, superseded, ...)',

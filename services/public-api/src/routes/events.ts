@@ -1,6 +1,7 @@
 import { defineRoute } from '@risk/common/http';
 import { EXAMPLE_EVENT, EXAMPLE_EVENT_LIST, z, ZEvent, ZEventList, ZListEventsQuery } from '@risk/contracts';
 import { getEvent, listEvents } from '../domain/events/events';
+import { readDbOf } from '../deps';
 import { anyApiKey } from '../http/route';
 
 const ZEventParams = z.object({
@@ -24,7 +25,8 @@ export const eventRoutes = [
         "Events the key's org is the audience of: its own events, asset events for assets it has submitted signals for, and threat events. Use it to reconcile missed webhook deliveries.",
       response: { description: 'a list envelope of events', schema: ZEventList },
     },
-    handler: ({ deps, auth, query }) => listEvents(deps.prisma, auth, query),
+    // a list tolerates replication lag (docs/scaling.md "Read replicas")
+    handler: ({ deps, auth, query }) => listEvents(readDbOf(deps).prisma, auth, query),
   }),
   defineRoute({
     method: 'get',

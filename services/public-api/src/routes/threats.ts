@@ -23,7 +23,7 @@ import {
 } from '@risk/contracts';
 import { exportThreat, exportThreats } from '../domain/threats/export-threats';
 import { importThreats } from '../domain/threats/import-threats';
-import type { AppDeps } from '../deps';
+import { readDbOf, type AppDeps } from '../deps';
 import { createThreat } from '../domain/threats/create-threat';
 import { getThreat, listThreats } from '../domain/threats/list-threats';
 import type { ThreatDeps } from '../domain/threats/reenrich';
@@ -85,7 +85,8 @@ export const threatRoutes = [
       response: { description: 'a STIX 2.1 bundle', content: stixContent },
     },
     handler: async ({ deps, auth, query, res }) => {
-      const out = await exportThreats(deps.prisma, { ...query, org_id: auth.org_id, livemode: auth.livemode });
+      // an export tolerates replication lag (docs/scaling.md "Read replicas")
+      const out = await exportThreats(readDbOf(deps).prisma, { ...query, org_id: auth.org_id, livemode: auth.livemode });
       if (out.next) {
         const params = new URLSearchParams();
         if (query.category) params.set('category', query.category);
@@ -135,7 +136,7 @@ export const threatRoutes = [
       summary: 'List threats, newest first (scope threats:read)',
       response: { description: 'a list envelope of threats', schema: ZThreatList },
     },
-    handler: ({ deps, auth, query }) => listThreats(deps.prisma, { ...query, livemode: auth.livemode }),
+    handler: ({ deps, auth, query }) => listThreats(readDbOf(deps).prisma, { ...query, livemode: auth.livemode }),
   }),
   defineRoute({
     method: 'get',

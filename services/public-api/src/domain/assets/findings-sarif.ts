@@ -3,7 +3,7 @@ import { RawResponse } from '@risk/common/http';
 import { SARIF_MEDIA_TYPE, type Asset } from '@risk/contracts';
 import type { Finding as FindingRow } from '@risk/db';
 import { buildSarif, type SarifAsset, type SarifFinding } from '@risk/enrichment';
-import type { AppDeps } from '../../deps';
+import { readDbOf, type AppDeps, type ReadDeps } from '../../deps';
 import { assertEnriched, findOwnAssetOr404 } from './get-asset';
 import type { OrgScope } from '../triage/org-view';
 import { listAssets, type ListAssetsInput } from './list-assets';
@@ -78,9 +78,10 @@ export async function assetFindingsSarif(
  * findings of all its assets. The next page's cursor is in the `Link` header (rel="next") when there is one.
  */
 export async function assetListSarif(
-  deps: Pick<AppDeps, 'prisma' | 'pool'>,
+  appDeps: ReadDeps,
   input: Omit<ListAssetsInput, 'expand'>,
 ): Promise<{ response: RawResponse; next: string | null }> {
+  const deps = readDbOf(appDeps); // a list tolerates replication lag (docs/scaling.md "Read replicas")
   const page = await listAssets(deps, { ...input, expand: new Set() });
   const fingerprints = page.data.map((a: Asset) => a.fingerprint);
   const rows = fingerprints.length

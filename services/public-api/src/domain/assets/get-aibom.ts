@@ -1,7 +1,7 @@
 import { ApiError } from '@risk/common/errors';
 import type { AiBom } from '@risk/contracts';
 import { buildSpdx3, renderSpdxTagValue, spdx3InputFromStored, type StoredComponent } from '@risk/enrichment';
-import type { AppDeps } from '../../deps';
+import { readDbOf, type ReadDeps } from '../../deps';
 import { assertEnriched, findAssetOr404 } from './get-asset';
 import { renderAiBom } from './render';
 
@@ -14,9 +14,10 @@ export type AiBomOutput =
 
 /** The asset's current AI-BOM (the last good one for stale assets) in the requested format. */
 export async function getAiBom(
-  deps: Pick<AppDeps, 'prisma' | 'pool'>,
+  appDeps: ReadDeps,
   input: { livemode: boolean; fingerprint: string; format: AiBomFormat },
 ): Promise<AiBomOutput> {
+  const deps = readDbOf(appDeps); // a download tolerates replication lag (docs/scaling.md "Read replicas")
   const asset = await findAssetOr404(deps, input.livemode, input.fingerprint);
   assertEnriched(asset);
   const row = asset.current_aibom_id

@@ -1,7 +1,7 @@
 import { keysetOrder, keysetWhere, listEnvelope, paginate, type Cursor, type ListEnvelope } from '@risk/common/http';
 import type { Asset } from '@risk/contracts';
 import type { Prisma } from '@risk/db';
-import type { AppDeps } from '../../deps';
+import { readDbOf, type ReadDeps } from '../../deps';
 import { effectiveCandidates } from '../triage/effective-filter';
 import { loadOrgRules, loadOrgViews, type OrgScope } from '../triage/org-view';
 import { loadAssetExpansions, type AssetExpand } from './expand';
@@ -31,10 +31,8 @@ export const EFFECTIVE_SCAN_CHUNK = 200;
  * be the one asked for (effective-filter.ts), and the page is filled from them in chunks, each chunk's
  * effective scores computed in one batch (org-view.ts).
  */
-export async function listAssets(
-  deps: Pick<AppDeps, 'prisma' | 'pool'>,
-  input: ListAssetsInput,
-): Promise<ListEnvelope<Asset>> {
+export async function listAssets(appDeps: ReadDeps, input: ListAssetsInput): Promise<ListEnvelope<Asset>> {
+  const deps = readDbOf(appDeps); // a list tolerates replication lag (docs/scaling.md "Read replicas")
   const { livemode } = input.scope;
   const filters: Prisma.AssetWhereInput = {
     livemode,

@@ -1,6 +1,6 @@
 import { OVERVIEW_DEFAULT_DAYS, RISK_SEVERITIES, type Overview, type RiskSeverity } from '@risk/contracts';
 import { OVERVIEW_BUCKETS, overviewCounts, overviewRiskChanges, overviewThreats, overviewTop } from '@risk/db';
-import type { AppDeps } from '../../deps';
+import { readDbOf, type ReadDeps } from '../../deps';
 import { loadOrgRules, type OrgScope } from '../triage/org-view';
 import { effectiveDelta } from './effective-adjust';
 
@@ -14,9 +14,10 @@ export const OVERVIEW_THREATS = 5;
  * computed on the assets it can touch only (effective-adjust.ts).
  */
 export async function getOverview(
-  deps: Pick<AppDeps, 'prisma' | 'pool'>,
+  appDeps: ReadDeps,
   input: { scope: OrgScope; days?: number; now?: Date },
 ): Promise<Overview> {
+  const deps = readDbOf(appDeps); // aggregates tolerate replication lag (docs/scaling.md "Read replicas")
   const { scope } = input;
   const now = input.now ?? new Date();
   const days = input.days ?? OVERVIEW_DEFAULT_DAYS;
