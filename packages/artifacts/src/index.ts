@@ -78,6 +78,40 @@ export async function analyseFile(filePath: string, options: AnalyseOptions = {}
   }
 }
 
+/**
+ * Analyses a file whose SHA-256 and size the caller already has (a scanner's spill, hashed as it arrived), so the
+ * bytes are not hashed twice: what a budgeted scan thread runs (docs/artifacts.md "Upload scans under a budget").
+ */
+export async function analyseHashedFile(
+  filePath: string,
+  digest: { sha256: string; size: number },
+  options: AnalyseOptions = {},
+): Promise<ArtifactResult> {
+  const fh = await open(filePath, 'r');
+  try {
+    const analysis = await analyseSource(fromFileHandle(fh, digest.size), rootContext(options, digest.size));
+    return toResult(analysis, digest.sha256, digest.size);
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * The result of bytes whose analysis was stopped from outside (a CPU budget spent): `unscannable` with the reason,
+ * never benign (docs/artifacts.md "Verdicts").
+ */
+export function unscannableResult(reason: string, digest: { sha256: string; size: number }): ArtifactResult {
+  return {
+    format: 'other',
+    verdict: 'unscannable',
+    findings: [],
+    facts: { unscannable: reason },
+    analyser_version: ANALYSER_VERSION,
+    sha256: digest.sha256,
+    size: digest.size,
+  };
+}
+
 export async function analyseBytes(bytes: Uint8Array, options: AnalyseOptions = {}): Promise<ArtifactResult> {
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const analysis = await analyseSource(fromBytes(bytes), rootContext(options, bytes.length));
@@ -103,8 +137,11 @@ export interface ArtifactScanner {
   digest(): { sha256: string; size: number };
   /** The spilled bytes in order, in chunks of at most `chunkBytes` (a caller keeping them); after `digest`. */
   chunks(chunkBytes: number): AsyncIterable<Uint8Array>;
-  /** Ends the stream and analyses it. */
-  end(): Promise<ArtifactResult>;
+  /**
+   * Ends the stream and analyses it: here, or through `analyse` (given the spill file's path and digest; a budgeted
+   * thread that calls analyseHashedFile). The spill file is removed either way.
+   */
+  end(analyse?: (spill: { path: string; sha256: string; size: number }) => Promise<ArtifactResult>): Promise<ArtifactResult>;
   /** Drops the stream (client went away) and removes the spill file. */
   abort(): Promise<void>;
 }
@@ -163,10 +200,11 @@ export function createArtifactScanner(options: ArtifactScannerOptions = {}): Art
         yield buffer.subarray(0, bytesRead);
       }
     },
-    async end(): Promise<ArtifactResult> {
+    async end(analyse): Promise<ArtifactResult> {
       const { sha256 } = digest();
       try {
         const fh = await file();
+        if (analyse) return await analyse({ path: spillPath, sha256, size });
         const analysis = await analyseSource(fromFileHandle(fh, size), rootContext(options, size));
         return toResult(analysis, sha256, size);
       } finally {

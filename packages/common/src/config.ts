@@ -170,6 +170,14 @@ export const ConfigSchema = z.object({
   ARTIFACTS_KEEP_BYTES: bool.default(false),
   /** the directory of upload spill files (default: the OS temporary directory); each is removed when its scan ends */
   ARTIFACTS_SPILL_DIR: z.string().min(1).optional(),
+  /** CPU time one upload scan may spend in its thread (docs/artifacts.md "Upload scans under a budget"); past it: unscannable */
+  ARTIFACTS_SCAN_CPU_MS: z.coerce.number().int().min(100).default(120_000),
+  /** scan threads per API replica (default: one per core, at most two) */
+  ARTIFACTS_SCAN_THREADS: z.coerce.number().int().min(1).max(64).optional(),
+  /** uploads one API replica receives and scans at once; past it 503 with Retry-After */
+  ARTIFACTS_SCANS_PER_REPLICA: z.coerce.number().int().min(1).default(8),
+  /** uploads one org has in flight at once across all replicas (Redis); past it 429 with Retry-After */
+  ARTIFACTS_SCANS_PER_ORG: z.coerce.number().int().min(1).default(4),
   /** BullMQ lock duration and stalled-job check: how soon a job of a crashed worker runs again */
   WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(1000).default(30000),
   WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(30000),

@@ -6,6 +6,7 @@ import { collectOnScrape, replicaLag } from '@risk/common/observability';
 import { QueueProducer, withTimeout } from '@risk/common/queue';
 import { replicaLagSeconds } from '@risk/db';
 import { createApp, MAX_HEADER_SIZE } from './app';
+import { closeScanPools } from './domain/artifacts/scan-pool';
 import { startProjector } from './domain/signals/projector';
 
 void runApiProcess({
@@ -34,6 +35,7 @@ void runApiProcess({
         stopLagMetric();
         await projector.stop(); // a projection in flight commits or rolls back (its markers stay for the next replica)
         await authenticator.close(); // flushes last_used_at
+        await closeScanPools(); // a scan cut short keeps its lease until it runs out (docs/artifacts.md)
         await producer.close();
       },
     };

@@ -22,6 +22,8 @@ import {
 } from '@risk/db';
 import type { AppDeps } from '../../deps';
 import { artifactObject } from './artifact-object';
+import { scanInThread } from './scan-pool';
+import { acquireScanSlot } from './scan-slots';
 
 export interface UploadInput {
   orgId: string;
@@ -80,7 +82,8 @@ async function scan(
   );
   try {
     if (job.keep) await keepBytes(deps, scanner, sha256);
-    const result = await scanner.end();
+    // in a budgeted thread, off the event loop (scan-pool.ts)
+    const result = await scanner.end((spill) => scanInThread(deps.config, spill));
     const { artifact, verdictChanged } = await completeArtifactScan(deps.pool, result);
     if (verdictChanged) await announceVerdict(deps, sha256);
     return artifact;
@@ -104,7 +107,15 @@ function waitAtMost<T>(promise: Promise<T>, ms: number): Promise<T | typeof WAIT
 }
 
 export async function uploadArtifact(deps: AppDeps, input: UploadInput): Promise<JsonResponse<Artifact>> {
-  const scanner = await receive(deps, input);
+  // taken before a byte of the body is read, given back when the scan ends (scan-slots.ts)
+  const slot = await acquireScanSlot(deps, input.orgId);
+  let scanner: ArtifactScanner;
+  try {
+    scanner = await receive(deps, input);
+  } catch (err) {
+    await slot.release();
+    throw err;
+  }
   let handedOver = false;
   try {
     const { sha256, size } = scanner.digest();
@@ -129,7 +140,7 @@ export async function uploadArtifact(deps: AppDeps, input: UploadInput): Promise
       return new JsonResponse(200, artifactObject(claim.artifact));
     }
     handedOver = true;
-    const task = scan(deps, { scanner, sha256, owner, keep });
+    const task = scan(deps, { scanner, sha256, owner, keep }).finally(() => slot.release());
     const done = await waitAtMost(task, deps.config.ARTIFACTS_SCAN_WAIT_MS);
     if (done === WAITED_OUT) {
       task.catch((err: unknown) => deps.logger.error('artifact scan failed after its 202', { err, sha256 }));
@@ -138,6 +149,9 @@ export async function uploadArtifact(deps: AppDeps, input: UploadInput): Promise
     }
     return new JsonResponse(claim.created ? 201 : 200, artifactObject(done));
   } finally {
-    if (!handedOver) await scanner.abort();
+    if (!handedOver) {
+      await scanner.abort();
+      await slot.release();
+    }
   }
 }
