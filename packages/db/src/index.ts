@@ -21,18 +21,10 @@ export { ensureMigratedTemplate } from './template';
 
 export type { Tx } from './tx';
 
-export {
-  literal,
-  assertNoNul,
-  PreparedStatements,
-  withPrepared,
-  isConnectionBroken,
-  GENERIC_PLAN_SETTINGS,
-} from './sql';
-export type { StatementDef, PreparedSession } from './sql';
+// The raw-SQL toolkit (./sql: the literal formatter, prepared statements and EXECUTE) is private to the stores
+// (docs/data-access.md "One door").
 export { MicroBatch } from './micro-batch';
 export type { MicroBatchOptions } from './micro-batch';
-export { FAN_OUT_EVENTS_SQL } from './stores/events-store';
 export {
   signalsStore,
   releaseClaims,
@@ -52,23 +44,18 @@ export type {
 export { ID_PREFIXES, newId, newRequestId } from './ids';
 export {
   THREAT_MATCH_RULE_ID,
-  matchingAssetsSql,
-  threatsMatchingAssetWhere,
   assetCveIds,
   findThreatsMatchingAsset,
 } from './stores/threats-store';
 export type { ThreatMatchKeys, AssetMatchKeys, MatchingThreatRow } from './stores/threats-store';
 export {
   ASSET_HISTORY_CAP,
-  HISTORY_SQL,
-  HISTORY_STATEMENT_TYPES,
   findingKeys,
   findingSnapshot,
   type FindingSnapshot,
 } from './stores/history-store';
 export {
   expireAcceptedRisks,
-  orgTriageLateral,
   parseOrgAssetTriage,
   readOrgTriage,
   type ExpiredAcceptance,
@@ -88,7 +75,6 @@ export {
   type OverviewTop,
 } from './stores/overview-store';
 export {
-  JOB_READ_STATEMENTS,
   readEnrichmentJobs,
   readCandidateThreats,
   type CandidateThreats,
@@ -129,7 +115,6 @@ export {
   upsertAdvisories,
   markAssetsForAdvisoryReenrichment,
   readCandidateAdvisories,
-  CANDIDATE_ADVISORIES_SQL,
   type AdvisoryLookupKey,
   readAdvisoriesByIdOrAlias,
   advisoryFeedCounts,
@@ -141,7 +126,6 @@ export {
   type ChangedOperatorDomain,
   type OperatorCategoriesWrite,
 } from './stores/operator-categories-store';
-export { reenrichMatchedSql } from './stores/reenrich-sql';
 export { endConsoleSessions, CONSOLE_IDLE_MS, CONSOLE_ABSOLUTE_MS } from './stores/console-sessions-store';
 export type { ConsoleSessionSelection } from './stores/console-sessions-store';
 export {

@@ -1,4 +1,6 @@
-import { CANDIDATE_ADVISORIES_SQL, createPrisma, GENERIC_PLAN_SETTINGS, readCandidateAdvisories } from '../src';
+import { createPrisma, readCandidateAdvisories } from '../src';
+import { GENERIC_PLAN_SETTINGS } from '../src/sql';
+import { CANDIDATE_ADVISORIES_SQL } from '../src/stores/advisories-store';
 import { planDatabase, planReads } from './plan-reads';
 
 // docs/performance.md "The advisory look-up's cached plan": the worker runs the look-up as a named statement, so

@@ -1,4 +1,4 @@
-import { FAN_OUT_EVENTS_SQL } from '../src';
+import { FAN_OUT_EVENTS_SQL } from '../src/stores/events-store';
 import { planDatabase, planReads } from './plan-reads';
 
 // docs/performance.md "The fan-out's cached plan": the fan-out runs as a prepared statement (ri_fanout, ew_fanout)

@@ -1,4 +1,5 @@
-import { GENERIC_PLAN_SETTINGS, HISTORY_SQL, HISTORY_STATEMENT_TYPES } from '../src';
+import { GENERIC_PLAN_SETTINGS } from '../src/sql';
+import { HISTORY_SQL, HISTORY_STATEMENT_TYPES } from '../src/stores/history-store';
 import { planDatabase, planReads } from './plan-reads';
 
 // docs/data-access.md "Generic plans": the enrichment write runs its history statement (ew_history) on the generic

@@ -1,4 +1,6 @@
-import { GENERIC_PLAN_SETTINGS, JOB_READ_STATEMENTS, createPrisma, readEnrichmentJobs } from '../src';
+import { createPrisma, readEnrichmentJobs } from '../src';
+import { GENERIC_PLAN_SETTINGS } from '../src/sql';
+import { JOB_READ_STATEMENTS } from '../src/stores/enrichment-reads';
 import { planDatabase, planReads } from './plan-reads';
 
 // docs/data-access.md "Generic plans": the enrichment job read runs on its generic plan. Left to choose, Postgres

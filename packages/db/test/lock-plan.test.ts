@@ -1,4 +1,4 @@
-import { GENERIC_PLAN_SETTINGS } from '../src';
+import { GENERIC_PLAN_SETTINGS } from '../src/sql';
 import { ENRICHMENT_WRITE_STATEMENTS } from '../src/stores/enrichment-statements';
 import { planDatabase, planReads } from './plan-reads';
 

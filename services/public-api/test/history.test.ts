@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { createHarness, enrichLikeWorker, nowSeconds, postSignal, signalBody, type Harness } from './harness';
+// the store's own statement, run directly (test code may; docs/data-access.md "One door")
+import { HISTORY_SQL } from '@risk/db/src/stores/history-store';
 
 // Real manifests (byte-identical copies of the shared samples, packages/enrichment/test/fixtures), edited
 // the way upstream projects edit them: a model card whose licence and base model change, a package.json
@@ -211,7 +213,7 @@ describe('isolation between modes', () => {
 describe('storage bounds', () => {
   // the writer's statement itself (HISTORY_SQL, run by writeEnrichment with ASSET_HISTORY_CAP), with a cap of 3
   test('the write that adds an entry beyond the cap deletes the oldest; an unchanged write adds nothing', async () => {
-    const { HISTORY_SQL, newId, ID_PREFIXES } = await import('@risk/db');
+    const { newId, ID_PREFIXES } = await import('@risk/db');
     const fp = `cap:${Date.now()}`;
     await observe(fp, model(LORA_CARD));
     const write = (score: number) =>
