@@ -60,6 +60,30 @@ export default tseslint.config(
     },
   },
   {
+    // one door to the database (docs/data-access.md "One door"): SQL is written and run only in @risk/db's stores;
+    // services and the other packages call the stores' typed functions (Prisma's typed CRUD may stay where it is
+    // used). Test code (suites, fuzz, benches, faults, soak, @risk/testing) is the named exception.
+    files: ['packages/*/src/**/*.ts', 'packages/*/src/**/*.tsx', 'packages/*/scripts/**/*.ts', 'services/*/src/**/*.ts'],
+    ignores: ['packages/db/**', 'packages/testing/**', '**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/^\\$(queryRaw|executeRaw)(Unsafe)?$/]',
+          message: 'Raw SQL lives in @risk/db stores (docs/data-access.md "One door"): call a store function.',
+        },
+        {
+          selector: "MemberExpression[object.name='Prisma'][property.name=/^(sql|raw|join)$/]",
+          message: 'SQL fragments live in @risk/db stores (docs/data-access.md "One door"): call a store function.',
+        },
+        {
+          selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='query']",
+          message: 'pg queries run in @risk/db stores (docs/data-access.md "One door"): call a store function.',
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.test.ts', '**/test/**/*.ts', '**/bench/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-explicit-any': 'off' },
   },
