@@ -19,6 +19,7 @@ const unitInTest = [
 
 /** Suites beside the code (src/) that are integration tests. */
 const integrationInSrc = [
+  'packages/common/src/http/rate-limiter.test.ts', // counts in a real Redis
   'packages/common/src/http/tls.test.ts', // openssl makes its certificates
   'packages/common/src/telemetry/tracing.test.ts', // runs a traced process
   'services/worker/src/analysis/pool.test.ts', // busy processes compete with the pool's thread
