@@ -2,12 +2,11 @@
 // projector on top of the shared start-up; at shutdown /readyz answers 503 first so the load balancer drains the
 // process.
 import { ApiKeyAuthenticator, runApiProcess } from '@risk/common/http';
-import { collectOnScrape, replicaLag } from '@risk/common/observability';
-import { QueueProducer, withTimeout } from '@risk/common/queue';
-import { replicaLagSeconds } from '@risk/db';
+import { QueueProducer } from '@risk/common/queue';
 import { createApp, MAX_HEADER_SIZE } from './app';
 import { closeScanPools } from './domain/artifacts/scan-pool';
 import { startProjector } from './domain/signals/projector';
+import { collectReplicaLag } from './replica-lag';
 
 void runApiProcess({
   service: 'public-api',
@@ -22,9 +21,7 @@ void runApiProcess({
     // applies accepted bulk signals to their assets in the background (docs/reliability.md "Asset projection")
     const projector = startProjector(deps);
     // the replica's replay lag on every scrape, so lists that lag behind writes are visible (docs/scaling.md)
-    const stopLagMetric = collectOnScrape(async () => {
-      replicaLag.set(await withTimeout(replicaLagSeconds(readDb.pool), 1000, 'replica lag'));
-    });
+    const stopLagMetric = collectReplicaLag(readDb);
     const app = createApp({ ...deps, projector });
     return {
       app,

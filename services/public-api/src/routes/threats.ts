@@ -86,7 +86,11 @@ export const threatRoutes = [
     },
     handler: async ({ deps, auth, query, res }) => {
       // an export tolerates replication lag (docs/scaling.md "Read replicas")
-      const out = await exportThreats(readDbOf(deps).prisma, { ...query, org_id: auth.org_id, livemode: auth.livemode });
+      const out = await exportThreats(readDbOf(deps).prisma, {
+        ...query,
+        org_id: auth.org_id,
+        livemode: auth.livemode,
+      });
       if (out.next) {
         const params = new URLSearchParams();
         if (query.category) params.set('category', query.category);
