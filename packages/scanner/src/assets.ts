@@ -14,6 +14,9 @@ import { ManifestDocument } from '@risk/enrichment/src/formats';
 import { serverMap } from '@risk/enrichment/src/formats/shapes';
 import { normalisePythonName } from './ai-packages';
 import { canonicalText, fingerprintOf } from './fingerprint';
+// smol-toml's typings are ESM-only while it ships a CJS build (the engine loads it the same way)
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { parse: parseToml } = require('smol-toml') as { parse: (s: string, o?: { maxDepth?: number }) => unknown };
 
 export interface AssetLocation {
   /** path relative to the scan root (or `~/…` on a machine scan) */
@@ -71,9 +74,19 @@ const MODEL_FOLDER_FORMATS = new Set([
   'onnx_genai_config',
 ]);
 
-/** The 1-based line where `needle` first occurs in `text` (1 when absent). */
+/** A TOML configuration (Codex's `config.toml`), or null when it does not parse. Bounded nesting, as the engine's. */
+function readToml(text: string): unknown {
+  try {
+    return parseToml(text, { maxDepth: 64 });
+  } catch {
+    return null;
+  }
+}
+
+/** The 1-based line where `needle` first occurs in `text`, quoted (a JSON key) before bare (TOML, YAML); 1 when absent. */
 export function lineOf(text: string, needle: string): number {
-  const at = text.indexOf(needle);
+  const quoted = text.indexOf(`"${needle}"`);
+  const at = quoted >= 0 ? quoted : text.indexOf(needle);
   if (at < 0) return 1;
   let line = 1;
   for (let i = 0; i < at; i++) if (text.charCodeAt(i) === 10) line++;
@@ -82,6 +95,8 @@ export function lineOf(text: string, needle: string): number {
 
 interface ModelFolder {
   dir: string;
+  name?: string;
+  source_url?: string | null;
   manifests: Array<{ rel: string; text: string; format: string }>;
   files: Array<{ rel: string; result: ArtifactResult }>;
 }
@@ -99,6 +114,18 @@ export class AssetCollector {
     for (const folder of this.folders.values()) this.addFolder(folder);
     this.folders.clear();
     return [...this.byFingerprint.values()];
+  }
+
+  /** Adds an asset built elsewhere (an Ollama model), merged with any found before under its fingerprint. */
+  add(a: ScannedAsset): void {
+    this.put(a);
+  }
+
+  /** Names a model folder from outside its files (a Hugging Face cache folder names its repository). */
+  nameFolder(dir: string, name: string, sourceUrl: string | null): void {
+    const f = this.folder(dir);
+    f.name = name;
+    f.source_url = sourceUrl;
   }
 
   private put(a: ScannedAsset): void {
@@ -160,8 +187,9 @@ export class AssetCollector {
 
   /** Every server of an MCP client configuration (and of Claude Code's per-project maps) as its own asset. */
   addClientConfig(rel: string, text: string, kind: string): void {
-    const doc = new ManifestDocument(text, path.posix.basename(rel));
-    const data = doc.data()?.value ?? doc.toml();
+    const data = rel.endsWith('.toml')
+      ? readToml(text)
+      : new ManifestDocument(text, path.posix.basename(rel)).data()?.value;
     if (!data || typeof data !== 'object' || Array.isArray(data)) return;
     const maps: Array<Record<string, unknown>> = [];
     const top = serverMap(data as Record<string, unknown>);
@@ -199,9 +227,7 @@ export class AssetCollector {
           asset_type: 'mcp_server',
           name,
           version: null,
-          locations: [
-            { path: rel, line: lineOf(text, `"${name}"`) > 1 ? lineOf(text, `"${name}"`) : lineOf(text, name), kind },
-          ],
+          locations: [{ path: rel, line: lineOf(text, name), kind }],
           inputs: [input],
           artifacts: [],
           artifact_results: [],
@@ -255,6 +281,7 @@ export class AssetCollector {
     const inputs: EnrichmentInput[] = (f.manifests.length ? f.manifests : [null]).map((m) => ({
       fingerprint,
       asset_type: 'model',
+      source_url: f.source_url ?? null,
       raw_manifest: m?.text ?? null,
       metadata: m ? { filename: path.posix.basename(m.rel), path: m.rel, scanner_format: m.format } : { path: f.dir },
       artifacts,
@@ -262,7 +289,7 @@ export class AssetCollector {
     }));
     const named = inputs.map((i) => analyze(i).display_name).find((n): n is string => !!n);
     const lone = !f.manifests.length && f.files.length === 1 ? path.posix.basename(f.files[0]!.rel) : null;
-    const name = named ?? lone ?? dirName;
+    const name = f.name ?? named ?? lone ?? dirName;
     for (const i of inputs) i.name = name;
     this.put({
       fingerprint,

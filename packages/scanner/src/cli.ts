@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { SEVERITY_ORDER, severityRank } from './judge';
 import { applyIgnores, IgnoreFileError, loadIgnoreFile } from './riskignore';
+import { AssetCollector } from './assets';
 import { scanMachine } from './machine';
 import { emptyResult, rootFor, scanTrees, type ScanOptions, type ScanResult } from './scan';
 import { startProgress } from './progress';
@@ -21,6 +22,12 @@ export const FORMATS = ['table', 'json', 'sarif', 'cyclonedx', 'spdx'] as const;
 type Format = (typeof FORMATS)[number];
 
 export class UsageError extends Error {}
+
+/** The platform whose client locations a machine scan reads; RISK_SCAN_PLATFORM overrides it (tests build homes). */
+function machinePlatform(env: NodeJS.ProcessEnv): NodeJS.Platform {
+  const p = env.RISK_SCAN_PLATFORM;
+  return p === 'linux' || p === 'darwin' || p === 'win32' ? p : process.platform;
+}
 
 function positiveInt(v: string): number {
   const n = Number(v);
@@ -105,14 +112,14 @@ async function runScan(paths: string[], flags: ScanFlags, io: Io): Promise<numbe
   opts.onProgress = progress?.update;
   let result: ScanResult;
   try {
-    result = emptyResult();
+    const sink = { collector: new AssetCollector(), result: emptyResult(), maxFileBytes: opts.maxFileBytes };
     if (flags.machine)
-      result = await scanMachine(
-        { home: path.resolve(io.cwd, flags.home ?? os.homedir()), platform: process.platform, env: io.env },
+      await scanMachine(
+        { home: path.resolve(io.cwd, flags.home ?? os.homedir()), platform: machinePlatform(io.env) },
         opts,
-        result,
+        sink,
       );
-    if (roots.length) result = await scanTrees(roots, opts, { result: flags.machine ? result : emptyResult() });
+    result = await scanTrees(roots, opts, sink);
   } finally {
     progress?.stop();
   }
