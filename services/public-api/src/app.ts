@@ -1,5 +1,4 @@
 import { docsSite } from '@risk/common/docs-site';
-import { ApiError } from '@risk/common/errors';
 import {
   ApiKeyAuthenticator,
   errorHandler,
@@ -186,5 +185,3 @@ export function createApp(deps: AppDeps): PublicApiApp {
   app.use(errorHandler(deps.logger));
   return app;
 }
-
-export { ApiError };

@@ -22,8 +22,7 @@ import { RESPONSE_BODY_LIMIT, sendSigned } from './webhook-send';
  *    disabled and `webhook_endpoint.disabled` is recorded for its org.
  */
 
-export { DISABLE_AFTER_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS, retryDelayMs } from './webhook-failure';
-export { RESPONSE_BODY_LIMIT, USER_AGENT } from './webhook-send';
+export { RETRY_DELAYS_MS, retryDelayMs } from './webhook-failure';
 
 export interface WebhookDeliveryDeps {
   prisma: PrismaClient;

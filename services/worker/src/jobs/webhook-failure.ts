@@ -14,7 +14,6 @@ export const RETRY_DELAYS_MS = [
   8 * 3600_000, // 8 h
   9 * 3600_000, // 9 h
 ] as const;
-export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /** An endpoint failing for this long without a single success is disabled. */
 export const DISABLE_AFTER_MS = 24 * 3600_000;
 
