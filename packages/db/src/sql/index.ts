@@ -1,4 +1,3 @@
 // The raw-SQL toolkit (docs/data-access.md): literals for EXECUTE text, prepared-once statements.
-export { literal, assertNoNul } from './literal';
-export { PreparedStatements, withPrepared, isConnectionBroken, GENERIC_PLAN_SETTINGS } from './prepared';
-export type { StatementDef, PreparedSession } from './prepared';
+export { literal } from './literal';
+export { PreparedStatements, withPrepared, GENERIC_PLAN_SETTINGS } from './prepared';

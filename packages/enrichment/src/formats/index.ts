@@ -7,12 +7,9 @@ export {
   formatById,
   formatEcosystem,
   inFamily,
-  readManifest,
   recognise,
-  type FormatId,
-  type Recognition,
 } from './registry';
-export { CARRIES, defineFormat, type Carry, type Family, type FormatDefinition } from './define';
+export { CARRIES, type FormatDefinition } from './define';
 export { ManifestDocument } from './document';
 // a browser extension's match patterns that reach every site: read by the capability and credential rules
 export { isBroadHostPattern } from '../parse/extension';
