@@ -103,3 +103,16 @@ export function torchStatePickle(): Uint8Array {
     op.stop,
   );
 }
+
+/** A protocol 4 pickle of `opcodes` opcodes that does nothing: NONE/POP pairs, then NONE STOP (the 10⁷-opcode case). */
+export function opcodeFloodPickle(opcodes: number): Uint8Array {
+  const pairs = Math.max(0, Math.floor((opcodes - 3) / 2));
+  const bytes = new Uint8Array(2 + pairs * 2 + 2);
+  bytes.set([0x80, 4]);
+  for (let i = 2; i < bytes.length - 2; i += 2) {
+    bytes[i] = 0x4e;
+    bytes[i + 1] = 0x30;
+  }
+  bytes.set([0x4e, 0x2e], bytes.length - 2);
+  return bytes;
+}

@@ -44,8 +44,12 @@ export const artifactRoutes = [
         'is read from the bytes). 200: these bytes were scanned before by this analyser version, or were re-scanned; ' +
         '201: first scan of these bytes; 202 `status: scanning`: the scan outlived ARTIFACTS_SCAN_WAIT_MS and goes on ' +
         '(read GET /v1/artifacts/{sha256} later). Over ARTIFACTS_MAX_BYTES: 413 request_too_large. The Idempotency-Key ' +
-        'is claimed before the bytes are read: a replay answers the first response without reading the body again.',
+        'is claimed before the bytes are read: a replay answers the first response without reading the body again. ' +
+        'Uploads in flight are capped per org across replicas (ARTIFACTS_SCANS_PER_ORG: 429 rate_limited) and per ' +
+        'replica (ARTIFACTS_SCANS_PER_REPLICA: 503 service_unavailable), both with Retry-After; a scan past its CPU ' +
+        'budget (ARTIFACTS_SCAN_CPU_MS) is `unscannable`.',
       response: { description: 'the artifact, judged before', schema: ZArtifact },
+      errors: [503],
       otherResponses: {
         201: artifactJson('the artifact, scanned for the first time', EXAMPLE_ARTIFACT),
         202: artifactJson('the scan goes on (status scanning)', EXAMPLE_ARTIFACT_SCANNING),

@@ -46,12 +46,12 @@ export async function acquireScanSlot(deps: AppDeps, orgId: string): Promise<Sca
   const redis = deps.producer.limiterConnection;
   const member = randomUUID();
   const leaseMs = config.ARTIFACTS_SCAN_LEASE_MS;
-  let renew: NodeJS.Timeout | undefined;
+  const timers: { renew?: NodeJS.Timeout } = {};
   let released = false;
   const release = async (): Promise<void> => {
     if (released) return;
     released = true;
-    clearInterval(renew);
+    clearInterval(timers.renew);
     inFlight--;
     await redis.zrem(orgKey(orgId), member).catch(() => undefined);
   };
@@ -76,10 +76,10 @@ export async function acquireScanSlot(deps: AppDeps, orgId: string): Promise<Sca
     await release();
     throw err;
   }
-  renew = setInterval(() => {
+  timers.renew = setInterval(() => {
     void redis.zadd(orgKey(orgId), 'XX', Date.now() + leaseMs, member).catch(() => undefined);
     void redis.pexpire(orgKey(orgId), leaseMs * 2).catch(() => undefined);
   }, Math.max(1000, Math.floor(leaseMs / 3)));
-  renew.unref();
+  timers.renew.unref();
   return { release };
 }

@@ -1,0 +1,142 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { probeHealth } from '@risk/testing';
+import { currentSlowdown } from '@risk/time-budget';
+import request from 'supertest';
+import { opcodeFloodPickle } from '../../../packages/artifacts/test/pickle-bytes';
+import type { PublicApiApp } from '../src/app';
+import { SCAN_CPU_BUDGET_SPENT } from '../src/domain/artifacts/scan-pool';
+import { scansInFlight } from '../src/domain/artifacts/scan-slots';
+import { createHarness, idem, type Harness } from './harness';
+
+// docs/artifacts.md "Upload scans under a budget": scans run in budgeted threads (a hostile pickle never stalls the
+// API's event loop, and past its CPU budget it is unscannable), under a cap per replica (503) and per org (429).
+
+async function eventually(check: () => boolean, tries = 500): Promise<void> {
+  for (let i = 0; i < tries; i++) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('condition never held');
+}
+
+async function listen(app: PublicApiApp): Promise<{ server: http.Server; port: number }> {
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+/** An upload whose body never ends until destroyed: it holds its slots. */
+function openUpload(port: number, key: string): http.ClientRequest {
+  const req = http.request({
+    host: '127.0.0.1',
+    port,
+    method: 'POST',
+    path: '/v1/artifacts',
+    headers: {
+      Authorization: `Bearer ${key}`,
+      'Idempotency-Key': idem(),
+      'Content-Type': 'application/octet-stream',
+      'Content-Length': String(1 << 20),
+    },
+  });
+  req.on('error', () => undefined);
+  req.write(Buffer.alloc(4096, 7));
+  return req;
+}
+
+describe('artifact scans under a budget and caps', () => {
+  let h: Harness;
+  let spill: string;
+
+  const upload = (app: PublicApiApp, bytes: Uint8Array, key = h.key) =>
+    request(app)
+      .post('/v1/artifacts')
+      .set('Authorization', `Bearer ${key}`)
+      .set('Idempotency-Key', idem())
+      .set('Content-Type', 'application/octet-stream')
+      .send(Buffer.from(bytes));
+
+  beforeAll(async () => {
+    spill = mkdtempSync(path.join(tmpdir(), 'artifacts-budget-spill-'));
+    h = await createHarness('artifacts_budget', { env: { ARTIFACTS_SPILL_DIR: spill } });
+  });
+  afterAll(async () => {
+    await h.close();
+    rmSync(spill, { recursive: true, force: true });
+  });
+
+  it('scans a pickle of 10^7 opcodes off the event loop while /healthz answers within 1 s', async () => {
+    const bytes = opcodeFloodPickle(10_000_000);
+    const { server, port } = await listen(h.app);
+    const probe = probeHealth(`http://127.0.0.1:${port}/healthz`);
+    try {
+      await probe.ready;
+      const res = await upload(h.app, bytes);
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ format: 'pickle', verdict: 'benign', status: 'done', size: bytes.length });
+    } finally {
+      const latencies = await probe.stop();
+      server.close();
+      expect(latencies.length).toBeGreaterThan(3);
+      // the reference machine's bound, scaled by this machine's measured slowdown (@risk/time-budget)
+      expect(Math.max(...latencies)).toBeLessThan(1000 * currentSlowdown());
+      console.log(`upload scan: /healthz max ${Math.round(Math.max(...latencies))} ms over ${latencies.length} probes`);
+    }
+    expect(readdirSync(spill)).toEqual([]);
+  }, 60_000);
+
+  it('stops a scan past its CPU budget: the bytes are unscannable, never benign', async () => {
+    const stingy = h.appWith({ config: { ...h.ctx.config, ARTIFACTS_SCAN_CPU_MS: 100 } });
+    // a different flood (other bytes, so not the verdict of the test above) that needs far more than 100 ms
+    const bytes = opcodeFloodPickle(30_000_001);
+    const res = await upload(stingy, bytes);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ verdict: 'unscannable', facts: { unscannable: SCAN_CPU_BUDGET_SPENT } });
+    expect(readdirSync(spill)).toEqual([]);
+  }, 60_000);
+
+  it('refuses an upload past the replica cap with 503 and Retry-After', async () => {
+    const app = h.appWith({ config: { ...h.ctx.config, ARTIFACTS_SCANS_PER_REPLICA: 1 } });
+    const { server, port } = await listen(app);
+    const held = openUpload(port, h.key);
+    try {
+      await eventually(() => scansInFlight() === 1);
+      const res = await upload(app, new Uint8Array([0x80, 4, 0x4e, 0x2e]));
+      expect(res.status).toBe(503);
+      expect(res.body.error).toMatchObject({ code: 'service_unavailable' });
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    } finally {
+      held.destroy();
+      server.close();
+    }
+    await eventually(() => scansInFlight() === 0);
+  });
+
+  it('refuses an org past its cap across replicas with 429 and Retry-After; other orgs go on', async () => {
+    const capped = { ...h.ctx.config, ARTIFACTS_SCANS_PER_ORG: 1 };
+    const replicaA = h.appWith({ config: capped });
+    const replicaB = h.appWith({ config: capped });
+    const { server, port } = await listen(replicaA);
+    const held = openUpload(port, h.key);
+    try {
+      await eventually(() => scansInFlight() === 1);
+      const small = new Uint8Array([0x80, 4, 0x4b, 1, 0x2e]);
+      const res = await upload(replicaB, small);
+      expect(res.status).toBe(429);
+      expect(res.body.error).toMatchObject({ code: 'rate_limited' });
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      const otherOrg = await h.mintKey({ orgId: 'org_artifacts_budget_other' });
+      expect((await upload(replicaB, small, otherOrg)).status).toBe(201);
+    } finally {
+      held.destroy();
+      server.close();
+    }
+    await eventually(() => scansInFlight() === 0);
+    // the slot is given back: the org uploads again
+    expect((await upload(replicaB, new Uint8Array([0x80, 4, 0x4b, 2, 0x2e]))).status).toBe(201);
+  });
+});
