@@ -7,7 +7,7 @@ import { analyseBytes, analyseFile, ArtifactTooLargeError, createArtifactScanner
 import { analyseSource, rootContext } from './analyse';
 import type { RandomAccess } from './random-access';
 import { zipBytes } from '../test/zip-bytes';
-import { op, osSystemPickle, pickle, torchStatePickle } from '../test/pickle-bytes';
+import { op, opcodeFloodPickle, osSystemPickle, pickle, torchStatePickle } from '../test/pickle-bytes';
 import { u64le } from '../test/support';
 
 const callablesOf = (result: { findings: { verdict: string; evidence: { callable?: string } }[] }): string[] =>
@@ -290,6 +290,47 @@ describe('analyseBytes: formats by content, verdicts, hashes', () => {
     expect((await analyseBytes(openings)).verdict).toBe('unscannable');
     const cpu = process.cpuUsage(started);
     expect(cpu.user + cpu.system).toBeLessThan(30_000_000);
+  });
+});
+
+/** Runs the analysis and returns its verdict and the CPU time it took (CPU, not wall time: a busy machine is no excuse). */
+async function verdictWithCpu(bytes: Uint8Array): Promise<{ verdict: string; cpuMs: number; facts: ArtifactFacts }> {
+  const started = process.cpuUsage();
+  const result = await analyseBytes(bytes);
+  const used = process.cpuUsage(started);
+  return { verdict: result.verdict, cpuMs: (used.user + used.system) / 1000, facts: result.facts };
+}
+type ArtifactFacts = Awaited<ReturnType<typeof analyseBytes>>['facts'];
+
+// docs/artifacts.md "Containers and caps": every hostile shape ends with a verdict, and within a CPU budget (the
+// budgets are a few times what the 2-core development machine measures, far under what a super-linear walk costs).
+describe('hostile shapes end with a verdict within their CPU budget through the whole analyser', () => {
+  it('a pickle of 10^7 opcodes is benign, and cut in half it is invalid', async () => {
+    const flood = opcodeFloodPickle(10_000_000);
+    const whole = await verdictWithCpu(flood);
+    expect(whole.verdict).toBe('benign');
+    expect(whole.cpuMs).toBeLessThan(10_000);
+    const cut = await verdictWithCpu(flood.subarray(0, flood.length / 2 + 1));
+    expect(cut.verdict).toBe('invalid');
+    expect(cut.cpuMs).toBeLessThan(10_000);
+  });
+
+  it('a zip bomb is unscannable within its budget', async () => {
+    const bomb = await verdictWithCpu(zipBytes([{ name: 'bomb.pkl', data: new Uint8Array(64 << 20), deflate: true }]));
+    expect(bomb.verdict).toBe('unscannable');
+    expect(bomb.cpuMs).toBeLessThan(5_000);
+  });
+
+  it('a PyTorch zip cut anywhere gets a verdict, never benign when its central directory is gone', async () => {
+    const zip = zipBytes([
+      { name: 'archive/data.pkl', data: osSystemPickle(), deflate: true },
+      { name: 'archive/data/0', data: new Uint8Array(1 << 20) },
+    ]);
+    for (const at of [10, 100, zip.length >> 1, zip.length - 30, zip.length - 1]) {
+      const cut = await verdictWithCpu(zip.subarray(0, at));
+      expect(cut.verdict).not.toBe('benign');
+      expect(cut.cpuMs).toBeLessThan(2_000);
+    }
   });
 });
 
