@@ -2,14 +2,13 @@
 // same @risk/firewalls writes the admin API's use cases call (the worker never imports @risk/admin-api;
 // docs/architecture.md "Package imports"). Each write queues its firewall_sync outbox rows as the admin API's do.
 import { requestContext } from '@risk/common/observability';
-import { ID_PREFIXES, newId } from '@risk/db';
+import { ID_PREFIXES, newId, setRulePositions } from '@risk/db';
 import {
   bumpAndResync,
   insertFirewall,
   insertPolicy,
   queueAssignments,
   queueRemoval,
-  setRulePositions,
   appendRule,
   type FilterAction,
   type FirewallType,

@@ -98,7 +98,6 @@ const scopeColumns = (idems: readonly ClaimRequest[]): string[] => [
 
 /** The EXECUTE text of each ingest statement, from the batch's values. */
 export const signalsStore = {
-  statements: INGEST_STATEMENTS,
   begin: 'BEGIN',
   commit: 'COMMIT',
   /**

@@ -3,7 +3,6 @@ export {
   insertPolicy,
   appendRule,
   bumpAndResync,
-  setRulePositions,
   type PolicyWrite,
   type RuleWrite,
 } from './policy-writes';

@@ -4,7 +4,7 @@
 // mark the policy's assignments pending with one firewall_sync outbox row each (the worker pushes;
 // docs/firewalls.md "Assignment sync states"). Validation and the answer's shape stay with the caller.
 import { ID_PREFIXES, newId } from '@risk/db';
-import { setRulePositions, type PrismaClient, type Tx } from '@risk/db';
+import type { PrismaClient, Tx } from '@risk/db';
 import type { FilterAction } from '../policy/policy-model';
 import { bumpAndResyncPolicies } from '../sync/resync-policies';
 
@@ -77,5 +77,3 @@ export async function bumpAndResync(tx: Tx, policyId: string): Promise<number> {
   return version;
 }
 
-/** Positions 1..n in the order given, in one statement (the ids are the policy's own, checked by the caller). */
-export { setRulePositions };

@@ -1,6 +1,7 @@
 import type { PrismaDeps } from '../deps';
 import { findRule } from './find-policy';
-import { bumpAndResync, setRulePositions } from '@risk/firewalls';
+import { setRulePositions } from '@risk/db';
+import { bumpAndResync } from '@risk/firewalls';
 
 /** Removes a rule and closes the gap in the positions. */
 export async function deleteRule(deps: PrismaDeps, input: { tenantId: string; policyId: string; ruleId: string }) {

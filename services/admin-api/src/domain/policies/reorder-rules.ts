@@ -2,7 +2,8 @@ import { ApiError } from '@risk/common/errors';
 import type { PrismaDeps } from '../deps';
 import { serializePolicy } from '../serializers';
 import { findPolicy, lockPolicyAt } from './find-policy';
-import { bumpAndResync, setRulePositions } from '@risk/firewalls';
+import { setRulePositions } from '@risk/db';
+import { bumpAndResync } from '@risk/firewalls';
 
 /** A permutation of all the policy's rule ids, optionally checked against the version the caller read. */
 export async function reorderRules(
