@@ -38,6 +38,8 @@ import { consoleProxy } from './console/proxy';
 export interface AppDeps {
   config: Config;
   prisma: PrismaClient;
+  /** DATABASE_READ_URL's client for lag-tolerant reads (main.ts); absent, `prisma` (docs/scaling.md "Read replicas") */
+  readPrisma?: PrismaClient;
   logger: Logger;
   /** resolves when Redis answers PING */
   pingRedis: () => Promise<unknown>;
@@ -77,6 +79,7 @@ export function createApp(deps: AppDeps) {
   const context: AdminContext = {
     config,
     prisma,
+    readPrisma: deps.readPrisma ?? prisma,
     logger,
     signer: createTenantTokenSigner(secretsKey),
     tenantTokenTtlDays: config.TENANT_TOKEN_TTL_DAYS,

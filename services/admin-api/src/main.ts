@@ -9,7 +9,7 @@ void runApiProcess({
   service: 'admin-api',
   port: (config) => config.ADMIN_API_PORT,
   requiredSecrets: ['ADMIN_API_TOKEN', 'SECRETS_KEY'],
-  async start({ config, logger, db }) {
+  async start({ config, logger, db, readDb }) {
     const redis = new IORedis(config.REDIS_URL, {
       lazyConnect: true,
       enableOfflineQueue: false,
@@ -17,7 +17,15 @@ void runApiProcess({
     });
     redis.on('error', (err) => logger.warn('redis error', { err: err.message }));
     await redis.connect().catch((err: Error) => logger.warn('redis not reachable at start', { err: err.message }));
-    const app = createApp({ config, prisma: db.prisma, logger, pingRedis: () => redis.ping(), redis });
+    // the risk feeds read on DATABASE_READ_URL's replica when one is set (docs/scaling.md "Read replicas")
+    const app = createApp({
+      config,
+      prisma: db.prisma,
+      readPrisma: readDb.prisma,
+      logger,
+      pingRedis: () => redis.ping(),
+      redis,
+    });
     return {
       app,
       async close() {

@@ -16,6 +16,11 @@ export interface FirewallDeps {
 export interface AdminDeps {
   config: Config;
   prisma: PrismaClient;
+  /**
+   * the client of reads that tolerate replication lag (the risk feeds): DATABASE_READ_URL's replica, or `prisma`
+   * when it is unset (docs/scaling.md "Read replicas")
+   */
+  readPrisma: PrismaClient;
   logger: Logger;
   /** signs and verifies tenant tokens (auth.ts) */
   signer: TenantTokenSigner;

@@ -3,17 +3,21 @@
 // a 304 however often the device polls).
 import { sha256Hex } from '@risk/common/crypto';
 import { renderFeed, type FeedFormat, type FeedSeverity } from '@risk/firewalls';
-import type { PrismaDeps } from '../deps';
+import type { AdminDeps } from '../deps';
 import { feedEntries } from './feed-entries';
 import type { FeedCache, RenderedFeed } from './feed-cache';
 
 export async function getFeed(
-  deps: PrismaDeps & { feedCache: FeedCache },
+  deps: Pick<AdminDeps, 'readPrisma'> & { feedCache: FeedCache },
   input: { tenantId: string; format: FeedFormat; severity: FeedSeverity },
 ): Promise<RenderedFeed> {
   const key = `${input.tenantId}:${input.format}:${input.severity}`;
   return deps.feedCache.get<RenderedFeed>(key, async () => {
-    const entries = await feedEntries(deps, { tenantId: input.tenantId, severity: input.severity });
+    // a feed tolerates replication lag as it tolerates its cache (docs/scaling.md "Read replicas")
+    const entries = await feedEntries(
+      { prisma: deps.readPrisma, feedCache: deps.feedCache },
+      { tenantId: input.tenantId, severity: input.severity },
+    );
     const rendered = renderFeed(input.format, entries);
     return { ...rendered, etag: `"${sha256Hex(`${input.format}\n${rendered.text}`).slice(0, 40)}"` };
   });
