@@ -5,8 +5,18 @@ import { newId, ID_PREFIXES } from '@risk/db';
 
 // the list lives in the contracts, which the admin API's key routes validate with (docs/guides/auth-and-scopes.md)
 
-/** What a deployment credential gets: enough to run a collector, nothing administrative. */
-export const DEPLOYMENT_KEY_SCOPES: Scope[] = ['signals:write', 'signals:read', 'assets:read', 'threats:read'];
+/**
+ * What a deployment credential gets: enough to run a collector, nothing administrative. `artifacts:read` lets a
+ * collector look up the verdicts of the model files it finds by hash (docs/artifacts.md "Artifacts in the API");
+ * uploading bytes (`artifacts:write`) stays a choice made per key.
+ */
+export const DEPLOYMENT_KEY_SCOPES: Scope[] = [
+  'signals:write',
+  'signals:read',
+  'assets:read',
+  'threats:read',
+  'artifacts:read',
+];
 
 export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);

@@ -81,6 +81,8 @@ describe('tenant security team', () => {
     const s = await signIn(a.token);
     expect(s.body).toMatchObject({ kind: 'tenant', tenant: { id: a.id, org_id: a.org_id } });
     expect(s.body.scopes).not.toContain('signals:write');
+    expect(s.body.scopes).toContain('artifacts:read');
+    expect(s.body.scopes).not.toContain('artifacts:write');
     expect((await consoleCall(s, 'get', '/console/v1/admin/firewalls/v1')).status).toBe(200);
     expectError(await consoleCall(s, 'get', '/console/v1/admin/tenants/v1'), 403, 'admin_token_required');
     const assets = await consoleCall(s, 'get', '/console/v1/public/v1/assets?limit=5');

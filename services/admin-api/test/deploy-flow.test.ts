@@ -64,6 +64,20 @@ it('register → deployment token → credentials → the minted key writes and 
     .send(signal('org_someone_else'));
   expect(foreign.status).toBe(403);
 
+  // a collector looks artifact verdicts up by hash, but uploading bytes is not a deployment scope
+  const lookup = await request(publicApp)
+    .get(`/v1/artifacts/lookup?sha256s=${'0'.repeat(64)}`)
+    .set('Authorization', `Bearer ${key}`);
+  expect(lookup.status).toBe(200);
+  expect(lookup.body.data[0]).toMatchObject({ artifact: null });
+  const uploadTry = await request(publicApp)
+    .post('/v1/artifacts')
+    .set('Authorization', `Bearer ${key}`)
+    .set('Idempotency-Key', randomUUID())
+    .set('Content-Type', 'application/octet-stream')
+    .send(Buffer.from([0x80, 4, 0x4e, 0x2e]));
+  expect(uploadTry.status).toBe(403);
+
   // the deployment scopes do not include threats:write or webhooks:write
   const webhook = await request(publicApp)
     .post('/v1/webhooks')

@@ -98,7 +98,7 @@ describe('GET /tenants/v1/{id}/deployment-tokens', () => {
 });
 
 describe('GET /deploy/v1/credentials', () => {
-  it('returns org_id, the public API base URL and a hashed key with the four deployment scopes', async () => {
+  it('returns org_id, the public API base URL and a hashed key with the five deployment scopes', async () => {
     const dt = await create({ name: 'fleet' });
     const res = await exchange(dt.body.token);
     expect(res.status).toBe(200);
@@ -110,7 +110,7 @@ describe('GET /deploy/v1/credentials', () => {
     });
     expect(res.body.api_key).toMatchObject({
       livemode: true,
-      scopes: ['signals:write', 'signals:read', 'assets:read', 'threats:read'],
+      scopes: ['signals:write', 'signals:read', 'assets:read', 'threats:read', 'artifacts:read'],
     });
     expect(res.body.api_key.key).toMatch(/^rk_live_/);
     const row = await h.ctx.db.prisma.apiKey.findUniqueOrThrow({

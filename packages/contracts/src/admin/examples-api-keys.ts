@@ -47,7 +47,7 @@ const DEPLOYMENT_KEY: Of<typeof ZApiKey> = {
   key_prefix: 'rk_live_5f2K',
   last4: 'j6sE',
   redacted_key: 'rk_live_5f2K…j6sE',
-  scopes: ['signals:write', 'signals:read', 'assets:read', 'threats:read'],
+  scopes: ['signals:write', 'signals:read', 'assets:read', 'threats:read', 'artifacts:read'],
   livemode: true,
   status: 'active',
   deployment_token_id: 'dpt_01m81c8dkkb77xkmqh8h3t4508',

@@ -93,7 +93,7 @@ export const EXAMPLE_DEPLOYMENT_CREDENTIALS: Of<typeof ZDeploymentCredentials> =
   api_key: {
     id: 'key_01m81c8dkkb77xkmqh8h3t450g',
     key: 'rk_live_5f2KqT9wXb3LmN7pR1vZ8cYd4HjA6sE0',
-    scopes: ['signals:write', 'signals:read', 'assets:read', 'threats:read'],
+    scopes: ['signals:write', 'signals:read', 'assets:read', 'threats:read', 'artifacts:read'],
     livemode: true,
     expires_at: null,
   },

@@ -13,9 +13,11 @@ export const CONSOLE_TOUCH_MS = 60_000;
 
 /**
  * The scopes of a tenant session's own API key: read the org's data, triage it, share threats and manage
- * webhooks; no `signals:write` (the console does not submit observations).
+ * webhooks, and read artifact verdicts (the evidence behind an asset's artifact findings); no `signals:write` (the
+ * console does not submit observations) and no `artifacts:write`.
  */
 export const CONSOLE_KEY_SCOPES: Scope[] = [
+  'artifacts:read',
   'assets:read',
   'assets:triage',
   'signals:read',
