@@ -1,83 +1,91 @@
 // DATABASE_READ_URL against a real streaming replica (docs/scaling.md "Read replicas"): lists read the replica and
 // lag behind while its replay is paused; GET by id right after the caller's write reads the primary; the replay
-// lag is visible on /metrics as risk_db_replica_lag_seconds.
+// lag is visible on /metrics as risk_db_replica_lag_seconds. The real process runs (main.ts), so the wiring from the
+// environment to the two pools is what is tested.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { mintApiKey } from '@risk/common/api-keys';
-import { loadConfig } from '@risk/common/config';
-import { createLogger } from '@risk/common/observability';
-import { ApiKeyAuthenticator } from '@risk/common/http';
-import { QueueProducer } from '@risk/common/queue';
 import { SCOPES } from '@risk/contracts';
 import { createPrisma, type DbHandle } from '@risk/db';
-import { deleteRedisPrefix, migrate, parsePrometheusText, TEST_REDIS_URL, waitFor } from '@risk/testing';
+import { deleteRedisPrefix, freePort, migrate, parsePrometheusText, TEST_REDIS_URL, waitFor } from '@risk/testing';
 import request from 'supertest';
-import { createApp, type PublicApiApp } from '../src/app';
-import { collectReplicaLag } from '../src/replica-lag';
 import { signalBody, idem } from './harness';
 import { startPgPair, type PgPair } from './pg-replica';
 
+const MAIN = path.join(__dirname, '..', 'src', 'main.ts');
 const METRICS_TOKEN = randomBytes(24).toString('hex');
 const prefix = `test-replica-${randomBytes(4).toString('hex')}`;
+const orgId = 'org_replica';
 let pair: PgPair;
 let primary: DbHandle;
 let replica: DbHandle;
-let producer: QueueProducer;
-let authenticator: ApiKeyAuthenticator;
-let app: PublicApiApp;
+let api: ChildProcess | undefined;
+const output: string[] = [];
+let base: string;
 let key: string;
-let stopLagMetric: () => void;
-const orgId = 'org_replica';
 
 beforeAll(async () => {
   pair = await startPgPair();
   await migrate(pair.primaryUrl);
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATABASE_URL: pair.primaryUrl,
-    DATABASE_READ_URL: pair.replicaUrl,
-    REDIS_URL: TEST_REDIS_URL,
-    REDIS_PREFIX: prefix,
-    SECRETS_KEY: randomBytes(32).toString('hex'),
-    METRICS_TOKEN,
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_LIVE_PER_SECOND: '1000000',
-    RATE_LIMIT_TEST_PER_SECOND: '1000000',
-  });
-  // the two handles main.ts builds from DATABASE_URL and DATABASE_READ_URL (runApiProcess)
-  primary = createPrisma({ url: config.DATABASE_URL, applicationName: 'test-replica', max: 3 });
-  replica = createPrisma({ url: config.DATABASE_READ_URL!, applicationName: 'test-replica', max: 3 });
-  producer = new QueueProducer({ url: TEST_REDIS_URL, prefix }, 'test-replica');
-  authenticator = new ApiKeyAuthenticator(primary.prisma, { cacheTtlMs: 0, lastUsedFlushMs: 60_000 });
-  const logger = createLogger({ service: 'test-replica', level: 'error' });
-  app = createApp({
-    config,
-    prisma: primary.prisma,
-    pool: primary.pool,
-    readDb: { prisma: replica.prisma, pool: replica.pool },
-    producer,
-    logger,
-    authenticator,
-  });
-  stopLagMetric = collectReplicaLag(replica); // as main.ts does
+  primary = createPrisma({ url: pair.primaryUrl, applicationName: 'test-replica', max: 2 });
+  replica = createPrisma({ url: pair.replicaUrl, applicationName: 'test-replica', max: 2 });
   key = (await mintApiKey(primary.prisma, { org_id: orgId, scopes: [...SCOPES], livemode: true, expires_at: null }))
     .key;
+  // the real process: DATABASE_URL on the primary, DATABASE_READ_URL on the replica (runApiProcess, main.ts)
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  api = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    cwd: path.join(MAIN, '..', '..'),
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      DATABASE_URL: pair.primaryUrl,
+      DATABASE_READ_URL: pair.replicaUrl,
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_PREFIX: prefix,
+      SECRETS_KEY: randomBytes(32).toString('hex'),
+      METRICS_TOKEN,
+      PUBLIC_API_PORT: String(port),
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  api.stdout!.on('data', (d: Buffer) => output.push(d.toString()));
+  api.stderr!.on('data', (d: Buffer) => output.push(d.toString()));
+  await waitFor(
+    'the public API to be ready',
+    async () => {
+      if (api!.exitCode !== null) throw new Error(`public API exited ${api!.exitCode}: ${output.join('')}`);
+      return (
+        (
+          await request(base)
+            .get('/readyz')
+            .catch(() => null)
+        )?.status === 200
+      );
+    },
+    30_000,
+  );
 }, 60_000);
 
 afterAll(async () => {
-  stopLagMetric?.();
-  await authenticator?.close();
-  await producer?.close();
+  if (api && api.exitCode === null) {
+    const exited = new Promise((r) => api!.once('exit', r));
+    api.kill('SIGTERM');
+    await exited;
+  }
   await replica?.close();
   await primary?.close();
   pair?.stop();
   await deleteRedisPrefix(TEST_REDIS_URL, prefix).catch(() => undefined);
-});
+}, 30_000);
 
-const get = (path: string) => request(app).get(path).set('Authorization', `Bearer ${key}`);
+const get = (route: string) => request(base).get(route).set('Authorization', `Bearer ${key}`);
 const listed = async () =>
   ((await get('/v1/assets?limit=100')).body.data as Array<{ fingerprint: string }>).map((a) => a.fingerprint);
 const lagMetric = async () => {
-  const res = await request(app).get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`);
+  const res = await request(base).get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`);
   return parsePrometheusText(res.text).find((s) => s.name === 'risk_db_replica_lag_seconds')?.value;
 };
 
@@ -92,7 +100,7 @@ test('the replica is a streaming standby of the primary', async () => {
 
 test('lists read the replica and lag while its replay is paused; GET after a write reads the primary', async () => {
   const first = signalBody(orgId);
-  const res1 = await request(app)
+  const res1 = await request(base)
     .post('/v1/signals')
     .set('Authorization', `Bearer ${key}`)
     .set('Idempotency-Key', idem())
@@ -109,7 +117,7 @@ test('lists read the replica and lag while its replay is paused; GET after a wri
   await replica.pool.query('SELECT pg_wal_replay_pause()');
   try {
     const second = signalBody(orgId);
-    const res2 = await request(app)
+    const res2 = await request(base)
       .post('/v1/signals')
       .set('Authorization', `Bearer ${key}`)
       .set('Idempotency-Key', idem())
