@@ -31,6 +31,9 @@ export interface AgentClient {
 
 export const AGENT_CLIENTS: readonly AgentClient[] = clients.clients;
 
+/** Client configurations can outgrow manifests: Claude Code keeps its history in `~/.claude.json` next to its servers. */
+const CLIENT_CONFIG_MAX_BYTES = 32 * 1024 * 1024;
+
 const TOKENS: Record<string, string> = {
   '{appdata}': 'AppData/Roaming',
   '{appsupport}': 'Library/Application Support',
@@ -58,12 +61,24 @@ async function listDir(abs: string): Promise<string[]> {
 
 async function scanClients(m: Machine, collector: AssetCollector, result: ScanResult): Promise<void> {
   for (const { client, rel, dir } of clientPaths(m.platform)) {
-    const abs = path.join(m.home, ...rel.split('/'));
     const files = dir
-      ? (await listDir(abs)).filter((n) => /\.(json|ya?ml)$/i.test(n)).map((n) => `${rel}/${n}`)
+      ? (await listDir(path.join(m.home, ...rel.split('/'))))
+          .filter((n) => /\.(json|ya?ml)$/i.test(n))
+          .map((n) => `${rel}/${n}`)
       : [rel];
     for (const f of files) {
-      const text = await readSmall(path.join(m.home, ...f.split('/')));
+      const abs = path.join(m.home, ...f.split('/'));
+      const st = await stat(abs).catch(() => null);
+      if (!st?.isFile()) continue;
+      if (st.size > CLIENT_CONFIG_MAX_BYTES) {
+        result.skipped.push({
+          path: `~/${f}`,
+          size: st.size,
+          reason: `client configuration larger than ${CLIENT_CONFIG_MAX_BYTES} bytes`,
+        });
+        continue;
+      }
+      const text = await readSmall(abs, CLIENT_CONFIG_MAX_BYTES);
       if (text === null) continue;
       result.stats.files++;
       result.stats.manifests++;

@@ -54,8 +54,6 @@ function uriOf(p: string): string {
 export function sarif(assets: readonly JudgedAsset[], automationId: string): Json {
   const log = buildSarif(assets.map(toSarifAsset), { automation_id: automationId });
   const run = (log.runs as Json[])[0]!;
-  const driver = (run.tool as Json).driver as Json;
-  driver.informationUri = 'https://github.com/risk-intelligence/risk-intelligence/blob/main/docs/scanner.md';
   (run.tool as Json).extensions = [{ name: TOOL.name, version: TOOL.version }];
   run.originalUriBaseIds = { '%SRCROOT%': { description: { text: 'the scanned root' } } };
   const results = run.results as Json[];
