@@ -1,5 +1,5 @@
 import { EVENT_TYPE_NAMES, type EventExtra, type EventObject } from '@risk/contracts';
-import { fanOutEvents, fanOutEventsPg, type FannedOutDelivery, type Prisma } from '@risk/db';
+import { fanOutEvents, type FannedOutDelivery, type Prisma } from '@risk/db';
 import { newId, ID_PREFIXES } from '@risk/db';
 import type { QueueProducer } from './queue';
 
