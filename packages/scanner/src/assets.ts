@@ -207,14 +207,10 @@ export class AssetCollector {
         const e = entry as Record<string, unknown>;
         const args = Array.isArray(e.args) ? e.args.filter((x): x is string => typeof x === 'string') : [];
         // identity: what runs (command and arguments) or where it is reached, under the name it is configured as
-        const fingerprint = fingerprintOf(
-          'mcp_server',
-          name,
-          str(e.command),
-          args.join('\0'),
-          str(e.url) ?? str(e.serverUrl),
-        );
-        const raw = JSON.stringify({ mcpServers: { [name]: entry } }, null, 2);
+        // Gemini CLI names a streamable-HTTP endpoint `httpUrl`, Windsurf `serverUrl`: the engine reads `url`
+        const url = str(e.url) ?? str(e.httpUrl) ?? str(e.serverUrl);
+        const fingerprint = fingerprintOf('mcp_server', name, str(e.command), args.join('\0'), url);
+        const raw = JSON.stringify({ mcpServers: { [name]: url && !e.url ? { ...e, url } : entry } }, null, 2);
         const input: EnrichmentInput = {
           fingerprint,
           asset_type: 'mcp_server',

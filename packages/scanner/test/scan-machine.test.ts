@@ -47,7 +47,10 @@ function linuxHome(): string {
 }
 `,
     '.codeium/windsurf/mcp_config.json': json({ mcpServers: { 'windsurf-server': server('windsurf') } }),
-    '.gemini/settings.json': json({ ui: { theme: 'GitHub' }, mcpServers: { 'gemini-server': server('gemini') } }),
+    '.gemini/settings.json': json({
+      ui: { theme: 'GitHub' },
+      mcpServers: { 'gemini-server': server('gemini'), 'gemini-http': { httpUrl: 'http://mcp.example.com/mcp' } },
+    }),
     '.codex/config.toml':
       'model = "o4-mini"\n\n[mcp_servers.codex-server]\ncommand = "npx"\nargs = ["-y", "@example/codex-mcp"]\n',
     '.continue/config.yaml':
@@ -155,6 +158,8 @@ describe('risk-scan scan --machine', () => {
         'zed-server',
       ]),
     );
+    // Gemini's `httpUrl` is read as the server's endpoint: plain http is an insecure transport
+    expect(servers.find((a) => a.name === 'gemini-http')?.findings.map((f) => f.rule_id)).toContain('R25');
     const cursor = servers.find((a) => a.name === 'cursor-server');
     expect(cursor?.locations[0]).toEqual({ path: '~/.cursor/mcp.json', line: 3, kind: 'cursor' });
   });
