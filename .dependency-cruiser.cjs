@@ -22,7 +22,7 @@ const LAYERS = {
   common: ['contracts', 'db', 'redaction'],
   firewalls: ['common', 'contracts', 'db', 'thread-pool'],
   testing: ['common', 'contracts', 'db'],
-  'public-api': ['artifacts', 'common', 'contracts', 'db', 'enrichment', 'redaction'],
+  'public-api': ['artifacts', 'common', 'contracts', 'db', 'enrichment', 'redaction', 'thread-pool'],
   'admin-api': ['common', 'contracts', 'db', 'firewalls'],
   worker: ['artifacts', 'common', 'contracts', 'db', 'enrichment', 'firewalls', 'redaction', 'thread-pool'],
   cli: ['common', 'contracts', 'db', 'firewalls', 'worker'],
