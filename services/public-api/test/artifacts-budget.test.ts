@@ -52,11 +52,11 @@ describe('artifact scans under a budget and caps', () => {
   let h: Harness;
   let spill: string;
 
-  const upload = (app: PublicApiApp, bytes: Uint8Array, key = h.key) =>
+  const upload = (app: PublicApiApp, bytes: Uint8Array, key = h.key, idemKey = idem()) =>
     request(app)
       .post('/v1/artifacts')
       .set('Authorization', `Bearer ${key}`)
-      .set('Idempotency-Key', idem())
+      .set('Idempotency-Key', idemKey)
       .set('Content-Type', 'application/octet-stream')
       .send(Buffer.from(bytes));
 
@@ -118,6 +118,7 @@ describe('artifact scans under a budget and caps', () => {
 
   it('refuses an org past its cap across replicas with 429 and Retry-After; other orgs go on', async () => {
     const capped = { ...h.ctx.config, ARTIFACTS_SCANS_PER_ORG: 1 };
+    const refusedKey = idem();
     const replicaA = h.appWith({ config: capped });
     const replicaB = h.appWith({ config: capped });
     const { server, port } = await listen(replicaA);
@@ -125,7 +126,7 @@ describe('artifact scans under a budget and caps', () => {
     try {
       await eventually(() => scansInFlight() === 1);
       const small = new Uint8Array([0x80, 4, 0x4b, 1, 0x2e]);
-      const res = await upload(replicaB, small);
+      const res = await upload(replicaB, small, h.key, refusedKey);
       expect(res.status).toBe(429);
       expect(res.body.error).toMatchObject({ code: 'rate_limited' });
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
@@ -136,7 +137,9 @@ describe('artifact scans under a budget and caps', () => {
       server.close();
     }
     await eventually(() => scansInFlight() === 0);
-    // the slot is given back: the org uploads again
-    expect((await upload(replicaB, new Uint8Array([0x80, 4, 0x4b, 2, 0x2e]))).status).toBe(201);
+    // the slot is given back, and a refusal stores nothing: the same Idempotency-Key is free for the retry
+    const retried = await upload(replicaB, new Uint8Array([0x80, 4, 0x4b, 2, 0x2e]), h.key, refusedKey);
+    expect(retried.status).toBe(201);
+    expect(retried.headers['idempotent-replayed']).toBeUndefined();
   });
 });
