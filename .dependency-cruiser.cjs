@@ -16,8 +16,9 @@ const LAYERS = {
   redaction: [],
   contracts: [],
   artifacts: [],
+  sdk: [],
   enrichment: ['contracts', 'redaction'],
-  scanner: ['artifacts', 'enrichment', 'redaction'],
+  scanner: ['artifacts', 'enrichment', 'redaction', 'sdk'],
   db: ['contracts'],
   common: ['contracts', 'db', 'redaction'],
   firewalls: ['common', 'contracts', 'db', 'thread-pool'],
@@ -26,7 +27,6 @@ const LAYERS = {
   'admin-api': ['common', 'contracts', 'db', 'firewalls'],
   worker: ['artifacts', 'common', 'contracts', 'db', 'enrichment', 'firewalls', 'redaction', 'thread-pool'],
   cli: ['common', 'contracts', 'db', 'firewalls', 'worker'],
-  sdk: [],
   console: ['sdk'],
 };
 
