@@ -80,7 +80,7 @@ Notes
   version match is exact but the advisory data is not confirmed, so it keeps most of its weight (still above the ${CONFIDENT} band threshold); its evidence and description say so.
 
 ${renderManifestsRecognised()}
-## Issue 18 changes, with corpus examples
+## Calibration changes, with corpus examples
 
 Each change below was made to close a disagreement with the labelled corpus (\`packages/enrichment/corpus/\`,
 \`pnpm eval:enrichment --report-only\`; before/after in \`corpus/RESULTS.md\`). The expectations were not changed.
@@ -119,9 +119,9 @@ Each change below was made to close a disagreement with the labelled corpus (\`p
 | R25 | round 2: Gradio \`share=True\` (in code that calls \`.launch(\`) or a \`--share\` flag in notebooks and container commands | a share link publishes the app on the internet through a tunnel | c079 notebook (\`public_exposure\`) |
 | R18 | round 2: destructive tool names other than file operations (\`delete_app\`, \`dropTable\`, \`terminate_instance\`) at 0.6, unless annotated read-only or \`destructiveHint: false\` | the name says what the tool destroys | none in the corpus yet (unit test) |
 | R17, R18, R19 | round 2: input-schema parameter names count — \`command\`/\`cmd\`/\`script\`/\`code\` → shell, \`url\`/\`endpoint\` → network egress, \`path\`/\`file_path\`/\`directory\` → file read | what a tool takes says what it does, whatever its name | none in the corpus changes band (unit test) |
-| R21 | round 2: a launcher given as a full path (\`/usr/local/bin/npx\`, \`…\\\\npx.cmd\`) is the same launcher | issue 18 item 4 "full-path launchers" | none in the corpus (unit test) |
+| R21 | round 2: a launcher given as a full path (\`/usr/local/bin/npx\`, \`…\\\\npx.cmd\`) is the same launcher | a full path starts the same launcher, so it fetches the same moving release | none in the corpus (unit test) |
 | R29 | new (high): toxic combinations — fetched web content + a shell tool (high), credentials + network egress (flagged at medium), an uncensored model that runs repository code (high); confidence = the weaker finding's | each capability is judged alone elsewhere; together they are an injection-to-execution or exfiltration path | c005 fetch + Kali shell, c062/c058 cookies + every site, c037 uncensored + trust_remote_code |
-| (parse) | round 2: a licence file is identified from its wording (MIT, Apache-2.0, GPL/LGPL/AGPL, BSD, MPL-2.0, Unlicense, CC BY-NC 4.0, and the model licences of \`model-licences.json\` by name); \`config.json\` \`_name_or_path\` (the Hub id of another model than the named asset; not a copy of the same name under another owner) is the lineage | issue 18 items 5 and 6: the licence is where the text is; the config names the weights it was saved from | none in the corpus changes band (unit tests) |
+| (parse) | round 2: a licence file is identified from its wording (MIT, Apache-2.0, GPL/LGPL/AGPL, BSD, MPL-2.0, Unlicense, CC BY-NC 4.0, and the model licences of \`model-licences.json\` by name); \`config.json\` \`_name_or_path\` (the Hub id of another model than the named asset; not a copy of the same name under another owner) is the lineage | the licence is where the text is; the config names the weights it was saved from | none in the corpus changes band (unit tests) |
 
 ## Scoring
 
@@ -134,7 +134,7 @@ informational 0, and confidence 1.0 (confirmed from manifest data), ${SECONDARY_
 ${SCORE_FORMULA}
 \`\`\`
 
-### Scoring model (calibrated bands, issue 18 item 3)
+### Scoring model (calibrated bands)
 
 A reviewer judges an asset by its worst risk first, then by how much else is wrong. The score does the same:
 

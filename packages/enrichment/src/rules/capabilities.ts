@@ -235,7 +235,7 @@ export const R26 = defineRule({
   weight: 0,
   category: 'capability',
   rationale:
-    'Absent annotations default to destructive + open-world per the MCP spec, so a client already treats such tools conservatively; annotations are untrusted hints either way. Recorded for transparency with weight 0 (issue 18 item 3: 0 of 4 firings in the corpus were a risk the reviewer named, c018/c021/c022 benign MCPB and tool lists).',
+    'Absent annotations default to destructive + open-world per the MCP spec, so a client already treats such tools conservatively; annotations are untrusted hints either way. Recorded for transparency with weight 0: in the corpus calibration 0 of 4 firings were a risk the reviewer named (c018/c021/c022 benign MCPB and tool lists).',
   remediation: 'Ask the publisher to annotate tools; treat them as destructive.',
   attack_techniques: ['AML.T0053'],
   references: ['§3 R26 (+ AML.T0053)'],

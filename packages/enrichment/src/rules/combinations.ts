@@ -50,7 +50,7 @@ export const R29 = defineRule({
   remediation:
     'Split the capabilities across separate servers or agents, require confirmation for the dangerous one, or remove one of them.',
   attack_techniques: ['AML.T0051', 'AML.T0086'],
-  references: ['issue 18 item 4: toxic combinations (untrusted input + shell; secrets + egress)'],
+  references: ['toxic combinations from the corpus calibration (untrusted input + shell; secrets + egress)'],
   evaluate(ctx) {
     const out: Emission[] = [];
     const shell = strongest(ctx, R17, 'shell_exec');

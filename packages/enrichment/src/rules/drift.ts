@@ -29,7 +29,7 @@ export const R30 = defineRule({
   remediation:
     'Review the new definition against the old one; pin the server version and re-approve its tools, or remove the server.',
   attack_techniques: [RUG_PULL, 'AML.T0110'],
-  references: ['issue 15 item 3; docs/drift.md'],
+  references: ['docs/drift.md'],
   evaluate(ctx) {
     const base = baselineOf(ctx);
     if (!base) return [];
@@ -62,7 +62,7 @@ export const R31 = defineRule({
     'A tool that disappears while a tool with the same input schema appears under a new name is the same tool renamed: a rename evades approvals pinned by name.',
   remediation: 'Review the renamed tool as a new one; re-approve it by its new name or remove the server.',
   attack_techniques: [RUG_PULL],
-  references: ['issue 15 item 3; docs/drift.md'],
+  references: ['docs/drift.md'],
   evaluate(ctx) {
     const base = baselineOf(ctx);
     if (!base) return [];
@@ -110,7 +110,7 @@ export const R32 = defineRule({
     'A tool added after the first observation under the name of a well-known tool of another server (read_file, fetch, git_commit…) can intercept the calls an agent means for that server ("tool shadowing").',
   remediation: 'Remove the tool or the server; never let two servers of one agent publish the same tool name.',
   attack_techniques: [RUG_PULL, 'AML.T0110'],
-  references: ['issue 15 item 3; docs/drift.md; src/data/mcp-servers.json `tools`'],
+  references: ['docs/drift.md; src/data/mcp-servers.json `tools`'],
   evaluate(ctx) {
     const base = baselineOf(ctx);
     if (!base) return [];
@@ -148,7 +148,7 @@ export const R33 = defineRule({
     'Tools that now reach the shell or credentials (high), files or the network (medium) where the first observed tool set did not widen what the agent can do without a new install.',
   remediation: 'Review the tools that carry the new capability; re-approve the server or remove them.',
   attack_techniques: [RUG_PULL, 'AML.T0053'],
-  references: ['issue 15 item 3; docs/drift.md; capability signals of R17–R19'],
+  references: ['docs/drift.md; capability signals of R17–R19'],
   evaluate(ctx) {
     const base = baselineOf(ctx);
     if (!base) return [];

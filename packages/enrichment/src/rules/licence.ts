@@ -236,7 +236,7 @@ export const R28 = defineRule({
     'A declared licence that is neither an SPDX id/expression nor a known Hugging Face licence id cannot be evaluated automatically.',
   remediation: 'Declare an SPDX identifier or LicenseRef with the licence text.',
   attack_techniques: [],
-  references: ['extra: issue #4 "licence risk (unknown)" — SPDX validity via spdx-license-ids / spdx-expression-parse'],
+  references: ['extra: an unknown licence is a risk — SPDX validity via spdx-license-ids / spdx-expression-parse'],
   evaluate({ p }) {
     const out: Emission[] = [];
     for (const l of p.licenses) {

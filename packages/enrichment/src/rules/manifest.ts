@@ -13,7 +13,7 @@ export const MANIFEST_UNPARSEABLE = defineRule({
   rationale: 'The raw manifest is malformed JSON/YAML/TOML; analysis used the text fallback.',
   remediation: 'Resubmit a well-formed manifest.',
   attack_techniques: [],
-  references: ['extra: issue #4 "a manifest that can\'t be parsed yields a finding"'],
+  references: ['extra: a manifest that cannot be parsed yields a finding'],
   evaluate({ p }) {
     if (!p.parse_errors.length) return [];
     return [
@@ -32,7 +32,7 @@ export const FORMAT_NOT_ANALYSED = defineRule({
   weight: 5,
   category: 'manifest',
   rationale:
-    'The content parsed only as generic JSON/YAML/TOML/text: no manifest format matched, so no rule could judge it. Reported (and the score marked low-confidence) so a blind spot never reads as a clean 0 (issue 18 item 2).',
+    'The content parsed only as generic JSON/YAML/TOML/text: no manifest format matched, so no rule could judge it. Reported (and the score marked low-confidence) so a blind spot never reads as a clean 0.',
   remediation:
     'Submit the manifest in a supported format (docs/enrichment.md "Manifests recognised"), or review it by hand.',
   attack_techniques: [],
@@ -108,6 +108,6 @@ export const THREAT_MATCH = defineRule({
     "The asset matches a threat from the threat catalogue; weight = the threat's risk_penalty, added on top of the base score.",
   remediation: "Follow the threat's remediation.",
   attack_techniques: [],
-  references: ['extra: issue #4 "matching threats (risk_penalty)"'],
+  references: ['extra: a matching threat adds its risk_penalty'],
   evaluate: () => [],
 });
