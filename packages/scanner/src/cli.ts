@@ -11,6 +11,7 @@ import { AssetCollector } from './assets';
 import { scanMachine } from './machine';
 import { emptyResult, rootFor, scanTrees, type ScanOptions, type ScanResult } from './scan';
 import { startProgress } from './progress';
+import { buildSignals, submit } from './submit';
 import { cycloneDx, spdx } from './report/bom';
 import { json } from './report/json';
 import { sarif } from './report/sarif';
@@ -32,6 +33,12 @@ function machinePlatform(env: NodeJS.ProcessEnv): NodeJS.Platform {
 function positiveInt(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+function nonNegativeInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number of seconds');
   return n;
 }
 
@@ -70,6 +77,19 @@ interface ScanFlags {
   progress: boolean;
   submit?: boolean;
   dryRun?: boolean;
+  org?: string;
+  wait: number;
+  maxUploadSize: number;
+}
+
+/** The platform and org `--submit` talks to: RISK_API_URL, RISK_API_KEY and the key's org (RISK_ORG_ID or --org). */
+function onlineTarget(flags: ScanFlags, env: NodeJS.ProcessEnv): { apiUrl: string; apiKey: string; orgId: string } {
+  const apiUrl = env.RISK_API_URL ?? '';
+  const apiKey = env.RISK_API_KEY ?? '';
+  const orgId = flags.org ?? env.RISK_ORG_ID ?? '';
+  if (!flags.dryRun && (!apiUrl || !apiKey)) throw new UsageError('--submit needs RISK_API_URL and RISK_API_KEY');
+  if (!orgId) throw new UsageError("--submit needs the key's org: --org or RISK_ORG_ID");
+  return { apiUrl, apiKey, orgId };
 }
 
 function render(result: ScanResult, flags: ScanFlags, run: { colour: boolean; name: string; created: string }): string {
@@ -108,11 +128,18 @@ async function runScan(paths: string[], flags: ScanFlags, io: Io): Promise<numbe
     const st = await stat(r.dir).catch(() => null);
     if (!st?.isDirectory()) throw new UsageError(`not a directory: ${given[i]}`);
   }
+  const online = flags.submit || flags.dryRun ? onlineTarget(flags, io.env) : null;
   const progress = flags.progress && io.stderrIsTty ? startProgress(process.stderr) : null;
   opts.onProgress = progress?.update;
   let result: ScanResult;
+  const files = new Map<string, string>();
   try {
-    const sink = { collector: new AssetCollector(), result: emptyResult(), maxFileBytes: opts.maxFileBytes };
+    const sink = {
+      collector: new AssetCollector(),
+      result: emptyResult(),
+      maxFileBytes: opts.maxFileBytes,
+      files,
+    };
     if (flags.machine)
       await scanMachine(
         { home: path.resolve(io.cwd, flags.home ?? os.homedir()), platform: machinePlatform(io.env) },
@@ -127,6 +154,23 @@ async function runScan(paths: string[], flags: ScanFlags, io: Io): Promise<numbe
     ? path.resolve(io.cwd, flags.ignoreFile)
     : path.join(roots[0]?.dir ?? io.cwd, '.riskignore');
   const entries = await loadIgnoreFile(ignoreFile, !!flags.ignoreFile);
+  const observedAt = Math.floor(now.getTime() / 1000);
+  if (online && flags.dryRun) {
+    // what --submit would send, redacted exactly as it would be; nothing leaves the machine
+    io.stdout(`${JSON.stringify({ signals: buildSignals(result.assets, online.orgId, observedAt) }, null, 2)}\n`);
+    return 0;
+  }
+  if (online) {
+    const sent = await submit(result.assets, {
+      ...online,
+      waitSeconds: flags.wait,
+      maxUploadBytes: flags.maxUploadSize,
+      observedAt,
+      files,
+      log: (line) => io.stderr(`${line}\n`),
+    });
+    result.assets = sent.assets;
+  }
   result.assets = applyIgnores(result.assets, entries, created.slice(0, 10));
   const name = roots[0] ? path.basename(roots[0].dir) : 'machine';
   const colour = flags.color ?? (flags.output ? false : io.stdoutIsTty);
@@ -166,6 +210,11 @@ export function program(io: Io, done: (code: number) => void): Command {
     .option('--color', 'force colour')
     .option('--no-color', 'no colour')
     .option('--no-progress', 'no progress bar on stderr')
+    .option('--submit', 'send the assets to the platform (RISK_API_URL, RISK_API_KEY) and print its verdicts')
+    .option('--dry-run', 'print the signals --submit would send (redacted) and send nothing')
+    .option('--org <id>', "the API key's org for --submit (default: RISK_ORG_ID)")
+    .option('--wait <seconds>', 'wait at most this long for enrichment with --submit', nonNegativeInt, 60)
+    .option('--max-upload-size <size>', 'never upload model files larger than this', parseSize, 256 * 1024 ** 2)
     .action(async (paths: string[], flags: ScanFlags) => {
       done(await runScan(paths, flags, io));
     });

@@ -177,6 +177,7 @@ async function scanOllama(m: Machine, opts: ScanOptions, sink: ScanSink): Promis
         if (st?.isFile() && st.size <= opts.maxFileBytes) {
           analysed = await analyseFile(blob).catch(() => null);
           if (analysed) {
+            sink.files?.set(analysed.sha256, blob);
             sink.result.stats.model_files++;
             sink.result.stats.bytes_hashed += analysed.size;
           }

@@ -45,6 +45,8 @@ export interface ScanSink {
   collector: AssetCollector;
   result: ScanResult;
   maxFileBytes: number;
+  /** where each hashed model file is on disk, by SHA-256 (online mode uploads from it) */
+  files?: Map<string, string>;
 }
 
 /** One file found on disk: where it is, how it is shown, its size. */
@@ -84,6 +86,7 @@ export async function collectFile(sink: ScanSink, file: FoundFile): Promise<void
       result.stats.model_files++;
       result.stats.bytes_hashed += r.size;
       collector.addModelFile(shown, r);
+      sink.files?.set(r.sha256, abs);
     } catch (e) {
       result.stats.errors.push(`${shown}: ${(e as Error).message.slice(0, 200)}`);
     }
@@ -97,11 +100,11 @@ export function emptyResult(): ScanResult {
 export async function scanTrees(
   roots: readonly ScanRoot[],
   opts: ScanOptions,
-  into: { collector?: AssetCollector; result?: ScanResult } = {},
+  into: { collector?: AssetCollector; result?: ScanResult; files?: Map<string, string> } = {},
 ): Promise<ScanResult> {
   const collector = into.collector ?? new AssetCollector();
   const result = into.result ?? emptyResult();
-  const sink: ScanSink = { collector, result, maxFileBytes: opts.maxFileBytes };
+  const sink: ScanSink = { collector, result, maxFileBytes: opts.maxFileBytes, files: into.files };
   let bytes = 0;
   for (const root of roots) {
     const stats = emptyStats();
