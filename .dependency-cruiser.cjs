@@ -15,7 +15,7 @@ const LAYERS = {
   'thread-pool': [],
   redaction: [],
   contracts: [],
-  artifacts: [],
+  artifacts: ['thread-pool'],
   sdk: [],
   enrichment: ['contracts', 'redaction'],
   scanner: ['artifacts', 'enrichment', 'redaction', 'sdk'],
@@ -23,7 +23,7 @@ const LAYERS = {
   common: ['contracts', 'db', 'redaction'],
   firewalls: ['common', 'contracts', 'db', 'thread-pool'],
   testing: ['common', 'contracts', 'db'],
-  'public-api': ['artifacts', 'common', 'contracts', 'db', 'enrichment', 'redaction', 'thread-pool'],
+  'public-api': ['artifacts', 'common', 'contracts', 'db', 'enrichment', 'redaction'],
   'admin-api': ['common', 'contracts', 'db', 'firewalls'],
   worker: ['artifacts', 'common', 'contracts', 'db', 'enrichment', 'firewalls', 'redaction', 'thread-pool'],
   cli: ['common', 'contracts', 'db', 'firewalls', 'worker'],
@@ -123,7 +123,10 @@ const layerRules = workspaces.flatMap((w) => {
   return rules;
 });
 
-const LIBRARIES = workspaces.filter((w) => w.dir.startsWith('packages/') && !['cli', 'console', 'sdk'].includes(w.short));
+// the tools at the top (the operator CLI, the console, the SDK, the scanner) may start the services in their tests
+const LIBRARIES = workspaces.filter(
+  (w) => w.dir.startsWith('packages/') && !['cli', 'console', 'sdk', 'scanner'].includes(w.short),
+);
 // pnpm's store path starts with the package name: node_modules/.pnpm/express@5.3.0/node_modules/express/
 const NODE_PKG = (names) => `node_modules/(\\.pnpm/)?(${names})[@/]`;
 
