@@ -187,8 +187,8 @@ async function readVerdicts(run: Run, assets: readonly JudgedAsset[]): Promise<J
         const asset = await risk.get('/v1/assets/{fingerprint}', {
           params: { path: { fingerprint: a.fingerprint }, query: { 'expand[]': ['findings'] } },
         });
-        if (asset.enrichment_status === 'enriched' || asset.enrichment_status === 'failed')
-          done.set(a.fingerprint, asset);
+        // stale: enriched, with a re-enrichment due (its scores stand until then)
+        if (asset.enrichment_status !== 'pending') done.set(a.fingerprint, asset);
       } catch (e) {
         // a bulk signal's asset appears within about a second of the 202 (README "First calls")
         if (!(e instanceof NotFoundError)) throw e;
@@ -200,7 +200,7 @@ async function readVerdicts(run: Run, assets: readonly JudgedAsset[]): Promise<J
   report.pending = assets.filter((a) => !done.has(a.fingerprint)).map((a) => a.fingerprint);
   return assets.map((a) => {
     const p = done.get(a.fingerprint);
-    return p?.enrichment_status === 'enriched' ? withVerdict(a, p) : a;
+    return p && p.enrichment_status !== 'failed' ? withVerdict(a, p) : a;
   });
 }
 
