@@ -8,6 +8,7 @@ import path from 'node:path';
 import { analyseSource, rootContext, type Analysis, type AnalyseOptions } from './analyse';
 import { fromBytes, fromFileHandle } from './random-access';
 import { VERDICT_RANK, type ArtifactFinding, type ArtifactResult, type ArtifactVerdict } from './types';
+import { ANALYSER_VERSION } from './version';
 
 export type { ArtifactFinding, ArtifactFormat, ArtifactResult, ArtifactVerdict, FormatAnalysis } from './types';
 export type { RandomAccess } from './random-access';
@@ -15,9 +16,8 @@ export type { AnalyseOptions } from './analyse';
 export { fromBytes, fromFileHandle } from './random-access';
 export { detect } from './detect';
 export { judgeCallable, qualifiedName } from './pickle/callables';
-
-/** Changes whenever a verdict the analyser gives for some bytes can change (callable lists, formats, rules). */
-export const ANALYSER_VERSION = 'artifacts-1.0.0';
+export { ANALYSER_VERSION } from './version';
+export { closeScanPools, SCAN_CPU_BUDGET_SPENT, scanInThread, type ScanBudget, type ScanTask } from './scan-pool';
 
 /** The artifact's verdict: the worst of its findings, `invalid`, `unscannable`, and `unsupported` for other types. */
 export function verdictOf(analysis: Analysis): ArtifactVerdict {
@@ -89,7 +89,8 @@ export async function analyseFile(filePath: string, options: AnalyseOptions = {}
 
 /**
  * Analyses a file whose SHA-256 and size the caller already has (a scanner's spill, hashed as it arrived), so the
- * bytes are not hashed twice: what a budgeted scan thread runs (docs/artifacts.md "Upload scans under a budget").
+ * bytes are not hashed twice: what a budgeted scan thread runs (scan-pool.ts; docs/artifacts.md "Upload scans under a
+ * budget").
  */
 export async function analyseHashedFile(
   filePath: string,
@@ -103,22 +104,6 @@ export async function analyseHashedFile(
   } finally {
     await fh.close();
   }
-}
-
-/**
- * The result of bytes whose analysis was stopped from outside (a CPU budget spent): `unscannable` with the reason,
- * never benign (docs/artifacts.md "Verdicts").
- */
-export function unscannableResult(reason: string, digest: { sha256: string; size: number }): ArtifactResult {
-  return {
-    format: 'other',
-    verdict: 'unscannable',
-    findings: [],
-    facts: { unscannable: reason },
-    analyser_version: ANALYSER_VERSION,
-    sha256: digest.sha256,
-    size: digest.size,
-  };
 }
 
 export async function analyseBytes(bytes: Uint8Array, options: AnalyseOptions = {}): Promise<ArtifactResult> {
@@ -148,9 +133,11 @@ export interface ArtifactScanner {
   chunks(chunkBytes: number): AsyncIterable<Uint8Array>;
   /**
    * Ends the stream and analyses it: here, or through `analyse` (given the spill file's path and digest; a budgeted
-   * thread that calls analyseHashedFile). The spill file is removed either way.
+   * thread: `scanInThread` of scan-pool.ts). The spill file is removed either way.
    */
-  end(analyse?: (spill: { path: string; sha256: string; size: number }) => Promise<ArtifactResult>): Promise<ArtifactResult>;
+  end(
+    analyse?: (spill: { path: string; sha256: string; size: number }) => Promise<ArtifactResult>,
+  ): Promise<ArtifactResult>;
   /** Drops the stream (client went away) and removes the spill file. */
   abort(): Promise<void>;
 }

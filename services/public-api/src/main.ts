@@ -1,10 +1,10 @@
 // Public API process (runApiProcess, @risk/common): the queue producer, the API-key authenticator and the bulk
 // projector on top of the shared start-up; at shutdown /readyz answers 503 first so the load balancer drains the
 // process.
+import { closeScanPools } from '@risk/artifacts';
 import { ApiKeyAuthenticator, runApiProcess } from '@risk/common/http';
 import { QueueProducer } from '@risk/common/queue';
 import { createApp, MAX_HEADER_SIZE } from './app';
-import { closeScanPools } from './domain/artifacts/scan-pool';
 import { startProjector } from './domain/signals/projector';
 import { collectReplicaLag } from './replica-lag';
 

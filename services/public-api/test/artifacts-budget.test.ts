@@ -3,12 +3,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { SCAN_CPU_BUDGET_SPENT } from '@risk/artifacts';
 import { probeHealth } from '@risk/testing';
 import { currentSlowdown } from '@risk/time-budget';
 import request from 'supertest';
 import { opcodeFloodPickle } from '../../../packages/artifacts/test/pickle-bytes';
 import type { PublicApiApp } from '../src/app';
-import { SCAN_CPU_BUDGET_SPENT } from '../src/domain/artifacts/scan-pool';
 import { scansInFlight } from '../src/domain/artifacts/scan-slots';
 import { createHarness, idem, type Harness } from './harness';
 

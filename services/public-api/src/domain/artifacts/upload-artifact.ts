@@ -5,7 +5,13 @@
 // replica mark it failed if this process dies. Bytes are dropped after the scan unless ARTIFACTS_KEEP_BYTES.
 import { hostname } from 'node:os';
 import type { Readable } from 'node:stream';
-import { ANALYSER_VERSION, ArtifactTooLargeError, createArtifactScanner, type ArtifactScanner } from '@risk/artifacts';
+import {
+  ANALYSER_VERSION,
+  ArtifactTooLargeError,
+  createArtifactScanner,
+  scanInThread,
+  type ArtifactScanner,
+} from '@risk/artifacts';
 import { ApiError } from '@risk/common/errors';
 import { JsonResponse } from '@risk/common/http';
 import type { Artifact } from '@risk/contracts';
@@ -22,7 +28,6 @@ import {
 } from '@risk/db';
 import type { AppDeps } from '../../deps';
 import { artifactObject } from './artifact-object';
-import { scanInThread } from './scan-pool';
 import { acquireScanSlot } from './scan-slots';
 
 export interface UploadInput {
@@ -82,8 +87,9 @@ async function scan(
   );
   try {
     if (job.keep) await keepBytes(deps, scanner, sha256);
-    // in a budgeted thread, off the event loop (scan-pool.ts)
-    const result = await scanner.end((spill) => scanInThread(deps.config, spill));
+    // in a budgeted thread, off the event loop (docs/artifacts.md "Upload scans under a budget")
+    const budget = { cpuMs: deps.config.ARTIFACTS_SCAN_CPU_MS, threads: deps.config.ARTIFACTS_SCAN_THREADS };
+    const result = await scanner.end((spill) => scanInThread(budget, spill));
     const { artifact, verdictChanged } = await completeArtifactScan(deps.pool, result);
     if (verdictChanged) await announceVerdict(deps, sha256);
     return artifact;
