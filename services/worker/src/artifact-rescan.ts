@@ -1,9 +1,10 @@
 // Artifact upkeep in maintenance (docs/artifacts.md "Re-scans and leases"): scans whose lease ran out (their API
 // process died mid-scan) are marked failed, and kept bytes (ARTIFACTS_KEEP_BYTES) whose verdict an older analyser
 // version made are scanned again from their Postgres chunks. A verdict that changes asks for the re-enrichment of
-// the assets naming the hash (artifact.verdict_changed), as an upload's does.
+// the assets naming the hash (artifact.verdict_changed), as an upload's does. Each re-scan runs in a thread under the
+// uploads' CPU budget (ARTIFACTS_SCAN_CPU_MS), off the worker's event loop.
 import { hostname } from 'node:os';
-import { ANALYSER_VERSION, createArtifactScanner, type ArtifactScanner } from '@risk/artifacts';
+import { ANALYSER_VERSION, createArtifactScanner, scanInThread, type ArtifactScanner } from '@risk/artifacts';
 import {
   claimArtifactScan,
   completeArtifactScan,
@@ -55,7 +56,11 @@ async function rescanOne(deps: WorkerDeps, sha256: string, size: number): Promis
   try {
     await streamKeptBytes(deps, sha256, scanner);
     if (scanner.digest().sha256 !== sha256) throw new Error(`kept bytes of ${sha256} do not hash to it`);
-    const { verdictChanged } = await completeArtifactScan(deps.pool, await scanner.end());
+    // in a budgeted thread under the uploads' CPU budget (docs/artifacts.md "Upload scans under a budget"): hostile kept
+    // bytes must not stall the worker's health probe, lock renewals or jobs
+    const budget = { cpuMs: deps.config.ARTIFACTS_SCAN_CPU_MS, threads: deps.config.ARTIFACTS_SCAN_THREADS };
+    const result = await scanner.end((spill) => scanInThread(budget, spill));
+    const { verdictChanged } = await completeArtifactScan(deps.pool, result);
     return verdictChanged;
   } catch (err) {
     deps.logger.error('artifact re-scan failed', { err, sha256 });

@@ -1,3 +1,4 @@
+import { closeScanPools } from '@risk/artifacts';
 import { configWarnings, loadConfigOrExit } from '@risk/common/config';
 import { onShutdown } from '@risk/common/server';
 import { createLogger, startTracing } from '@risk/common/observability';
@@ -57,9 +58,9 @@ async function main() {
     await feeds;
     health.close();
     await running.close();
-    // after the job workers: an analysis (or a firewall reply's parse) still running past their close deadline
-    // loses its thread
-    await Promise.all([closeAnalysisPools(), closeReplyParsers()]);
+    // after the job workers: an analysis (or a firewall reply's parse, or an artifact re-scan: its lease runs out)
+    // still running past their close deadline loses its thread
+    await Promise.all([closeAnalysisPools(), closeReplyParsers(), closeScanPools()]);
     await producer.close();
     await db.close();
     await tracing.shutdown(); // exports the spans still buffered
