@@ -97,9 +97,14 @@ export function readCoreMetadata(text: string): { name: string; version: string 
   let version: string | null = null;
   for (const line of text.split('\n', 200)) {
     if (line.trim() === '') break;
-    const m = /^(Name|Version):\s*(.{1,200})$/.exec(line.replace(/\r$/, ''));
-    if (m?.[1] === 'Name') name = m[2]!.trim();
-    else if (m?.[1] === 'Version') version = m[2]!.trim();
+    // a header is `Key: value`; split at the first colon rather than match, so the line costs one pass
+    const colon = line.indexOf(':');
+    if (colon < 0) continue;
+    const key = line.slice(0, colon);
+    const value = line.slice(colon + 1, colon + 1 + 400).trim();
+    if (!value) continue;
+    if (key === 'Name') name = value.slice(0, 200);
+    else if (key === 'Version') version = value.slice(0, 200);
   }
   return name ? { name, version } : null;
 }

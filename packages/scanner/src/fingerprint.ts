@@ -12,8 +12,11 @@ export function fingerprintOf(...parts: ReadonlyArray<string | null | undefined>
 
 /** Text as compared across machines: line endings folded, trailing blanks dropped. */
 export function canonicalText(text: string): string {
+  // trailing blanks are cut line by line: a `[ \t]+$` pattern rescans a long blank run from every start
   return text
     .replace(/\r\n?/g, '\n')
-    .replace(/[ \t]+$/gm, '')
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n')
     .trim();
 }

@@ -20,20 +20,43 @@ export interface IgnoreEntry {
 
 export class IgnoreFileError extends Error {}
 
-const ENTRY = /^(\S+)(?:\s+(?!reason:)(\S+))?\s+reason:\s*(.+?)(?:\s+expires:\s*(\d{4}-\d{2}-\d{2}))?\s*$/;
+const EXPIRES = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * One entry split by words rather than matched by one pattern (a pattern with optional parts around `\s+` backtracks
+ * quadratically on long blank runs): `asset [rule] reason: text… [expires: date]`.
+ */
+function parseEntry(line: string): { asset: string; rule: string | null; reason: string; expires: string | null } | null {
+  const at = line.indexOf('reason:');
+  if (at < 0) return null;
+  const head = line.slice(0, at).split(/[ \t]+/).filter(Boolean);
+  if (head.length < 1 || head.length > 2 || (at > 0 && !/[ \t]/.test(line[at - 1]!))) return null;
+  let reason = line.slice(at + 'reason:'.length).trim();
+  let expires: string | null = null;
+  const ex = reason.lastIndexOf('expires:');
+  if (ex >= 0 && (ex === 0 || /[ \t]/.test(reason[ex - 1]!))) {
+    const date = reason.slice(ex + 'expires:'.length).trim();
+    if (EXPIRES.test(date)) {
+      expires = date;
+      reason = reason.slice(0, ex).trim();
+    }
+  }
+  if (!reason) return null;
+  return { asset: head[0]!, rule: head[1] ?? null, reason, expires };
+}
 
 export function parseIgnoreFile(text: string): IgnoreEntry[] {
   const out: IgnoreEntry[] = [];
   text.split('\n').forEach((raw, i) => {
     const line = raw.replace(/\r$/, '').trim();
     if (!line || line.startsWith('#')) return;
-    const m = ENTRY.exec(line.slice(0, 2000));
+    const m = parseEntry(line.slice(0, 2000));
     if (!m)
       throw new IgnoreFileError(`line ${i + 1}: expected "<fingerprint|name> [rule] reason: … [expires: YYYY-MM-DD]"`);
-    const expires = m[4] ?? null;
+    const { expires } = m;
     if (expires && Number.isNaN(Date.parse(`${expires}T00:00:00Z`)))
       throw new IgnoreFileError(`line ${i + 1}: bad expiry ${expires}`);
-    out.push({ asset: m[1]!, rule: !m[2] || m[2] === '*' ? null : m[2], reason: m[3]!, expires, line: i + 1 });
+    out.push({ asset: m.asset, rule: !m.rule || m.rule === '*' ? null : m.rule, reason: m.reason, expires, line: i + 1 });
   });
   return out;
 }
