@@ -26,10 +26,15 @@ const EXPIRES = /^\d{4}-\d{2}-\d{2}$/;
  * One entry split by words rather than matched by one pattern (a pattern with optional parts around `\s+` backtracks
  * quadratically on long blank runs): `asset [rule] reason: text… [expires: date]`.
  */
-function parseEntry(line: string): { asset: string; rule: string | null; reason: string; expires: string | null } | null {
+function parseEntry(
+  line: string,
+): { asset: string; rule: string | null; reason: string; expires: string | null } | null {
   const at = line.indexOf('reason:');
   if (at < 0) return null;
-  const head = line.slice(0, at).split(/[ \t]+/).filter(Boolean);
+  const head = line
+    .slice(0, at)
+    .split(/[ \t]+/)
+    .filter(Boolean);
   if (head.length < 1 || head.length > 2 || (at > 0 && !/[ \t]/.test(line[at - 1]!))) return null;
   let reason = line.slice(at + 'reason:'.length).trim();
   let expires: string | null = null;
@@ -56,7 +61,13 @@ export function parseIgnoreFile(text: string): IgnoreEntry[] {
     const { expires } = m;
     if (expires && Number.isNaN(Date.parse(`${expires}T00:00:00Z`)))
       throw new IgnoreFileError(`line ${i + 1}: bad expiry ${expires}`);
-    out.push({ asset: m.asset, rule: !m.rule || m.rule === '*' ? null : m.rule, reason: m.reason, expires, line: i + 1 });
+    out.push({
+      asset: m.asset,
+      rule: !m.rule || m.rule === '*' ? null : m.rule,
+      reason: m.reason,
+      expires,
+      line: i + 1,
+    });
   });
   return out;
 }
