@@ -201,6 +201,18 @@ describe('requirements recognised by what most of it is', () => {
       ),
     );
 
+  it('a TOML table header atop a few pins is one stray line, not a pyproject (a case the property found)', () => {
+    const raw = ['[project]', 'tn2u57==22.31.4', 'f5==25.35.37', 'a72==40.28.9'].join('\n');
+    const p = parseManifest(input({ asset_type: 'package', raw_manifest: raw }));
+    expect(p.kind).toBe('requirements');
+    expect(p.dependencies.map((d) => `${d.name}${d.spec}`)).toEqual([
+      'tn2u57==22.31.4',
+      'f5==25.35.37',
+      'a72==40.28.9',
+    ]);
+    expect(p.skipped_lines?.total).toBe(1);
+  });
+
   it('a valid requirements file plus k junk lines (k ≤ a third of it) stays requirements with every pin', () => {
     fc.assert(
       fc.property(file, ([pins, junks]) => {

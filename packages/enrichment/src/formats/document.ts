@@ -21,6 +21,13 @@ const TOML_MAX_DEPTH = 64;
  * size up to which it is tried: manifests are small, and a hostile megabyte gets one parse.
  */
 const RECOVERIES = 3;
+
+/** Whether the lines left out of a recovered parse are at most a quarter of the non-blank lines. */
+function mostlyKept(lines: readonly string[], leftOut: number): boolean {
+  let nonBlank = leftOut; // the left-out lines are blank in `lines` now
+  for (const l of lines) if (l.trim() !== '') nonBlank++;
+  return leftOut * 4 <= nonBlank;
+}
 const RECOVERY_CHARS = 64 * 1024;
 
 /** The first line of an error message (parsers put the offending text on the next lines). */
@@ -111,6 +118,12 @@ export class ManifestDocument {
       for (let attempt = 0; ; attempt++) {
         try {
           const t = parseToml(lines ? lines.join('\n') : this.raw, { maxDepth: TOML_MAX_DEPTH });
+          // a read past odd lines must leave most of the text TOML: a `[project]` line atop three requirement
+          // pins is a requirements file with one stray line, not a pyproject with three
+          if (lines && !mostlyKept(lines, this.skipped.get('toml')?.length ?? 0)) {
+            this.skipped.delete('toml');
+            return null;
+          }
           return isObj(t) ? t : null;
         } catch (e) {
           if (attempt === 0) this.errors.set('toml', firstLine(e));

@@ -64,10 +64,27 @@ export function recoverJsonc(text: string, maxErrors: number): { value: unknown;
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (!tree || (tree.type !== 'object' && tree.type !== 'array') || errors.length > maxErrors) return null;
-  const lines = errors.map((e) => {
+  const lineAt = (offset: number): number => {
     let line = 1;
-    for (let i = text.indexOf('\n'); i >= 0 && i < e.offset; i = text.indexOf('\n', i + 1)) line++;
+    for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++;
     return line;
+  };
+  const left = new Set(errors.map((e) => lineAt(e.offset)));
+  // jsonc-parser stops at the end of the root value: whatever follows it is left out too (`[]` atop a list of
+  // requirement pins is not a JSON document), and a recovery must keep most of the text
+  const end = tree.offset + tree.length;
+  const endLine = lineAt(end);
+  const restOfEndLine = text.slice(end, end + 4096).split('\n', 1)[0]!;
+  let nonBlank = 0;
+  const content = (l: string): boolean => {
+    const t = l.trim();
+    return t !== '' && !t.startsWith('//') && !t.startsWith('/*') && !t.startsWith('*');
+  };
+  text.split('\n').forEach((l, i) => {
+    if (l.trim() === '') return;
+    nonBlank++;
+    if ((i + 1 > endLine && content(l)) || (i + 1 === endLine && content(restOfEndLine))) left.add(i + 1);
   });
-  return { value: valueOf(tree), lines: [...new Set(lines)] };
+  if (left.size * 4 > nonBlank) return null;
+  return { value: valueOf(tree), lines: [...left] };
 }
