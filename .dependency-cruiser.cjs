@@ -53,8 +53,16 @@ const workspaces = ['packages', 'services'].flatMap((group) =>
     .filter((dir) => fs.existsSync(path.join(ROOT, group, dir, 'package.json')))
     .map((dir) => {
       const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, group, dir, 'package.json'), 'utf8'));
-      const ours = (deps) => Object.keys(deps ?? {}).filter((d) => d.startsWith('@risk/')).map((d) => d.slice(6));
-      return { dir: `${group}/${dir}`, short: pkg.name.slice(6), deps: ours(pkg.dependencies), devDeps: ours(pkg.devDependencies) };
+      const ours = (deps) =>
+        Object.keys(deps ?? {})
+          .filter((d) => d.startsWith('@risk/'))
+          .map((d) => d.slice(6));
+      return {
+        dir: `${group}/${dir}`,
+        short: pkg.name.slice(6),
+        deps: ours(pkg.dependencies),
+        devDeps: ours(pkg.devDependencies),
+      };
     }),
 );
 const dirOf = new Map(workspaces.map((w) => [w.short, w.dir]));
@@ -85,11 +93,18 @@ for (const line of diagram.split('\n')) {
   const m = /^([a-z-]+)\s+(?:──▶\s+([a-z, -]+?)(?:\s+\(|$)|\()/.exec(line.trim());
   if (m) drawn[m[1]] = m[2] ? m[2].split(',').map((d) => d.trim()) : [];
 }
-const names = (deps) => deps.map((d) => d.split(':')[0]).sort().join(', ');
+const names = (deps) =>
+  deps
+    .map((d) => d.split(':')[0])
+    .sort()
+    .join(', ');
 for (const [name, deps] of Object.entries(LAYERS))
   if (!drawn[name] || names(drawn[name]) !== names(deps))
-    problems.push(`docs/architecture.md draws ${name} ──▶ ${drawn[name] ? names(drawn[name]) : '(nothing)'}, LAYERS says ${names(deps)}`);
-for (const name of Object.keys(drawn)) if (!LAYERS[name]) problems.push(`docs/architecture.md draws ${name}, not in LAYERS`);
+    problems.push(
+      `docs/architecture.md draws ${name} ──▶ ${drawn[name] ? names(drawn[name]) : '(nothing)'}, LAYERS says ${names(deps)}`,
+    );
+for (const name of Object.keys(drawn))
+  if (!LAYERS[name]) problems.push(`docs/architecture.md draws ${name}, not in LAYERS`);
 if (problems.length) throw new Error(`.dependency-cruiser.cjs:\n  ${problems.join('\n  ')}`);
 
 const RUNTIME_FILE = { pathNot: '\\.test\\.tsx?$|/simulators?/' };
@@ -150,7 +165,8 @@ module.exports = {
     },
     {
       name: 'only-the-sdk-imports-admin-api',
-      comment: 'only the SDK (generated from its document) and the console browser tests (the whole stack) import the admin API',
+      comment:
+        'only the SDK (generated from its document) and the console browser tests (the whole stack) import the admin API',
       severity: 'error',
       from: { pathNot: '^(services/admin-api|packages/sdk|packages/console/test)/' },
       to: { path: '^services/admin-api/' },
@@ -175,7 +191,9 @@ module.exports = {
       comment:
         'the worker and the libraries below the APIs load no express and no docs site: of @risk/common/http only the server helpers (@risk/common/server)',
       severity: 'error',
-      from: { path: '^(services/worker|packages/(firewalls|db|enrichment|redaction|contracts|artifacts|thread-pool|time-budget))/src/' },
+      from: {
+        path: '^(services/worker|packages/(firewalls|db|enrichment|redaction|contracts|artifacts|thread-pool|time-budget))/src/',
+      },
       to: { path: '^packages/common/src/http/', pathNot: '^packages/common/src/http/server\\.ts$' },
     },
     {
@@ -185,7 +203,8 @@ module.exports = {
       severity: 'error',
       from: {
         path: '^(packages|services)/',
-        pathNot: '^(packages/common/src/http|services/(public-api|admin-api)|packages/(testing|console|sdk|cli))/|\\.test\\.tsx?$',
+        pathNot:
+          '^(packages/common/src/http|services/(public-api|admin-api)|packages/(testing|console|sdk|cli))/|\\.test\\.tsx?$',
       },
       to: { path: NODE_PKG('express|markdown-it|swagger-ui-dist'), preCompilationOnly: false },
     },

@@ -76,10 +76,13 @@ export async function acquireScanSlot(deps: AppDeps, orgId: string): Promise<Sca
     await release();
     throw err;
   }
-  timers.renew = setInterval(() => {
-    void redis.zadd(orgKey(orgId), 'XX', Date.now() + leaseMs, member).catch(() => undefined);
-    void redis.pexpire(orgKey(orgId), leaseMs * 2).catch(() => undefined);
-  }, Math.max(1000, Math.floor(leaseMs / 3)));
+  timers.renew = setInterval(
+    () => {
+      void redis.zadd(orgKey(orgId), 'XX', Date.now() + leaseMs, member).catch(() => undefined);
+      void redis.pexpire(orgKey(orgId), leaseMs * 2).catch(() => undefined);
+    },
+    Math.max(1000, Math.floor(leaseMs / 3)),
+  );
   timers.renew.unref();
   return { release };
 }
