@@ -11,6 +11,14 @@ const traceFields = {
   tracestate: z.string().max(512).optional(),
 };
 
+/** Retry and retention for jobs whose handler is safe to run again (enrichment, artifact verdicts). */
+const RETRIED_JOB_OPTIONS = {
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 2000 },
+  removeOnComplete: { age: 3600, count: 10000 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+} satisfies JobsOptions;
+
 /**
  * The job catalogue: queue names, payload schemas and retry policy live here, so producers (API,
  * outbox relay) and consumers (worker) agree. Handlers parse their payload with these schemas first.
@@ -39,12 +47,7 @@ export const JOBS = {
       request_id: z.string().max(100).optional(),
       ...traceFields,
     }),
-    options: {
-      attempts: 5,
-      backoff: { type: 'exponential', delay: 2000 },
-      removeOnComplete: { age: 3600, count: 10000 },
-      removeOnFail: { age: 7 * 24 * 3600 },
-    } satisfies JobsOptions,
+    options: RETRIED_JOB_OPTIONS,
     /** what a job is for (mode+fingerprint+digest+reason); kept as the outbox row's dedupe_key, for reading */
     dedupeKey: (p: { livemode: boolean; fingerprint: string; digest: string; reason?: string }) =>
       `enr-${sha256Hex(`${p.livemode ? 'live' : 'test'}\n${p.fingerprint}\n${p.digest}\n${p.reason ?? ''}`).slice(0, 40)}`,
@@ -116,12 +119,7 @@ export const JOBS = {
       request_id: z.string().max(100).optional(),
       ...traceFields,
     }),
-    options: {
-      attempts: 5,
-      backoff: { type: 'exponential', delay: 2000 },
-      removeOnComplete: { age: 3600, count: 10000 },
-      removeOnFail: { age: 7 * 24 * 3600 },
-    } satisfies JobsOptions,
+    options: RETRIED_JOB_OPTIONS,
   },
 } as const;
 

@@ -34,7 +34,6 @@ export { SEVERITY_WEIGHT } from './rules';
 export { severityForScore };
 export { mergeAnalyses, primaryAnalysis } from './observations';
 export { namedArtifacts, MAX_NAMED_ARTIFACTS } from './parse/artifacts';
-export { ARTIFACT_VERDICTS } from './types';
 export type { ArtifactRef, ArtifactVerdictRecord, ArtifactVerdictFinding, ArtifactVerdictValue } from './types';
 /**
  * Every CVE id a rule finding can carry from the curated feed (ids and CVE aliases): the worker reads threats by

@@ -1,4 +1,4 @@
-import { ASSET_TYPE_VALUES, type RiskSeverity } from '@risk/contracts';
+import { ASSET_TYPE_VALUES, type ARTIFACT_VERDICTS, type RiskSeverity } from '@risk/contracts';
 import type { ToolBaseline } from './drift';
 import type { Truncation } from './limits';
 import type { AdvisoryRecord } from './advisories/osv';
@@ -37,15 +37,7 @@ export interface ArtifactRef {
   size: number;
 }
 
-/** The verdicts the artifact analyser gives (@risk/artifacts, docs/artifacts.md "Verdicts"). */
-export const ARTIFACT_VERDICTS = [
-  'malicious',
-  'suspicious',
-  'benign',
-  'invalid',
-  'unscannable',
-  'unsupported',
-] as const;
+/** The verdicts the artifact analyser gives (docs/artifacts.md "Verdicts"); the list is the API contract's. */
 export type ArtifactVerdictValue = (typeof ARTIFACT_VERDICTS)[number];
 
 /** One analyser finding as stored with a verdict: its id, message and evidence (callable, member, offset, excerpt). */

@@ -1,4 +1,4 @@
-import { readApiKeyByHash, type PrismaClient } from '@risk/db';
+import { readApiKeyByHash, type ApiKeyCheckRow, type PrismaClient } from '@risk/db';
 import type { RequestHandler, Response } from 'express';
 import type { Scope } from '@risk/contracts';
 import { hashApiKey } from '../api-keys';
@@ -11,15 +11,7 @@ export interface ApiKeyPrincipal {
   scopes: ReadonlySet<string>;
 }
 
-interface CachedKey {
-  id: string;
-  org_id: string;
-  livemode: boolean;
-  scopes: string[];
-  expires_at: Date | null;
-  revoked_at: Date | null;
-  /** status of the admin tenant that owns the key's org (null for an org no tenant owns) */
-  tenant_status: string | null;
+interface CachedKey extends ApiKeyCheckRow {
   fetchedAt: number;
   /** built once per look-up, shared by the requests the cache entry serves */
   principal: ApiKeyPrincipal;

@@ -4,8 +4,8 @@
 import type { Job } from 'bullmq';
 import { JOBS, type EnrichmentJob } from '@risk/common/queue';
 import { findArtifactVerdicts, markAssetsForArtifactReenrichment, recordAssetArtifacts } from '@risk/db';
+import { ARTIFACT_VERDICTS } from '@risk/contracts';
 import {
-  ARTIFACT_VERDICTS,
   namedArtifacts,
   type ArtifactVerdictFinding,
   type ArtifactVerdictRecord,
