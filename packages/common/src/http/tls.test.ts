@@ -181,7 +181,8 @@ describe('SIGHUP', () => {
     fs.copyFileSync(tls.keyFile, files.keyFile);
     const script = `
       const express = require('express');
-      const { listenWithLimits, reloadTlsOnSighup, createLogger } = require(${JSON.stringify(path.resolve(__dirname, '..', 'index.ts'))});
+      const { listenWithLimits, reloadTlsOnSighup } = require(${JSON.stringify(path.resolve(__dirname, 'server.ts'))});
+      const { createLogger } = require(${JSON.stringify(path.resolve(__dirname, '..', 'logger.ts'))});
       (async () => {
         const a = express();
         a.get('/', (req, res) => res.json({ ok: true }));

@@ -28,7 +28,7 @@ describe('tracing configuration', () => {
         '--import',
         'tsx',
         '-e',
-        `const c = require('./src/index.ts');
+        `const c = require('./src/observability.ts');
          const h = c.startTracing({ serviceName: 't' });
          // a traced enqueue and span are plain calls when off
          c.withSpan('x', {}, async () => 1).then(async (v) => {
