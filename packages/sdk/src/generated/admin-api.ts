@@ -1859,7 +1859,8 @@ export interface operations {
            *           "signals:write",
            *           "signals:read",
            *           "assets:read",
-           *           "threats:read"
+           *           "threats:read",
+           *           "artifacts:read"
            *         ],
            *         "livemode": true,
            *         "expires_at": null
@@ -1991,7 +1992,8 @@ export interface operations {
            *           "signals:write",
            *           "signals:read",
            *           "assets:read",
-           *           "threats:read"
+           *           "threats:read",
+           *           "artifacts:read"
            *         ],
            *         "livemode": true,
            *         "expires_at": null
@@ -4463,7 +4465,8 @@ export interface operations {
            *             "signals:write",
            *             "signals:read",
            *             "assets:read",
-           *             "threats:read"
+           *             "threats:read",
+           *             "artifacts:read"
            *           ],
            *           "livemode": true,
            *           "status": "active",

@@ -35,7 +35,7 @@ export interface paths {
     put?: never;
     /**
      * Upload a model file and scan it (scope artifacts:write)
-     * @description The body is the file itself (`Content-Type: application/octet-stream`); `filename` is a hint only (the format is read from the bytes). 200: these bytes were scanned before by this analyser version, or were re-scanned; 201: first scan of these bytes; 202 `status: scanning`: the scan outlived ARTIFACTS_SCAN_WAIT_MS and goes on (read GET /v1/artifacts/{sha256} later). Over ARTIFACTS_MAX_BYTES: 413 request_too_large. The Idempotency-Key is claimed before the bytes are read: a replay answers the first response without reading the body again.
+     * @description The body is the file itself (`Content-Type: application/octet-stream`); `filename` is a hint only (the format is read from the bytes). 200: these bytes were scanned before by this analyser version, or were re-scanned; 201: first scan of these bytes; 202 `status: scanning`: the scan outlived ARTIFACTS_SCAN_WAIT_MS and goes on (read GET /v1/artifacts/{sha256} later). Over ARTIFACTS_MAX_BYTES: 413 request_too_large. The Idempotency-Key is claimed before the bytes are read: a replay answers the first response without reading the body again. Uploads in flight are capped per org across replicas (ARTIFACTS_SCANS_PER_ORG: 429 rate_limited) and per replica (ARTIFACTS_SCANS_PER_REPLICA: 503 service_unavailable), both with Retry-After; a scan past its CPU budget (ARTIFACTS_SCAN_CPU_MS) is `unscannable`.
      */
     post: operations['postArtifacts'];
     delete?: never;
@@ -3317,6 +3317,25 @@ export interface operations {
            *         "type": "api_error",
            *         "code": "internal_error",
            *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "service_unavailable",
+           *         "message": "A dependency (Postgres or Redis) is not reachable.",
            *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
            *       }
            *     }
