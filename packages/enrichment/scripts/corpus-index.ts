@@ -1,7 +1,7 @@
 // The labelled corpus of real manifests (packages/enrichment/corpus/, method in its README.md): loading and the
 // structural checks shared by the scoreboard (scripts/eval-corpus.ts) and the well-formedness test
 // (test/corpus.test.ts). No engine code here: the expectations must stay independent of the engine.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { ASSET_TYPES, type AssetType, type Severity } from '../src/index';
@@ -9,6 +9,12 @@ import { CORPUS_FORMATS } from '../src/formats';
 
 export const CORPUS_DIR = join(__dirname, '..', 'corpus');
 export const INDEX_PATH = join(CORPUS_DIR, 'index.yaml');
+/**
+ * Later growth of the corpus: each file here is one labelling batch with its own `expectations` (who labelled, when,
+ * and the commit that holds the labels before the engine was run on them), `history` and `entries`, so batches
+ * labelled in parallel never edit one file. The vocabulary lives only in index.yaml.
+ */
+export const BATCHES_DIR = join(CORPUS_DIR, 'batches');
 
 /** Severity bands, least to most severe; a band's position is its distance unit in the scoreboard. */
 export const BANDS: readonly Severity[] = ['informational', 'low', 'medium', 'high', 'critical'];
@@ -58,18 +64,48 @@ export interface CorpusHistoryItem {
   change: string;
   entries: string | string[];
   reason?: string;
+  /** Set on items that came from a batch file. */
+  batch?: string;
+}
+
+export interface CorpusExpectations {
+  written_at: string;
+  engine_run_before_writing: boolean;
+  author: string;
+  committed_in?: string;
+}
+
+export interface CorpusBatch {
+  /** The batch's file name under corpus/batches/. */
+  file: string;
+  expectations: CorpusExpectations;
+  history: CorpusHistoryItem[];
+  entries: CorpusEntry[];
 }
 
 export interface CorpusIndex {
   version: number;
-  expectations: { written_at: string; engine_run_before_writing: boolean; author: string };
+  expectations: CorpusExpectations;
+  /** The batches merged into `entries` and `history` (empty when only index.yaml exists). */
+  batches?: { file: string; expectations: CorpusExpectations; entries: number }[];
   risk_vocabulary: Record<string, string[]>;
   history: CorpusHistoryItem[];
   entries: CorpusEntry[];
 }
 
-export function loadCorpus(path = INDEX_PATH): CorpusIndex {
-  return parse(readFileSync(path, 'utf8')) as CorpusIndex;
+/** index.yaml plus every batch under corpus/batches/ (sorted by name), merged into one index. */
+export function loadCorpus(path = INDEX_PATH, batchesDir = BATCHES_DIR): CorpusIndex {
+  const index = parse(readFileSync(path, 'utf8')) as CorpusIndex;
+  const files = existsSync(batchesDir) ? readdirSync(batchesDir).filter((f) => f.endsWith('.yaml')).sort() : [];
+  index.batches = [];
+  for (const file of files) {
+    const batch = parse(readFileSync(join(batchesDir, file), 'utf8')) as Omit<CorpusBatch, 'file'>;
+    const entries = Array.isArray(batch?.entries) ? batch.entries : [];
+    index.batches.push({ file, expectations: batch?.expectations, entries: entries.length });
+    index.entries = [...index.entries, ...entries];
+    index.history = [...index.history, ...(batch?.history ?? []).map((h) => ({ ...h, batch: file }))];
+  }
+  return index;
 }
 
 export function readManifest(entry: CorpusEntry): string {
@@ -101,6 +137,13 @@ export function validateCorpus(index: CorpusIndex): string[] {
   if (!index.expectations || !nonEmpty(index.expectations.written_at))
     problems.push('expectations.written_at is missing');
   if (!Array.isArray(index.history) || index.history.length === 0) problems.push('history section is missing');
+  for (const b of index.batches ?? []) {
+    if (!b.expectations || !nonEmpty(b.expectations.written_at) || !nonEmpty(b.expectations.author))
+      problems.push(`batch ${b.file}: expectations.written_at and author are required`);
+    else if (b.expectations.engine_run_before_writing !== false)
+      problems.push(`batch ${b.file}: expectations must be written before the engine is run on them`);
+    if (b.entries === 0) problems.push(`batch ${b.file}: no entries`);
+  }
   const vocab = index.risk_vocabulary ?? {};
   for (const [phrase, rules] of Object.entries(vocab))
     if (!Array.isArray(rules)) problems.push(`risk_vocabulary.${phrase} is not a list`);

@@ -179,7 +179,9 @@ export function renderReport(index: CorpusIndex, s: Scoreboard): string {
   const n = s.outcomes.length;
   out.push('# Enrichment scoreboard', '');
   out.push(
-    `Corpus: ${n} manifests (${s.risky} risky, ${s.benign} benign), expectations written ${index.expectations.written_at}.`,
+    `Corpus: ${n} manifests (${s.risky} risky, ${s.benign} benign), expectations written ${index.expectations.written_at}` +
+      (index.batches ?? []).map((b) => `; ${b.entries} in batch ${b.file} written ${b.expectations?.written_at}`).join('') +
+      '.',
     `Context: no threats, default publisher context, now = ${NEUTRAL_NOW}.`,
     '',
   );
