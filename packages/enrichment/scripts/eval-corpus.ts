@@ -180,7 +180,9 @@ export function renderReport(index: CorpusIndex, s: Scoreboard): string {
   out.push('# Enrichment scoreboard', '');
   out.push(
     `Corpus: ${n} manifests (${s.risky} risky, ${s.benign} benign), expectations written ${index.expectations.written_at}` +
-      (index.batches ?? []).map((b) => `; ${b.entries} in batch ${b.file} written ${b.expectations?.written_at}`).join('') +
+      (index.batches ?? [])
+        .map((b) => `; ${b.entries} in batch ${b.file} written ${b.expectations?.written_at}`)
+        .join('') +
       '.',
     `Context: no threats, default publisher context, now = ${NEUTRAL_NOW}.`,
     '',
@@ -252,24 +254,23 @@ export function renderReport(index: CorpusIndex, s: Scoreboard): string {
         Math.abs(b.distance) - Math.abs(a.distance) || a.distance - b.distance || a.entry.id.localeCompare(b.entry.id),
     )
     .slice(0, 15);
-  out.push('| id | format | expected | engine (score) | read as | fired | missed |', '|---|---|---|---|---|---|---|');
-  for (const o of worst)
-    out.push(
-      `| ${o.entry.id} | ${o.entry.format} | ${o.entry.expected_band} | ${o.actual} (${o.score}) | ${o.kind} | ${list(o.rules)} | ${list(o.missed)} |`,
-    );
-  out.push('');
+  out.push(...outcomeTable(worst, 'fired', 'missed'), '');
 
   out.push('## Every entry', '');
-  out.push(
-    '| id | format | expected | engine (score) | read as | fired rules | missed risks |',
-    '|---|---|---|---|---|---|---|',
-  );
-  for (const o of s.outcomes)
-    out.push(
-      `| ${o.entry.id} | ${o.entry.format} | ${o.entry.expected_band} | ${o.actual} (${o.score}) | ${o.kind} | ${list(o.rules)} | ${list(o.missed)} |`,
-    );
-  out.push('');
+  out.push(...outcomeTable(s.outcomes, 'fired rules', 'missed risks'), '');
   return out.join('\n');
+}
+
+/** One Markdown row per outcome; the two tables that use it differ only in their last two headings. */
+function outcomeTable(outcomes: EntryOutcome[], firedHeading: string, missedHeading: string): string[] {
+  return [
+    `| id | format | expected | engine (score) | read as | ${firedHeading} | ${missedHeading} |`,
+    '|---|---|---|---|---|---|---|',
+    ...outcomes.map(
+      (o) =>
+        `| ${o.entry.id} | ${o.entry.format} | ${o.entry.expected_band} | ${o.actual} (${o.score}) | ${o.kind} | ${list(o.rules)} | ${list(o.missed)} |`,
+    ),
+  ];
 }
 
 /**
