@@ -164,3 +164,4 @@ export * from './openapi-examples';
 export * from './start-process';
 export * from './health-probe';
 export * from './bench';
+export * from './artifact-upload';

@@ -1,12 +1,11 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SCAN_CPU_BUDGET_SPENT } from '@risk/artifacts';
-import { probeHealth } from '@risk/testing';
+import { listenWithLimits } from '@risk/common/server';
+import { openArtifactUpload, probeHealth, uploadArtifact, waitFor } from '@risk/testing';
 import { currentSlowdown } from '@risk/time-budget';
-import request from 'supertest';
 import { opcodeFloodPickle } from '../../../packages/artifacts/test/pickle-bytes';
 import type { PublicApiApp } from '../src/app';
 import { scansInFlight } from '../src/domain/artifacts/scan-slots';
@@ -15,35 +14,15 @@ import { createHarness, idem, type Harness } from './harness';
 // docs/artifacts.md "Upload scans under a budget": scans run in budgeted threads (a hostile pickle never stalls the
 // API's event loop, and past its CPU budget it is unscannable), under a cap per replica (503) and per org (429).
 
-async function eventually(check: () => boolean, tries = 500): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('condition never held');
-}
-
-async function listen(app: PublicApiApp): Promise<{ server: http.Server; port: number }> {
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
+/** Listens on a free port; the slot-holding uploads and the health probe need a real socket. */
+async function listen(app: PublicApiApp) {
+  const server = await listenWithLimits(app, { port: 0, host: '127.0.0.1' });
   return { server, port: (server.address() as AddressInfo).port };
 }
 
 /** An upload whose body never ends until destroyed: it holds its slots. */
-function openUpload(port: number, key: string): http.ClientRequest {
-  const req = http.request({
-    host: '127.0.0.1',
-    port,
-    method: 'POST',
-    path: '/v1/artifacts',
-    headers: {
-      Authorization: `Bearer ${key}`,
-      'Idempotency-Key': idem(),
-      'Content-Type': 'application/octet-stream',
-      'Content-Length': String(1 << 20),
-    },
-  });
-  req.on('error', () => undefined);
+function openUpload(port: number, key: string) {
+  const req = openArtifactUpload(port, key, 1 << 20);
   req.write(Buffer.alloc(4096, 7));
   return req;
 }
@@ -52,13 +31,8 @@ describe('artifact scans under a budget and caps', () => {
   let h: Harness;
   let spill: string;
 
-  const upload = (app: PublicApiApp, bytes: Uint8Array, key = h.key, idemKey = idem()) =>
-    request(app)
-      .post('/v1/artifacts')
-      .set('Authorization', `Bearer ${key}`)
-      .set('Idempotency-Key', idemKey)
-      .set('Content-Type', 'application/octet-stream')
-      .send(Buffer.from(bytes));
+  const upload = (app: PublicApiApp, bytes: Uint8Array, key = h.key, idempotencyKey = idem()) =>
+    uploadArtifact(app, bytes, { key, idempotencyKey });
 
   beforeAll(async () => {
     spill = mkdtempSync(path.join(tmpdir(), 'artifacts-budget-spill-'));
@@ -105,7 +79,7 @@ describe('artifact scans under a budget and caps', () => {
     const { server, port } = await listen(app);
     const held = openUpload(port, h.key);
     try {
-      await eventually(() => scansInFlight() === 1);
+      await waitFor('the held upload to take its slot', () => scansInFlight() === 1);
       const res = await upload(app, new Uint8Array([0x80, 4, 0x4e, 0x2e]));
       expect(res.status).toBe(503);
       expect(res.body.error).toMatchObject({ code: 'service_unavailable' });
@@ -114,7 +88,7 @@ describe('artifact scans under a budget and caps', () => {
       held.destroy();
       server.close();
     }
-    await eventually(() => scansInFlight() === 0);
+    await waitFor('the slots to be given back', () => scansInFlight() === 0);
   });
 
   it('refuses an org past its cap across replicas with 429 and Retry-After; other orgs go on', async () => {
@@ -125,7 +99,7 @@ describe('artifact scans under a budget and caps', () => {
     const { server, port } = await listen(replicaA);
     const held = openUpload(port, h.key);
     try {
-      await eventually(() => scansInFlight() === 1);
+      await waitFor('the held upload to take its slot', () => scansInFlight() === 1);
       const small = new Uint8Array([0x80, 4, 0x4b, 1, 0x2e]);
       const res = await upload(replicaB, small, h.key, refusedKey);
       expect(res.status).toBe(429);
@@ -137,7 +111,7 @@ describe('artifact scans under a budget and caps', () => {
       held.destroy();
       server.close();
     }
-    await eventually(() => scansInFlight() === 0);
+    await waitFor('the slots to be given back', () => scansInFlight() === 0);
     // the slot is given back, and a refusal stores nothing: the same Idempotency-Key is free for the retry
     const retried = await upload(replicaB, new Uint8Array([0x80, 4, 0x4b, 2, 0x2e]), h.key, refusedKey);
     expect(retried.status).toBe(201);

@@ -1,28 +1,17 @@
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ANALYSER_VERSION } from '@risk/artifacts';
+import { sha256Hex as sha } from '@risk/common/crypto';
 import { QUEUES } from '@risk/common/queue';
 import { closeServer, listenWithLimits } from '@risk/common/server';
+import { openArtifactUpload, uploadArtifact, waitFor, type UploadOptions } from '@risk/testing';
 import request from 'supertest';
 import { osSystemPickle, torchStatePickle } from '../../../packages/artifacts/test/pickle-bytes';
 import { zipBytes } from '../../../packages/artifacts/test/zip-bytes';
 import { MAX_HEADER_SIZE, type PublicApiApp } from '../src/app';
 import { createHarness, idem, type Harness } from './harness';
-
-const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
-/** Polls `check` every 20 ms until it holds (at most `tries` times); the tests wait on events, never on a clock. */
-async function eventually(check: () => Promise<boolean> | boolean, tries = 500): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('condition never held');
-}
 
 describe('artifacts API', () => {
   let h: Harness;
@@ -31,16 +20,8 @@ describe('artifacts API', () => {
   let maliciousZip: Uint8Array;
   let benignPickle: Uint8Array;
 
-  const upload = (
-    bytes: Uint8Array,
-    opts: { key?: string; on?: PublicApiApp; idemKey?: string; query?: string } = {},
-  ) =>
-    request(opts.on ?? app)
-      .post(`/v1/artifacts${opts.query ?? ''}`)
-      .set('Authorization', `Bearer ${opts.key ?? h.key}`)
-      .set('Idempotency-Key', opts.idemKey ?? idem())
-      .set('Content-Type', 'application/octet-stream')
-      .send(Buffer.from(bytes));
+  const upload = (bytes: Uint8Array, { on = app, ...opts }: Partial<UploadOptions> & { on?: PublicApiApp } = {}) =>
+    uploadArtifact(on, bytes, { key: h.key, ...opts });
 
   beforeAll(async () => {
     spill = mkdtempSync(path.join(tmpdir(), 'artifacts-api-spill-'));
@@ -97,10 +78,10 @@ describe('artifacts API', () => {
   it('replays an Idempotency-Key without reading the body again', async () => {
     const bytes = Buffer.from('idempotent upload: not a model at all');
     const key = idem();
-    const first = await upload(bytes, { idemKey: key });
+    const first = await upload(bytes, { idempotencyKey: key });
     expect(first.status).toBe(201);
     expect(first.body.verdict).toBe('unsupported');
-    const replay = await upload(bytes, { idemKey: key });
+    const replay = await upload(bytes, { idempotencyKey: key });
     expect(replay.status).toBe(201);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body).toEqual(first.body);
@@ -157,7 +138,7 @@ describe('artifacts API', () => {
 
   it('looks up to 500 hashes in the order asked, and refuses 501', async () => {
     const known = [sha(maliciousZip), sha(benignPickle)];
-    const fillers = Array.from({ length: 498 }, (_, i) => createHash('sha256').update(`filler ${i}`).digest('hex'));
+    const fillers = Array.from({ length: 498 }, (_, i) => sha(`filler ${i}`));
     const asked = [known[1]!, ...fillers, known[0]!];
     const qs = asked.map((s) => `sha256s=${s}`).join('&');
     // a ~36 KB URL: through a server with the production header limit, as main.ts listens
@@ -188,30 +169,16 @@ describe('artifacts API', () => {
     expect(declared.body.error.code).toBe('request_too_large');
 
     // no Content-Length: the cap is found while streaming
-    const server = small.listen(0, '127.0.0.1');
+    const server = await listenWithLimits(small, { port: 0, host: '127.0.0.1' });
     try {
-      await new Promise((r) => server.once('listening', r));
       const { port } = server.address() as AddressInfo;
       const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = http.request(
-          {
-            host: '127.0.0.1',
-            port,
-            method: 'POST',
-            path: '/v1/artifacts',
-            headers: {
-              Authorization: `Bearer ${h.key}`,
-              'Idempotency-Key': idem(),
-              'Content-Type': 'application/octet-stream',
-              'Transfer-Encoding': 'chunked',
-            },
-          },
-          (res) => {
-            let text = '';
-            res.on('data', (c: Buffer) => (text += c.toString()));
-            res.on('end', () => resolve({ status: res.statusCode!, body: text }));
-          },
-        );
+        const req = openArtifactUpload(port, h.key);
+        req.on('response', (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+        });
         req.on('error', reject);
         for (let i = 0; i < 4; i++) req.write(Buffer.alloc(512, 1));
         req.end();
@@ -225,27 +192,14 @@ describe('artifacts API', () => {
   });
 
   it('removes the spill file when the client goes away mid-upload', async () => {
-    const server = app.listen(0, '127.0.0.1');
+    const server = await listenWithLimits(app, { port: 0, host: '127.0.0.1' });
     try {
-      await new Promise((r) => server.once('listening', r));
       const { port } = server.address() as AddressInfo;
-      const req = http.request({
-        host: '127.0.0.1',
-        port,
-        method: 'POST',
-        path: '/v1/artifacts',
-        headers: {
-          Authorization: `Bearer ${h.key}`,
-          'Idempotency-Key': idem(),
-          'Content-Type': 'application/octet-stream',
-          'Content-Length': String(1 << 20),
-        },
-      });
-      req.on('error', () => undefined);
+      const req = openArtifactUpload(port, h.key, 1 << 20);
       req.write(Buffer.alloc(64 * 1024, 7));
-      await eventually(() => readdirSync(spill).length === 1);
+      await waitFor('the spill file', () => readdirSync(spill).length === 1);
       req.destroy();
-      await eventually(() => readdirSync(spill).length === 0);
+      await waitFor('the spill file to go', () => readdirSync(spill).length === 0);
     } finally {
       server.close();
     }
@@ -259,16 +213,14 @@ describe('artifacts API', () => {
     const res = await upload(bytes, { on: impatient });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ object: 'artifact', sha256: sha(bytes), status: 'scanning', verdict: null });
-    let verdict: string | null = null;
-    await eventually(async () => {
+    const done = await waitFor('the verdict', async () => {
       const read = await request(app)
         .get(`/v1/artifacts/${sha(bytes)}`)
         .set('Authorization', `Bearer ${h.key}`);
-      verdict = read.body.verdict;
-      return read.body.status === 'done';
+      return read.body.status === 'done' && (read.body as { verdict: string });
     });
-    expect(verdict).toBe('malicious');
-    await eventually(() => readdirSync(spill).length === 0);
+    expect(done.verdict).toBe('malicious');
+    await waitFor('the spill file to go', () => readdirSync(spill).length === 0);
   });
 
   it('shares state between two API replicas, which keep bytes in Postgres when told to', async () => {

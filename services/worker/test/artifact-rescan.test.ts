@@ -1,33 +1,14 @@
-import { createHash, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { ANALYSER_VERSION, closeScanPools, SCAN_CPU_BUDGET_SPENT } from '@risk/artifacts';
+import { sha256Hex as sha } from '@risk/common/crypto';
 import { QUEUES } from '@risk/common/queue';
 import { claimArtifactScan, findArtifacts } from '@risk/db';
-import { probeHealth } from '@risk/testing';
+import { probeHealth, uploadArtifact } from '@risk/testing';
 import { currentSlowdown } from '@risk/time-budget';
-import request from 'supertest';
-import { opcodeFloodPickle } from '../../../packages/artifacts/test/pickle-bytes';
+import { opcodeFloodPickle, osSystemPickle } from '../../../packages/artifacts/test/pickle-bytes';
 import { artifactUpkeep } from '../src/artifact-rescan';
 import { startHealthServer } from '../src/health-server';
 import { createWorkerHarness, type WorkerHarness } from './harness';
-
-const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
-/** `posix.system('id')` as a protocol-2 pickle: PROTO, GLOBAL, BINUNICODE, TUPLE1, REDUCE, STOP. */
-function osSystemPickle(): Buffer {
-  const arg = Buffer.from('id');
-  const len = Buffer.alloc(4);
-  len.writeUInt32LE(arg.length);
-  return Buffer.concat([
-    Buffer.from([0x80, 0x02]),
-    Buffer.from('cposix\nsystem\n', 'latin1'),
-    Buffer.from('X'),
-    len,
-    arg,
-    Buffer.from([0x85]),
-    Buffer.from('R.'),
-  ]);
-}
 
 describe('artifact upkeep in maintenance', () => {
   let h: WorkerHarness;
@@ -39,13 +20,7 @@ describe('artifact upkeep in maintenance', () => {
     await h.close();
   });
 
-  const keep = (bytes: Uint8Array) =>
-    request(h.app)
-      .post('/v1/artifacts')
-      .set('Authorization', `Bearer ${h.key}`)
-      .set('Idempotency-Key', randomUUID())
-      .set('Content-Type', 'application/octet-stream')
-      .send(Buffer.from(bytes));
+  const keep = (bytes: Uint8Array) => uploadArtifact(h.app, bytes, { key: h.key });
 
   /** As if an older analyser had judged these bytes (benign): the next upkeep re-scans them. */
   const judgedByOlderAnalyser = (bytes: Uint8Array) =>
@@ -74,7 +49,7 @@ describe('artifact upkeep in maintenance', () => {
   });
 
   it('marks a scan whose lease ran out failed', async () => {
-    const dead = createHash('sha256').update('a scan whose process died').digest('hex');
+    const dead = sha('a scan whose process died');
     await claimArtifactScan(h.ctx.db.pool, {
       sha256: dead,
       size: 10,
