@@ -160,6 +160,11 @@ export {
   type AssetArtifactRef,
   type AssetArtifactView,
 } from './stores/asset-artifacts-store';
+export {
+  readOrgArtifactReports,
+  recordOrgArtifactReports,
+  type OrgArtifactReport,
+} from './stores/org-artifact-reports-store';
 // The stores' typed functions: every SQL statement of the services lives behind them (docs/data-access.md).
 export {
   markOutboxProcessedAsync,
