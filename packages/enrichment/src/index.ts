@@ -35,6 +35,13 @@ export { severityForScore };
 export { mergeAnalyses, primaryAnalysis } from './observations';
 export { namedArtifacts, MAX_NAMED_ARTIFACTS } from './parse/artifacts';
 export type { ArtifactRef, ArtifactVerdictRecord, ArtifactVerdictFinding, ArtifactVerdictValue } from './types';
+export {
+  clientReportedFindings,
+  reportCounts,
+  CLIENT_REPORTED_SOURCE,
+  type ClientReport,
+  type ClientReportedFinding,
+} from './client-reported';
 /**
  * Every CVE id a rule finding can carry from the curated feed (ids and CVE aliases): the worker reads threats by
  * these plus the ids of the candidate advisories it read for the asset (docs/advisories.md "Enrichment").

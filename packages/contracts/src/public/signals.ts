@@ -5,6 +5,7 @@ import { zFreeFormObject } from '../json-depth';
 import { ZFingerprint } from '../fingerprint';
 import { NO_CONTROL } from '../common';
 import { THREAT_ASSET_TYPES } from './threats';
+import { ARTIFACT_VERDICTS } from './artifacts';
 
 /** The asset types (docs/public-api.md "Signals and assets"; @risk/enrichment's ASSET_TYPES is this list). */
 export const ASSET_TYPE_VALUES = THREAT_ASSET_TYPES;
@@ -15,6 +16,49 @@ export const BULK_SIGNALS_MAX = 500;
 /** Files one signal may name by hash (docs/artifacts.md "Judgement"). */
 export const SIGNAL_ARTIFACTS_MAX = 1000;
 export const SIGNAL_ARTIFACT_PATH_MAX = 1024;
+/** Findings one client-reported scan result may quote (docs/artifacts.md "Client-reported scan results"). */
+export const REPORTED_FINDINGS_MAX = 10;
+
+const zReportedText = (max: number) =>
+  z.string().min(1).max(max).regex(NO_CONTROL, 'must not contain control characters');
+
+/**
+ * A scan result the client made itself (its own scanner, e.g. `risk-scan`, picklescan, ModelScan) for one named file
+ * (docs/artifacts.md "Client-reported scan results"). It counts only in the reporting org's own views of the asset,
+ * only while the platform has no verdict of its own for those bytes, and only to raise: a reported `benign` changes
+ * nothing. It never enters the shared verdict of the hash (`GET /v1/artifacts/{sha256}`).
+ */
+export const ZReportedScan = z
+  .strictObject({
+    verdict: z.enum(ARTIFACT_VERDICTS).openapi({ description: "the client's analyser's verdict for these bytes" }),
+    analyser: zReportedText(100).openapi({ description: 'the analyser that made it', example: 'risk-scan' }),
+    analyser_version: zReportedText(64).openapi({ description: "the analyser's version", example: '1.4.0' }),
+    findings: z
+      .array(
+        z.strictObject({
+          id: zReportedText(100).openapi({ example: 'pickle.dangerous_callable' }),
+          message: zReportedText(500),
+          severity: z.enum(['critical', 'high', 'medium', 'low', 'info']).optional(),
+          evidence: z
+            .strictObject({
+              callable: zReportedText(200).optional(),
+              member: zReportedText(200).optional(),
+              offset: z
+                .int('must be an integer')
+                .min(0, 'must not be negative')
+                .max(Number.MAX_SAFE_INTEGER)
+                .optional(),
+              excerpt: zReportedText(200).optional(),
+            })
+            .optional(),
+        }),
+      )
+      .max(REPORTED_FINDINGS_MAX, 'must hold at most 10 findings')
+      .optional()
+      .openapi({ description: "at most 10 of the analyser's findings, quoted as evidence" }),
+  })
+  .openapi('ReportedScan');
+export type ReportedScan = z.infer<typeof ZReportedScan>;
 
 /**
  * One file an asset ships, named by the SHA-256 of its bytes (docs/artifacts.md "Judgement"): enrichment judges it by
@@ -44,6 +88,10 @@ export const ZSignalArtifact = z
       .min(0, 'must not be negative')
       .max(Number.MAX_SAFE_INTEGER)
       .openapi({ description: 'size in bytes' }),
+    reported: ZReportedScan.optional().openapi({
+      description:
+        "the client's own scan result for these bytes: counts only in this org's views of the asset, only while the platform has no verdict of its own, and never lowers anything (docs/artifacts.md)",
+    }),
   })
   .openapi('SignalArtifact');
 export type SignalArtifact = z.infer<typeof ZSignalArtifact>;

@@ -111,7 +111,9 @@ function artifactEvidence(evidence: unknown): Json | null {
   const e = evidence as Json;
   if (typeof e.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(e.sha256)) return null;
   const out: Json = { path: e.path, sha256: e.sha256 };
-  for (const k of ['format', 'verdict', 'analyser_version', 'analyser_findings'] as const)
+  // `source` and `analyser` mark a file judged by the client's own scanner (docs/artifacts.md "Client-reported scan
+  // results"), not by the platform
+  for (const k of ['source', 'format', 'verdict', 'analyser', 'analyser_version', 'analyser_findings'] as const)
     if (e[k] !== undefined) out[k] = e[k];
   return out;
 }

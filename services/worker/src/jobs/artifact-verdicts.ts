@@ -3,7 +3,12 @@
 // naming hashes whose verdict is new or changed.
 import type { Job } from 'bullmq';
 import { JOBS, type EnrichmentJob } from '@risk/common/queue';
-import { findArtifactVerdicts, markAssetsForArtifactReenrichment, recordAssetArtifacts } from '@risk/db';
+import {
+  findArtifactVerdicts,
+  markAssetsForArtifactReenrichment,
+  recordAssetArtifacts,
+  recordOrgArtifactReports,
+} from '@risk/db';
 import { ARTIFACT_VERDICTS } from '@risk/contracts';
 import {
   namedArtifacts,
@@ -45,7 +50,8 @@ function toFinding(f: unknown): ArtifactVerdictFinding | null {
  * Records the hashes the job's observations name (asset_artifacts) and reads their verdicts in one query, then gives
  * them to every input. The record comes first: a verdict committed after the read finds the asset there and queues
  * its re-enrichment. An asset naming no hash costs no query (rows it recorded earlier stay until it names one again:
- * at worst one needless re-enrichment, which changes nothing). Returns the number of verdicts found.
+ * at worst one needless re-enrichment, which changes nothing; an org's reports of an earlier signal stop counting
+ * once its latest observation differs). Returns the number of verdicts found.
  */
 export async function attachArtifactVerdicts(
   deps: Pick<WorkerDeps, 'pool'>,
@@ -55,10 +61,15 @@ export async function attachArtifactVerdicts(
   const named = namedArtifacts(inputs);
   if (named.length === 0) return 0;
   await recordAssetArtifacts(deps.pool, { livemode: job.livemode, fingerprint: job.fingerprint, artifacts: named });
-  const found = await findArtifactVerdicts(
-    deps.pool,
-    named.map((a) => a.sha256),
-  );
+  // each org's own reported scan results, rebuilt from its latest signal beside (never into) the shared verdicts
+  // (docs/artifacts.md "Client-reported scan results"); the engine never sees them
+  const [found] = await Promise.all([
+    findArtifactVerdicts(
+      deps.pool,
+      named.map((a) => a.sha256),
+    ),
+    recordOrgArtifactReports(deps.pool, { livemode: job.livemode, fingerprint: job.fingerprint }),
+  ]);
   const records: ArtifactVerdictRecord[] = [];
   for (const [sha256, v] of found) {
     if (!(ARTIFACT_VERDICTS as readonly string[]).includes(v.verdict)) continue;
