@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { JOBS } from '@risk/common/queue';
+import { EXAMPLE_ARTIFACT } from '@risk/contracts';
 import { completeArtifactScan } from '@risk/db';
 import { startWorker, type RunningWorker } from '../src';
 import { createWorkerHarness, waitFor, type WorkerHarness } from './harness';
@@ -70,15 +71,8 @@ describe('artifact verdicts re-enrich the assets that name them', () => {
       size: 1234,
       format: 'pytorch_zip',
       verdict: 'malicious',
-      findings: [
-        {
-          id: 'pickle.dangerous_callable',
-          severity: 'critical',
-          verdict: 'malicious',
-          message: 'Loading calls posix.system',
-          evidence: { callable: 'posix.system', member: 'archive/data.pkl', offset: 98 },
-        },
-      ],
+      // the documented example's finding (a posix.system call in archive/data.pkl)
+      findings: EXAMPLE_ARTIFACT.findings,
       facts: {},
       analyser_version: 'test-1',
     });
@@ -94,7 +88,7 @@ describe('artifact verdicts re-enrich the assets that name them', () => {
       sha256: SHA,
       verdict: 'malicious',
       analyser_version: 'test-1',
-      analyser_findings: [{ callable: 'posix.system', member: 'archive/data.pkl', offset: 98 }],
+      analyser_findings: EXAMPLE_ARTIFACT.findings.map((f) => f.evidence),
     });
     const events = await h.ctx.db.prisma.event.findMany({
       where: { livemode: true, fingerprint: fp, type: 'asset.risk_changed' },
