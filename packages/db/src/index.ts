@@ -143,15 +143,13 @@ export {
   recordArtifactUpload,
   renewArtifactLease,
   writeArtifactChunk,
-} from './stores/artifacts';
-export type {
-  ArtifactClaim,
-  ArtifactRow,
-  ArtifactScanWrite,
-  ArtifactsDb,
-  ArtifactStatus,
-  ArtifactVerdictName,
-  ArtifactVerdictRow,
+  type ArtifactClaim,
+  type ArtifactRow,
+  type ArtifactScanWrite,
+  type ArtifactsDb,
+  type ArtifactStatus,
+  type ArtifactVerdictName,
+  type ArtifactVerdictRow,
 } from './stores/artifacts';
 export {
   markAssetsForArtifactReenrichment,
