@@ -1,6 +1,8 @@
 import data from '../src/data/mcp-servers.json';
+import listing from '../src/data/known-servers.json';
 import { analyze } from '../src/index';
-import { isKnownServerWith, KNOWN_SERVERS, knownServers, nameTokens } from '../src/rules/signals/servers';
+import { isKnownServerWith, KNOWN_SERVERS, knownServers, listedServer, nameTokens } from '../src/rules/signals/servers';
+import { typosquatTarget } from '../src/rules/signals/publisher';
 import { input } from './helpers';
 
 const CAPS = new Set(['filesystem_read', 'filesystem_write', 'network_egress', 'browser']);
@@ -84,5 +86,47 @@ describe('well-known MCP servers data file', () => {
     ]);
     expect(r29({ github })).toEqual([]);
     expect(r29({ fetch })).toEqual([]);
+  });
+});
+
+describe('listed MCP servers data file (public listings)', () => {
+  const LISTED_CAPS = new Set([...CAPS, 'shell', 'payments', 'messaging', 'infrastructure', 'installs_servers']);
+
+  it('has several hundred entries, each with its listing source and capabilities derived from its description', () => {
+    expect(listing.servers.length).toBeGreaterThanOrEqual(300);
+    expect(new Set(listing.servers.map((s) => s.id)).size).toBe(listing.servers.length);
+    for (const s of listing.servers) {
+      expect(s.source.repo).toMatch(/^[\w.-]+\/[\w.-]+$/);
+      expect(s.source.path).toBeTruthy();
+      expect(s.capabilities_from).toBe('description');
+      expect(s.publisher).toBeTruthy();
+      for (const c of s.capabilities) expect(LISTED_CAPS.has(c)).toBe(true);
+      for (const p of s.packages) expect(p.source.repo).toBeTruthy();
+    }
+    // the vendors' own integrations and the reference servers are marked official; community ones are not
+    expect(listing.servers.filter((s) => s.official).length).toBeGreaterThan(100);
+    expect(listing.servers.filter((s) => !s.official).length).toBeGreaterThan(200);
+  });
+
+  it('finds a listed server by its exact published name (any version) or its repository, never by likeness', () => {
+    expect(listedServer('firecrawl-mcp@1.7.0')?.publisher).toBe('mendableai');
+    expect(listedServer('git+https://github.com/mendableai/firecrawl-mcp-server.git')?.name).toBe('Firecrawl');
+    expect(listedServer('docker.io/grafana/mcp-grafana:latest')?.publisher).toBe('grafana');
+    expect(listedServer('@anaisbetts/mcp-installer')?.capabilities).toEqual(['installs_servers']);
+    // a monorepo holds several servers: its URL names none of them
+    expect(listedServer('https://github.com/modelcontextprotocol/servers')).toBeNull();
+    // a look-alike is not the listed server: it stays a typosquat question (R15)
+    expect(listedServer('firecrawl-mcq')).toBeNull();
+    expect(listedServer('firecrawl-mcp-server')).toBeNull();
+    expect(typosquatTarget('modelcontextprotocol-servers')).toBeNull();
+  });
+
+  it('gives a listed server its capabilities in a client config (R19 for a scraper, R18 for a file server)', () => {
+    expect(isKnownServerWith('firecrawl-mcp', ['network_egress'])).toBe(true);
+    expect(isKnownServerWith('airtable-mcp-server', ['network_egress', 'filesystem_write'])).toBe(false);
+    expect(rules(config('crawl', 'npx', ['-y', 'firecrawl-mcp@1.7.0']))).toContain('R19');
+    const db = rules(config('airtable', 'npx', ['-y', 'airtable-mcp-server@1.7.2']));
+    expect(db).not.toContain('R18');
+    expect(db).not.toContain('R19');
   });
 });

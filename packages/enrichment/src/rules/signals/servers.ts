@@ -1,9 +1,21 @@
-// Well-known MCP servers and what they can do, from src/data/mcp-servers.json
-// (docs/enrichment.md R18/R19). Names are compared as whole tokens, never as substrings, so
-// `digit-tools` is not `git` and `fetcher` is not `fetch`.
+// Well-known MCP servers and what they can do: the curated reference servers of src/data/mcp-servers.json (names
+// compared as whole tokens, never as substrings, so `digit-tools` is not `git` and `fetcher` is not `fetch`) and the
+// servers of public listings in src/data/known-servers.json (matched only by an exact published name or repository,
+// so a look-alike name stays R15's to judge). docs/enrichment.md R18/R19 and "Data files".
 import data from '../../data/mcp-servers.json';
+import listed from '../../data/known-servers.json';
 
-export type ServerCapability = 'filesystem_read' | 'filesystem_write' | 'network_egress' | 'browser';
+/** What a server can do, in the capability rules' terms (R17 shell, R18 filesystem, R19 network/payments/messaging). */
+export type ServerCapability =
+  | 'filesystem_read'
+  | 'filesystem_write'
+  | 'network_egress'
+  | 'browser'
+  | 'shell'
+  | 'payments'
+  | 'messaging'
+  | 'infrastructure'
+  | 'installs_servers';
 
 export interface KnownServer {
   readonly id: string;
@@ -51,9 +63,68 @@ export function knownServers(name: string): KnownServer[] {
   return KNOWN_SERVERS.filter((s) => s.names.some((n) => hasSequence(tokens, nameTokens(n))));
 }
 
-/** Whether a name is a well-known server with one of these capabilities. */
+/** A server of a public listing (src/data/known-servers.json, built by scripts/build-known-servers.ts). */
+export interface ListedServer {
+  readonly id: string;
+  readonly name: string;
+  /** the listing's GitHub owner (or host) of the server */
+  readonly publisher: string;
+  /** a reference server or an integration its vendor maintains (not a community server) */
+  readonly official: boolean;
+  readonly repository: string | null;
+  readonly packages: ReadonlyArray<{ readonly registry: string; readonly name: string }>;
+  /** derived from the listing's description only */
+  readonly capabilities: readonly ServerCapability[];
+}
+
+/** Published names and repositories → listed server, built on first use (the engine's hot path loads it once). */
+let listedIndex: ReadonlyMap<string, ListedServer> | null = null;
+function listedByKey(): ReadonlyMap<string, ListedServer> {
+  if (listedIndex) return listedIndex;
+  const m = new Map<string, ListedServer>();
+  const servers = listed.servers as unknown as ListedServer[];
+  const perRepo = new Map<string, number>();
+  for (const s of servers)
+    if (s.repository) perRepo.set(repoKey(s.repository)!, (perRepo.get(repoKey(s.repository)!) ?? 0) + 1);
+  for (const s of servers) {
+    for (const p of s.packages) if (!m.has(p.name)) m.set(p.name, s);
+    // a repository holding several listed servers (a monorepo) names none of them
+    const r = s.repository ? repoKey(s.repository) : null;
+    if (r && perRepo.get(r) === 1) m.set(r, s);
+  }
+  listedIndex = m;
+  return m;
+}
+
+/** `https://github.com/Owner/Repo(.git)(/…)`, `git+https://…`, `github:Owner/Repo` → `github.com/owner/repo`. */
+function repoKey(url: string): string | null {
+  const m =
+    /github\.com[/:]([\w.-]{1,100})\/([\w.-]{1,100})/i.exec(url) ??
+    /^github:([\w.-]{1,100})\/([\w.-]{1,100})/i.exec(url);
+  return m ? `github.com/${m[1]!.toLowerCase()}/${m[2]!.toLowerCase().replace(/\.git$/, '')}` : null;
+}
+
+/**
+ * The listed server a package, image, command argument or repository URL names exactly (a version, tag or
+ * `docker.io/` prefix aside), or null. Never by likeness: a name one edit away is a typosquat candidate (R15).
+ */
+export function listedServer(name: string): ListedServer | null {
+  if (!name || name.length > 300) return null;
+  const index = listedByKey();
+  if (/github[.:]/i.test(name)) {
+    const r = repoKey(name);
+    return r ? (index.get(r) ?? null) : null;
+  }
+  const bare = withoutVersion(name).replace(/^docker\.io\//, '');
+  return index.get(bare) ?? null;
+}
+
+/** Whether a name is a well-known or listed server with one of these capabilities. */
 export function isKnownServerWith(name: string, caps: readonly ServerCapability[]): boolean {
-  return knownServers(name).some((s) => s.capabilities.some((c) => caps.includes(c)));
+  return (
+    knownServers(name).some((s) => s.capabilities.some((c) => caps.includes(c))) ||
+    (listedServer(name)?.capabilities.some((c) => caps.includes(c)) ?? false)
+  );
 }
 
 /** Well-known tool name → the ids of the servers that publish it (docs/drift.md, R32). */
