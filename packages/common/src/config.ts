@@ -97,6 +97,11 @@ export const ConfigSchema = z.object({
   FIREWALL_TESTS_PER_MINUTE: z.coerce.number().int().min(0).default(6),
   ENRICHMENT_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   ENRICHMENT_TTL_DAYS: z.coerce.number().positive().default(7),
+  /**
+   * the unprojected bulk backlog (signals) past which POST /v1/signals and /v1/signals/bulk answer 503 with
+   * Retry-After before writing anything (docs/reliability.md "Admission control"); 0: no bound
+   */
+  PROJECTION_BACKLOG_MAX: z.coerce.number().int().min(0).default(20_000),
   /** an in-flight Idempotency-Key claim holds this long before a retry may take it over (docs/reliability.md) */
   IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(1000).default(IDEMPOTENCY_LEASE_MS),
   /** an org's observation of an asset stops counting this long after its latest signal (docs/security.md) */

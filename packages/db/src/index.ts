@@ -31,6 +31,7 @@ export {
   readPendingSignals,
   withIngestSession,
   projectionsPending,
+  countPendingProjections,
   recordProjectionFailure,
   PROJECTION_MAX_ATTEMPTS,
 } from './stores/signals-store';
@@ -40,6 +41,7 @@ export type {
   SignalInsert,
   EnrichmentOutboxRow,
   ProjectedSignal,
+  ClaimedSignal,
 } from './stores/signals-store';
 export { ID_PREFIXES, newId, newRequestId } from './ids';
 export {

@@ -21,8 +21,11 @@ export interface AppDeps {
   authenticator?: ApiKeyAuthenticator;
   /** rate limits and per-org quotas (docs/security.md "Rate limits and caps"); built by createApp when absent */
   guard?: RequestGuard;
-  /** the asset projector of this process (projector.ts), kicked after each bulk commit; main.ts starts it */
-  projector?: { kick(): void };
+  /**
+   * the asset projector of this process (projector.ts), kicked after each bulk commit, and its last count of the
+   * backlog, which admission control bounds (docs/reliability.md "Admission control"); main.ts starts it
+   */
+  projector?: { kick(): void; backlog(): number | undefined };
 }
 
 /** A Prisma client and its pool, both on one Postgres server (the primary or a streaming replica). */

@@ -64,6 +64,18 @@ export const replicaLag = new Gauge({
   registers: [metricsRegistry],
 });
 
+export const projectionBacklog = new Gauge({
+  name: 'risk_projection_backlog',
+  help: 'Accepted bulk signals not yet applied to their assets, as last counted by this replica (every 0.5 s)',
+  registers: [metricsRegistry],
+});
+
+export const projectionsApplied = new Counter({
+  name: 'risk_projection_signals_total',
+  help: "Accepted bulk signals this replica's projector applied to their assets",
+  registers: [metricsRegistry],
+});
+
 export const enrichmentOutcomes = new Counter({
   name: 'risk_enrichment_outcomes_total',
   help: 'Enrichment jobs by outcome (enriched, skipped, failed) and reason (analysis_timeout, error, superseded, ...)',

@@ -1,5 +1,10 @@
 import { PreparedStatements } from '../sql/prepared';
 import { FAN_OUT_EVENTS_SQL } from './events-store';
+import { rowByIdSql } from './partitions-store';
+
+/** The claim reads each marker's signal by id in the month its id names (docs/scaling.md "Monthly partitions…"). */
+const SIGNAL_CLAIM_COLUMNS =
+  'id, org_id, livemode, fingerprint, asset_type, observed_at, name, version, source_url, content_digest, request_id, created';
 
 // The ingest transaction's prepared statements (docs/data-access.md "Stores"), one entry each, which
 // signals-store.ts executes with literal arguments: a table of SQL, kept apart from the store's code.
@@ -18,8 +23,13 @@ const ASSET_ROW_TYPES = [
   'timestamptz[]',
 ];
 
-/** The advisory lock key of the asset projection (any constant; only the projector takes it). */
-export const PROJECTION_LOCK_KEY = 7_140_202_611;
+/**
+ * The buckets of the projection backlog (docs/reliability.md "Asset projection"): a marker's bucket is a hash of its
+ * asset's key (mode and fingerprint), recorded at intake, so one asset's markers are always in one bucket and one
+ * projector at a time applies them, in acceptance order. Fixed: a marker keeps the bucket it was written with, so
+ * changing it reorders the markers pending at the change (drain first).
+ */
+export const PROJECTION_BUCKETS = 16;
 
 export const INGEST_STATEMENTS = new PreparedStatements({
   // One claim row per request of the batch. A plain INSERT: a taken key aborts the round trip with a
@@ -165,23 +175,39 @@ export const INGEST_STATEMENTS = new PreparedStatements({
           JOIN assets a ON a.livemode = t.livemode AND a.fingerprint = t.fingerprint
           LEFT JOIN asset_orgs ao ON ao.livemode = t.livemode AND ao.fingerprint = t.fingerprint AND ao.org_id = t.org_id`,
   },
-  // one marker per accepted signal, numbered in request order (the order the projector applies them in)
+  // one marker per accepted signal, numbered in request order (the order the projector applies them in), with its
+  // asset's bucket
   ri_projection_enqueue: {
-    types: ['text[]'],
-    sql: `INSERT INTO signal_projections (signal_id)
-          SELECT t.id FROM unnest($1) WITH ORDINALITY AS t(id, n) ORDER BY t.n`,
+    types: ['text[]', 'int[]'],
+    sql: `INSERT INTO signal_projections (signal_id, bucket)
+          SELECT t.id, t.bucket FROM unnest($1, $2) WITH ORDINALITY AS t(id, bucket, n) ORDER BY t.n`,
   },
-  // The projector's claim: the oldest markers and their signals, only while this transaction holds the
-  // projection's advisory lock (one projector at a time applies in seq order; the others see no rows), and
-  // with the markers locked (SKIP LOCKED: never a marker another transaction holds). Markers set aside after
-  // failing on their own (failed_at) are skipped.
+  // The projector's claim of one bucket: the oldest markers of the first bucket, oldest head first, whose advisory
+  // lock (pg_try_advisory_xact_lock, held to the end of the transaction) this transaction takes, with the markers
+  // locked (SKIP LOCKED: never a marker another transaction holds, nor one deleted since this statement's snapshot).
+  // Projectors of different buckets run at once; the others see no rows. `heads` walks the index
+  // signal_projections(bucket, seq) once per bucket (a loose index scan: at most PROJECTION_BUCKETS probes, whatever
+  // the backlog). The try-lock runs in a Limit over a materialized, ordered list, so it stops at the first bucket it
+  // gets and locks no other. $2: only this bucket (the isolation of a failing signal), or NULL for any. Markers set
+  // aside after failing on their own (failed_at) are skipped.
   rp_claim: {
-    types: ['int'],
-    sql: `WITH turn AS (SELECT pg_try_advisory_xact_lock(${PROJECTION_LOCK_KEY}) AS ours)
+    types: ['int', 'int'],
+    sql: `WITH RECURSIVE heads AS (
+            (SELECT bucket, seq FROM signal_projections WHERE failed_at IS NULL ORDER BY bucket, seq LIMIT 1)
+            UNION ALL
+            SELECT n.bucket, n.seq FROM heads h CROSS JOIN LATERAL (
+              SELECT p.bucket, p.seq FROM signal_projections p
+               WHERE p.failed_at IS NULL AND p.bucket > h.bucket ORDER BY p.bucket, p.seq LIMIT 1) n
+          ),
+          candidates AS MATERIALIZED (SELECT bucket FROM heads WHERE $2::int IS NULL OR bucket = $2 ORDER BY seq),
+          turn AS MATERIALIZED (
+            SELECT bucket FROM candidates
+             WHERE pg_try_advisory_xact_lock(hashtext('signal_projection'), bucket) LIMIT 1)
           SELECT s.id, s.org_id, s.livemode, s.fingerprint, s.asset_type, s.observed_at, s.name,
-                 s.version, s.source_url, s.content_digest, s.request_id, s.created
-          FROM signal_projections p JOIN signals s ON s.id = p.signal_id
-          WHERE (SELECT ours FROM turn) AND p.failed_at IS NULL
+                 s.version, s.source_url, s.content_digest, s.request_id, s.created, p.bucket
+          FROM signal_projections p
+          CROSS JOIN LATERAL ${rowByIdSql('signals', SIGNAL_CLAIM_COLUMNS, 'p.signal_id')} s
+          WHERE p.bucket = (SELECT bucket FROM turn) AND p.failed_at IS NULL
           ORDER BY p.seq LIMIT $1
           FOR UPDATE OF p SKIP LOCKED`,
   },

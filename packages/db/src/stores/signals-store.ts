@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { literal } from '../sql/literal';
 import { withPrepared, type PreparedSession } from '../sql/prepared';
-import { INGEST_STATEMENTS } from './signals-statements';
+import { INGEST_STATEMENTS, PROJECTION_BUCKETS } from './signals-statements';
 
 /**
  * The signals store (docs/data-access.md "Stores"): the ingest transaction's statements over signals,
@@ -197,10 +197,18 @@ export const signalsStore = {
       textArray(assets.map((a) => a.fingerprint)),
       textArray(assets.map((a) => a.org_id)),
     ]),
-  /** the projection markers of a bulk request's signals, in request order */
-  enqueueProjection: (signalIds: readonly string[]) => exec('ri_projection_enqueue', [textArray(signalIds)]),
-  /** the projector's claim of the oldest pending signals (ProjectedSignal rows) */
-  claimProjection: (limit: number) => exec('rp_claim', [literal.int(limit)]),
+  /** the projection markers of a bulk request's signals, in request order, each in its asset's bucket */
+  enqueueProjection: (signals: ReadonlyArray<{ id: string; livemode: boolean; fingerprint: string }>) =>
+    exec('ri_projection_enqueue', [
+      textArray(signals.map((s) => s.id)),
+      intArray(signals.map((s) => projectionBucket(s.livemode, s.fingerprint))),
+    ]),
+  /**
+   * The projector's claim of one bucket's oldest pending signals (ProjectedSignal rows with their `bucket`): the
+   * first free bucket, oldest head first, or only `bucket`.
+   */
+  claimProjection: (limit: number, bucket?: number) =>
+    exec('rp_claim', [literal.int(limit), bucket === undefined ? 'NULL' : literal.int(bucket)]),
   projectionDone: (signalIds: readonly string[]) => exec('rp_done', [textArray(signalIds)]),
 };
 
@@ -208,8 +216,34 @@ export const signalsStore = {
  * Runs `work` on one pooled connection with the ingest statements prepared (withPrepared: a connection whose PREPARE
  * failed or broke is discarded, an open transaction rolled back). `work` sends the texts signalsStore builds.
  */
-export function withIngestSession<T>(db: Pick<Pool, 'connect'>, work: (session: PreparedSession) => Promise<T>): Promise<T> {
+export function withIngestSession<T>(
+  db: Pick<Pool, 'connect'>,
+  work: (session: PreparedSession) => Promise<T>,
+): Promise<T> {
   return withPrepared(db, INGEST_STATEMENTS, work);
+}
+
+/**
+ * The projection bucket of an asset (docs/reliability.md "Asset projection"): FNV-1a (32 bit) of its mode and
+ * fingerprint, modulo PROJECTION_BUCKETS. Computed here, not by Postgres, so it cannot change with a server upgrade.
+ */
+function projectionBucket(livemode: boolean, fingerprint: string): number {
+  let h = livemode ? 0x811c9dc5 : 0x050c5d1f; // the offset basis, or another one for test mode
+  for (let i = 0; i < fingerprint.length; i++) h = Math.imul(h ^ fingerprint.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % PROJECTION_BUCKETS;
+}
+
+/**
+ * The accepted signals awaiting their projection (set-aside ones do not count): the backlog admission control
+ * bounds (docs/reliability.md "Admission control"). A count over the backlog, so each replica runs it on a timer,
+ * never per request; the backlog it counts is itself bounded by that admission.
+ */
+export async function countPendingProjections(db: Pick<Pool, 'query'>): Promise<number> {
+  const { rows } = await db.query<{ n: number }>({
+    name: 'public_api_pending_projections',
+    text: 'SELECT count(*)::int AS n FROM signal_projections WHERE failed_at IS NULL',
+  });
+  return rows[0]!.n;
 }
 
 /** Whether any accepted signal still awaits its projection (set-aside signals do not count). */
@@ -225,6 +259,9 @@ export type ProjectedSignal = Omit<SignalInsert, 'raw_manifest' | 'metadata' | '
   request_id: string | null;
   created: Date;
 };
+
+/** A claimed signal: with the bucket the projector holds (claimProjection). */
+export type ClaimedSignal = ProjectedSignal & { bucket: number };
 
 /**
  * The key's org's accepted signals for these fingerprints whose projection has not run yet, oldest first
@@ -252,22 +289,26 @@ export async function readPendingSignals(
 export const PROJECTION_MAX_ATTEMPTS = 3;
 
 /**
- * Counts a failure of the oldest pending signal's projection, tried alone (the projector's isolation step), and
- * sets it aside at PROJECTION_MAX_ATTEMPTS so the signals accepted after it are applied. Bind parameters: this
- * runs on the pool, after the failed projection rolled back.
+ * Counts a failure of the oldest pending signal of `bucket`, tried alone (the projector's isolation step), and sets
+ * it aside at PROJECTION_MAX_ATTEMPTS so the signals accepted after it are applied. Under the bucket's advisory lock
+ * (undefined when another projector holds it: that one counts it). Bind parameters: this runs on the pool, after
+ * the failed projection rolled back.
  */
 export async function recordProjectionFailure(
   db: Pick<Pool, 'query'>,
   error: string,
+  bucket: number,
 ): Promise<{ signal_id: string; attempts: number; set_aside: boolean } | undefined> {
   const { rows } = await db.query<{ signal_id: string; attempts: number; set_aside: boolean }>({
-    text: `UPDATE signal_projections p
+    text: `WITH turn AS MATERIALIZED (SELECT pg_try_advisory_xact_lock(hashtext('signal_projection'), $3) AS ours)
+           UPDATE signal_projections p
               SET attempts = p.attempts + 1, error = left($1, 2000),
                   failed_at = CASE WHEN p.attempts + 1 >= $2 THEN now() END
-            WHERE p.seq = (SELECT seq FROM signal_projections WHERE failed_at IS NULL ORDER BY seq LIMIT 1
+            WHERE (SELECT ours FROM turn)
+              AND p.seq = (SELECT seq FROM signal_projections WHERE bucket = $3 AND failed_at IS NULL ORDER BY seq LIMIT 1
                            FOR UPDATE SKIP LOCKED)
         RETURNING p.signal_id, p.attempts, p.failed_at IS NOT NULL AS set_aside`,
-    values: [error, PROJECTION_MAX_ATTEMPTS],
+    values: [error, PROJECTION_MAX_ATTEMPTS, bucket],
   });
   return rows[0];
 }

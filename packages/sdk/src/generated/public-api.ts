@@ -459,7 +459,7 @@ export interface paths {
     put?: never;
     /**
      * Submit one signal (scope signals:write)
-     * @description Stores the signal, upserts its asset and decides whether enrichment is needed (a new asset, changed content, a failed asset, or an enrichment older than the TTL). org_id must equal the key's org (403 org_mismatch).
+     * @description Stores the signal, upserts its asset and decides whether enrichment is needed (a new asset, changed content, a failed asset, or an enrichment older than the TTL). org_id must equal the key's org (403 org_mismatch). While the bulk projection backlog is past its bound (PROJECTION_BACKLOG_MAX) it answers 503 service_unavailable with Retry-After and writes nothing, so a retry with the same Idempotency-Key runs as a first attempt.
      */
     post: operations['postSignals'];
     delete?: never;
@@ -496,7 +496,7 @@ export interface paths {
     put?: never;
     /**
      * Submit 1–500 signals at once, all or nothing (scope signals:write)
-     * @description Every signal is validated before any is written; an error names the item, e.g. signals[12].observed_at. Body limit 10 MiB. The 202 does not echo the signals: each item is a receipt (id, fingerprint, content_digest, created, enrichment decision) in request order; GET /v1/signals/{id} returns the stored signal. The 202 means the signals are durably stored; their assets, events and enrichment jobs are applied asynchronously, usually within a second (lists may lag by up to ~1 s). Until then GET /v1/assets/{fingerprint} and the look-up answer the asset as enrichment_status pending; the receipts carry the enrichment decision predicted at acceptance.
+     * @description Every signal is validated before any is written; an error names the item, e.g. signals[12].observed_at. Body limit 10 MiB. The 202 does not echo the signals: each item is a receipt (id, fingerprint, content_digest, created, enrichment decision) in request order; GET /v1/signals/{id} returns the stored signal. The 202 means the signals are durably stored; their assets, events and enrichment jobs are applied asynchronously, usually within a second (lists may lag by up to ~1 s). Until then GET /v1/assets/{fingerprint} and the look-up answer the asset as enrichment_status pending; the receipts carry the enrichment decision predicted at acceptance. While the backlog of accepted, unapplied signals is past its bound (PROJECTION_BACKLOG_MAX) it answers 503 service_unavailable with Retry-After and writes nothing; retry with the same Idempotency-Key.
      */
     post: operations['postSignalsBulk'];
     delete?: never;
@@ -8779,6 +8779,25 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description service unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "service_unavailable",
+           *         "message": "A dependency (Postgres or Redis) is not reachable.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   getSignalsBySignalId: {
@@ -9195,6 +9214,25 @@ export interface operations {
            *         "type": "api_error",
            *         "code": "internal_error",
            *         "message": "An unexpected error occurred; quote the request_id to support.",
+           *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description service unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "type": "api_error",
+           *         "code": "service_unavailable",
+           *         "message": "A dependency (Postgres or Redis) is not reachable.",
            *         "request_id": "req_01jdb7w4q6f3c2h9xk5m8n0p1r"
            *       }
            *     }

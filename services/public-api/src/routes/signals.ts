@@ -54,8 +54,11 @@ export const signalRoutes = [
       summary: 'Submit one signal (scope signals:write)',
       description:
         'Stores the signal, upserts its asset and decides whether enrichment is needed (a new asset, changed content, a failed asset, or an enrichment older than the TTL). ' +
-        "org_id must equal the key's org (403 org_mismatch).",
+        "org_id must equal the key's org (403 org_mismatch). " +
+        'While the bulk projection backlog is past its bound (PROJECTION_BACKLOG_MAX) it answers 503 service_unavailable ' +
+        'with Retry-After and writes nothing, so a retry with the same Idempotency-Key runs as a first attempt.',
       response: { description: 'the stored signal and the enrichment decision', schema: ZSignalAccepted },
+      errors: [503],
     },
     handler: async ({ deps, auth, requestId, body, idempotency }) =>
       answer(
@@ -81,8 +84,10 @@ export const signalRoutes = [
         'Every signal is validated before any is written; an error names the item, e.g. signals[12].observed_at. Body limit 10 MiB. ' +
         'The 202 does not echo the signals: each item is a receipt (id, fingerprint, content_digest, created, enrichment decision) in request order; GET /v1/signals/{id} returns the stored signal. ' +
         'The 202 means the signals are durably stored; their assets, events and enrichment jobs are applied asynchronously, usually within a second (lists may lag by up to ~1 s). ' +
-        'Until then GET /v1/assets/{fingerprint} and the look-up answer the asset as enrichment_status pending; the receipts carry the enrichment decision predicted at acceptance.',
+        'Until then GET /v1/assets/{fingerprint} and the look-up answer the asset as enrichment_status pending; the receipts carry the enrichment decision predicted at acceptance. ' +
+        'While the backlog of accepted, unapplied signals is past its bound (PROJECTION_BACKLOG_MAX) it answers 503 service_unavailable with Retry-After and writes nothing; retry with the same Idempotency-Key.',
       response: { description: 'one receipt per stored signal, in request order', schema: ZSignalBatch },
+      errors: [503],
     },
     handler: async ({ deps, auth, requestId, body, idempotency }) =>
       answer(

@@ -73,7 +73,7 @@ export async function ingestBatch(deps: AppDeps, requests: readonly IngestReques
       first.push(...claims);
       first.push(sql.begin, sql.insertSignals(now, rowsOf.flat()));
       if (application) first.push(...application.first());
-      else first.push(sql.enqueueProjection(rowsOf.flat().map((r) => r.id)), sql.assetState(assets));
+      else first.push(sql.enqueueProjection(rowsOf.flat()), sql.assetState(assets));
       let r1: QueryResult[];
       try {
         session.inTransaction = true; // whatever ran is rolled back on failure

@@ -3,6 +3,7 @@ import { resolveTakenKey, type ApiKeyPrincipal, type IdempotencyRequest, type St
 import { type TraceCarrier } from '@risk/common/observability';
 import type { CreateSignalBody, SignalAccepted } from '@risk/contracts';
 import { MicroBatch, type MicroBatchOptions } from '@risk/db';
+import { admitSignals } from './admission';
 import { ingestBatch, KeyTaken, type CommittedBatch } from './ingest-batch';
 import { assetKey } from './ingest-rows';
 import type { AppDeps } from '../../deps';
@@ -54,6 +55,7 @@ export async function ingestSignals(
 ): Promise<IngestOutcome> {
   const { respond, idem } = reply;
   const { auth } = input;
+  admitSignals(deps); // before any claim or write: a 503 leaves the Idempotency-Key free
   input.signals.forEach((s, i) => {
     if (s.org_id !== auth.org_id) {
       const param = input.bulk ? `signals[${i}].org_id` : 'org_id';

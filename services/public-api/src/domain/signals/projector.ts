@@ -1,10 +1,13 @@
 // The asset projection of accepted bulk signals (docs/reliability.md "Asset projection").
 import { enqueueDeliveries } from '@risk/common/events';
+import { projectionBacklog, projectionsApplied } from '@risk/common/observability';
 import {
+  countPendingProjections,
   projectionsPending,
   recordProjectionFailure,
   signalsStore as sql,
   withIngestSession,
+  type ClaimedSignal,
   type ProjectedSignal,
 } from '@risk/db';
 import type { QueryResult } from 'pg';
@@ -17,44 +20,61 @@ import { aggregateAssets, assetKey } from './ingest-rows';
 export const PROJECTION_BATCH = 500;
 /** The poll interval of the loop (lists lag at most ~1 s behind a 202; docs/public-api.md). */
 export const PROJECTION_POLL_MS = 200;
+/** How often each replica counts the backlog admission control reads (docs/reliability.md "Admission control"). */
+const BACKLOG_REFRESH_MS = 500;
 
 type ProjectorDeps = Pick<AppDeps, 'config' | 'pool' | 'prisma' | 'producer' | 'logger'>;
 
 /**
- * Applies the oldest pending signals (up to `limit`) in one transaction and returns how many. The claim takes the
- * projection's advisory lock, so one projector at a time applies them, in acceptance order; a crash before the
- * COMMIT leaves the markers for the next run (the application is all or nothing). Each accepting request's
- * signals are one application (rounds), in acceptance order.
- * 0 means nothing pending, or another projector's turn.
+ * Applies the oldest pending signals (up to `limit`) of one bucket in one transaction and returns how many. The
+ * claim takes the bucket's advisory lock, so one projector at a time applies a bucket, in acceptance order, while
+ * other projectors apply other buckets; a crash before the COMMIT leaves the markers for the next run (the
+ * application is all or nothing). Each accepting request's signals are one application (rounds), in acceptance
+ * order. `claim.bucket`: only that bucket when given; set to the bucket claimed (what a failure was in).
+ * 0 means nothing pending, or every pending bucket is another projector's.
  */
-export async function projectPending(deps: ProjectorDeps, limit = PROJECTION_BATCH): Promise<number> {
+export async function projectPending(
+  deps: ProjectorDeps,
+  limit = PROJECTION_BATCH,
+  claim: { bucket?: number } = {},
+): Promise<number> {
   const applied: AssetApplication[] = [];
   let count = 0;
   await withIngestSession(deps.pool, async (session) => {
     session.inTransaction = true;
-    const [, claimed] = await session.run([sql.begin, sql.claimProjection(limit)].join(';\n'));
-    const signals = claimed!.rows as ProjectedSignal[];
+    const [, claimed] = await session.run([sql.begin, sql.claimProjection(limit, claim.bucket)].join(';\n'));
+    const signals = claimed!.rows as ClaimedSignal[];
     if (signals.length === 0) {
       await session.run(sql.commit);
       session.inTransaction = false;
       return;
     }
-    for (const round of rounds(signals)) {
-      const { assets } = aggregateAssets([round]);
-      const latest = new Map(round.map((s) => [assetKey(s.livemode, s.fingerprint), s]));
-      const owner = (key: string): AssetOwner => ({ requestId: latest.get(key)?.request_id ?? undefined });
-      const now = round[0]!.created; // the time of acceptance, as the request itself would have written
-      const application = new AssetApplication(deps.config, { now, assets, ownerOf: owner });
-      const r1 = await session.run(application.first().join(';\n'));
-      const second = application.second(r1);
-      const r2: QueryResult[] = await session.run(second.map((q) => q.sql).join(';\n'));
-      second.forEach((q, i) => application.collect(q.tag, r2[i]!));
-      applied.push(application);
+    claim.bucket = signals[0]!.bucket;
+    for (const wave of waves(rounds(signals))) {
+      const apps = wave.map((round) => {
+        const { assets } = aggregateAssets([round]);
+        const latest = new Map(round.map((s) => [assetKey(s.livemode, s.fingerprint), s]));
+        const owner = (key: string): AssetOwner => ({ requestId: latest.get(key)?.request_id ?? undefined });
+        const now = round[0]!.created; // the time of acceptance, as the request itself would have written
+        return new AssetApplication(deps.config, { now, assets, ownerOf: owner });
+      });
+      const r1 = await session.run(apps.flatMap((a) => a.first()).join(';\n'));
+      const seconds = apps.map((a, i) => a.second(r1.slice(3 * i, 3 * i + 3)));
+      const r2: QueryResult[] = await session.run(
+        seconds
+          .flat()
+          .map((q) => q.sql)
+          .join(';\n'),
+      );
+      let k = 0;
+      seconds.forEach((qs, i) => qs.forEach((q) => apps[i]!.collect(q.tag, r2[k++]!)));
+      applied.push(...apps);
     }
     await session.run([sql.projectionDone(signals.map((s) => s.id)), sql.commit].join(';\n'));
     session.inTransaction = false;
     count = signals.length;
   });
+  if (count > 0) projectionsApplied.inc(count);
   // after commit, as the ingest does: the jobs to the enqueuer (the outbox relay covers a failure), the
   // asset.created deliveries to the queue
   for (const a of applied) {
@@ -83,16 +103,18 @@ export function isDataFailure(err: unknown): boolean {
  * signal never holds back those accepted after it. Returns the signals applied or counted (0: nothing to do).
  */
 export async function projectPendingIsolating(deps: ProjectorDeps): Promise<number> {
+  const claim: { bucket?: number } = {};
   try {
-    return await projectPending(deps);
+    return await projectPending(deps, PROJECTION_BATCH, claim);
   } catch (err) {
-    if (!isDataFailure(err)) throw err;
+    if (!isDataFailure(err) || claim.bucket === undefined) throw err;
   }
+  const bucket = claim.bucket; // the failing signal is the oldest of this bucket
   try {
-    return await projectPending(deps, 1);
+    return await projectPending(deps, 1, { bucket });
   } catch (err) {
     if (!isDataFailure(err)) throw err;
-    const failed = await recordProjectionFailure(deps.pool, err instanceof Error ? err.message : String(err));
+    const failed = await recordProjectionFailure(deps.pool, err instanceof Error ? err.message : String(err), bucket);
     if (!failed) return 0;
     const log = failed.set_aside ? deps.logger.error.bind(deps.logger) : deps.logger.warn.bind(deps.logger);
     log(failed.set_aside ? 'signal projection set aside' : 'signal projection failed', {
@@ -135,16 +157,43 @@ function rounds(signals: readonly ProjectedSignal[]): ProjectedSignal[][] {
   return out;
 }
 
+/**
+ * Consecutive rounds that share no asset, in order: their applications are independent, so each wave's go to
+ * Postgres together (two round trips per wave rather than per round). A round that touches an asset of an earlier
+ * round of the wave starts the next wave, so each asset's rounds still apply in acceptance order. A bucket's batch
+ * holds the bucket's share of many requests, i.e. many small rounds.
+ */
+function waves(all: ProjectedSignal[][]): ProjectedSignal[][][] {
+  const out: ProjectedSignal[][][] = [];
+  let wave: ProjectedSignal[][] = [];
+  let seen = new Set<string>();
+  for (const round of all) {
+    const keys = round.map((s) => assetKey(s.livemode, s.fingerprint));
+    if (keys.some((k) => seen.has(k))) {
+      out.push(wave);
+      wave = [];
+      seen = new Set();
+    }
+    wave.push(round);
+    keys.forEach((k) => seen.add(k));
+  }
+  if (wave.length > 0) out.push(wave);
+  return out;
+}
+
 export interface Projector {
   /** run now (after this process's own bulk commit) rather than at the next poll */
   kick(): void;
+  /** the unprojected backlog as last counted (undefined before the first count), for admission control */
+  backlog(): number | undefined;
   /** stops the loop; resolves once a running projection has committed or failed */
   stop(): Promise<void>;
 }
 
 /**
  * The projection loop every public-api replica runs (main.ts): projects until nothing is pending, then waits
- * for the poll interval or a kick. A failure is logged and retried at the next poll.
+ * for the poll interval or a kick. A failure is logged and retried at the next poll. Alongside, it counts the
+ * backlog every 500 ms (risk_projection_backlog; what admission control compares with PROJECTION_BACKLOG_MAX).
  */
 export function startProjector(deps: ProjectorDeps, opts: { pollMs?: number } = {}): Projector {
   const pollMs = opts.pollMs ?? PROJECTION_POLL_MS;
@@ -152,6 +201,8 @@ export function startProjector(deps: ProjectorDeps, opts: { pollMs?: number } = 
   let kicked = false;
   let running: Promise<void> | null = null;
   let timer: NodeJS.Timeout | undefined;
+  let backlog: number | undefined;
+  let counting: Promise<void> = Promise.resolve();
 
   const schedule = (ms: number) => {
     clearTimeout(timer);
@@ -175,6 +226,21 @@ export function startProjector(deps: ProjectorDeps, opts: { pollMs?: number } = 
       if (!stopped) schedule(pollMs);
     });
   }
+  // a failed count keeps the last one: admission neither opens nor closes on a database hiccup
+  const count = () => {
+    counting = countPendingProjections(deps.pool).then(
+      (n) => {
+        backlog = n;
+        projectionBacklog.set(n);
+      },
+      (err: unknown) => {
+        deps.logger.warn('counting the projection backlog failed', { err });
+      },
+    );
+  };
+  const counter = setInterval(count, BACKLOG_REFRESH_MS);
+  counter.unref();
+  count();
   schedule(0);
   return {
     kick() {
@@ -182,10 +248,12 @@ export function startProjector(deps: ProjectorDeps, opts: { pollMs?: number } = 
       if (running) kicked = true;
       else schedule(0);
     },
+    backlog: () => backlog,
     async stop() {
       stopped = true;
       clearTimeout(timer);
-      await running;
+      clearInterval(counter);
+      await Promise.all([running, counting]);
     },
   };
 }
