@@ -61,8 +61,8 @@ describe('artifact verdicts re-enrich the assets that name them', () => {
       .set(auth());
     expect(listed.status).toBe(200);
     expect(listed.body.artifacts).toEqual([
-      { path: 'pytorch_model.bin', sha256: SHA, size: 1234, verdict: null },
-      { path: 'tokenizer.json', sha256: OTHER, size: 10, verdict: null },
+      { path: 'pytorch_model.bin', sha256: SHA, size: 1234, verdict: null, reported: null },
+      { path: 'tokenizer.json', sha256: OTHER, size: 10, verdict: null, reported: null },
     ]);
 
     // the verdict arrives after the signal: written through the store, announced by the job

@@ -5,6 +5,7 @@ import type { AppDeps } from '../../deps';
 import type { OrgRules } from '../triage/effective';
 import { loadOrgViews, type AssetOrgView, type OrgScope } from '../triage/org-view';
 import { renderAiBom, renderFinding, type AssetExpansions, type AssetRow } from './render';
+import { readOwnReports, renderOwnReportedFindings, withOwnReport } from './client-reported';
 
 export type AssetExpand = 'findings' | 'aibom' | 'artifacts';
 
@@ -69,7 +70,7 @@ export async function loadAssetExpansions(
   const livemode = scope.livemode;
   const out = new Map<string, AssetExpansions>(assets.map((a) => [a.fingerprint, {}]));
   if (assets.length === 0) return out;
-  const [findings, aiboms, artifacts] = await Promise.all([
+  const [findings, aiboms, artifacts, reports] = await Promise.all([
     expand.has('findings')
       ? deps.prisma.finding.findMany({
           where: { livemode, fingerprint: { in: assets.map((a) => a.fingerprint) } },
@@ -90,6 +91,15 @@ export async function loadAssetExpansions(
           limit: ASSET_ARTIFACTS_MAX,
         })
       : Promise.resolve(null),
+    // the scan results the key's org reported itself: its own view only (docs/artifacts.md "Client-reported scan
+    // results"), one statement
+    expand.has('findings') || expand.has('artifacts')
+      ? readOwnReports(
+          deps,
+          scope,
+          assets.map((a) => a.fingerprint),
+        )
+      : Promise.resolve(null),
   ]);
   // precomputed views hold no findings when nothing of the org applied: expanded findings need their own
   const views =
@@ -109,10 +119,17 @@ export async function loadAssetExpansions(
       list.push(renderFinding(f, views.get(f.fingerprint)!.findings.get(f.id)!));
       byAsset.set(f.fingerprint, list);
     }
-    for (const a of assets) out.get(a.fingerprint)!.findings = byAsset.get(a.fingerprint) ?? [];
+    for (const a of assets)
+      out.get(a.fingerprint)!.findings = [
+        ...(byAsset.get(a.fingerprint) ?? []),
+        ...renderOwnReportedFindings(a.fingerprint, reports?.get(a.fingerprint) ?? []),
+      ];
   }
   if (artifacts)
-    for (const a of assets) out.get(a.fingerprint)!.artifacts = (artifacts.get(a.fingerprint) ?? []) as AssetArtifact[];
+    for (const a of assets)
+      out.get(a.fingerprint)!.artifacts = (artifacts.get(a.fingerprint) ?? []).map((x) =>
+        withOwnReport(x as AssetArtifact, reports?.get(a.fingerprint)),
+      );
   if (aiboms) {
     const byId = new Map<string, AiBom>(aiboms.map((b) => [b.id, renderAiBom(b)]));
     for (const a of assets)

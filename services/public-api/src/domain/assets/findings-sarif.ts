@@ -6,6 +6,7 @@ import { buildSarif, type SarifAsset, type SarifFinding } from '@risk/enrichment
 import { readDbOf, type AppDeps, type ReadDeps } from '../../deps';
 import { assertEnriched, findOwnAssetOr404 } from './get-asset';
 import type { OrgScope } from '../triage/org-view';
+import { ownReportedFindings, readOwnReports } from './client-reported';
 import { listAssets, type ListAssetsInput } from './list-assets';
 
 /**
@@ -27,6 +28,11 @@ function sarifFinding(row: FindingRow): SarifFinding {
     remediation: row.remediation,
     evidence: row.evidence,
   };
+}
+
+/** The org's own client-reported findings of one asset (docs/artifacts.md "Client-reported scan results"). */
+function reportedSarif(reports: Parameters<typeof ownReportedFindings>[0] | undefined): SarifFinding[] {
+  return ownReportedFindings(reports ?? []).map((f) => ({ ...f, cve_ids: [], threat_ids: [] }));
 }
 
 type AssetFacts = Omit<SarifAsset, 'findings'>;
@@ -63,11 +69,16 @@ export async function assetFindingsSarif(
 ): Promise<RawResponse> {
   const asset = await findOwnAssetOr404(deps, input.scope, input.fingerprint);
   assertEnriched(asset);
-  const rows = await deps.prisma.finding.findMany({
-    where: { livemode: input.scope.livemode, fingerprint: asset.fingerprint },
-    orderBy: { id: 'asc' },
-  });
-  const log = buildSarif([{ ...assetFacts(asset as unknown as AssetFacts), findings: rows.map(sarifFinding) }], {
+  const [rows, reports] = await Promise.all([
+    deps.prisma.finding.findMany({
+      where: { livemode: input.scope.livemode, fingerprint: asset.fingerprint },
+      orderBy: { id: 'asc' },
+    }),
+    readOwnReports(deps, input.scope, [asset.fingerprint]),
+  ]);
+  // the platform's findings, then the org's own client-reported ones (evidence.source: client_reported)
+  const findings = [...rows.map(sarifFinding), ...reportedSarif(reports.get(asset.fingerprint))];
+  const log = buildSarif([{ ...assetFacts(asset as unknown as AssetFacts), findings }], {
     automation_id: `risk-intel/asset/${asset.fingerprint}/`,
   });
   return sarifResponse(log);
@@ -84,19 +95,25 @@ export async function assetListSarif(
   const deps = readDbOf(appDeps); // a list tolerates replication lag (docs/scaling.md "Read replicas")
   const page = await listAssets(deps, { ...input, expand: new Set() });
   const fingerprints = page.data.map((a: Asset) => a.fingerprint);
-  const rows = fingerprints.length
-    ? await deps.prisma.finding.findMany({
-        where: { livemode: input.scope.livemode, fingerprint: { in: fingerprints } },
-        orderBy: { id: 'asc' },
-      })
-    : [];
+  const [rows, reports] = fingerprints.length
+    ? await Promise.all([
+        deps.prisma.finding.findMany({
+          where: { livemode: input.scope.livemode, fingerprint: { in: fingerprints } },
+          orderBy: { id: 'asc' },
+        }),
+        readOwnReports(deps, input.scope, fingerprints),
+      ])
+    : [[], new Map()];
   const byAsset = new Map<string, SarifFinding[]>();
   for (const row of rows) {
     const list = byAsset.get(row.fingerprint) ?? [];
     list.push(sarifFinding(row));
     byAsset.set(row.fingerprint, list);
   }
-  const assets = page.data.map((a) => ({ ...assetFacts(a), findings: byAsset.get(a.fingerprint) ?? [] }));
+  const assets = page.data.map((a) => ({
+    ...assetFacts(a),
+    findings: [...(byAsset.get(a.fingerprint) ?? []), ...reportedSarif(reports.get(a.fingerprint))],
+  }));
   const filters = [input.asset_type, input.enrichment_status, input.intrinsic_risk_severity].filter(Boolean).join('/');
   const log = buildSarif(assets, { automation_id: `risk-intel/assets/${filters || 'all'}/` });
   const last = page.data.at(-1);

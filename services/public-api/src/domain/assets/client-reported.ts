@@ -1,0 +1,86 @@
+// The scan results the key's org reported itself for the files its asset names (docs/artifacts.md "Client-reported
+// scan results"): shown in that org's views only — next to the named files (expand[]=artifacts), as findings marked
+// `client_reported` (expand[]=findings) and in SARIF — never in another org's, never in the shared verdict of a hash.
+import { ASSET_ARTIFACTS_MAX, type AssetArtifact, type Finding, type ReportedScan } from '@risk/contracts';
+import { readOrgArtifactReports, type OrgArtifactReport } from '@risk/db';
+import { clientReportedFindings, reportCounts, type ClientReportedFinding } from '@risk/enrichment';
+import type { AppDeps } from '../../deps';
+import type { OrgScope } from '../triage/org-view';
+
+/** The org's own reports of each asset, with the platform's verdict of each hash: one statement for all of them. */
+export function readOwnReports(
+  deps: Pick<AppDeps, 'pool'>,
+  scope: OrgScope,
+  fingerprints: readonly string[],
+): Promise<Map<string, OrgArtifactReport[]>> {
+  return readOrgArtifactReports(deps.pool, {
+    livemode: scope.livemode,
+    orgId: scope.orgId,
+    fingerprints,
+    limit: ASSET_ARTIFACTS_MAX,
+  });
+}
+
+/** The findings the org's reports of one asset add to its view (clientReportedFindings in @risk/enrichment). */
+export function ownReportedFindings(reports: readonly OrgArtifactReport[]): ClientReportedFinding[] {
+  return clientReportedFindings(reports.map((r) => ({ ...r, reported_at: r.reported_at.toISOString() })));
+}
+
+/**
+ * A client-reported finding as an API finding. It is not a stored finding of the shared asset: its id and key name the
+ * rule and the bytes, nobody can triage it (a new report or the platform's verdict replaces it), and it never counts
+ * toward the score, which stays the platform's measurement (docs/artifacts.md "Client-reported scan results").
+ */
+export function renderReportedFinding(fingerprint: string, f: ClientReportedFinding, reportedAt: Date): Finding {
+  const sha256 = String(f.evidence.sha256);
+  return {
+    id: `crf_${sha256}`,
+    object: 'finding',
+    fingerprint,
+    rule_id: f.rule_id,
+    title: f.title,
+    description: f.description,
+    severity: f.severity,
+    category: f.category,
+    confidence: f.confidence,
+    evidence: f.evidence,
+    capabilities: f.capabilities,
+    attack_techniques: f.attack_techniques,
+    cve_ids: [],
+    threats: [],
+    remediation: f.remediation,
+    score_contribution: 0,
+    score_breakdown: null,
+    benchmark: null,
+    created: Math.floor(reportedAt.getTime() / 1000),
+    finding_key: `client_reported:${f.rule_id}:${sha256}`,
+    triage: null,
+    suppressed_by: [],
+    effective_severity: f.severity,
+    counts_toward_effective_score: false,
+  };
+}
+
+/** Every client-reported finding of one asset's reports, rendered. */
+export function renderOwnReportedFindings(fingerprint: string, reports: readonly OrgArtifactReport[]): Finding[] {
+  const at = new Map(reports.map((r) => [r.sha256, r.reported_at]));
+  return ownReportedFindings(reports).map((f) =>
+    renderReportedFinding(fingerprint, f, at.get(String(f.evidence.sha256)) ?? new Date(0)),
+  );
+}
+
+/** The org's own report of a named file, as expand[]=artifacts shows it beside the platform's verdict. */
+export function withOwnReport(a: AssetArtifact, reports: readonly OrgArtifactReport[] | undefined): AssetArtifact {
+  const r = reports?.find((x) => x.sha256 === a.sha256);
+  if (!r) return { ...a, reported: null };
+  const reported = {
+    verdict: r.verdict as ReportedScan['verdict'],
+    analyser: r.analyser,
+    analyser_version: r.analyser_version,
+    ...(Array.isArray(r.findings) && r.findings.length > 0
+      ? { findings: r.findings as NonNullable<ReportedScan['findings']> }
+      : {}),
+    counts: reportCounts(r),
+  };
+  return { ...a, reported };
+}
