@@ -7,29 +7,9 @@ import { TOOL } from '../tool';
 
 type Json = Record<string, unknown>;
 
-export function toSarifAsset(a: JudgedAsset): SarifAsset {
-  return {
-    fingerprint: a.fingerprint,
-    asset_type: a.asset_type,
-    name: a.name,
-    version: a.version,
-    ecosystem: a.ecosystem,
-    intrinsic_risk_score: a.score,
-    intrinsic_risk_severity: a.severity,
-    findings: a.findings.map((f) => ({
-      rule_id: f.rule_id,
-      title: f.title,
-      description: f.description,
-      severity: f.severity,
-      category: f.category,
-      confidence: f.confidence,
-      attack_techniques: f.attack_techniques,
-      cve_ids: f.cve_ids,
-      threat_ids: f.threat_ids,
-      remediation: f.remediation,
-      evidence: f.evidence,
-    })),
-  };
+/** buildSarif reads only the fields it names, so the judged asset and its engine findings go in as they are. */
+function toSarifAsset(a: JudgedAsset): SarifAsset {
+  return { ...a, intrinsic_risk_score: a.score, intrinsic_risk_severity: a.severity };
 }
 
 /** The file a finding points at: the artifact it judged when it names one, else the asset's first location. */
