@@ -304,7 +304,7 @@ export class AssetCollector {
 }
 
 /** The analyser's result in the shape the engine reads verdicts in (as the platform's artifacts table holds them). */
-function verdictRecord(r: ArtifactResult): ArtifactVerdictRecord {
+export function verdictRecord(r: ArtifactResult): ArtifactVerdictRecord {
   return {
     sha256: r.sha256,
     verdict: r.verdict,

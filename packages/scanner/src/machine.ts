@@ -6,7 +6,7 @@ import path from 'node:path';
 import { analyseFile, type ArtifactResult } from '@risk/artifacts';
 import type { EnrichmentInput } from '@risk/enrichment';
 import clients from '../data/clients.json';
-import type { AssetCollector } from './assets';
+import { verdictRecord, type AssetCollector } from './assets';
 import { MANIFEST_MAX_BYTES } from './classify';
 import { fingerprintOf } from './fingerprint';
 import { collectFile, type ScanOptions, type ScanResult, type ScanSink } from './scan';
@@ -215,24 +215,7 @@ async function scanOllama(m: Machine, opts: ScanOptions, sink: ScanSink): Promis
       raw_manifest: `${lines.join('\n')}\n`,
       metadata: { filename: 'Modelfile', path: shown, scanner_format: 'ollama_manifest' },
       artifacts,
-      artifact_verdicts: analysed
-        ? [
-            {
-              sha256: analysed.sha256,
-              verdict: analysed.verdict,
-              format: analysed.format,
-              findings: analysed.findings.map((x) => ({
-                id: x.id,
-                severity: x.severity,
-                verdict: x.verdict,
-                message: x.message,
-                evidence: x.evidence ?? {},
-              })),
-              analyser_version: analysed.analyser_version,
-              scanned_at: null,
-            },
-          ]
-        : [],
+      artifact_verdicts: analysed ? [verdictRecord(analysed)] : [],
     };
     sink.collector.add({
       fingerprint,
