@@ -143,7 +143,6 @@ async function runScan(paths: string[], flags: ScanFlags, io: Io): Promise<numbe
     if (flags.machine)
       await scanMachine(
         { home: path.resolve(io.cwd, flags.home ?? os.homedir()), platform: machinePlatform(io.env) },
-        opts,
         sink,
       );
     result = await scanTrees(roots, opts, sink);

@@ -9,7 +9,7 @@ import clients from '../data/clients.json';
 import { verdictRecord, type AssetCollector } from './assets';
 import { MANIFEST_MAX_BYTES } from './classify';
 import { fingerprintOf } from './fingerprint';
-import { collectFile, type ScanOptions, type ScanResult, type ScanSink } from './scan';
+import { collectFile, type ScanResult, type ScanSink } from './scan';
 
 export interface Machine {
   home: string;
@@ -142,64 +142,103 @@ function ollamaName(parts: readonly string[]): string {
   return `${registry === 'registry.ollama.ai' ? '' : `${registry}/`}${base}:${tag}`;
 }
 
+/** The ollama.com page of a model pulled from the default registry (`library/` models under `library/`). */
+function ollamaPage(parts: readonly string[]): string | null {
+  const [registry, namespace, model] = parts;
+  return registry === 'registry.ollama.ai' ? `https://ollama.com/${namespace}/${model}` : null;
+}
+
+/** The Modelfile lines of a template, system or params layer; unreadable parameters are left out. */
+function modelfileLines(kind: string, body: string): string[] {
+  if (kind !== 'params') return [`${kind.toUpperCase()} """${body.replace(/"""/g, '\\"\\"\\"')}"""`];
+  try {
+    return Object.entries(JSON.parse(body) as Record<string, unknown>).flatMap(([k, v]) =>
+      (Array.isArray(v) ? v : [v]).map((one) => `PARAMETER ${k} ${JSON.stringify(one)}`),
+    );
+  } catch {
+    return [];
+  }
+}
+
+/** The model layer's blob (GGUF) analysed, or null when absent, unreadable or over --max-file-size (then skipped). */
+async function analyseModelBlob(sink: ScanSink, blob: { abs: string; shown: string }): Promise<ArtifactResult | null> {
+  const st = await stat(blob.abs).catch(() => null);
+  if (!st?.isFile()) return null;
+  if (st.size > sink.maxFileBytes) {
+    sink.result.skipped.push({
+      path: blob.shown,
+      size: st.size,
+      reason: `larger than --max-file-size (${sink.maxFileBytes} bytes)`,
+    });
+    return null;
+  }
+  const analysed = await analyseFile(blob.abs).catch(() => null);
+  if (analysed) {
+    sink.files?.set(analysed.sha256, blob.abs);
+    sink.result.stats.model_files++;
+    sink.result.stats.bytes_hashed += analysed.size;
+  }
+  return analysed;
+}
+
+interface OllamaModel {
+  /** the Modelfile the engine reads: FROM, then the template, system prompt and parameters */
+  lines: string[];
+  /** the model layer's digest and declared size */
+  weights: { hex: string; size: number } | null;
+  analysed: ArtifactResult | null;
+}
+
+/** Reads a manifest's layers from the blob store under `root`: the model layer analysed, the others as Modelfile lines. */
+async function readLayers(
+  sink: ScanSink,
+  root: { abs: string; shown: string },
+  manifest: { name: string; layers: OllamaLayer[] },
+): Promise<OllamaModel> {
+  const model: OllamaModel = { lines: [`FROM ${manifest.name}`], weights: null, analysed: null };
+  for (const layer of manifest.layers) {
+    const hex = typeof layer.digest === 'string' ? DIGEST.exec(layer.digest)?.[1] : undefined;
+    if (!hex || typeof layer.mediaType !== 'string') continue;
+    const blob = { abs: path.join(root.abs, 'blobs', `sha256-${hex}`), shown: `${root.shown}/blobs/sha256-${hex}` };
+    const kind = layer.mediaType.replace('application/vnd.ollama.image.', '');
+    if (kind === 'model') {
+      model.weights = { hex, size: typeof layer.size === 'number' ? layer.size : 0 };
+      model.analysed = await analyseModelBlob(sink, blob);
+    } else if (kind === 'template' || kind === 'system' || kind === 'params') {
+      const body = await readSmall(blob.abs, 64 * 1024);
+      if (body !== null) model.lines.push(...modelfileLines(kind, body));
+    }
+  }
+  return model;
+}
+
+/** An Ollama manifest's layers, or null (an error noted) when it is not JSON; null also when it lists no layers. */
+async function readManifestLayers(sink: ScanSink, abs: string, shown: string): Promise<OllamaLayer[] | null> {
+  const text = await readSmall(abs, 1024 * 1024);
+  try {
+    const doc = text ? (JSON.parse(text) as { layers?: unknown }) : null;
+    return doc && Array.isArray(doc.layers) ? (doc.layers as OllamaLayer[]) : null;
+  } catch {
+    sink.result.stats.errors.push(`${shown}: not JSON`);
+    return null;
+  }
+}
+
 /** `models/manifests/{registry}/{namespace}/{model}/{tag}`: the model layer (GGUF) is analysed, the rest is a Modelfile. */
-async function scanOllama(m: Machine, opts: ScanOptions, sink: ScanSink): Promise<void> {
+async function scanOllama(m: Machine, sink: ScanSink): Promise<void> {
   const rootRel = '.ollama/models';
-  const root = path.join(m.home, ...rootRel.split('/'));
-  const manifests = path.join(root, 'manifests');
+  const root = { abs: path.join(m.home, ...rootRel.split('/')), shown: `~/${rootRel}` };
+  const manifests = path.join(root.abs, 'manifests');
   for await (const f of filesUnder(manifests, await realpath(manifests).catch(() => manifests), 4)) {
     const parts = f.rel.split('/');
     if (parts.length !== 4) continue;
     sink.result.stats.files++;
-    const text = await readSmall(f.abs, 1024 * 1024);
-    let doc: { layers?: OllamaLayer[] } | null = null;
-    try {
-      doc = text ? (JSON.parse(text) as { layers?: OllamaLayer[] }) : null;
-    } catch {
-      sink.result.stats.errors.push(`~/${rootRel}/manifests/${f.rel}: not JSON`);
-    }
-    if (!doc || !Array.isArray(doc.layers)) continue;
+    const shown = `${root.shown}/manifests/${f.rel}`;
+    const layers = await readManifestLayers(sink, f.abs, shown);
+    if (!layers) continue;
     sink.result.stats.manifests++;
     const name = ollamaName(parts);
-    const shown = `~/${rootRel}/manifests/${f.rel}`;
-    const lines = [`FROM ${name}`];
-    let weights: { hex: string; size: number } | null = null;
-    let analysed: ArtifactResult | null = null;
-    for (const layer of doc.layers) {
-      const hex = typeof layer.digest === 'string' ? DIGEST.exec(layer.digest)?.[1] : undefined;
-      if (!hex || typeof layer.mediaType !== 'string') continue;
-      const blob = path.join(root, 'blobs', `sha256-${hex}`);
-      const kind = layer.mediaType.replace('application/vnd.ollama.image.', '');
-      if (kind === 'model') {
-        const size = typeof layer.size === 'number' ? layer.size : 0;
-        weights = { hex, size };
-        const st = await stat(blob).catch(() => null);
-        if (st?.isFile() && st.size <= opts.maxFileBytes) {
-          analysed = await analyseFile(blob).catch(() => null);
-          if (analysed) {
-            sink.files?.set(analysed.sha256, blob);
-            sink.result.stats.model_files++;
-            sink.result.stats.bytes_hashed += analysed.size;
-          }
-        } else if (st?.isFile())
-          sink.result.skipped.push({
-            path: `~/${rootRel}/blobs/sha256-${hex}`,
-            size: st.size,
-            reason: `larger than --max-file-size (${opts.maxFileBytes} bytes)`,
-          });
-      } else if (kind === 'template' || kind === 'system' || kind === 'params') {
-        const body = await readSmall(blob, 64 * 1024);
-        if (body === null) continue;
-        if (kind === 'params') {
-          try {
-            for (const [k, v] of Object.entries(JSON.parse(body) as Record<string, unknown>))
-              for (const one of Array.isArray(v) ? v : [v]) lines.push(`PARAMETER ${k} ${JSON.stringify(one)}`);
-          } catch {
-            /* unreadable parameters are left out */
-          }
-        } else lines.push(`${kind.toUpperCase()} """${body.replace(/"""/g, '\\"\\"\\"')}"""`);
-      }
-    }
+    const { lines, weights, analysed } = await readLayers(sink, root, { name, layers });
     const sha = analysed?.sha256 ?? weights?.hex ?? null;
     // the weights' digest is the model's identity: the same GGUF pulled under two names, or found on disk, is one model
     const fingerprint = sha ? fingerprintOf('model', sha) : fingerprintOf('model', 'ollama', name);
@@ -208,10 +247,7 @@ async function scanOllama(m: Machine, opts: ScanOptions, sink: ScanSink): Promis
       fingerprint,
       asset_type: 'model',
       name,
-      source_url:
-        parts[0] === 'registry.ollama.ai'
-          ? `https://ollama.com/${parts[1] === 'library' ? 'library/' : ''}${parts[1] === 'library' ? parts[2] : `${parts[1]}/${parts[2]}`}`
-          : null,
+      source_url: ollamaPage(parts),
       raw_manifest: `${lines.join('\n')}\n`,
       metadata: { filename: 'Modelfile', path: shown, scanner_format: 'ollama_manifest' },
       artifacts,
@@ -231,10 +267,10 @@ async function scanOllama(m: Machine, opts: ScanOptions, sink: ScanSink): Promis
 }
 
 /** Collects the machine's assets into `sink` (judged with the rest by scanTrees). */
-export async function scanMachine(m: Machine, opts: ScanOptions, sink: ScanSink): Promise<void> {
+export async function scanMachine(m: Machine, sink: ScanSink): Promise<void> {
   const home = await stat(m.home).catch(() => null);
   if (!home?.isDirectory()) throw Object.assign(new Error(`home folder not found: ${m.home}`), { code: 'ENOENT' });
   await scanClients(m, sink.collector, sink.result);
   await scanHuggingFace(m, sink);
-  await scanOllama(m, opts, sink);
+  await scanOllama(m, sink);
 }
