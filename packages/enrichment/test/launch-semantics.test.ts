@@ -52,6 +52,24 @@ describe('launch commands and their flags', () => {
     expect(by('R24')).toHaveLength(1);
   });
 
+  it('compose volumes are judged like docker run -v: a folder inside home is an ordinary bind mount', () => {
+    const compose = (volumes: string[]) =>
+      [
+        'services:',
+        '  llm:',
+        '    image: vllm/vllm-openai:v0.6.3',
+        '    volumes:',
+        ...volumes.map((v) => `      - ${v}`),
+      ].join('\n') + '\n';
+    const ordinary = run({
+      asset_type: 'container_image',
+      raw_manifest: compose(['~/.cache/huggingface:/root/.cache/huggingface', '/etc/localtime:/etc/localtime:ro']),
+    });
+    expect(ordinary.by('R24')).toHaveLength(0);
+    for (const escape of ['/:/host', '/var/run/docker.sock:/var/run/docker.sock', '~:/home/agent', '/etc:/host-etc'])
+      expect(run({ asset_type: 'container_image', raw_manifest: compose([escape]) }).by('R24')).toHaveLength(1);
+  });
+
   it('--allow-write / grants the whole file system', () => {
     const { by } = run({
       asset_type: 'agent',

@@ -106,9 +106,18 @@ export function isCompose(y: Obj): boolean {
   return isObj(y.services) && Object.values(y.services).some((s) => isObj(s) && ('image' in s || 'build' in s));
 }
 
-/** Host paths that expose the host: root, system directories, home directories, the Docker socket. */
-const HOST_PATH =
-  /^(?:\/|\/(?:etc|root|home|Users|var\/run\/docker\.sock|run\/docker\.sock|proc|sys|dev)(?:\/[^:]*)?|~(?:\/[^:]*)?|\$\{?HOME\}?(?:\/[^:]*)?)$/;
+/**
+ * Bind-mount sources that hand over the host: the root, whole system directories, the Docker socket, a whole home
+ * directory. A folder inside one (`~/.cache/huggingface`, `/home/me/models`, `/etc/localtime`) is an ordinary bind
+ * mount; compose volumes and `docker run -v` are judged alike (docs/enrichment.md "Launch semantics").
+ */
+const HOST_SOURCE =
+  /^(?:\/|\/(?:etc|root|proc|sys|dev|boot|var\/lib\/docker|var\/run\/docker\.sock|run\/docker\.sock|home|Users)|\/(?:home|Users)\/[^/:]{1,64}|~|\$\{?HOME\}?)\/?$/;
+
+/** Whether a mount source exposes the host (see HOST_SOURCE). */
+export function exposesHost(source: string): boolean {
+  return HOST_SOURCE.test(source);
+}
 
 function hostMount(v: unknown): string | null {
   let source: string | null = null;
@@ -116,7 +125,7 @@ function hostMount(v: unknown): string | null {
     const i = v.indexOf(':');
     source = i > 0 ? v.slice(0, i) : null;
   } else if (isObj(v) && (v.type === 'bind' || v.type === undefined)) source = str(v.source);
-  return source && HOST_PATH.test(source) ? capItem(source) : null;
+  return source && exposesHost(source) ? capItem(source) : null;
 }
 
 /**

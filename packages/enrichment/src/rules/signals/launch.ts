@@ -2,6 +2,7 @@
 // them: MCP servers' command + args, Dockerfile RUN/CMD/ENTRYPOINT and compose command/entrypoint, notebook shell
 // escapes (docs/enrichment.md "Launch semantics"). Every check walks tokens or lines once; no pattern has an
 // unbounded gap before a literal.
+import { exposesHost } from '../../parse/containers';
 import type { ParsedManifest } from '../../types';
 
 /** One command line as tokens, with where it came from. */
@@ -98,11 +99,6 @@ export function broadWriteGrant(l: Launch): string | null {
 }
 
 const CONTAINER_RUNTIMES = new Set(['docker', 'podman', 'nerdctl']);
-/** Mount sources that hand over the host: the root, system directories, the Docker socket, a whole home directory
- * (a project folder inside one is an ordinary bind mount). */
-const HOST_SOURCE =
-  /^(?:\/|\/(?:etc|root|proc|sys|dev|boot|var\/lib\/docker|var\/run\/docker\.sock|run\/docker\.sock|home|Users)|\/(?:home|Users)\/[^/:]{1,64}|~|\$\{?HOME\}?)\/?$/;
-
 /** Flags of a `docker run` (or podman) that hand the container the host. Empty when the launch starts no container. */
 export function hostEscapeFlags(l: Launch): string[] {
   const i = l.tokens.findIndex(
@@ -132,7 +128,7 @@ export function hostEscapeFlags(l: Launch): string[] {
         spec.startsWith('type=') || spec.includes('source=') || spec.includes('src=')
           ? (/(?:source|src)=([^,]*)/.exec(spec)?.[1] ?? '')
           : (spec.split(':')[0] ?? '');
-      if (HOST_SOURCE.test(src)) out.push(`-v ${spec.slice(0, 80)}`);
+      if (exposesHost(src)) out.push(`-v ${spec.slice(0, 80)}`);
     }
   });
   return out;
