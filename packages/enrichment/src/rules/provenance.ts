@@ -3,6 +3,7 @@
 import { truncate } from '../util';
 import { defineRule, type Emission } from './define';
 import { cardAuthorClaim, typosquatTarget, VERIFIED } from './signals/publisher';
+import { listedServer } from './signals/servers';
 import { githubOwner, isTemplateManifest, mcpServerName } from './signals/text';
 import type { EnrichmentInput, ParsedManifest } from '../types';
 
@@ -198,7 +199,12 @@ export const R14 = defineRule({
       out.push({
         title: 'Authorship claimed for a vendor that does not publish it',
         description: `The package names ${borrowed.author} as its author, but it is published by ${borrowed.owners.join(', ')}.`,
-        evidence: { path: 'authors', vendor: borrowed.vendor, author: borrowed.author, publishers: borrowed.owners },
+        evidence: {
+          path: borrowed.path,
+          vendor: borrowed.vendor,
+          author: borrowed.author,
+          publishers: borrowed.owners,
+        },
       });
     if (p.kind === 'hf_model_card' && p.body && publisher && !VERIFIED.has(publisher.toLowerCase())) {
       const claim = cardAuthorClaim(p.body, input.name ?? p.name ?? '', publisher);
@@ -230,7 +236,8 @@ const VENDOR_AUTHORS: ReadonlyArray<{ vendor: string; author: RegExp; owners: re
     author: /\bgoogle\b/i,
     owners: ['google', 'googleapis', 'google-gemini', 'google-deepmind', 'googlecloudplatform', 'google-research'],
   },
-  { vendor: 'Microsoft', author: /\bmicrosoft\b/i, owners: ['microsoft', 'azure', 'azure-samples'] },
+  // Playwright is Microsoft's (npm scope @playwright, github.com/microsoft/playwright)
+  { vendor: 'Microsoft', author: /\bmicrosoft\b/i, owners: ['microsoft', 'azure', 'azure-samples', 'playwright'] },
   { vendor: 'Hugging Face', author: /\bhugging ?face\b/i, owners: ['huggingface'] },
   {
     vendor: 'Meta',
@@ -248,7 +255,36 @@ function publishingOwners(p: ParsedManifest, input: EnrichmentInput, publisher: 
     /^@([\w.-]+)\//.exec(input.name ?? p.name ?? '')?.[1] ?? null,
     publisher,
   ];
-  return out.filter((x): x is string => !!x).map((x) => x.toLowerCase());
+  const owners = out.filter((x): x is string => !!x).map((x) => x.toLowerCase());
+  // nothing in the submission says who publishes it: a package a public listing knows is its listed publisher's
+  // (src/data/known-servers.json), e.g. the reference servers' unscoped PyPI packages are modelcontextprotocol's
+  if (!owners.length) {
+    const listed = listedServer(p.name ?? input.name ?? '');
+    if (listed) owners.push(listed.publisher.toLowerCase());
+  }
+  return owners;
+}
+
+/**
+ * A description that claims a vendor made the package: "Official Anthropic MCP installer", "developed by OpenAI".
+ * "for the OpenAI API" or "powered by OpenAI" say what it uses, not who made it, and are not claims; "not an official
+ * Anthropic product" is a disclaimer. Bounded classes only (linear).
+ */
+const DESCRIPTION_CLAIM =
+  /\b(?:official(?:ly)?|(?:made|developed|maintained|published|created|built|authored|written|released)[ \t]{1,3}by)[ \t]{1,3}(?:the[ \t]{1,3})?(anthropic|openai|microsoft|google|meta|hugging ?face)\b/i;
+const USES_PRODUCT = /^[^.;,]{0,30}?\b(?:api|apis|sdk|client|library|cli|models?)\b/i;
+const DISCLAIMER_BEFORE = /\b(?:not|never|no)[ \t]{1,3}(?:an?[ \t]{1,3}|the[ \t]{1,3})?$/i;
+
+/** The vendor a package's description claims as its maker, or null. */
+function descriptionClaim(description: string | null): string | null {
+  if (!description) return null;
+  const text = description.slice(0, 2000);
+  const m = DESCRIPTION_CLAIM.exec(text);
+  if (!m || DISCLAIMER_BEFORE.test(text.slice(Math.max(0, m.index - 20), m.index))) return null;
+  // "the official Google Calendar API", "official OpenAI SDK": the vendor's product it uses, not its maker
+  const after = m.index + m[0].length;
+  if (USES_PRODUCT.test(text.slice(after, after + 40))) return null;
+  return m[0];
 }
 
 /**
@@ -260,17 +296,22 @@ export function borrowedAuthorship(
   p: ParsedManifest,
   input: EnrichmentInput,
   publisher: string | null,
-): { vendor: string; author: string; owners: string[] } | null {
-  if (!p.authors.length) return null;
+): { vendor: string; author: string; owners: string[]; path: string } | null {
+  const claim = descriptionClaim(p.description);
+  if (!p.authors.length && !claim) return null;
   const owners = publishingOwners(p, input, publisher);
   // vendors publish their npm packages under their own scopes (@anthropic-ai, @modelcontextprotocol, @openai…): an
   // npm package outside them is someone else's, even when nothing else says whose
   if (!owners.length && p.kind === 'npm_package') owners.push('(an unscoped npm package)');
   if (!owners.length) return null;
-  for (const a of p.authors.slice(0, 20))
+  const said = [
+    ...p.authors.slice(0, 20).map((a) => ({ a, path: 'authors' })),
+    ...(claim ? [{ a: claim, path: 'description' }] : []),
+  ];
+  for (const { a, path } of said)
     for (const v of VENDOR_AUTHORS)
       if (v.author.test(a) && !owners.some((o) => v.owners.includes(o)))
-        return { vendor: v.vendor, author: truncate(a, 80), owners: [...new Set(owners)] };
+        return { vendor: v.vendor, author: truncate(a, 80), owners: [...new Set(owners)], path };
   return null;
 }
 

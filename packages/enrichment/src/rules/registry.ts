@@ -21,6 +21,7 @@ import { R00 } from './positive';
 import { R12, R13, R14, R15 } from './provenance';
 import { R01, R02, R03, R04, R05, R06, R07 } from './serialization';
 import { R21, R22 } from './pinning';
+import { R34, R35, R36 } from './supply-chain';
 import { R23 } from './vulnerable-versions';
 
 /**
@@ -62,6 +63,9 @@ export const RULES = [
   R31,
   R32,
   R33,
+  R34,
+  R35,
+  R36,
   ARTIFACT_MALICIOUS,
   ARTIFACT_SUSPICIOUS,
   ARTIFACT_UNVERIFIED,

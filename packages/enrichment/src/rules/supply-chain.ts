@@ -1,0 +1,194 @@
+// Supply-chain behaviour judged from what a manifest makes happen when it is installed or started: install-time
+// scripts (R34), launches that update themselves (R35), and an installer of other servers that borrows a vendor's
+// name (R36) (docs/enrichment.md "Rule catalogue" and "Supply-chain behaviour").
+import { truncate, uniq } from '../util';
+import { defineRule, type Emission, type RuleContext } from './define';
+import { environment, launches } from './signals/launch';
+import { listedServer } from './signals/servers';
+
+/** npm lifecycle scripts that run when the package is installed (docs.npmjs.com "Scripts": pre/post/install). */
+const INSTALL_HOOKS = ['preinstall', 'install', 'postinstall'] as const;
+/**
+ * Install steps that only build or wire the package itself: git hooks (husky), generated clients (prisma), native
+ * addons (node-gyp, prebuild), patches, the package manager guard, the TypeScript build, browser downloads of the
+ * test/automation runners. Each is matched on a whole command (`a && b` is two commands).
+ */
+const BENIGN_INSTALL_STEP =
+  /^(?:npx\s+)?(?:husky(?:\s+install)?(?:\s+\S+)?|is-ci|prisma\s+generate(?:\s+--\S+)*|node-gyp\s+rebuild|node-gyp-build|prebuild-install(?:\s+-\S+)*|node-pre-gyp\s+install(?:\s+--\S+)*|patch-package|ngcc|only-allow\s+\S+|opencollective(?:-postinstall)?|electron-builder\s+install-app-deps|tsc(?:\s+-\S+(?:\s+\S+)?)*|(?:npm|pnpm|yarn)\s+run\s+(?:build|compile|prepare)|lerna\s+bootstrap|playwright\s+install(?:\s+[\w-]+)*|exit\s+0|true|echo\b.*)$/i;
+/** `a && b || c; d` → its commands. */
+const splitCommands = (script: string): string[] =>
+  script
+    .split(/&&|\|\||;/)
+    .map((c) => c.trim())
+    .filter(Boolean);
+
+/** setuptools' `cmdclass` overriding install steps, in setup.py or `[tool.setuptools.cmdclass]` (bounded, linear). */
+const SETUPTOOLS_CMDCLASS =
+  /\bcmdclass\s{0,3}=\s{0,3}(?:\{|dict\()[^}\n]{0,300}?["']?\b(install|develop|egg_info|build_py|bdist_wheel)\b|^\[tool\.setuptools\.cmdclass\][^[]{0,300}?^\s{0,4}(install|develop|egg_info|build_py)\s{0,3}=/m;
+
+export const R34 = defineRule({
+  id: 'R34',
+  title: 'Runs code when installed',
+  severity: 'low',
+  weight: 5,
+  category: 'supply_chain',
+  rationale:
+    'An npm pre/post-install script or a setuptools cmdclass override runs the package’s own code on every machine that installs it, before anyone uses it; the usual way a compromised release acts. Known build steps (husky, prisma generate, node-gyp, patch-package, tsc) are not reported, nor scripts R17 already reports as shell execution.',
+  remediation: 'Review the install script; install with --ignore-scripts where the package works without it.',
+  attack_techniques: ['AML.T0010.001'],
+  references: ['docs.npmjs.com "Scripts" (preinstall, install, postinstall)', 'setuptools "cmdclass"'],
+  evaluate(ctx) {
+    const out: Emission[] = [];
+    // R17 runs first: a hook it already reports as running a shell is not reported twice
+    const reported = new Set(ctx.findings.filter((f) => f.rule_id === 'R17').map((f) => String(f.evidence.path ?? '')));
+    const hooks = INSTALL_HOOKS.filter((k) => {
+      const v = ctx.p.scripts[k];
+      return (
+        typeof v === 'string' &&
+        !reported.has(`scripts.${k}`) &&
+        !splitCommands(v.slice(0, 2000)).every((c) => BENIGN_INSTALL_STEP.test(c))
+      );
+    });
+    if (hooks.length)
+      out.push({
+        description: `npm ${hooks.join(', ')} script runs ${truncate(ctx.p.scripts[hooks[0]!]!, 80)} at install.`,
+        evidence: {
+          path: `scripts.${hooks[0]}`,
+          scripts: Object.fromEntries(hooks.map((k) => [k, truncate(ctx.p.scripts[k]!, 200)])),
+        },
+      });
+    const cmd = ctx.raw ? SETUPTOOLS_CMDCLASS.exec(ctx.raw.slice(0, 200_000)) : null;
+    if (cmd)
+      out.push({
+        title: 'Overrides setuptools install steps',
+        description: `setuptools cmdclass replaces the "${cmd[1] ?? cmd[2]}" step: custom code runs when the package is built or installed.`,
+        evidence: { path: 'cmdclass', command: cmd[1] ?? cmd[2], match: truncate(cmd[0], 120) },
+      });
+    return out;
+  },
+});
+
+/** Launch flags that fetch the newest release at every start: uv's cache refresh, pip's upgrade, npm's install/update. */
+const REFRESH_FLAG = /^--(?:refresh|refresh-package|reinstall|reinstall-package|upgrade|force-reinstall)(?:=|$)|^-U$/;
+const PIP_LIKE = /^(?:pip3?|uv|pipx)$/i;
+const NPM_LIKE = /^(?:npm|pnpm|yarn|bun)$/i;
+/** `AUTO_UPDATE=true`, `MCP_AUTO_UPDATE=1`: a server told to update itself. */
+const AUTO_UPDATE_KEY = /^(?:[A-Z0-9]{1,30}_)?(?:AUTO_?UPDATE|SELF_?UPDATE)$/i;
+const TRUTHY = /^(?:1|true|yes|on)$/i;
+
+/** The self-updating steps of one MCP server launch (its command and arguments, or its `sh -c` script). */
+function selfUpdates(tokens: readonly string[]): string[] {
+  const out: string[] = [];
+  const cmd = (tokens[0] ?? '').split(/[\\/]/).pop()!.toLowerCase();
+  // uvx / uv tool run / pipx run: a refresh flag before the package re-resolves it at every start
+  if (/^(?:uvx|uv|pipx)$/.test(cmd)) out.push(...tokens.filter((t) => REFRESH_FLAG.test(t)));
+  tokens.forEach((t, i) => {
+    const next = tokens[i + 1] ?? '';
+    const b = t.split(/[\\/]/).pop()!;
+    // pip install -U x / uv pip install --upgrade x inside the launch script
+    if (PIP_LIKE.test(b) && /install/.test(tokens.slice(i + 1, i + 3).join(' '))) {
+      const flags = tokens.slice(i + 1, i + 8).filter((x) => REFRESH_FLAG.test(x));
+      if (flags.length) out.push(`${b} install ${flags[0]}`);
+    }
+    // npm install -g x@latest / npm update at start
+    if (NPM_LIKE.test(b) && /^(?:update|upgrade|up)$/.test(next)) out.push(`${b} ${next}`);
+    if (NPM_LIKE.test(b) && /^(?:i|install|add)$/.test(next)) {
+      const latest = tokens.slice(i + 2, i + 8).find((x) => /@latest$/.test(x));
+      if (latest) out.push(`${b} ${next} ${latest}`);
+    }
+    // git pull before starting: whatever the branch holds now
+    if (b === 'git' && next === 'pull') out.push('git pull');
+  });
+  return uniq(out);
+}
+
+export const R35 = defineRule({
+  id: 'R35',
+  title: 'Updates itself at launch',
+  severity: 'low',
+  weight: 5,
+  category: 'supply_chain',
+  rationale:
+    'A server started with a refresh or upgrade step (uvx --refresh, pip install -U, npm install …@latest, git pull, AUTO_UPDATE=true) runs whatever was published last, every time it starts: a compromised release reaches every user without anyone installing it. An unpinned `npx pkg` or `pkg@latest` is R21.',
+  remediation: 'Pin the version the launch runs and update deliberately.',
+  attack_techniques: ['AML.T0010.001', 'AML.T0109'],
+  references: ['uv "Caching" (--refresh)', 'pip "install" (--upgrade)'],
+  evaluate(ctx) {
+    const serverPaths = new Set(ctx.p.servers.map((s) => `${s.path}.args`));
+    const found = launches(ctx.p)
+      .filter((l) => serverPaths.has(l.path))
+      .map((l) => ({ path: l.path, steps: selfUpdates(l.tokens) }))
+      .filter((x) => x.steps.length);
+    const env = ctx.p.servers.length
+      ? environment(ctx.p, ctx.raw).filter((e) => AUTO_UPDATE_KEY.test(e.key) && TRUTHY.test(e.value.trim()))
+      : [];
+    if (!found.length && !env.length) return [];
+    const steps = uniq([...found.flatMap((x) => x.steps), ...env.map((e) => `${e.key}=${e.value}`)]);
+    return [
+      {
+        description: `The server launch updates itself at every start (${steps.slice(0, 4).join(', ')}).`,
+        evidence: { path: found[0]?.path ?? env[0]!.path, steps: steps.slice(0, 20) },
+        capabilities: ['supply_chain'],
+      },
+    ];
+  },
+});
+
+/** The installers a manifest launches: listed servers whose listing says they install other servers. */
+function launchedInstallers(ctx: RuleContext): string[] {
+  const names = [
+    ctx.p.name ?? '',
+    ctx.input.name ?? '',
+    ...ctx.p.servers.flatMap((s) => [s.identifier ?? '', ...s.args]),
+  ];
+  return uniq(
+    names
+      .filter((n) => n && !n.startsWith('-'))
+      .filter((n) => listedServer(n)?.capabilities.includes('installs_servers'))
+      .map((n) => n.toLowerCase()),
+  );
+}
+
+export const R36 = defineRule({
+  id: 'R36',
+  title: 'Installer of other servers',
+  severity: 'medium',
+  weight: 15,
+  category: 'supply_chain',
+  rationale:
+    'A server that installs other servers decides at run time what code the agent host runs. Launching a listed installer is reported here (a tool or description that says it installs is R21); one that also claims a vendor’s authorship its publisher does not match (R14) is how a fake official installer looks: high.',
+  remediation: 'Install servers yourself from reviewed, pinned sources; remove installers that borrow a vendor name.',
+  attack_techniques: ['AML.T0010.001', 'AML.T0011.001'],
+  references: ['MCP servers README "MCP Installer"', 'docs/enrichment.md "Supply-chain behaviour"'],
+  evaluate(ctx) {
+    const installers = launchedInstallers(ctx);
+    const installsByTools = ctx.findings.some((f) => f.rule_id === 'R21' && /installs other/i.test(f.title));
+    const borrowed = ctx.findings.find(
+      (f) => f.rule_id === 'R14' && f.title === 'Authorship claimed for a vendor that does not publish it',
+    );
+    if (borrowed && (installers.length || installsByTools))
+      return [
+        {
+          severity: 'high',
+          title: 'Installer of other servers that borrows a vendor’s authorship',
+          description: `It installs other servers and names ${String(borrowed.evidence.vendor)} as its author, which does not publish it.`,
+          evidence: {
+            path: String(borrowed.evidence.path),
+            vendor: borrowed.evidence.vendor,
+            installers: installers.slice(0, 10),
+            installs_by_tools: installsByTools,
+          },
+          capabilities: ['supply_chain'],
+        },
+      ];
+    if (installers.length && !installsByTools)
+      return [
+        {
+          description: `Launches ${installers.slice(0, 3).join(', ')}, a server that installs other servers at run time.`,
+          evidence: { path: 'servers', installers: installers.slice(0, 10) },
+          capabilities: ['supply_chain'],
+        },
+      ];
+    return [];
+  },
+});
