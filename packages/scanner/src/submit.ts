@@ -14,12 +14,14 @@ import {
   type RiskClient,
 } from '@risk/sdk';
 import { collectSecretValues, redactDeep, redactText, redactUrl } from '@risk/redaction';
+import type { ArtifactResult } from '@risk/artifacts';
 import type { EnrichmentInput, ScoredFinding } from '@risk/enrichment';
-import type { JudgedAsset } from './judge';
+import { severityRank, type JudgedAsset } from './judge';
 import { TOOL } from './tool';
 
 type SignalBody = PublicComponents['schemas']['CreateSignalBody'];
 type PlatformAsset = PublicComponents['schemas']['Asset'];
+type ReportedScan = PublicComponents['schemas']['ReportedScan'];
 
 /** The API's limits: 500 signals per bulk call, 500 hashes per look-up (docs/public-api.md). */
 const BULK_MAX = 500;
@@ -73,6 +75,45 @@ function primaryInput(a: JudgedAsset): EnrichmentInput | undefined {
   return a.inputs.find((i) => i.metadata?.scanner_format === 'hf_model_card') ?? a.inputs[0];
 }
 
+/** The findings of one local verdict a signal may quote (the API's cap). */
+const REPORTED_FINDINGS_MAX = 10;
+const CONTROL = /[\u0000-\u001f\u007f]+/g;
+
+/** A string of the local analyser as the API accepts it: redacted, control characters folded, bounded; never empty. */
+function reportText(s: string | undefined, max: number): string | undefined {
+  if (s === undefined) return undefined;
+  const t = redactText(s).replace(CONTROL, ' ').trim().slice(0, max);
+  return t.length > 0 ? t : undefined;
+}
+
+/**
+ * The local analyser's verdict for a file, as the signal reports it (`artifacts[].reported`, docs/artifacts.md
+ * "Client-reported scan results"): it counts only in this org's view, only while the platform has no verdict of its
+ * own for the bytes (a file over --max-upload-size, or one whose upload failed), and only to raise.
+ */
+function reportedScan(r: ArtifactResult): ReportedScan {
+  const findings = r.findings.slice(0, REPORTED_FINDINGS_MAX).flatMap((f) => {
+    const id = reportText(f.id, 100);
+    const message = reportText(f.message, 500);
+    if (!id || !message) return [];
+    const evidence: NonNullable<NonNullable<ReportedScan['findings']>[number]['evidence']> = {};
+    const callable = reportText(f.evidence.callable, 200);
+    const member = reportText(f.evidence.member, 200);
+    const excerpt = reportText(f.evidence.excerpt, 200);
+    if (callable) evidence.callable = callable;
+    if (member) evidence.member = member;
+    if (excerpt) evidence.excerpt = excerpt;
+    if (Number.isSafeInteger(f.evidence.offset) && f.evidence.offset! >= 0) evidence.offset = f.evidence.offset!;
+    return [{ id, message, severity: f.severity, ...(Object.keys(evidence).length ? { evidence } : {}) }];
+  });
+  return {
+    verdict: r.verdict,
+    analyser: TOOL.name,
+    analyser_version: reportText(r.analyser_version, 64) ?? 'unknown',
+    ...(findings.length ? { findings } : {}),
+  };
+}
+
 /** The signals for the assets found, redacted: what `--dry-run` prints and `--submit` sends. */
 export function buildSignals(assets: readonly JudgedAsset[], orgId: string, observedAt: number): SignalBody[] {
   return assets.map((a) => {
@@ -92,7 +133,14 @@ export function buildSignals(assets: readonly JudgedAsset[], orgId: string, obse
     if (a.version) s.version = redactText(a.version);
     if (input?.raw_manifest) s.raw_manifest = redactManifest(input.raw_manifest);
     if (input?.source_url) s.source_url = redactUrl(input.source_url);
-    if (a.artifacts.length) s.artifacts = a.artifacts.map((x) => ({ path: x.path, sha256: x.sha256, size: x.size }));
+    if (a.artifacts.length) {
+      // each file with the local analyser's verdict of its bytes (this org's view only, docs/artifacts.md)
+      const local = new Map(a.artifact_results.map((r) => [r.sha256, r]));
+      s.artifacts = a.artifacts.map((x) => {
+        const r = local.get(x.sha256);
+        return { path: x.path, sha256: x.sha256, size: x.size, ...(r ? { reported: reportedScan(r) } : {}) };
+      });
+    }
     return s;
   });
 }
@@ -155,21 +203,34 @@ function scoredFinding(f: PublicComponents['schemas']['Finding']): ScoredFinding
   };
 }
 
-/** The platform's view of an asset in the scanner's shape: the org's effective score, severity and findings. */
+/** A finding the platform made from this org's own reported scan result, not from its own judgement. */
+const clientReported = (f: PublicComponents['schemas']['Finding']): boolean =>
+  (f.evidence as { source?: unknown } | null)?.source === 'client_reported';
+
+/**
+ * The platform's view of an asset in the scanner's shape: the org's effective score, severity and findings. The local
+ * verdicts this run reported come back as client-reported findings (a file the platform has not scanned: over
+ * --max-upload-size, say); the platform's score leaves them out, so the asset keeps the worse of the platform's
+ * severity and the local one, and --fail-on still sees a file the local analyser found malicious.
+ */
 function withVerdict(a: JudgedAsset, p: PlatformAsset): JudgedAsset {
-  const findings = (p.findings ?? []).filter((f) => f.counts_toward_effective_score).map(scoredFinding);
+  const own = (p.findings ?? []).filter(clientReported).map(scoredFinding);
+  const findings = [...(p.findings ?? []).filter((f) => f.counts_toward_effective_score).map(scoredFinding), ...own];
   const ignored = (p.findings ?? [])
-    .filter((f) => !f.counts_toward_effective_score)
+    .filter((f) => !f.counts_toward_effective_score && !clientReported(f))
     .map((f) => ({
       rule_id: f.rule_id,
       reason: f.triage
         ? `triage: ${f.triage.state}${f.triage.comment ? ` (${f.triage.comment})` : ''}`
         : 'suppressed by the org',
     }));
+  const score = p.effective_risk_score ?? p.intrinsic_risk_score ?? a.score;
+  const severity = p.effective_risk_severity ?? p.intrinsic_risk_severity ?? a.severity;
+  const localWorse = own.length > 0 && severityRank(a.severity) > severityRank(severity);
   return {
     ...a,
-    score: p.effective_risk_score ?? p.intrinsic_risk_score ?? a.score,
-    severity: p.effective_risk_severity ?? p.intrinsic_risk_severity ?? a.severity,
+    score: localWorse ? Math.max(score, a.score) : score,
+    severity: localWorse ? a.severity : severity,
     findings,
     ignored: [...a.ignored, ...ignored],
   };

@@ -164,7 +164,7 @@ export async function enrichLikeWorker(
   } = {},
 ): Promise<void> {
   const { enrichObservations, ADVISORY_CVE_IDS } = await import('@risk/enrichment');
-  const { readCandidateThreats, writeEnrichment } = await import('@risk/db');
+  const { readCandidateThreats, recordOrgArtifactReports, writeEnrichment } = await import('@risk/db');
   const { prisma, pool: db } = h.ctx.db;
   const livemode = opts.livemode ?? true;
   const key = { livemode_fingerprint: { livemode, fingerprint } };
@@ -213,6 +213,8 @@ export async function enrichLikeWorker(
     now,
     events: enrichmentEvents, // the worker's decision of which asset events a write records
   });
+  // each org's own reported scan results, rebuilt from its latest signal as the worker's job does (docs/artifacts.md)
+  await recordOrgArtifactReports(db, { livemode, fingerprint });
 }
 
 export const postSignal = (h: Harness, body: Record<string, unknown>, key = h.key) =>

@@ -5,7 +5,7 @@ import { z } from '../zod';
 import { FINGERPRINT_MAX_LENGTH, zFingerprintText } from '../fingerprint';
 import { NO_CONTROL, ZListQuery, zList } from '../common';
 import { zExpandParam, zQueryBool, zQueryList } from '../query';
-import { ASSET_TYPE_VALUES, ZFingerprint, ZReportedScan } from './signals';
+import { ASSET_TYPE_VALUES, REPORTED_SCAN_SHAPE, ZFingerprint } from './signals';
 import { ZThreat } from './threats';
 import { ZFindingTriage } from './triage-state';
 import { EXAMPLE_AIBOM, EXAMPLE_CYCLONEDX, EXAMPLE_SPDX_TAG_VALUE } from './examples';
@@ -90,6 +90,17 @@ export const ZAiBom = z
   .openapi('AiBom');
 export type AiBom = z.infer<typeof ZAiBom>;
 
+/** The key's org's own report of a named file (docs/artifacts.md "Client-reported scan results"), and whether it counts. */
+export const ZAssetArtifactReport = z
+  .object({
+    ...REPORTED_SCAN_SHAPE,
+    counts: z.boolean().openapi({
+      description:
+        "true when the report adds a client-reported finding to this org's view: a malicious, suspicious, invalid or unscannable report for bytes the platform has not judged (a platform verdict always wins; a reported benign changes nothing)",
+    }),
+  })
+  .openapi('AssetArtifactReport');
+
 /** One file the asset names by hash, with the platform's verdict for those bytes (docs/artifacts.md "Judgement"). */
 export const ZAssetArtifact = z
   .object({
@@ -99,17 +110,10 @@ export const ZAssetArtifact = z
     verdict: z.enum(['malicious', 'suspicious', 'benign', 'invalid', 'unscannable', 'unsupported']).nullable().openapi({
       description: "the platform analyser's verdict for these bytes (GET /v1/artifacts/{sha256}); null: not scanned",
     }),
-    reported: ZReportedScan.extend({
-      counts: z.boolean().openapi({
-        description:
-          "true when the report adds a client-reported finding to this org's view: a malicious, suspicious, invalid or unscannable report for bytes the platform has not judged (a platform verdict always wins; a reported benign changes nothing)",
-      }),
-    })
-      .nullable()
-      .openapi({
-        description:
-          'the scan result the key\'s org reported itself for these bytes on its latest signal (docs/artifacts.md "Client-reported scan results"); never another org\'s, null when none',
-      }),
+    reported: z.union([ZAssetArtifactReport, z.null()]).openapi({
+      description:
+        'the scan result the key\'s org reported itself for these bytes on its latest signal (docs/artifacts.md "Client-reported scan results"); never another org\'s, null when none',
+    }),
   })
   .openapi('AssetArtifact');
 export type AssetArtifact = z.infer<typeof ZAssetArtifact>;

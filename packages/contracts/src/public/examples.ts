@@ -43,6 +43,8 @@ export const EXAMPLE_CREATE_SIGNAL: CreateSignalBody = {
       path: 'adapter_model.bin',
       sha256: '9b74c9897bac770ffc029102a200c5de8f1f6a8a1a1b1c5f3e2d1c0b9a887766',
       size: 33_571_917,
+      // the collector's own scan of the file (docs/artifacts.md "Client-reported scan results"): this org's view only
+      reported: { verdict: 'benign', analyser: 'risk-scan', analyser_version: '1.4.0' },
     },
   ],
 };

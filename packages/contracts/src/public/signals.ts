@@ -28,36 +28,31 @@ const zReportedText = (max: number) =>
  * only while the platform has no verdict of its own for those bytes, and only to raise: a reported `benign` changes
  * nothing. It never enters the shared verdict of the hash (`GET /v1/artifacts/{sha256}`).
  */
-export const ZReportedScan = z
-  .strictObject({
-    verdict: z.enum(ARTIFACT_VERDICTS).openapi({ description: "the client's analyser's verdict for these bytes" }),
-    analyser: zReportedText(100).openapi({ description: 'the analyser that made it', example: 'risk-scan' }),
-    analyser_version: zReportedText(64).openapi({ description: "the analyser's version", example: '1.4.0' }),
-    findings: z
-      .array(
-        z.strictObject({
-          id: zReportedText(100).openapi({ example: 'pickle.dangerous_callable' }),
-          message: zReportedText(500),
-          severity: z.enum(['critical', 'high', 'medium', 'low', 'info']).optional(),
-          evidence: z
-            .strictObject({
-              callable: zReportedText(200).optional(),
-              member: zReportedText(200).optional(),
-              offset: z
-                .int('must be an integer')
-                .min(0, 'must not be negative')
-                .max(Number.MAX_SAFE_INTEGER)
-                .optional(),
-              excerpt: zReportedText(200).optional(),
-            })
-            .optional(),
-        }),
-      )
-      .max(REPORTED_FINDINGS_MAX, 'must hold at most 10 findings')
-      .optional()
-      .openapi({ description: "at most 10 of the analyser's findings, quoted as evidence" }),
-  })
-  .openapi('ReportedScan');
+export const REPORTED_SCAN_SHAPE = {
+  verdict: z.enum(ARTIFACT_VERDICTS).openapi({ description: "the client's analyser's verdict for these bytes" }),
+  analyser: zReportedText(100).openapi({ description: 'the analyser that made it', example: 'risk-scan' }),
+  analyser_version: zReportedText(64).openapi({ description: "the analyser's version", example: '1.4.0' }),
+  findings: z
+    .array(
+      z.strictObject({
+        id: zReportedText(100).openapi({ example: 'pickle.dangerous_callable' }),
+        message: zReportedText(500),
+        severity: z.enum(['critical', 'high', 'medium', 'low', 'info']).optional(),
+        evidence: z
+          .strictObject({
+            callable: zReportedText(200).optional(),
+            member: zReportedText(200).optional(),
+            offset: z.int('must be an integer').min(0, 'must not be negative').max(Number.MAX_SAFE_INTEGER).optional(),
+            excerpt: zReportedText(200).optional(),
+          })
+          .optional(),
+      }),
+    )
+    .max(REPORTED_FINDINGS_MAX, 'must hold at most 10 findings')
+    .optional()
+    .openapi({ description: "at most 10 of the analyser's findings, quoted as evidence" }),
+};
+export const ZReportedScan = z.strictObject(REPORTED_SCAN_SHAPE).openapi('ReportedScan');
 export type ReportedScan = z.infer<typeof ZReportedScan>;
 
 /**

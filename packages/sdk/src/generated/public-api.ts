@@ -1236,6 +1236,8 @@ export interface components {
     };
     AssetArtifact: {
       path: string;
+      /** @description the scan result the key's org reported itself for these bytes on its latest signal (docs/artifacts.md "Client-reported scan results"); never another org's, null when none */
+      reported: components['schemas']['AssetArtifactReport'] | null;
       /** @description SHA-256 of the bytes, 64 lowercase hex digits */
       sha256: string;
       size: number;
@@ -1244,6 +1246,39 @@ export interface components {
        * @enum {string|null}
        */
       verdict: 'malicious' | 'suspicious' | 'benign' | 'invalid' | 'unscannable' | 'unsupported' | null;
+    };
+    AssetArtifactReport: {
+      /**
+       * @description the analyser that made it
+       * @example risk-scan
+       */
+      analyser: string;
+      /**
+       * @description the analyser's version
+       * @example 1.4.0
+       */
+      analyser_version: string;
+      /** @description true when the report adds a client-reported finding to this org's view: a malicious, suspicious, invalid or unscannable report for bytes the platform has not judged (a platform verdict always wins; a reported benign changes nothing) */
+      counts: boolean;
+      /** @description at most 10 of the analyser's findings, quoted as evidence */
+      findings?: {
+        evidence?: {
+          callable?: string;
+          excerpt?: string;
+          member?: string;
+          offset?: number;
+        };
+        /** @example pickle.dangerous_callable */
+        id: string;
+        message: string;
+        /** @enum {string} */
+        severity?: 'critical' | 'high' | 'medium' | 'low' | 'info';
+      }[];
+      /**
+       * @description the client's analyser's verdict for these bytes
+       * @enum {string}
+       */
+      verdict: 'malicious' | 'suspicious' | 'benign' | 'invalid' | 'unscannable' | 'unsupported';
     };
     AssetCreatedEvent: {
       /** @description Unix seconds */
@@ -2104,6 +2139,38 @@ export interface components {
       /** @enum {string} */
       severity: 'critical' | 'high' | 'medium' | 'low' | 'informational';
     };
+    /** @description the client's own scan result for these bytes: counts only in this org's views of the asset, only while the platform has no verdict of its own, and never lowers anything (docs/artifacts.md) */
+    ReportedScan: {
+      /**
+       * @description the analyser that made it
+       * @example risk-scan
+       */
+      analyser: string;
+      /**
+       * @description the analyser's version
+       * @example 1.4.0
+       */
+      analyser_version: string;
+      /** @description at most 10 of the analyser's findings, quoted as evidence */
+      findings?: {
+        evidence?: {
+          callable?: string;
+          excerpt?: string;
+          member?: string;
+          offset?: number;
+        };
+        /** @example pickle.dangerous_callable */
+        id: string;
+        message: string;
+        /** @enum {string} */
+        severity?: 'critical' | 'high' | 'medium' | 'low' | 'info';
+      }[];
+      /**
+       * @description the client's analyser's verdict for these bytes
+       * @enum {string}
+       */
+      verdict: 'malicious' | 'suspicious' | 'benign' | 'invalid' | 'unscannable' | 'unsupported';
+    };
     SarifLog: {
       runs: {
         [key: string]: unknown;
@@ -2262,6 +2329,7 @@ export interface components {
        * @example pytorch_model.bin
        */
       path: string;
+      reported?: components['schemas']['ReportedScan'];
       /**
        * @description SHA-256 of the file's bytes, 64 hex digits (lower-cased)
        * @example e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
@@ -8570,7 +8638,12 @@ export interface operations {
          *         {
          *           "path": "adapter_model.bin",
          *           "sha256": "9b74c9897bac770ffc029102a200c5de8f1f6a8a1a1b1c5f3e2d1c0b9a887766",
-         *           "size": 33571917
+         *           "size": 33571917,
+         *           "reported": {
+         *             "verdict": "benign",
+         *             "analyser": "risk-scan",
+         *             "analyser_version": "1.4.0"
+         *           }
          *         }
          *       ]
          *     }
@@ -8605,7 +8678,12 @@ export interface operations {
            *         {
            *           "path": "adapter_model.bin",
            *           "sha256": "9b74c9897bac770ffc029102a200c5de8f1f6a8a1a1b1c5f3e2d1c0b9a887766",
-           *           "size": 33571917
+           *           "size": 33571917,
+           *           "reported": {
+           *             "verdict": "benign",
+           *             "analyser": "risk-scan",
+           *             "analyser_version": "1.4.0"
+           *           }
            *         }
            *       ],
            *       "content_digest": "6b1f0c9e4d2a87f35e0b9c1d7a4f2e8b3c6d9a0e1f4b7c2d5e8a1b4c7d0e3f6a",
@@ -8837,7 +8915,12 @@ export interface operations {
            *         {
            *           "path": "adapter_model.bin",
            *           "sha256": "9b74c9897bac770ffc029102a200c5de8f1f6a8a1a1b1c5f3e2d1c0b9a887766",
-           *           "size": 33571917
+           *           "size": 33571917,
+           *           "reported": {
+           *             "verdict": "benign",
+           *             "analyser": "risk-scan",
+           *             "analyser_version": "1.4.0"
+           *           }
            *         }
            *       ],
            *       "content_digest": "6b1f0c9e4d2a87f35e0b9c1d7a4f2e8b3c6d9a0e1f4b7c2d5e8a1b4c7d0e3f6a",
@@ -9003,7 +9086,12 @@ export interface operations {
          *             {
          *               "path": "adapter_model.bin",
          *               "sha256": "9b74c9897bac770ffc029102a200c5de8f1f6a8a1a1b1c5f3e2d1c0b9a887766",
-         *               "size": 33571917
+         *               "size": 33571917,
+         *               "reported": {
+         *                 "verdict": "benign",
+         *                 "analyser": "risk-scan",
+         *                 "analyser_version": "1.4.0"
+         *               }
          *             }
          *           ]
          *         },
@@ -13998,6 +14086,12 @@ export const assetAiBomChangedEventObjectValues: ReadonlyArray<
 export const assetAiBomChangedEventTypeValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['AssetAiBomChangedEvent']['type']
 > = ['asset.aibom_changed'];
+export const assetArtifactReportFindingsSeverityValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AssetArtifactReport']['findings']['severity']
+> = ['critical', 'high', 'medium', 'low', 'info'];
+export const assetArtifactReportVerdictValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AssetArtifactReport']['verdict']
+> = ['malicious', 'suspicious', 'benign', 'invalid', 'unscannable', 'unsupported'];
 export const assetCreatedEventObjectValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['AssetCreatedEvent']['object']
 > = ['event'];
@@ -14293,6 +14387,12 @@ export const overviewRecent_threatsSeverityValues: ReadonlyArray<
 export const putSeverityOverrideBodySeverityValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['PutSeverityOverrideBody']['severity']
 > = ['critical', 'high', 'medium', 'low', 'informational'];
+export const reportedScanFindingsSeverityValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ReportedScan']['findings']['severity']
+> = ['critical', 'high', 'medium', 'low', 'info'];
+export const reportedScanVerdictValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ReportedScan']['verdict']
+> = ['malicious', 'suspicious', 'benign', 'invalid', 'unscannable', 'unsupported'];
 export const sarifLogVersionValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['SarifLog']['version']> =
   ['2.1.0'];
 export const scoreComputationBandValues: ReadonlyArray<
