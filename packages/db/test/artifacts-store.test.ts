@@ -124,7 +124,9 @@ describe('artifacts store', () => {
     await markArtifactBytesKept(pool, sha, 2);
     const chunks = await readArtifactChunks(pool, { sha256: sha, fromSeq: 0, limit: 10 });
     expect(Buffer.concat(chunks.map((c) => c.data)).toString()).toBe('hello world');
-    expect(await findArtifactsToRescan(pool, { analyserVersion: 'v1', limit: 10 })).toEqual([sha]);
+    expect(await findArtifactsToRescan(pool, { analyserVersion: 'v1', limit: 10 })).toEqual([
+      { sha256: sha, size: 10 },
+    ]);
     expect(await findArtifactsToRescan(pool, { analyserVersion: 'v0', limit: 10 })).toEqual([]);
   });
 

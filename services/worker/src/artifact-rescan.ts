@@ -10,7 +10,6 @@ import {
   completeArtifactScan,
   expireArtifactScans,
   failArtifactScan,
-  findArtifacts,
   findArtifactsToRescan,
   keepArtifactLease,
   readArtifactChunks,
@@ -75,13 +74,10 @@ async function rescanOne(deps: WorkerDeps, sha256: string, size: number): Promis
 export async function artifactUpkeep(deps: WorkerDeps, now = new Date()): Promise<ArtifactUpkeepResult> {
   const expired = await expireArtifactScans(deps.pool, now);
   const due = await findArtifactsToRescan(deps.pool, { analyserVersion: ANALYSER_VERSION, limit: RESCAN_BATCH });
-  const rows = await findArtifacts(deps.pool, due);
   let rescanned = 0;
   const changed: string[] = [];
-  for (const sha256 of due) {
-    const row = rows.get(sha256);
-    if (!row) continue;
-    const outcome = await rescanOne(deps, sha256, row.size);
+  for (const { sha256, size } of due) {
+    const outcome = await rescanOne(deps, sha256, size);
     if (outcome === null) continue;
     rescanned++;
     if (outcome) changed.push(sha256);

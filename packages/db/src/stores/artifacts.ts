@@ -300,17 +300,20 @@ export async function readArtifactChunks(
   );
 }
 
-/** Hashes whose bytes are kept and whose verdict another analyser version made (or none did), oldest first. */
+/**
+ * Hashes whose bytes are kept and whose verdict another analyser version made (or none did), oldest first, with the
+ * size a re-scan claims them at (so the caller needs no second read).
+ */
 export async function findArtifactsToRescan(
   db: ArtifactsDb,
   input: { analyserVersion: string; limit: number },
-): Promise<string[]> {
-  const found = await rows<{ sha256: string }>(
+): Promise<Array<{ sha256: string; size: number }>> {
+  const found = await rows<{ sha256: string; size: number }>(
     db,
-    `SELECT sha256 FROM artifacts
+    `SELECT sha256, size::float8 AS size FROM artifacts
       WHERE bytes_kept AND analyser_version IS DISTINCT FROM $1 AND status <> 'scanning'
       ORDER BY updated_at LIMIT $2`,
     [input.analyserVersion, input.limit],
   );
-  return found.map((r) => r.sha256);
+  return found.map((r) => ({ sha256: r.sha256, size: Number(r.size) }));
 }
