@@ -84,6 +84,29 @@ describe('formats read', () => {
     // strings are kept verbatim, a `//` inside one included
     expect(parseJsonc('{"u": "https://x//y", /* c */ "a": [1,],}')).toEqual({ u: 'https://x//y', a: [1] });
   });
+  it('an MCPB manifest whose $schema names the mcpb repository is a bundle, not a registry server.json', () => {
+    const bundle = JSON.stringify({
+      $schema:
+        'https://raw.githubusercontent.com/modelcontextprotocol/mcpb/main/schemas/mcpb-manifest-v0.3.schema.json',
+      manifest_version: '0.3',
+      name: 'demo',
+      version: '0.1.0',
+      server: { type: 'binary', entry_point: 'server/demo', mcp_config: { command: '${__dirname}/server/demo' } },
+    });
+    expect(analyze(input({ asset_type: 'mcp_server', raw_manifest: bundle })).parsed.kind).toBe('mcpb_manifest');
+    const registry = JSON.stringify({
+      $schema: 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json',
+      name: 'demo',
+      version: '0.1.0',
+    });
+    expect(analyze(input({ asset_type: 'mcp_server', raw_manifest: registry })).parsed.kind).toBe('mcp_server_json');
+    // a tools/list snapshot that cites the protocol's tool-list schema is a tool list
+    const tools = JSON.stringify({
+      $schema: 'https://modelcontextprotocol.io/schemas/2024-11-05/tool-list',
+      tools: [{ name: 'quote', description: 'Get a quote', inputSchema: { type: 'object' } }],
+    });
+    expect(analyze(input({ asset_type: 'mcp_server', raw_manifest: tools })).parsed.kind).toBe('mcp_tools');
+  });
   it('setup.cfg: trove classifier licence, install_requires; tool-only config carries no licence (c076, c077)', () => {
     const cfg =
       '[metadata]\nname = demo\nclassifiers =\n    License :: OSI Approved :: MIT License\n[options]\ninstall_requires =\n    numpy\n';

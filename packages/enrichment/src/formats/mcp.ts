@@ -73,10 +73,16 @@ export const AGENT_CONFIG = defineFormat({
     '{"agents": [{"name": "researcher", "model": "gpt-4o", "tools": [{"name": "web_search"}]}], "mcpServers": {"fs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/"]}}}',
 });
 
+/** The registry's server schema (`…modelcontextprotocol.io/schemas/<date>/server.schema.json`), not any schema the
+ * project publishes: an MCPB manifest's `$schema` names the modelcontextprotocol/mcpb repository too. */
+function registrySchema(schema: string): boolean {
+  return schema.includes('modelcontextprotocol') && /\/server(?:\.schema)?\.json$/.test(schema);
+}
+
 /** An MCP registry server.json: the registry's `$schema`, or packages/remotes under a namespaced name. */
 function isRegistryServer(j: Obj): boolean {
   return (
-    /modelcontextprotocol/.test(str(j.$schema) ?? '') ||
+    registrySchema(str(j.$schema) ?? '') ||
     ((Array.isArray(j.packages) || Array.isArray(j.remotes)) &&
       typeof j.name === 'string' &&
       (j.name.includes('/') || 'version_detail' in j))
