@@ -53,6 +53,11 @@ export async function startPgPair(): Promise<PgPair> {
   // durability off: a test cluster, and the suite's time is mostly fsyncs otherwise
   const common = `-c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
   const started: string[] = [];
+  /** Starts the cluster in `dataDir` with `options`, logging next to it; stop() stops it. */
+  const startServer = (dataDir: string, options: string) => {
+    run(path.join(bin, 'pg_ctl'), ['-D', dataDir, '-l', `${dataDir}.log`, '-o', options, '-w', 'start']);
+    started.push(dataDir);
+  };
   const stop = () => {
     for (const d of started.reverse()) {
       try {
@@ -66,17 +71,7 @@ export async function startPgPair(): Promise<PgPair> {
   try {
     // initdb's trust pg_hba admits replication connections from 127.0.0.1
     run(path.join(bin, 'initdb'), ['-D', primaryDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-    run(path.join(bin, 'pg_ctl'), [
-      '-D',
-      primaryDir,
-      '-l',
-      path.join(dir, 'primary.log'),
-      '-o',
-      `-p ${primaryPort} ${common} -c wal_level=replica -c max_wal_senders=4`,
-      '-w',
-      'start',
-    ]);
-    started.push(primaryDir);
+    startServer(primaryDir, `-p ${primaryPort} ${common} -c wal_level=replica -c max_wal_senders=4`);
     // -R writes standby.signal and primary_conninfo: the copy starts as a streaming replica
     run(path.join(bin, 'pg_basebackup'), [
       '-h',
@@ -93,17 +88,7 @@ export async function startPgPair(): Promise<PgPair> {
       '-c',
       'fast',
     ]);
-    run(path.join(bin, 'pg_ctl'), [
-      '-D',
-      replicaDir,
-      '-l',
-      path.join(dir, 'replica.log'),
-      '-o',
-      `-p ${replicaPort} ${common} -c hot_standby=on`,
-      '-w',
-      'start',
-    ]);
-    started.push(replicaDir);
+    startServer(replicaDir, `-p ${replicaPort} ${common} -c hot_standby=on`);
   } catch (err) {
     stop();
     throw err;
