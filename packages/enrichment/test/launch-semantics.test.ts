@@ -93,6 +93,17 @@ describe('launch commands and their flags', () => {
 });
 
 describe('where credentials go', () => {
+  it('an extension that asks for the debugger controls every tab: high; cookies alone stay medium', () => {
+    const ext = (permissions: string[]) =>
+      JSON.stringify({ manifest_version: 3, name: 'x', version: '1.0', permissions, action: {} });
+    const r20 = (permissions: string[]) =>
+      run({ asset_type: 'extension', raw_manifest: ext(permissions) })
+        .by('R20')
+        .map((f) => f.severity);
+    expect(r20(['debugger', 'storage'])).toEqual(['high']);
+    expect(r20(['cookies', 'storage'])).toEqual(['medium']);
+  });
+
   it('a password inside a database URL in args is a leaked secret', () => {
     const { by } = run({
       asset_type: 'agent',

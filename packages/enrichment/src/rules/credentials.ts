@@ -177,6 +177,10 @@ export const R20 = defineRule({
       const ext = p.extension;
       const broad = [...ext.host_permissions, ...ext.content_script_matches].some(isBroadHostPattern);
       out.push({
+        // `debugger` attaches the DevTools protocol to any tab: it reads cookies and storage, sees every request and
+        // runs script in the page, full control of the browser session whatever the host list says (Chrome
+        // extensions reference, chrome.debugger): high on its own
+        ...(cred.includes('debugger') ? { severity: 'high' as const } : {}),
         title: 'Extension permissions that read credentials or sessions',
         description: `Requests ${cred.join(', ')}${broad ? ' together with access to every site' : ''}.`,
         evidence: { path: 'permissions', permissions: cred },
