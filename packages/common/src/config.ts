@@ -107,6 +107,11 @@ export const ConfigSchema = z.object({
   /** an org's observation of an asset stops counting this long after its latest signal (docs/security.md) */
   OBSERVATION_TTL_DAYS: z.coerce.number().positive().default(90),
   /**
+   * signals are dropped by whole months once a month ends this long ago, except a month still holding some org's
+   * latest observation (docs/scaling.md "Monthly partitions for signals and events"); unset: kept for good
+   */
+  SIGNAL_RETENTION_DAYS: z.coerce.number().int().positive().optional(),
+  /**
    * Analysis (parse, rules, score, AI-BOM) runs in a worker-thread pool: its size (default min(2, cores))
    * and the per-job deadline after which the thread is terminated and the asset fails with
    * `analysis_timeout` (docs/security.md, "Analysis under a budget").
@@ -166,7 +171,11 @@ export const ConfigSchema = z.object({
   /** most assets one response may expand `aibom` for (look-up keys; list pages are at most 100) */
   EXPAND_AIBOM_MAX_ITEMS: z.coerce.number().int().min(1).default(100),
   /** the largest artifact upload in bytes (docs/artifacts.md "Settings"); past it 413 request_too_large */
-  ARTIFACTS_MAX_BYTES: z.coerce.number().int().min(1).default(2 * 2 ** 30),
+  ARTIFACTS_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(2 * 2 ** 30),
   /** how long an upload waits for its scan before answering 202 `status: scanning` (the scan goes on) */
   ARTIFACTS_SCAN_WAIT_MS: z.coerce.number().int().min(0).default(30_000),
   /** a scan's lease, renewed while it runs; a scan whose lease ran out (its process died) is marked failed */

@@ -44,18 +44,9 @@ export type {
   ClaimedSignal,
 } from './stores/signals-store';
 export { ID_PREFIXES, newId, newRequestId } from './ids';
-export {
-  THREAT_MATCH_RULE_ID,
-  assetCveIds,
-  findThreatsMatchingAsset,
-} from './stores/threats-store';
+export { THREAT_MATCH_RULE_ID, assetCveIds, findThreatsMatchingAsset } from './stores/threats-store';
 export type { ThreatMatchKeys, AssetMatchKeys, MatchingThreatRow } from './stores/threats-store';
-export {
-  ASSET_HISTORY_CAP,
-  findingKeys,
-  findingSnapshot,
-  type FindingSnapshot,
-} from './stores/history-store';
+export { ASSET_HISTORY_CAP, findingKeys, findingSnapshot, type FindingSnapshot } from './stores/history-store';
 export {
   expireAcceptedRisks,
   parseOrgAssetTriage,
@@ -76,11 +67,7 @@ export {
   type OverviewThreatRow,
   type OverviewTop,
 } from './stores/overview-store';
-export {
-  readEnrichmentJobs,
-  readCandidateThreats,
-  type CandidateThreats,
-} from './stores/enrichment-reads';
+export { readEnrichmentJobs, readCandidateThreats, type CandidateThreats } from './stores/enrichment-reads';
 export { enrichmentWriteKey, writeEnrichment, writeEnrichments } from './stores/enrichment-store';
 export { TOOL_BASELINE_CAP } from './stores/tool-baselines-store';
 export {
@@ -205,13 +192,20 @@ export {
 export {
   fanOutEvents,
   fanOutEventsPg,
-  purgeEvents,
   readEventFor,
   listEventsFor,
   type FannedOutDelivery,
   type EventReader,
   type EventRow,
 } from './stores/events-store';
+export { readSignalFor } from './stores/signal-reads';
+export {
+  ensureMonthPartitions,
+  dropExpiredMonths,
+  defaultPartitionRows,
+  type PartitionedTable,
+  type RetentionResult,
+} from './stores/partitions-store';
 export { pingDatabase, replicaLagSeconds } from './stores/health-store';
 export { listAiBomVersionRows, type AiBomVersionRow } from './stores/aiboms-store';
 export {

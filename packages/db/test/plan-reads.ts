@@ -12,7 +12,7 @@ interface PlanNode {
 /**
  * Runs `EXPLAIN (ANALYZE, FORMAT JSON)` of `sql` on the connection (so a statement it prepared runs on the plan it
  * cached) and returns how each plan node reads the `tables`: [table, node type, times it ran], e.g.
- * ['events', 'Index Scan', 500]. The plan tests (fan-out-plan, advisory-lookup-plan) check these against sequential
+ * ['events', 'Index Scan', 500], a partition's reads under its table's name. The plan tests (fan-out-plan, advisory-lookup-plan) check these against sequential
  * scans.
  */
 export async function planReads(
@@ -25,8 +25,9 @@ export async function planReads(
   );
   const reads: Array<[string, string, number]> = [];
   const walk = (node: PlanNode) => {
-    if (tables.includes(node['Relation Name'] ?? ''))
-      reads.push([node['Relation Name']!, node['Node Type'], node['Actual Loops']]);
+    // a month partition (signals_y2026m11) or the DEFAULT partition (events_default) reads its parent table
+    const table = (node['Relation Name'] ?? '').replace(/_(y\d{4}m\d{2}|default)$/, '');
+    if (tables.includes(table)) reads.push([table, node['Node Type'], node['Actual Loops']]);
     for (const child of node.Plans ?? []) walk(child);
   };
   walk(rows[0]!['QUERY PLAN'][0]!.Plan);

@@ -150,7 +150,8 @@ describe('GET /v1/events', () => {
         },
       ]),
     );
-    await h.ctx.db.prisma.event.update({
+    // by id alone: the primary key is (id, created) since events are partitioned by month
+    await h.ctx.db.prisma.event.updateMany({
       where: { id: oldId! },
       data: { created: new Date(Date.now() - 31 * 86400_000) },
     });

@@ -20,7 +20,7 @@ describe('round trip through Postgres', () => {
     });
     const res = await postSignal(h, body);
     expect(res.status).toBe(202);
-    const row = await h.ctx.db.prisma.signal.findUniqueOrThrow({ where: { id: res.body.id } });
+    const row = await h.ctx.db.prisma.signal.findFirstOrThrow({ where: { id: res.body.id } });
     expect(row.name).toBe(nasty);
     expect(row.version).toBe("1'2\\3");
     expect(row.raw_manifest).toBe(body.raw_manifest);

@@ -46,7 +46,7 @@ test('the poisoned signal is set aside after its attempts; signals before and af
   expect(markers[0]).toMatchObject({ attempts: PROJECTION_MAX_ATTEMPTS, failed_at: expect.any(Date) });
   expect(markers[0]!.error).toContain('poisoned asset');
   // the accepted signal itself is kept: an operator re-queues it by clearing failed_at
-  const stored = await h.ctx.db.prisma.signal.findUnique({ where: { id: markers[0]!.signal_id } });
+  const stored = await h.ctx.db.prisma.signal.findFirst({ where: { id: markers[0]!.signal_id } });
   expect(stored?.fingerprint).toBe(poison.fingerprint);
 
   // later bulks keep flowing past it

@@ -1,8 +1,10 @@
 import { enqueueDeliveries, EVENT_RETENTION_DAYS } from '@risk/common/events';
 import { IDEMPOTENCY_RETENTION_MS } from '@risk/common/config';
 import {
+  defaultPartitionRows,
+  dropExpiredMonths,
   endConsoleSessions,
-  purgeEvents,
+  ensureMonthPartitions,
   purgeIdempotencyKeys,
   purgeProcessedOutbox,
   staleExpiredEnrichments,
@@ -18,7 +20,17 @@ export interface MaintenanceResult {
   /** assets re-enriched because an org's observation expired (OBSERVATION_TTL_DAYS) */
   observations_expired: number;
   idempotency_keys_purged: number;
+  /** events of the months dropped past EVENT_RETENTION_DAYS, and older ones in the DEFAULT partition */
   events_purged: number;
+  /** the same for signals, when SIGNAL_RETENTION_DAYS is set */
+  signals_purged: number;
+  /**
+   * the monthly partitions of signals and events (docs/scaling.md "Monthly partitions for signals and events"): months
+   * created ahead, months dropped past retention, signal months kept because an observation still points into them
+   */
+  partitions: { created: string[]; dropped: string[]; kept: string[] };
+  /** rows left in the DEFAULT partitions: 0 unless a month could not be created (logged as a warning) */
+  default_partition_rows: { signals: number; events: number };
   outbox_purged: number;
   /** accepted_risk triage whose expiry passed, returned to open (docs/triage.md "Expiry") */
   triage_expired: number;
@@ -44,8 +56,10 @@ export interface MaintenanceResult {
  *   and their own tenant token and API key are revoked (a session ends at once when it is presented, but one
  *   never presented again would keep live credentials until they expire: docs/security.md "Console sign-in and
  *   session credentials");
- * - idempotency keys older than 24 h, events older than 30 days and processed outbox rows older than
- *   a day are deleted.
+ * - idempotency keys older than 24 h and processed outbox rows older than a day are deleted;
+ * - signals and events get their partitions for this month and the next three (and for any month whose rows reached
+ *   the DEFAULT partition), and lose whole months past retention: events 30 days, signals SIGNAL_RETENTION_DAYS when
+ *   set (docs/scaling.md "Monthly partitions for signals and events").
  */
 export async function runMaintenance(deps: WorkerDeps, now = new Date()): Promise<MaintenanceResult> {
   const ttlCutoff = new Date(now.getTime() - deps.config.ENRICHMENT_TTL_DAYS * 86_400_000);
@@ -67,13 +81,27 @@ export async function runMaintenance(deps: WorkerDeps, now = new Date()): Promis
   await enqueueDeliveries({ prisma: deps.prisma, producer: deps.producer }, triage.deliveries);
   const consoleSessions = await endConsoleSessions(deps.prisma, { select: { lapsed: true }, now });
   const idem = await purgeIdempotencyKeys(deps.pool, new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS));
-  const events = await purgeEvents(deps.pool, new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000));
+  const created = await ensureMonthPartitions(deps.pool, now);
+  const events = await dropExpiredMonths(deps.pool, {
+    table: 'events',
+    before: new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000),
+  });
+  const signalDays = deps.config.SIGNAL_RETENTION_DAYS;
+  const signals = signalDays
+    ? await dropExpiredMonths(deps.pool, {
+        table: 'signals',
+        before: new Date(now.getTime() - signalDays * 86_400_000),
+      })
+    : { rows: 0, dropped: [], kept: [] };
   const outbox = await purgeProcessedOutbox(deps.pool, new Date(now.getTime() - 86_400_000));
   return {
     staled,
     observations_expired: observations,
     idempotency_keys_purged: idem,
-    events_purged: events,
+    events_purged: events.rows,
+    signals_purged: signals.rows,
+    partitions: { created, dropped: [...events.dropped, ...signals.dropped], kept: signals.kept },
+    default_partition_rows: await defaultPartitionRows(deps.pool),
     outbox_purged: outbox,
     triage_expired: triage.expired,
     console_sessions_ended: consoleSessions,
@@ -99,6 +127,8 @@ export function startMaintenance(deps: WorkerDeps): { stop(): void } {
       if (locked !== 'OK') return;
       const result = await runMaintenance(deps);
       deps.logger.info('maintenance done', { ...result });
+      if (result.default_partition_rows.signals || result.default_partition_rows.events)
+        deps.logger.warn('maintenance: rows left in a DEFAULT partition', { ...result.default_partition_rows });
       // then repair work that fell through (docs/reliability.md "Invariants")
       const inv = await checkInvariants(deps, { repair: true });
       const found =

@@ -272,7 +272,8 @@ describe('worker reliability', () => {
         type: 'threat.created',
         livemode: true,
         data: {},
-        created: new Date(Date.now() - 31 * 86_400_000),
+        // retention drops whole months: a month goes once it ended 30 days ago, so 62 days back is always gone
+        created: new Date(Date.now() - 70 * 86_400_000),
       },
     });
     await prisma.outboxMessage.create({

@@ -2,7 +2,13 @@ import { Prisma } from '../generated/prisma/client';
 import { PreparedStatements } from '../sql/prepared';
 import { HISTORY_SQL, HISTORY_STATEMENT_TYPES } from './history-store';
 import { FAN_OUT_EVENTS_SQL } from './events-store';
-import { PREVIOUS_TOOLS_LATERAL, TOOLS_WRITE_SQL, TOOLS_WRITE_TYPES, toolBaselineLateral } from './tool-baselines-store';
+import { rowByIdSql } from './partitions-store';
+import {
+  PREVIOUS_TOOLS_LATERAL,
+  TOOLS_WRITE_SQL,
+  TOOLS_WRITE_TYPES,
+  toolBaselineLateral,
+} from './tool-baselines-store';
 import { threatsMatchingAssetExprWhere, threatsMatchingAssetWhere, type AssetMatchKeys } from './threats-store';
 
 /**
@@ -51,7 +57,7 @@ export const READ_SQL = `
                ORDER BY ao.latest_digest, ao.last_seen DESC, ao.latest_signal_id DESC
             ) u
         ) d
-        JOIN signals s ON s.id = d.latest_signal_id
+        CROSS JOIN LATERAL ${rowByIdSql('signals', 'asset_type, name, version, source_url, raw_manifest, metadata, artifacts', 'd.latest_signal_id')} s
        WHERE d.last_seen >= $4 OR d.rn = 1
     ) obs ON true
     LEFT JOIN LATERAL (

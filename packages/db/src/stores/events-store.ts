@@ -1,6 +1,7 @@
-import type { Pool, PoolClient } from 'pg';
+import type { PoolClient } from 'pg';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { keysetSql, type KeysetPage } from './keyset-sql';
+import { rowByIdSql } from './partitions-store';
 // The events tables' shared statement (docs/data-access.md "Stores"): the fan-out of events to webhook deliveries.
 /**
  * One statement: every enabled endpoint in an event's audience whose `events` list holds the event's
@@ -8,7 +9,8 @@ import { keysetSql, type KeysetPage } from './keyset-sql';
  * the same shape as newId() (`whd_` + 10 base32 chars of epoch ms + 16 random chars), so they stay
  * time-sortable. ON CONFLICT makes a second fan-out of the same event a no-op. $1 = text[] of event ids.
  *
- * The events are read by one primary-key probe per id (the LIMIT keeps each a nested-loop index probe). As
+ * The events are read by one primary-key probe per id, in the partition the id's time names (rowByIdSql; the LIMIT
+ * keeps each a nested-loop index probe). As
  * `id = ANY($1)` the statement is prepared (ri_fanout, ew_fanout), and its generic plan, made while the
  * events table was small, scanned every event for every fan-out: 136 ms per 500-signal projection at 10k
  * events, growing with the table (docs/performance.md "The fan-out's cached plan").
@@ -17,12 +19,10 @@ export const FAN_OUT_EVENTS_SQL = `
     WITH ev AS (
       SELECT e.*
       FROM (SELECT DISTINCT unnest($1::text[]) AS id) k
-      CROSS JOIN LATERAL (
-        SELECT id, type, livemode, org_id, fingerprint FROM events WHERE events.id = k.id LIMIT 1
-      ) e
+      CROSS JOIN LATERAL ${rowByIdSql('events', 'id, type, livemode, org_id, fingerprint, created', 'k.id')} e
     ),
     targets AS (
-      SELECT ev.id AS event_id, we.id AS endpoint_id
+      SELECT ev.id AS event_id, ev.created AS event_created, ev.type AS event_type, we.id AS endpoint_id
       FROM ev
       JOIN webhook_endpoints we
         ON we.status = 'enabled'
@@ -44,9 +44,10 @@ export const FAN_OUT_EVENTS_SQL = `
       FROM (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms) m
     ),
     inserted AS (
-      INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, attempt_count, created, updated)
+      INSERT INTO webhook_deliveries (id, event_id, event_created, event_type, endpoint_id, status, attempt_count, created,
+                                      updated)
       SELECT 'whd_' || clock.time_part || substr(replace(gen_random_uuid()::text, '-', ''), 1, 16),
-             t.event_id, t.endpoint_id, 'pending', 0, now(), now()
+             t.event_id, t.event_created, t.event_type, t.endpoint_id, 'pending', 0, now(), now()
       FROM targets t CROSS JOIN clock
       ON CONFLICT (event_id, endpoint_id) DO NOTHING
       RETURNING id
@@ -57,11 +58,6 @@ export const FAN_OUT_EVENTS_SQL = `
       RETURNING id, payload->>'delivery_id' AS delivery_id
     )
     SELECT delivery_id, id AS outbox_id FROM queued ORDER BY delivery_id`;
-
-/** Deletes the events created before `before`; returns how many. */
-export async function purgeEvents(db: Pick<Pool, 'query'>, before: Date): Promise<number> {
-  return (await db.query('DELETE FROM events WHERE created < $1', [before])).rowCount ?? 0;
-}
 
 /** A webhook delivery the fan-out created, with its outbox row (enqueue it after commit). */
 export interface FannedOutDelivery {
@@ -75,7 +71,10 @@ export async function fanOutEvents(
   eventIds: string[],
 ): Promise<FannedOutDelivery[]> {
   if (eventIds.length === 0) return [];
-  const rows = await tx.$queryRawUnsafe<Array<{ delivery_id: string; outbox_id: bigint }>>(FAN_OUT_EVENTS_SQL, eventIds);
+  const rows = await tx.$queryRawUnsafe<Array<{ delivery_id: string; outbox_id: bigint }>>(
+    FAN_OUT_EVENTS_SQL,
+    eventIds,
+  );
   return rows.map((r) => ({ delivery_id: r.delivery_id, outbox_id: BigInt(r.outbox_id) }));
 }
 
@@ -125,8 +124,9 @@ export async function readEventFor(
   input: { reader: EventReader; id: string; retentionDays: number },
 ): Promise<EventRow | undefined> {
   const rows = await prisma.$queryRaw<EventRow[]>`
-    SELECT e.id, e.type, e.livemode, e.data, e.created FROM events e
-     WHERE e.id = ${input.id} AND ${audienceWhere(input.reader, input.retentionDays)}`;
+    SELECT e.id, e.type, e.livemode, e.data, e.created
+      FROM (SELECT ${input.id}::text AS id) k CROSS JOIN LATERAL ${Prisma.raw(rowByIdSql('events', '*', 'k.id'))} e
+     WHERE ${audienceWhere(input.reader, input.retentionDays)}`;
   return rows[0];
 }
 

@@ -33,7 +33,7 @@ export async function claimDeliveryAttempt(
        SET attempt_count = ${attempt}, next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000}), updated = now()
       FROM webhook_endpoints we, events e
      WHERE d.id = ${deliveryId}
-       AND we.id = d.endpoint_id AND e.id = d.event_id
+       AND we.id = d.endpoint_id AND e.id = d.event_id AND e.created = d.event_created
        AND we.status = 'enabled'
        AND d.status IN ('pending', 'retrying')
        AND (d.attempt_count = ${attempt - 1}

@@ -1,6 +1,7 @@
 import { ApiError } from '@risk/common/errors';
 import { type ApiKeyPrincipal } from '@risk/common/http';
 import type { Signal } from '@risk/contracts';
+import { readSignalFor } from '@risk/db';
 import type { AppDeps } from '../../deps';
 import { renderSignal } from './render-signal';
 
@@ -9,8 +10,10 @@ export async function getSignal(
   deps: Pick<AppDeps, 'prisma'>,
   input: { auth: ApiKeyPrincipal; signalId: string },
 ): Promise<Signal> {
-  const row = await deps.prisma.signal.findFirst({
-    where: { id: input.signalId, org_id: input.auth.org_id, livemode: input.auth.livemode },
+  const row = await readSignalFor(deps.prisma, {
+    id: input.signalId,
+    orgId: input.auth.org_id,
+    livemode: input.auth.livemode,
   });
   if (!row)
     throw new ApiError('resource_missing', { param: 'signal_id', message: `No such signal: '${input.signalId}'.` });

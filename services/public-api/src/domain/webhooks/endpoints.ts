@@ -193,7 +193,7 @@ export async function listWebhookDeliveries(
         where: { AND: [filter, (keysetWhere('id', { before, after }) ?? {}) as Prisma.WebhookDeliveryWhereInput] },
         orderBy: keysetOrder('id', order),
         take,
-        include: { attempts: { orderBy: { attempt: 'asc' } }, event: { select: { type: true } } },
+        include: { attempts: { orderBy: { attempt: 'asc' } } },
       }),
   });
   return listEnvelope(

@@ -26,14 +26,12 @@ export function renderEndpoint(row: EndpointRow, secret?: string): WebhookEndpoi
   };
 }
 
-export function renderDelivery(
-  row: DeliveryRow & { attempts: AttemptRow[]; event: { type: string } },
-): WebhookDelivery {
+export function renderDelivery(row: DeliveryRow & { attempts: AttemptRow[] }): WebhookDelivery {
   return {
     object: 'webhook_delivery',
     id: row.id,
     event_id: row.event_id,
-    event_type: row.event.type,
+    event_type: row.event_type,
     status: row.status as WebhookDelivery['status'],
     attempt_count: row.attempt_count,
     last_response_status: row.last_response_status,
