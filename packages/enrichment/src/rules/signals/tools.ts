@@ -9,6 +9,9 @@ import { isObj, uniq } from '../../util';
 // manifests of the MCP family configure or describe MCP servers and agents: names there are what an agent is given
 import { inFamily } from '../../formats';
 
+/** Paths to credentials and agent configuration named in a tool description. */
+const SENSITIVE_PATH_RE =
+  /~\/\.ssh|\bid_rsa\b|\.ssh\/|\bmcp\.json\b|(?:^|[\s/"'`])\.env\b|\.aws\/credentials|\.cursor\/|\.netrc|\/etc\/passwd|claude_desktop_config/i;
 /** Injection indicators in tool descriptions (R16). */
 const POISON: Array<[string, { test(text: string): boolean }]> = [
   ['important_tag', /<\s*important\s*>/i],
@@ -20,10 +23,7 @@ const POISON: Array<[string, { test(text: string): boolean }]> = [
     'concealment',
     /do not (?:tell|mention|inform|reveal|notify|show)|don't (?:tell|mention|reveal)|without (?:telling|informing|notifying) the user|the user (?:must not|should not) (?:know|see)/i,
   ],
-  [
-    'sensitive_path',
-    /~\/\.ssh|\bid_rsa\b|\.ssh\/|\bmcp\.json\b|(?:^|[\s/"'`])\.env\b|\.aws\/credentials|\.cursor\/|\.netrc|\/etc\/passwd|claude_desktop_config/i,
-  ],
+  ['sensitive_path', SENSITIVE_PATH_RE],
   ['invisible_chars', /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/],
   ['html_comment', { test: hasHtmlComment }],
   [
@@ -35,6 +35,19 @@ const POISON: Array<[string, { test(text: string): boolean }]> = [
     /(?:send|forward|include|pass|upload) (?:the |all |any )?(?:contents?|data|keys?|secrets?|credentials?|tokens?|conversation|messages?) (?:of |from |to |as )/i,
   ],
 ];
+/** The subject of a sensitive path (`~/.ssh/config` → ssh, `.aws/credentials` → aws). */
+const SENSITIVE_SUBJECT = /\b(ssh|id_rsa|aws|netrc|passwd|cursor|mcp|claude|env)\b/i;
+/**
+ * A sensitive path as the only indicator, in a tool named for that path (`generate_ssh_config` writing
+ * `~/.ssh/config`): the tool's own function, reported as credential reach (R20), not a hidden instruction. Poisoning
+ * steers the agent somewhere the tool's name does not say (docs/enrichment.md R16).
+ */
+function namesItsOwnFile(name: string, text: string, indicators: readonly string[]): boolean {
+  if (indicators.length !== 1 || indicators[0] !== 'sensitive_path') return false;
+  const path = SENSITIVE_PATH_RE.exec(text)?.[0] ?? '';
+  const subject = SENSITIVE_SUBJECT.exec(path)?.[1]?.toLowerCase();
+  return !!subject && name.toLowerCase().includes(subject === 'id_rsa' ? 'ssh' : subject);
+}
 const SHELL_NAME =
   /(?:^|[_\-.])(exec|execute|shell|bash|sh|zsh|terminal|run[_-]?command|run[_-]?code|run[_-]?script|cmd|powershell|repl|eval|python|subprocess)(?:$|[_\-.])/i;
 const SHELL_DESC =
@@ -184,7 +197,7 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
   for (const t of p.tools.slice(0, 500)) {
     const text = toolText(t);
     const ind = POISON.filter(([, re]) => re.test(text)).map(([k]) => k);
-    if (ind.length) poisoned.push({ tool: t.name, indicators: ind });
+    if (ind.length && !namesItsOwnFile(t.name, text, ind)) poisoned.push({ tool: t.name, indicators: ind });
     const ann = t.annotations ?? {};
     const params = paramNames(t.inputSchema);
     if (SHELL_NAME.test(t.name) || SHELL_DESC.test(t.description) || params.some((x) => SHELL_PARAM.test(x)))
@@ -286,7 +299,6 @@ const CREDENTIAL_NAME =
 /** Descriptions that say the tool reads or returns secrets. */
 const CREDENTIAL_DESC =
   /\b(?:reads?|gets?|returns?|lists?|fetch(?:es)?|retrieves?|exports?|dumps?|accesses|access) (?:(?:the|all|any|your|stored|saved) ){0,2}(?:secrets?|credentials?|passwords?|api keys?|access tokens?|ssh keys?|private keys?|environment variables|keychain)\b/i;
-const SENSITIVE_PATH = POISON.find(([k]) => k === 'sensitive_path')![1];
 
 /**
  * The capabilities of one tool, with the same name, description and input-schema signals as the capability rules
@@ -302,7 +314,7 @@ export function toolCapabilities(
   if (
     CREDENTIAL_NAME.test(t.name) ||
     CREDENTIAL_DESC.test(desc) ||
-    SENSITIVE_PATH.test(toolText({ ...t, description: desc }))
+    SENSITIVE_PATH_RE.test(toolText({ ...t, description: desc }))
   )
     out.push('credentials');
   if (
