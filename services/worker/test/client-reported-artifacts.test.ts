@@ -149,6 +149,42 @@ describe('client-reported scan results', () => {
     expect(vb.findings.some((f) => String(f.rule_id).startsWith('artifact_reported'))).toBe(false);
     expect(JSON.stringify(vb)).not.toContain('risk-scan');
 
+    // the findings list holds it in A's view only: walked one item a page, every finding comes once, both ways
+    const walk = async (key: string) => {
+      const ids: string[] = [];
+      let cursor: string | undefined;
+      for (let i = 0; i < 50; i++) {
+        const q = `limit=1${cursor ? `&starting_after=${cursor}` : ''}`;
+        const res = await get(`/v1/assets/${encodeURIComponent(fp)}/findings?${q}`, key);
+        expect(res.status).toBe(200);
+        ids.push(...res.body.data.map((f: { id: string }) => f.id));
+        if (!res.body.has_more) break;
+        cursor = res.body.data.at(-1).id;
+      }
+      return ids;
+    };
+    const listedA = await walk(h.key);
+    expect(listedA).toContain(`crf_${X}`);
+    expect(new Set(listedA).size).toBe(listedA.length);
+    expect(listedA.length).toBe(va.findings.length);
+    const one = await get(`/v1/assets/${encodeURIComponent(fp)}/findings?limit=100`, h.key);
+    expect(one.body.data.find((f: { id: string }) => f.id === `crf_${X}`)).toEqual(reported[0]);
+    const listedB = await walk(keyB);
+    expect(listedB.some((id) => id.startsWith('crf_'))).toBe(false);
+    expect(listedB.length).toBe(listedA.length - 1);
+    // and backwards from the last item, one a page with ending_before: the same items in reverse
+    const back: string[] = [];
+    let before = listedA.at(-1)!;
+    for (let i = 0; i < 50; i++) {
+      const res = await get(`/v1/assets/${encodeURIComponent(fp)}/findings?limit=1&ending_before=${before}`, h.key);
+      expect(res.status).toBe(200);
+      if (res.body.data.length === 0) break;
+      before = res.body.data[0].id;
+      back.push(before);
+      if (!res.body.has_more) break;
+    }
+    expect(back).toEqual(listedA.slice(0, -1).reverse());
+
     // SARIF: A's log carries the client-reported result, marked; B's does not
     const sa = await sarifResults(fp, h.key);
     expect(sa).toContainEqual({
