@@ -159,6 +159,12 @@ describe('capabilities from what a server says it does', () => {
       });
     expect(rules(reg('Execute commands in terminal tabs'), { asset_type: 'mcp_server' })).toContain('R17');
     expect(rules(reg('Intent & cross-chain swaps, limit orders'), { asset_type: 'mcp_server' })).toContain('R19');
+    // plural forms and payment providers by name
+    expect(rules(reg('Lets the agent make purchases with a stored card'), { asset_type: 'mcp_server' })).toContain(
+      'R19',
+    );
+    expect(rules(reg('Mollie payments and refunds for your shop'), { asset_type: 'mcp_server' })).toContain('R19');
+    expect(rules(reg('Look up the weather for a city'), { asset_type: 'mcp_server' })).not.toContain('R19');
   });
   it('names count only for MCP servers: a library named for docker or hydra is not an agent capability (c063, c076)', () => {
     expect(rules('numpy==2.0.0\n', { asset_type: 'package', name: 'vllm_docker' })).not.toContain('R17');

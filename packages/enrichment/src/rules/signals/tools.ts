@@ -62,8 +62,10 @@ const NET_NAME =
   /(?:^|[_\-.])(fetch|http|https|request|curl|wget|browse|browser|navigate|puppeteer|playwright|scrape|crawl|web[_-]?search|download|url|webhook|email|send[_-]?mail|slack|post)(?:$|[_\-.])/i;
 const NET_DESC =
   /\b(?:fetch(?:es)? (?:a |any |the )?url|http requests?|web (?:page|content|search)|browser|internet|download(?:s)? (?:from|a)|send (?:an )?e-?mail)\b/i;
+/** Moving money: payments, purchases, invoicing, wallets, swaps, and payment providers by name (plural forms too:
+ * "blocks hallucinated purchases", "invoicing"). */
 const PAY =
-  /\b(payment|payments|transfer[_-]?funds|checkout|stripe|paypal|invoice|wallet|purchase|buy|swaps?|limit orders?|trading)\b/i;
+  /\b(payments?|transfer[_-]?funds|checkout|stripe|paypal|mollie|adyen|braintree|razorpay|klarna|invoices?|invoicing|wallets?|purchases?|buy|payouts?|refunds?|swaps?|limit orders?|trading)\b/i;
 /** Messaging that reaches people outside the session (the payment and messaging capability). */
 const MESSAGING =
   /(?:^|[\s/_-])(twilio|sms|whatsapp|telegram|sendgrid|mailgun|send[_-]?(?:mail|email|message))(?:$|[\s/_-])/i;
