@@ -23,6 +23,14 @@ describe('pyproject.toml: every dependency table', () => {
     expect(p.dependencies).toHaveLength(7);
   });
 
+  it('reads Poetry metadata when a [project] table only holds urls', () => {
+    const p = parse(
+      '[tool.poetry]\nname = "bio"\nversion = "0.7.7"\nlicense = "MIT"\nauthors = ["A <a@b.c>"]\n\n[project.urls]\nHomepage = "https://x.org"\n\n[tool.poetry.dependencies]\npython = ">=3.10"\nopenai = "^1.1.0"\n',
+    );
+    expect([p.name, p.version, p.licenses]).toEqual(['bio', '0.7.7', ['MIT']]);
+    expect(depPaths(p)).toEqual(['tool.poetry.dependencies.openai openai ^1.1.0']);
+  });
+
   it('reads uv dev-dependencies (mcp-server-fetch)', () => {
     const p = parse(fixture('04-mcp-server-fetch-pyproject.toml'));
     expect(depPaths(p)).toEqual(

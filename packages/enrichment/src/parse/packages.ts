@@ -139,7 +139,9 @@ export function parsePyproject(p: ParsedManifest, t: Obj): void {
   const proj = isObj(t.project) ? t.project : null;
   const tool = isObj(t.tool) ? t.tool : null;
   const poetry = tool && isObj(tool.poetry) ? tool.poetry : null;
-  const src = proj ?? poetry;
+  // a `[project]` table without a name (only `urls`, say, beside Poetry's own metadata) is not where the package is
+  // described: PEP 621 requires `name`, and Poetry reads `[tool.poetry]` then (python-poetry.org/docs/pyproject)
+  const src = proj && (proj.name !== undefined || !poetry) ? proj : poetry;
   if (src) projectMetadata(p, src);
   if (proj)
     strList(proj.dependencies).forEach((d, i) => {
