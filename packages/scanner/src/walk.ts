@@ -42,9 +42,14 @@ interface Rules {
   ig: Ignore;
 }
 
-function isVirtualenv(name: string, entries: readonly string[]): boolean {
-  // a virtualenv of any name holds pyvenv.cfg; the usual names are skipped outright
-  return VIRTUALENV_DIRS.has(name) || entries.includes('pyvenv.cfg');
+/** Rules of the directory's own .gitignore added to those above it; an unreadable .gitignore ignores nothing. */
+async function withGitignore(rules: readonly Rules[], dir: { abs: string; rel: string }): Promise<readonly Rules[]> {
+  try {
+    const text = await readFile(path.join(dir.abs, '.gitignore'), 'utf8');
+    return [...rules, { base: dir.rel, ig: ignore().add(text) }];
+  } catch {
+    return rules;
+  }
 }
 
 /** Walks `root` depth-first in name order (so output is stable), yielding files; `stats` fills as it goes. */
@@ -52,6 +57,29 @@ export async function* walk(root: string, opts: WalkOptions, stats: WalkStats): 
   const realRoot = await realpath(root);
   const visited = new Set<string>([realRoot]);
   const inside = (p: string): boolean => p === realRoot || p.startsWith(realRoot + path.sep);
+  const skippedByName = (name: string): boolean =>
+    (!opts.includeDeps && (DEPENDENCY_DIRS.has(name) || VIRTUALENV_DIRS.has(name))) ||
+    (!opts.includeBuild && BUILD_DIRS.has(name));
+
+  /** What an entry is, a link followed only while its target stays inside the tree; null to pass it by. */
+  async function entryOf(abs: string): Promise<{ isDir: boolean; size: number } | null> {
+    const st = await lstat(abs).catch(() => null);
+    if (!st) return null;
+    if (!st.isSymbolicLink())
+      return st.isDirectory() || st.isFile() ? { isDir: st.isDirectory(), size: st.size } : null;
+    const target = await realpath(abs).catch(() => null);
+    if (!target) return null; // dangling
+    if (!inside(target)) {
+      stats.symlinks_outside++;
+      return null;
+    }
+    const tst = await stat(target);
+    if (tst.isDirectory()) {
+      if (visited.has(target)) return null; // a loop
+      visited.add(target);
+    }
+    return { isDir: tst.isDirectory(), size: tst.size };
+  }
 
   async function* dir(abs: string, rel: string, rules: readonly Rules[]): AsyncGenerator<WalkedFile> {
     let names: string[];
@@ -61,85 +89,31 @@ export async function* walk(root: string, opts: WalkOptions, stats: WalkStats): 
       stats.errors.push(`${rel || '.'}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`);
       return;
     }
-    stats.directories++;
-    let scoped = rules;
-    if (opts.gitignore && names.includes('.gitignore')) {
-      try {
-        const text = await readFile(path.join(abs, '.gitignore'), 'utf8');
-        scoped = [...rules, { base: rel, ig: ignore().add(text) }];
-      } catch {
-        /* an unreadable .gitignore ignores nothing */
-      }
+    // a virtualenv of any name holds pyvenv.cfg (the usual names are skipped before they are read)
+    if (rel && !opts.includeDeps && names.includes('pyvenv.cfg')) {
+      stats.skipped_dirs++;
+      return;
     }
+    stats.directories++;
+    const scoped = opts.gitignore && names.includes('.gitignore') ? await withGitignore(rules, { abs, rel }) : rules;
     for (const name of names) {
       if (stats.truncated) return;
       const childAbs = path.join(abs, name);
       const childRel = rel ? `${rel}/${name}` : name;
-      let st;
-      try {
-        st = await lstat(childAbs);
-      } catch {
-        continue;
-      }
-      let isDir = st.isDirectory();
-      let size = st.size;
-      if (st.isSymbolicLink()) {
-        // a link is followed only when its target stays inside the scanned tree (never out of it)
-        let target: string;
-        try {
-          target = await realpath(childAbs);
-        } catch {
-          continue; // dangling
-        }
-        if (!inside(target)) {
-          stats.symlinks_outside++;
-          continue;
-        }
-        const tst = await stat(target);
-        isDir = tst.isDirectory();
-        size = tst.size;
-        if (isDir && visited.has(target)) continue; // a loop
-        if (isDir) visited.add(target);
-      } else if (!isDir && !st.isFile()) continue;
-      if (isDir && ALWAYS_SKIPPED.has(name)) continue;
-      if (isDirIgnored(scoped, childRel, isDir)) {
+      const entry = await entryOf(childAbs);
+      if (!entry || (entry.isDir && ALWAYS_SKIPPED.has(name))) continue;
+      if (isDirIgnored(scoped, childRel, entry.isDir)) {
         stats.ignored++;
-        continue;
-      }
-      if (isDir) {
-        if (!opts.includeDeps && DEPENDENCY_DIRS.has(name)) {
-          stats.skipped_dirs++;
-          continue;
-        }
-        if (!opts.includeBuild && BUILD_DIRS.has(name)) {
-          stats.skipped_dirs++;
-          continue;
-        }
-        if (!opts.includeDeps && VIRTUALENV_DIRS.has(name)) {
-          stats.skipped_dirs++;
-          continue;
-        }
-        if (!opts.includeDeps) {
-          let inner: string[] = [];
-          try {
-            inner = await readdir(childAbs);
-          } catch {
-            /* reported when descended */
-          }
-          if (isVirtualenv(name, inner)) {
-            stats.skipped_dirs++;
-            continue;
-          }
-        }
-        yield* dir(childAbs, childRel, scoped);
-        continue;
-      }
-      if (stats.files >= opts.maxFiles) {
+      } else if (entry.isDir) {
+        if (skippedByName(name)) stats.skipped_dirs++;
+        else yield* dir(childAbs, childRel, scoped);
+      } else if (stats.files >= opts.maxFiles) {
         stats.truncated = true;
         return;
+      } else {
+        stats.files++;
+        yield { abs: childAbs, rel: childRel, size: entry.size };
       }
-      stats.files++;
-      yield { abs: childAbs, rel: childRel, size };
     }
   }
 
