@@ -23,6 +23,12 @@ export function modelfileDirective(line: string): { keyword: string; value: stri
 
 export type Modelfile = NonNullable<ParsedManifest['modelfile']>;
 
+function quoteCount(s: string): number {
+  let n = 0;
+  for (let k = 0; k < s.length; k++) if (s[k] === '"') n++;
+  return n;
+}
+
 /** The directives of a Modelfile; null when it has no FROM or most of its lines are not directives. */
 export function readModelfile(lines: readonly string[]): Modelfile | null {
   let from: string | null = null;
@@ -52,6 +58,17 @@ export function readModelfile(lines: readonly string[]): Modelfile | null {
         acc += '\n' + l;
       }
       return acc.trim();
+    }
+    // a value that opens a double-quoted string it does not close on its line (`MESSAGE assistant "…`, `TEMPLATE "…`)
+    // runs to the next line holding an odd number of quotes: those lines are the value, not stray text
+    if (quoteCount(t) % 2 === 1) {
+      let acc = t;
+      while (++i < lines.length) {
+        const l = lines[i] ?? '';
+        acc += '\n' + l;
+        if (quoteCount(l) % 2 === 1) break;
+      }
+      return acc.length >= 2 && acc.startsWith('"') && acc.endsWith('"') ? acc.slice(1, -1) : acc;
     }
     return t.replace(/^"(.*)"$/, '$1');
   };

@@ -1,0 +1,42 @@
+// Model artefacts read as a reviewer reads them: Modelfiles whose quoted values span lines, diffusers indexes that load
+// repository modules, the Python a model loader imports, OpenVINO weights, and what notebooks do with pickles
+// (docs/enrichment.md "Calibration changes"). Every manifest here is synthetic.
+import { analyze } from '../src/index';
+import { input } from './helpers';
+
+describe('Modelfile values that span lines', () => {
+  const tutor = [
+    'FROM llama3.1:8b',
+    '',
+    'SYSTEM """You are a cryptography tutor.',
+    '',
+    '## Topics',
+    '- RSA and its attacks',
+    '"""',
+    '',
+    'PARAMETER temperature 0.3',
+    'MESSAGE user "Factor n=15"',
+    'MESSAGE assistant "Try the small primes.',
+    '',
+    'Step 1: 15 / 3 = 5',
+    'Step 2: both are prime',
+    '',
+    'The factors are 3 and 5."',
+  ].join('\n');
+  it('reads a MESSAGE whose double-quoted text runs over several lines as one value, so the file stays a Modelfile', () => {
+    const a = analyze(input({ raw_manifest: tutor }));
+    expect(a.parsed.kind).toBe('modelfile');
+    expect(a.parsed.modelfile?.from).toBe('llama3.1:8b');
+    // read as a card before, it was reported for a missing licence
+    expect(a.findings.map((f) => f.rule_id)).not.toContain('R08');
+  });
+  it('keeps a double-quoted multi-line TEMPLATE as the chat template', () => {
+    const a = analyze(
+      input({
+        raw_manifest:
+          'FROM qwen2.5:7b\nTEMPLATE "<|im_start|>system\n{{ .System }}<|im_end|>\n"\nPARAMETER num_ctx 4096',
+      }),
+    );
+    expect(a.parsed.chat_template).toBe('<|im_start|>system\n{{ .System }}<|im_end|>\n');
+  });
+});
