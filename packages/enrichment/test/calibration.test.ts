@@ -226,6 +226,46 @@ describe('content the engine now reads', () => {
     expect(one(findings(tools({ destructiveHint: false }), { asset_type: 'mcp_server' }), 'R18')).toBeUndefined();
   });
 
+  it('destructive verbs in camelCase names and in an action enum; schemas under `parameters`/`schema` count', () => {
+    const list = (tool: Record<string, unknown>): string => JSON.stringify([tool]);
+    // `rds_ResetPwd`: the verb after a separator, in a camelCase hump
+    expect(
+      one(
+        findings(list({ name: 'rds_ResetPwd', description: 'Reset the DB password.' }), { asset_type: 'mcp_server' }),
+        'R18',
+      )?.evidence.tools,
+    ).toEqual(['rds_ResetPwd']);
+    // one generic tool whose operation enum offers delete, its schema under the non-standard `schema` key
+    const generic = list({
+      name: 'cloud_control',
+      description: 'Manage cloud resources.',
+      schema: {
+        type: 'object',
+        properties: { operation: { type: 'string', enum: ['create', 'read', 'update', 'delete', 'list'] } },
+      },
+    });
+    expect(
+      analyze(input({ asset_type: 'mcp_server', raw_manifest: generic })).parsed.tools[0]?.inputSchema,
+    ).toMatchObject({ type: 'object' });
+    expect(one(findings(generic, { asset_type: 'mcp_server' }), 'R18')).toMatchObject({
+      title: 'Destructive operations',
+      confidence: 0.6,
+    });
+    // an enum of read-only choices, or a destructive word that is not an action parameter, is nothing
+    const readOnly = list({
+      name: 'cloud_query',
+      description: 'Query cloud resources.',
+      parameters: {
+        type: 'object',
+        properties: {
+          operation: { type: 'string', enum: ['read', 'list'] },
+          status: { type: 'string', enum: ['active', 'deleted'] },
+        },
+      },
+    });
+    expect(one(findings(readOnly, { asset_type: 'mcp_server' }), 'R18')).toBeUndefined();
+  });
+
   it('Gradio share links (share=True, --share) are public exposure', () => {
     const nb = (src: string): string =>
       JSON.stringify({ nbformat: 4, metadata: {}, cells: [{ cell_type: 'code', source: [src] }] });

@@ -139,6 +139,14 @@ function toolList(doc: ManifestDocument, input: EnrichmentInput): unknown[] | nu
   return isObj(j.result) && Array.isArray(j.result.tools) ? j.result.tools : null;
 }
 
+/** A tool whose input schema sits under `parameters` or `schema` (hand-written lists, function-calling exports) read
+ * as `inputSchema`, so its parameters count like a tools/list result's. */
+function withInputSchema(t: unknown): unknown {
+  if (!isObj(t) || 'inputSchema' in t || 'input_schema' in t) return t;
+  const schema = isObj(t.parameters) ? t.parameters : isObj(t.schema) ? t.schema : null;
+  return schema ? { ...t, inputSchema: schema } : t;
+}
+
 export const MCP_TOOLS = defineFormat({
   id: 'mcp_tools',
   title: 'MCP tools/list snapshot',
@@ -151,7 +159,11 @@ export const MCP_TOOLS = defineFormat({
     return list ? (Array.isArray(doc.json()?.value) ? 0.9 : 0.91) : 0;
   },
   parse(p, doc, input) {
-    fromData<unknown>((q) => append(q.tools, toolsFrom(toolList(doc, input) ?? [])))(p, doc, input);
+    fromData<unknown>((q) => append(q.tools, toolsFrom((toolList(doc, input) ?? []).map(withInputSchema))))(
+      p,
+      doc,
+      input,
+    );
   },
   carries: ['tools'],
   corpus: { name: 'mcp_tools_list', example: 'c018' },

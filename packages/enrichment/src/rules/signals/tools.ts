@@ -75,10 +75,29 @@ const INFRA_EXEC =
   /(?:^|[\s/_-])(docker|kubernetes|kubectl|k8s|ssh|ansible|terraform|fortigate|fortinet|pfsense|opnsense|mikrotik|routeros)(?:$|[\s/._-])/i;
 /** Cloud accounts whose servers hold account credentials. */
 const CLOUD_CREDENTIALS = /(?:^|[\s/_-])(aws|gcp|azure|vault|secrets?[_-]?manager|1password|bitwarden)(?:$|[\s/._-])/i;
-/** Tool names for operations that destroy or irreversibly change something other than files (apps, records, tables,
- * accounts): `delete_app`, `dropTable`, `purge-cache`, `terminate_instance`. */
-const DESTRUCTIVE_NAME =
-  /(?:^|[_\-.])(?:delete|drop|destroy|purge|wipe|truncate|terminate|uninstall|remove|revoke)(?:$|[_\-.A-Z])|^(?:delete|drop|destroy|purge|wipe|truncate|terminate|uninstall|remove|revoke)[A-Z]/;
+/** Verbs of operations that destroy or irreversibly change something other than files (apps, records, tables,
+ * accounts, instances, passwords): `delete_app`, `dropTable`, `purge-cache`, `terminate_instance`, `rds_ResetPwd`. */
+const DESTRUCTIVE_VERB = /^(?:delete|drop|destroy|purge|wipe|truncate|terminate|uninstall|remove|revoke|reset|prune)$/i;
+/** The words of an identifier: split at `_`, `-`, `.`, spaces and camelCase humps (`rds_ResetPwd` → rds, Reset, Pwd). */
+function identifierWords(name: string): string[] {
+  return name
+    .slice(0, 200)
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[\s_.-]+/)
+    .filter(Boolean);
+}
+const destructiveName = (name: string): boolean => identifierWords(name).some((w) => DESTRUCTIVE_VERB.test(w));
+/** Parameters choosing what a generic tool does (`operation: create | read | update | delete`). */
+const ACTION_PARAM = /^(?:operation|action|op|method|command|verb|mode)$/i;
+/** The destructive choices an input schema offers: an action parameter whose `enum` holds a destructive verb. */
+function destructiveActions(schema: unknown): string[] {
+  if (!isObj(schema) || !isObj(schema.properties)) return [];
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(schema.properties).slice(0, 50))
+    if (ACTION_PARAM.test(k) && isObj(v) && Array.isArray(v.enum))
+      for (const x of v.enum.slice(0, 50)) if (typeof x === 'string' && destructiveName(x)) out.push(`${k}=${x}`);
+  return out;
+}
 /** Cloud document stores: file tools there change account documents (versioned, recoverable), not the host's disk. */
 const CLOUD_STORE =
   /\b(?:google drive|gdrive|dropbox|onedrive|sharepoint|box\.com|amazon s3|s3 buckets?|icloud drive)\b/i;
@@ -207,7 +226,11 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
     if (FS_WRITE_NAME.test(t.name) || (FS_WRITE_DESC.test(t.description) && ann.readOnlyHint !== true))
       fsWrite.push(t.name);
     else if (FS_READ_NAME.test(t.name) || params.some((x) => PATH_PARAM.test(x))) fsRead.push(t.name);
-    else if (DESTRUCTIVE_NAME.test(t.name) && ann.readOnlyHint !== true && ann.destructiveHint !== false) {
+    else if (
+      (destructiveName(t.name) || destructiveActions(t.inputSchema).length > 0) &&
+      ann.readOnlyHint !== true &&
+      ann.destructiveHint !== false
+    ) {
       destructive.push(t.name);
       if (IRREVERSIBLE.test(t.description)) irreversible.push(t.name);
     }
