@@ -3,6 +3,7 @@
 // (docs/enrichment.md "Calibration changes"). Every manifest here is synthetic.
 import { analyze } from '../src/index';
 import { input } from './helpers';
+import { find, ids } from './rules-fixtures';
 
 describe('Modelfile values that span lines', () => {
   const tutor = [
@@ -38,5 +39,22 @@ describe('Modelfile values that span lines', () => {
       }),
     );
     expect(a.parsed.chat_template).toBe('<|im_start|>system\n{{ .System }}<|im_end|>\n');
+  });
+});
+
+describe('diffusers indexes that name repository modules', () => {
+  const index = (cls: unknown, unet: [string, string]) =>
+    JSON.stringify({ _class_name: cls, _diffusers_version: '0.27.0', unet, vae: ['diffusers', 'AutoencoderKL'] });
+  it('R05: a pipeline given as [module, class] and a component from a non-library module are repository code', () => {
+    const f = find({ raw_manifest: index(['pipeline_edit', 'EditPipeline'], ['edit_unet', 'EditUNet']) }, 'R05')[0];
+    expect(f?.evidence).toMatchObject({
+      custom_pipeline: 'pipeline_edit.EditPipeline',
+      custom_components: ['edit_unet.EditUNet'],
+    });
+  });
+  it('stock components of a shipped pipeline load no repository code', () => {
+    expect(
+      ids({ raw_manifest: index('StableDiffusionPipeline', ['diffusers', 'UNet2DConditionModel']) }),
+    ).not.toContain('R05');
   });
 });

@@ -33,15 +33,40 @@ export function parseWeightIndex(p: ParsedManifest, j: Obj): void {
 }
 
 /** A diffusers `model_index.json`: the pipeline class and the library version that saved it. */
+/** `["module", "Class"]`: how a diffusers index names a component, and a pipeline kept in a repository module. */
+function moduleClass(v: unknown): [string | null, string] | null {
+  if (!Array.isArray(v) || v.length !== 2 || typeof v[1] !== 'string') return null;
+  return [typeof v[0] === 'string' ? v[0] : null, v[1]];
+}
+
+/** Libraries whose classes a diffusers index may name without importing repository code. */
+const DIFFUSERS_LIBRARIES = new Set(['diffusers', 'transformers', 'stable_diffusion', 'diffusers.pipelines']);
+
 export function isDiffusersIndex(j: Obj): boolean {
-  return typeof j._class_name === 'string' && '_diffusers_version' in j;
+  return (typeof j._class_name === 'string' || moduleClass(j._class_name) !== null) && '_diffusers_version' in j;
+}
+
+/**
+ * The classes a diffusers index loads: its pipeline first, then every component taken from a module that is not a
+ * library (`["interactdiffusion_unet_2d_condition", "…UNet…"]`), both as `module.Class` when a module is named — a
+ * module-qualified entry is repository code that `from_pretrained` imports (custom_pipeline / trust_remote_code).
+ */
+function diffusersClasses(j: Obj): string[] {
+  const named = moduleClass(j._class_name);
+  const pipeline = typeof j._class_name === 'string' ? j._class_name : named ? named.filter(Boolean).join('.') : '';
+  const custom: string[] = [];
+  for (const [k, v] of Object.entries(j).slice(0, 50)) {
+    const mc = k.startsWith('_') ? null : moduleClass(v);
+    if (mc && mc[0] && !DIFFUSERS_LIBRARIES.has(mc[0])) custom.push(`${mc[0]}.${mc[1]}`);
+  }
+  return [pipeline, ...custom];
 }
 
 export function parseHfConfig(p: ParsedManifest, j: Obj, input: EnrichmentInput): void {
   if (isDiffusersIndex(j)) {
     // diffusers model_index.json: the pipeline class and its components
     p.config = {
-      architectures: [j._class_name as string],
+      architectures: diffusersClasses(j),
       model_type: 'diffusers',
       name_or_path: str(j._name_or_path),
       auto_map: null,

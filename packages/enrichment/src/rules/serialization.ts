@@ -191,8 +191,10 @@ export const R05 = defineRule({
       remote.python_files = pyFiles.slice(0, 20);
     // a diffusers model_index.json naming a pipeline class diffusers does not ship: from_pretrained can only load it
     // as repository code (custom_pipeline / trust_remote_code)
-    const pipeline = p.config?.model_type === 'diffusers' ? (p.config.architectures[0] ?? '') : '';
+    const [pipeline = '', ...components] = p.config?.model_type === 'diffusers' ? p.config.architectures : [];
     if (pipeline && !DIFFUSERS_PIPELINE.test(pipeline)) remote.custom_pipeline = pipeline.slice(0, 120);
+    // components a diffusers index takes from a repository module (module-qualified by the parser) are imported too
+    if (components.length) remote.custom_components = components.slice(0, 10).map((c) => c.slice(0, 120));
     if (Object.keys(remote).length)
       return [
         {
