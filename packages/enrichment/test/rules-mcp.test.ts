@@ -91,6 +91,29 @@ describe('MCP capability rules', () => {
       }),
     ).toContain('R16');
   });
+  it('R20 secret tools: the credential is the object of the name or a parameter, not a qualifier', () => {
+    const tool = (name: string, properties: Record<string, unknown> = {}) =>
+      JSON.stringify({
+        tools: [
+          {
+            name,
+            description: 'Does its job.',
+            inputSchema: { type: 'object', properties },
+            annotations: { readOnlyHint: true },
+          },
+        ],
+      });
+    const r20 = (raw: string) => ids({ asset_type: 'mcp_server', raw_manifest: raw }).includes('R20');
+    expect(r20(tool('get_secret'))).toBe(true);
+    expect(r20(tool('getSecretValue'))).toBe(true);
+    expect(r20(tool('list_api_keys'))).toBe(true);
+    expect(r20(tool('dump_env'))).toBe(true);
+    // the password passes through the agent
+    expect(r20(tool('rds_ResetPwd', { db_user_pwd: { type: 'string' } }))).toBe(true);
+    // a qualifier, and a pagination token, hand out nothing
+    expect(r20(tool('secret_function'))).toBe(false);
+    expect(r20(tool('list_items', { page_token: { type: 'string' } }))).toBe(false);
+  });
   it('R18 read-only access is medium; filesystem server package is high', () => {
     expect(
       find(

@@ -318,9 +318,31 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
 /** What one tool can reach, as tool drift compares it between observations (docs/drift.md, R33). */
 export type ToolCapability = 'credentials' | 'file' | 'network' | 'shell';
 
-/** Tool names that hand out secrets: `get_secret`, `read-credentials`, `list_api_keys`, `dump_env`. */
-const CREDENTIAL_NAME =
-  /(?:^|[_\-.])(secrets?|credentials?|passwords?|api[_-]?keys?|access[_-]?tokens?|keychain|keyring|ssh[_-]?keys?|env|environment)(?:$|[_\-.])/i;
+/** Credential nouns in identifier words, two-word ones joined (`api key`, `access token`). */
+const CREDENTIAL_NOUN =
+  /^(?:secrets?|credentials?|passwords?|passwd|keychain|keyring|env|environment|(?:api|ssh|private|secret) keys?|access tokens?)$/;
+const CREDENTIAL_VERB =
+  /^(?:get|read|list|fetch|dump|export|show|print|reveal|retrieve|set|update|rotate|create|store|save|delete|copy|access)$/;
+/**
+ * Tool names that hand out secrets: `get_secret`, `read-credentials`, `list_api_keys`, `dump_env`, `getSecretValue`.
+ * The credential is the tool's object — the last word, or right after a verb — not a qualifier (`secret_function`).
+ */
+function credentialName(name: string): boolean {
+  const w = identifierWords(name).map((x) => x.toLowerCase());
+  for (let i = 0; i < w.length; i++) {
+    const two = i + 1 < w.length && CREDENTIAL_NOUN.test(`${w[i]} ${w[i + 1]}`);
+    if (!two && !CREDENTIAL_NOUN.test(w[i]!)) continue;
+    const last = i + (two ? 1 : 0) === w.length - 1;
+    if (last || (i > 0 && CREDENTIAL_VERB.test(w[i - 1]!))) return true;
+  }
+  return false;
+}
+/** Input parameters that carry a secret through the agent (`password`, `db_user_pwd`, `private_key`); pagination or
+ * session tokens are not among them. */
+const CREDENTIAL_PARAM_WORD = /^(?:password|passwd|pwd|passphrase)$/i;
+const CREDENTIAL_PARAM = /^(?:private|secret|api)[_-]?key$|^client[_-]?secret$/i;
+const takesSecret = (param: string): boolean =>
+  CREDENTIAL_PARAM.test(param) || identifierWords(param).some((x) => CREDENTIAL_PARAM_WORD.test(x));
 /** Descriptions that say the tool reads or returns secrets. */
 const CREDENTIAL_DESC =
   /\b(?:reads?|gets?|returns?|lists?|fetch(?:es)?|retrieves?|exports?|dumps?|accesses|access) (?:(?:the|all|any|your|stored|saved) ){0,2}(?:secrets?|credentials?|passwords?|api keys?|access tokens?|ssh keys?|private keys?|environment variables|keychain)\b/i;
@@ -337,7 +359,8 @@ export function toolCapabilities(
   const desc = t.description.length > MAX_TOOL_TEXT ? t.description.slice(0, MAX_TOOL_TEXT) : t.description;
   const out: ToolCapability[] = [];
   if (
-    CREDENTIAL_NAME.test(t.name) ||
+    credentialName(t.name) ||
+    params.some(takesSecret) ||
     CREDENTIAL_DESC.test(desc) ||
     SENSITIVE_PATH_RE.test(toolText({ ...t, description: desc }))
   )
