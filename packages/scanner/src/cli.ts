@@ -9,7 +9,7 @@ import { SEVERITY_ORDER, severityRank } from './judge';
 import { applyIgnores, IgnoreFileError, loadIgnoreFile } from './riskignore';
 import { AssetCollector } from './assets';
 import { scanMachine } from './machine';
-import { emptyResult, rootFor, scanTrees, type ScanOptions, type ScanResult } from './scan';
+import { emptyResult, rootFor, scanTrees, type ScanOptions, type ScanResult, type ScanRoot } from './scan';
 import { startProgress } from './progress';
 import { buildSignals, submit } from './submit';
 import { cycloneDx, spdx } from './report/bom';
@@ -108,6 +108,38 @@ function render(result: ScanResult, flags: ScanFlags, run: { colour: boolean; na
   }
 }
 
+/** The directories to scan: one root makes paths relative to it (what SARIF's %SRCROOT% means); several are labelled as given. */
+async function scanRoots(paths: string[], flags: ScanFlags, cwd: string): Promise<ScanRoot[]> {
+  const given = paths.length ? paths : flags.machine ? [] : ['.'];
+  const roots = given.map((p) => (given.length === 1 ? { dir: path.resolve(cwd, p), label: '.' } : rootFor(p, cwd)));
+  for (const [i, r] of roots.entries()) {
+    const st = await stat(r.dir).catch(() => null);
+    if (!st?.isDirectory()) throw new UsageError(`not a directory: ${given[i]}`);
+  }
+  return roots;
+}
+
+/** This machine (with --machine) and the roots scanned into one result, with progress shown on a terminal. */
+async function collect(
+  run: { roots: ScanRoot[]; opts: ScanOptions; files: Map<string, string> },
+  flags: ScanFlags,
+  io: Io,
+): Promise<ScanResult> {
+  const { roots, opts, files } = run;
+  const progress = flags.progress && io.stderrIsTty ? startProgress(process.stderr) : null;
+  try {
+    const sink = { collector: new AssetCollector(), result: emptyResult(), maxFileBytes: opts.maxFileBytes, files };
+    if (flags.machine)
+      await scanMachine(
+        { home: path.resolve(io.cwd, flags.home ?? os.homedir()), platform: machinePlatform(io.env) },
+        sink,
+      );
+    return await scanTrees(roots, { ...opts, onProgress: progress?.update }, sink);
+  } finally {
+    progress?.stop();
+  }
+}
+
 async function runScan(paths: string[], flags: ScanFlags, io: Io): Promise<number> {
   const now = new Date();
   const created = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -119,36 +151,10 @@ async function runScan(paths: string[], flags: ScanFlags, io: Io): Promise<numbe
     gitignore: flags.gitignore,
     now: created,
   };
-  // one root: paths relative to it (what SARIF's %SRCROOT% means); several: each labelled as given
-  const given = paths.length ? paths : flags.machine ? [] : ['.'];
-  const roots = given.map((p) =>
-    given.length === 1 ? { dir: path.resolve(io.cwd, p), label: '.' } : rootFor(p, io.cwd),
-  );
-  for (const [i, r] of roots.entries()) {
-    const st = await stat(r.dir).catch(() => null);
-    if (!st?.isDirectory()) throw new UsageError(`not a directory: ${given[i]}`);
-  }
+  const roots = await scanRoots(paths, flags, io.cwd);
   const online = flags.submit || flags.dryRun ? onlineTarget(flags, io.env) : null;
-  const progress = flags.progress && io.stderrIsTty ? startProgress(process.stderr) : null;
-  opts.onProgress = progress?.update;
-  let result: ScanResult;
   const files = new Map<string, string>();
-  try {
-    const sink = {
-      collector: new AssetCollector(),
-      result: emptyResult(),
-      maxFileBytes: opts.maxFileBytes,
-      files,
-    };
-    if (flags.machine)
-      await scanMachine(
-        { home: path.resolve(io.cwd, flags.home ?? os.homedir()), platform: machinePlatform(io.env) },
-        sink,
-      );
-    result = await scanTrees(roots, opts, sink);
-  } finally {
-    progress?.stop();
-  }
+  const result = await collect({ roots, opts, files }, flags, io);
   const ignoreFile = flags.ignoreFile
     ? path.resolve(io.cwd, flags.ignoreFile)
     : path.join(roots[0]?.dir ?? io.cwd, '.riskignore');
