@@ -58,3 +58,20 @@ describe('diffusers indexes that name repository modules', () => {
     ).not.toContain('R05');
   });
 });
+
+describe('the Python a model loader imports', () => {
+  it('R05: model-code modules and root modules of a Hub-style repository count as remote code', () => {
+    const hub = find(
+      { metadata: { files: ['config.json', 'modeling_x.py', 'helpers.py', 'model.safetensors'] } },
+      'R05',
+    );
+    expect(hub[0]?.evidence.python_files).toEqual(['modeling_x.py', 'helpers.py']);
+    const nested = find({ metadata: { files: ['src/modeling_y.py', 'src/pipeline_y.py'] } }, 'R05');
+    expect(nested[0]?.evidence.python_files).toEqual(['src/modeling_y.py', 'src/pipeline_y.py']);
+  });
+  it("an application's own scripts next to its pickled model are not loader code", () => {
+    expect(
+      ids({ metadata: { files: ['app.py', 'train_model.py', 'model.pkl', 'templates/index.html'] } }),
+    ).not.toContain('R05');
+  });
+});

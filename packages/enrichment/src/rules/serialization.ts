@@ -34,6 +34,26 @@ export function weightFiles(ctx: RuleContext): { paths: string[]; pickles: strin
   };
 }
 
+/**
+ * Python a model loader imports: the module families `auto_map` and custom pipelines name (modeling_, configuration_,
+ * tokenization_, processing_…, *pipeline*.py), and any module at the root of a Hub-style repository (one with a root
+ * config.json), where auto_map may name it. An application's own scripts (app.py, train.py) in a repository without
+ * that layout are code the user runs knowingly, not code a loader runs on the model's behalf.
+ */
+const MODEL_CODE =
+  /^(?:modell?ing|configuration|tokeni[sz]ation|(?:image_|video_)?processing|(?:image_)?preprocessing|feature_extraction)[\w-]*\.py$/i;
+
+/** Whether a path names a module a loader imports (judged on its file name, so the patterns stay anchored). */
+function isModelCode(path: string): boolean {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return MODEL_CODE.test(name) || (PY_EXT.test(name) && name.toLowerCase().includes('pipeline'));
+}
+
+function loaderPython(paths: readonly string[]): string[] {
+  const hubLayout = paths.some((f) => /^config\.json$/i.test(f));
+  return paths.filter((f) => PY_EXT.test(f) && (isModelCode(f) || (hubLayout && !f.includes('/'))));
+}
+
 export const R01 = defineRule({
   id: 'R01',
   title: 'Pickle-based weight files without a safetensors alternative',
@@ -186,7 +206,7 @@ export const R05 = defineRule({
     const { paths } = weightFiles(ctx);
     const remote: Record<string, unknown> = {};
     if (p.config?.auto_map) remote.auto_map = p.config.auto_map;
-    const pyFiles = paths.filter((f) => PY_EXT.test(f));
+    const pyFiles = loaderPython(paths);
     if (pyFiles.length && (ctx.input.asset_type === 'model' || p.kind === 'weight_index'))
       remote.python_files = pyFiles.slice(0, 20);
     // a diffusers model_index.json naming a pipeline class diffusers does not ship: from_pretrained can only load it
