@@ -198,7 +198,7 @@ reader serves every format, so a flag means the same in a Dockerfile as in an MC
 | \`--trust-remote-code\` (or \`trust_remote_code=True\`) in a launch: the model repository's Python runs on the host | R05 (high) | a vLLM Dockerfile \`CMD ["--model", "org/m", "--trust-remote-code"]\` |
 | \`trust_remote_code=True\` in a model card's own loading code (prose that only mentions the flag stays at 0.6) | R05 (high) | holdout-external 04, Qwen-72B card: medium → **high** (79) |
 | \`--allow-write /\`, \`--root ~\`, Deno \`-A\`: write access to the whole disk or a home directory | R18 (high) | \`npx -y fs-server@1.0.0 --allow-write /\` |
-| \`docker run\` anywhere (a shell script, a RUN line, a cell) with \`--privileged\`, \`--network host\`, \`--pid host\`, \`--cap-add\`, or a mount of \`/\`, \`/etc\`, \`/root\`, a whole home directory or the Docker socket (a project folder inside a home directory is an ordinary bind mount) | R24 (high) | \`bash -c "docker run --privileged -v /:/host img"\` |
+| \`docker run\` anywhere (a shell script, a RUN line, a cell) with \`--privileged\`, \`--network host\`, \`--pid host\`, \`--cap-add\`, or a mount of \`/\`, \`/etc\`, \`/root\`, a whole home directory or the Docker socket (a project folder inside a home directory is an ordinary bind mount); compose \`volumes\` are judged by the same predicate, so \`~/.cache/huggingface:/root/.cache/huggingface\` is not a host escape | R24 (high) | \`bash -c "docker run --privileged -v /:/host img"\`; corpus c414/c416 (model cache under home): high → low/informational |
 | \`curl … \\| sh\` in a server's launch script: whatever the URL serves runs on every start | R21 (medium) | \`{"command": "bash", "args": ["-c", "curl -fsSL https://x/i.sh \\| sh"]}\` |
 | a secret written into launch arguments: \`--password …\`, \`--api-key=…\`, or \`scheme://user:password@host\` (reported by place, never by value) | R20 (high) | \`server-postgres postgresql://admin:<password>@db:5432/prod\` |
 | a credential requested at run time — VS Code \`\${input:…}\` prompts, \`\${env:…}\` — is **never** an exposed secret: the finding is "Credential requested at run time" (the server still acts with it) | R20 (medium) | \`"env": {"GITHUB_TOKEN": "\${input:gh}"}\` |
@@ -244,6 +244,15 @@ CVSS v3 base score (docs/advisories.md "Severity"); a record without any counts 
   is the asset's own. One such advisory carries the asset into high.
 - **Any other dependency** (non-AI libraries, lock entries, low/medium advisories): capped at high and counted at
   ${DEPENDENCY_ADVISORY_CONFIDENCE}, one band lower — reachability unknown.
+- **An AI library declared only in an extra or for development** (PEP 621 \`optional-dependencies\`, setup.cfg
+  \`extras_require\`, dependency groups): it runs only when someone opts in, so it is "any other dependency" — corpus
+  c430 spacy-llm (\`langchain>=0.0.180,<0.0.185\` in the \`langchain\` extra) and c442 MONAI (\`transformers<4.22\` in
+  extras): **medium**; the same pin in \`install_requires\` is high.
+
+setup.cfg \`[options.extras_require]\` is read like PEP 621 extras, and a PEP 508 direct reference in any metadata
+dependency list (\`clip @ git+https://…\`, \`transformers @ git+https://…\`) is a URL/VCS requirement (R21) as the same
+line in a requirements file is (corpus c429 FastChat, c434 abril). Extras named for development (\`dev\`, \`test\`,
+\`docs\`, \`lint\`, …) count as development dependencies for R22.
 
 Worked examples from the external hold-out set (\`../shared/data/holdout-external\`, figures of \`pnpm eval:enrichment\`):
 

@@ -289,6 +289,24 @@ describe('dependency constraints with each ecosystem semantics', () => {
 });
 
 describe('calibration', () => {
+  it("an extra's vulnerable AI library keeps the reachability discount; the same pin in install_requires does not", () => {
+    const cfg = (section: string) => `[metadata]\nname = lib\nversion = 1.0\nlicense = MIT\n\n${section}\n`;
+    const extra = run({
+      asset_type: 'package',
+      raw_manifest: cfg(
+        '[options]\ninstall_requires =\n    numpy>=1.20\n\n[options.extras_require]\nhf =\n    transformers<4.22',
+      ),
+    });
+    expect(extra.by('R23').length).toBeGreaterThan(0);
+    expect(extra.by('R23').every((f) => f.confidence === 0.6)).toBe(true);
+    expect(extra.r.intrinsic_risk_severity).toBe('medium');
+    const core = run({
+      asset_type: 'package',
+      raw_manifest: cfg('[options]\ninstall_requires =\n    transformers<4.22'),
+    });
+    expect(core.r.intrinsic_risk_severity).toBe('high');
+  });
+
   it('a high advisory in a direct AI dependency carries the asset into high; a non-AI one stays one band lower', () => {
     const ai = run({ asset_type: 'application', raw_manifest: 'transformers==4.30.0\n' });
     expect(ai.by('R23').some((f) => f.severity === 'high' && f.confidence === 1)).toBe(true);

@@ -31,6 +31,29 @@ describe('pyproject.toml: every dependency table', () => {
     expect(depPaths(p)).toEqual(['tool.poetry.dependencies.openai openai ^1.1.0']);
   });
 
+  it('setup.cfg extras are dependencies; a direct reference is a URL/VCS requirement, in setup.cfg and pyproject', () => {
+    const cfg = parse(
+      '[metadata]\nname = abril\nversion = 0.1.3\n\n[options]\ninstall_requires =\n\ttorch>=1.7.1\n\tclip @ git+https://github.com/openai/CLIP.git@v0.1.3\n\n[options.extras_require]\nhf =\n    # a comment line\n    transformers>=4.28.1,<5.0\ndev =\n    pytest\n',
+    );
+    expect(depPaths(cfg)).toEqual([
+      'options.install_requires[0] torch >=1.7.1',
+      'options.extras_require.dev[0] pytest ',
+      'options.extras_require.hf[0] transformers >=4.28.1,<5.0',
+    ]);
+    expect(cfg.url_requirements).toEqual([
+      {
+        line: 'clip @ git+https://github.com/openai/CLIP.git@v0.1.3',
+        path: 'options.install_requires[1]',
+        editable: false,
+      },
+    ]);
+    const toml = parse(
+      '[project]\nname = "x"\ndependencies = ["transformers @ git+https://github.com/huggingface/transformers.git"]\n',
+    );
+    expect(toml.dependencies).toEqual([]);
+    expect(toml.url_requirements?.map((u) => u.path)).toEqual(['project.dependencies[0]']);
+  });
+
   it('reads uv dev-dependencies (mcp-server-fetch)', () => {
     const p = parse(fixture('04-mcp-server-fetch-pyproject.toml'));
     expect(depPaths(p)).toEqual(

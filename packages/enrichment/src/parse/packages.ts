@@ -114,6 +114,22 @@ export function parsePep508(line: string, path: string): Dependency | null {
   };
 }
 
+/**
+ * One PEP 508 string of a metadata dependency list (pyproject, setup.cfg): a direct reference (`name @ git+…`,
+ * `name @ https://…`) is fetched code, kept as a URL/VCS requirement like the same line in a requirements file; any
+ * other entry is a dependency.
+ */
+function addPep508(p: ParsedManifest, text: string, path: string): void {
+  const t = cutFromMarker(text, ' #').trim();
+  if (t && isUrlRequirement(t)) {
+    if ((p.url_requirements ??= []).length < LIMITS.dependencies)
+      p.url_requirements.push({ line: t.slice(0, LIMITS.item_string), path, editable: false });
+    return;
+  }
+  const dep = parsePep508(text, path);
+  if (dep && p.dependencies.length < LIMITS.dependencies) p.dependencies.push(dep);
+}
+
 /** Name, version, description, licence (field or trove classifiers), authors and URLs of `[project]` or Poetry. */
 function projectMetadata(p: ParsedManifest, src: Obj): void {
   p.name = str(src.name);
@@ -143,11 +159,7 @@ export function parsePyproject(p: ParsedManifest, t: Obj): void {
   // described: PEP 621 requires `name`, and Poetry reads `[tool.poetry]` then (python-poetry.org/docs/pyproject)
   const src = proj && (proj.name !== undefined || !poetry) ? proj : poetry;
   if (src) projectMetadata(p, src);
-  if (proj)
-    strList(proj.dependencies).forEach((d, i) => {
-      const dep = parsePep508(d, `project.dependencies[${i}]`);
-      if (dep) p.dependencies.push(dep);
-    });
+  if (proj) strList(proj.dependencies).forEach((d, i) => addPep508(p, d, `project.dependencies[${i}]`));
   // PEP 621 extras, PEP 735 dependency groups (uv's `[dependency-groups]`) and uv's legacy `tool.uv.dev-dependencies`
   const uv = tool && isObj(tool.uv) ? tool.uv : null;
   const pep508Lists: Array<[unknown, string]> = [];
@@ -162,10 +174,7 @@ export function parsePyproject(p: ParsedManifest, t: Obj): void {
   if (uv) pep508Lists.push([uv['dev-dependencies'], 'tool.uv.dev-dependencies']);
   for (const [list, path] of pep508Lists)
     // a group may include another (`{include-group = "x"}`): strList keeps the strings only
-    strList(list).forEach((d, i) => {
-      const dep = parsePep508(d, `${path}[${i}]`);
-      if (dep && p.dependencies.length < LIMITS.dependencies) p.dependencies.push(dep);
-    });
+    strList(list).forEach((d, i) => addPep508(p, d, `${path}[${i}]`));
   if (poetry) {
     const tables: Array<[Obj, string]> = isObj(poetry.dependencies)
       ? [[poetry.dependencies, 'tool.poetry.dependencies']]
@@ -260,7 +269,7 @@ function sourceRequirement(
   return { line: line.slice(0, LIMITS.item_string), path, editable };
 }
 
-/** setup.cfg: name, version, licence (field or trove classifier), install_requires. */
+/** setup.cfg: name, version, licence (field or trove classifier), install_requires and extras_require. */
 export function parseSetupCfg(p: ParsedManifest, text: string): void {
   const ini = parseIni(text);
   const md = ini.metadata ?? {};
@@ -273,11 +282,15 @@ export function parseSetupCfg(p: ParsedManifest, text: string): void {
     const trove = classifierLicense((md.classifiers ?? '').split('\n'));
     if (trove) p.licenses = [trove];
   }
-  const reqs = (ini.options?.install_requires ?? '').split('\n');
-  reqs.forEach((l, i) => {
-    const d = parsePep508(l, `options.install_requires[${i}]`);
-    if (d && p.dependencies.length < LIMITS.dependencies) p.dependencies.push(d);
-  });
+  const lists: Array<[string, string]> = [[ini.options?.install_requires ?? '', 'options.install_requires']];
+  // extras (`pip install pkg[extra]`), as PEP 621 optional-dependencies are read for pyproject
+  const extras = ini['options.extras_require'] ?? {};
+  for (const g of Object.keys(extras).sort()) lists.push([extras[g] ?? '', `options.extras_require.${g}`]);
+  for (const [text, path] of lists)
+    text
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .forEach((l, i) => addPep508(p, l, `${path}[${i}]`));
 }
 
 const VERSION_OPERATORS = ['===', '==', '>=', '<=', '~=', '!=', '<', '>'];

@@ -15,9 +15,20 @@ const DOCKER_VALUE_FLAGS = new Set(['-e', '-v', '--env', '--mount', '--name', '-
 /** `-e .`, `./pkg`, `file:…`: the project itself, not fetched code. */
 const LOCAL_REQUIREMENT = /^(?:-e\s+|--editable[\s=]+)?(?:\.{1,2}(?:\/\S*)?|file:\S+)$/;
 const PINNED_URL = /@[0-9a-f]{40}\b|#sha256=[0-9a-f]{64}\b/;
-/** pyproject tables of development-only dependencies (src/parse/packages.ts paths). */
+/** pyproject tables of development-only dependencies, and extras named for development (src/parse/packages.ts paths). */
 const DEV_DEPENDENCY_PATH =
-  /^(?:dependency-groups\.|tool\.uv\.dev-dependencies|tool\.poetry\.(?:dev-dependencies|group\.))/;
+  /^(?:dependency-groups\.|tool\.uv\.dev-dependencies|tool\.poetry\.(?:dev-dependencies|group\.)|(?:project\.optional-dependencies|options\.extras_require)\.(?:dev|devel|develop|development|test|tests|testing|docs?|lint|linting|quality|style|typing|ci)\[)/;
+/** Extras (`pip install pkg[extra]`): installed only when a user asks for them (src/parse/packages.ts paths). */
+const OPTIONAL_DEPENDENCY_PATH = /^(?:project\.optional-dependencies|options\.extras_require)\./;
+
+/**
+ * What a declared Python dependency is for, from where it is declared: installed with the package (`runtime`), only
+ * with an extra the user asks for (`optional`), or by the project's developers (`development`).
+ */
+export function dependencyRole(path: string): 'runtime' | 'optional' | 'development' {
+  if (DEV_DEPENDENCY_PATH.test(path)) return 'development';
+  return OPTIONAL_DEPENDENCY_PATH.test(path) ? 'optional' : 'runtime';
+}
 
 /** The image a `docker run`/`podman run` server starts (or its OCI registry identifier). */
 function containerImage(s: McpServerEntry): string | null {
@@ -205,7 +216,7 @@ function rangesAReviewerFlags(ctx: RuleContext): Dependency[] {
     case 'setup_cfg': {
       // development groups (PEP 735, uv/Poetry dev dependencies) are installed by the project's developers, not by
       // whoever installs or launches the package: not part of what it resolves at install time
-      const shipped = rangedDependencies(ctx).filter((d) => !DEV_DEPENDENCY_PATH.test(d.path));
+      const shipped = rangedDependencies(ctx).filter((d) => dependencyRole(d.path) !== 'development');
       return ctx.input.asset_type === 'package' ? shipped.filter((d) => d.spec.trim() === '') : shipped;
     }
     default:

@@ -5,6 +5,7 @@ import { advisoryPackageKey, indexAdvisories, matchDependencies } from '../advis
 import type { Dependency, EnrichmentInput, ParsedManifest } from '../types';
 import { uniq } from '../util';
 import { defineRule, type Emission, type RuleContext } from './define';
+import { dependencyRole } from './pinning';
 
 /** R23 confidence for advisories whose `verification` is not `primary` (below the 0.9 floor threshold). */
 export const SECONDARY_ADVISORY_CONFIDENCE = 0.8;
@@ -22,7 +23,12 @@ const LOCKED_PATH = /^packages\.|^package\[/;
  */
 export function isDirectAiDependency(d: Dependency): boolean {
   return (
-    d.path !== 'version' && !LOCKED_PATH.test(d.path) && CURATED_INDEX.has(advisoryPackageKey(d.ecosystem, d.name))
+    d.path !== 'version' &&
+    !LOCKED_PATH.test(d.path) &&
+    // an extra or a development dependency runs only when someone opts in: its advisory keeps the reachability
+    // discount like any other dependency's
+    dependencyRole(d.path) === 'runtime' &&
+    CURATED_INDEX.has(advisoryPackageKey(d.ecosystem, d.name))
   );
 }
 
