@@ -1,7 +1,7 @@
 import type { PoolClient } from 'pg';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { keysetSql, type KeysetPage } from './keyset-sql';
-import { rowByIdSql } from './partitions-store';
+import { idWhere, readById, rowByIdSql } from './partitions-store';
 // The events tables' shared statement (docs/data-access.md "Stores"): the fan-out of events to webhook deliveries.
 /**
  * One statement: every enabled endpoint in an event's audience whose `events` list holds the event's
@@ -118,16 +118,17 @@ function audienceWhere(reader: EventReader, retentionDays: number): Prisma.Sql {
   ) AND e.created >= now() - make_interval(days => ${retentionDays})`;
 }
 
-/** One event the reader may see, or undefined. */
-export async function readEventFor(
+/** One event the reader may see, or undefined: read in the month its id names (partitions-store.ts idWhere). */
+export function readEventFor(
   prisma: Pick<PrismaClient, '$queryRaw'>,
   input: { reader: EventReader; id: string; retentionDays: number },
 ): Promise<EventRow | undefined> {
-  const rows = await prisma.$queryRaw<EventRow[]>`
-    SELECT e.id, e.type, e.livemode, e.data, e.created
-      FROM (SELECT ${input.id}::text AS id) k CROSS JOIN LATERAL ${Prisma.raw(rowByIdSql('events', '*', 'k.id'))} e
-     WHERE ${audienceWhere(input.reader, input.retentionDays)}`;
-  return rows[0];
+  return readById(
+    (bounded) => prisma.$queryRaw<EventRow[]>`
+      SELECT e.id, e.type, e.livemode, e.data, e.created FROM events e
+       WHERE ${idWhere('e', input.id, bounded)} AND ${audienceWhere(input.reader, input.retentionDays)}
+       LIMIT 1`,
+  );
 }
 
 /** One keyset page of the events the reader may see, optionally of one type. */

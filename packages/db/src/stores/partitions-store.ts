@@ -1,15 +1,19 @@
 // The monthly partitions of signals and events (docs/scaling.md "Monthly partitions for signals and events"): the
 // look-up of one row by id, and the maintenance steps that create months ahead and drop months past retention.
 import type { Pool, PoolClient } from 'pg';
+import { Prisma } from '../generated/prisma/client';
 
 /** The range-partitioned tables: their rows' ids carry their creation time (src/ids.ts). */
 export const PARTITIONED_TABLES = ['signals', 'events'] as const;
 export type PartitionedTable = (typeof PARTITIONED_TABLES)[number];
 
+/** How far created may be from the time its id carries for the bounded read: an hour either side. */
+const ID_TIME_SLACK_MS = 3_600_000;
+
 /**
  * One row of `table` by id, as a subquery for FROM or LATERAL (`idExpr` is SQL: a parameter or an outer column). The
- * primary key is (id, created), so an id alone would probe every month's index. The first branch bounds created to an
- * hour either side of the time the id carries (`risk_id_time`, the migration 20261129170000_time_partitions): ids are
+ * primary key is (id, created), so an id alone would probe every month's index. The first branch bounds created to
+ * ID_TIME_SLACK_MS either side of the time the id carries (`risk_id_time`, migration 20261129170000_time_partitions): ids are
  * minted by the clock that stamps created or in the same transaction as the database's `now()`, so this is the
  * partition holding the row, or two near a month's edge. The second branch, unbounded, runs only when the first found
  * nothing (LIMIT 1 stops the Append at the first row): a row whose created strays from its id (planted by hand, a
@@ -20,12 +24,31 @@ export type PartitionedTable = (typeof PARTITIONED_TABLES)[number];
 export function rowByIdSql(table: PartitionedTable, columns: string, idExpr: string): string {
   return `((SELECT ${columns} FROM ${table}
              WHERE ${table}.id = ${idExpr}
-               AND ${table}.created >= risk_id_time(${idExpr}) - interval '1 hour'
-               AND ${table}.created < risk_id_time(${idExpr}) + interval '1 hour'
+               AND ${table}.created >= risk_id_time(${idExpr}, -${ID_TIME_SLACK_MS})
+               AND ${table}.created < risk_id_time(${idExpr}, ${ID_TIME_SLACK_MS})
              LIMIT 1)
            UNION ALL
            (SELECT ${columns} FROM ${table} WHERE ${table}.id = ${idExpr} ORDER BY ${table}.created DESC LIMIT 1)
            LIMIT 1)`;
+}
+
+/**
+ * The same look-up for a statement planned on every call (a bind parameter, not a prepared plan): `WHERE` of one row
+ * of `alias` by id, bounded like rowByIdSql's first branch or not. The caller reads bounded first and unbounded only
+ * on a miss (readById). With a constant id the planner prunes to one partition while planning; the two-branch form
+ * would plan every partition's read on each call (docs/scaling.md: about 0.8 ms against 0.13 ms at 31 partitions).
+ */
+export function idWhere(alias: string, id: string, bounded: boolean): Prisma.Sql {
+  const a = Prisma.raw(alias);
+  return bounded
+    ? Prisma.sql`${a}.id = ${id} AND ${a}.created >= risk_id_time(${id}, ${-ID_TIME_SLACK_MS}::bigint)
+                 AND ${a}.created < risk_id_time(${id}, ${ID_TIME_SLACK_MS}::bigint)`
+    : Prisma.sql`${a}.id = ${id}`;
+}
+
+/** Runs `read` bounded to the id's month, then unbounded only if that found nothing (idWhere). */
+export async function readById<T>(read: (bounded: boolean) => Promise<T[]>): Promise<T | undefined> {
+  return (await read(true))[0] ?? (await read(false))[0];
 }
 
 /** Months created ahead of the current one, so inserts never wait on maintenance. */
