@@ -19,7 +19,17 @@ export type {
   PublisherContext,
   ParsedManifest,
 } from './types';
-export { renderSpdxTagValue, buildSpdx3, spdx3InputFromStored, SPDX3_CONTEXT, type StoredComponent } from './aibom';
+export {
+  renderSpdxTagValue,
+  buildSpdx3,
+  spdx3InputFromStored,
+  SPDX3_CONTEXT,
+  type StoredComponent,
+  componentsWithClientReports,
+  cycloneDxWithClientReports,
+  spdxWithClientReports,
+  type BomClientReport,
+} from './aibom';
 // the score's parts, for the per-org effective score and its explanation (docs/triage.md)
 export {
   computeScore,

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { mintApiKey } from '@risk/common/api-keys';
 import { SCOPES } from '@risk/contracts';
 import { completeArtifactScan } from '@risk/db';
+import { checkAgainstSchema, validateCycloneDx } from '@risk/testing';
 import { startWorker, type RunningWorker } from '../src';
 import { createWorkerHarness, waitFor, type WorkerHarness } from './harness';
 
@@ -192,6 +193,34 @@ describe('client-reported scan results', () => {
       artifact: expect.objectContaining({ source: 'client_reported', sha256: X, analyser: 'risk-scan' }),
     });
     expect((await sarifResults(fp, keyB)).some((r) => r.ruleId.startsWith('artifact_reported'))).toBe(false);
+
+    // the AI-BOM in every format: A's states its own verdict for the file, marked as the client's; B's does not
+    const bom = (format: string, key: string) =>
+      get(`/v1/assets/${encodeURIComponent(fp)}/aibom?format=${format}`, key);
+    const jsonA = (await bom('json', h.key)).body;
+    const fileA = (jsonA.components as Array<Record<string, any>>).find((c) => c.name === 'pytorch_model.bin');
+    expect(fileA?.client_reported).toEqual({ verdict: 'malicious', analyser: 'risk-scan', analyser_version: '1.2.0' });
+    const jsonB = (await bom('json', keyB)).body;
+    expect(jsonB.content_hash).toBe(jsonA.content_hash);
+    expect(JSON.stringify(jsonB)).not.toContain('client_reported');
+    const cdxA = (await bom('cyclonedx_json', h.key)).body;
+    expect(validateCycloneDx(cdxA)).toBe(true);
+    const cdxFile = (cdxA.components as Array<Record<string, any>>).find((c) => c.name === 'pytorch_model.bin');
+    expect(cdxFile?.hashes).toEqual([{ alg: 'SHA-256', content: X }]);
+    expect(cdxFile?.properties).toContainEqual({ name: 'risk:client_reported:verdict', value: 'malicious' });
+    expect(JSON.stringify((await bom('cyclonedx_json', keyB)).body)).not.toContain('client_reported');
+    const spdxA = (await bom('spdx_json', h.key)).body;
+    const pkgA = (spdxA.packages as Array<Record<string, any>>).find((p) => p.name === 'pytorch_model.bin');
+    expect(pkgA?.annotations).toContainEqual(
+      expect.objectContaining({ annotationType: 'OTHER', annotator: 'Tool: risk-scan-1.2.0' }),
+    );
+    expect(JSON.stringify((await bom('spdx_json', keyB)).body)).not.toContain('Client-reported');
+    expect((await bom('spdx_tv', h.key)).text).toContain('Client-reported verdict: malicious');
+    expect((await bom('spdx_tv', keyB)).text).not.toContain('Client-reported');
+    const spdx3A = (await bom('spdx3_json', h.key)).body;
+    expect(checkAgainstSchema('spdx-3.0.1', spdx3A)).toEqual({ valid: true, errors: [] });
+    expect(JSON.stringify(spdx3A)).toContain('Client-reported verdict: malicious');
+    expect(JSON.stringify((await bom('spdx3_json', keyB)).body)).not.toContain('Client-reported');
 
     // the shared verdict of the hash never reflects it, for either org
     for (const key of [h.key, keyB]) {

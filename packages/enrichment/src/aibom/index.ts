@@ -7,3 +7,9 @@ export { contentHash, isoSeconds } from './model';
 export { buildSpdx } from './spdx';
 export { buildSpdx3, spdx3InputFromStored, SPDX3_CONTEXT, type StoredComponent } from './spdx3';
 export { renderSpdxTagValue } from './tag-value';
+export {
+  componentsWithClientReports,
+  cycloneDxWithClientReports,
+  spdxWithClientReports,
+  type BomClientReport,
+} from './client-reported';

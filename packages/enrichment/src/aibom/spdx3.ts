@@ -3,6 +3,7 @@
 // (the component inventory, the SPDX 2.3 document's relationships and the primary package's `ai:` annotation), so
 // AI-BOMs enriched before this format existed render too and nothing new is stored.
 import { TOOL_NAME, TOOL_VERSION, artifactVerdictText, type BomArtifactVerdict, type BomComponent } from './model';
+import { clientReportText, type BomClientReport } from './client-reported';
 
 export const SPDX3_CONTEXT = 'https://spdx.org/rdf/3.0.1/spdx-context.jsonld';
 
@@ -20,6 +21,8 @@ export interface StoredComponent {
   primary: boolean;
   /** a file's platform verdict (docs/artifacts.md "AI-BOM"), absent on components without one */
   artifact?: BomArtifactVerdict;
+  /** the reading org's own client-reported verdict, added at read time (./client-reported.ts), never stored */
+  client_reported?: Omit<BomClientReport, 'sha256'>;
 }
 
 export interface Spdx3Input {
@@ -136,6 +139,15 @@ export function buildSpdx3(input: Spdx3Input): Json {
         annotationType: 'review',
         subject: id(c.spdx_id),
         statement: artifactVerdictText(c.artifact),
+      });
+    if (c.client_reported)
+      annotations.push({
+        type: 'Annotation',
+        spdxId: id(`Annotation-ClientReported-${c.spdx_id}`),
+        creationInfo: CREATION,
+        annotationType: 'other',
+        subject: id(c.spdx_id),
+        statement: clientReportText({ sha256: '', ...c.client_reported }),
       });
     if (c.license) {
       const licenceId = id(`License-${c.spdx_id}`);

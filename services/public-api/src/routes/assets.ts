@@ -173,6 +173,7 @@ export const assetRoutes = [
     handler: async ({ deps, auth, params, query }) => {
       const out = await getAiBom(deps, {
         livemode: auth.livemode,
+        orgId: auth.org_id,
         fingerprint: params.fingerprint,
         format: query.format,
       });

@@ -3,7 +3,16 @@
 // `client_reported` (expand[]=findings) and in SARIF — never in another org's, never in the shared verdict of a hash.
 import { ASSET_ARTIFACTS_MAX, type AssetArtifact, type Finding, type ReportedScan } from '@risk/contracts';
 import { readOrgArtifactReports, type OrgArtifactReport } from '@risk/db';
-import { clientReportedFindings, reportCounts, type ClientReportedFinding } from '@risk/enrichment';
+import {
+  clientReportedFindings,
+  componentsWithClientReports,
+  cycloneDxWithClientReports,
+  reportCounts,
+  spdxWithClientReports,
+  type BomClientReport,
+  type ClientReportedFinding,
+  type StoredComponent,
+} from '@risk/enrichment';
 import type { AppDeps } from '../../deps';
 import type { OrgScope } from '../triage/org-view';
 
@@ -83,4 +92,37 @@ export function withOwnReport(a: AssetArtifact, reports: readonly OrgArtifactRep
     counts: reportCounts(r),
   };
   return { ...a, reported };
+}
+
+/** The reports of one asset that count (reportCounts), by hash, as the AI-BOM formats state them. */
+function bomReports(reports: readonly OrgArtifactReport[] | undefined): Map<string, BomClientReport> {
+  return new Map(
+    (reports ?? [])
+      .filter(reportCounts)
+      .map((r) => [
+        r.sha256,
+        { sha256: r.sha256, verdict: r.verdict, analyser: r.analyser, analyser_version: r.analyser_version },
+      ]),
+  );
+}
+
+/**
+ * A stored AI-BOM row as the key's org reads it: the shared document, plus the org's counting client-reported verdicts
+ * on the files they name in every format (components: `client_reported`; CycloneDX: `risk:client_reported:*`
+ * properties; SPDX 2.3 and tag-value: an OTHER annotation by the client's tool; SPDX 3.0.1: an `other` annotation).
+ * `content_hash` and `bom_version` stay those of the shared document; a row nothing applies to is returned as is.
+ */
+export function aiBomForOrg<R extends { spdx: unknown; components: unknown; cyclonedx?: unknown }>(
+  row: R,
+  reports: readonly OrgArtifactReport[] | undefined,
+): R {
+  const counting = bomReports(reports);
+  if (counting.size === 0) return row;
+  const components = Array.isArray(row.components) ? (row.components as StoredComponent[]) : [];
+  return {
+    ...row,
+    spdx: spdxWithClientReports(row.spdx, counting),
+    components: componentsWithClientReports(components, counting),
+    ...(row.cyclonedx !== undefined ? { cyclonedx: cycloneDxWithClientReports(row.cyclonedx, counting) } : {}),
+  };
 }

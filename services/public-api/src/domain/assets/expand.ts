@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps';
 import type { OrgRules } from '../triage/effective';
 import { loadOrgViews, type AssetOrgView, type OrgScope } from '../triage/org-view';
 import { renderAiBom, renderFinding, type AssetExpansions, type AssetRow } from './render';
-import { readOwnReports, renderOwnReportedFindings, withOwnReport } from './client-reported';
+import { aiBomForOrg, readOwnReports, renderOwnReportedFindings, withOwnReport } from './client-reported';
 
 export type AssetExpand = 'findings' | 'aibom' | 'artifacts';
 
@@ -93,7 +93,7 @@ export async function loadAssetExpansions(
       : Promise.resolve(null),
     // the scan results the key's org reported itself: its own view only (docs/artifacts.md "Client-reported scan
     // results"), one statement
-    expand.has('findings') || expand.has('artifacts')
+    expand.has('findings') || expand.has('artifacts') || expand.has('aibom')
       ? readOwnReports(
           deps,
           scope,
@@ -131,7 +131,9 @@ export async function loadAssetExpansions(
         withOwnReport(x as AssetArtifact, reports?.get(a.fingerprint)),
       );
   if (aiboms) {
-    const byId = new Map<string, AiBom>(aiboms.map((b) => [b.id, renderAiBom(b)]));
+    const byId = new Map<string, AiBom>(
+      aiboms.map((b) => [b.id, renderAiBom(aiBomForOrg(b, reports?.get(b.fingerprint)))]),
+    );
     for (const a of assets)
       out.get(a.fingerprint)!.aibom = a.current_aibom_id ? (byId.get(a.current_aibom_id) ?? null) : null;
   }

@@ -4,6 +4,7 @@ import { buildSpdx3, renderSpdxTagValue, spdx3InputFromStored, type StoredCompon
 import { readDbOf, type ReadDeps } from '../../deps';
 import { assertEnriched, findAssetOr404 } from './get-asset';
 import { renderAiBom } from './render';
+import { aiBomForOrg, readOwnReports } from './client-reported';
 
 export type AiBomFormat = 'json' | 'spdx_json' | 'spdx_tv' | 'cyclonedx_json' | 'spdx3_json';
 
@@ -15,17 +16,22 @@ export type AiBomOutput =
 /** The asset's current AI-BOM (the last good one for stale assets) in the requested format. */
 export async function getAiBom(
   appDeps: ReadDeps,
-  input: { livemode: boolean; fingerprint: string; format: AiBomFormat },
+  input: { livemode: boolean; orgId: string; fingerprint: string; format: AiBomFormat },
 ): Promise<AiBomOutput> {
   const deps = readDbOf(appDeps); // a download tolerates replication lag (docs/scaling.md "Read replicas")
   const asset = await findAssetOr404(deps, input.livemode, input.fingerprint);
   assertEnriched(asset);
-  const row = asset.current_aibom_id
-    ? await deps.prisma.aiBom.findFirst({ where: { id: asset.current_aibom_id, livemode: input.livemode } })
-    : await deps.prisma.aiBom.findFirst({
-        where: { livemode: input.livemode, fingerprint: asset.fingerprint },
-        orderBy: { bom_version: 'desc' },
-      });
+  const [stored, reports] = await Promise.all([
+    asset.current_aibom_id
+      ? deps.prisma.aiBom.findFirst({ where: { id: asset.current_aibom_id, livemode: input.livemode } })
+      : deps.prisma.aiBom.findFirst({
+          where: { livemode: input.livemode, fingerprint: asset.fingerprint },
+          orderBy: { bom_version: 'desc' },
+        }),
+    // the key's org's own client-reported verdicts (docs/artifacts.md "Client-reported scan results")
+    readOwnReports(deps, { livemode: input.livemode, orgId: input.orgId }, [asset.fingerprint]),
+  ]);
+  const row = stored && aiBomForOrg(stored, reports.get(asset.fingerprint));
   if (!row)
     throw new ApiError('resource_missing', {
       param: 'fingerprint',
