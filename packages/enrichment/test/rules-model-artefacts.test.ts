@@ -75,3 +75,13 @@ describe('the Python a model loader imports', () => {
     ).not.toContain('R05');
   });
 });
+
+describe('OpenVINO weights', () => {
+  it('R01: a .bin next to its .xml is an OpenVINO IR (raw tensors), not a pickle', () => {
+    const ir = analyze(
+      input({ metadata: { files: ['openvino/model_int8.bin', 'openvino/model_int8.xml', 'model.onnx'] } }),
+    );
+    expect(ir.findings.map((f) => f.rule_id)).not.toContain('R01');
+    expect(ids({ metadata: { files: ['pytorch_model.bin', 'config.json'] } })).toContain('R01');
+  });
+});

@@ -24,13 +24,23 @@ const TRUST_REMOTE_PROSE =
 const TRAINING_STATE = /(^|\/)(training_args|optimizer|scheduler|rng_state)[^/]*$/;
 const PATH_TRAVERSAL = /(^|[\\/])\.\.([\\/]|$)/;
 
+/**
+ * An OpenVINO IR: `model.bin` next to `model.xml` holds raw tensors that the runtime maps, not a pickle, so it is one
+ * of the non-executable formats (docs/enrichment.md "Calibration changes").
+ */
+function openVinoWeights(paths: readonly string[]): Set<string> {
+  const xml = new Set(paths.filter((f) => /\.xml$/i.test(f)).map((f) => f.slice(0, -4).toLowerCase()));
+  return new Set(paths.filter((f) => /\.bin$/i.test(f) && xml.has(f.slice(0, -4).toLowerCase())));
+}
+
 /** The manifest's weight files split into pickle-based and non-executable ones (shared with R00). */
 export function weightFiles(ctx: RuleContext): { paths: string[]; pickles: string[]; safe: string[] } {
   const paths = uniq(ctx.p.files.map((f) => f.path));
+  const ir = openVinoWeights(paths);
   return {
     paths,
-    pickles: paths.filter((f) => PICKLE_EXT.test(f) && !TRAINING_STATE.test(f)),
-    safe: paths.filter((f) => SAFE_EXT.test(f)),
+    pickles: paths.filter((f) => PICKLE_EXT.test(f) && !TRAINING_STATE.test(f) && !ir.has(f)),
+    safe: paths.filter((f) => SAFE_EXT.test(f) || ir.has(f)),
   };
 }
 
