@@ -3,8 +3,8 @@
 // name (R36) (docs/enrichment.md "Rule catalogue" and "Supply-chain behaviour").
 import { truncate, uniq } from '../util';
 import { defineRule, type Emission, type RuleContext } from './define';
-import { environment, launches } from './signals/launch';
-import { listedServer } from './signals/servers';
+import { launches } from './signals/launch';
+import { listedInstallerMention, listedServer } from './signals/servers';
 
 /** npm lifecycle scripts that run when the package is installed (docs.npmjs.com "Scripts": pre/post/install). */
 const INSTALL_HOOKS = ['preinstall', 'install', 'postinstall'] as const;
@@ -57,7 +57,8 @@ export const R34 = defineRule({
           scripts: Object.fromEntries(hooks.map((k) => [k, truncate(ctx.p.scripts[k]!, 200)])),
         },
       });
-    const cmd = ctx.raw ? SETUPTOOLS_CMDCLASS.exec(ctx.raw.slice(0, 200_000)) : null;
+    // the regex only where the word is: most manifests have no cmdclass and are not scanned twice
+    const cmd = ctx.raw.includes('cmdclass') ? SETUPTOOLS_CMDCLASS.exec(ctx.raw.slice(0, 200_000)) : null;
     if (cmd)
       out.push({
         title: 'Overrides setuptools install steps',
@@ -75,6 +76,9 @@ const NPM_LIKE = /^(?:npm|pnpm|yarn|bun)$/i;
 /** `AUTO_UPDATE=true`, `MCP_AUTO_UPDATE=1`: a server told to update itself. */
 const AUTO_UPDATE_KEY = /^(?:[A-Z0-9]{1,30}_)?(?:AUTO_?UPDATE|SELF_?UPDATE)$/i;
 const TRUTHY = /^(?:1|true|yes|on)$/i;
+/** Any of the words a self-updating launch needs (linear, no backtracking). */
+const MENTIONS_UPDATE =
+  /--(?:refresh|reinstall|upgrade|force-reinstall)|-U\b|git\s{1,3}pull|\b(?:npm|pnpm|yarn|bun)\s{1,3}(?:i|install|add|update|upgrade|up)\b|(?:auto|self)_?update/i;
 
 /** The self-updating steps of one MCP server launch (its command and arguments, or its `sh -c` script). */
 function selfUpdates(tokens: readonly string[]): string[] {
@@ -114,14 +118,19 @@ export const R35 = defineRule({
   attack_techniques: ['AML.T0010.001', 'AML.T0109'],
   references: ['uv "Caching" (--refresh)', 'pip "install" (--upgrade)'],
   evaluate(ctx) {
+    // only server launches update themselves at start, and only when one of the words is there at all (a cheap
+    // guard: the engine runs every rule on every manifest)
+    if (!ctx.p.servers.length || !MENTIONS_UPDATE.test(ctx.raw)) return [];
     const serverPaths = new Set(ctx.p.servers.map((s) => `${s.path}.args`));
     const found = launches(ctx.p)
       .filter((l) => serverPaths.has(l.path))
       .map((l) => ({ path: l.path, steps: selfUpdates(l.tokens) }))
       .filter((x) => x.steps.length);
-    const env = ctx.p.servers.length
-      ? environment(ctx.p, ctx.raw).filter((e) => AUTO_UPDATE_KEY.test(e.key) && TRUTHY.test(e.value.trim()))
-      : [];
+    const env = ctx.p.servers.flatMap((s) =>
+      Object.entries(s.env)
+        .filter(([k, v]) => AUTO_UPDATE_KEY.test(k) && TRUTHY.test(String(v).trim()))
+        .map(([key, value]) => ({ key, value, path: `${s.path}.env` })),
+    );
     if (!found.length && !env.length) return [];
     const steps = uniq([...found.flatMap((x) => x.steps), ...env.map((e) => `${e.key}=${e.value}`)]);
     return [
@@ -136,6 +145,7 @@ export const R35 = defineRule({
 
 /** The installers a manifest launches: listed servers whose listing says they install other servers. */
 function launchedInstallers(ctx: RuleContext): string[] {
+  if (!listedInstallerMention(ctx.raw) && !listedInstallerMention(ctx.input.name ?? '')) return [];
   const names = [
     ctx.p.name ?? '',
     ctx.input.name ?? '',

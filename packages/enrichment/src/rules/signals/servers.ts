@@ -110,13 +110,36 @@ function repoKey(url: string): string | null {
  */
 export function listedServer(name: string): ListedServer | null {
   if (!name || name.length > 300) return null;
+  // the capability rules ask about the same few names several times per manifest: answered once
+  const cached = lookups.get(name);
+  if (cached !== undefined) return cached;
   const index = listedByKey();
+  let found: ListedServer | null;
   if (/github[.:]/i.test(name)) {
     const r = repoKey(name);
-    return r ? (index.get(r) ?? null) : null;
+    found = r ? (index.get(r) ?? null) : null;
+  } else found = index.get(withoutVersion(name).replace(/^docker\.io\//, '')) ?? null;
+  if (lookups.size >= 5000) lookups.clear();
+  lookups.set(name, found);
+  return found;
+}
+const lookups = new Map<string, ListedServer | null>();
+
+/** The listed installers' published names and repositories, as one case-insensitive pattern (built once). */
+let installerPattern: RegExp | null = null;
+/**
+ * Whether a text mentions a listed installer of other servers at all: a guard before the exact lookups, so a manifest
+ * that names none costs one linear scan.
+ */
+export function listedInstallerMention(text: string): boolean {
+  if (!text) return false;
+  if (!installerPattern) {
+    const names = [...listedByKey()]
+      .filter(([, s]) => s.capabilities.includes('installs_servers'))
+      .map(([k]) => k.replace(/^github\.com\//, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    installerPattern = names.length ? new RegExp(names.join('|'), 'i') : /$^/;
   }
-  const bare = withoutVersion(name).replace(/^docker\.io\//, '');
-  return index.get(bare) ?? null;
+  return installerPattern.test(text);
 }
 
 /** Whether a name is a well-known or listed server with one of these capabilities. */
