@@ -165,6 +165,35 @@ describe('capabilities from what a server says it does', () => {
     );
     expect(rules(reg('Mollie payments and refunds for your shop'), { asset_type: 'mcp_server' })).toContain('R19');
     expect(rules(reg('Look up the weather for a city'), { asset_type: 'mcp_server' })).not.toContain('R19');
+    // browser or desktop automation, database writes
+    expect(
+      rules(reg('Browser automation and Windows UI automation for Claude'), { asset_type: 'mcp_server' }),
+    ).toContain('R19');
+    expect(
+      rules(reg('PostgreSQL for agents: DML execution and a migration runner'), { asset_type: 'mcp_server' }),
+    ).toContain('R18');
+    expect(rules(reg('Read-only PostgreSQL schema inspection'), { asset_type: 'mcp_server' })).not.toContain('R18');
+  });
+  it("an MCPB bundle's long_description says what it gives the agent", () => {
+    const bundle = (long: string): string =>
+      JSON.stringify({
+        manifest_version: '0.3',
+        name: 'win-admin',
+        version: '0.1.0',
+        description: 'Administer Windows hosts.',
+        long_description: long,
+        server: { type: 'python', entry_point: 'server/main.py', mcp_config: { command: 'python', args: ['-m', 'x'] } },
+      });
+    const a = analyze(
+      input({ asset_type: 'mcp_server', raw_manifest: bundle('Tools to run elevated PowerShell and move files.') }),
+    );
+    expect(a.parsed.description).toContain('elevated PowerShell');
+    expect(a.findings.map((f) => f.rule_id)).toContain('R17');
+    expect(rules(bundle('Dashboards of host inventory.'), { asset_type: 'mcp_server' })).not.toContain('R17');
+    // naming the command line is not running commands
+    expect(
+      rules(bundle('The code is read from a file, never passed on a command line.'), { asset_type: 'mcp_server' }),
+    ).not.toContain('R17');
   });
   it('names count only for MCP servers: a library named for docker or hydra is not an agent capability (c063, c076)', () => {
     expect(rules('numpy==2.0.0\n', { asset_type: 'package', name: 'vllm_docker' })).not.toContain('R17');

@@ -120,7 +120,12 @@ export const MCPB_MANIFEST = defineFormat({
     const j = dataObject(doc);
     return j && ('dxt_version' in j || 'manifest_version' in j) && (isObj(j.server) || isObj(j.mcp)) ? 0.93 : 0;
   },
-  parse: fromData<Obj>(parseMcpbManifest),
+  parse: fromData<Obj>((p, j) => {
+    parseMcpbManifest(p, j);
+    // the long description is where a bundle says what it gives the agent ("144 tools: elevated PowerShell, …")
+    const long = str(j.long_description);
+    if (long) p.description = p.description ? `${p.description}\n\n${long}` : long;
+  }),
   carries: ['licence', 'tools', 'launch_commands', 'environment', 'artifacts'],
   corpus: { name: 'mcpb_manifest', example: 'c020' },
 });

@@ -51,7 +51,7 @@ function namesItsOwnFile(name: string, text: string, indicators: readonly string
 const SHELL_NAME =
   /(?:^|[_\-.])(exec|execute|shell|bash|sh|zsh|terminal|run[_-]?command|run[_-]?code|run[_-]?script|cmd|powershell|repl|eval|python|subprocess)(?:$|[_\-.])/i;
 const SHELL_DESC =
-  /\b(?:shell commands?|bash|terminal|command[- ]line|run (?:a |any |arbitrary )?(?:shell |system )?commands?|execute (?:arbitrary |shell |system |python |javascript |)?(?:code|commands?|scripts?)|python repl|code interpreter)\b/i;
+  /\b(?:shell commands?|bash|powershell|terminal|run (?:a |any |arbitrary )?(?:shell |system )?commands?|execute (?:arbitrary |shell |system |python |javascript |)?(?:code|commands?|scripts?)|python repl|code interpreter)\b/i;
 const FS_WRITE_NAME =
   /(?:write|edit|create|delete|remove|move|rename|mkdir|upload|append|patch)[_-]?(?:file|files|directory|dir|folder)|(?:file|directory)[_-]?(?:write|delete|remove|move)|git[_-](?:commit|add|reset|checkout|create[_-]branch|push|merge|rebase)|^(?:rm|mv|write|edit)$/i;
 const FS_WRITE_DESC =
@@ -118,6 +118,12 @@ function agentRunsCode(description: string): boolean {
   }
   return false;
 }
+/** A server that says it drives a browser or the desktop: every site and application the user can reach. */
+const AUTOMATION_DESC =
+  /\b(?:browser automation|automates? (?:the |a |your )?(?:web )?browser|(?:desktop|gui|ui) automation|computer[- ]use|interact with any (?:application|app|website|web ?site)|control (?:any|your|the) (?:application|app|desktop|computer|browser))\b/i;
+/** A server that says it changes database contents: DML, write queries, migrations. */
+const DB_WRITE_DESC =
+  /\b(?:dml|insert\/update\/delete|(?:execute|run)s? (?:arbitrary |raw |write )?sql|write quer(?:y|ies)|migration runner|(?:runs?|applies|apply) (?:schema )?migrations)\b/i;
 /** A tool's own word that its effect cannot be reversed. */
 const IRREVERSIBLE = /\b(?:permanently|irreversibl[ey]|cannot be undone|can't be undone|can not be undone)\b/i;
 /** Tools or servers that install other servers, packages or plugins (supply chain: code chosen at run time). */
@@ -278,6 +284,8 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
     .map((t) => t.name);
   if (INSTALLER_DESC.test(desc)) installers.push('(server description)');
   if (PAY.test(desc)) pay.push('(server description)');
+  if (AUTOMATION_DESC.test(desc)) net.push('(server description)');
+  if (DB_WRITE_DESC.test(desc)) destructive.push('(server description)');
   const firstGroup = (re: RegExp, xs: readonly string[]): string[] =>
     uniq(xs.map((n) => re.exec(n)?.[1]?.toLowerCase()).filter((x): x is string => !!x));
   // a filesystem server rooted at a home directory or the root reaches ~/.ssh and cloud credentials
