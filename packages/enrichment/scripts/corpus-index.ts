@@ -20,6 +20,25 @@ export const BATCHES_DIR = join(CORPUS_DIR, 'batches');
 export const BANDS: readonly Severity[] = ['informational', 'low', 'medium', 'high', 'critical'];
 
 /**
+ * A band-by-band confusion matrix (rows: expected, columns: engine) as Markdown table lines: the diagonal in bold,
+ * row totals and a totals row. The scoreboard, the cross-validation and the hold-out set print theirs with it.
+ */
+export function confusionTable(matrix: readonly (readonly number[])[]): string[] {
+  const out = [
+    `| expected \\ engine | ${BANDS.join(' | ')} | total |`,
+    `|---|${BANDS.map(() => '---:').join('|')}|---:|`,
+  ];
+  BANDS.forEach((b, i) => {
+    const row = matrix[i]!;
+    const cells = row.map((c, j) => (i === j ? `**${c}**` : String(c)));
+    out.push(`| **${b}** | ${cells.join(' | ')} | ${row.reduce((a, c) => a + c, 0)} |`);
+  });
+  const cols = BANDS.map((_, j) => matrix.reduce((a, row) => a + row[j]!, 0));
+  out.push(`| total | ${cols.join(' | ')} | ${cols.reduce((a, c) => a + c, 0)} |`);
+  return out;
+}
+
+/**
  * The formats the corpus must cover, by the name its entries use, and the subformats each must show: both from the
  * format registry (src/formats/registry.ts), so a format the engine claims cannot be left out of the corpus.
  */
@@ -96,7 +115,11 @@ export interface CorpusIndex {
 /** index.yaml plus every batch under corpus/batches/ (sorted by name), merged into one index. */
 export function loadCorpus(path = INDEX_PATH, batchesDir = BATCHES_DIR): CorpusIndex {
   const index = parse(readFileSync(path, 'utf8')) as CorpusIndex;
-  const files = existsSync(batchesDir) ? readdirSync(batchesDir).filter((f) => f.endsWith('.yaml')).sort() : [];
+  const files = existsSync(batchesDir)
+    ? readdirSync(batchesDir)
+        .filter((f) => f.endsWith('.yaml'))
+        .sort()
+    : [];
   index.batches = [];
   for (const file of files) {
     const batch = parse(readFileSync(join(batchesDir, file), 'utf8')) as Omit<CorpusBatch, 'file'>;

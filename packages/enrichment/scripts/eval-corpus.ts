@@ -6,6 +6,7 @@ import { analyze, finalize, type FinalizeContext, type Severity } from '../src/i
 import {
   BANDS,
   bandIndex,
+  confusionTable,
   expectedRules,
   isRisky,
   loadCorpus,
@@ -201,15 +202,8 @@ export function renderReport(index: CorpusIndex, s: Scoreboard): string {
   out.push('', s.failures.length ? `**Below target:** ${s.failures.join('; ')}.` : '**All targets met.**', '');
 
   out.push('## Confusion matrix (rows: expected, columns: engine)', '');
-  out.push(`| expected \\ engine | ${BANDS.join(' | ')} | total |`, `|---|${BANDS.map(() => '---:').join('|')}|---:|`);
-  BANDS.forEach((b, i) => {
-    const row = s.matrix[i]!;
-    out.push(
-      `| **${b}** | ${row.map((c, j) => (i === j ? `**${c}**` : String(c))).join(' | ')} | ${row.reduce((a, c) => a + c, 0)} |`,
-    );
-  });
-  const cols = BANDS.map((_, j) => s.matrix.reduce((a, row) => a + row[j]!, 0));
-  out.push(`| total | ${cols.join(' | ')} | ${n} |`, '');
+  out.push(...confusionTable(s.matrix));
+  out.push('');
 
   out.push('## Agreement by format', '');
   out.push('| format | n | exact | ±1 |', '|---|---:|---:|---:|');

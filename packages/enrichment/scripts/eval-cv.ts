@@ -8,7 +8,7 @@
 // with the shifts fitted on the other k-1 folds; the findings themselves come from one engine run per entry.
 import { computeScore } from '../src/score';
 import { severityForScore, type Severity } from '../src/index';
-import { BANDS, bandIndex, type CorpusEntry } from './corpus-index';
+import { BANDS, bandIndex, confusionTable, type CorpusEntry } from './corpus-index';
 
 export const CV_FOLDS = 5;
 const COST = (d: number) => (d === 0 ? 0 : Math.abs(d) === 1 ? 1 : 10);
@@ -196,13 +196,7 @@ export function renderCv(cv: CvResult): string {
   cv.folds.forEach((f, i) => out.push(`| ${i + 1} | ${f.n} | ${pct(f.exact)} | ${shiftText(f.shifts)} |`));
   out.push('');
   out.push('## Held-out confusion matrix (rows: expected, columns: engine)', '');
-  out.push(`| expected \\ engine | ${BANDS.join(' | ')} | total |`, `|---|${BANDS.map(() => '---:').join('|')}|---:|`);
-  BANDS.forEach((b, i) => {
-    const row = cv.matrix[i]!;
-    out.push(
-      `| **${b}** | ${row.map((c, j) => (i === j ? `**${c}**` : String(c))).join(' | ')} | ${row.reduce((a, c) => a + c, 0)} |`,
-    );
-  });
+  out.push(...confusionTable(cv.matrix));
   out.push('');
   if (cv.offBy2.length)
     out.push(`Off by 2+: ${cv.offBy2.map((o) => `${o.id} (${o.expected} → ${o.actual})`).join(', ')}.`, '');

@@ -19,7 +19,7 @@ import {
 } from '../src/index';
 import type { AdvisoryRecord } from '../src/advisories/osv';
 import type { EnrichmentResult } from '../src/finalize';
-import { BANDS, bandIndex } from './corpus-index';
+import { BANDS, bandIndex, confusionTable } from './corpus-index';
 
 export const EXTERNAL_DIR = resolve(__dirname, '../../../../shared/data/holdout-external');
 export const PYPA_ARCHIVE = join(__dirname, '..', 'data', 'osv-pypi', 'osv-pypi.zip');
@@ -209,13 +209,7 @@ export function renderExternal(board: ExternalBoard): string {
   );
   out.push('');
   out.push('## Confusion matrix (rows: expected — the engine band when inside the range, else the nearer end)', '');
-  out.push(`| expected \\ engine | ${BANDS.join(' | ')} | total |`, `|---|${BANDS.map(() => '---:').join('|')}|---:|`);
-  BANDS.forEach((b, i) => {
-    const row = board.matrix[i]!;
-    out.push(
-      `| **${b}** | ${row.map((c, j) => (i === j ? `**${c}**` : String(c))).join(' | ')} | ${row.reduce((a, c) => a + c, 0)} |`,
-    );
-  });
+  out.push(...confusionTable(board.matrix));
   out.push('');
   out.push('## Disagreements (every file outside its expected range, or missing an expected CVE)', '');
   const bad = board.outcomes.filter((o) => o.distance !== 0 || o.cvesMissing.length || o.cvesWronglyReported.length);
