@@ -5,6 +5,15 @@ import { analyze } from '../src/index';
 import { input } from './helpers';
 import { find, ids } from './rules-fixtures';
 
+const notebook = (...cells: string[]): string =>
+  JSON.stringify({
+    cells: cells.map((source) => ({ cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source })),
+    metadata: { kernelspec: { name: 'python3', display_name: 'Python 3' } },
+    nbformat: 4,
+    nbformat_minor: 5,
+  });
+const nb = (...cells: string[]) => ({ asset_type: 'notebook' as const, raw_manifest: notebook(...cells) });
+
 describe('Modelfile values that span lines', () => {
   const tutor = [
     'FROM llama3.1:8b',
@@ -83,5 +92,15 @@ describe('OpenVINO weights', () => {
     );
     expect(ir.findings.map((f) => f.rule_id)).not.toContain('R01');
     expect(ids({ metadata: { files: ['pytorch_model.bin', 'config.json'] } })).toContain('R01');
+  });
+});
+
+describe('commented-out notebook code', () => {
+  it('R22/R25: a commented install or share link does not run', () => {
+    const commented = ids(nb('# !pip install langchain huggingface_hub\n# demo.launch(share=True)\nimport os'));
+    expect(commented).not.toContain('R22');
+    expect(commented).not.toContain('R25');
+    const live = ids(nb('!pip install langchain huggingface_hub\nimport gradio as gr\ndemo.launch(share=True)'));
+    expect(live).toEqual(expect.arrayContaining(['R22', 'R25']));
   });
 });
