@@ -93,6 +93,24 @@ describe('launch commands and their flags', () => {
 });
 
 describe('where credentials go', () => {
+  it('a Dockerfile bakes credentials into its image: ENV from a build argument (medium), a literal (high)', () => {
+    const r20 = (raw: string) =>
+      run({ asset_type: 'container_image', raw_manifest: raw })
+        .by('R20')
+        .map((f) => [f.title, f.severity]);
+    const base = 'FROM python:3.12-slim\nARG HF_AUTH_TOKEN\n';
+    expect(r20(`${base}ENV HF_AUTH_TOKEN=\${HF_AUTH_TOKEN}\nCMD ["python", "main.py"]\n`)).toEqual([
+      ['Build secret persisted in the image', 'medium'],
+    ]);
+    expect(r20('FROM python:3.12-slim\nENV SERVICE_API_KEY=k7Hq29xLmW4pRt8v\nCMD ["app"]\n')).toEqual([
+      ['Secret written into the image', 'high'],
+    ]);
+    // an ARG used only in a RUN step, a placeholder and a non-secret variable are not baked secrets
+    expect(
+      r20(`${base}RUN echo building\nENV API_KEY=your-key-here\nENV TOKENIZERS_PARALLELISM=false\nCMD ["app"]\n`),
+    ).toEqual([]);
+  });
+
   it('an extension that asks for the debugger controls every tab: high; cookies alone stay medium', () => {
     const ext = (permissions: string[]) =>
       JSON.stringify({ manifest_version: 3, name: 'x', version: '1.0', permissions, action: {} });

@@ -6,7 +6,7 @@ import { findSecrets, secretKind } from '@risk/redaction';
 import type { McpServerEntry } from '../types';
 import { uniq } from '../util';
 import { defineRule, type Emission, type RuleContext } from './define';
-import { argSecrets, environment, launches, tokenRedirects } from './signals/launch';
+import { argSecrets, environment, launches, literalSecret, tokenRedirects } from './signals/launch';
 import { isTemplateManifest } from './signals/text';
 import { toolCapabilities, toolSignals } from './signals/tools';
 
@@ -69,6 +69,49 @@ function serverCredentials(s: McpServerEntry): Emission | null {
     return {
       description: `Server ${s.name} receives credentials through ${credKeys.join(', ')}.`,
       evidence: { path: `${s.path}.env`, keys: credKeys },
+      capabilities: ['credential_access'],
+    };
+  return null;
+}
+
+const DOCKER_ARG = /^\s{0,20}ARG\s{1,10}([A-Za-z_]\w{0,100})(?:=(\S{0,500}))?/i;
+const ARG_REFERENCE = /^\$\{?([A-Za-z_]\w{0,100})\}?$/;
+
+/**
+ * Credentials a Dockerfile bakes into its image. Build arguments and `ENV` values persist in the image's configuration
+ * and history, readable by anyone who pulls it ("Build secrets", docs.docker.com/build/building/secrets): an `ENV` that
+ * copies a build argument into a secret-named variable persists whatever the builder passed (medium); a literal value
+ * in a secret-named `ENV` or `ARG` default is leaked outright (high). Reported by name, never by value.
+ */
+function imageSecrets(ctx: RuleContext): Emission | null {
+  if (ctx.p.kind !== 'dockerfile' || !ctx.raw) return null;
+  const args = new Map<string, string>();
+  for (const line of ctx.raw.split('\n').slice(0, 20000)) {
+    const m = DOCKER_ARG.exec(line);
+    if (m?.[1]) args.set(m[1], m[2] ?? '');
+  }
+  const literal: string[] = [];
+  const fromArg: string[] = [];
+  for (const [name, value] of args) if (SECRET_KEY_NAME.test(name) && literalSecret(value)) literal.push(`ARG ${name}`);
+  for (const e of environment(ctx.p, ctx.raw)) {
+    if (e.key === 'ARG' || !SECRET_KEY_NAME.test(e.key)) continue;
+    const ref = ARG_REFERENCE.exec(e.value.trim())?.[1];
+    if (ref && args.has(ref)) fromArg.push(e.key);
+    else if (!ref && literalSecret(e.value)) literal.push(`ENV ${e.key}`);
+  }
+  if (literal.length)
+    return {
+      severity: 'high',
+      title: 'Secret written into the image',
+      description: `Literal credential value(s) in ${uniq(literal).slice(0, 5).join(', ')}: anyone who pulls the image reads them.`,
+      evidence: { path: 'ENV', keys: uniq(literal).slice(0, 10) },
+      capabilities: ['credential_access'],
+    };
+  if (fromArg.length)
+    return {
+      title: 'Build secret persisted in the image',
+      description: `${uniq(fromArg).slice(0, 5).join(', ')} copied from build arguments into ENV: the value passed at build time stays in the image configuration.`,
+      evidence: { path: 'ENV', keys: uniq(fromArg).slice(0, 10) },
       capabilities: ['credential_access'],
     };
   return null;
@@ -169,6 +212,8 @@ export const R20 = defineRule({
         capabilities: ['credential_access', 'network_egress'],
       });
     }
+    const baked = imageSecrets(ctx);
+    if (baked) out.push(baked);
     // one high finding for a literal secret is enough: the token scan adds nothing to a literal already reported
     const exposed = out.some((f) => f.severity === 'high') ? null : exposedSecrets(ctx);
     if (exposed) out.push(exposed);
