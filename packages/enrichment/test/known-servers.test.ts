@@ -113,6 +113,8 @@ describe('listed MCP servers data file (public listings)', () => {
     expect(listedServer('git+https://github.com/mendableai/firecrawl-mcp-server.git')?.name).toBe('Firecrawl');
     expect(listedServer('docker.io/grafana/mcp-grafana:latest')?.publisher).toBe('grafana');
     expect(listedServer('@anaisbetts/mcp-installer')?.capabilities).toEqual(['installs_servers']);
+    // PyPI names compare in their PEP 503 form: the listing's `uns_mcp` is what `uvx uns-mcp` runs
+    expect(listedServer('uns-mcp==0.1.6')?.publisher).toBe('unstructured-io');
     // a monorepo holds several servers: its URL names none of them
     expect(listedServer('https://github.com/modelcontextprotocol/servers')).toBeNull();
     // a look-alike is not the listed server: it stays a typosquat question (R15)

@@ -77,6 +77,9 @@ export interface ListedServer {
   readonly capabilities: readonly ServerCapability[];
 }
 
+/** A PyPI name in its normal form (PEP 503): lowercase, runs of `-_.` as one `-`. */
+const pep503 = (n: string): string => n.toLowerCase().replace(/[-_.]+/g, '-');
+
 /** Published names and repositories → listed server, built on first use (the engine's hot path loads it once). */
 let listedIndex: ReadonlyMap<string, ListedServer> | null = null;
 function listedByKey(): ReadonlyMap<string, ListedServer> {
@@ -87,7 +90,11 @@ function listedByKey(): ReadonlyMap<string, ListedServer> {
   for (const s of servers)
     if (s.repository) perRepo.set(repoKey(s.repository)!, (perRepo.get(repoKey(s.repository)!) ?? 0) + 1);
   for (const s of servers) {
-    for (const p of s.packages) if (!m.has(p.name)) m.set(p.name, s);
+    for (const p of s.packages) {
+      // PyPI names compare in their normal form (PEP 503): `uns_mcp` is `uns-mcp`
+      const key = p.registry === 'pypi' ? pep503(p.name) : p.name;
+      if (!m.has(key)) m.set(key, s);
+    }
     // a repository holding several listed servers (a monorepo) names none of them
     const r = s.repository ? repoKey(s.repository) : null;
     if (r && perRepo.get(r) === 1) m.set(r, s);
@@ -118,7 +125,10 @@ export function listedServer(name: string): ListedServer | null {
   if (/github[.:]/i.test(name)) {
     const r = repoKey(name);
     found = r ? (index.get(r) ?? null) : null;
-  } else found = index.get(withoutVersion(name).replace(/^docker\.io\//, '')) ?? null;
+  } else {
+    const bare = withoutVersion(name).replace(/^docker\.io\//, '');
+    found = index.get(bare) ?? index.get(pep503(bare)) ?? null;
+  }
   if (lookups.size >= 5000) lookups.clear();
   lookups.set(name, found);
   return found;
