@@ -142,6 +142,22 @@ describe('capabilities from what a server says it does', () => {
     ).findings.find((x) => x.rule_id === 'R17');
     expect(f?.capabilities).toContain('offensive_security');
   });
+  it('reconnaissance servers (bug-bounty recon, attack-surface mapping) are R17 at 0.6; a CVE lookup is not', () => {
+    const reg = (description: string): string =>
+      JSON.stringify({ name: 'io.github.a/b', description, version: '1.0.0', packages: [] });
+    const f = analyze(
+      input({
+        asset_type: 'mcp_server',
+        raw_manifest: reg('Attack surface mapping for bug bounty: endpoint discovery.'),
+      }),
+    ).findings.find((x) => x.rule_id === 'R17');
+    expect(f).toMatchObject({ confidence: 0.6, capabilities: expect.arrayContaining(['offensive_security']) });
+    expect(
+      rules(reg('Check packages for CVEs before your agent installs them'), { asset_type: 'mcp_server' }),
+    ).not.toContain('R17');
+    // `reconcile` is not recon
+    expect(rules(reg('Reconcile bank transactions'), { asset_type: 'mcp_server' })).not.toContain('R17');
+  });
   it('a shell launcher with -c, even through wsl.exe (c003)', () => {
     expect(
       rules(client({ ops: { command: 'wsl.exe', args: ['-d', 'Ubuntu', 'bash', '-c', 'python3 s.py'] } }), {

@@ -50,7 +50,7 @@ export const R17 = defineRule({
   attack_techniques: ['AML.T0050', 'AML.T0053'],
   references: ['§3 R17 (+ npm install scripts that run a shell, confidence 0.6)'],
   evaluate(ctx) {
-    const { offensive, infra, shell, shellServers } = toolSignals(ctx);
+    const { offensive, recon, infra, shell, shellServers } = toolSignals(ctx);
     const out: Emission[] = [];
     if (offensive.length)
       out.push({
@@ -58,6 +58,15 @@ export const R17 = defineRule({
         description: `Offensive-security tools (${offensive.slice(0, 6).join(', ')}): scanning and exploitation on the agent's command.`,
         evidence: { path: 'servers', tools: offensive.slice(0, 20) },
         capabilities: ['shell_exec', 'offensive_security'],
+      });
+    // reconnaissance maps and probes targets but exploits nothing: 0.6, one band below offensive tooling
+    else if (recon.length)
+      out.push({
+        confidence: 0.6,
+        title: 'Reconnaissance tooling exposed to an agent',
+        description: `Reconnaissance against targets (${recon.slice(0, 6).join(', ')}): the agent maps and probes systems it names.`,
+        evidence: { path: 'servers', tools: recon.slice(0, 20) },
+        capabilities: ['offensive_security', 'network_egress'],
       });
     else if (infra.length && !shell.length && !shellServers.length)
       out.push({

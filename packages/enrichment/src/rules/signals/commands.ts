@@ -5,6 +5,10 @@
  * separator (`kali_mcp`), unlike `\b`. */
 export const OFFENSIVE_TOOLS =
   /(?<![a-z0-9])(?:kali(?:linux)?|parrotsec|metasploit|msfconsole|msfvenom|nmap|nikto|sqlmap|thc-hydra|gobuster|ffuf|nuclei|hashcat|aircrack-ng|impacket|burpsuite|wpscan|masscan|dirb|feroxbuster|crackmapexec|netexec|bloodhound|mimikatz|dvwa|pentest(?:ing)?|red[-_ ]?team(?:ing)?)(?![a-z0-9])/i;
+/** Reconnaissance for attacks: bug-bounty recon, attack-surface mapping, subdomain and endpoint enumeration of
+ * targets (short of exploitation, so counted one band below offensive tooling). */
+export const RECON_TOOLS =
+  /(?<![a-z0-9])(?:bug[-_ ]?bounty|attack[-_ ]surface|reconnaissance|recon|subdomain enumeration|endpoint discovery)(?![a-z0-9])/i;
 // Command checks work on segments split at `;`, `&` and `|` (no unbounded class before a literal: linear by construction).
 const FETCHER = /\b(?:curl|wget)\s/;
 const SHELL_SINK = /^\s*(?:sudo\s+)?(?:ba|z|da)?sh\b/;

@@ -1,6 +1,6 @@
 // What a manifest's MCP servers and tools can do, read once per evaluation and shared by the capability rules
 // (docs/enrichment.md R16–R20: tool descriptions, names, input schemas and server names).
-import { OFFENSIVE_TOOLS } from './commands';
+import { OFFENSIVE_TOOLS, RECON_TOOLS } from './commands';
 import { isKnownServerWith, knownServers } from './servers';
 import { hasHtmlComment } from './text';
 import type { RuleContext } from '../define';
@@ -195,6 +195,8 @@ export interface ToolSignals {
   messaging: string[];
   unannotated: string[];
   offensive: string[];
+  /** reconnaissance against targets (bug-bounty recon, attack-surface mapping) named by the servers or tools */
+  recon: string[];
   infra: string[];
   cloud: string[];
 }
@@ -316,6 +318,11 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
     offensive: uniq(
       [...names, desc, ...p.tools.slice(0, 500).map((t) => t.name)]
         .map((t) => OFFENSIVE_TOOLS.exec(t)?.[0]?.toLowerCase())
+        .filter((x): x is string => !!x),
+    ),
+    recon: uniq(
+      [...names, desc, ...p.tools.slice(0, 500).map((t) => t.name)]
+        .map((t) => RECON_TOOLS.exec(t)?.[0]?.toLowerCase())
         .filter((x): x is string => !!x),
     ),
     infra: firstGroup(INFRA_EXEC, names),
