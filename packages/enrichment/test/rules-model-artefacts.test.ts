@@ -104,3 +104,18 @@ describe('commented-out notebook code', () => {
     expect(live).toEqual(expect.arrayContaining(['R22', 'R25']));
   });
 });
+
+describe('what a notebook does with pickles', () => {
+  it('R01: downloading pickle-format weights is medium, unpickling its own files is low', () => {
+    const fetched = find(nb('!wget https://example.org/models/v1-5-pruned.ckpt -O model.ckpt'), 'R01');
+    expect(fetched.map((f) => f.severity)).toEqual(['medium']);
+    expect(fetched[0]?.evidence.downloads).toEqual(['v1-5-pruned.ckpt', 'model.ckpt']);
+    const local = find(nb("state = torch.load('./output/checkpoint_50000')['state_dict']"), 'R01');
+    expect(local.map((f) => f.severity)).toEqual(['low']);
+  });
+  it('torch.load with weights_only=True and safetensors downloads are not pickle findings', () => {
+    expect(
+      ids(nb('sd = torch.load(path, weights_only=True)\n!wget https://example.org/m/model.safetensors')),
+    ).not.toContain('R01');
+  });
+});

@@ -64,6 +64,31 @@ function loaderPython(paths: readonly string[]): string[] {
   return paths.filter((f) => PY_EXT.test(f) && (isModelCode(f) || (hubLayout && !f.includes('/'))));
 }
 
+/** A call that unpickles what it reads (torch.load without weights_only=True, pickle/joblib/dill loads). */
+const UNPICKLING_CALL =
+  /\b(?:torch\.load|c?[Pp]ickle\.loads?|joblib\.load|dill\.loads?|cloudpickle\.loads?|(?:pd|pandas)\.read_pickle)\s{0,3}\(/;
+const WEIGHTS_ONLY = /weights_only\s{0,3}=\s{0,3}True/;
+/** A command or call that fetches a file from the network. */
+const DOWNLOADER = /\b(?:wget|curl|aria2c|gdown|urlretrieve|hf_hub_download|load_file_from_url|download_url)\b/;
+
+/**
+ * What a notebook's code does with pickles: the pickle-format files it downloads (a URL or output name with a pickle
+ * extension on a download line) and the calls that unpickle a file. One pass over the capped cell text.
+ */
+function notebookPickles(code: string): { downloads: string[]; loads: string[] } {
+  const downloads: string[] = [];
+  const loads: string[] = [];
+  for (const line of code.split('\n').slice(0, 5000)) {
+    if (UNPICKLING_CALL.test(line) && !WEIGHTS_ONLY.test(line)) loads.push(truncate(line.trim(), 120));
+    if (!DOWNLOADER.test(line)) continue;
+    for (const token of line.split(/[\s"'(),]+/)) {
+      const name = token.slice(token.lastIndexOf('/') + 1);
+      if (PICKLE_EXT.test(name) && !TRAINING_STATE.test(name)) downloads.push(name);
+    }
+  }
+  return { downloads: uniq(downloads), loads: uniq(loads) };
+}
+
 export const R01 = defineRule({
   id: 'R01',
   title: 'Pickle-based weight files without a safetensors alternative',
@@ -77,6 +102,7 @@ export const R01 = defineRule({
   attack_techniques: ['AML.T0011.000', 'AML.T0010.003'],
   references: ['§3 R01'],
   evaluate(ctx) {
+    if (ctx.p.kind === 'notebook' && ctx.p.notebook_code) return notebookPickleFindings(ctx.p.notebook_code);
     const { safe } = weightFiles(ctx);
     // a pickle whose bytes the platform scanned benign is judged by pickle_scanned_benign instead (docs/artifacts.md
     // "Judgement"); one without a platform verdict stays here, whatever the client says about it
@@ -113,6 +139,27 @@ export const R01 = defineRule({
     ];
   },
 });
+
+/**
+ * A notebook that fetches pickle-format weights (checkpoints, VAEs, embeddings) runs whatever they hold when its tools
+ * load them: medium. One that only unpickles its own files (torch.load of a local checkpoint) is low — safe only as far
+ * as those files are trusted (docs/enrichment.md "Calibration changes").
+ */
+function notebookPickleFindings(code: string): Emission[] {
+  const { downloads, loads } = notebookPickles(code);
+  if (!downloads.length && !loads.length) return [];
+  return [
+    {
+      severity: downloads.length ? 'medium' : 'low',
+      title: downloads.length ? 'Notebook downloads pickle-format weights' : 'Notebook unpickles files',
+      description: downloads.length
+        ? `The notebook downloads ${downloads.length} pickle-format file(s) (${downloads.slice(0, 3).join(', ')}); loading them runs the pickle VM.`
+        : `The notebook unpickles files (${truncate(loads[0] ?? '', 60)}) without weights_only=True.`,
+      evidence: { path: 'cells', downloads: downloads.slice(0, 20), loads: loads.slice(0, 5) },
+      capabilities: ['code_execution_on_load'],
+    },
+  ];
+}
 
 export const R02 = defineRule({
   id: 'R02',
