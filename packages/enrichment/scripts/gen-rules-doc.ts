@@ -211,6 +211,7 @@ reader serves every format, so a flag means the same in a Dockerfile as in an MC
 | tools that read or change secrets (\`get_secret\`, \`set_env\`, \`list_api_keys\`) | R20 (medium) | holdout-external 19, vibekit \`vibekit_set_env\` |
 | a destructive tool whose own description says the effect is permanent ("permanently", "cannot be undone"): no guess from a name (0.6) but the tool's word | R18 (high) | holdout-external 19, vibekit \`vibekit_delete_app\` "Delete a hosted app permanently": medium → **high** (79) |
 | an extension limited to a few named sites reads and changes what the user types there | R19 (low) | holdout-external 29, CoPrompt on four AI chat sites: informational → **low** (11) |
+| a content script's \`include_globs\` apply after its \`matches\` (Chrome "Content scripts: matches and globs"): when every glob names a host, the globs say which sites it reads, so \`https://*/search*\` narrowed to \`*.google.*/*\` is named sites, not every site | R19 (low) | corpus c457 ChatGPT for Google 1.0.0: medium → **low** |
 
 ### Supply-chain behaviour
 

@@ -216,6 +216,28 @@ describe('where credentials go', () => {
   });
 });
 
+describe('what an extension reaches', () => {
+  it('include_globs naming hosts narrow a broad content-script match; a catch-all glob does not', () => {
+    const ext = (script: Record<string, unknown>) =>
+      JSON.stringify({
+        manifest_version: 3,
+        name: 'x',
+        version: '1.0',
+        content_scripts: [{ js: ['c.js'], ...script }],
+      });
+    const r19 = (script: Record<string, unknown>) =>
+      run({ asset_type: 'extension', raw_manifest: ext(script) })
+        .by('R19')
+        .map((f) => [f.title, f.severity]);
+    const broad = [['Broad host permissions', 'medium']];
+    expect(r19({ matches: ['https://*/search*'] })).toEqual(broad);
+    expect(r19({ matches: ['https://*/search*'], include_globs: ['*.google.*/*', '*.duckduckgo.*/*'] })).toEqual([
+      ['Reads and changes pages on named sites', 'low'],
+    ]);
+    expect(r19({ matches: ['<all_urls>'], include_globs: ['*'] })).toEqual(broad);
+  });
+});
+
 describe('supply chain', () => {
   it('a package claiming Anthropic authorship, published by someone else', () => {
     const raw =

@@ -27,10 +27,24 @@ export function parseExtension(p: ParsedManifest, j: Obj): void {
     permissions: perms.filter((x) => !x.includes('/') && x !== '<all_urls>'),
     host_permissions: [...capItems(j.host_permissions), ...perms.filter((x) => x.includes('/') || x === '<all_urls>')],
     content_script_matches: (Array.isArray(j.content_scripts) ? j.content_scripts.slice(0, MAX_PATTERNS) : []).flatMap(
-      (c) => (isObj(c) ? capItems(c.matches) : []),
+      (c) => (isObj(c) ? scriptPatterns(c) : []),
     ),
   };
   p.extension = ext;
+}
+
+// a glob that names a host (`*.google.*/…`, `https://kagi.com/…`), not every site (`*`, `*://*/…`)
+const HOST_GLOB = /[a-z0-9-]{2,}\.[a-z0-9*]/i;
+
+/**
+ * Where one content script runs. `include_globs` applies after `matches` and keeps only the URLs that also match a glob
+ * (Chrome extensions reference, "Content scripts: matches and globs"), so when every glob names a host the globs, not
+ * the broader `matches`, say which sites the script reads.
+ */
+function scriptPatterns(c: Obj): string[] {
+  const matches = capItems(c.matches);
+  const globs = capItems(c.include_globs);
+  return globs.length && globs.every((g) => HOST_GLOB.test(g)) ? globs : matches;
 }
 
 /** Match patterns that reach every site (MDN "Match patterns"). */
