@@ -189,6 +189,13 @@ describe('capabilities from what a server says it does', () => {
       rules(reg('PostgreSQL for agents: DML execution and a migration runner'), { asset_type: 'mcp_server' }),
     ).toContain('R18');
     expect(rules(reg('Read-only PostgreSQL schema inspection'), { asset_type: 'mcp_server' })).not.toContain('R18');
+    // a server that delegates to a coding agent gives that agent's shell
+    expect(rules(reg('Delegate tasks to a local headless CLI coding agent'), { asset_type: 'mcp_server' })).toContain(
+      'R17',
+    );
+    expect(rules(reg('Search your Claude Code conversation history'), { asset_type: 'mcp_server' })).not.toContain(
+      'R17',
+    );
   });
   it("an MCPB bundle's long_description says what it gives the agent", () => {
     const bundle = (long: string): string =>

@@ -118,6 +118,9 @@ function agentRunsCode(description: string): boolean {
   }
   return false;
 }
+/** A server that hands tasks to a coding agent (Claude Code, Codex, Kimi Code run headless): that agent edits files and
+ * runs commands on the machine, so the server gives shell execution. */
+const CODING_AGENT_DESC = /\bcoding agents?\b/i;
 /** A server that says it drives a browser or the desktop: every site and application the user can reach. */
 const AUTOMATION_DESC =
   /\b(?:browser automation|automates? (?:the |a |your )?(?:web )?browser|(?:desktop|gui|ui) automation|computer[- ]use|interact with any (?:application|app|website|web ?site)|control (?:any|your|the) (?:application|app|desktop|computer|browser))\b/i;
@@ -277,7 +280,7 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
     p.dependencies.some((d) => MCP_SDKS.has(`${d.ecosystem}:${d.name.toLowerCase()}`));
   const desc = mcp || mcpPackage ? (p.description ?? '') : '';
   const names = mcp ? serverNames : [];
-  if (SHELL_DESC.test(desc)) shell.push('(server description)');
+  if (SHELL_DESC.test(desc) || CODING_AGENT_DESC.test(desc)) shell.push('(server description)');
   // any package that says it lets a model or agent run code or commands gives an agent execution (open-interpreter)
   else if (agentRunsCode(p.description ?? '')) shell.push('(package description)');
   const installers = p.tools
