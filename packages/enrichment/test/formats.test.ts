@@ -218,6 +218,15 @@ describe('capabilities from what a server says it does', () => {
       rules(bundle('The code is read from a file, never passed on a command line.'), { asset_type: 'mcp_server' }),
     ).not.toContain('R17');
   });
+  it("an MCP package's keywords name the payment and messaging services it acts on", () => {
+    const pkg = (keywords: string[], deps: Record<string, string> = { '@modelcontextprotocol/sdk': '^1.26.0' }) =>
+      JSON.stringify({ name: 'orchestrator', version: '1.0.0', license: 'MIT', keywords, dependencies: deps });
+    expect(rules(pkg(['mcp', 'stripe', 'payments', 'twilio']), { asset_type: 'mcp_server' })).toContain('R19');
+    // a keyword saying where it runs is not a capability
+    expect(rules(pkg(['mcp', 'terminal', 'cli']), { asset_type: 'mcp_server' })).not.toContain('R17');
+    // an ordinary library's keywords grant an agent nothing
+    expect(rules(pkg(['stripe', 'payments'], { stripe: '^17.0.0' }), { asset_type: 'package' })).not.toContain('R19');
+  });
   it('names count only for MCP servers: a library named for docker or hydra is not an agent capability (c063, c076)', () => {
     expect(rules('numpy==2.0.0\n', { asset_type: 'package', name: 'vllm_docker' })).not.toContain('R17');
     expect(rules('[metadata]\nname = x\nlicense = MIT\n', { asset_type: 'package', name: 'hydra-core' })).not.toContain(

@@ -127,6 +127,12 @@ const AUTOMATION_DESC =
 /** A server that says it changes database contents: DML, write queries, migrations. */
 const DB_WRITE_DESC =
   /\b(?:dml|insert\/update\/delete|(?:execute|run)s? (?:arbitrary |raw |write )?sql|write quer(?:y|ies)|migration runner|(?:runs?|applies|apply) (?:schema )?migrations)\b/i;
+/** The `keywords` of a package.json (first 50 strings). */
+function packageKeywords(raw: unknown): string[] {
+  return isObj(raw) && Array.isArray(raw.keywords)
+    ? raw.keywords.slice(0, 50).filter((k): k is string => typeof k === 'string')
+    : [];
+}
 /** A tool's own word that its effect cannot be reversed. */
 const IRREVERSIBLE = /\b(?:permanently|irreversibl[ey]|cannot be undone|can't be undone|can not be undone)\b/i;
 /** Tools or servers that install other servers, packages or plugins (supply chain: code chosen at run time). */
@@ -289,6 +295,12 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
     .map((t) => t.name);
   if (INSTALLER_DESC.test(desc)) installers.push('(server description)');
   if (PAY.test(desc)) pay.push('(server description)');
+  // an MCP package's npm keywords list the services it acts on (stripe, payments, twilio); only payment and
+  // messaging services count from them — a keyword like `terminal` says where it runs, not what it executes
+  const keywords = mcp || mcpPackage ? packageKeywords(p.raw_json) : [];
+  const payKeywords = keywords.filter((k) => PAY.test(k));
+  if (payKeywords.length && !pay.includes('(server description)'))
+    pay.push(`(keywords: ${payKeywords.slice(0, 3).join(', ')})`);
   if (AUTOMATION_DESC.test(desc)) net.push('(server description)');
   if (DB_WRITE_DESC.test(desc)) destructive.push('(server description)');
   const firstGroup = (re: RegExp, xs: readonly string[]): string[] =>
@@ -316,7 +328,7 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
     net,
     netServers,
     pay,
-    messaging: firstGroup(MESSAGING, [...names, desc]),
+    messaging: firstGroup(MESSAGING, [...names, desc, ...keywords]),
     unannotated,
     offensive: uniq(
       [...names, desc, ...p.tools.slice(0, 500).map((t) => t.name)]
