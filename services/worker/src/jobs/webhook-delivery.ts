@@ -3,8 +3,15 @@ import { enqueueDeliveries } from '@risk/common/events';
 import { type Logger } from '@risk/common/observability';
 import { allowedHostsFor, OutboundGuard } from '@risk/common/outbound';
 import { JOBS, type QueueProducer, type WebhookDeliveryJob } from '@risk/common/queue';
-import { ID_PREFIXES, newId } from '@risk/db';
-import { claimDeliveryAttempt, releaseDeliveryAttempt, type ClaimedDelivery, type PrismaClient } from '@risk/db';
+import {
+  claimDeliveryAttempt,
+  ID_PREFIXES,
+  newId,
+  releaseDeliveryAttempt,
+  type ClaimedDelivery,
+  type Prisma,
+  type PrismaClient,
+} from '@risk/db';
 import { recordFailure } from './webhook-failure';
 import { RESPONSE_BODY_LIMIT, sendSigned } from './webhook-send';
 
@@ -104,17 +111,7 @@ async function attemptClaimed(
   };
 
   if (succeeded) {
-    await prisma.$transaction([
-      prisma.webhookDeliveryAttempt.create({ data: attemptRow }),
-      prisma.webhookDelivery.update({
-        where: { id: deliveryId },
-        data: { status: 'delivered', delivered_at: now, last_response_status: status, next_attempt_at: null },
-      }),
-      prisma.webhookEndpoint.updateMany({
-        where: { id: delivery.endpoint_id, failing_since: { not: null } },
-        data: { failing_since: null },
-      }),
-    ]);
+    await markDelivered(prisma, { attemptRow, endpointId: delivery.endpoint_id, status, now });
     deps.logger?.info('webhook delivered', {
       delivery_id: deliveryId,
       event_id: delivery.event_id,
@@ -148,24 +145,59 @@ async function attemptClaimed(
     await enqueueDeliveries({ prisma, producer: deps.producer }, result.deliveries);
     return { outcome: 'failed', attempt, endpoint_disabled: result.disabled };
   }
-  // fast path: a delayed job now; if Redis is away the outbox row (available at nextAt) covers it
-  if (deps.producer) {
-    try {
-      await deps.producer.enqueueWebhookDelivery({
-        delivery_id: deliveryId,
-        attempt: attempt + 1,
-        request_id: requestId,
-        delayMs: result.nextAt.getTime() - Date.now(),
-      });
-      await prisma.outboxMessage.update({ where: { id: result.outboxId }, data: { processed_at: new Date() } });
-    } catch (err) {
-      deps.logger?.warn('could not enqueue webhook retry; the outbox relay will', {
-        err,
-        delivery_id: deliveryId,
-      });
-    }
-  }
+  await enqueueRetry(deps, {
+    deliveryId,
+    attempt: attempt + 1,
+    requestId,
+    nextAt: result.nextAt,
+    outboxId: result.outboxId,
+  });
   return { outcome: 'retry_scheduled', attempt, next_attempt_at: result.nextAt };
+}
+
+/** Stores a 2xx attempt: the delivery delivered and its endpoint, if it was failing, no longer so (one transaction). */
+async function markDelivered(
+  prisma: PrismaClient,
+  done: {
+    attemptRow: Prisma.WebhookDeliveryAttemptUncheckedCreateInput;
+    endpointId: string;
+    status: number | null;
+    now: Date;
+  },
+): Promise<void> {
+  await prisma.$transaction([
+    prisma.webhookDeliveryAttempt.create({ data: done.attemptRow }),
+    prisma.webhookDelivery.update({
+      where: { id: done.attemptRow.delivery_id },
+      data: { status: 'delivered', delivered_at: done.now, last_response_status: done.status, next_attempt_at: null },
+    }),
+    prisma.webhookEndpoint.updateMany({
+      where: { id: done.endpointId, failing_since: { not: null } },
+      data: { failing_since: null },
+    }),
+  ]);
+}
+
+/**
+ * The fast path of a retry: a delayed job now, and its outbox row marked processed; if Redis is away the outbox row
+ * (available at nextAt) covers it, so a failure here is only logged.
+ */
+async function enqueueRetry(
+  deps: Pick<WebhookDeliveryDeps, 'prisma' | 'producer' | 'logger'>,
+  retry: { deliveryId: string; attempt: number; requestId?: string; nextAt: Date; outboxId: bigint },
+): Promise<void> {
+  if (!deps.producer) return;
+  try {
+    await deps.producer.enqueueWebhookDelivery({
+      delivery_id: retry.deliveryId,
+      attempt: retry.attempt,
+      request_id: retry.requestId,
+      delayMs: retry.nextAt.getTime() - Date.now(),
+    });
+    await deps.prisma.outboxMessage.update({ where: { id: retry.outboxId }, data: { processed_at: new Date() } });
+  } catch (err) {
+    deps.logger?.warn('could not enqueue webhook retry; the outbox relay will', { err, delivery_id: retry.deliveryId });
+  }
 }
 
 /** Why a job had nothing to do; a delivery whose endpoint is disabled is closed as failed. */
