@@ -239,6 +239,19 @@ describe('what an extension reaches', () => {
 });
 
 describe('supply chain', () => {
+  it('a VCS requirement on a release tag is a low note; on a branch it follows whatever is pushed', () => {
+    const r21 = (line: string) =>
+      run({ asset_type: 'application', raw_manifest: `numpy==1.26.4\n${line}\n` })
+        .by('R21')
+        .map((f) => [f.title, f.severity]);
+    expect(r21('clip @ git+https://github.com/openai/CLIP.git@v0.1.3')).toEqual([
+      ['Dependency fetched from a VCS release tag', 'low'],
+    ]);
+    expect(r21('git+https://github.com/openai/CLIP.git@main#egg=clip')).toEqual([
+      ['Dependency fetched from a URL or VCS without a pin', 'medium'],
+    ]);
+  });
+
   it('a package claiming Anthropic authorship, published by someone else', () => {
     const raw =
       '[project]\nname = "some-mcp"\nversion = "0.1.0"\ndescription = "A server"\nauthors = [{ name = "Anthropic, PBC." }]\nlicense = { text = "MIT" }\ndependencies = ["mcp>=1.0"]\n';

@@ -15,6 +15,15 @@ const DOCKER_VALUE_FLAGS = new Set(['-e', '-v', '--env', '--mount', '--name', '-
 /** `-e .`, `./pkg`, `file:…`: the project itself, not fetched code. */
 const LOCAL_REQUIREMENT = /^(?:-e\s+|--editable[\s=]+)?(?:\.{1,2}(?:\/\S*)?|file:\S+)$/;
 const PINNED_URL = /@[0-9a-f]{40}\b|#sha256=[0-9a-f]{64}\b/;
+/** A VCS requirement whose ref is a version-like release tag: `git+https://…/repo.git@v0.1.3` (a `#egg=` may follow). */
+function releaseTagRef(line: string): boolean {
+  const vcs = line.search(/(?:git|hg)\+/);
+  const at = line.lastIndexOf('@');
+  if (vcs < 0 || at <= vcs) return false;
+  const ref = (line.slice(at + 1).split('#')[0] ?? '').trim();
+  return /^v?\d{1,6}(?:\.\d{1,6}){1,3}(?:[-.]?[A-Za-z0-9]{1,20})?$/.test(ref);
+}
+/^[^@]*@\s*(?:git|hg)\+\S+@v?\d+(?:\.\d+){1,3}(?:[-.]?[A-Za-z0-9]+)?(?:#\S*)?$|^(?:git|hg)\+\S+@v?\d+(?:\.\d+){1,3}(?:[-.]?[A-Za-z0-9]+)?(?:#\S*)?$/;
 /** pyproject tables of development-only dependencies, and extras named for development (src/parse/packages.ts paths). */
 const DEV_DEPENDENCY_PATH =
   /^(?:dependency-groups\.|tool\.uv\.dev-dependencies|tool\.poetry\.(?:dev-dependencies|group\.)|(?:project\.optional-dependencies|options\.extras_require)\.(?:dev|devel|develop|development|test|tests|testing|docs?|lint|linting|quality|style|typing|ci)\[)/;
@@ -170,11 +179,22 @@ export const R21 = defineRule({
     const loose = (p.url_requirements ?? []).filter(
       (u) => !u.pinned && !LOCAL_REQUIREMENT.test(u.line) && !PINNED_URL.test(u.line),
     );
-    if (loose.length)
+    // a VCS ref that is a release tag (`git+…@v0.1.3`) names a published version: the owner can still move it, but it
+    // does not follow a branch, so it is a low note; a branch, HEAD or a bare URL follows whatever is pushed next
+    const moving = loose.filter((u) => !releaseTagRef(u.line));
+    const tagged = loose.filter((u) => releaseTagRef(u.line));
+    if (moving.length)
       out.push({
         title: 'Dependency fetched from a URL or VCS without a pin',
-        description: `${loose.length} requirement(s) come from a URL or VCS ref that can change (${loose[0]?.line.slice(0, 80)}).`,
-        evidence: { path: loose[0]?.path ?? 'requirements', requirements: loose.slice(0, 20) },
+        description: `${moving.length} requirement(s) come from a URL or VCS ref that can change (${moving[0]?.line.slice(0, 80)}).`,
+        evidence: { path: moving[0]?.path ?? 'requirements', requirements: moving.slice(0, 20) },
+      });
+    if (tagged.length)
+      out.push({
+        severity: 'low',
+        title: 'Dependency fetched from a VCS release tag',
+        description: `${tagged.length} requirement(s) come from a VCS tag rather than the index or a commit (${tagged[0]?.line.slice(0, 80)}).`,
+        evidence: { path: tagged[0]?.path ?? 'requirements', requirements: tagged.slice(0, 20) },
       });
     const cells = p.notebook_code ? fetchedCode([p.notebook_code], 'cells') : null;
     if (cells) out.push(cells);
