@@ -119,3 +119,29 @@ describe('what a notebook does with pickles', () => {
     ).not.toContain('R01');
   });
 });
+
+describe('licence fields of package metadata nobody publishes', () => {
+  const pkg = (extra: object) => ({
+    asset_type: 'package' as const,
+    raw_manifest: JSON.stringify({ name: 'docs-server', version: '0.1.0', dependencies: { zod: '3.23.8' }, ...extra }),
+  });
+  it('R08: an npm package marked private needs no licence field; a publishable one does', () => {
+    expect(ids(pkg({ private: true }))).not.toContain('R08');
+    expect(ids(pkg({}))).toContain('R08');
+  });
+  it('R08: a pyproject that is a uv workspace root or marked Do Not Upload needs no licence field', () => {
+    const toml = (body: string) => ({
+      asset_type: 'package' as const,
+      raw_manifest: `[project]\nname = "ws"\nversion = "0.1.0"\ndependencies = ["httpx==0.28.1"]\n${body}`,
+    });
+    expect(ids(toml('[tool.uv.workspace]\nmembers = ["lib/*"]\n'))).not.toContain('R08');
+    expect(ids(toml('classifiers = ["Private :: Do Not Upload"]\n'))).not.toContain('R08');
+    expect(
+      ids(
+        toml(
+          '[build-system]\nrequires = ["hatchling"]\nbuild-backend = "hatchling.build"\n[tool.uv.workspace]\nmembers = ["lib/*"]\n',
+        ),
+      ),
+    ).toContain('R08');
+  });
+});

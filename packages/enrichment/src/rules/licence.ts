@@ -71,6 +71,25 @@ function modelLicenceEmission(p: ParsedManifest, l: string, model: ModelLicence)
   };
 }
 
+/**
+ * Package metadata that its own tooling refuses to publish: npm `"private": true` (npm will not publish it), the PyPI
+ * classifier `Private :: Do Not Upload` (PyPI rejects the upload), and a uv project that is not packaged
+ * (`[tool.uv] package = false`, or a workspace root without a `[build-system]`). Such a file describes a repository's
+ * own development setup, not something handed to others, so a missing licence field in it is not a licensing gap; the
+ * repository's licence file covers the code.
+ */
+function neverPublished(p: ParsedManifest): boolean {
+  const j = isObj(p.raw_json) ? p.raw_json : null;
+  if (!j) return false;
+  if (p.kind === 'npm_package') return j.private === true;
+  if (p.kind !== 'pyproject') return false;
+  const project = isObj(j.project) ? j.project : null;
+  const classifiers = Array.isArray(project?.classifiers) ? project.classifiers : [];
+  if (classifiers.some((c) => typeof c === 'string' && /^Private\s*::\s*Do Not Upload/i.test(c))) return true;
+  const uv = isObj(j.tool) && isObj(j.tool.uv) ? j.tool.uv : null;
+  return !!uv && (uv.package === false || (isObj(uv.workspace) && !isObj(j['build-system'])));
+}
+
 export const R08 = defineRule({
   id: 'R08',
   title: 'Licence missing',
@@ -88,6 +107,7 @@ export const R08 = defineRule({
     // manifests; no manifest at all still lacks one
     const carriesLicense = (p.kind === 'empty' || carries(p.kind, 'licence')) && !(p.kind === 'setup_cfg' && !p.name);
     if (p.licenses.length > 0 || p.license_text || !LICENSE_TYPES.has(input.asset_type) || !carriesLicense) return [];
+    if (neverPublished(p)) return [];
     const hasManifest = p.kind !== 'empty';
     // Python project metadata names its licence in a field, a classifier or just a LICENSE file beside it, which
     // setuptools, hatchling and PEP 639 `license-files` ship by default: a missing field is a gap in the metadata, not
