@@ -23,7 +23,6 @@ function releaseTagRef(line: string): boolean {
   const ref = (line.slice(at + 1).split('#')[0] ?? '').trim();
   return /^v?\d{1,6}(?:\.\d{1,6}){1,3}(?:[-.]?[A-Za-z0-9]{1,20})?$/.test(ref);
 }
-/^[^@]*@\s*(?:git|hg)\+\S+@v?\d+(?:\.\d+){1,3}(?:[-.]?[A-Za-z0-9]+)?(?:#\S*)?$|^(?:git|hg)\+\S+@v?\d+(?:\.\d+){1,3}(?:[-.]?[A-Za-z0-9]+)?(?:#\S*)?$/;
 /** pyproject tables of development-only dependencies, and extras named for development (src/parse/packages.ts paths). */
 const DEV_DEPENDENCY_PATH =
   /^(?:dependency-groups\.|tool\.uv\.dev-dependencies|tool\.poetry\.(?:dev-dependencies|group\.)|(?:project\.optional-dependencies|options\.extras_require)\.(?:dev|devel|develop|development|test|tests|testing|docs?|lint|linting|quality|style|typing|ci)\[)/;
