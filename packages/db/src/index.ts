@@ -34,6 +34,7 @@ export {
   countPendingProjections,
   recordProjectionFailure,
   PROJECTION_MAX_ATTEMPTS,
+  PROJECTION_BUCKETS,
 } from './stores/signals-store';
 export type {
   AssetWrite,

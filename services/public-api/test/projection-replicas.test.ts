@@ -7,14 +7,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { PROJECTION_BUCKETS } from '@risk/db';
 import { freePort, parsePrometheusText, waitFor } from '@risk/testing';
 import request from 'supertest';
 import { createHarness, idem, signalBody, type Harness } from './harness';
 
 const MAIN = path.join(__dirname, '..', 'src', 'main.ts');
 const METRICS_TOKEN = randomBytes(24).toString('hex');
-/** the buckets of signals-statements.ts (PROJECTION_BUCKETS), and their advisory lock class */
-const BUCKETS = 16;
+/** the advisory lock class of the projection's buckets (signals-statements.ts, rp_claim) */
 const LOCK_CLASS = "hashtext('signal_projection')";
 
 interface Replica {
@@ -40,6 +40,7 @@ async function startReplica(env: Record<string, string> = {}): Promise<Replica> 
       METRICS_TOKEN,
       PUBLIC_API_PORT: String(port),
       LOG_LEVEL: 'warn',
+      RATE_LIMIT_ENABLED: 'false', // the bulks of a round come faster than a key's default rate
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -95,17 +96,36 @@ async function metric(replica: Replica, name: string): Promise<number> {
 
 const pending = async () => h.ctx.db.prisma.signalProjection.count();
 
+/** Holds every bucket's advisory lock in a transaction of its own: no replica projects until `release`. */
+async function stopProjection(): Promise<{ release(): Promise<void> }> {
+  const locker = await h.ctx.db.pool.connect();
+  await locker.query('BEGIN');
+  await locker.query(
+    `SELECT pg_advisory_xact_lock(${LOCK_CLASS}, b) FROM generate_series(0, ${PROJECTION_BUCKETS - 1}) b`,
+  );
+  let held = true;
+  return {
+    async release() {
+      if (!held) return;
+      held = false;
+      await locker.query('ROLLBACK').catch(() => undefined);
+      locker.release();
+    },
+  };
+}
+
 test('three replicas take bulks across many assets; each signal is applied once, in order per asset, by several replicas', async () => {
   const three = await Promise.all([startReplica(), startReplica(), startReplica()]);
-  const ASSETS = 240;
+  const ASSETS = 600;
   const ROUNDS = 5;
+  const HELD = 3;
   const fps = Array.from({ length: ASSETS }, () => signalBody(h.orgId).fingerprint as string);
   const third = ASSETS / 3;
   /** per fingerprint, the receipt id of its signal in each round, in acceptance order */
   const accepted = new Map<string, string[]>(fps.map((fp) => [fp, []]));
-  for (let round = 1; round <= ROUNDS; round++) {
+  const submitRound = async (round: number) => {
     // each replica takes a third of the assets, a different third every round; the rounds follow one another, so
-    // each asset's signals are accepted in round order while the projectors of the earlier rounds still run
+    // each asset's signals are accepted in round order
     const sent = await Promise.all(
       three.map((replica, r) => {
         const group = fps.slice(((r + round) % 3) * third, ((r + round) % 3) * third + third);
@@ -117,7 +137,22 @@ test('three replicas take bulks across many assets; each signal is applied once,
     for (const res of sent)
       for (const receipt of res.body.data as Array<{ id: string; fingerprint: string }>)
         accepted.get(receipt.fingerprint)!.push(receipt.id);
+  };
+  // the first rounds pile up while the projection is held (a burst larger than one claim: each asset has HELD
+  // signals pending in its bucket, and every replica counts the backlog), the last ones arrive while it runs
+  const stopped = await stopProjection();
+  try {
+    for (let round = 1; round <= HELD; round++) await submitRound(round);
+    for (const replica of three)
+      await waitFor(
+        'every replica to count the backlog',
+        async () => (await metric(replica, 'risk_projection_backlog')) === ASSETS * HELD,
+        10_000,
+      );
+  } finally {
+    await stopped.release();
   }
+  for (let round = HELD + 1; round <= ROUNDS; round++) await submitRound(round);
   await waitFor('every accepted signal to be projected', async () => (await pending()) === 0, 60_000);
 
   // exactly once: every asset counts each of its signals once, asset.created once per asset
@@ -145,10 +180,8 @@ test('past PROJECTION_BACKLOG_MAX both signal routes answer 503 with Retry-After
   const BOUND = 20;
   const tiny = await startReplica({ PROJECTION_BACKLOG_MAX: String(BOUND) });
   // hold every bucket's lock: no replica projects (a stopped projection) until it is released
-  const locker = await h.ctx.db.pool.connect();
+  const stopped = await stopProjection();
   try {
-    await locker.query('BEGIN');
-    await locker.query(`SELECT pg_advisory_xact_lock(${LOCK_CLASS}, b) FROM generate_series(0, ${BUCKETS - 1}) b`);
     const filling = Array.from({ length: BOUND + 10 }, () => signalBody(h.orgId));
     expect((await post(tiny, '/v1/signals/bulk', { signals: filling })).status).toBe(202);
     await waitFor(
@@ -176,7 +209,7 @@ test('past PROJECTION_BACKLOG_MAX both signal routes answer 503 with Retry-After
     expect(await h.ctx.db.prisma.idempotencyKey.count({ where: { key: { in: [singleKey, bulkKey] } } })).toBe(0);
     expect(await pending()).toBe(BOUND + 10);
 
-    await locker.query('ROLLBACK');
+    await stopped.release();
     await waitFor('the backlog to drain', async () => (await metric(tiny, 'risk_projection_backlog')) === 0, 30_000);
     // the same requests, same keys: accepted as first attempts
     expect((await post(tiny, '/v1/signals', single, singleKey)).status).toBe(202);
@@ -184,7 +217,6 @@ test('past PROJECTION_BACKLOG_MAX both signal routes answer 503 with Retry-After
     expect(accepted.status).toBe(202);
     expect(accepted.body.data).toHaveLength(2);
   } finally {
-    await locker.query('ROLLBACK').catch(() => undefined);
-    locker.release();
+    await stopped.release();
   }
 }, 120_000);

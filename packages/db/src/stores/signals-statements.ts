@@ -182,14 +182,14 @@ export const INGEST_STATEMENTS = new PreparedStatements({
     sql: `INSERT INTO signal_projections (signal_id, bucket)
           SELECT t.id, t.bucket FROM unnest($1, $2) WITH ORDINALITY AS t(id, bucket, n) ORDER BY t.n`,
   },
-  // The projector's claim of one bucket: the oldest markers of the first bucket, oldest head first, whose advisory
-  // lock (pg_try_advisory_xact_lock, held to the end of the transaction) this transaction takes, with the markers
-  // locked (SKIP LOCKED: never a marker another transaction holds, nor one deleted since this statement's snapshot).
-  // Projectors of different buckets run at once; the others see no rows. `heads` walks the index
-  // signal_projections(bucket, seq) once per bucket (a loose index scan: at most PROJECTION_BUCKETS probes, whatever
-  // the backlog). The try-lock runs in a Limit over a materialized, ordered list, so it stops at the first bucket it
-  // gets and locks no other. $2: only this bucket (the isolation of a failing signal), or NULL for any. Markers set
-  // aside after failing on their own (failed_at) are skipped.
+  // The projector's claim: up to $2 free buckets, oldest head first, whose advisory locks
+  // (pg_try_advisory_xact_lock, held to the end of the transaction) this transaction takes, and their oldest $1
+  // markers in seq order (a prefix of each bucket's), locked (SKIP LOCKED: never a marker another transaction holds,
+  // nor one deleted since this statement's snapshot). Projectors holding different buckets run at once; one that
+  // gets no bucket sees no rows. `heads` walks the index signal_projections(bucket, seq) once per bucket (a loose
+  // index scan: at most PROJECTION_BUCKETS probes, whatever the backlog). The try-locks run in a Limit over a
+  // materialized, ordered list, so they stop once $2 are taken and lock no other bucket. Markers set aside after
+  // failing on their own (failed_at) are skipped.
   rp_claim: {
     types: ['int', 'int'],
     sql: `WITH RECURSIVE heads AS (
@@ -199,15 +199,15 @@ export const INGEST_STATEMENTS = new PreparedStatements({
               SELECT p.bucket, p.seq FROM signal_projections p
                WHERE p.failed_at IS NULL AND p.bucket > h.bucket ORDER BY p.bucket, p.seq LIMIT 1) n
           ),
-          candidates AS MATERIALIZED (SELECT bucket FROM heads WHERE $2::int IS NULL OR bucket = $2 ORDER BY seq),
+          candidates AS MATERIALIZED (SELECT bucket FROM heads ORDER BY seq),
           turn AS MATERIALIZED (
             SELECT bucket FROM candidates
-             WHERE pg_try_advisory_xact_lock(hashtext('signal_projection'), bucket) LIMIT 1)
+             WHERE pg_try_advisory_xact_lock(hashtext('signal_projection'), bucket) LIMIT $2)
           SELECT s.id, s.org_id, s.livemode, s.fingerprint, s.asset_type, s.observed_at, s.name,
                  s.version, s.source_url, s.content_digest, s.request_id, s.created, p.bucket
           FROM signal_projections p
           CROSS JOIN LATERAL ${rowByIdSql('signals', SIGNAL_CLAIM_COLUMNS, 'p.signal_id')} s
-          WHERE p.bucket = (SELECT bucket FROM turn) AND p.failed_at IS NULL
+          WHERE p.bucket = ANY (ARRAY(SELECT bucket FROM turn)) AND p.failed_at IS NULL
           ORDER BY p.seq LIMIT $1
           FOR UPDATE OF p SKIP LOCKED`,
   },

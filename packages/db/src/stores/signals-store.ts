@@ -3,6 +3,8 @@ import { literal } from '../sql/literal';
 import { withPrepared, type PreparedSession } from '../sql/prepared';
 import { INGEST_STATEMENTS, PROJECTION_BUCKETS } from './signals-statements';
 
+export { PROJECTION_BUCKETS };
+
 /**
  * The signals store (docs/data-access.md "Stores"): the ingest transaction's statements over signals,
  * assets, asset_orgs, idempotency claims, the outbox and asset.created events. They are server-side
@@ -204,11 +206,10 @@ export const signalsStore = {
       intArray(signals.map((s) => projectionBucket(s.livemode, s.fingerprint))),
     ]),
   /**
-   * The projector's claim of one bucket's oldest pending signals (ProjectedSignal rows with their `bucket`): the
-   * first free bucket, oldest head first, or only `bucket`.
+   * The projector's claim of the oldest pending signals (ClaimedSignal rows, with their bucket) of up to `buckets`
+   * free buckets, oldest head first.
    */
-  claimProjection: (limit: number, bucket?: number) =>
-    exec('rp_claim', [literal.int(limit), bucket === undefined ? 'NULL' : literal.int(bucket)]),
+  claimProjection: (limit: number, buckets: number) => exec('rp_claim', [literal.int(limit), literal.int(buckets)]),
   projectionDone: (signalIds: readonly string[]) => exec('rp_done', [textArray(signalIds)]),
 };
 
@@ -260,7 +261,7 @@ export type ProjectedSignal = Omit<SignalInsert, 'raw_manifest' | 'metadata' | '
   created: Date;
 };
 
-/** A claimed signal: with the bucket the projector holds (claimProjection). */
+/** A claimed signal, with its bucket (claimProjection). */
 export type ClaimedSignal = ProjectedSignal & { bucket: number };
 
 /**

@@ -3,6 +3,7 @@ import { enqueueDeliveries } from '@risk/common/events';
 import { projectionBacklog, projectionsApplied } from '@risk/common/observability';
 import {
   countPendingProjections,
+  PROJECTION_BUCKETS,
   projectionsPending,
   recordProjectionFailure,
   signalsStore as sql,
@@ -26,23 +27,25 @@ const BACKLOG_REFRESH_MS = 500;
 type ProjectorDeps = Pick<AppDeps, 'config' | 'pool' | 'prisma' | 'producer' | 'logger'>;
 
 /**
- * Applies the oldest pending signals (up to `limit`) of one bucket in one transaction and returns how many. The
- * claim takes the bucket's advisory lock, so one projector at a time applies a bucket, in acceptance order, while
- * other projectors apply other buckets; a crash before the COMMIT leaves the markers for the next run (the
- * application is all or nothing). Each accepting request's signals are one application (rounds), in acceptance
- * order. `claim.bucket`: only that bucket when given; set to the bucket claimed (what a failure was in).
- * 0 means nothing pending, or every pending bucket is another projector's.
+ * Applies the oldest pending signals (up to `limit`) of up to `claim.buckets` buckets (all free ones by default) in
+ * one transaction and returns how many. The claim takes the buckets' advisory locks, so one projector at a time
+ * applies a bucket, in acceptance order, while other projectors apply other buckets; a crash before the COMMIT
+ * leaves the markers for the next run (the application is all or nothing). Each accepting request's signals are
+ * one application (rounds), in acceptance order. Sets `claim.bucket` to the first signal's bucket (the bucket of a
+ * failing signal tried alone). 0 means nothing pending, or every pending bucket is another projector's.
  */
 export async function projectPending(
   deps: ProjectorDeps,
   limit = PROJECTION_BATCH,
-  claim: { bucket?: number } = {},
+  claim: { buckets?: number; bucket?: number } = {},
 ): Promise<number> {
   const applied: AssetApplication[] = [];
   let count = 0;
   await withIngestSession(deps.pool, async (session) => {
     session.inTransaction = true;
-    const [, claimed] = await session.run([sql.begin, sql.claimProjection(limit, claim.bucket)].join(';\n'));
+    const [, claimed] = await session.run(
+      [sql.begin, sql.claimProjection(limit, claim.buckets ?? PROJECTION_BUCKETS)].join(';\n'),
+    );
     const signals = claimed!.rows as ClaimedSignal[];
     if (signals.length === 0) {
       await session.run(sql.commit);
@@ -102,19 +105,19 @@ export function isDataFailure(err: unknown): boolean {
  * the failure is counted against it, and at PROJECTION_MAX_ATTEMPTS it is set aside, so one hostile or broken
  * signal never holds back those accepted after it. Returns the signals applied or counted (0: nothing to do).
  */
-export async function projectPendingIsolating(deps: ProjectorDeps): Promise<number> {
-  const claim: { bucket?: number } = {};
+export async function projectPendingIsolating(deps: ProjectorDeps, buckets = PROJECTION_BUCKETS): Promise<number> {
   try {
-    return await projectPending(deps, PROJECTION_BATCH, claim);
-  } catch (err) {
-    if (!isDataFailure(err) || claim.bucket === undefined) throw err;
-  }
-  const bucket = claim.bucket; // the failing signal is the oldest of this bucket
-  try {
-    return await projectPending(deps, 1, { bucket });
+    return await projectPending(deps, PROJECTION_BATCH, { buckets });
   } catch (err) {
     if (!isDataFailure(err)) throw err;
-    const failed = await recordProjectionFailure(deps.pool, err instanceof Error ? err.message : String(err), bucket);
+  }
+  const alone: { buckets: number; bucket?: number } = { buckets: 1 };
+  try {
+    return await projectPending(deps, 1, alone);
+  } catch (err) {
+    if (!isDataFailure(err) || alone.bucket === undefined) throw err;
+    const error = err instanceof Error ? err.message : String(err);
+    const failed = await recordProjectionFailure(deps.pool, error, alone.bucket);
     if (!failed) return 0;
     const log = failed.set_aside ? deps.logger.error.bind(deps.logger) : deps.logger.warn.bind(deps.logger);
     log(failed.set_aside ? 'signal projection set aside' : 'signal projection failed', {
@@ -124,6 +127,16 @@ export async function projectPendingIsolating(deps: ProjectorDeps): Promise<numb
     });
     return 1;
   }
+}
+
+/**
+ * How many buckets one claim of the loop takes: about the number that holds PROJECTION_BATCH signals of the
+ * backlog (its buckets fill evenly). A small backlog goes in one transaction from all buckets, as one request's
+ * signals; a large one is split a bucket or two per claim, so the other replicas' projectors find free buckets.
+ */
+function bucketsPerClaim(backlog: number | undefined): number {
+  if (backlog === undefined || backlog <= PROJECTION_BATCH) return PROJECTION_BUCKETS;
+  return Math.max(1, Math.min(PROJECTION_BUCKETS, Math.ceil((PROJECTION_BUCKETS * PROJECTION_BATCH) / backlog)));
 }
 
 /**
@@ -215,7 +228,7 @@ export function startProjector(deps: ProjectorDeps, opts: { pollMs?: number } = 
       do {
         kicked = false;
         try {
-          while (!stopped && (await projectPendingIsolating(deps)) > 0);
+          while (!stopped && (await projectPendingIsolating(deps, bucketsPerClaim(backlog))) > 0);
         } catch (err) {
           deps.logger.warn('asset projection failed; retrying at the next poll', { err });
           break;
