@@ -48,28 +48,12 @@ function oneOf<V extends string>(values: readonly V[], value: string, column: st
 
 const DRIFT_RULES = new Set(['R30', 'R31', 'R32', 'R33']);
 
-export function enrichmentEvents(input: EventsInput): EventRow[] {
+/**
+ * What changed since the previous enrichment: the findings keyed before and after, the previous severity, the AI-BOM
+ * change (when a new version follows an earlier one) and the summary the change events carry.
+ */
+function changeOf(input: EventsInput) {
   const { result, previous: prev } = input;
-  // typed by the catalogue (@risk/contracts EventObject/EventExtra): these rows are written with plain SQL
-  const rendered: EventObject<AssetEventType> = {
-    object: 'asset',
-    fingerprint: input.fingerprint,
-    asset_type: oneOf(ASSET_TYPE_VALUES, input.asset_type, 'asset_type'),
-    enrichment_status: oneOf(ENRICHMENT_STATUSES, input.status, 'enrichment_status'),
-    intrinsic_risk_score: result.intrinsic_risk_score,
-    intrinsic_risk_severity: result.intrinsic_risk_severity,
-    publisher: result.publisher,
-    aibom: input.bomId,
-    bom_version: input.bomVersion,
-    enriched_at: Math.floor(input.now.getTime() / 1000),
-  };
-  const event = <T extends AssetEventType>(type: T, extra: EventExtra<T>): EventRow => ({
-    id: newId(ID_PREFIXES.event),
-    type,
-    data: { object: rendered, ...extra },
-  });
-  const events = [event('asset.enriched', {})];
-
   const keys = findingKeys(result.findings);
   const after: KeyedFinding[] = result.findings.map((f, i) => ({
     id: input.findingIds[i]!,
@@ -102,6 +86,32 @@ export function enrichmentEvents(input: EventsInput): EventRow[] {
     aibom,
     findings: summarizeFindings(before, after),
   };
+  return { after, prevSeverity, aibom, summary };
+}
+
+export function enrichmentEvents(input: EventsInput): EventRow[] {
+  const { result, previous: prev } = input;
+  // typed by the catalogue (@risk/contracts EventObject/EventExtra): these rows are written with plain SQL
+  const rendered: EventObject<AssetEventType> = {
+    object: 'asset',
+    fingerprint: input.fingerprint,
+    asset_type: oneOf(ASSET_TYPE_VALUES, input.asset_type, 'asset_type'),
+    enrichment_status: oneOf(ENRICHMENT_STATUSES, input.status, 'enrichment_status'),
+    intrinsic_risk_score: result.intrinsic_risk_score,
+    intrinsic_risk_severity: result.intrinsic_risk_severity,
+    publisher: result.publisher,
+    aibom: input.bomId,
+    bom_version: input.bomVersion,
+    enriched_at: Math.floor(input.now.getTime() / 1000),
+  };
+  const event = <T extends AssetEventType>(type: T, extra: EventExtra<T>): EventRow => ({
+    id: newId(ID_PREFIXES.event),
+    type,
+    data: { object: rendered, ...extra },
+  });
+  const events = [event('asset.enriched', {})];
+
+  const { after, prevSeverity, aibom, summary } = changeOf(input);
 
   const scoreChanged = prev.score !== result.intrinsic_risk_score;
   const severityChanged = prev.severity !== result.intrinsic_risk_severity;
