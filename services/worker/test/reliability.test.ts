@@ -284,6 +284,13 @@ describe('worker reliability', () => {
     expect(result.staled).toBe(1);
     expect(result.idempotency_keys_purged).toBe(1);
     expect(result.events_purged).toBe(1);
+    // by dropping the old event's month (docs/scaling.md "Monthly partitions for signals and events"), and with every
+    // row in a month partition of its own
+    const month = new Date(Date.now() - 70 * 86_400_000);
+    expect(result.partitions.dropped).toContain(
+      `events_y${month.getUTCFullYear()}m${String(month.getUTCMonth() + 1).padStart(2, '0')}`,
+    );
+    expect(result.default_partition_rows).toEqual({ signals: 0, events: 0 });
     expect(result.outbox_purged).toBeGreaterThanOrEqual(1);
     const after = await prisma.asset.findUniqueOrThrow({
       where: { livemode_fingerprint: { livemode: true, fingerprint: enriched.fingerprint } },
