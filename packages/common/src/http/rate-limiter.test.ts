@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, connect, type Socket } from 'node:net';
 import type IORedis from 'ioredis';
 import { createLogger } from '../logger';
 import { createPipelinedConnection } from '../queue';
@@ -35,8 +36,10 @@ describe('Limiter: the checks of one turn share one store call', () => {
     quota,
     windowSeconds: 60,
   });
+  // these tests are about counting, not about failing open: a store call slowed by a busy machine must still count
+  // (failing open on a hanging store has its own test below, with a short timeout)
   const limiter = (p: RateLimitPolicy, conn: IORedis | null = redis) =>
-    new Limiter(p, { redis: conn, keyPrefix: prefix, logger });
+    new Limiter(p, { redis: conn, keyPrefix: prefix, logger, storeTimeoutMs: 60_000 });
 
   it('answers each check as if counted alone, in arrival order, with one store call', async () => {
     const p = policy(20);
@@ -82,11 +85,43 @@ describe('Limiter: the checks of one turn share one store call', () => {
   it('with Redis unreachable, counts the turn in process with the same quota', async () => {
     const down = createPipelinedConnection({ url: 'redis://127.0.0.1:1', prefix }, 'rate-limiter-down');
     try {
-      const l = limiter(policy(3), down);
+      // the default timeouts: whether the connection is still opening or refused, the in-process counter answers
+      const l = new Limiter(policy(3), { redis: down, keyPrefix: prefix, logger });
       const decisions = await Promise.all(Array.from({ length: 5 }, () => l.consume('caller')));
       expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, false, false]);
     } finally {
       down.disconnect();
+    }
+  });
+
+  it('lets checks through when the store hangs past its timeout, and warns', async () => {
+    // a proxy to the real Redis that stops answering once `hanging` is set: the connection stays open, replies never come
+    let hanging = false;
+    const sockets: Socket[] = [];
+    const proxy = createServer((client) => {
+      const upstream = connect(6379, '127.0.0.1');
+      sockets.push(client, upstream);
+      client.on('data', (d) => void (hanging || upstream.write(d)));
+      upstream.on('data', (d) => void (hanging || client.write(d)));
+      client.on('error', () => undefined);
+      upstream.on('error', () => undefined);
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const { port } = proxy.address() as { port: number };
+    const conn = createPipelinedConnection({ url: `redis://127.0.0.1:${port}`, prefix }, 'rate-limiter-hang');
+    const warnings: string[] = [];
+    const watched = { ...logger, warn: (m: string) => void warnings.push(m) } as unknown as typeof logger;
+    try {
+      const l = new Limiter(policy(1), { redis: conn, keyPrefix: prefix, logger: watched, storeTimeoutMs: 100 });
+      expect(await l.consume('caller')).toMatchObject({ allowed: true, remaining: 0 });
+      hanging = true;
+      // over the quota, but the store does not answer: the check passes (fail open) instead of waiting
+      expect(await l.consume('caller')).toMatchObject({ allowed: true, used: 0 });
+      expect(warnings.some((w) => w.includes('rate limiter store unavailable'))).toBe(true);
+    } finally {
+      conn.disconnect();
+      for (const s of sockets) s.destroy();
+      proxy.close();
     }
   });
 });

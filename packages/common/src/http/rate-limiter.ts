@@ -57,6 +57,8 @@ export interface LimiterBackend {
   redis: IORedis | null;
   keyPrefix: string;
   logger: Logger;
+  /** how long a store call may take before the check fails open (default STORE_TIMEOUT_MS) */
+  storeTimeoutMs?: number;
 }
 
 /**
@@ -70,6 +72,7 @@ export class Limiter {
 
   private readonly redis: IORedis | null;
   private readonly logger: Logger;
+  private readonly storeTimeoutMs: number;
   /** the store's points: a check is refused once the window's count passes them */
   private readonly points: number;
   /** this event-loop turn's checks by key, counted together when the turn ends (consume) */
@@ -84,6 +87,7 @@ export class Limiter {
     this.redis = redis;
     this.points = Math.max(policy.quota, 1);
     this.logger = backend.logger;
+    this.storeTimeoutMs = backend.storeTimeoutMs ?? STORE_TIMEOUT_MS;
     const inProcess = new RateLimiterMemory({
       keyPrefix: `rl:${policy.name}`,
       points: this.points,
@@ -153,7 +157,7 @@ export class Limiter {
       // the library's fallback answers silently: say once in a while that counters are per process now
       if (this.redis && this.redis.status !== 'ready')
         this.warn(`Redis connection ${this.redis.status}`, 'counting in this process until Redis is back');
-      return await withTimeout(this.store.consume(key, weight), STORE_TIMEOUT_MS, 'rate limiter');
+      return await withTimeout(this.store.consume(key, weight), this.storeTimeoutMs, 'rate limiter');
     } catch (err) {
       if (err instanceof RateLimiterRes) return err;
       this.warn(err instanceof Error ? err.message : String(err), 'requests pass unlimited until it answers');
@@ -168,7 +172,7 @@ export class Limiter {
   async refund(key: string, weight: number): Promise<void> {
     if (weight <= 0) return;
     try {
-      await withTimeout(this.store.reward(key, weight), STORE_TIMEOUT_MS, 'rate limiter');
+      await withTimeout(this.store.reward(key, weight), this.storeTimeoutMs, 'rate limiter');
     } catch (err) {
       this.warn(err instanceof Error ? err.message : String(err), 'a refused request keeps its points');
     }
@@ -199,7 +203,7 @@ export class Limiter {
       redis.once('ready', () => resolve());
       if (status === 'wait') void redis.connect().catch(() => undefined);
     }).finally(() => (this.opening = undefined));
-    await withTimeout(this.opening, STORE_TIMEOUT_MS, 'redis connect').catch(() => undefined);
+    await withTimeout(this.opening, this.storeTimeoutMs, 'redis connect').catch(() => undefined);
   }
 
   private decision(allowed: boolean, consumed: number, msBeforeNext: number): RateLimitDecision {
