@@ -145,3 +145,18 @@ describe('licence fields of package metadata nobody publishes', () => {
     ).toContain('R08');
   });
 });
+
+describe('artefacts named as attack payloads', () => {
+  it('R01/R05: pickles and loader code named for an attack are critical; ordinary names stay high', () => {
+    const listing = analyze(input({ metadata: { files: ['exploit.ckpt', 'dns_pwn.py', 'pwn_pipeline.py'] } }));
+    expect(listing.findings.filter((f) => ['R01', 'R05'].includes(f.rule_id)).map((f) => f.severity)).toEqual([
+      'critical',
+      'critical',
+    ]);
+    const index = JSON.stringify({ _class_name: 'BackdoorPipeline', _diffusers_version: '0.27.0' });
+    expect(find({ raw_manifest: index }, 'R05').map((f) => f.severity)).toEqual(['critical']);
+    expect(find({ metadata: { files: ['pytorch_model.bin', 'modeling_evolution.py'] } }, 'R01')[0]?.severity).toBe(
+      'high',
+    );
+  });
+});

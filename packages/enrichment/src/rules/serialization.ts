@@ -64,6 +64,38 @@ function loaderPython(paths: readonly string[]): string[] {
   return paths.filter((f) => PY_EXT.test(f) && (isModelCode(f) || (hubLayout && !f.includes('/'))));
 }
 
+/** Words a file or class name uses to announce an attack payload rather than a model part. */
+const PAYLOAD_WORDS = new Set([
+  'pwn',
+  'pwned',
+  'exploit',
+  'exfil',
+  'exfiltrate',
+  'exfiltration',
+  'payload',
+  'backdoor',
+  'backdoored',
+  'malicious',
+  'evil',
+  'trojan',
+  'revshell',
+  'rce',
+]);
+
+/**
+ * Whether a file or class name announces a payload (`evil.ckpt`, `dns_pwn.py`, `PwnPipeline`): its words, split at
+ * separators and lower-to-upper case changes, include one of PAYLOAD_WORDS. A model part is named for what it is; an
+ * executable artefact named for an attack is one, so loading it is critical, not merely unsafe.
+ */
+function announcesPayload(name: string): boolean {
+  const base = name.slice(name.lastIndexOf('/') + 1).slice(0, 200);
+  const words = base
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
+  return words.some((w) => PAYLOAD_WORDS.has(w));
+}
+
 /** A call that unpickles what it reads (torch.load without weights_only=True, pickle/joblib/dill loads). */
 const UNPICKLING_CALL =
   /\b(?:torch\.load|c?[Pp]ickle\.loads?|joblib\.load|dill\.loads?|cloudpickle\.loads?|(?:pd|pandas)\.read_pickle)\s{0,3}\(/;
@@ -109,6 +141,21 @@ export const R01 = defineRule({
     const verdicts = verdictByPath(ctx);
     const pickles = weightFiles(ctx).pickles.filter((f) => verdicts.get(f) !== 'benign');
     if (pickles.length === 0) return [];
+    const announced = pickles.filter(announcesPayload);
+    if (announced.length)
+      return [
+        {
+          severity: 'critical',
+          title: 'Pickle files named as attack payloads',
+          description: `${announced.length} pickle-based file(s) are named as payloads (${announced.slice(0, 3).join(', ')}); loading one runs it.`,
+          evidence: {
+            path: ctx.p.kind === 'weight_index' ? 'weight_map' : 'files',
+            files: announced.slice(0, 20),
+            count: pickles.length,
+          },
+          capabilities: ['code_execution_on_load'],
+        },
+      ];
     // pickles shipped next to a safetensors/GGUF/ONNX copy: loaders that prefer the pickle (an older library, an
     // explicit filename, `use_safetensors=False`) still execute it, so it stays a finding, at low severity
     if (safe.length > 0)
@@ -272,10 +319,16 @@ export const R05 = defineRule({
     if (pipeline && !DIFFUSERS_PIPELINE.test(pipeline)) remote.custom_pipeline = pipeline.slice(0, 120);
     // components a diffusers index takes from a repository module (module-qualified by the parser) are imported too
     if (components.length) remote.custom_components = components.slice(0, 10).map((c) => c.slice(0, 120));
+    const announced = [...pyFiles, pipeline, ...components].filter((n) => n && announcesPayload(n));
     if (Object.keys(remote).length)
       return [
         {
-          description: 'Loading requires trust_remote_code: repository Python runs on load.',
+          ...(announced.length
+            ? { severity: 'critical' as const, title: 'Remote code named as an attack payload' }
+            : {}),
+          description: announced.length
+            ? `Loading runs repository code named as a payload (${announced.slice(0, 3).join(', ')}).`
+            : 'Loading requires trust_remote_code: repository Python runs on load.',
           evidence: { path: remote.auto_map ? 'auto_map' : 'files', ...remote },
           capabilities: ['remote_code'],
         },
