@@ -230,15 +230,16 @@ reader serves every format, so a flag means the same in a Dockerfile as in an MC
 ### Supply-chain behaviour
 
 What happens when a package is installed or a server started, beyond pins (R21/R22): \`src/rules/supply-chain.ts\`.
-Each is low on its own — a gap a reviewer should know of, not an exposure — except an installer that borrows a
-vendor's name, which is how a fake official installer looks.
+Code that runs at install and installers of other servers are medium (they run or choose code nobody reviewed); a
+self-updating launch is low, like an unpinned launcher; an installer that borrows a vendor's name is high, which is
+how a fake official installer looks.
 
 | behaviour | rule (severity) | real example |
 |---|---|---|
-| an npm \`preinstall\`/\`install\`/\`postinstall\` that runs the package's own code; known build steps (husky, \`prisma generate\`, node-gyp, prebuild-install, patch-package, \`tsc\`, \`playwright install\`) are not reported, nor a hook R17 reports as running a shell | R34 (low) | esbuild's \`"postinstall": "node install.js"\` |
-| a setuptools \`cmdclass\` replacing \`install\`/\`develop\`/\`egg_info\`/\`build_py\` (setup.py or \`[tool.setuptools.cmdclass]\`) | R34 (low) | keypointer setup.py \`cmdclass={'install': PostInstallCommand, 'develop': PostDevelopCommand, …}\` |
+| an npm \`preinstall\`/\`install\`/\`postinstall\` that runs the package's own code; known build steps (husky, \`prisma generate\`, node-gyp, prebuild-install, patch-package, \`tsc\`, \`playwright install\`) are not reported, nor a hook R17 reports as running a shell | R34 (medium) | corpus c245 @kirha/mcp-installer \`"postinstall": "node scripts/install.js"\` (fetches a native binary at install): informational → medium (expected high) |
+| a setuptools \`cmdclass\` replacing \`install\`/\`develop\`/\`egg_info\`/\`build_py\` (setup.py or \`[tool.setuptools.cmdclass]\`) | R34 (medium) | keypointer setup.py \`cmdclass={'install': PostInstallCommand, 'develop': PostDevelopCommand, …}\` |
 | a server launch that updates itself at every start: \`uvx --refresh\`/\`--reinstall\`, \`pip install -U\`, \`npm install …@latest\`, \`npm update\`, \`git pull\` in its script, \`AUTO_UPDATE=true\` in its env (build steps in a Dockerfile are not launches; an unpinned \`npx pkg\` or \`pkg@latest\` is R21) | R35 (low) | Serena's client config \`{"command": "uvx", "args": ["--refresh", "--from", "git+…", "serena"]}\` |
-| a config that launches a listed installer of other servers | R36 (medium) | \`npx @anaisbetts/mcp-installer\` (MCP servers README: "installs other MCP servers for you") |
+| a config that launches a listed installer of other servers, or a package whose own description says it installs MCP servers or a gateway into agents | R36 (medium) | \`npx @anaisbetts/mcp-installer\` (MCP servers README: "installs other MCP servers for you"); corpus c246 @tropass/mcp-installer "configuring agents to use the Tropass remote MCP gateway": low → medium |
 | an installer (R21's tools/description, or a listed installer) that also claims a vendor's authorship its publisher does not match (R14) | R36 (high) | a hold-out case: an MCP package that claims "Anthropic" authorship and installs other servers (scored low before) |
 | authorship claimed in the description ("Official Anthropic …", "developed by OpenAI") for a package outside the vendor's scopes and organisations; "for the official Google Calendar API", "powered by OpenAI" and "not an official … product" are not claims; a package a listing knows is its listed publisher's when nothing else names one | R14 (medium) | \`"description": "Official Anthropic MCP installer"\` on an unscoped npm package |
 

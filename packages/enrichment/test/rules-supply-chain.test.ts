@@ -10,7 +10,7 @@ describe('R34 runs code when installed', () => {
       { asset_type: 'package', raw_manifest: pkg({ scripts: { postinstall: 'node install.js' } }) },
       'R34',
     );
-    expect(f.map((x) => [x.title, x.severity])).toEqual([['Runs code when installed', 'low']]);
+    expect(f.map((x) => [x.title, x.severity])).toEqual([['Runs code when installed', 'medium']]);
     expect(f[0]?.evidence).toMatchObject({ path: 'scripts.postinstall', scripts: { postinstall: 'node install.js' } });
   });
 
@@ -122,6 +122,22 @@ describe('R36 installer of other servers', () => {
       'R36',
     );
     expect(f.map((x) => [x.title, x.severity])).toEqual([['Installer of other servers', 'medium']]);
+  });
+
+  it('a package that says it installs MCP servers or a gateway into agents is an installer (corpus c245, c246)', () => {
+    const desc = (description: string) =>
+      find({ asset_type: 'package', raw_manifest: pkg({ name: '@x/mcp-installer', description }) }, 'R36').map(
+        (x) => x.severity,
+      );
+    expect(
+      desc(
+        'The MCP Installer is a CLI tool for installing and managing the Kirha MCP Gateway across various LLM interfaces.',
+      ),
+    ).toEqual(['medium']);
+    expect(desc('Installer for configuring agents to use the Tropass remote MCP gateway.')).toEqual(['medium']);
+    // installing packages for an agent, or an MCP server named in another sentence, is not installing servers
+    expect(desc('Check packages for CVEs before your AI agent installs them.')).toEqual([]);
+    expect(desc('Run npm install. Then start the MCP server.')).toEqual([]);
   });
 
   it('an installer that claims Anthropic authorship it does not have is high', () => {

@@ -29,8 +29,8 @@ const SETUPTOOLS_CMDCLASS =
 export const R34 = defineRule({
   id: 'R34',
   title: 'Runs code when installed',
-  severity: 'low',
-  weight: 5,
+  severity: 'medium',
+  weight: 15,
   category: 'supply_chain',
   rationale:
     'An npm pre/post-install script or a setuptools cmdclass override runs the package’s own code on every machine that installs it, before anyone uses it; the usual way a compromised release acts. Known build steps (husky, prisma generate, node-gyp, patch-package, tsc) are not reported, nor scripts R17 already reports as shell execution.',
@@ -143,6 +143,14 @@ export const R35 = defineRule({
   },
 });
 
+/**
+ * A manifest's own description that says it installs MCP servers or a gateway into agents: "a CLI tool for installing
+ * and managing the Kirha MCP Gateway across various LLM interfaces", "Installer for configuring agents to use the …
+ * remote MCP gateway". Bounded gaps, no sentence break (linear).
+ */
+const INSTALLS_MCP_DESC =
+  /\b(?:installer|install(?:s|ing)?)\b[^.\n]{0,60}?\bmcp\b[^.\n]{0,30}?\b(?:servers?|gateway)\b/i;
+
 /** The installers a manifest launches: listed servers whose listing says they install other servers. */
 function launchedInstallers(ctx: RuleContext): string[] {
   if (!listedInstallerMention(ctx.raw) && !listedInstallerMention(ctx.input.name ?? '')) return [];
@@ -166,12 +174,13 @@ export const R36 = defineRule({
   weight: 15,
   category: 'supply_chain',
   rationale:
-    'A server that installs other servers decides at run time what code the agent host runs. Launching a listed installer is reported here (a tool or description that says it installs is R21); one that also claims a vendor’s authorship its publisher does not match (R14) is how a fake official installer looks: high.',
+    'A server that installs other servers decides at run time what code the agent host runs. Launching a listed installer, or a package that says it installs MCP servers or a gateway into agents, is reported here (a tool or server description that says it installs servers or packages is R21); one that also claims a vendor’s authorship its publisher does not match (R14) is how a fake official installer looks: high.',
   remediation: 'Install servers yourself from reviewed, pinned sources; remove installers that borrow a vendor name.',
   attack_techniques: ['AML.T0010.001', 'AML.T0011.001'],
   references: ['MCP servers README "MCP Installer"', 'docs/enrichment.md "Supply-chain behaviour"'],
   evaluate(ctx) {
     const installers = launchedInstallers(ctx);
+    if (INSTALLS_MCP_DESC.test((ctx.p.description ?? '').slice(0, 2000))) installers.push('(own description)');
     const installsByTools = ctx.findings.some((f) => f.rule_id === 'R21' && /installs other/i.test(f.title));
     const borrowed = ctx.findings.find(
       (f) => f.rule_id === 'R14' && f.title === 'Authorship claimed for a vendor that does not publish it',
@@ -194,7 +203,9 @@ export const R36 = defineRule({
     if (installers.length && !installsByTools)
       return [
         {
-          description: `Launches ${installers.slice(0, 3).join(', ')}, a server that installs other servers at run time.`,
+          description: installers.includes('(own description)')
+            ? 'It installs MCP servers or a gateway into agents’ configurations (its own description).'
+            : `Launches ${installers.slice(0, 3).join(', ')}, a server that installs other servers at run time.`,
           evidence: { path: 'servers', installers: installers.slice(0, 10) },
           capabilities: ['supply_chain'],
         },
