@@ -120,6 +120,22 @@ describe('where credentials go', () => {
         .map((f) => f.severity);
     expect(r20(['debugger', 'storage'])).toEqual(['high']);
     expect(r20(['cookies', 'storage'])).toEqual(['medium']);
+    // webRequest observes the request headers (Authorization, cookies) of the hosts it is granted, even one site
+    expect(
+      run({
+        asset_type: 'extension',
+        raw_manifest: JSON.stringify({
+          manifest_version: 3,
+          name: 'x',
+          version: '1.0',
+          permissions: ['webRequest', 'storage'],
+          host_permissions: ['https://chat.example.com/*'],
+          action: {},
+        }),
+      })
+        .by('R20')
+        .map((f) => f.severity),
+    ).toEqual(['medium']);
   });
 
   it('a password inside a database URL in args is a leaked secret', () => {

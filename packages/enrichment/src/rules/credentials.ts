@@ -20,8 +20,19 @@ const RUNTIME_PROMPT = /^\$\{(?:input|env):[\w.-]{1,100}\}$/;
 const isPlaceholderValue = (v: string): boolean => PLACEHOLDER_SHAPE.test(v) || PLACEHOLDER_WORD.test(v);
 // a catalogue hit that is a placeholder (ghp_xxxxxxxx…, sk-your-key-here) or has no digit is no leak
 const PLACEHOLDER_TOKEN = /x{6}|0{8}|your|example/i;
-/** Permissions that read credentials or sessions (cookies, request interception, the debugger, native hosts). */
-const CREDENTIAL_PERMISSIONS = new Set(['cookies', 'webRequestBlocking', 'debugger', 'nativeMessaging', 'proxy']);
+/**
+ * Permissions that read credentials or sessions: cookies, request observation or interception (`webRequest` sees the
+ * request headers — Authorization, and Cookie with `extraHeaders` — of every host the extension may access), the
+ * debugger, native hosts, the proxy.
+ */
+const CREDENTIAL_PERMISSIONS = new Set([
+  'cookies',
+  'webRequest',
+  'webRequestBlocking',
+  'debugger',
+  'nativeMessaging',
+  'proxy',
+]);
 
 function plausibleToken(kind: string, token: string): boolean {
   if (kind === 'private_key') return true;
