@@ -14,21 +14,11 @@ import { listAssets, type ListAssetsInput } from './list-assets';
  * enriched asset) and GET /v1/assets?format=sarif (the findings of one page of the filtered asset list).
  */
 
-function sarifFinding(row: FindingRow): SarifFinding {
-  return {
-    rule_id: row.rule_id,
-    title: row.title,
-    description: row.description,
-    severity: row.severity as SarifFinding['severity'],
-    category: row.category,
-    confidence: row.confidence,
-    attack_techniques: row.attack_techniques,
-    cve_ids: row.cve_ids,
-    threat_ids: row.threat_ids,
-    remediation: row.remediation,
-    evidence: row.evidence,
-  };
-}
+/** A stored finding as buildSarif reads it: buildSarif takes only SarifFinding's fields, so only the severity narrows. */
+const sarifFinding = (row: FindingRow): SarifFinding => ({
+  ...row,
+  severity: row.severity as SarifFinding['severity'],
+});
 
 /** The org's own client-reported findings of one asset (docs/artifacts.md "Client-reported scan results"). */
 function reportedSarif(reports: Parameters<typeof ownReportedFindings>[0] | undefined): SarifFinding[] {
@@ -36,18 +26,6 @@ function reportedSarif(reports: Parameters<typeof ownReportedFindings>[0] | unde
 }
 
 type AssetFacts = Omit<SarifAsset, 'findings'>;
-
-function assetFacts(a: AssetFacts): AssetFacts {
-  return {
-    fingerprint: a.fingerprint,
-    asset_type: a.asset_type,
-    name: a.name,
-    version: a.version,
-    ecosystem: a.ecosystem,
-    intrinsic_risk_score: a.intrinsic_risk_score,
-    intrinsic_risk_severity: a.intrinsic_risk_severity,
-  };
-}
 
 const sarifResponse = (log: unknown): RawResponse => new RawResponse(SARIF_MEDIA_TYPE, JSON.stringify(log));
 
@@ -78,7 +56,7 @@ export async function assetFindingsSarif(
   ]);
   // the platform's findings, then the org's own client-reported ones (evidence.source: client_reported)
   const findings = [...rows.map(sarifFinding), ...reportedSarif(reports.get(asset.fingerprint))];
-  const log = buildSarif([{ ...assetFacts(asset as unknown as AssetFacts), findings }], {
+  const log = buildSarif([{ ...(asset as unknown as AssetFacts), findings }], {
     automation_id: `risk-intel/asset/${asset.fingerprint}/`,
   });
   return sarifResponse(log);
@@ -111,7 +89,7 @@ export async function assetListSarif(
     byAsset.set(row.fingerprint, list);
   }
   const assets = page.data.map((a) => ({
-    ...assetFacts(a),
+    ...a,
     findings: [...(byAsset.get(a.fingerprint) ?? []), ...reportedSarif(reports.get(a.fingerprint))],
   }));
   const filters = [input.asset_type, input.enrichment_status, input.intrinsic_risk_severity].filter(Boolean).join('/');
