@@ -151,6 +151,19 @@ describe('MCP: templates, cloud documents, self-described packages', () => {
     expect(one(findings(tools('the workspace'), { asset_type: 'mcp_server' }), 'R18')?.confidence).toBe(1);
   });
 
+  it("a mail server's folder tools change mailboxes, one band below local writes", () => {
+    const mail = JSON.stringify({
+      tools: [
+        { name: 'create_folder', description: 'Create a new email folder/mailbox.', inputSchema: { type: 'object' } },
+        { name: 'list_emails', description: 'List emails in a folder.', inputSchema: { type: 'object' } },
+      ],
+    });
+    expect(one(findings(mail, { asset_type: 'mcp_server' }), 'R18')).toMatchObject({
+      confidence: 0.6,
+      title: 'Mailbox folder changes',
+    });
+  });
+
   it('a package published as an MCP server (mcpName) is judged by its own description (c053)', () => {
     const pkg = (mcpName?: string): string =>
       JSON.stringify({

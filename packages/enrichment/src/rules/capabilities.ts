@@ -121,7 +121,8 @@ export const R18 = defineRule({
   attack_techniques: ['AML.T0101', 'AML.T0098'],
   references: ['§3 R18'],
   evaluate(ctx) {
-    const { fsWrite, fsServers, fsRead, broadRoots, cloudDocuments, destructive, irreversible } = toolSignals(ctx);
+    const { fsWrite, fsServers, fsRead, broadRoots, cloudDocuments, mailFolders, destructive, irreversible } =
+      toolSignals(ctx);
     // a launch flag that grants write access to the whole file system or a home directory (`--allow-write /`, Deno's
     // unscoped `-A`) is the broadest filesystem scope whatever the tools are called (docs/enrichment.md "Launch
     // semantics")
@@ -139,13 +140,16 @@ export const R18 = defineRule({
       ];
     // file tools on a cloud document store change the account's documents (versioned, recoverable), not the host:
     // one band lower than local filesystem writes
-    const local = fsWrite.length > 0 && !(cloudDocuments && fsServers.length === 0);
+    // (so do folder tools of a mail server: its folders are mailboxes)
+    const local = fsWrite.length > 0 && !((cloudDocuments || mailFolders) && fsServers.length === 0);
     if (fsWrite.length || fsServers.length)
       return [
         {
           confidence: local || broadRoots.length ? 1 : 0.6,
           ...(broadRoots.length ? { title: 'Filesystem access rooted at a home directory or the root' } : {}),
-          ...(fsWrite.length && !local ? { title: 'File changes in a cloud document store' } : {}),
+          ...(fsWrite.length && !local
+            ? { title: cloudDocuments ? 'File changes in a cloud document store' : 'Mailbox folder changes' }
+            : {}),
           description: `Filesystem write or repository manipulation via ${[...fsWrite, ...fsServers].slice(0, 5).join(', ')}.`,
           evidence: {
             path: 'tools',

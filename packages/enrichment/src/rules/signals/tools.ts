@@ -101,6 +101,8 @@ function destructiveActions(schema: unknown): string[] {
 /** Cloud document stores: file tools there change account documents (versioned, recoverable), not the host's disk. */
 const CLOUD_STORE =
   /\b(?:google drive|gdrive|dropbox|onedrive|sharepoint|box\.com|amazon s3|s3 buckets?|icloud drive)\b/i;
+/** Mail stores: a "folder" there is a mailbox (create_folder, delete_folder), not a directory on the host. */
+const MAIL_STORE = /\b(?:e-?mail folders?|mailbox(?:es)?|imap|inbox)\b/i;
 /** The MCP SDKs: a package that depends on one is an MCP server, and its description says what it gives an agent. */
 const MCP_SDKS = new Set(['npm:@modelcontextprotocol/sdk', 'npm:fastmcp', 'pypi:mcp', 'pypi:fastmcp']);
 /** A description saying that a language model or agent runs code or commands ("Let language models run code"): a
@@ -192,6 +194,8 @@ export interface ToolSignals {
   fsServers: string[];
   /** the file tools work on a cloud document store (their descriptions name one), not the local filesystem */
   cloudDocuments: boolean;
+  /** the "folder" tools work on mailboxes (their descriptions speak of mail folders), not the local filesystem */
+  mailFolders: boolean;
   /** filesystem roots that are a whole home directory or `/`, when a filesystem server is configured */
   broadRoots: string[];
   /** tools that destroy something other than files (not annotated read-only or non-destructive) */
@@ -324,6 +328,7 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
     destructive,
     irreversible,
     cloudDocuments: p.tools.slice(0, 500).some((t) => CLOUD_STORE.test(t.description)),
+    mailFolders: p.tools.slice(0, 500).some((t) => MAIL_STORE.test(t.description)),
     broadRoots,
     net,
     netServers,
