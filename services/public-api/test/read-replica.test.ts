@@ -82,6 +82,8 @@ afterAll(async () => {
 }, 30_000);
 
 const get = (route: string) => request(base).get(route).set('Authorization', `Bearer ${key}`);
+const submit = (body: object) =>
+  request(base).post('/v1/signals').set('Authorization', `Bearer ${key}`).set('Idempotency-Key', idem()).send(body);
 const listed = async () =>
   ((await get('/v1/assets?limit=100')).body.data as Array<{ fingerprint: string }>).map((a) => a.fingerprint);
 const lagMetric = async () => {
@@ -100,12 +102,7 @@ test('the replica is a streaming standby of the primary', async () => {
 
 test('lists read the replica and lag while its replay is paused; GET after a write reads the primary', async () => {
   const first = signalBody(orgId);
-  const res1 = await request(base)
-    .post('/v1/signals')
-    .set('Authorization', `Bearer ${key}`)
-    .set('Idempotency-Key', idem())
-    .send(first);
-  expect(res1.status).toBe(202);
+  expect((await submit(first)).status).toBe(202);
   // caught up, the list shows the asset (the replica has replayed the write)
   await waitFor(
     'the replica to list the first asset',
@@ -117,12 +114,7 @@ test('lists read the replica and lag while its replay is paused; GET after a wri
   await replica.pool.query('SELECT pg_wal_replay_pause()');
   try {
     const second = signalBody(orgId);
-    const res2 = await request(base)
-      .post('/v1/signals')
-      .set('Authorization', `Bearer ${key}`)
-      .set('Idempotency-Key', idem())
-      .send(second);
-    expect(res2.status).toBe(202);
+    expect((await submit(second)).status).toBe(202);
     // read-your-write: the asset is there at once, read on the primary
     const got = await get(`/v1/assets/${second.fingerprint as string}`);
     expect(got.status).toBe(200);
