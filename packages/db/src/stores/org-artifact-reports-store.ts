@@ -2,9 +2,11 @@
 // hash in `asset_org_artifact_reports`, rebuilt from each org's latest signal by the enrichment job and read only by
 // that org's own views. Nothing here reads or writes `artifacts`, the verdicts shared by hash.
 import type { Pool } from 'pg';
+import { rowByIdSql } from './partitions-store';
 
-// Every org's latest signal of the asset, its `artifacts[].reported` entries (the first entry of a repeated hash wins),
-// replace that asset's report rows in one statement. Entries the API accepted are valid; the verdict filter keeps a
+// Every org's latest signal of the asset (read in the month its id names: partitions-store.ts), its
+// `artifacts[].reported` entries (the first entry of a repeated hash wins), replace that asset's report rows in one
+// statement. Entries the API accepted are valid; the verdict filter keeps a
 // row the table would refuse from failing the enrichment job.
 const RECORD_SQL = `
   WITH src AS (
@@ -12,7 +14,7 @@ const RECORD_SQL = `
            ao.org_id, lower(x.e->>'sha256') AS sha256, x.e->>'path' AS path, x.e->'reported' AS r,
            ao.latest_digest AS digest, s.created AS reported_at
       FROM asset_orgs ao
-      JOIN signals s ON s.id = ao.latest_signal_id
+      CROSS JOIN LATERAL ${rowByIdSql('signals', 'artifacts, created', 'ao.latest_signal_id')} s
       CROSS JOIN LATERAL jsonb_array_elements(
         CASE WHEN jsonb_typeof(s.artifacts) = 'array' THEN s.artifacts ELSE '[]'::jsonb END
       ) WITH ORDINALITY AS x(e, n)
