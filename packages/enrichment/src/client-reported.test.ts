@@ -27,9 +27,14 @@ describe('reportCounts', () => {
     ['malicious', 'benign', false],
     ['malicious', 'suspicious', false],
     ['benign', 'malicious', false],
-    ['malicious', 'invalid', false],
-    // except `unsupported`, which judged nothing
+    ['benign', 'unscannable', false],
+    // a platform verdict that proves nothing (unsupported, unscannable, invalid) lets only a worse claim through
     ['malicious', 'unsupported', true],
+    ['unscannable', 'unsupported', true],
+    ['malicious', 'invalid', true],
+    ['suspicious', 'unscannable', true],
+    ['invalid', 'invalid', false],
+    ['unscannable', 'invalid', false],
   ])('reported %s, platform %s → %s', (verdict, platform_verdict, counts) => {
     expect(reportCounts({ verdict, platform_verdict })).toBe(counts);
   });

@@ -77,13 +77,30 @@ const BY_VERDICT: Partial<
   },
 };
 
+/** The verdicts in rising order (docs/artifacts.md "Verdicts"). */
+const RANK: Record<ArtifactVerdictValue, number> = {
+  benign: 0,
+  unsupported: 1,
+  unscannable: 2,
+  invalid: 3,
+  suspicious: 4,
+  malicious: 5,
+};
+/** Platform verdicts from a complete reading of the bytes: no client claim overrules them, in either direction. */
+const READ_THROUGH = new Set<string>(['benign', 'suspicious', 'malicious']);
+
 /**
- * Whether a report adds a finding: a raising verdict for bytes the platform has not judged. A platform verdict always
- * wins (its scan of the bytes is a fact; the client's is a claim), except `unsupported`, which judged nothing.
+ * Whether a report adds a finding: a raising verdict (malicious, suspicious, invalid, unscannable) for bytes the
+ * platform has not read through. A platform verdict from a complete reading always wins (its scan of the bytes is a
+ * fact; the client's is a claim); one that proves nothing (`unsupported`, `unscannable`, `invalid`) lets only a worse
+ * claim through, so a report can only ever raise.
  */
 export function reportCounts(r: Pick<ClientReport, 'verdict' | 'platform_verdict'>): boolean {
-  const platformJudged = r.platform_verdict !== null && r.platform_verdict !== 'unsupported';
-  return !platformJudged && BY_VERDICT[r.verdict as ArtifactVerdictValue] !== undefined;
+  const reported = r.verdict as ArtifactVerdictValue;
+  if (BY_VERDICT[reported] === undefined) return false;
+  if (r.platform_verdict === null) return true;
+  if (READ_THROUGH.has(r.platform_verdict)) return false;
+  return RANK[reported] > (RANK[r.platform_verdict as ArtifactVerdictValue] ?? Number.POSITIVE_INFINITY);
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -133,7 +150,7 @@ export function clientReportedFindings(reports: readonly ClientReport[]): Client
       title: `File reported ${r.verdict} by your scanner: ${truncate(r.path, 160)}`,
       description:
         `Your own scanner (${analyser}) reported ${truncate(r.path, 300)} ${kind.word}` +
-        `${first ? `: ${first.message as string}` : ''}. The platform has not judged these bytes; ` +
+        `${first ? `: ${first.message as string}` : ''}. The platform has not read these bytes through; ` +
         "this finding is in your organisation's view only.",
       severity: kind.severity,
       category: 'unsafe_serialization',

@@ -96,7 +96,7 @@ export const ZAssetArtifactReport = z
     ...REPORTED_SCAN_SHAPE,
     counts: z.boolean().openapi({
       description:
-        "true when the report adds a client-reported finding to this org's view: a malicious, suspicious, invalid or unscannable report for bytes the platform has not judged (a platform verdict always wins; a reported benign changes nothing)",
+        "true when the report adds a client-reported finding to this org's view: a malicious, suspicious, invalid or unscannable report for bytes the platform has no benign, suspicious or malicious verdict of its own for, and worse than the platform's verdict if any (a reported benign changes nothing)",
     }),
   })
   .openapi('AssetArtifactReport');

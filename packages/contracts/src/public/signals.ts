@@ -25,8 +25,8 @@ const zReportedText = (max: number) =>
 /**
  * A scan result the client made itself (its own scanner, e.g. `risk-scan`, picklescan, ModelScan) for one named file
  * (docs/artifacts.md "Client-reported scan results"). It counts only in the reporting org's own views of the asset,
- * only while the platform has no verdict of its own for those bytes, and only to raise: a reported `benign` changes
- * nothing. It never enters the shared verdict of the hash (`GET /v1/artifacts/{sha256}`).
+ * only while the platform has no complete verdict of its own for those bytes, and only to raise: a reported `benign`
+ * changes nothing. It never enters the shared verdict of the hash (`GET /v1/artifacts/{sha256}`).
  */
 export const REPORTED_SCAN_SHAPE = {
   verdict: z.enum(ARTIFACT_VERDICTS).openapi({ description: "the client's analyser's verdict for these bytes" }),
@@ -85,7 +85,7 @@ export const ZSignalArtifact = z
       .openapi({ description: 'size in bytes' }),
     reported: ZReportedScan.optional().openapi({
       description:
-        "the client's own scan result for these bytes: counts only in this org's views of the asset, only while the platform has no verdict of its own, and never lowers anything (docs/artifacts.md)",
+        "the client's own scan result for these bytes: counts only in this org's views of the asset, only while the platform has no complete verdict of its own, and never lowers anything (docs/artifacts.md)",
     }),
   })
   .openapi('SignalArtifact');

@@ -1,6 +1,6 @@
 // Client-reported scan results in an org's AI-BOM (docs/artifacts.md "Client-reported scan results"): the stored AI-BOM
 // is shared by every org and holds the platform's verdicts only; at read time the org's own counting reports (a raising
-// verdict for bytes the platform has not judged) are added to the file components whose SHA-256 they name, marked as
+// verdict for bytes the platform has not read through) are added to the file components whose SHA-256 they name, marked as
 // the client's claim in every format. A reported benign is never written into a BOM, where it would read as a clearance.
 
 /** One file's client-reported verdict as the AI-BOM formats state it. */
@@ -18,7 +18,7 @@ const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && 
 export function clientReportText(r: BomClientReport): string {
   return (
     `Client-reported verdict: ${r.verdict} (analyser ${r.analyser} ${r.analyser_version}), ` +
-    "from this organisation's own scanner; the platform has not judged these bytes."
+    "from this organisation's own scanner, not verified by the platform."
   );
 }
 

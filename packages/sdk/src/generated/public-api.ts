@@ -1258,7 +1258,7 @@ export interface components {
        * @example 1.4.0
        */
       analyser_version: string;
-      /** @description true when the report adds a client-reported finding to this org's view: a malicious, suspicious, invalid or unscannable report for bytes the platform has not judged (a platform verdict always wins; a reported benign changes nothing) */
+      /** @description true when the report adds a client-reported finding to this org's view: a malicious, suspicious, invalid or unscannable report for bytes the platform has no benign, suspicious or malicious verdict of its own for, and worse than the platform's verdict if any (a reported benign changes nothing) */
       counts: boolean;
       /** @description at most 10 of the analyser's findings, quoted as evidence */
       findings?: {
@@ -2139,7 +2139,7 @@ export interface components {
       /** @enum {string} */
       severity: 'critical' | 'high' | 'medium' | 'low' | 'informational';
     };
-    /** @description the client's own scan result for these bytes: counts only in this org's views of the asset, only while the platform has no verdict of its own, and never lowers anything (docs/artifacts.md) */
+    /** @description the client's own scan result for these bytes: counts only in this org's views of the asset, only while the platform has no complete verdict of its own, and never lowers anything (docs/artifacts.md) */
     ReportedScan: {
       /**
        * @description the analyser that made it
