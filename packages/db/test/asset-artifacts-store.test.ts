@@ -5,6 +5,7 @@ import {
   readAssetArtifacts,
   recordAssetArtifacts,
 } from '../src';
+import { ASSETS_NAMING_SQL } from '../src/stores/asset-artifacts-store';
 import { scratchDatabase } from './scratch-database';
 
 // docs/artifacts.md "Judgement": the hashes each asset names, replaced per enrichment, and the re-enrichment of the
@@ -122,10 +123,9 @@ describe('asset artifacts store', () => {
       [n],
     );
     await pool.query('ANALYZE asset_artifacts');
-    const plan = await pool.query<{ 'QUERY PLAN': unknown }>(
-      `EXPLAIN (FORMAT JSON) SELECT DISTINCT aa.livemode, aa.fingerprint FROM asset_artifacts aa WHERE aa.sha256 = ANY ($1::text[])`,
-      [[hash('9')]],
-    );
+    const plan = await pool.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${ASSETS_NAMING_SQL}`, [
+      [hash('9')],
+    ]);
     const text = JSON.stringify(plan.rows[0]?.['QUERY PLAN']);
     expect(text).toContain('asset_artifacts_sha256_idx');
     expect(text).not.toContain('Seq Scan');

@@ -45,6 +45,9 @@ export async function recordAssetArtifacts(
   ]);
 }
 
+/** The assets (both modes) naming one of the hashes in $1, found by the sha256 index (its plan is tested). */
+export const ASSETS_NAMING_SQL = `SELECT DISTINCT aa.livemode, aa.fingerprint FROM asset_artifacts aa WHERE aa.sha256 = ANY ($1::text[])`;
+
 /**
  * Every asset (both modes) naming one of `sha256s`: enriched ones become stale, and enriched, stale and pending ones get
  * an enrichment outbox row with `reason` (the worker's outbox relay enqueues it), in one statement — what an advisory
@@ -56,13 +59,7 @@ export async function markAssetsForArtifactReenrichment(
   input: { sha256s: readonly string[]; reason: string },
 ): Promise<number> {
   if (input.sha256s.length === 0) return 0;
-  const res = await db.query(
-    reenrichMatchedSql(
-      `SELECT DISTINCT aa.livemode, aa.fingerprint FROM asset_artifacts aa WHERE aa.sha256 = ANY ($1::text[])`,
-      '$2',
-    ),
-    [input.sha256s, input.reason],
-  );
+  const res = await db.query(reenrichMatchedSql(ASSETS_NAMING_SQL, '$2'), [input.sha256s, input.reason]);
   return res.rows.length;
 }
 
