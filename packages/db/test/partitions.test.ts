@@ -171,6 +171,20 @@ describe('monthly partitions of signals and events', () => {
     expect(plan.map((r) => r['QUERY PLAN']).join('\n')).not.toContain('risk_id_time(');
   });
 
+  it('has no store statement that joins signals or events on the id alone', () => {
+    // such a join probes every month's index; rowByIdSql reads the month the id names
+    const dir = path.join(__dirname, '..', 'src', 'stores');
+    const found = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) =>
+        [
+          ...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/JOIN\s+(signals|events)\s+\w+\s+ON\s+\w+\.id\s*=/gi),
+        ].map((m) => `${f}: ${m[0]}`),
+      );
+    expect(found).toEqual([]);
+  });
+
   it('reads one partition for a look-up by id, and still finds a row whose created strays from its id', async () => {
     for (const [table, ids] of [
       ['signals', signalIds],
