@@ -1,4 +1,5 @@
 // The asynchronous asset projection of bulk ingest (docs/reliability.md "Asset projection").
+import { signalsStore as sql, withIngestSession } from '@risk/db';
 import { currentSlowdown } from '@risk/time-budget';
 import request from 'supertest';
 import { createApp } from '../src/app';
@@ -173,4 +174,38 @@ test('lists reflect a bulk within the documented lag (1 s on the reference machi
   } finally {
     await projector.stop();
   }
+});
+
+test('a claim locks only the buckets it asks for, oldest head first, and takes a prefix of each in acceptance order', async () => {
+  await projected(h);
+  // 64 new assets over two requests: every bucket gets markers
+  expect((await bulk(Array.from({ length: 32 }, () => signalBody(h.orgId)))).status).toBe(202);
+  expect((await bulk(Array.from({ length: 32 }, () => signalBody(h.orgId)))).status).toBe(202);
+  const markers = await h.ctx.db.prisma.signalProjection.findMany({ orderBy: { seq: 'asc' } });
+  const heads = [...new Set(markers.map((m) => m.bucket))]; // buckets by their oldest marker
+  expect(heads.length).toBeGreaterThan(2);
+
+  const held = await withIngestSession(h.ctx.db.pool, async (session) => {
+    session.inTransaction = true;
+    try {
+      const [, claimed] = await session.run([sql.begin, sql.claimProjection(500, 2)].join(';\n'));
+      const [locks] = await session.run(
+        `SELECT objid::bigint AS bucket FROM pg_locks
+          WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND objsubid = 2
+            AND classid = hashtext('signal_projection')::oid ORDER BY 1`,
+      );
+      return {
+        rows: claimed!.rows as Array<{ id: string; bucket: number }>,
+        locked: locks!.rows.map((r: { bucket: string }) => Number(r.bucket)),
+      };
+    } finally {
+      await session.run('ROLLBACK');
+      session.inTransaction = false;
+    }
+  });
+  // exactly the two buckets with the oldest heads, and every pending marker of theirs, in seq order
+  expect(held.locked).toEqual([...heads.slice(0, 2)].sort((a, b) => a - b));
+  const expected = markers.filter((m) => heads.slice(0, 2).includes(m.bucket)).map((m) => m.signal_id);
+  expect(held.rows.map((r) => r.id)).toEqual(expected);
+  await projected(h);
 });
