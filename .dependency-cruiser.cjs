@@ -22,7 +22,7 @@ const LAYERS = {
   db: ['contracts'],
   common: ['contracts', 'db', 'redaction'],
   firewalls: ['common', 'contracts', 'db', 'thread-pool'],
-  testing: ['common', 'contracts', 'db'],
+  testing: ['common', 'contracts', 'db', 'time-budget'],
   'public-api': ['artifacts', 'common', 'contracts', 'db', 'enrichment', 'redaction'],
   'admin-api': ['common', 'contracts', 'db', 'firewalls'],
   worker: ['artifacts', 'common', 'contracts', 'db', 'enrichment', 'firewalls', 'redaction', 'thread-pool'],
