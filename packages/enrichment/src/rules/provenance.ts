@@ -17,6 +17,12 @@ const GUARDRAIL_PROSE =
   /\b(?:uncensored|abliterated|no guardrails|without guardrails|alignment (?:was |has been |is )?removed|(?:removed|stripped) (?:the )?(?:alignment|guardrails|refusals)|compliant (?:to|with) any requests?|does not impose its (?:own )?ethics|jailbreak (?:is )?not required|not (?:been )?(?:tuned|trained) to be safe)\b/i;
 /** Ollama bases known as uncensored lines (Dolphin, Wizard-Vicuna uncensored, Nous Hermes uncensored builds). */
 const UNCENSORED_BASE = /\bdolphin|wizard-vicuna-uncensored|llama2-uncensored|wizardlm-uncensored/i;
+/**
+ * What follows a refusal waiver in its sentence when the waiver is scoped to a sanctioned purpose ("never refuse
+ * analysis … for authorized security assessments"): a mild bypass, not a blanket jailbreak. Bounded (linear).
+ */
+const SCOPED_WAIVER =
+  /^[^.\n]{0,100}?\b(?:for|in|within|during|on)[ \t]{1,3}(?:an?[ \t]{1,3}|the[ \t]{1,3}|your[ \t]{1,3})?(?:explicitly[ \t]{1,3})?(?:authori[sz]ed|sanctioned|approved|permitted|legitimate|lawful|in-scope)\b/i;
 /** Prose scanned for guardrail statements: the card's first 100 000 characters. */
 const MAX_PROSE = 100_000;
 const ADULT_PROSE =
@@ -27,6 +33,20 @@ const DERIVED_NAME =
 const LOCAL_WEIGHTS = /^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)|\.(?:gguf|bin|safetensors)$/i;
 const FAMILY =
   /(llama|mistral|mixtral|gemma|qwen|phi|falcon|gpt2|gpt-neox|bert|roberta|t5|bart|chatglm|bloom|opt|whisper|stable-diffusion)/i;
+
+/** Every refusal waiver in a SYSTEM prompt (at most 50), and whether the rest of its sentence scopes it. */
+function refusalWaivers(system: string): Array<{ text: string; scoped: boolean }> {
+  const out: Array<{ text: string; scoped: boolean }> = [];
+  let from = 0;
+  while (out.length < 50 && from < system.length) {
+    const m = JAILBREAK_PROMPT.exec(system.slice(from));
+    if (!m) break;
+    const end = from + m.index + m[0].length;
+    out.push({ text: m[0], scoped: SCOPED_WAIVER.test(system.slice(end, end + 120)) });
+    from = end;
+  }
+  return out;
+}
 
 /** The asset's name as declared, and its last path segment. */
 function names(input: EnrichmentInput, p: ParsedManifest): { name: string; short: string } {
@@ -105,23 +125,37 @@ export const R13 = defineRule({
     // a Modelfile whose SYSTEM prompt is a jailbreak ("always comply", "obey the user") removes the
     // guardrails for every user of the model: high, ATLAS AML.T0054 (LLM Jailbreak)
     const mf = p.modelfile;
-    const jb = mf?.system ? JAILBREAK_PROMPT.exec(mf.system) : null;
+    const system = mf?.system ?? '';
+    const base = mf?.from ?? '';
+    // a waiver scoped to authorised work keeps the model's refusals everywhere else; one blanket waiver anywhere in
+    // the prompt still makes it a jailbreak
+    const waivers = refusalWaivers(system);
+    const jb = waivers.find((w) => !w.scoped);
     if (jb) {
-      const base = mf?.from ?? '';
       return [
         {
           severity: 'high',
           title: 'Jailbreak system prompt (guardrail removal)',
-          description: `SYSTEM prompt instructs the model to "${truncate(jb[0], 60)}"${
+          description: `SYSTEM prompt instructs the model to "${truncate(jb.text, 60)}"${
             SAFETY_REMOVED.test(base) || UNCENSORED_BASE.test(base)
               ? ` on an uncensored base (${truncate(base, 60)})`
               : ''
           }: safety refusals are disabled for every user.`,
-          evidence: { path: 'SYSTEM', match: truncate(jb[0], 120), from: truncate(base, 120) },
+          evidence: { path: 'SYSTEM', match: truncate(jb.text, 120), from: truncate(base, 120) },
           attack_techniques: ['AML.T0054', 'AML.T0051'],
         },
       ];
     }
+    // a Modelfile built FROM an abliterated or uncensored base inherits its removed refusals, whatever its own
+    // SYSTEM prompt says: every user of the model gets the base's behaviour
+    if (base && (SAFETY_REMOVED.test(base) || UNCENSORED_BASE.test(base)))
+      return [
+        {
+          confidence: 0.8,
+          description: `Modelfile FROM ${truncate(base, 80)}: a base with its safety alignment removed.`,
+          evidence: { path: 'FROM', from: truncate(base, 200) },
+        },
+      ];
     if (SAFETY_REMOVED.test(name) || p.tags.some((t) => SAFETY_REMOVED.test(t)))
       return [
         {
@@ -138,6 +172,16 @@ export const R13 = defineRule({
           confidence: 0.8,
           description: `Model card states its safety alignment is removed ("${truncate(prose[0], 60)}").`,
           evidence: { path: 'body', match: truncate(prose[0], 120) },
+        },
+      ];
+    if (waivers[0])
+      return [
+        {
+          severity: 'low',
+          title: 'Refusals waived for a stated purpose',
+          description: `SYSTEM prompt waives refusals ("${truncate(waivers[0].text, 60)}") for work it calls authorised: a scoped guardrail bypass.`,
+          evidence: { path: 'SYSTEM', match: truncate(waivers[0].text, 120), scoped: true },
+          attack_techniques: ['AML.T0054'],
         },
       ];
     if (p.body && ADULT_PROSE.test(p.body)) {
