@@ -121,6 +121,8 @@ export interface ContainerSpec {
   commands: string[];
   /** compose `ports` published on every host interface (no host IP, or 0.0.0.0) */
   published_ports?: string[];
+  /** compose `security_opt` entries that switch a confinement profile off (`seccomp:unconfined`, `label:disable`) */
+  unconfined?: string[];
 }
 
 /** A browser extension manifest.json (MV2/MV3). */

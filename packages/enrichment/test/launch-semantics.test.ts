@@ -2,7 +2,7 @@
 // (docs/enrichment.md "Launch semantics" and "Vulnerability calibration").
 import { enrich, type EnrichmentInput } from '../src/index';
 import { poetryUpper } from '../src/advisories/spec-bounds';
-import { argSecrets, hostEscapeFlags, tokenize, tokenRedirects } from '../src/rules/signals/launch';
+import { argSecrets, hostEscapeFlags, tokenize, tokenRedirects, unconfinedFlags } from '../src/rules/signals/launch';
 import { CTX, input } from './helpers';
 
 function run(over: Partial<EnrichmentInput>) {
@@ -50,6 +50,28 @@ describe('launch commands and their flags', () => {
       raw_manifest: mcp({ s: { command: 'bash', args: ['-c', 'docker run --privileged -i img:1.0'] } }),
     });
     expect(by('R24')).toHaveLength(1);
+  });
+
+  it('seccomp switched off is read alike in compose and docker run: medium, not a host escape', () => {
+    const l = { path: 'x', tokens: tokenize('docker run --security-opt seccomp=unconfined img:1'), text: '' };
+    expect(hostEscapeFlags(l)).toEqual([]);
+    expect(unconfinedFlags(l)).toEqual(['--security-opt seccomp=unconfined']);
+    const compose = (opt: string) =>
+      ['services:', '  gpu:', '    image: rocm/pytorch:rocm6.2', '    security_opt:', `      - ${opt}`, ''].join('\n');
+    const { r, by } = run({ asset_type: 'container_image', raw_manifest: compose('seccomp:unconfined') });
+    expect(by('R24').map((f) => f.severity)).toEqual(['medium']);
+    expect(r.intrinsic_risk_severity).toBe('medium');
+    // a profile that is set (or no-new-privileges) is confinement, not its absence
+    expect(run({ asset_type: 'container_image', raw_manifest: compose('no-new-privileges:true') }).by('R24')).toEqual(
+      [],
+    );
+    const script = run({
+      asset_type: 'agent',
+      raw_manifest: mcp({
+        s: { command: 'bash', args: ['-c', 'docker run --security-opt apparmor=unconfined -i img:1.0'] },
+      }),
+    });
+    expect(script.by('R24').map((f) => f.severity)).toEqual(['medium']);
   });
 
   it('compose volumes are judged like docker run -v: a folder inside home is an ordinary bind mount', () => {

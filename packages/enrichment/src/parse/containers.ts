@@ -146,6 +146,12 @@ function publishedOnAllInterfaces(v: unknown): string | null {
   return capItem(s);
 }
 
+/**
+ * A `security_opt` entry that switches a confinement profile off: seccomp, AppArmor or the masked system paths
+ * `unconfined`, SELinux labelling `disable` (`seccomp:unconfined`, `seccomp=unconfined`, `label:disable`).
+ */
+export const UNCONFINED_OPT = /^(?:seccomp|apparmor|systempaths)[:=]unconfined$|^label[:=]disable$/i;
+
 export function parseCompose(p: ParsedManifest, y: Obj): void {
   const containers: ContainerSpec[] = [];
   let commandText = 0;
@@ -173,6 +179,7 @@ export function parseCompose(p: ParsedManifest, y: Obj): void {
       published_ports: (Array.isArray(s.ports) ? s.ports.slice(0, MAX_PATTERNS) : [])
         .map(publishedOnAllInterfaces)
         .filter((x): x is string => x !== null),
+      unconfined: capItems(s.security_opt).filter((o) => UNCONFINED_OPT.test(o.trim())),
     });
   }
   p.containers = containers;

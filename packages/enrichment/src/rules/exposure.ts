@@ -3,7 +3,15 @@
 import type { McpServerEntry } from '../types';
 import { uniq } from '../util';
 import { defineRule, type Emission } from './define';
-import { environment, hostEscapeFlags, isLoopback, launches, plainHttpEndpoints, urlHost } from './signals/launch';
+import {
+  environment,
+  hostEscapeFlags,
+  isLoopback,
+  launches,
+  plainHttpEndpoints,
+  unconfinedFlags,
+  urlHost,
+} from './signals/launch';
 
 const PRIV_ARGS = /^--privileged$|^--(?:network|net)(?:=|\s)?host$|docker\.sock|^--pid(?:=|\s)?host$|^--cap-add/;
 const HOME_MOUNT = /(?:^|[\s=:])(?:\$HOME|~|\/home\/[\w.-]+|\/root|\/Users\/[\w.-]+)(?:\/?)(?::|$)/;
@@ -85,6 +93,22 @@ export const R24 = defineRule({
           .slice(0, 5)
           .join(', ')}.`,
         evidence: { path: priv[0]?.path ?? 'services', containers: priv.slice(0, 20) },
+        capabilities: ['host_access'],
+      });
+    // a confinement profile switched off (seccomp/AppArmor unconfined) in compose or `docker run` alike: the container
+    // keeps its namespaces, so isolation is weakened rather than handed over — medium (docs/enrichment.md R24)
+    const unconfined = [
+      ...(p.containers ?? []).flatMap((c) => (c.unconfined ?? []).map((o) => ({ path: c.path, flag: o }))),
+      ...launches(p).flatMap((l) => unconfinedFlags(l).map((f) => ({ path: l.path, flag: f }))),
+    ];
+    if (unconfined.length)
+      out.push({
+        severity: 'medium',
+        title: 'Container confinement switched off',
+        description: `Container runs without its confinement profile: ${uniq(unconfined.map((u) => u.flag))
+          .slice(0, 5)
+          .join(', ')}.`,
+        evidence: { path: unconfined[0]!.path, flags: uniq(unconfined.map((u) => u.flag)).slice(0, 10) },
         capabilities: ['host_access'],
       });
     return out;

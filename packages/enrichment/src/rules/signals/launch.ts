@@ -2,7 +2,7 @@
 // them: MCP servers' command + args, Dockerfile RUN/CMD/ENTRYPOINT and compose command/entrypoint, notebook shell
 // escapes (docs/enrichment.md "Launch semantics"). Every check walks tokens or lines once; no pattern has an
 // unbounded gap before a literal.
-import { exposesHost } from '../../parse/containers';
+import { exposesHost, UNCONFINED_OPT } from '../../parse/containers';
 import type { ParsedManifest } from '../../types';
 
 /** One command line as tokens, with where it came from. */
@@ -99,13 +99,35 @@ export function broadWriteGrant(l: Launch): string | null {
 }
 
 const CONTAINER_RUNTIMES = new Set(['docker', 'podman', 'nerdctl']);
-/** Flags of a `docker run` (or podman) that hand the container the host. Empty when the launch starts no container. */
-export function hostEscapeFlags(l: Launch): string[] {
+/** The arguments after `docker run`/`create` (or podman, nerdctl); null when the launch starts no container. */
+function containerRunArgs(l: Launch): string[] | null {
   const i = l.tokens.findIndex(
     (t, k) => CONTAINER_RUNTIMES.has(base(t)) && /^(?:run|create)$/.test(l.tokens[k + 1] ?? ''),
   );
-  if (i < 0) return [];
-  const t = l.tokens.slice(i + 2);
+  return i < 0 ? null : l.tokens.slice(i + 2);
+}
+
+/**
+ * `--security-opt` values of a `docker run` that switch a confinement profile off (`seccomp=unconfined`,
+ * `apparmor=unconfined`, `label=disable`): read like compose `security_opt` (src/parse/containers.ts UNCONFINED_OPT).
+ * The container keeps its namespaces and dropped capabilities, so this weakens isolation rather than handing over the
+ * host (docs/enrichment.md "Launch semantics").
+ */
+export function unconfinedFlags(l: Launch): string[] {
+  const t = containerRunArgs(l) ?? [];
+  const out: string[] = [];
+  t.forEach((a, k) => {
+    if (!/^--security-opt(?:=|$)/.test(a)) return;
+    const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : (t[k + 1] ?? '');
+    if (UNCONFINED_OPT.test(v)) out.push(`--security-opt ${v}`);
+  });
+  return out;
+}
+
+/** Flags of a `docker run` (or podman) that hand the container the host. Empty when the launch starts no container. */
+export function hostEscapeFlags(l: Launch): string[] {
+  const t = containerRunArgs(l);
+  if (!t) return [];
   const out: string[] = [];
   t.forEach((a, k) => {
     const next = t[k + 1] ?? '';
@@ -113,8 +135,6 @@ export function hostEscapeFlags(l: Launch): string[] {
     if (/^--(?:network|net|pid|ipc|uts|userns)=host$/.test(a)) out.push(a);
     if (/^--(?:network|net|pid|ipc|uts|userns)$/.test(a) && next === 'host') out.push(`${a} host`);
     if (/^--cap-add(?:=|$)/.test(a)) out.push(a.includes('=') ? a : `--cap-add ${next}`);
-    if (/^--security-opt(?:=|$)/.test(a) && /unconfined/.test(a.includes('=') ? a : next))
-      out.push('--security-opt unconfined');
     if (/^(?:-v|--volume|--mount)$/.test(a) || /^(?:-v|--volume|--mount)=/.test(a)) {
       const spec =
         a.includes('=') && !a.startsWith('--mount')
