@@ -1,4 +1,5 @@
-import { fixture } from './helpers';
+import { analyze } from '../src/index';
+import { fixture, input } from './helpers';
 import { find, ids } from './rules-fixtures';
 
 describe('provenance rules', () => {
@@ -12,6 +13,14 @@ describe('provenance rules', () => {
     expect(
       ids({ name: 'pcuenq/pokemon-lora', raw_manifest: fixture('21-hf-card-pokemon-lora-README.md') }),
     ).not.toContain('R12');
+  });
+  it('R12/R21: a Modelfile FROM a template placeholder names no base model and pulls nothing', () => {
+    const a = analyze(input({ asset_type: 'model', raw_manifest: 'FROM {{BASE}}\nSYSTEM """Be helpful."""\n' }));
+    expect(a.findings.find((f) => f.rule_id === 'R12')).toMatchObject({ confidence: 0.6, evidence: { path: 'FROM' } });
+    expect(a.findings.map((f) => f.rule_id)).not.toContain('R21');
+    expect(a.parsed.base_models).toEqual([]);
+    // a moving model tag is rated like a moving image tag
+    expect(find({ asset_type: 'model', raw_manifest: 'FROM mistral-nemo:latest\n' }, 'R21')[0]?.severity).toBe('low');
   });
   it('R13 NSFW / uncensored', () => {
     expect(ids({ name: 'someone/Llama-3-8B-abliterated' })).toContain('R13');

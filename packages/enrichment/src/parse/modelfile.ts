@@ -99,6 +99,14 @@ export function readModelfile(lines: readonly string[]): Modelfile | null {
   return mf;
 }
 
+/**
+ * A FROM that is a template placeholder (`{{BASE}}`, `${BASE_MODEL}`, `<base-model>`), filled in by a script before
+ * `ollama create`: it names no model, so it is neither a base model nor an unpinned pull.
+ */
+export function isBasePlaceholder(from: string): boolean {
+  return /\{\{|\$\{|^\$[A-Za-z_]|^<[^<>\s]{1,80}>$/.test(from);
+}
+
 export function parseModelfile(p: ParsedManifest, mf: Modelfile): void {
   p.modelfile = mf;
   p.license_text = mf.license;
@@ -109,7 +117,7 @@ export function parseModelfile(p: ParsedManifest, mf: Modelfile): void {
   }
   const from = mf.from ?? '';
   if (/\.(gguf|bin|safetensors|pt|pth)$/i.test(from)) p.files.push({ path: from });
-  else p.base_models.push(from);
+  else if (!isBasePlaceholder(from)) p.base_models.push(from);
   for (const a of mf.adapters) p.files.push({ path: a });
   if (mf.template) p.chat_template = mf.template;
 }

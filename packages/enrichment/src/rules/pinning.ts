@@ -1,5 +1,6 @@
 // Supply-chain rules on pins: unpinned launchers, images and fetched code (R21), version ranges (R22)
 // (docs/enrichment.md "Rule catalogue"). Known vulnerable versions (R23) are in vulnerable-versions.ts.
+import { isBasePlaceholder } from '../parse/modelfile';
 import type { Dependency, McpServerEntry } from '../types';
 import { isObj, uniq } from '../util';
 import { isPinned } from '../versions';
@@ -144,8 +145,13 @@ export const R21 = defineRule({
         capabilities: ['supply_chain'],
       });
     const f = p.modelfile?.from;
-    if (f && !/[\\/]|\.gguf$/i.test(f) && (!f.includes(':') || /:latest$/i.test(f)))
-      out.push({ description: `Modelfile FROM ${f} is not pinned to a tag.`, evidence: { path: 'FROM', from: f } });
+    if (f && !/[\\/]|\.gguf$/i.test(f) && !isBasePlaceholder(f) && (!f.includes(':') || /:latest$/i.test(f)))
+      out.push({
+        // a moving model tag is the same supply-chain gap as a moving image tag: low, as a reviewer rates both
+        severity: 'low',
+        description: `Modelfile FROM ${f} is not pinned to a tag.`,
+        evidence: { path: 'FROM', from: f },
+      });
     const cs = p.containers ?? [];
     const images = cs.filter((c) => c.image && unpinnedImage(c.image)).map((c) => c.image as string);
     if (images.length)

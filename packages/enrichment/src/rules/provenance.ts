@@ -1,5 +1,6 @@
 // Provenance and safety rules: lineage, removed alignment, publisher verification and typosquats
 // (docs/enrichment.md "Rule catalogue", R12–R15).
+import { isBasePlaceholder } from '../parse/modelfile';
 import { truncate } from '../util';
 import { defineRule, type Emission } from './define';
 import { cardAuthorClaim, typosquatTarget, VERIFIED } from './signals/publisher';
@@ -104,6 +105,13 @@ export const R12 = defineRule({
       out.push({
         confidence: 0.6,
         description: `Modelfile FROM a local file (${truncate(from, 80)}): the base model is not named.`,
+        evidence: { path: 'FROM', from: truncate(from, 200) },
+      });
+    // a template placeholder is filled in by whoever builds it: which model ships is not said here
+    else if (from && isBasePlaceholder(from))
+      out.push({
+        confidence: 0.6,
+        description: `Modelfile FROM a template placeholder (${truncate(from, 80)}): the base model is not named.`,
         evidence: { path: 'FROM', from: truncate(from, 200) },
       });
     return out;
