@@ -14,6 +14,15 @@ describe('provenance rules', () => {
       ids({ name: 'pcuenq/pokemon-lora', raw_manifest: fixture('21-hf-card-pokemon-lora-README.md') }),
     ).not.toContain('R12');
   });
+  it('R12 asks for a base model only where the format can declare one (a card, not a weights index)', () => {
+    const index = JSON.stringify({
+      metadata: { total_size: 16 },
+      weight_map: { 'lm_head.weight': 'model-00001-of-00002.safetensors' },
+    });
+    expect(ids({ asset_type: 'model', name: 'someone/Llama3-GGuf', raw_manifest: index })).not.toContain('R12');
+    const card = '---\nlicense: mit\n---\n# Llama3 GGUF\nQuantized weights.\n';
+    expect(ids({ asset_type: 'model', name: 'someone/Llama3-GGuf', raw_manifest: card })).toContain('R12');
+  });
   it('R12/R21: a Modelfile FROM a template placeholder names no base model and pulls nothing', () => {
     const a = analyze(input({ asset_type: 'model', raw_manifest: 'FROM {{BASE}}\nSYSTEM """Be helpful."""\n' }));
     expect(a.findings.find((f) => f.rule_id === 'R12')).toMatchObject({ confidence: 0.6, evidence: { path: 'FROM' } });

@@ -5,8 +5,9 @@ import type { EnrichmentInput, ParsedManifest } from '../types';
 import type { ManifestDocument } from './document';
 
 /**
- * What a manifest of a format can carry. `licence` decides whether a missing licence is a finding (R08); the others
- * say which rules can find something in it and are printed in the docs.
+ * What a manifest of a format can carry. `licence` decides whether a missing licence is a finding (R08), `lineage`
+ * (a declared base model) whether a missing base model is (R12); the others say which rules can find something in it
+ * and are printed in the docs.
  */
 export const CARRIES = [
   'licence',
@@ -16,6 +17,7 @@ export const CARRIES = [
   'environment',
   'endpoints',
   'artifacts',
+  'lineage',
 ] as const;
 export type Carry = (typeof CARRIES)[number];
 

@@ -81,7 +81,7 @@ export const HF_MODEL_CARD = defineFormat({
   names: /^readme\.md$/i,
   recognise: (doc, ctx) => cardConfidence(doc, ctx.input, false),
   parse: (p, doc) => parseAnyCard(p, doc),
-  carries: ['licence', 'artifacts'],
+  carries: ['licence', 'artifacts', 'lineage'],
   corpus: { name: 'hf_model_card', example: 'c091' },
   notes:
     'Also the fallback for prose submitted as a model: a README without front matter is still its card, so licence and safety rules read it.',
@@ -295,7 +295,7 @@ export const MODELFILE = defineFormat({
     const mf = modelfileOf(doc);
     if (mf) parseModelfile(p, mf);
   },
-  carries: ['artifacts'],
+  carries: ['artifacts', 'lineage'],
   ecosystem: 'ollama',
   corpus: { name: 'modelfile', example: 'c028' },
   notes:

@@ -1,5 +1,6 @@
 // Provenance and safety rules: lineage, removed alignment, publisher verification and typosquats
 // (docs/enrichment.md "Rule catalogue", R12–R15).
+import { carries } from '../formats';
 import { isBasePlaceholder } from '../parse/modelfile';
 import { truncate } from '../util';
 import { defineRule, type Emission } from './define';
@@ -70,7 +71,9 @@ export const R12 = defineRule({
     const { short } = names(input, p);
     const isModel = input.asset_type === 'model';
     const out: Emission[] = [];
-    if (isModel && p.base_models.length === 0) {
+    // only a format that can declare a base model (a card's base_model, a Modelfile's FROM) can be missing one: a
+    // weights index or a file listing never says, whatever the repository is called
+    if (isModel && p.base_models.length === 0 && carries(p.kind, 'lineage')) {
       const derived =
         DERIVED_NAME.test(short) ||
         p.tags.some((t) => /^(lora|peft|merge|mergekit|gguf|gptq|awq|quantized|adapter)$/i.test(t)) ||
