@@ -232,3 +232,33 @@ describe('R14 authorship claims against the publisher', () => {
     expect(other.map((f) => f.evidence.publishers)).toEqual([['modelcontextprotocol']]);
   });
 });
+
+describe('R21 fetched code, by where it runs', () => {
+  const nb = (...lines: string[]) =>
+    JSON.stringify({ nbformat: 4, metadata: {}, cells: [{ cell_type: 'code', source: lines.map((l) => `${l}\n`) }] });
+  const r21 = (raw: string, asset_type: 'notebook' | 'container_image') =>
+    find({ asset_type, raw_manifest: raw }, 'R21')
+      .filter((f) => f.title === 'Code fetched from a URL or VCS without a pin')
+      .map((f) => f.severity);
+
+  it('a notebook cloning a repository at its default branch is a low note', () => {
+    expect(
+      r21(nb('!git clone https://github.com/org/demo.git', '!pip install -r demo/requirements.txt'), 'notebook'),
+    ).toEqual(['low']);
+  });
+
+  it('a notebook piping a remote script to a shell stays medium', () => {
+    expect(
+      r21(nb('!git clone https://github.com/org/demo.git', '!curl -fsSL https://x.example/i.sh | sh'), 'notebook'),
+    ).toEqual(['medium']);
+  });
+
+  it('the same clone baked into an image stays medium', () => {
+    expect(
+      r21(
+        'FROM python:3.12-slim\nRUN git clone https://github.com/org/demo.git /app\nCMD ["python", "/app/main.py"]\n',
+        'container_image',
+      ),
+    ).toEqual(['medium']);
+  });
+});

@@ -202,10 +202,20 @@ export const R21 = defineRule({
         evidence: { path: tagged[0]?.path ?? 'requirements', requirements: tagged.slice(0, 20) },
       });
     const cells = p.notebook_code ? fetchedCode([p.notebook_code], 'cells') : null;
-    if (cells) out.push(cells);
+    // a notebook is run cell by cell by the person reading it, in a runtime of its own (Colab, a local kernel): a
+    // repository cloned at its default branch there is seen when it runs and deployed nowhere, unlike a Dockerfile
+    // that bakes it into an image or a server launch that fetches it on every start. Low, unless a remote script is
+    // piped to a shell (docs/enrichment.md R21)
+    if (cells) out.push(onlyVcs(cells) ? { ...cells, severity: 'low' } : cells);
     return out;
   },
 });
+
+/** A fetched-code finding whose only kind is a VCS checkout at a moving ref. */
+function onlyVcs(e: Emission): boolean {
+  const kinds = e.evidence.kinds;
+  return Array.isArray(kinds) && kinds.every((k) => k === 'VCS source at a moving ref');
+}
 
 /** A pip-install-without-version finding for build commands or notebook cells. */
 function unpinnedInstalls(commands: readonly string[], path: string): Emission | null {
