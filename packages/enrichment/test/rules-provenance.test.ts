@@ -121,6 +121,14 @@ describe('provenance rules', () => {
     expect(f?.confidence).toBe(0.6);
     expect(f?.evidence).toMatchObject({ match: 'trust_remote_code is required' });
   });
+  it('R15: a scoped npm name and a sibling build variant are not squats; a near-miss still is', () => {
+    expect(ids({ asset_type: 'package', name: '@langchain/openai' })).not.toContain('R15');
+    expect(ids({ asset_type: 'package', name: 'faiss-gpu' })).not.toContain('R15');
+    expect(find({ asset_type: 'package', name: 'faiss-cpx' }, 'R15')[0]?.evidence.resembles).toBe('faiss-cpu');
+    expect(find({ asset_type: 'package', name: 'langchain-openal' }, 'R15')[0]?.evidence.resembles).toBe(
+      'langchain-openai',
+    );
+  });
   it('R15 typosquats (edit distance and homoglyph), not the real names', () => {
     expect(find({ asset_type: 'package', name: 'transfromers' }, 'R15')[0]?.evidence.resembles).toBe('transformers');
     expect(find({ name: 'meta-1lama/Llama-3-8B' }, 'R15')[0]?.evidence).toMatchObject({

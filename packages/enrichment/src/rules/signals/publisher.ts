@@ -25,8 +25,11 @@ export function isVerifiedPublisher(p: string | null): boolean {
   return !!p && VERIFIED.has(p.toLowerCase());
 }
 
-/** The forms of a name the typosquat check compares: without separators, and with every digit run as `#`. */
-const withoutSeparators = (s: string) => s.replace(/[-_.]/g, '');
+/**
+ * The forms of a name the typosquat check compares: without separators (an npm scope's `@` and `/` are separators too:
+ * `@langchain/openai` is langchain's openai package, as `langchain-openai` is), and with every digit run as `#`.
+ */
+const withoutSeparators = (s: string) => s.replace(/[-_.@/]/g, '');
 const digitsFolded = (s: string) => s.replace(/\d+/g, '#');
 /** The well-known names long enough to be squatted, with their compared forms computed once, not per check. */
 const SQUAT_TARGETS = WELL_KNOWN.filter((w) => w.length >= 5).map((w) => ({
@@ -34,6 +37,19 @@ const SQUAT_TARGETS = WELL_KNOWN.filter((w) => w.length >= 5).map((w) => ({
   bare: withoutSeparators(w),
   folded: digitsFolded(w),
 }));
+
+/**
+ * Build variants one project publishes side by side (`faiss-cpu`/`faiss-gpu`, `tensorflow-cpu`/`tensorflow-gpu`): two
+ * names that differ only in one such segment are siblings, not a squat of each other.
+ */
+const BUILD_VARIANT = /^(?:cpu|gpu|cuda|cu\d{2,3}|rocm|tpu|mps|metal|cli|core|lite|slim|full|headless)$/;
+function buildSiblings(a: string, b: string): boolean {
+  const sa = a.split(/[-_.]/);
+  const sb = b.split(/[-_.]/);
+  if (sa.length !== sb.length) return false;
+  const diff = sa.flatMap((x, i) => (x === sb[i] ? [] : [[x, sb[i] ?? '']]));
+  return diff.length === 1 && diff[0]!.every((x) => BUILD_VARIANT.test(x));
+}
 
 /** Name ≤2 edits (≤1 for short names) from a well-known name, or equal after homoglyph folding. */
 export function typosquatTarget(name: string): { target: string; distance: number; homoglyph: boolean } | null {
@@ -52,6 +68,7 @@ export function typosquatTarget(name: string): { target: string; distance: numbe
     if (w.bare === bare) continue;
     // names that differ only in digits are versions/series (qwen2 vs qwen3), not squats
     if (w.folded === digits) continue;
+    if (buildSiblings(n, w.name)) continue;
     const d = editDistance(n, w.name, max);
     if (d <= max && (!best || d < best.distance)) best = { target: w.name, distance: d, homoglyph: false };
   }
