@@ -133,4 +133,32 @@ describe('triage of a finding', () => {
     expect((await get('/v1/suppressions', keyRead)).status).toBe(200);
     expect((await asset(fp)).findings.every((x) => x.triage === null)).toBe(true);
   });
+  test('the look-up with expand[]=findings shows the org view GET shows: triage, suppressions, effective score', async () => {
+    const [fp, other] = [await enrichedAsset(pickleModel), await enrichedAsset(pickleModel)];
+    const r01 = (await asset(fp)).findings.find((f) => f.rule_id === 'R01')!;
+    expect((await triage(fp, r01.id, { state: 'false_positive', comment: 'never loaded' })).status).toBe(200);
+    // a suppression that matches the other asset only
+    const sup = await postJson(h, '/v1/suppressions', { rule_id: 'R08', fingerprint_glob: other, reason: 'mirror' });
+    expect(sup.status).toBe(201);
+    try {
+      const looked = await get(
+        `/v1/assets/lookup?fingerprints=${enc(fp)}&fingerprints=${enc(other)}&expand[]=findings`,
+      );
+      expect(looked.status).toBe(200);
+      for (const [i, f] of [fp, other].entries()) {
+        const one = await asset(f);
+        const got = looked.body.data[i].asset;
+        expect(got.effective_risk_score).toBe(one.effective_risk_score);
+        const view = (x: FindingBody[]) =>
+          x.map((y) => [y.id, y.triage?.state ?? null, y.suppressed_by, y.counts_toward_effective_score]);
+        expect(view(got.findings)).toEqual(view(one.findings));
+      }
+      const [a, b] = looked.body.data.map((r: { asset: { findings: FindingBody[] } }) => r.asset.findings);
+      expect(a.find((x: FindingBody) => x.id === r01.id).triage.state).toBe('false_positive');
+      expect(b.find((x: FindingBody) => x.rule_id === 'R08').suppressed_by).toEqual([sup.body.id]);
+      expect(a.find((x: FindingBody) => x.rule_id === 'R08').suppressed_by).toEqual([]);
+    } finally {
+      await del(`/v1/suppressions/${sup.body.id}`);
+    }
+  });
 });

@@ -3,7 +3,7 @@ import { ASSET_ARTIFACTS_MAX, type AiBom, type AssetArtifact, type Finding } fro
 import { readAssetArtifacts } from '@risk/db';
 import type { AppDeps } from '../../deps';
 import type { OrgRules } from '../triage/effective';
-import { loadOrgViews, type AssetOrgView, type OrgScope } from '../triage/org-view';
+import { loadOrgViews, type AssetOrgView, type OrgScope, type OrgViewContext } from '../triage/org-view';
 import { renderAiBom, renderFinding, type AssetExpansions, type AssetRow } from './render';
 import { aiBomForOrg, readOwnReports, renderOwnReportedFindings, withOwnReport } from './client-reported';
 
@@ -64,6 +64,8 @@ export async function loadAssetExpansions(
     rules?: OrgRules;
     /** the org's views when the caller computed them already (look-up) */
     views?: Map<string, AssetOrgView>;
+    /** the org's rules and triage rows of these assets when the caller read them already (look-up) */
+    context?: OrgViewContext;
   },
 ): Promise<Map<string, AssetExpansions>> {
   const { scope, assets, expand } = input;
@@ -110,6 +112,7 @@ export async function loadAssetExpansions(
           assets,
           ...(findings ? { findings } : {}),
           ...(input.rules ? { rules: input.rules } : {}),
+          ...(input.context ? { context: input.context } : {}),
         });
   for (const a of assets) out.get(a.fingerprint)!.effective = views.get(a.fingerprint)!.effective;
   if (findings) {

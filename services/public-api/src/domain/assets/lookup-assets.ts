@@ -5,7 +5,7 @@ import { normalizeAssetName } from '@risk/enrichment';
 import { findAssetNameCandidates, findAssetsByExactName, readAssetsForOrg } from '@risk/db';
 import type { AppDeps } from '../../deps';
 import { loadAssetExpansions, type AssetExpand } from './expand';
-import { loadOrgViews, type OrgScope } from '../triage/org-view';
+import { loadOrgViews, readOrgViewContext, type OrgScope } from '../triage/org-view';
 import { readPendingAssets } from './pending-assets';
 import { renderAsset, type AssetRow } from './render';
 
@@ -177,9 +177,17 @@ export async function lookupAssets(
       ),
     ).values(),
   ];
-  // the org's view of every asset rendered (matches and candidates) in one batch (docs/triage.md)
-  const views = await loadOrgViews(deps, { scope, assets: [...assets.values()] });
-  const expansions = await loadAssetExpansions(deps, { scope, assets: matched, expand: input.expand, views });
+  // the org's view of every asset rendered (matches and candidates) in one batch (docs/triage.md); its rules and
+  // triage rows are read once, for these views and for the matched assets' expanded findings
+  const context = await readOrgViewContext(deps, scope, { fingerprints: [...assets.keys()] });
+  const views = await loadOrgViews(deps, { scope, assets: [...assets.values()], context });
+  const expansions = await loadAssetExpansions(deps, {
+    scope,
+    assets: matched,
+    expand: input.expand,
+    views,
+    context,
+  });
   const render = (a: AssetRow | null) => (a ? renderAsset(a, expansions.get(a.fingerprint)) : null);
 
   const fingerprintResult = (i: number) => {

@@ -1,4 +1,4 @@
-import { readOrgTriage, type OrgAssetTriage } from '@risk/db';
+import { readOrgTriage, type OrgAssetTriage, type OrgTriageRows } from '@risk/db';
 import type { AppDeps } from '../../deps';
 import type { AssetRow, FindingRow } from '../assets/render';
 import {
@@ -41,20 +41,42 @@ export async function loadOrgRules(deps: Pick<AppDeps, 'pool'>, scope: OrgScope,
 }
 
 /**
+ * What the org's views of a set of assets are computed from: its rules and its triage rows of those assets, read at
+ * `now` in one query. A request that computes views twice over the same assets (the look-up: every asset rendered,
+ * then the matched ones with their expanded findings) reads it once and passes it to both loadOrgViews calls.
+ */
+export interface OrgViewContext {
+  rows: OrgTriageRows;
+  now: Date;
+}
+
+/** The org's view context of these assets (OrgViewContext): one query. */
+export async function readOrgViewContext(
+  deps: Pick<AppDeps, 'pool'>,
+  scope: OrgScope,
+  read: { fingerprints: string[]; now?: Date },
+): Promise<OrgViewContext> {
+  const now = read.now ?? new Date();
+  return { rows: await readOrgTriage(deps.pool, { ...scope, fingerprints: read.fingerprints, now }), now };
+}
+
+/**
  * The org's view of many assets at once (docs/triage.md "Effective score"): one query for the org's
  * rules and its triage rows of these assets and, only when anything of the org applies, one for the
- * assets' findings: never a query per asset. `findings` may be passed when the caller loaded them.
+ * assets' findings: never a query per asset. `findings` may be passed when the caller loaded them, and `context`
+ * (covering at least these assets) when it read the org's rules and triage rows already.
  */
 export async function loadOrgViews(
   deps: Pick<AppDeps, 'prisma' | 'pool'>,
-  input: { scope: OrgScope; assets: AssetRow[]; findings?: FindingRow[]; rules?: OrgRules },
+  input: { scope: OrgScope; assets: AssetRow[]; findings?: FindingRow[]; rules?: OrgRules; context?: OrgViewContext },
 ): Promise<Map<string, AssetOrgView>> {
   const out = new Map<string, AssetOrgView>();
   const { scope, assets } = input;
   if (assets.length === 0) return out;
   const fps = assets.map((a) => a.fingerprint);
-  const now = input.rules?.now ?? new Date();
-  const rows = await readOrgTriage(deps.pool, { ...scope, fingerprints: fps, now });
+  const { rows, now } =
+    input.context ??
+    (await readOrgViewContext(deps, scope, { fingerprints: fps, now: input.rules?.now ?? new Date() }));
   const rules = input.rules ?? compileRules(rows.suppressions, rows.overrides, now);
   const nothingApplies = !rules.suppressions.length && !rules.overrides.size && !rows.triage.length;
   const findings =
