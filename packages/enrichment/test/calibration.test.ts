@@ -61,6 +61,10 @@ describe('supply chain: launchers and version ranges', () => {
       '[metadata]\nname = lib\nversion = 1.0\nlicense = MIT\n\n[options]\ninstall_requires =\n    numpy\n    scipy>=1.10\n';
     expect(one(findings(cfg, { asset_type: 'package' }), 'R22')?.evidence).toMatchObject({ count: 1 });
     expect(one(findings('requests>=2.31\n', { asset_type: 'package' }), 'R22')).toBeDefined();
+    // a library that bounds most of what it declares and leaves one stable tool bare follows packaging practice
+    const bounded = ['typer>=0.3,<1', 'tqdm>=4.38,<5', 'requests>=2.13,<3', 'pydantic>=1.7,<3', 'setuptools'];
+    expect(one(findings(pyproject(bounded), { asset_type: 'package' }), 'R22')).toBeUndefined();
+    expect(one(findings(pyproject(bounded), { asset_type: 'mcp_server' }), 'R22')).toBeDefined();
   });
 });
 

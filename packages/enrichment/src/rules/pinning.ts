@@ -236,8 +236,8 @@ export function rangedDependencies(ctx: RuleContext): Dependency[] {
  * The version ranges R22 reports, by what the manifest is for: an application's requirements file and a published npm
  * package are installed as resolved at install time, so any range counts; a private npm package (a workspace root) is
  * never installed by anyone else; a Python library's metadata (pyproject, setup.cfg of a `package` asset) is expected to
- * give lower bounds (Python Packaging User Guide, "install_requires vs requirements files"), so only a dependency with
- * no version constraint at all counts there. An MCP server or application packaged the same way is installed and run
+ * give lower bounds (Python Packaging User Guide, "install_requires vs requirements files"), so only dependencies with
+ * no version constraint at all count there, and only when they are at least half of what it declares. An MCP server or application packaged the same way is installed and run
  * as resolved at launch (`uvx`), so its ranges count.
  */
 function rangesAReviewerFlags(ctx: RuleContext): Dependency[] {
@@ -252,7 +252,13 @@ function rangesAReviewerFlags(ctx: RuleContext): Dependency[] {
       // development groups (PEP 735, uv/Poetry dev dependencies) are installed by the project's developers, not by
       // whoever installs or launches the package: not part of what it resolves at install time
       const shipped = rangedDependencies(ctx).filter((d) => dependencyRole(d.path) !== 'development');
-      return ctx.input.asset_type === 'package' ? shipped.filter((d) => d.spec.trim() === '') : shipped;
+      if (ctx.input.asset_type !== 'package') return shipped;
+      // a library that constrains most of what it declares and leaves a few stable tools bare (`setuptools`,
+      // `jinja2`) follows that guide ("as liberal as possible"); one that leaves most of them bare states no version
+      // intent at all
+      const bare = shipped.filter((d) => d.spec.trim() === '');
+      const declared = p.dependencies.filter((d) => dependencyRole(d.path) !== 'development').length;
+      return bare.length * 2 >= declared ? bare : [];
     }
     default:
       return [];
