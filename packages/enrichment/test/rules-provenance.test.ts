@@ -129,6 +129,19 @@ describe('provenance rules', () => {
       'langchain-openai',
     );
   });
+  it('R14/R15: a package whose metadata is a well-known package under another name is a shadowing re-upload', () => {
+    const cfg =
+      '[metadata]\nname = openai\nversion = 1.0.0\nauthor = OpenAI\nlicense = MIT\n\n[options]\ninstall_requires =\n    requests>=2.20\n';
+    const shadow = analyze(input({ asset_type: 'package', name: 'Myself-openai1', raw_manifest: cfg })).findings;
+    expect(shadow.find((f) => f.rule_id === 'R15')).toMatchObject({
+      confidence: 0.8,
+      evidence: { declares: 'openai' },
+    });
+    expect(shadow.find((f) => f.rule_id === 'R14')?.evidence).toMatchObject({ declares: 'openai' });
+    // the vendor's own repository, and a name that is the declared one, are not
+    for (const name of ['openai', 'openai/openai-python', 'openai-python'])
+      expect(ids({ asset_type: 'package', name, raw_manifest: cfg })).not.toContain('R15');
+  });
   it('R15 typosquats (edit distance and homoglyph), not the real names', () => {
     expect(find({ asset_type: 'package', name: 'transfromers' }, 'R15')[0]?.evidence.resembles).toBe('transformers');
     expect(find({ name: 'meta-1lama/Llama-3-8B' }, 'R15')[0]?.evidence).toMatchObject({

@@ -4,7 +4,7 @@ import { carries } from '../formats';
 import { isBasePlaceholder } from '../parse/modelfile';
 import { truncate } from '../util';
 import { defineRule, type Emission } from './define';
-import { cardAuthorClaim, typosquatTarget, VERIFIED } from './signals/publisher';
+import { cardAuthorClaim, isVerifiedPublisher, isWellKnownName, typosquatTarget, VERIFIED } from './signals/publisher';
 import { listedServer } from './signals/servers';
 import { githubOwner, isTemplateManifest, mcpServerName } from './signals/text';
 import type { EnrichmentInput, ParsedManifest } from '../types';
@@ -249,6 +249,13 @@ export const R14 = defineRule({
           evidence: { path: '_name_or_path', name_or_path: nop, publisher },
         });
     }
+    const shadowed = shadowedPackage(p, input);
+    if (shadowed)
+      out.push({
+        confidence: 0.8,
+        description: `Re-upload: the metadata is ${shadowed}'s, but the package is submitted as ${truncate(input.name ?? '', 80)}.`,
+        evidence: { path: 'name', declares: shadowed, submitted: truncate(input.name ?? '', 200) },
+      });
     const borrowed = borrowedAuthorship(p, input, publisher);
     if (borrowed)
       out.push({
@@ -370,13 +377,42 @@ export function borrowedAuthorship(
   return null;
 }
 
+/** What a repository adds to its package's name (`openai-python`, `anthropic-sdk-typescript`): not another name. */
+const REPO_AFFIX = /^(?:python|py|sdk|js|ts|typescript|node|nodejs|client|lib|api|core|src|main|master|repo)$/;
+const nameTokens = (s: string): string[] =>
+  s
+    .toLowerCase()
+    .split(/[-_.\s]+/)
+    .filter(Boolean);
+
+/**
+ * The well-known package a package's own metadata declares itself to be while it is submitted under another name
+ * (`Myself-openai1` whose setup.cfg says `name = openai`): installing it puts the real package's name and import
+ * path in place of the real one. Only a package's own metadata (a format carrying both a licence and dependencies)
+ * declares a name; a verified owner (`openai/openai-python`) or a repository affix is the vendor's own source.
+ */
+function shadowedPackage(p: ParsedManifest, input: EnrichmentInput): string | null {
+  const declared = p.name ?? '';
+  const submitted = input.name ?? '';
+  if (!declared || !submitted || !isWellKnownName(declared)) return null;
+  if (!carries(p.kind, 'licence') || !carries(p.kind, 'dependencies')) return null;
+  const slash = submitted.lastIndexOf('/');
+  const owner = slash > 0 ? submitted.slice(0, slash).replace(/^@/, '') : null;
+  if (owner && isVerifiedPublisher(owner)) return null;
+  const own = new Set(nameTokens(declared));
+  const extra = nameTokens(slash >= 0 ? submitted.slice(slash + 1) : submitted).filter((t) => !own.has(t));
+  if (extra.every((t) => REPO_AFFIX.test(t))) return null;
+  return declared;
+}
+
 export const R15 = defineRule({
   id: 'R15',
   title: 'Typosquat-like name',
   severity: 'high',
   weight: 35,
   category: 'supply_chain',
-  rationale: 'Name within Damerau–Levenshtein 2 (or a homoglyph) of a well-known package/publisher.',
+  rationale:
+    "Name within Damerau–Levenshtein 2 (or a homoglyph) of a well-known package/publisher, or a package whose own metadata declares a well-known package's name while it is published under another.",
   remediation: 'Check the exact name and publisher; use the canonical package.',
   attack_techniques: ['AML.T0011.001', 'AML.T0060'],
   references: ['§3 R15'],
@@ -402,6 +438,15 @@ export const R15 = defineRule({
     }
     if (publisher) check(publisher.toLowerCase(), 'publisher');
     for (const d of p.dependencies.slice(0, 200)) check(d.name.toLowerCase(), d.path);
+    // not a look-alike name but the very name, declared by a package published under another one: a shadow
+    const shadowed = shadowedPackage(p, input);
+    if (shadowed)
+      out.push({
+        confidence: 0.8,
+        title: 'Package declares a well-known package name it is not published under',
+        description: `"${truncate(name, 80)}" declares itself as "${shadowed}": installing it installs ${shadowed}'s name over the real package.`,
+        evidence: { path: 'name', name: truncate(name, 200), declares: shadowed },
+      });
     return out;
   },
 });

@@ -21,6 +21,11 @@ const HOMOGLYPH: Array<[RegExp, string]> = [
   [/[р]/g, 'p'],
 ];
 
+/** A name on the well-known list (the packages and publishers squats and re-uploads imitate). */
+export function isWellKnownName(n: string): boolean {
+  return WELL_KNOWN_SET.has(n.toLowerCase());
+}
+
 export function isVerifiedPublisher(p: string | null): boolean {
   return !!p && VERIFIED.has(p.toLowerCase());
 }
