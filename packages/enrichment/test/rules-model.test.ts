@@ -5,6 +5,19 @@ import { fixture, input } from './helpers';
 import { find, ids } from './rules-fixtures';
 
 describe('rule table', () => {
+  it('R01: pickles a repository listing trains itself are low; without the trainer they stay high', () => {
+    const listing = (extra: string[]) =>
+      ['README.md', 'app.py', 'features.py', 'model.pkl', 'requirements.txt', 'templates/index.html', ...extra].join(
+        '\n',
+      );
+    const own = find(
+      { asset_type: 'model', name: 'someone/url-classifier', raw_manifest: listing(['src/train_model.py']) },
+      'R01',
+    );
+    expect(own[0]).toMatchObject({ severity: 'low', evidence: { trained_by: 'src/train_model.py' } });
+    const bare = find({ asset_type: 'model', name: 'someone/url-classifier', raw_manifest: listing([]) }, 'R01');
+    expect(bare[0]?.severity).toBe('high');
+  });
   it('has R00–R27 plus extras, each documented with known ATLAS ids', () => {
     const known = ATLAS_TECHNIQUES;
     for (let i = 0; i <= 27; i++) expect(RULES.map((r) => r.id)).toContain(`R${String(i).padStart(2, '0')}`);

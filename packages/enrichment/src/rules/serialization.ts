@@ -53,6 +53,12 @@ export function weightFiles(ctx: RuleContext): { paths: string[]; pickles: strin
 const MODEL_CODE =
   /^(?:modell?ing|configuration|tokeni[sz]ation|(?:image_|video_)?processing|(?:image_)?preprocessing|feature_extraction)[\w-]*\.py$/i;
 
+/** A training script by its file name: train.py, train_model.py, training.py, fit-model.ipynb. Anchored, linear. */
+const TRAINING_SCRIPT = /^(?:train(?:ing)?|fit)(?:[_-][\w-]{0,40})?\.(?:py|ipynb)$/i;
+function isTrainingScript(path: string): boolean {
+  return TRAINING_SCRIPT.test(path.slice(path.lastIndexOf('/') + 1));
+}
+
 /** Whether a path names a module a loader imports (judged on its file name, so the patterns stay anchored). */
 function isModelCode(path: string): boolean {
   const name = path.slice(path.lastIndexOf('/') + 1);
@@ -170,6 +176,20 @@ export const R01 = defineRule({
             count: pickles.length,
             safe_alternatives: safe.slice(0, 5),
           },
+          capabilities: ['code_execution_on_load'],
+        },
+      ];
+    // a repository listing holding the script that trains its pickles (train_model.py next to model.pkl): they are
+    // the project's own build output, loaded by its own code, as a notebook unpickling its own files is; low, trusted
+    // only as far as the repository is (docs/enrichment.md "Calibration changes")
+    const trainer = ctx.p.kind === 'file_listing' ? weightFiles(ctx).paths.find(isTrainingScript) : undefined;
+    if (trainer)
+      return [
+        {
+          severity: 'low',
+          title: 'Pickle files the repository trains itself',
+          description: `${pickles.length} pickle-based file(s) next to the script that produces them (${truncate(trainer, 80)}); loading one from another source would run it.`,
+          evidence: { path: 'files', files: pickles.slice(0, 20), count: pickles.length, trained_by: trainer },
           capabilities: ['code_execution_on_load'],
         },
       ];
