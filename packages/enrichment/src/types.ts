@@ -123,6 +123,8 @@ export interface ContainerSpec {
   published_ports?: string[];
   /** compose `security_opt` entries that switch a confinement profile off (`seccomp:unconfined`, `label:disable`) */
   unconfined?: string[];
+  /** a compose service with a `build` section: its `image` may be the name the built image is tagged with */
+  built?: boolean;
 }
 
 /** A browser extension manifest.json (MV2/MV3). */

@@ -262,3 +262,19 @@ describe('R21 fetched code, by where it runs', () => {
     ).toEqual(['medium']);
   });
 });
+
+describe('R21 images a compose file builds itself', () => {
+  const compose = (image: string, build: boolean) =>
+    ['services:', '  app:', ...(build ? ['    build: .'] : []), `    image: ${image}`, ''].join('\n');
+  const images = (raw: string) =>
+    find({ asset_type: 'container_image', raw_manifest: raw }, 'R21').flatMap((f) => f.evidence.images ?? []);
+
+  it('a bare name next to build is the local tag, not a pull', () => {
+    expect(images(compose('router:latest', true))).toEqual([]);
+  });
+
+  it('the same name without build, or a namespaced name with it, is pulled and counts', () => {
+    expect(images(compose('router:latest', false))).toEqual(['router:latest']);
+    expect(images(compose('ghcr.io/org/app:main', true))).toEqual(['ghcr.io/org/app:main']);
+  });
+});

@@ -180,6 +180,7 @@ export function parseCompose(p: ParsedManifest, y: Obj): void {
         .map(publishedOnAllInterfaces)
         .filter((x): x is string => x !== null),
       unconfined: capItems(s.security_opt).filter((o) => UNCONFINED_OPT.test(o.trim())),
+      built: s.build !== undefined && s.build !== null,
     });
   }
   p.containers = containers;

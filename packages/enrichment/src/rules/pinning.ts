@@ -110,6 +110,16 @@ function serverPins(s: McpServerEntry): Emission[] {
   return out;
 }
 
+/**
+ * An image name without a registry or namespace (`gpu-vllm-router:latest`). Next to a compose `build` section it is the
+ * tag the locally built image gets: Compose pulls it first only from Docker Hub's official library, where nobody but
+ * Docker publishes, then builds (Compose specification "build" and `pull_policy`). A namespaced name
+ * (`ghcr.io/org/app:main`) can be pulled from someone else's registry, so it still counts.
+ */
+function localBuildName(image: string): boolean {
+  return !image.includes('/');
+}
+
 /** A fetched-code finding for build/start commands (Dockerfile RUN, compose command, notebook cells). */
 function fetchedCode(commands: readonly string[], path: string): Emission | null {
   const { fetched } = scanCommands(commands);
@@ -153,7 +163,9 @@ export const R21 = defineRule({
         evidence: { path: 'FROM', from: f },
       });
     const cs = p.containers ?? [];
-    const images = cs.filter((c) => c.image && unpinnedImage(c.image)).map((c) => c.image as string);
+    const images = cs
+      .filter((c) => c.image && unpinnedImage(c.image) && !(c.built && localBuildName(c.image)))
+      .map((c) => c.image as string);
     if (images.length)
       out.push({
         // a mutable base or service image is a supply-chain gap, not an exposure: low, as a reviewer rates it
