@@ -1,4 +1,5 @@
 import { find, ids } from './rules-fixtures';
+import { unpinnedImage } from '../src/rules/signals/commands';
 
 const pkg = (over: Record<string, unknown>) =>
   JSON.stringify({ name: 'some-pkg', version: '1.0.0', license: 'MIT', ...over });
@@ -276,5 +277,14 @@ describe('R21 images a compose file builds itself', () => {
   it('the same name without build, or a namespaced name with it, is pulled and counts', () => {
     expect(images(compose('router:latest', false))).toEqual(['router:latest']);
     expect(images(compose('ghcr.io/org/app:main', true))).toEqual(['ghcr.io/org/app:main']);
+  });
+});
+
+describe('mutable image tags', () => {
+  it('a variant of latest moves like latest; a versioned variant does not', () => {
+    expect(unpinnedImage('org/app:latest-amd')).toBe(true);
+    expect(unpinnedImage('org/app:cuda-latest')).toBe(true);
+    expect(unpinnedImage('org/app:1.4.2-amd')).toBe(false);
+    expect(unpinnedImage('${IMAGE:-org/app:latest-amd}')).toBe(true);
   });
 });

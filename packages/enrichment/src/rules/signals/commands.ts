@@ -16,8 +16,9 @@ const GIT_CLONE = /\bgit\s+clone\s/;
 const PIP_INSTALL = /\bpip3?\s+install\s/;
 const VCS_URL = /\b(?:git|hg)\+[a-z]/;
 const COMMIT_SHA = /@[0-9a-f]{40}\b|\bcheckout\s+[0-9a-f]{7,40}\b/;
-/** Tags that move: latest, branch names, nightlies; `${VAR:-main}` defaults count as their default. */
-const MUTABLE_TAG = /^(?:latest|main|master|dev|develop|nightly|edge|rolling|stable|head)$/i;
+/** Tags that move: latest, branch names, nightlies, and a variant of latest (`latest-amd`, `cuda-latest`);
+ * `${VAR:-main}` defaults count as their default. */
+const MUTABLE_TAG = /^(?:latest|main|master|dev|develop|nightly|edge|rolling|stable|head)$|^latest[-_]|[-_]latest$/i;
 
 /** The tag of an image reference, its `${VAR:-default}` default resolved; null when untagged. */
 export function imageTag(image: string): string | null {
