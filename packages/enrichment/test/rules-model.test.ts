@@ -5,6 +5,15 @@ import { fixture, input } from './helpers';
 import { find, ids } from './rules-fixtures';
 
 describe('rule table', () => {
+  it('R05: model code in a project repository is medium; at the root of a Hub model repository high', () => {
+    const project = ['README.md', 'train.py', 'model/modeling_foo.py', 'model/configuration_foo.py'].join('\n');
+    expect(find({ asset_type: 'model', name: 'someone/foo', raw_manifest: project }, 'R05')[0]).toMatchObject({
+      severity: 'medium',
+      evidence: { python_files: ['model/modeling_foo.py', 'model/configuration_foo.py'] },
+    });
+    const hub = ['README.md', 'config.json', 'modeling_foo.py', 'model.safetensors'].join('\n');
+    expect(find({ asset_type: 'model', name: 'someone/foo', raw_manifest: hub }, 'R05')[0]?.severity).toBe('high');
+  });
   it('R01: pickles a repository listing trains itself are low; without the trainer they stay high', () => {
     const listing = (extra: string[]) =>
       ['README.md', 'app.py', 'features.py', 'model.pkl', 'requirements.txt', 'templates/index.html', ...extra].join(

@@ -65,9 +65,14 @@ function isModelCode(path: string): boolean {
   return MODEL_CODE.test(name) || (PY_EXT.test(name) && name.toLowerCase().includes('pipeline'));
 }
 
+/** A Hugging Face model repository's layout: a config.json at its root, which from_pretrained reads. */
+function hubLayout(paths: readonly string[]): boolean {
+  return paths.some((f) => /^config\.json$/i.test(f));
+}
+
 function loaderPython(paths: readonly string[]): string[] {
-  const hubLayout = paths.some((f) => /^config\.json$/i.test(f));
-  return paths.filter((f) => PY_EXT.test(f) && (isModelCode(f) || (hubLayout && !f.includes('/'))));
+  const hub = hubLayout(paths);
+  return paths.filter((f) => PY_EXT.test(f) && (isModelCode(f) || (hub && !f.includes('/'))));
 }
 
 /** Words a file or class name uses to announce an attack payload rather than a model part. */
@@ -340,6 +345,20 @@ export const R05 = defineRule({
     // components a diffusers index takes from a repository module (module-qualified by the parser) are imported too
     if (components.length) remote.custom_components = components.slice(0, 10).map((c) => c.slice(0, 120));
     const announced = [...pyFiles, pipeline, ...components].filter((n) => n && announcesPayload(n));
+    // model code in a project repository (no root config.json, so no from_pretrained of the repository itself): the
+    // user runs it knowingly as the project's code, not a Hub loader on the model's behalf; medium, as reviewers rate it
+    const projectCode =
+      !announced.length && Object.keys(remote).length === 1 && p.kind === 'file_listing' && !hubLayout(paths);
+    if (projectCode)
+      return [
+        {
+          severity: 'medium',
+          title: 'Repository ships custom model code',
+          description: `The repository carries model code (${pyFiles.slice(0, 3).join(', ')}) outside a Hub model layout: using its model means running that code.`,
+          evidence: { path: 'files', ...remote },
+          capabilities: ['remote_code'],
+        },
+      ];
     if (Object.keys(remote).length)
       return [
         {
