@@ -208,6 +208,15 @@ export {
   type RetentionResult,
 } from './stores/partitions-store';
 export { pingDatabase, replicaLagSeconds } from './stores/health-store';
+export {
+  analyzeSeeded,
+  copySeedRows,
+  ensureSeedMonths,
+  seededSizes,
+  seedExistingRows,
+  type SeedRow,
+  type SeedTable,
+} from './stores/seed-store';
 export { listAiBomVersionRows, type AiBomVersionRow } from './stores/aiboms-store';
 export {
   lockThreatImport,
