@@ -116,12 +116,13 @@ export type LockKeys = AssetMatchKeys & { content_hash: string };
  * Locks the asset row (concurrent jobs for one asset serialise here, and what a job that committed
  * meanwhile wrote is seen) and reads, in the same statement, the latest AI-BOM version, whether any
  * webhook endpoint is enabled at all (when none is, the fan-out statement is skipped) and the stamp of
- * the live threats that match the asset now (the shared rule with the CVE ids just computed). The
- * engine has already run: the lock is held only for this read and the write that follows.
+ * the live threats that match the asset now (the shared rule with the CVE ids just computed), and the digest of the
+ * result stored now (the writer's compare-and-set of an out-of-date job, docs/reliability.md "Out-of-date writers").
+ * The engine has already run: the lock is held only for this read and the write that follows.
  */
 export function lockSql(keys: LockKeys): Prisma.Sql {
   return Prisma.sql`
-    SELECT a.latest_digest, a.enrichment_status, b.id AS bom_id, b.bom_version, b.content_hash,
+    SELECT a.latest_digest, a.enriched_digest, a.enrichment_status, b.id AS bom_id, b.bom_version, b.content_hash,
            EXISTS (SELECT 1 FROM webhook_endpoints we WHERE we.status = 'enabled' AND we.livemode = a.livemode) AS has_endpoints,
            (SELECT string_agg(${THREAT_STAMP}, ',' ORDER BY t.id COLLATE "C") FROM threats t
              WHERE ${threatsMatchingAssetWhere(keys)}) AS threat_stamp,

@@ -22,6 +22,7 @@ import { THREAT_MATCH_RULE_ID } from './threats-store';
 
 interface LockedRow {
   latest_digest: string;
+  enriched_digest: string | null;
   enrichment_status: string;
   bom_id: string | null;
   bom_version: number | null;
@@ -37,8 +38,11 @@ interface LockedRow {
 
 export interface EnrichmentWrite<R extends StoredEnrichmentResult = StoredEnrichmentResult> {
   job: EnrichmentJobKey;
-  /** the asset as the job read it before the engine ran (its previous score is the events' previous state) */
-  asset: Pick<JobRead, 'asset_type' | 'intrinsic_risk_score' | 'intrinsic_risk_severity'>;
+  /**
+   * the asset as the job read it before the engine ran (its previous score is the events' previous state; its
+   * enriched_digest is what an out-of-date write compares and sets, docs/reliability.md "Out-of-date writers")
+   */
+  asset: Pick<JobRead, 'asset_type' | 'intrinsic_risk_score' | 'intrinsic_risk_severity' | 'enriched_digest'>;
   result: R;
   /**
    * The events this write records, decided and rendered by the caller from the state the lock statement read (the
@@ -51,7 +55,8 @@ export interface EnrichmentWrite<R extends StoredEnrichmentResult = StoredEnrich
 }
 
 export interface EnrichmentWritten {
-  status: 'enriched' | 'stale' | 'pending';
+  /** `superseded`: an out-of-date job's result, refused (nothing written; docs/reliability.md "Out-of-date writers") */
+  status: 'enriched' | 'stale' | 'pending' | 'superseded';
   bomVersion: number;
   /** the webhook deliveries fanned out in the transaction, for the caller to enqueue after commit */
   deliveries: Array<{ delivery_id: string; outbox_id: bigint }>;
@@ -108,23 +113,32 @@ interface WritePlan {
  */
 function planWrite<R extends StoredEnrichmentResult>(input: EnrichmentWrite<R>, current: LockedRow): WritePlan {
   const { job, asset, result, threatStamps, now } = input;
+  // Newer content arrived while we computed (docs/reliability.md "Out-of-date writers"). Our result is kept as the
+  // last good one only while the asset still waits for the job of the newer digest (pending or stale) and nothing
+  // was written since the job read the asset (compare-and-set on enriched_digest, under the row lock): then that
+  // job has not written yet and will, after us, so the asset converges. Otherwise a newer result is already stored
+  // (or the newer job failed): writing ours would overwrite it with older content and leave the asset stale with no
+  // job left to run. Digests are chained (observationSetDigest), so an unchanged enriched_digest means no write.
+  const superseded = current.latest_digest !== job.digest;
+  if (
+    superseded &&
+    ((current.enrichment_status !== 'pending' && current.enrichment_status !== 'stale') ||
+      current.enriched_digest !== asset.enriched_digest)
+  )
+    return { status: 'superseded', bomVersion: current.bom_version ?? 0, statements: [], fanoutAt: undefined };
   // every version is kept; a new one only when the BOM's content changed
   const newBom = current.content_hash !== result.aibom.content_hash;
   const bomVersion = newBom ? (current.bom_version ?? 0) + 1 : current.bom_version!;
   const bomId = newBom ? newId(ID_PREFIXES.aibom) : current.bom_id!;
-  // newer content arrived while we computed: keep the result (it is the last good one) but leave the
-  // asset waiting for the job that carries the newer digest
-  const superseded = current.latest_digest !== job.digest;
   // A threat matching the asset was created or changed while we analysed (the analysis ran without
   // the row lock, on the threats read before it). The threat's own re-enrichment may not reach this
   // asset (it matches CVE ids on stored findings, and ours are not stored yet) or may already have
   // run: store our result as the last good one, leave the asset stale, and queue one more job (outbox
   // row, same transaction) that analyses again with the threats as they are now.
   const threatsChanged = (current.threat_stamp ?? '') !== appliedThreatStamp(result, threatStamps);
+  // superseded: the status ingest gave the newer digest (pending or stale), which that digest's job settles
   const status = superseded
-    ? current.enrichment_status === 'pending'
-      ? 'pending'
-      : 'stale'
+    ? (current.enrichment_status as 'pending' | 'stale')
     : threatsChanged
       ? 'stale'
       : 'enriched';
@@ -232,7 +246,8 @@ function planWrite<R extends StoredEnrichmentResult>(input: EnrichmentWrite<R>, 
  * every input's `EXECUTE history; EXECUTE write; [EXECUTE tools;] [EXECUTE fan-out;] [outbox insert;]`
  * and `COMMIT` (docs/data-access.md "Micro-batches"). Per input, exactly as when written alone:
  * findings are replaced, a new AI-BOM version is inserted when its content changed, the asset's scores
- * and status are set and the events recorded, all in the job's mode. Results in input order.
+ * and status are set and the events recorded, all in the job's mode; an out-of-date input may write nothing
+ * (status `superseded`, planWrite). Results in input order.
  *
  * The rows are locked first in the database's `ORDER BY livemode, fingerprint` (ew_lock_all), so two batches — or
  * a batch and another writer of several assets (docs/reliability.md "Lock order") — never wait on each other in a

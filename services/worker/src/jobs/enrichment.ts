@@ -2,10 +2,10 @@ import { performance } from 'node:perf_hooks';
 import { enqueueDeliveries, recordEventsWithDeliveries } from '@risk/common/events';
 import { withSpan } from '@risk/common/observability';
 import { type EnrichmentJob } from '@risk/common/queue';
-import { type AssetType, type EnrichmentInput, type ToolBaseline } from '@risk/enrichment';
+import { type AssetType, type EnrichmentInput, type EnrichmentResult, type ToolBaseline } from '@risk/enrichment';
 import { redactText } from '@risk/redaction';
 import { lookupAdvisories, NO_ADVISORIES, withFeedCveThreats } from '../advisories/lookup';
-import type { CandidateThreats } from '@risk/db';
+import type { CandidateThreats, JobRead } from '@risk/db';
 import { analysisPoolFor, testBusyMs } from '../analysis/pool';
 import type { WorkerDeps } from '../deps';
 import { attachArtifactVerdicts, recheckArtifactVerdicts } from './artifact-verdicts';
@@ -43,6 +43,29 @@ export interface EnrichmentTimings {
  * transaction.
  */
 export async function enrichAsset(deps: WorkerDeps, job: EnrichmentJob): Promise<EnrichmentOutcome> {
+  const analysed = await analyseAsset(deps, job);
+  return 'outcome' in analysed ? analysed : writeAnalysed(deps, analysed);
+}
+
+/** A job's analysis, ready for its write: everything analyseAsset hands writeAnalysed. */
+export interface AnalysedAsset {
+  job: EnrichmentJob;
+  asset: JobRead;
+  inputs: EnrichmentInput[];
+  result: EnrichmentResult;
+  stamps: Map<string, string>;
+  now: Date;
+  timings: Omit<EnrichmentTimings, 'write_ms'>;
+}
+
+/**
+ * The job's first step: its reads and the engine, no row lock held. Its own export so a test can hold a job between
+ * its analysis and its write (services/worker/test/out-of-date-writer.test.ts).
+ */
+export async function analyseAsset(
+  deps: WorkerDeps,
+  job: EnrichmentJob,
+): Promise<AnalysedAsset | Extract<EnrichmentOutcome, { outcome: 'skipped' }>> {
   const t0 = performance.now();
   // the DB-heavy steps are spans when tracing is on (docs/observability.md "Tracing"); off, withSpan is a plain call
   const asset = await withSpan('enrichment read job', {}, () => readJob(deps, job));
@@ -127,13 +150,30 @@ export async function enrichAsset(deps: WorkerDeps, job: EnrichmentJob): Promise
   if (deps.config.ENRICHMENT_TEST_DELAY_MS > 0) {
     await new Promise((r) => setTimeout(r, deps.config.ENRICHMENT_TEST_DELAY_MS));
   }
+  return {
+    job,
+    asset,
+    inputs,
+    result,
+    stamps,
+    now,
+    timings: { read_ms: readMs, engine_ms: analyzeMs, advisories_ms: advisories.ms },
+  };
+}
+
+/** The job's second step: its write transaction, then what follows the commit. */
+export async function writeAnalysed(deps: WorkerDeps, analysed: AnalysedAsset): Promise<EnrichmentOutcome> {
+  const { job, asset, inputs, result, stamps, now } = analysed;
   const t3 = performance.now();
   // THE writer of an enrichment result (@risk/db enrichment store, also what the API's tests use), in one
   // transaction with the concurrent jobs' writes (a MicroBatch; a failed batch writes each job alone)
-  const { bomVersion, deliveries } = await withSpan('enrichment write', {}, () =>
+  const { status, bomVersion, deliveries } = await withSpan('enrichment write', {}, () =>
     writeJob(deps, { job, asset, result, threatStamps: stamps, now }),
   );
   const t4 = performance.now();
+  // an out-of-date job whose result the writer refused: a newer one is stored or on its way (docs/reliability.md
+  // "Out-of-date writers"); nothing was written, so nothing follows
+  if (status === 'superseded') return { outcome: 'skipped', fingerprint: job.fingerprint, reason: 'superseded' };
   // after commit: hand the webhook deliveries to the queue (the outbox relay covers a failure)
   await enqueueDeliveries(deps, deliveries);
   // a verdict made while this job ran is not lost (docs/artifacts.md "A verdict that arrives later")
@@ -143,7 +183,7 @@ export async function enrichAsset(deps: WorkerDeps, job: EnrichmentJob): Promise
     fingerprint: job.fingerprint,
     score: result.intrinsic_risk_score,
     bom_version: bomVersion,
-    timings: { read_ms: readMs, engine_ms: analyzeMs, write_ms: t4 - t3, advisories_ms: advisories.ms },
+    timings: { ...analysed.timings, write_ms: t4 - t3 },
   };
 }
 
