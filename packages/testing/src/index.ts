@@ -156,6 +156,8 @@ export async function createTestContext(
 export { migrate };
 
 export * from './wait-for';
+// per-test timeouts of the suites that pass their own, stretched like every suite's default (./jest-load-timeout.ts)
+export { scaledByLoad } from '@risk/time-budget';
 export * from './metrics';
 export * from './openapi-responses';
 export * from './json-schema';

@@ -1,3 +1,4 @@
+import { waitFor } from '@risk/testing';
 import { createHarness, postJson, postSignal, signalBody, type Harness } from './harness';
 
 /**
@@ -37,7 +38,13 @@ it.each([
         severity: 'high',
         fingerprints: [later, earlier],
       }).then((r) => r);
-      await new Promise((r) => setTimeout(r, 500)); // the threat's transaction is now waiting on a lock
+      // the threat's transaction waits on the lock the ingest holds (however long it takes to get there)
+      await waitFor("the threat to wait on the ingest's lock", async () => {
+        const { rows } = await h.ctx.db.pool.query(
+          `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        return rows.length > 0;
+      });
       const second = await ingest
         .query(`SELECT 1 FROM assets WHERE livemode AND fingerprint = $1 FOR UPDATE`, [later])
         .then(
