@@ -10,13 +10,14 @@ import {
   httpOk as ok,
   plain,
   runStart,
+  scaledByLoad,
   stackEnv,
-  startSecrets as secrets,
-  waitFor,
-  waitForStack,
   type StackPorts,
   type StartRun as Run,
+  startSecrets as secrets,
   type TestContext,
+  waitFor,
+  waitForStack,
 } from '@risk/testing';
 
 // `pnpm start` as a process: the one-line failures when a dependency is down, and a clean stop that
@@ -93,34 +94,38 @@ describe('pnpm start', () => {
     expect(run.output()).toContain('SECRETS_KEY: is required when NODE_ENV=production');
   });
 
-  it('runs the three services, stops them all on SIGTERM, starts again, and they exit if start is killed', async () => {
-    const { env, ports } = await stackEnv(ctx);
-    const up = async (run: Run) => {
-      await waitForStack(run, ports);
-      const pids = childPids(run.child.pid!);
-      // the output says which service is missing and why (docs/reliability.md "Test ports")
-      if (pids.length < 3) throw new Error(`${pids.length} child processes of pnpm start:\n${run.output()}`);
-      return pids;
-    };
+  it(
+    'runs the three services, stops them all on SIGTERM, starts again, and they exit if start is killed',
+    async () => {
+      const { env, ports } = await stackEnv(ctx);
+      const up = async (run: Run) => {
+        await waitForStack(run, ports);
+        const pids = childPids(run.child.pid!);
+        // the output says which service is missing and why (docs/reliability.md "Test ports")
+        if (pids.length < 3) throw new Error(`${pids.length} child processes of pnpm start:\n${run.output()}`);
+        return pids;
+      };
 
-    // 1st run: SIGTERM stops everything and exits 0
-    const first = runStart(env);
-    const firstPids = await up(first);
-    first.child.kill('SIGTERM');
-    expect(await first.exited).toEqual({ code: 0, signal: null });
-    expect(plain(first.output())).toContain('all services stopped');
-    expect(firstPids.filter(alive)).toEqual([]);
+      // 1st run: SIGTERM stops everything and exits 0
+      const first = runStart(env);
+      const firstPids = await up(first);
+      first.child.kill('SIGTERM');
+      expect(await first.exited).toEqual({ code: 0, signal: null });
+      expect(plain(first.output())).toContain('all services stopped');
+      expect(firstPids.filter(alive)).toEqual([]);
 
-    // 2nd run on the same database (migrations already applied); start itself is SIGKILLed
-    const second = runStart(env);
-    const secondPids = await up(second);
-    second.child.kill('SIGKILL');
-    await second.exited;
-    await waitFor('the orphaned services to stop', () => secondPids.every((pid) => !alive(pid)), {
-      timeoutMs: 30_000,
-      intervalMs: 200,
-    });
-  }, 120_000);
+      // 2nd run on the same database (migrations already applied); start itself is SIGKILLed
+      const second = runStart(env);
+      const secondPids = await up(second);
+      second.child.kill('SIGKILL');
+      await second.exited;
+      await waitFor('the orphaned services to stop', () => secondPids.every((pid) => !alive(pid)), {
+        timeoutMs: 30_000,
+        intervalMs: 200,
+      });
+    },
+    scaledByLoad(120_000),
+  );
 
   // docs/security.md, "Analysis under a budget": stopping is bounded whatever a service is doing
   describe('stops every service within 15 s of SIGTERM', () => {
@@ -132,78 +137,86 @@ describe('pnpm start', () => {
       return pids;
     };
 
-    it('kills a service that ignores SIGTERM after the grace period, names it, and only then says stopped', async () => {
-      const { env, ports } = await stackEnv(ctx, {
-        NODE_OPTIONS: `--require ${path.join(__dirname, 'fixtures', 'worker-stuck-on-sigterm.cjs')}`,
-      });
-      const run = runStart(env);
-      const pids = await waitUp(run, ports);
-      const t0 = Date.now();
-      run.child.kill('SIGTERM');
-      const exit = await run.exited;
-      const elapsed = Date.now() - t0;
-      expect(exit.code).toBe(1);
-      const out = plain(run.output());
-      expect(out).toContain('worker did not stop in time; killing it (SIGKILL)');
-      const graceS = Number(/all services stopped; killed after (\d+) s: worker/.exec(out)?.[1]);
-      // the stuck worker was given its whole grace before the kill (a lower bound holds whatever the load)
-      expect(elapsed).toBeGreaterThanOrEqual(graceS * 1000);
-      expect(out).not.toMatch(/(public-api|admin-api) did not stop in time/);
-      // "stopped" is printed last, when no service process is left
-      expect(out.trim().split('\n').at(-1)).toContain('all services stopped');
-      expect(pids.filter(alive)).toEqual([]);
-    }, 120_000);
-
-    it('stops everything while a hostile analysis is running in the worker', async () => {
-      // the analysis would spin for a minute (test hook, see services/worker/src/analysis/pool.ts) and
-      // its own deadline is far away: only the shutdown path can end it
-      const { env, ports } = await stackEnv(ctx, {
-        ENRICHMENT_JOB_TIMEOUT_MS: '120000',
-        ENRICHMENT_TEST_BUSY_MS: '120000',
-      });
-      const run = runStart(env);
-      const pids = await waitUp(run, ports);
-      const orgId = 'org_start_hostile';
-      const { key } = await mintApiKey(ctx.db.prisma, { org_id: orgId, scopes: [...SCOPES], livemode: true });
-      const fingerprint = `hf:hostile/start-${randomBytes(4).toString('hex')}`;
-      const res = await fetch(`http://127.0.0.1:${ports.pub}/v1/signals`, {
-        method: 'POST',
-        headers: {
-          Authorization: `Bearer ${key}`,
-          'Content-Type': 'application/json',
-          'Idempotency-Key': randomUUID(),
-        },
-        body: JSON.stringify({
-          org_id: orgId,
-          fingerprint,
-          asset_type: 'model',
-          name: 'hostile/start',
-          observed_at: Math.floor(Date.now() / 1000) - 5,
-          // the issue's model card (`license`, newlines, two words) plus the busy-loop marker
-          raw_manifest: `#enrichment-test-busy\nlicense${'\n'.repeat(5000)}apache mit`,
-        }),
-      });
-      expect(res.status).toBe(202);
-      const producer = new QueueProducer(ctx.redis, 'test-start');
-      try {
-        expect(await producer.ping(3000)).toBe(true);
-        const queue = producer.queue(JOBS.enrichment.queue);
-        await waitFor('the hostile job to be active', async () => (await queue.getActiveCount()) === 1, {
-          timeoutMs: 30_000,
-          intervalMs: 100,
+    it(
+      'kills a service that ignores SIGTERM after the grace period, names it, and only then says stopped',
+      async () => {
+        const { env, ports } = await stackEnv(ctx, {
+          NODE_OPTIONS: `--require ${path.join(__dirname, 'fixtures', 'worker-stuck-on-sigterm.cjs')}`,
         });
-      } finally {
-        await producer.close();
-      }
-      // the worker's main thread still answers while the analysis spins in its thread
-      expect(await ok(`http://127.0.0.1:${ports.wrk}/healthz`)).toBe(true);
+        const run = runStart(env);
+        const pids = await waitUp(run, ports);
+        const t0 = Date.now();
+        run.child.kill('SIGTERM');
+        const exit = await run.exited;
+        const elapsed = Date.now() - t0;
+        expect(exit.code).toBe(1);
+        const out = plain(run.output());
+        expect(out).toContain('worker did not stop in time; killing it (SIGKILL)');
+        const graceS = Number(/all services stopped; killed after (\d+) s: worker/.exec(out)?.[1]);
+        // the stuck worker was given its whole grace before the kill (a lower bound holds whatever the load)
+        expect(elapsed).toBeGreaterThanOrEqual(graceS * 1000);
+        expect(out).not.toMatch(/(public-api|admin-api) did not stop in time/);
+        // "stopped" is printed last, when no service process is left
+        expect(out.trim().split('\n').at(-1)).toContain('all services stopped');
+        expect(pids.filter(alive)).toEqual([]);
+      },
+      scaledByLoad(120_000),
+    );
 
-      run.child.kill('SIGTERM');
-      await run.exited;
-      // every service stopped on its own, before the grace ran out: nothing had to be killed
-      expect(plain(run.output())).toContain('all services stopped');
-      expect(plain(run.output())).not.toMatch(/did not stop in time|killed after/);
-      expect(pids.filter(alive)).toEqual([]);
-    }, 120_000);
+    it(
+      'stops everything while a hostile analysis is running in the worker',
+      async () => {
+        // the analysis would spin for a minute (test hook, see services/worker/src/analysis/pool.ts) and
+        // its own deadline is far away: only the shutdown path can end it
+        const { env, ports } = await stackEnv(ctx, {
+          ENRICHMENT_JOB_TIMEOUT_MS: '120000',
+          ENRICHMENT_TEST_BUSY_MS: '120000',
+        });
+        const run = runStart(env);
+        const pids = await waitUp(run, ports);
+        const orgId = 'org_start_hostile';
+        const { key } = await mintApiKey(ctx.db.prisma, { org_id: orgId, scopes: [...SCOPES], livemode: true });
+        const fingerprint = `hf:hostile/start-${randomBytes(4).toString('hex')}`;
+        const res = await fetch(`http://127.0.0.1:${ports.pub}/v1/signals`, {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${key}`,
+            'Content-Type': 'application/json',
+            'Idempotency-Key': randomUUID(),
+          },
+          body: JSON.stringify({
+            org_id: orgId,
+            fingerprint,
+            asset_type: 'model',
+            name: 'hostile/start',
+            observed_at: Math.floor(Date.now() / 1000) - 5,
+            // the issue's model card (`license`, newlines, two words) plus the busy-loop marker
+            raw_manifest: `#enrichment-test-busy\nlicense${'\n'.repeat(5000)}apache mit`,
+          }),
+        });
+        expect(res.status).toBe(202);
+        const producer = new QueueProducer(ctx.redis, 'test-start');
+        try {
+          expect(await producer.ping(3000)).toBe(true);
+          const queue = producer.queue(JOBS.enrichment.queue);
+          await waitFor('the hostile job to be active', async () => (await queue.getActiveCount()) === 1, {
+            timeoutMs: 30_000,
+            intervalMs: 100,
+          });
+        } finally {
+          await producer.close();
+        }
+        // the worker's main thread still answers while the analysis spins in its thread
+        expect(await ok(`http://127.0.0.1:${ports.wrk}/healthz`)).toBe(true);
+
+        run.child.kill('SIGTERM');
+        await run.exited;
+        // every service stopped on its own, before the grace ran out: nothing had to be killed
+        expect(plain(run.output())).toContain('all services stopped');
+        expect(plain(run.output())).not.toMatch(/did not stop in time|killed after/);
+        expect(pids.filter(alive)).toEqual([]);
+      },
+      scaledByLoad(120_000),
+    );
   });
 });

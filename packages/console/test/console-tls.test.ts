@@ -12,6 +12,7 @@ import { cspViolations, launchDocsBrowser, type DocsBrowser } from '@risk/testin
 import { ensureConsoleBuilt } from '@risk/cli/src/console-build';
 import { check, signIn } from './browser';
 import { startConsoleStack, type ConsoleStack } from './stack';
+import { scaledByLoad } from '@risk/testing';
 
 const TLS_DIR = mkdtempSync(path.join(os.tmpdir(), 'risk-console-tls-'));
 const EIGHT_HOURS_S = 8 * 3600;
@@ -27,7 +28,7 @@ beforeAll(async () => {
   browser = await launchDocsBrowser({ ignoreHTTPSErrors: true });
   page = await browser.context.newPage();
   await page.setViewportSize({ width: 1280, height: 800 });
-}, 120_000);
+}, scaledByLoad(120_000));
 afterAll(async () => {
   await browser?.close();
   await stack?.close();
@@ -59,45 +60,49 @@ async function expectSecureSessionCookie(signInAnswer: Response) {
   expect(await page.evaluate('document.cookie')).toBe(''); // HttpOnly: scripts cannot read it
 }
 
-it('HTTPS: the session cookie is __Host-, Secure, HttpOnly, SameSite=Strict; signed-in pages load', async () => {
-  expect(stack.adminUrl).toMatch(/^https:\/\/127\.0\.0\.1:/);
+it(
+  'HTTPS: the session cookie is __Host-, Secure, HttpOnly, SameSite=Strict; signed-in pages load',
+  async () => {
+    expect(stack.adminUrl).toMatch(/^https:\/\/127\.0\.0\.1:/);
 
-  // the platform admin: the cookie, then a page behind the session (the admin door, over HTTPS)
-  await expectSecureSessionCookie(await signInWatching(stack.ctx.config.ADMIN_API_TOKEN!));
-  await page.getByRole('heading', { level: 1, name: 'Tenants' }).waitFor();
-  const name = `tls-${randomUUID().slice(0, 8)}`;
-  await page.getByLabel('Name').fill(name);
-  await page.getByLabel('Admin e-mail').fill('secops@tls.example');
-  await page.getByRole('button', { name: 'Register tenant' }).click();
-  const panel = page.getByRole('region', { name: `Tenant token of ${name}` });
-  const tenantToken = (await panel.getByTestId('secret').textContent()) ?? '';
-  expect(tenantToken.split('.')).toHaveLength(3);
-  await page.getByRole('link', { name }).waitFor(); // the list reloaded through the session
-  await check(page, '50-tls-admin-tenants');
+    // the platform admin: the cookie, then a page behind the session (the admin door, over HTTPS)
+    await expectSecureSessionCookie(await signInWatching(stack.ctx.config.ADMIN_API_TOKEN!));
+    await page.getByRole('heading', { level: 1, name: 'Tenants' }).waitFor();
+    const name = `tls-${randomUUID().slice(0, 8)}`;
+    await page.getByLabel('Name').fill(name);
+    await page.getByLabel('Admin e-mail').fill('secops@tls.example');
+    await page.getByRole('button', { name: 'Register tenant' }).click();
+    const panel = page.getByRole('region', { name: `Tenant token of ${name}` });
+    const tenantToken = (await panel.getByTestId('secret').textContent()) ?? '';
+    expect(tenantToken.split('.')).toHaveLength(3);
+    await page.getByRole('link', { name }).waitFor(); // the list reloaded through the session
+    await check(page, '50-tls-admin-tenants');
 
-  // sign-out clears the cookie
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await page.getByLabel('Admin token or tenant token').waitFor();
-  expect(await browser.context.cookies(stack.adminUrl)).toEqual([]);
+    // sign-out clears the cookie
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Admin token or tenant token').waitFor();
+    expect(await browser.context.cookies(stack.adminUrl)).toEqual([]);
 
-  // the tenant: the same cookie design; an authenticated page through the admin door and one through the public door
-  await expectSecureSessionCookie(await signInWatching(tenantToken));
-  await page.goto(`${stack.adminUrl}/console/keys`);
-  await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
-  await page.getByText("this console session's key (revoked at sign-out)").waitFor();
-  await page.goto(`${stack.adminUrl}/console/assets`);
-  await page.getByRole('heading', { level: 1, name: 'Assets' }).waitFor();
-  await page
-    .getByText(/No assets/)
-    .first()
-    .waitFor();
-  await check(page, '51-tls-tenant-assets');
-  // a deep link opened afresh (a new page of the same browser) is still signed in: the cookie rides along
-  const second = await browser.context.newPage();
-  await second.goto(`${stack.adminUrl}/console/policies`);
-  await second.getByRole('heading', { level: 1, name: 'URL-filter policies' }).waitFor();
-  await second.close();
+    // the tenant: the same cookie design; an authenticated page through the admin door and one through the public door
+    await expectSecureSessionCookie(await signInWatching(tenantToken));
+    await page.goto(`${stack.adminUrl}/console/keys`);
+    await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+    await page.getByText("this console session's key (revoked at sign-out)").waitFor();
+    await page.goto(`${stack.adminUrl}/console/assets`);
+    await page.getByRole('heading', { level: 1, name: 'Assets' }).waitFor();
+    await page
+      .getByText(/No assets/)
+      .first()
+      .waitFor();
+    await check(page, '51-tls-tenant-assets');
+    // a deep link opened afresh (a new page of the same browser) is still signed in: the cookie rides along
+    const second = await browser.context.newPage();
+    await second.goto(`${stack.adminUrl}/console/policies`);
+    await second.getByRole('heading', { level: 1, name: 'URL-filter policies' }).waitFor();
+    await second.close();
 
-  expect(await cspViolations(page)).toEqual([]);
-  expect(browser.requested.filter((u) => !u.startsWith(stack.adminUrl))).toEqual([]);
-}, 120_000);
+    expect(await cspViolations(page)).toEqual([]);
+    expect(browser.requested.filter((u) => !u.startsWith(stack.adminUrl))).toEqual([]);
+  },
+  scaledByLoad(120_000),
+);

@@ -12,6 +12,7 @@ import { cspViolations, launchDocsBrowser, type DocsBrowser } from '@risk/testin
 import { ensureConsoleBuilt } from '@risk/cli/src/console-build';
 import { checkPhone, DESKTOP, PHONE } from './browser';
 import { startConsoleStack, type ConsoleStack } from './stack';
+import { scaledByLoad } from '@risk/testing';
 
 const OUT = path.join(__dirname, '..', 'test-results');
 const DOC_IMAGES = path.join(__dirname, '..', '..', '..', 'docs', 'images');
@@ -62,7 +63,7 @@ beforeAll(async () => {
   stack = await startConsoleStack();
   browser = await launchDocsBrowser();
   page = await browser.context.newPage();
-}, 120_000);
+}, scaledByLoad(120_000));
 afterAll(async () => {
   await browser?.close();
   await stack?.close();
@@ -118,144 +119,150 @@ function manifest(file: string): string {
   return existsSync(real) ? readFileSync(real, 'utf8') : `{"name": "${file}"}`;
 }
 
-it('admin → tenant → signals → enriched assets → asset page → triage, every page accessible', async () => {
-  // 1. sign-in page, then the platform admin
-  await page.goto(`${stack.adminUrl}/console/`);
-  await page.getByRole('heading', { name: 'Risk console' }).waitFor();
-  await shot('01-sign-in');
-  await axe('sign-in');
-  await signIn(stack.ctx.config.ADMIN_API_TOKEN!);
-  await page.getByText('Platform admin').first().waitFor();
-  await shot('02-admin-home');
+it(
+  'admin → tenant → signals → enriched assets → asset page → triage, every page accessible',
+  async () => {
+    // 1. sign-in page, then the platform admin
+    await page.goto(`${stack.adminUrl}/console/`);
+    await page.getByRole('heading', { name: 'Risk console' }).waitFor();
+    await shot('01-sign-in');
+    await axe('sign-in');
+    await signIn(stack.ctx.config.ADMIN_API_TOKEN!);
+    await page.getByText('Platform admin').first().waitFor();
+    await shot('02-admin-home');
 
-  // 2. a tenant and a deployment token, through the console's session (the Admin pages come next)
-  const tenant = await consoleFetch('POST', '/console/v1/admin/tenants/v1/register', {
-    name: `console-e2e-${randomUUID().slice(0, 8)}`,
-    admin_email: 'secops@console-e2e.example',
-  });
-  expect(tenant.status).toBe(201);
-  const dpl = await consoleFetch('POST', `/console/v1/admin/tenants/v1/${tenant.json.id}/deployment-token`, {
-    name: 'e2e',
-  });
-  expect(dpl.status).toBe(201);
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await page.getByLabel('Admin token or tenant token').waitFor();
-
-  // 3. a collector exchanges the deployment token and submits real manifests to the public API
-  const creds = (await (
-    await fetch(`${stack.adminUrl}/deploy/v1/credentials?token=${encodeURIComponent(dpl.json.token)}`)
-  ).json()) as { org_id: string; api_key: { key: string } };
-  const now = Math.floor(Date.now() / 1000);
-  for (const s of SIGNALS) {
-    const res = await fetch(`${stack.publicUrl}/v1/signals`, {
-      method: 'POST',
-      headers: {
-        Authorization: `Bearer ${creds.api_key.key}`,
-        'Content-Type': 'application/json',
-        'Idempotency-Key': randomUUID(),
-      },
-      body: JSON.stringify({
-        fingerprint: s.fingerprint,
-        asset_type: s.asset_type,
-        org_id: creds.org_id,
-        observed_at: now,
-        name: s.name,
-        raw_manifest: manifest(s.file),
-      }),
+    // 2. a tenant and a deployment token, through the console's session (the Admin pages come next)
+    const tenant = await consoleFetch('POST', '/console/v1/admin/tenants/v1/register', {
+      name: `console-e2e-${randomUUID().slice(0, 8)}`,
+      admin_email: 'secops@console-e2e.example',
     });
-    expect(res.status).toBe(202);
-  }
+    expect(tenant.status).toBe(201);
+    const dpl = await consoleFetch('POST', `/console/v1/admin/tenants/v1/${tenant.json.id}/deployment-token`, {
+      name: 'e2e',
+    });
+    expect(dpl.status).toBe(201);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Admin token or tenant token').waitFor();
 
-  // 4. the tenant signs in and watches the assets become enriched
-  await signIn(tenant.json.tenant_token.token);
-  await page.getByRole('link', { name: 'Assets' }).click();
-  await page.getByRole('heading', { name: 'Assets' }).waitFor();
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const statuses = await page.locator('tbody tr td:nth-child(3)').allTextContents();
-    if (statuses.length === SIGNALS.length && statuses.every((t) => t === 'enriched')) break;
-    if (Date.now() > deadline) {
-      const outbox = await stack.ctx.db.pool.query('SELECT DISTINCT last_error FROM outbox WHERE processed_at IS NULL');
-      const problems = [
-        ...stack.ctx.logLines.filter((l) => /"level":"(warn|error)"/.test(l)).slice(-3),
-        ...outbox.rows.map((r: { last_error: string | null }) => `outbox: ${r.last_error}`),
-      ];
-      throw new Error(`not enriched in time: ${statuses.join(', ')}\n${problems.join('\n')}`);
+    // 3. a collector exchanges the deployment token and submits real manifests to the public API
+    const creds = (await (
+      await fetch(`${stack.adminUrl}/deploy/v1/credentials?token=${encodeURIComponent(dpl.json.token)}`)
+    ).json()) as { org_id: string; api_key: { key: string } };
+    const now = Math.floor(Date.now() / 1000);
+    for (const s of SIGNALS) {
+      const res = await fetch(`${stack.publicUrl}/v1/signals`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${creds.api_key.key}`,
+          'Content-Type': 'application/json',
+          'Idempotency-Key': randomUUID(),
+        },
+        body: JSON.stringify({
+          fingerprint: s.fingerprint,
+          asset_type: s.asset_type,
+          org_id: creds.org_id,
+          observed_at: now,
+          name: s.name,
+          raw_manifest: manifest(s.file),
+        }),
+      });
+      expect(res.status).toBe(202);
     }
-    await page.waitForTimeout(750);
-    await page.reload();
+
+    // 4. the tenant signs in and watches the assets become enriched
+    await signIn(tenant.json.tenant_token.token);
+    await page.getByRole('link', { name: 'Assets' }).click();
     await page.getByRole('heading', { name: 'Assets' }).waitFor();
-  }
-  await shot('04-assets');
-  await axe('assets');
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const statuses = await page.locator('tbody tr td:nth-child(3)').allTextContents();
+      if (statuses.length === SIGNALS.length && statuses.every((t) => t === 'enriched')) break;
+      if (Date.now() > deadline) {
+        const outbox = await stack.ctx.db.pool.query(
+          'SELECT DISTINCT last_error FROM outbox WHERE processed_at IS NULL',
+        );
+        const problems = [
+          ...stack.ctx.logLines.filter((l) => /"level":"(warn|error)"/.test(l)).slice(-3),
+          ...outbox.rows.map((r: { last_error: string | null }) => `outbox: ${r.last_error}`),
+        ];
+        throw new Error(`not enriched in time: ${statuses.join(', ')}\n${problems.join('\n')}`);
+      }
+      await page.waitForTimeout(750);
+      await page.reload();
+      await page.getByRole('heading', { name: 'Assets' }).waitFor();
+    }
+    await shot('04-assets');
+    await axe('assets');
 
-  // a filter is a deep link
-  await page.getByLabel('Type', { exact: true }).selectOption('mcp_server');
-  await page.waitForURL(/asset_type=mcp_server/);
-  await waitInPage(
-    "[...document.querySelectorAll('tbody tr td:nth-child(2)')].map((td) => td.textContent).join() === 'mcp_server,mcp_server'",
-  );
+    // a filter is a deep link
+    await page.getByLabel('Type', { exact: true }).selectOption('mcp_server');
+    await page.waitForURL(/asset_type=mcp_server/);
+    await waitInPage(
+      "[...document.querySelectorAll('tbody tr td:nth-child(2)')].map((td) => td.textContent).join() === 'mcp_server,mcp_server'",
+    );
 
-  // 5. the overview: one call to GET /v1/overview, whose figures the page shows
-  const overviewAnswer = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/v1/overview'));
-  await page.getByRole('link', { name: 'Overview' }).click();
-  const figures = (await (await overviewAnswer).json()) as {
-    assets: { total: number; scored: number; by_effective_severity: Record<string, number> };
-  };
-  expect(figures.assets).toMatchObject({ total: SIGNALS.length, scored: SIGNALS.length });
-  await page.getByRole('heading', { name: 'Assets by effective severity' }).waitFor();
-  await page.getByText(`${SIGNALS.length} assets observed, ${SIGNALS.length} scored.`).waitFor();
-  const severityCells = await page
-    .getByRole('table', { name: 'Assets by effective severity' })
-    .locator('tr')
-    .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
-  expect(Object.fromEntries(severityCells)).toEqual(
-    Object.fromEntries(Object.entries(figures.assets.by_effective_severity).map(([s, n]) => [s, String(n)])),
-  );
-  const overview = await shot('03-overview');
-  await axe('overview');
+    // 5. the overview: one call to GET /v1/overview, whose figures the page shows
+    const overviewAnswer = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/v1/overview'));
+    await page.getByRole('link', { name: 'Overview' }).click();
+    const figures = (await (await overviewAnswer).json()) as {
+      assets: { total: number; scored: number; by_effective_severity: Record<string, number> };
+    };
+    expect(figures.assets).toMatchObject({ total: SIGNALS.length, scored: SIGNALS.length });
+    await page.getByRole('heading', { name: 'Assets by effective severity' }).waitFor();
+    await page.getByText(`${SIGNALS.length} assets observed, ${SIGNALS.length} scored.`).waitFor();
+    const severityCells = await page
+      .getByRole('table', { name: 'Assets by effective severity' })
+      .locator('tr')
+      .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(Object.fromEntries(severityCells)).toEqual(
+      Object.fromEntries(Object.entries(figures.assets.by_effective_severity).map(([s, n]) => [s, String(n)])),
+    );
+    const overview = await shot('03-overview');
+    await axe('overview');
 
-  // 6. the asset page of the model with remote code, and a triage
-  await page.goto(`${stack.adminUrl}/console/assets/${encodeURIComponent('hf:THUDM/codegeex2-6b')}`);
-  await page.getByRole('heading', { name: /^Findings/ }).waitFor();
-  await page.getByRole('heading', { name: 'AI-BOM', exact: true }).waitFor();
-  await page.getByRole('link', { name: 'CycloneDX 1.6' }).waitFor();
-  await page.getByRole('heading', { name: 'Matching threats' }).waitFor();
-  const asset = await shot('05-asset');
-  await axe('asset');
-  const firstTriage = page
-    .getByRole('form')
-    .filter({ has: page.getByRole('button', { name: 'Save triage' }) })
-    .first();
-  await firstTriage.getByLabel('Triage').selectOption('false_positive');
-  await firstTriage.getByLabel('Comment').fill('reviewed in the console test');
-  const saved = page.waitForResponse((r) => r.url().endsWith('/triage') && r.request().method() === 'POST');
-  await firstTriage.getByRole('button', { name: 'Save triage' }).click();
-  expect((await saved).status()).toBe(200);
-  // the asset reloads: the finding now shows its triage and the effective score follows
-  await page.getByRole('heading', { name: /^Findings/ }).waitFor();
-  await shot('05b-asset-triaged');
-  const triaged = await stack.ctx.db.prisma.findingTriage.findMany({ where: { org_id: creds.org_id } });
-  expect(triaged.map((t) => t.state)).toContain('false_positive');
+    // 6. the asset page of the model with remote code, and a triage
+    await page.goto(`${stack.adminUrl}/console/assets/${encodeURIComponent('hf:THUDM/codegeex2-6b')}`);
+    await page.getByRole('heading', { name: /^Findings/ }).waitFor();
+    await page.getByRole('heading', { name: 'AI-BOM', exact: true }).waitFor();
+    await page.getByRole('link', { name: 'CycloneDX 1.6' }).waitFor();
+    await page.getByRole('heading', { name: 'Matching threats' }).waitFor();
+    const asset = await shot('05-asset');
+    await axe('asset');
+    const firstTriage = page
+      .getByRole('form')
+      .filter({ has: page.getByRole('button', { name: 'Save triage' }) })
+      .first();
+    await firstTriage.getByLabel('Triage').selectOption('false_positive');
+    await firstTriage.getByLabel('Comment').fill('reviewed in the console test');
+    const saved = page.waitForResponse((r) => r.url().endsWith('/triage') && r.request().method() === 'POST');
+    await firstTriage.getByRole('button', { name: 'Save triage' }).click();
+    expect((await saved).status()).toBe(200);
+    // the asset reloads: the finding now shows its triage and the effective score follows
+    await page.getByRole('heading', { name: /^Findings/ }).waitFor();
+    await shot('05b-asset-triaged');
+    const triaged = await stack.ctx.db.prisma.findingTriage.findMany({ where: { org_id: creds.org_id } });
+    expect(triaged.map((t) => t.state)).toContain('false_positive');
 
-  // 7. phone width, with data: the overview, the assets table and the asset page (browser.ts checkPhone)
-  await page.setViewportSize(PHONE);
-  await page.goto(`${stack.adminUrl}/console/assets`);
-  await page.locator('tbody tr').first().waitFor();
-  await checkPhone(page, '06-assets');
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }).click();
-  await page.getByRole('heading', { name: 'Assets by effective severity' }).waitFor();
-  await checkPhone(page, '07-overview');
-  await page.goto(`${stack.adminUrl}/console/assets/${encodeURIComponent('hf:THUDM/codegeex2-6b')}`);
-  await page.getByRole('heading', { name: 'Matching threats' }).waitFor();
-  await checkPhone(page, '08-asset');
-  await page.setViewportSize(DESKTOP);
+    // 7. phone width, with data: the overview, the assets table and the asset page (browser.ts checkPhone)
+    await page.setViewportSize(PHONE);
+    await page.goto(`${stack.adminUrl}/console/assets`);
+    await page.locator('tbody tr').first().waitFor();
+    await checkPhone(page, '06-assets');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }).click();
+    await page.getByRole('heading', { name: 'Assets by effective severity' }).waitFor();
+    await checkPhone(page, '07-overview');
+    await page.goto(`${stack.adminUrl}/console/assets/${encodeURIComponent('hf:THUDM/codegeex2-6b')}`);
+    await page.getByRole('heading', { name: 'Matching threats' }).waitFor();
+    await checkPhone(page, '08-asset');
+    await page.setViewportSize(DESKTOP);
 
-  expect(await cspViolations(page)).toEqual([]);
-  expect(browser.requested.filter((u) => !u.startsWith(stack.adminUrl))).toEqual([]);
-  if (process.env.UPDATE_DOC_IMAGES) {
-    mkdirSync(DOC_IMAGES, { recursive: true });
-    copyFileSync(overview, path.join(DOC_IMAGES, 'console-overview.png'));
-    copyFileSync(asset, path.join(DOC_IMAGES, 'console-asset.png'));
-  }
-}, 180_000);
+    expect(await cspViolations(page)).toEqual([]);
+    expect(browser.requested.filter((u) => !u.startsWith(stack.adminUrl))).toEqual([]);
+    if (process.env.UPDATE_DOC_IMAGES) {
+      mkdirSync(DOC_IMAGES, { recursive: true });
+      copyFileSync(overview, path.join(DOC_IMAGES, 'console-overview.png'));
+      copyFileSync(asset, path.join(DOC_IMAGES, 'console-asset.png'));
+    }
+  },
+  scaledByLoad(180_000),
+);

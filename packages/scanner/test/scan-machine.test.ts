@@ -6,8 +6,9 @@ import { symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { AGENT_CLIENTS, clientPaths } from '../src/machine';
 import { maliciousPickle, runScan, safetensors, tempDir, writeTree } from './helpers';
+import { scaledByLoad } from '@risk/testing';
 
-jest.setTimeout(180_000);
+jest.setTimeout(scaledByLoad(180_000));
 
 interface Report {
   assets: Array<{

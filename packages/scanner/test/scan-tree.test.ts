@@ -12,6 +12,7 @@ import {
   tempDir,
   writeTree,
 } from './helpers';
+import { scaledByLoad } from '@risk/testing';
 
 interface JsonReport {
   stats: { files: number; truncated: boolean; symlinks_outside: number; skipped_dirs: number; ignored: number };
@@ -67,7 +68,7 @@ function repoTree(): string {
   return root;
 }
 
-jest.setTimeout(180_000);
+jest.setTimeout(scaledByLoad(180_000));
 
 describe('risk-scan scan PATH', () => {
   const root = repoTree();

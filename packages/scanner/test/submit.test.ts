@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { createHarness, enrichLikeWorker, projected, type Harness } from '@risk/public-api/test/harness';
 import { createPublicClient, NotFoundError, type PublicPaths, type RiskClient } from '@risk/sdk';
 import { BIN, maliciousPickle, safetensors, tempDir, writeTree, type Run } from './helpers';
+import { scaledByLoad } from '@risk/testing';
 
 const TOKEN = 'ghp_Zq8XwV3nB5mK7pL2rT9yU4iO6aS1dF0gH3jK';
 
@@ -110,129 +111,137 @@ test('--dry-run prints the redacted signals and sends nothing', async () => {
   expect(await storedSignals()).toEqual([]);
 });
 
-test('--submit sends redacted signals, uploads unknown model files once and prints the platform verdicts', async () => {
-  const { root, pickleSha, safetensorsSha } = tree();
-  // the clean file is already known to the platform: only the pickle is new
-  await risk.raw.POST('/v1/artifacts', {
-    body: safetensors() as unknown as string,
-    bodySerializer: (b) => b,
-    headers: { 'Content-Type': 'application/octet-stream' },
-  });
-  sent.length = 0;
-  const running = runAsync(['scan', root, '--submit', '--format', 'json', '--wait', '60']);
-  // play the worker: once the signals are stored, enrich each asset as the worker would
-  let stored: Awaited<ReturnType<typeof storedSignals>> = [];
-  for (let i = 0; i < 200 && stored.length < 3; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    stored = await storedSignals();
-  }
-  await projected(h);
-  for (const s of stored) await enrichLikeWorker(h, s.fingerprint);
-  const r = await running;
-  expect(r.code).toBe(0);
-  expect(r.stderr).toContain('sent 3 signals; uploaded 1 model files, 1 already known, 0 not uploaded');
+test(
+  '--submit sends redacted signals, uploads unknown model files once and prints the platform verdicts',
+  async () => {
+    const { root, pickleSha, safetensorsSha } = tree();
+    // the clean file is already known to the platform: only the pickle is new
+    await risk.raw.POST('/v1/artifacts', {
+      body: safetensors() as unknown as string,
+      bodySerializer: (b) => b,
+      headers: { 'Content-Type': 'application/octet-stream' },
+    });
+    sent.length = 0;
+    const running = runAsync(['scan', root, '--submit', '--format', 'json', '--wait', '60']);
+    // play the worker: once the signals are stored, enrich each asset as the worker would
+    let stored: Awaited<ReturnType<typeof storedSignals>> = [];
+    for (let i = 0; i < 200 && stored.length < 3; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      stored = await storedSignals();
+    }
+    await projected(h);
+    for (const s of stored) await enrichLikeWorker(h, s.fingerprint);
+    const r = await running;
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('sent 3 signals; uploaded 1 model files, 1 already known, 0 not uploaded');
 
-  // nothing the scanner sent holds the secret; the stored signal carries the redacted manifest and the artifacts
-  expect(sent.some((x) => x.body.includes(TOKEN))).toBe(false);
-  expect(sent.filter((x) => x.path.split('?')[0] === '/v1/artifacts').length).toBe(1);
-  expect(sent.filter((x) => x.path.startsWith('/v1/artifacts/lookup')).length).toBe(1);
-  expect(sent.filter((x) => x.path === '/v1/signals/bulk').length).toBe(1);
-  expect(stored).toHaveLength(3);
-  const mcp = stored.find((s) => s.asset_type === 'mcp_server')!;
-  expect(mcp.raw_manifest).toContain('[REDACTED]');
-  expect(mcp.raw_manifest).not.toContain(TOKEN);
-  const models = stored.filter((s) => s.asset_type === 'model');
-  expect(
-    models
-      .flatMap((s) => s.artifacts ?? [])
-      .map((a) => a.sha256)
-      .sort(),
-  ).toEqual([pickleSha, safetensorsSha].sort());
-  const read = await risk.get('/v1/artifacts/{sha256}', { params: { path: { sha256: pickleSha } } });
-  expect(read.verdict).toBe('malicious');
-  // each file carries the local analyser's verdict as this org's reported scan result (docs/artifacts.md)
-  const named = new Map(models.flatMap((s) => s.artifacts ?? []).map((a) => [a.sha256, a]));
-  expect(named.get(pickleSha)?.reported).toMatchObject({
-    verdict: 'malicious',
-    analyser: 'risk-scan',
-    findings: expect.arrayContaining([
-      expect.objectContaining({ evidence: expect.objectContaining({ callable: 'os.system' }) }),
-    ]),
-  });
-  expect(named.get(safetensorsSha)?.reported).toMatchObject({ verdict: 'benign', analyser: 'risk-scan' });
+    // nothing the scanner sent holds the secret; the stored signal carries the redacted manifest and the artifacts
+    expect(sent.some((x) => x.body.includes(TOKEN))).toBe(false);
+    expect(sent.filter((x) => x.path.split('?')[0] === '/v1/artifacts').length).toBe(1);
+    expect(sent.filter((x) => x.path.startsWith('/v1/artifacts/lookup')).length).toBe(1);
+    expect(sent.filter((x) => x.path === '/v1/signals/bulk').length).toBe(1);
+    expect(stored).toHaveLength(3);
+    const mcp = stored.find((s) => s.asset_type === 'mcp_server')!;
+    expect(mcp.raw_manifest).toContain('[REDACTED]');
+    expect(mcp.raw_manifest).not.toContain(TOKEN);
+    const models = stored.filter((s) => s.asset_type === 'model');
+    expect(
+      models
+        .flatMap((s) => s.artifacts ?? [])
+        .map((a) => a.sha256)
+        .sort(),
+    ).toEqual([pickleSha, safetensorsSha].sort());
+    const read = await risk.get('/v1/artifacts/{sha256}', { params: { path: { sha256: pickleSha } } });
+    expect(read.verdict).toBe('malicious');
+    // each file carries the local analyser's verdict as this org's reported scan result (docs/artifacts.md)
+    const named = new Map(models.flatMap((s) => s.artifacts ?? []).map((a) => [a.sha256, a]));
+    expect(named.get(pickleSha)?.reported).toMatchObject({
+      verdict: 'malicious',
+      analyser: 'risk-scan',
+      findings: expect.arrayContaining([
+        expect.objectContaining({ evidence: expect.objectContaining({ callable: 'os.system' }) }),
+      ]),
+    });
+    expect(named.get(safetensorsSha)?.reported).toMatchObject({ verdict: 'benign', analyser: 'risk-scan' });
 
-  // the verdicts printed are the platform's
-  const report = JSON.parse(r.stdout) as { assets: Array<{ fingerprint: string; risk_score: number }> };
-  const platform = await risk.get('/v1/assets/{fingerprint}', { params: { path: { fingerprint: mcp.fingerprint } } });
-  expect(platform.enrichment_status).toBe('enriched');
-  const printed = report.assets.find((a) => a.fingerprint === mcp.fingerprint)!;
-  expect(printed.risk_score).toBe(platform.effective_risk_score);
+    // the verdicts printed are the platform's
+    const report = JSON.parse(r.stdout) as { assets: Array<{ fingerprint: string; risk_score: number }> };
+    const platform = await risk.get('/v1/assets/{fingerprint}', { params: { path: { fingerprint: mcp.fingerprint } } });
+    expect(platform.enrichment_status).toBe('enriched');
+    const printed = report.assets.find((a) => a.fingerprint === mcp.fingerprint)!;
+    expect(printed.risk_score).toBe(platform.effective_risk_score);
 
-  // a second run: every model file is known now, nothing is uploaded again
-  sent.length = 0;
-  const again = await runAsync(['scan', root, '--submit', '--format', 'json', '--wait', '0']);
-  expect(again.code).toBe(0);
-  expect(again.stderr).toContain('uploaded 0 model files, 2 already known');
-  expect(sent.filter((x) => x.path.split('?')[0] === '/v1/artifacts').length).toBe(0);
-}, 180_000);
+    // a second run: every model file is known now, nothing is uploaded again
+    sent.length = 0;
+    const again = await runAsync(['scan', root, '--submit', '--format', 'json', '--wait', '0']);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain('uploaded 0 model files, 2 already known');
+    expect(sent.filter((x) => x.path.split('?')[0] === '/v1/artifacts').length).toBe(0);
+  },
+  scaledByLoad(180_000),
+);
 
-test('--submit reports the local verdict of a file it does not upload: the org sees it, the shared verdict not', async () => {
-  // a pickle the platform has never seen (os.system('whoami')), over --max-upload-size: never uploaded
-  const pickle = Buffer.concat([
-    Buffer.from([0x80, 0x02]),
-    Buffer.from('cposix\nsystem\n', 'latin1'),
-    Buffer.from([0x58, 6, 0, 0, 0]),
-    Buffer.from('whoami', 'latin1'),
-    Buffer.from([0x85, 0x52, 0x2e]),
-  ]);
-  const sha = createHash('sha256').update(pickle).digest('hex');
-  const root = tempDir('submit-local');
-  writeTree(root, { 'models/big/pytorch_model.bin': pickle });
-  sent.length = 0;
-  const running = runAsync([
-    'scan',
-    root,
-    '--submit',
-    '--format',
-    'json',
-    '--wait',
-    '60',
-    '--max-upload-size',
-    '1',
-    '--fail-on',
-    'critical',
-  ]);
-  let fingerprint: string | undefined;
-  for (let i = 0; i < 200 && !fingerprint; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    fingerprint = (await storedSignals()).find((s) => s.artifacts?.some((a) => a.sha256 === sha))?.fingerprint;
-  }
-  await projected(h);
-  await enrichLikeWorker(h, fingerprint!);
-  const r = await running;
-  expect(r.stderr).toContain('uploaded 0 model files, 0 already known, 1 not uploaded');
-  expect(sent.filter((x) => x.path.split('?')[0] === '/v1/artifacts').length).toBe(0);
+test(
+  '--submit reports the local verdict of a file it does not upload: the org sees it, the shared verdict not',
+  async () => {
+    // a pickle the platform has never seen (os.system('whoami')), over --max-upload-size: never uploaded
+    const pickle = Buffer.concat([
+      Buffer.from([0x80, 0x02]),
+      Buffer.from('cposix\nsystem\n', 'latin1'),
+      Buffer.from([0x58, 6, 0, 0, 0]),
+      Buffer.from('whoami', 'latin1'),
+      Buffer.from([0x85, 0x52, 0x2e]),
+    ]);
+    const sha = createHash('sha256').update(pickle).digest('hex');
+    const root = tempDir('submit-local');
+    writeTree(root, { 'models/big/pytorch_model.bin': pickle });
+    sent.length = 0;
+    const running = runAsync([
+      'scan',
+      root,
+      '--submit',
+      '--format',
+      'json',
+      '--wait',
+      '60',
+      '--max-upload-size',
+      '1',
+      '--fail-on',
+      'critical',
+    ]);
+    let fingerprint: string | undefined;
+    for (let i = 0; i < 200 && !fingerprint; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      fingerprint = (await storedSignals()).find((s) => s.artifacts?.some((a) => a.sha256 === sha))?.fingerprint;
+    }
+    await projected(h);
+    await enrichLikeWorker(h, fingerprint!);
+    const r = await running;
+    expect(r.stderr).toContain('uploaded 0 model files, 0 already known, 1 not uploaded');
+    expect(sent.filter((x) => x.path.split('?')[0] === '/v1/artifacts').length).toBe(0);
 
-  // the org's view: the local verdict as a client-reported finding; the shared verdict of the bytes: none
-  const asset = await risk.get('/v1/assets/{fingerprint}', {
-    params: { path: { fingerprint: fingerprint! }, query: { 'expand[]': ['findings'] } },
-  });
-  expect(asset.findings).toContainEqual(
-    expect.objectContaining({
-      rule_id: 'artifact_reported_malicious',
-      evidence: expect.objectContaining({ source: 'client_reported', analyser: 'risk-scan' }),
-    }),
-  );
-  // the SDK raises NotFoundError for the 404 of bytes the platform never scanned
-  await expect(risk.get('/v1/artifacts/{sha256}', { params: { path: { sha256: sha } } })).rejects.toBeInstanceOf(
-    NotFoundError,
-  );
+    // the org's view: the local verdict as a client-reported finding; the shared verdict of the bytes: none
+    const asset = await risk.get('/v1/assets/{fingerprint}', {
+      params: { path: { fingerprint: fingerprint! }, query: { 'expand[]': ['findings'] } },
+    });
+    expect(asset.findings).toContainEqual(
+      expect.objectContaining({
+        rule_id: 'artifact_reported_malicious',
+        evidence: expect.objectContaining({ source: 'client_reported', analyser: 'risk-scan' }),
+      }),
+    );
+    // the SDK raises NotFoundError for the 404 of bytes the platform never scanned
+    await expect(risk.get('/v1/artifacts/{sha256}', { params: { path: { sha256: sha } } })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
 
-  // the printed verdict keeps the local malicious file, so --fail-on critical fails the run
-  const report = JSON.parse(r.stdout) as { assets: Array<{ fingerprint: string; risk_severity: string }> };
-  expect(report.assets.find((a) => a.fingerprint === fingerprint)?.risk_severity).toBe('critical');
-  expect(r.code).toBe(1);
-}, 180_000);
+    // the printed verdict keeps the local malicious file, so --fail-on critical fails the run
+    const report = JSON.parse(r.stdout) as { assets: Array<{ fingerprint: string; risk_severity: string }> };
+    expect(report.assets.find((a) => a.fingerprint === fingerprint)?.risk_severity).toBe('critical');
+    expect(r.code).toBe(1);
+  },
+  scaledByLoad(180_000),
+);
 
 test('--submit without the API settings is a usage error', async () => {
   const r = await runAsync(['scan', tempDir('submit-usage'), '--submit'], { RISK_API_KEY: '' });

@@ -3,8 +3,9 @@
 import { createAdminHarness, type AdminHarness } from '@risk/admin-api/test/harness';
 import { AuthenticationError, createAdminClient, PermissionError, type AdminPaths, type RiskClient } from '../src';
 import { listen, type Listening } from './servers';
+import { scaledByLoad } from '@risk/testing';
 
-jest.setTimeout(60_000);
+jest.setTimeout(scaledByLoad(60_000));
 
 let h: AdminHarness;
 let api: Listening;

@@ -2,8 +2,9 @@
 // services' OpenAPI documents and compare with the checked-in files (scripts/generate.ts --check).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { scaledByLoad } from '@risk/testing';
 
-jest.setTimeout(120_000);
+jest.setTimeout(scaledByLoad(120_000));
 
 test('src/generated matches the OpenAPI documents of both services', () => {
   const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/generate.ts', '--check'], {

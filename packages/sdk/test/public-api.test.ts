@@ -7,7 +7,7 @@ import path from 'node:path';
 import { allowedHostsFor, OutboundGuard } from '@risk/common/outbound';
 import { createHarness, type Harness } from '@risk/public-api/test/harness';
 import { buildPublicOpenApiDocument } from '@risk/public-api';
-import { createWebhookPayloadValidator } from '@risk/testing';
+import { createWebhookPayloadValidator, scaledByLoad } from '@risk/testing';
 import { deliverWebhook } from '@risk/worker/src/jobs/webhook-delivery';
 import { Webhook } from 'standardwebhooks';
 import ts from 'typescript';
@@ -26,7 +26,7 @@ import {
 } from '../src';
 import { listen, startAnswerLosingProxy, type Listening } from './servers';
 
-jest.setTimeout(60_000);
+jest.setTimeout(scaledByLoad(60_000));
 
 let h: Harness;
 let api: Listening;

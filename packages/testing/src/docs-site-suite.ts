@@ -8,6 +8,7 @@ import type { RequestListener } from 'node:http';
 import request from 'supertest';
 import { DOCS_GUIDE_CSP, DOCS_REFERENCE_CSP, GUIDE_PAGES } from '@risk/common/docs-site';
 import { isLocal, operationsOf, serveOnLoopback, visitDocsSite, type DocsSiteVisit } from './docs-browser';
+import { scaledByLoad } from '@risk/time-budget';
 
 export interface DocsSiteSuite {
   /** the service's app, for the file's own checks */
@@ -25,7 +26,7 @@ export function describeDocsSite(opts: {
   /** a floor on the operation count, so an empty document cannot pass */
   minOperations: number;
 }): DocsSiteSuite {
-  jest.setTimeout(120_000);
+  jest.setTimeout(scaledByLoad(120_000));
   let service: { app: RequestListener; close(): Promise<void> };
   let visit: DocsSiteVisit;
   let operations: ReturnType<typeof operationsOf>;

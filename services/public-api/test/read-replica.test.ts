@@ -8,7 +8,15 @@ import path from 'node:path';
 import { mintApiKey } from '@risk/common/api-keys';
 import { SCOPES } from '@risk/contracts';
 import { createPrisma, type DbHandle } from '@risk/db';
-import { deleteRedisPrefix, freePort, migrate, parsePrometheusText, TEST_REDIS_URL, waitFor } from '@risk/testing';
+import {
+  deleteRedisPrefix,
+  freePort,
+  migrate,
+  parsePrometheusText,
+  scaledByLoad,
+  TEST_REDIS_URL,
+  waitFor,
+} from '@risk/testing';
 import request from 'supertest';
 import { signalBody, idem } from './harness';
 import { startPgPair, type PgPair } from './pg-replica';
@@ -67,7 +75,7 @@ beforeAll(async () => {
     },
     30_000,
   );
-}, 60_000);
+}, scaledByLoad(60_000));
 
 afterAll(async () => {
   if (api && api.exitCode === null) {
@@ -79,7 +87,7 @@ afterAll(async () => {
   await primary?.close();
   pair?.stop();
   await deleteRedisPrefix(TEST_REDIS_URL, prefix).catch(() => undefined);
-}, 30_000);
+}, scaledByLoad(30_000));
 
 const get = (route: string) => request(base).get(route).set('Authorization', `Bearer ${key}`);
 const submit = (body: object) =>
@@ -100,34 +108,38 @@ test('the replica is a streaming standby of the primary', async () => {
   expect(senders[0]!.n).toBe(1);
 });
 
-test('lists read the replica and lag while its replay is paused; GET after a write reads the primary', async () => {
-  const first = signalBody(orgId);
-  expect((await submit(first)).status).toBe(202);
-  // caught up, the list shows the asset (the replica has replayed the write)
-  await waitFor(
-    'the replica to list the first asset',
-    async () => (await listed()).includes(first.fingerprint as string),
-    10_000,
-  );
-  expect(await lagMetric()).toBe(0);
+test(
+  'lists read the replica and lag while its replay is paused; GET after a write reads the primary',
+  async () => {
+    const first = signalBody(orgId);
+    expect((await submit(first)).status).toBe(202);
+    // caught up, the list shows the asset (the replica has replayed the write)
+    await waitFor(
+      'the replica to list the first asset',
+      async () => (await listed()).includes(first.fingerprint as string),
+      10_000,
+    );
+    expect(await lagMetric()).toBe(0);
 
-  await replica.pool.query('SELECT pg_wal_replay_pause()');
-  try {
-    const second = signalBody(orgId);
-    expect((await submit(second)).status).toBe(202);
-    // read-your-write: the asset is there at once, read on the primary
-    const got = await get(`/v1/assets/${second.fingerprint as string}`);
-    expect(got.status).toBe(200);
-    expect(got.body.fingerprint).toBe(second.fingerprint);
-    // the list reads the paused replica: the new asset is not in it yet, the older one is
-    const during = await listed();
-    expect(during).toContain(first.fingerprint);
-    expect(during).not.toContain(second.fingerprint);
-    // the replica has received WAL it has not replayed: the lag gauge says so
-    await waitFor('a positive replica lag', async () => ((await lagMetric()) ?? 0) > 0, 10_000);
-  } finally {
-    await replica.pool.query('SELECT pg_wal_replay_resume()');
-  }
-  await waitFor('the replica to list both assets', async () => (await listed()).length === 2, 10_000);
-  await waitFor('the lag to return to 0', async () => (await lagMetric()) === 0, 10_000);
-}, 60_000);
+    await replica.pool.query('SELECT pg_wal_replay_pause()');
+    try {
+      const second = signalBody(orgId);
+      expect((await submit(second)).status).toBe(202);
+      // read-your-write: the asset is there at once, read on the primary
+      const got = await get(`/v1/assets/${second.fingerprint as string}`);
+      expect(got.status).toBe(200);
+      expect(got.body.fingerprint).toBe(second.fingerprint);
+      // the list reads the paused replica: the new asset is not in it yet, the older one is
+      const during = await listed();
+      expect(during).toContain(first.fingerprint);
+      expect(during).not.toContain(second.fingerprint);
+      // the replica has received WAL it has not replayed: the lag gauge says so
+      await waitFor('a positive replica lag', async () => ((await lagMetric()) ?? 0) > 0, 10_000);
+    } finally {
+      await replica.pool.query('SELECT pg_wal_replay_resume()');
+    }
+    await waitFor('the replica to list both assets', async () => (await listed()).length === 2, 10_000);
+    await waitFor('the lag to return to 0', async () => (await lagMetric()) === 0, 10_000);
+  },
+  scaledByLoad(60_000),
+);

@@ -7,8 +7,9 @@ import request from 'supertest';
 import { deliverWebhook } from '../../worker/src/jobs/webhook-delivery';
 import { createHarness, postJson, type Harness } from './harness';
 import { deliveryDeps, startReceiver, stopReceiver, type Receiver } from './webhooks-fixtures';
+import { scaledByLoad } from '@risk/testing';
 
-jest.setTimeout(120_000);
+jest.setTimeout(scaledByLoad(120_000));
 
 const QUOTA = 60;
 

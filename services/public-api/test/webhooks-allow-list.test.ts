@@ -10,8 +10,9 @@ import request from 'supertest';
 import { deliverWebhook } from '../../worker/src/jobs/webhook-delivery';
 import { createHarness, postJson, type Harness } from './harness';
 import { deliveryDeps } from './webhooks-fixtures';
+import { scaledByLoad } from '@risk/testing';
 
-jest.setTimeout(60_000);
+jest.setTimeout(scaledByLoad(60_000));
 
 /** An internal service on loopback, like the worker's /healthz: what an attacker wants to read. */
 const INTERNAL_REPLY = '{"status":"ok","checks":{"postgres":"ok","redis":"ok"}}';

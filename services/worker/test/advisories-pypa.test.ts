@@ -3,6 +3,7 @@ import { advisoryFeedCounts } from '@risk/db';
 import { currentSlowdown } from '@risk/time-budget';
 import { enrichAsset, importAdvisoryFeed, loadDefaultFeeds, readFeedPath, shippedPypaArchive } from '../src';
 import { createWorkerHarness, type WorkerHarness } from './harness';
+import { scaledByLoad } from '@risk/testing';
 
 // docs/advisories.md: the shipped PyPA feed (2,661 OSV records) loaded as on first start, then matched on real
 // pinned versions through the enrichment job (the one suite that imports the whole feed; others use fixtures)
@@ -20,7 +21,7 @@ describe('the PyPA advisory feed', () => {
       `SELECT (pg_total_relation_size('advisories') + pg_total_relation_size('advisory_packages'))::text AS bytes`,
     );
     measured.database_bytes = Number(size.rows[0]!.bytes);
-  }, 120_000);
+  }, scaledByLoad(120_000));
   afterAll(async () => {
     // the numbers docs/advisories.md quotes ("Performance")
     process.stdout.write(`advisories: ${JSON.stringify(measured)}\n`);

@@ -4,6 +4,7 @@ import { EXAMPLE_ARTIFACT } from '@risk/contracts';
 import { completeArtifactScan } from '@risk/db';
 import { startWorker, type RunningWorker } from '../src';
 import { createWorkerHarness, waitFor, type WorkerHarness } from './harness';
+import { scaledByLoad } from '@risk/testing';
 
 // docs/artifacts.md "Judgement": a signal names a file by hash; unscanned, the pickle is judged by its format (R01);
 // when the platform's verdict for those bytes arrives later, the `artifact.verdict_changed` job re-enriches the asset,
@@ -165,37 +166,44 @@ describe('a verdict made while the asset is being enriched', () => {
     await h.close();
   });
 
-  it('is caught after the write: the asset is enriched again and turns critical', async () => {
-    const fp = 'hf:acme/raced';
-    const sha = '4b'.repeat(32);
-    const res = await h.submit({
-      fingerprint: fp,
-      asset_type: 'model',
-      name: 'acme/raced',
-      artifacts: [{ path: 'model.ckpt', sha256: sha, size: 5 }],
-    });
-    expect(res.status).toBe(202);
-    // the job has read the (absent) verdict and waits before its write
-    const enrichments = h.producer.queue(JOBS.enrichment.queue);
-    await waitFor('the enrichment job to be active', async () => (await enrichments.getActive()).length > 0);
-    await new Promise((r) => setTimeout(r, 500));
-    await completeArtifactScan(h.ctx.db.pool, {
-      sha256: sha,
-      size: 5,
-      format: 'pickle',
-      verdict: 'malicious',
-      findings: [
-        { id: 'pickle.dangerous_callable', message: 'Loading calls os.system', evidence: { callable: 'os.system' } },
-      ],
-      facts: {},
-      analyser_version: 'test-1',
-    });
-    await h.producer.enqueueArtifactVerdictChanged([sha]);
-    const severity = async () =>
-      (await h.ctx.db.prisma.asset.findUnique({ where: { livemode_fingerprint: { livemode: true, fingerprint: fp } } }))
-        ?.intrinsic_risk_severity;
-    await waitFor('the asset to turn critical', async () => (await severity()) === 'critical', 30_000);
-    const rules = await h.ctx.db.prisma.finding.findMany({ where: { livemode: true, fingerprint: fp } });
-    expect(rules.map((f) => f.rule_id)).toContain('artifact_malicious');
-  }, 60_000);
+  it(
+    'is caught after the write: the asset is enriched again and turns critical',
+    async () => {
+      const fp = 'hf:acme/raced';
+      const sha = '4b'.repeat(32);
+      const res = await h.submit({
+        fingerprint: fp,
+        asset_type: 'model',
+        name: 'acme/raced',
+        artifacts: [{ path: 'model.ckpt', sha256: sha, size: 5 }],
+      });
+      expect(res.status).toBe(202);
+      // the job has read the (absent) verdict and waits before its write
+      const enrichments = h.producer.queue(JOBS.enrichment.queue);
+      await waitFor('the enrichment job to be active', async () => (await enrichments.getActive()).length > 0);
+      await new Promise((r) => setTimeout(r, 500));
+      await completeArtifactScan(h.ctx.db.pool, {
+        sha256: sha,
+        size: 5,
+        format: 'pickle',
+        verdict: 'malicious',
+        findings: [
+          { id: 'pickle.dangerous_callable', message: 'Loading calls os.system', evidence: { callable: 'os.system' } },
+        ],
+        facts: {},
+        analyser_version: 'test-1',
+      });
+      await h.producer.enqueueArtifactVerdictChanged([sha]);
+      const severity = async () =>
+        (
+          await h.ctx.db.prisma.asset.findUnique({
+            where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
+          })
+        )?.intrinsic_risk_severity;
+      await waitFor('the asset to turn critical', async () => (await severity()) === 'critical', 30_000);
+      const rules = await h.ctx.db.prisma.finding.findMany({ where: { livemode: true, fingerprint: fp } });
+      expect(rules.map((f) => f.rule_id)).toContain('artifact_malicious');
+    },
+    scaledByLoad(60_000),
+  );
 });

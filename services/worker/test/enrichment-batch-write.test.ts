@@ -7,6 +7,7 @@ import { startWorker, type WorkerDeps } from '../src';
 import { writeJob } from '../src/jobs/enrichment-batches';
 import { enrichmentEvents } from '../src/jobs/enrichment-events';
 import { createWorkerHarness, modelCardManifest, type WorkerHarness } from './harness';
+import { scaledByLoad } from '@risk/testing';
 
 /**
  * The batched enrichment write (docs/data-access.md "Micro-batches"): the writes of concurrent jobs share one
@@ -308,7 +309,7 @@ describe('batched enrichment writes (real database)', () => {
       await pool().query(`DELETE FROM write_fault`);
       await worker.close();
     }
-  }, 120_000);
+  }, scaledByLoad(120_000));
   it('runs the history statement on its generic plan, never planned anew (docs/data-access.md "Generic plans")', async () => {
     // one connection, so pg_prepared_statements below is the writes' own session
     const one = createPrisma({ url: h.ctx.databaseUrl, applicationName: 'history-generic-test', max: 1 });

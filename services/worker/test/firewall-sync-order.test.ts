@@ -20,6 +20,7 @@ import { startWorker, type RunningWorker } from '../src';
 import { createFirewallSyncProcessor, onFirewallSyncFailed } from '../src/jobs/firewall-sync';
 import { firewallFixtures, type FirewallFixtures } from './firewall-fixtures';
 import { createWorkerHarness, waitFor, type WorkerHarness } from './harness';
+import { scaledByLoad } from '@risk/testing';
 
 const SIM_KEY = 'sim-key-for-worker-order-0001';
 
@@ -107,136 +108,140 @@ describe('firewall sync ordering and unreachable firewalls', () => {
     expect(pan.state.evaluate(profile, 'v3.example')).toBe('block');
   });
 
-  it('a firewall down while a policy is assigned, reordered and unassigned converges to the latest version or to removal_failed, which DELETE explains and ?force=true overrides', async () => {
-    const worker: RunningWorker = startWorker(h.deps, { maintenance: false });
-    const queue = h.producer.queue(QUEUES.firewallSync);
-    // BullMQ retries with a 5 s exponential backoff; promote the delayed retries so the test does not sleep
-    const promoteRetries = async () => {
-      for (const job of await queue.getDelayed()) await job.promote().catch(() => undefined);
-    };
-    try {
-      const tenantId = await fx.tenant('down-co');
-      const panId = await firewall(tenantId, 'palo_alto', pan.port);
-      const fortiId = await firewall(tenantId, 'fortinet', forti.port);
-      const { id: policyId, ruleIds } = await fx.policy({
-        tenantId,
-        rules: [
-          { action: 'block', domains: ['one.example'] },
-          { action: 'alert', domains: ['two.example'] },
-        ],
-      });
-      await fx.assign({ tenantId, policyId, firewallIds: [panId, fortiId] });
-      await waitFor('both assignments synced at version 1', async () => {
-        const rows = await h.ctx.db.prisma.policyAssignment.findMany({ where: { policy_id: policyId } });
-        return rows.length === 2 && rows.every((r) => r.sync_status === 'synced' && r.synced_version === 1);
-      });
-
-      // both firewalls go down; the policy is reordered twice (versions 2 and 3)
-      pan.setDown(true);
-      forti.setDown(true);
-      for (const order of [[...ruleIds].reverse(), ruleIds]) await fx.reorder(policyId, order);
-      await waitFor('a push to the PAN-OS firewall to fail', async () => {
-        const row = await assignmentOf(policyId, panId);
-        return row?.sync_status === 'failed' && row;
-      });
-      // PAN-OS comes back: its assignment converges to version 3 and stays there once every retry has run
-      pan.setDown(false);
-      await waitFor(
-        'PAN-OS synced at version 3',
-        async () => {
-          await promoteRetries();
-          const row = await assignmentOf(policyId, panId);
-          return row?.sync_status === 'synced' && row.synced_version === 3;
-        },
-        60_000,
-      );
-      await waitFor(
-        'no PAN-OS retry left',
-        async () => {
-          await promoteRetries();
-          const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'prioritized']);
-          return jobs.every((j) => (j.data as { assignment_id: string }).assignment_id !== panId);
-        },
-        60_000,
-      );
-      const panRow = await assignmentOf(policyId, panId);
-      expect(panRow).toMatchObject({ sync_status: 'synced', target_version: 3, synced_version: 3 });
-      expect((panRow!.pushed_objects as unknown as PushedObjects).policy_version).toBe(3);
-      expect(Object.values(pan.state.customCategories()).flat()).toEqual(
-        expect.arrayContaining(['one.example', 'two.example']),
-      );
-
-      // unassign from both while both are down: removals end removal_failed after their retries
-      pan.setDown(true);
-      for (const fwId of [panId, fortiId]) {
-        await fx.unassign(policyId, fwId);
-        expect((await assignmentOf(policyId, fwId))!.sync_status).toBe('removing');
-      }
-      await waitFor(
-        'both removals to end removal_failed',
-        async () => {
-          await promoteRetries();
+  it(
+    'a firewall down while a policy is assigned, reordered and unassigned converges to the latest version or to removal_failed, which DELETE explains and ?force=true overrides',
+    async () => {
+      const worker: RunningWorker = startWorker(h.deps, { maintenance: false });
+      const queue = h.producer.queue(QUEUES.firewallSync);
+      // BullMQ retries with a 5 s exponential backoff; promote the delayed retries so the test does not sleep
+      const promoteRetries = async () => {
+        for (const job of await queue.getDelayed()) await job.promote().catch(() => undefined);
+      };
+      try {
+        const tenantId = await fx.tenant('down-co');
+        const panId = await firewall(tenantId, 'palo_alto', pan.port);
+        const fortiId = await firewall(tenantId, 'fortinet', forti.port);
+        const { id: policyId, ruleIds } = await fx.policy({
+          tenantId,
+          rules: [
+            { action: 'block', domains: ['one.example'] },
+            { action: 'alert', domains: ['two.example'] },
+          ],
+        });
+        await fx.assign({ tenantId, policyId, firewallIds: [panId, fortiId] });
+        await waitFor('both assignments synced at version 1', async () => {
           const rows = await h.ctx.db.prisma.policyAssignment.findMany({ where: { policy_id: policyId } });
-          return rows.length === 2 && rows.every((r) => r.sync_status === 'removal_failed');
-        },
-        90_000,
-      );
-      const shown = await h.ctx.db.prisma.policyAssignment.findMany({ where: { policy_id: policyId } });
-      expect(shown).toHaveLength(2);
-      for (const a of shown) {
-        expect(a.sync_status).toBe('removal_failed');
-        expect(a.last_error).toMatch(/^\w+: /);
-      }
-      // never an older version: PAN-OS kept version 3, FortiOS the version 1 it last received
-      expect((await assignmentOf(policyId, panId))!.synced_version).toBe(3);
-      expect((await assignmentOf(policyId, fortiId))!.synced_version).toBe(1);
+          return rows.length === 2 && rows.every((r) => r.sync_status === 'synced' && r.synced_version === 1);
+        });
 
-      // the user retries the PAN-OS removal once the firewall is back: it is removed from the device
-      pan.setDown(false);
-      await fx.unassign(policyId, panId);
-      expect((await assignmentOf(policyId, panId))!.sync_status).toBe('removing');
-      await waitFor(
-        'the PAN-OS assignment removed',
-        async () => (await assignmentOf(policyId, panId)) === null,
-        60_000,
-      );
-      // (the simulator is shared with the first test, whose categories stay: look at this policy's domains)
-      const remaining = Object.values(pan.state.customCategories()).flat();
-      expect(remaining).not.toContain('one.example');
-      expect(remaining).not.toContain('two.example');
-
-      // DELETE explains the FortiOS removal failure; ?force=true deletes and says what may be left (the check
-      // the admin API's DELETE /policies/v1/url-filter/{id} and DELETE /firewalls/v1/{id} make)
-      const prisma = h.ctx.db.prisma;
-      const refusal = (subject: { policy_id: string } | { firewall_id: string }) =>
-        checkAssignmentsBeforeDelete(prisma, subject, false).then(
-          () => null,
-          (err: unknown) => err,
+        // both firewalls go down; the policy is reordered twice (versions 2 and 3)
+        pan.setDown(true);
+        forti.setDown(true);
+        for (const order of [[...ruleIds].reverse(), ruleIds]) await fx.reorder(policyId, order);
+        await waitFor('a push to the PAN-OS firewall to fail', async () => {
+          const row = await assignmentOf(policyId, panId);
+          return row?.sync_status === 'failed' && row;
+        });
+        // PAN-OS comes back: its assignment converges to version 3 and stays there once every retry has run
+        pan.setDown(false);
+        await waitFor(
+          'PAN-OS synced at version 3',
+          async () => {
+            await promoteRetries();
+            const row = await assignmentOf(policyId, panId);
+            return row?.sync_status === 'synced' && row.synced_version === 3;
+          },
+          60_000,
         );
-      const refused = await refusal({ policy_id: policyId });
-      expect(refused).toBeInstanceOf(ApiError);
-      expect((refused as ApiError).code).toBe('policy_removal_failed');
-      expect((refused as ApiError).message).toContain(fortiId);
-      expect((refused as ApiError).message).toContain('removal_failed');
-      expect((refused as ApiError).message).toContain('?force=true');
-      const fwRefused = await refusal({ firewall_id: fortiId });
-      expect((fwRefused as ApiError).code).toBe('policy_removal_failed');
-      expect((fwRefused as ApiError).message).toContain(policyId);
+        await waitFor(
+          'no PAN-OS retry left',
+          async () => {
+            await promoteRetries();
+            const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'prioritized']);
+            return jobs.every((j) => (j.data as { assignment_id: string }).assignment_id !== panId);
+          },
+          60_000,
+        );
+        const panRow = await assignmentOf(policyId, panId);
+        expect(panRow).toMatchObject({ sync_status: 'synced', target_version: 3, synced_version: 3 });
+        expect((panRow!.pushed_objects as unknown as PushedObjects).policy_version).toBe(3);
+        expect(Object.values(pan.state.customCategories()).flat()).toEqual(
+          expect.arrayContaining(['one.example', 'two.example']),
+        );
 
-      const forced = await checkAssignmentsBeforeDelete(prisma, { policy_id: policyId }, true);
-      expect(forced.left_on_device).toEqual([
-        expect.objectContaining({ firewall_id: fortiId, policy_id: policyId, sync_status: 'removal_failed' }),
-      ]);
-      expect(forced.left_on_device![0]!.objects.length).toBeGreaterThan(0);
-      await prisma.urlFilterPolicy.delete({ where: { id: policyId } });
-      expect(forti.state.profiles).toHaveLength(1); // what the note says: still on the device
-      expect(await h.ctx.db.prisma.urlFilterPolicy.count({ where: { id: policyId } })).toBe(0);
-    } finally {
-      pan.setDown(false);
-      forti.setDown(false);
-      await worker.close();
-    }
-  }, 240_000);
+        // unassign from both while both are down: removals end removal_failed after their retries
+        pan.setDown(true);
+        for (const fwId of [panId, fortiId]) {
+          await fx.unassign(policyId, fwId);
+          expect((await assignmentOf(policyId, fwId))!.sync_status).toBe('removing');
+        }
+        await waitFor(
+          'both removals to end removal_failed',
+          async () => {
+            await promoteRetries();
+            const rows = await h.ctx.db.prisma.policyAssignment.findMany({ where: { policy_id: policyId } });
+            return rows.length === 2 && rows.every((r) => r.sync_status === 'removal_failed');
+          },
+          90_000,
+        );
+        const shown = await h.ctx.db.prisma.policyAssignment.findMany({ where: { policy_id: policyId } });
+        expect(shown).toHaveLength(2);
+        for (const a of shown) {
+          expect(a.sync_status).toBe('removal_failed');
+          expect(a.last_error).toMatch(/^\w+: /);
+        }
+        // never an older version: PAN-OS kept version 3, FortiOS the version 1 it last received
+        expect((await assignmentOf(policyId, panId))!.synced_version).toBe(3);
+        expect((await assignmentOf(policyId, fortiId))!.synced_version).toBe(1);
+
+        // the user retries the PAN-OS removal once the firewall is back: it is removed from the device
+        pan.setDown(false);
+        await fx.unassign(policyId, panId);
+        expect((await assignmentOf(policyId, panId))!.sync_status).toBe('removing');
+        await waitFor(
+          'the PAN-OS assignment removed',
+          async () => (await assignmentOf(policyId, panId)) === null,
+          60_000,
+        );
+        // (the simulator is shared with the first test, whose categories stay: look at this policy's domains)
+        const remaining = Object.values(pan.state.customCategories()).flat();
+        expect(remaining).not.toContain('one.example');
+        expect(remaining).not.toContain('two.example');
+
+        // DELETE explains the FortiOS removal failure; ?force=true deletes and says what may be left (the check
+        // the admin API's DELETE /policies/v1/url-filter/{id} and DELETE /firewalls/v1/{id} make)
+        const prisma = h.ctx.db.prisma;
+        const refusal = (subject: { policy_id: string } | { firewall_id: string }) =>
+          checkAssignmentsBeforeDelete(prisma, subject, false).then(
+            () => null,
+            (err: unknown) => err,
+          );
+        const refused = await refusal({ policy_id: policyId });
+        expect(refused).toBeInstanceOf(ApiError);
+        expect((refused as ApiError).code).toBe('policy_removal_failed');
+        expect((refused as ApiError).message).toContain(fortiId);
+        expect((refused as ApiError).message).toContain('removal_failed');
+        expect((refused as ApiError).message).toContain('?force=true');
+        const fwRefused = await refusal({ firewall_id: fortiId });
+        expect((fwRefused as ApiError).code).toBe('policy_removal_failed');
+        expect((fwRefused as ApiError).message).toContain(policyId);
+
+        const forced = await checkAssignmentsBeforeDelete(prisma, { policy_id: policyId }, true);
+        expect(forced.left_on_device).toEqual([
+          expect.objectContaining({ firewall_id: fortiId, policy_id: policyId, sync_status: 'removal_failed' }),
+        ]);
+        expect(forced.left_on_device![0]!.objects.length).toBeGreaterThan(0);
+        await prisma.urlFilterPolicy.delete({ where: { id: policyId } });
+        expect(forti.state.profiles).toHaveLength(1); // what the note says: still on the device
+        expect(await h.ctx.db.prisma.urlFilterPolicy.count({ where: { id: policyId } })).toBe(0);
+      } finally {
+        pan.setDown(false);
+        forti.setDown(false);
+        await worker.close();
+      }
+    },
+    scaledByLoad(240_000),
+  );
 
   it('a removal job that BullMQ fails for good (stalled on its last attempt) ends removal_failed, an earlier failure does not', async () => {
     const tenantId = await fx.tenant('stalled-co');

@@ -4,6 +4,7 @@
 // would start the worker), and lists the files node loaded.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { scaledByLoad } from '@risk/testing';
 
 const WORKER_DIR = path.join(__dirname, '..');
 
@@ -37,7 +38,7 @@ describe('the worker process', () => {
     const parsed = JSON.parse(out) as { imports: string[]; loaded: string[] };
     imports = parsed.imports;
     packages = new Set(parsed.loaded.map(packageOf).filter((p): p is string => p !== null));
-  }, 60_000);
+  }, scaledByLoad(60_000));
 
   it('loads its entry graph (the check sees real modules)', () => {
     expect(imports).toEqual(expect.arrayContaining(['@risk/db', './worker']));

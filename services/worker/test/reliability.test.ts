@@ -2,6 +2,7 @@ import { JOBS, QueueProducer } from '@risk/common/queue';
 import { Queue } from 'bullmq';
 import { relayOutbox, runMaintenance, startWorker, type RunningWorker } from '../src';
 import { createWorkerHarness, modelCardManifest, type WorkerHarness } from './harness';
+import { scaledByLoad } from '@risk/testing';
 
 describe('worker reliability', () => {
   let h: WorkerHarness;
@@ -132,39 +133,54 @@ describe('worker reliability', () => {
     await waiting[0]!.remove();
   });
 
-  it('a second re-enrichment of the same digest and reason runs although BullMQ still keeps the first job', async () => {
-    // Two TTL passes on one day write two outbox rows with the same payload (reason ttl:<day>). BullMQ keeps
-    // the first, completed job for an hour; an id derived from the payload made the second add a no-op
-    // while its row was marked processed, and the asset stayed stale for good.
-    const fingerprint = 'hf:ttl-twice/model';
-    expect(
-      (await h.submit({ fingerprint, asset_type: 'model', name: 'ttl-twice/model', raw_manifest: modelCardManifest() }))
-        .status,
-    ).toBe(202);
-    const worker = startWorker(h.deps, { maintenance: false, relay: false });
-    try {
-      await h.waitForAsset(fingerprint, (a) => a.enrichment_status === 'enriched');
-      const day = new Date(Date.now() + (h.deps.config.ENRICHMENT_TTL_DAYS + 2) * 86_400_000);
-      day.setUTCHours(1, 0, 0, 0);
-      for (const hour of [1, 2]) {
-        await runMaintenance(h.deps, new Date(day.getTime() + (hour - 1) * 3_600_000));
-        const stale = await h.ctx.db.prisma.asset.findUniqueOrThrow({
-          where: { livemode_fingerprint: { livemode: true, fingerprint } },
-        });
-        expect(stale.enrichment_status).toBe('stale');
-        const queued = await h.ctx.db.prisma.outboxMessage.findMany({
-          where: { processed_at: null, payload: { path: ['fingerprint'], equals: fingerprint } },
-        });
-        expect(queued.map((r) => r.payload)).toEqual([
-          { livemode: true, fingerprint, digest: stale.latest_digest, reason: `ttl:${day.toISOString().slice(0, 10)}` },
-        ]);
-        await relayOutbox(h.deps);
+  it(
+    'a second re-enrichment of the same digest and reason runs although BullMQ still keeps the first job',
+    async () => {
+      // Two TTL passes on one day write two outbox rows with the same payload (reason ttl:<day>). BullMQ keeps
+      // the first, completed job for an hour; an id derived from the payload made the second add a no-op
+      // while its row was marked processed, and the asset stayed stale for good.
+      const fingerprint = 'hf:ttl-twice/model';
+      expect(
+        (
+          await h.submit({
+            fingerprint,
+            asset_type: 'model',
+            name: 'ttl-twice/model',
+            raw_manifest: modelCardManifest(),
+          })
+        ).status,
+      ).toBe(202);
+      const worker = startWorker(h.deps, { maintenance: false, relay: false });
+      try {
         await h.waitForAsset(fingerprint, (a) => a.enrichment_status === 'enriched');
+        const day = new Date(Date.now() + (h.deps.config.ENRICHMENT_TTL_DAYS + 2) * 86_400_000);
+        day.setUTCHours(1, 0, 0, 0);
+        for (const hour of [1, 2]) {
+          await runMaintenance(h.deps, new Date(day.getTime() + (hour - 1) * 3_600_000));
+          const stale = await h.ctx.db.prisma.asset.findUniqueOrThrow({
+            where: { livemode_fingerprint: { livemode: true, fingerprint } },
+          });
+          expect(stale.enrichment_status).toBe('stale');
+          const queued = await h.ctx.db.prisma.outboxMessage.findMany({
+            where: { processed_at: null, payload: { path: ['fingerprint'], equals: fingerprint } },
+          });
+          expect(queued.map((r) => r.payload)).toEqual([
+            {
+              livemode: true,
+              fingerprint,
+              digest: stale.latest_digest,
+              reason: `ttl:${day.toISOString().slice(0, 10)}`,
+            },
+          ]);
+          await relayOutbox(h.deps);
+          await h.waitForAsset(fingerprint, (a) => a.enrichment_status === 'enriched');
+        }
+      } finally {
+        await worker.close();
       }
-    } finally {
-      await worker.close();
-    }
-  }, 45_000);
+    },
+    scaledByLoad(45_000),
+  );
 
   it('ENRICHMENT_CONCURRENCY sets how many enrichment jobs one worker runs at once', async () => {
     const slow = { ...h.deps, config: { ...h.deps.config, ENRICHMENT_CONCURRENCY: 3, ENRICHMENT_TEST_DELAY_MS: 1500 } };

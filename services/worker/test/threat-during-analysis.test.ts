@@ -3,6 +3,7 @@ import { JOBS } from '@risk/common/queue';
 import request from 'supertest';
 import { enrichAsset, startWorker, type RunningWorker } from '../src';
 import { createWorkerHarness, modelCardManifest, type WorkerHarness } from './harness';
+import { scaledByLoad } from '@risk/testing';
 
 // docs/security.md, "Analysis under a budget": the engine runs without the asset's row lock, on threats
 // read before it. A threat created while an analysis runs must still end up in the asset's findings.
@@ -18,53 +19,57 @@ describe('a threat created while the asset is being analysed', () => {
     await h.close();
   });
 
-  it('leaves the asset stale with one more job queued, which applies the threat', async () => {
-    const fp = 'hf:race/model';
-    const res = await h.submit({
-      fingerprint: fp,
-      asset_type: 'model',
-      name: 'race/model',
-      raw_manifest: modelCardManifest(),
-    });
-    expect(res.status).toBe(202);
-    const asset = await h.ctx.db.prisma.asset.findUniqueOrThrow({
-      where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
-    });
-
-    // the job runs here with a pause between the analysis and the write (ENRICHMENT_TEST_DELAY_MS);
-    // the threat is created during that pause, after the job read the threats
-    const slow = { ...h.deps, config: { ...h.deps.config, ENRICHMENT_TEST_DELAY_MS: 1500 } };
-    const job = enrichAsset(slow, { livemode: true, fingerprint: fp, digest: asset.latest_digest });
-    await new Promise((r) => setTimeout(r, 700));
-    const threat = await request(h.app)
-      .post('/v1/threats')
-      .set('Authorization', `Bearer ${h.key}`)
-      .set('Idempotency-Key', randomUUID())
-      .send({
-        category: 'model_backdoor',
-        title: 'Backdoored weights',
-        severity: 'high',
-        fingerprints: [fp],
-        risk_penalty: 30,
+  it(
+    'leaves the asset stale with one more job queued, which applies the threat',
+    async () => {
+      const fp = 'hf:race/model';
+      const res = await h.submit({
+        fingerprint: fp,
+        asset_type: 'model',
+        name: 'race/model',
+        raw_manifest: modelCardManifest(),
       });
-    expect(threat.status).toBe(201);
-    const outcome = await job;
-    expect(outcome.outcome).toBe('enriched');
+      expect(res.status).toBe(202);
+      const asset = await h.ctx.db.prisma.asset.findUniqueOrThrow({
+        where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
+      });
 
-    // the result without the threat is kept as the last good one, but the asset is not "enriched"
-    const after = await h.ctx.db.prisma.asset.findUniqueOrThrow({
-      where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
-    });
-    expect(after.enrichment_status).toBe('stale');
+      // the job runs here with a pause between the analysis and the write (ENRICHMENT_TEST_DELAY_MS);
+      // the threat is created during that pause, after the job read the threats
+      const slow = { ...h.deps, config: { ...h.deps.config, ENRICHMENT_TEST_DELAY_MS: 1500 } };
+      const job = enrichAsset(slow, { livemode: true, fingerprint: fp, digest: asset.latest_digest });
+      await new Promise((r) => setTimeout(r, 700));
+      const threat = await request(h.app)
+        .post('/v1/threats')
+        .set('Authorization', `Bearer ${h.key}`)
+        .set('Idempotency-Key', randomUUID())
+        .send({
+          category: 'model_backdoor',
+          title: 'Backdoored weights',
+          severity: 'high',
+          fingerprints: [fp],
+          risk_penalty: 30,
+        });
+      expect(threat.status).toBe(201);
+      const outcome = await job;
+      expect(outcome.outcome).toBe('enriched');
 
-    // the queued re-enrichment (outbox → queue) applies the threat
-    worker = startWorker(h.deps, { maintenance: false });
-    await h.waitForAsset(fp, (a) => a.enrichment_status === 'enriched', 20_000);
-    const findings = await h.ctx.db.prisma.finding.findMany({
-      where: { livemode: true, fingerprint: fp, rule_id: 'threat_match' },
-    });
-    expect(findings.flatMap((f) => f.threat_ids)).toEqual([threat.body.id]);
-    const jobs = await h.producer.queue(JOBS.enrichment.queue).getCompleted();
-    expect(jobs.length).toBeGreaterThanOrEqual(1);
-  }, 60_000);
+      // the result without the threat is kept as the last good one, but the asset is not "enriched"
+      const after = await h.ctx.db.prisma.asset.findUniqueOrThrow({
+        where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
+      });
+      expect(after.enrichment_status).toBe('stale');
+
+      // the queued re-enrichment (outbox → queue) applies the threat
+      worker = startWorker(h.deps, { maintenance: false });
+      await h.waitForAsset(fp, (a) => a.enrichment_status === 'enriched', 20_000);
+      const findings = await h.ctx.db.prisma.finding.findMany({
+        where: { livemode: true, fingerprint: fp, rule_id: 'threat_match' },
+      });
+      expect(findings.flatMap((f) => f.threat_ids)).toEqual([threat.body.id]);
+      const jobs = await h.producer.queue(JOBS.enrichment.queue).getCompleted();
+      expect(jobs.length).toBeGreaterThanOrEqual(1);
+    },
+    scaledByLoad(60_000),
+  );
 });

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createWorkerHarness, modelCardManifest, waitFor, type WorkerHarness } from './harness';
 import { exited, freePort, spawnWorker } from './worker-process';
+import { scaledByLoad } from '@risk/testing';
 
 // Optional OpenTelemetry tracing from the API through the queue to the worker (docs/observability.md "Tracing"):
 // a local OTLP/HTTP collector stub receives the JSON export, and a signal's POST and its enrichment job share one
@@ -66,7 +67,7 @@ describe('tracing (OTLP/HTTP JSON to a local collector stub)', () => {
       // two tsx processes starting beside other suites on a 2-core runner: well beyond the default 10 s
       { timeoutMs: 50_000, intervalMs: 100 },
     );
-  }, 60_000);
+  }, scaledByLoad(60_000));
   afterAll(async () => {
     for (const child of [api, worker]) {
       const done = exited(child);

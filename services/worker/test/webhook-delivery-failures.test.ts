@@ -1,13 +1,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '@risk/common/config';
-import { type TestContext } from '@risk/testing';
+import { scaledByLoad, type TestContext } from '@risk/testing';
 import { currentSlowdown } from '@risk/time-budget';
 import { deliverWebhook, RETRY_DELAYS_MS } from '../src/jobs/webhook-delivery';
 import { waitFor } from './harness';
 import { deliverySuite, startReceiver } from './webhook-delivery-fixtures';
 
-jest.setTimeout(30_000);
+jest.setTimeout(scaledByLoad(30_000));
 
 describe('webhook delivery job', () => {
   const suite = deliverySuite('webhookdelivery-failures');
@@ -17,36 +17,40 @@ describe('webhook delivery job', () => {
     ctx = suite.ctx;
   });
 
-  it('disables an endpoint after 24 h (scaled) of consecutive failures and records webhook_endpoint.disabled for its org', async () => {
-    const receiver = await startReceiver(() => 500);
-    servers.push(receiver.server);
-    const ep = await endpoint('org_down', receiver.url);
-    await emit([{ ...threatEvent(), org_id: 'org_down' }]);
+  it(
+    'disables an endpoint after 24 h (scaled) of consecutive failures and records webhook_endpoint.disabled for its org',
+    async () => {
+      const receiver = await startReceiver(() => 500);
+      servers.push(receiver.server);
+      const ep = await endpoint('org_down', receiver.url);
+      await emit([{ ...threatEvent(), org_id: 'org_down' }]);
 
-    const disabled = await waitFor(
-      'endpoint disabled',
-      async () => {
-        const e = await ctx.db.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: ep.id } });
-        return e.status === 'disabled' ? e : null;
-      },
-      25_000,
-    );
-    expect(disabled.disabled_reason).toMatch(/24 h/);
-    const delivery = await ctx.db.prisma.webhookDelivery.findFirstOrThrow({
-      where: { endpoint_id: ep.id },
-      include: { attempts: true },
-    });
-    expect(delivery.status).toBe('failed');
-    expect(delivery.attempts.length).toBe(RETRY_DELAYS_MS.length + 1);
-    expect(receiver.received.length).toBe(RETRY_DELAYS_MS.length + 1);
-    const events = await ctx.db.prisma.event.findMany({
-      where: { type: 'webhook_endpoint.disabled', org_id: 'org_down' },
-    });
-    expect(events).toHaveLength(1);
-    expect(events[0]!.data).toMatchObject({ object: { object: 'webhook_endpoint', id: ep.id, status: 'disabled' } });
-    // the disabled endpoint got no delivery of its own disabling
-    expect(await ctx.db.prisma.webhookDelivery.count({ where: { event_id: events[0]!.id } })).toBe(0);
-  }, 30_000);
+      const disabled = await waitFor(
+        'endpoint disabled',
+        async () => {
+          const e = await ctx.db.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: ep.id } });
+          return e.status === 'disabled' ? e : null;
+        },
+        25_000,
+      );
+      expect(disabled.disabled_reason).toMatch(/24 h/);
+      const delivery = await ctx.db.prisma.webhookDelivery.findFirstOrThrow({
+        where: { endpoint_id: ep.id },
+        include: { attempts: true },
+      });
+      expect(delivery.status).toBe('failed');
+      expect(delivery.attempts.length).toBe(RETRY_DELAYS_MS.length + 1);
+      expect(receiver.received.length).toBe(RETRY_DELAYS_MS.length + 1);
+      const events = await ctx.db.prisma.event.findMany({
+        where: { type: 'webhook_endpoint.disabled', org_id: 'org_down' },
+      });
+      expect(events).toHaveLength(1);
+      expect(events[0]!.data).toMatchObject({ object: { object: 'webhook_endpoint', id: ep.id, status: 'disabled' } });
+      // the disabled endpoint got no delivery of its own disabling
+      expect(await ctx.db.prisma.webhookDelivery.count({ where: { event_id: events[0]!.id } })).toBe(0);
+    },
+    scaledByLoad(30_000),
+  );
 
   it('gives up on a receiver that does not answer within WEBHOOK_TIMEOUT_MS and stores the timeout', async () => {
     // accepts the request and never answers

@@ -1,8 +1,8 @@
-import { type TestContext } from '@risk/testing';
+import { scaledByLoad, type TestContext } from '@risk/testing';
 import { deliverWebhook } from '../src/jobs/webhook-delivery';
 import { deliverySuite, startReceiver } from './webhook-delivery-fixtures';
 
-jest.setTimeout(30_000);
+jest.setTimeout(scaledByLoad(30_000));
 
 describe('webhook delivery job', () => {
   const suite = deliverySuite('webhookdelivery-guard');

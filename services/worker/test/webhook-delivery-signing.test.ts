@@ -1,10 +1,10 @@
-import { type TestContext } from '@risk/testing';
+import { scaledByLoad, type TestContext } from '@risk/testing';
 import { Webhook } from 'standardwebhooks';
 import { retryDelayMs, RETRY_DELAYS_MS } from '../src/jobs/webhook-delivery';
 import { waitFor } from './harness';
 import { deliverySuite, startReceiver } from './webhook-delivery-fixtures';
 
-jest.setTimeout(30_000);
+jest.setTimeout(scaledByLoad(30_000));
 
 describe('webhook delivery job', () => {
   const suite = deliverySuite('webhookdelivery-signing');

@@ -13,6 +13,7 @@ import request from 'supertest';
 import { loadConfig } from '../config';
 import { ensureLocalTls, type LocalTlsFiles } from '../tls/local-ca';
 import { closeServer, hsts, listenWithLimits, reloadTls, type Server } from './server';
+import { scaledByLoad } from '@risk/time-budget';
 
 function app(trustProxy: boolean | number | string[] = false) {
   const a = express();
@@ -174,12 +175,14 @@ describe('config', () => {
 });
 
 describe('SIGHUP', () => {
-  it('a process reloads its certificate on SIGHUP and keeps running', async () => {
-    const b = await ensureLocalTls(path.join(dir, 'b'));
-    const files = { certFile: path.join(dir, 'hup.crt'), keyFile: path.join(dir, 'hup.key') };
-    fs.copyFileSync(tls.certFile, files.certFile);
-    fs.copyFileSync(tls.keyFile, files.keyFile);
-    const script = `
+  it(
+    'a process reloads its certificate on SIGHUP and keeps running',
+    async () => {
+      const b = await ensureLocalTls(path.join(dir, 'b'));
+      const files = { certFile: path.join(dir, 'hup.crt'), keyFile: path.join(dir, 'hup.key') };
+      fs.copyFileSync(tls.certFile, files.certFile);
+      fs.copyFileSync(tls.keyFile, files.keyFile);
+      const script = `
       const express = require('express');
       const { listenWithLimits, reloadTlsOnSighup } = require(${JSON.stringify(path.resolve(__dirname, 'server.ts'))});
       const { createLogger } = require(${JSON.stringify(path.resolve(__dirname, '..', 'logger.ts'))});
@@ -191,42 +194,44 @@ describe('SIGHUP', () => {
         reloadTlsOnSighup(createLogger({ service: 'hup', level: 'info' }), server, files);
         process.stdout.write('PORT ' + server.address().port + '\\n');
       })();`;
-    const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], {
-      cwd: path.resolve(__dirname, '..', '..'),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    try {
-      const port = await new Promise<number>((resolve, reject) => {
-        const t = setInterval(() => {
-          const m = /PORT (\d+)/.exec(out);
-          if (m) {
-            clearInterval(t);
-            resolve(Number(m[1]));
-          }
-        }, 50);
-        child.on('exit', () => reject(new Error(`exited:\n${out}`)));
+      const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], {
+        cwd: path.resolve(__dirname, '..', '..'),
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
-      const first = await get(port, fs.readFileSync(tls.caCertFile));
-      fs.copyFileSync(b.certFile, files.certFile);
-      fs.copyFileSync(b.keyFile, files.keyFile);
-      child.kill('SIGHUP');
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        await new Promise((r) => setTimeout(r, 100));
-        const now = await get(port, fs.readFileSync(b.caCertFile)).catch(() => null);
-        if (now) {
-          expect(now.fingerprint).not.toBe(first.fingerprint);
-          break;
+      let out = '';
+      child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+      try {
+        const port = await new Promise<number>((resolve, reject) => {
+          const t = setInterval(() => {
+            const m = /PORT (\d+)/.exec(out);
+            if (m) {
+              clearInterval(t);
+              resolve(Number(m[1]));
+            }
+          }, 50);
+          child.on('exit', () => reject(new Error(`exited:\n${out}`)));
+        });
+        const first = await get(port, fs.readFileSync(tls.caCertFile));
+        fs.copyFileSync(b.certFile, files.certFile);
+        fs.copyFileSync(b.keyFile, files.keyFile);
+        child.kill('SIGHUP');
+        const deadline = Date.now() + 10_000;
+        for (;;) {
+          await new Promise((r) => setTimeout(r, 100));
+          const now = await get(port, fs.readFileSync(b.caCertFile)).catch(() => null);
+          if (now) {
+            expect(now.fingerprint).not.toBe(first.fingerprint);
+            break;
+          }
+          if (Date.now() > deadline) throw new Error(`no reload:\n${out}`);
         }
-        if (Date.now() > deadline) throw new Error(`no reload:\n${out}`);
+        expect(child.exitCode).toBeNull();
+        expect(out).toContain('tls certificate reloaded');
+      } finally {
+        child.kill('SIGKILL');
       }
-      expect(child.exitCode).toBeNull();
-      expect(out).toContain('tls certificate reloaded');
-    } finally {
-      child.kill('SIGKILL');
-    }
-  }, 30_000);
+    },
+    scaledByLoad(30_000),
+  );
 });

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { currentSlowdown } from '@risk/time-budget';
+import { currentSlowdown, scaledByLoad } from '@risk/time-budget';
 import { AnalysisTimeoutError, analysisTaskFile, createAnalysisPool, TASK_ENTRY_TSX, type AnalysisPool } from './pool';
 import type { CandidateThreat } from './task';
 
@@ -103,43 +103,51 @@ describe('analysis thread pool', () => {
     expect(both.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
   });
 
-  it('charges a task the CPU its thread spends, not the time a busy machine keeps the thread waiting for a core', async () => {
-    // one busy process at nice 0 per core, and one more: the pool's thread (nice +10) gets a few per cent of a core.
-    // Counted in wall time, a task of 300 ms of CPU then outlasted the 1000 ms budget and failed (a CI runner busy
-    // with other suites did that to a benign 1 MiB model card: docs/security.md "Analysis under a budget").
-    const hogs = Array.from({ length: os.availableParallelism() + 1 }, () =>
-      spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
-    );
-    try {
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const t0 = performance.now();
-      const result = await pool.run('enrich', [input('langchain==0.0.100\n'), ctx([])], { busyMs: 300 });
-      const elapsed = performance.now() - t0;
-      expect(result.intrinsic_risk_score).toBeGreaterThan(0);
-      // the thread waited for a core: the task took longer than its budget in wall time, and was not cut short
-      expect(elapsed).toBeGreaterThan(1000);
-    } finally {
-      for (const hog of hogs) hog.kill('SIGKILL');
-    }
-  }, 60_000);
+  it(
+    'charges a task the CPU its thread spends, not the time a busy machine keeps the thread waiting for a core',
+    async () => {
+      // one busy process at nice 0 per core, and one more: the pool's thread (nice +10) gets a few per cent of a core.
+      // Counted in wall time, a task of 300 ms of CPU then outlasted the 1000 ms budget and failed (a CI runner busy
+      // with other suites did that to a benign 1 MiB model card: docs/security.md "Analysis under a budget").
+      const hogs = Array.from({ length: os.availableParallelism() + 1 }, () =>
+        spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
+      );
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const t0 = performance.now();
+        const result = await pool.run('enrich', [input('langchain==0.0.100\n'), ctx([])], { busyMs: 300 });
+        const elapsed = performance.now() - t0;
+        expect(result.intrinsic_risk_score).toBeGreaterThan(0);
+        // the thread waited for a core: the task took longer than its budget in wall time, and was not cut short
+        expect(elapsed).toBeGreaterThan(1000);
+      } finally {
+        for (const hog of hogs) hog.kill('SIGKILL');
+      }
+    },
+    scaledByLoad(60_000),
+  );
 });
 
 describe('analysis thread pool loading task.ts through tsx (the fallback when bundling fails)', () => {
-  it('runs the engine the same way, under the same deadline', async () => {
-    const pool = createAnalysisPool({ threads: 1, timeoutMs: 3000, filename: TASK_ENTRY_TSX });
-    try {
-      const viaTsx = await pool.run('enrich', [input('langchain==0.0.100\n'), ctx([])]);
-      expect(viaTsx.findings.some((f) => f.rule_id === 'R23')).toBe(true);
-      // the thread loaded through tsx stamps its starts too (start-stamps.ts): the deadline fires
-      const t0 = performance.now();
-      await expect(pool.run('enrich', [input('x'), ctx([])], { busyMs: 60_000 })).rejects.toBeInstanceOf(
-        AnalysisTimeoutError,
-      );
-      expect(performance.now() - t0).toBeLessThan(60_000); // cut before its 60 s of spinning ended
-    } finally {
-      await pool.close();
-    }
-    // the bundle is the default
-    expect(await analysisTaskFile()).toMatch(/risk-analysis-task-[0-9a-f]{16}\.cjs$/);
-  }, 30_000);
+  it(
+    'runs the engine the same way, under the same deadline',
+    async () => {
+      const pool = createAnalysisPool({ threads: 1, timeoutMs: 3000, filename: TASK_ENTRY_TSX });
+      try {
+        const viaTsx = await pool.run('enrich', [input('langchain==0.0.100\n'), ctx([])]);
+        expect(viaTsx.findings.some((f) => f.rule_id === 'R23')).toBe(true);
+        // the thread loaded through tsx stamps its starts too (start-stamps.ts): the deadline fires
+        const t0 = performance.now();
+        await expect(pool.run('enrich', [input('x'), ctx([])], { busyMs: 60_000 })).rejects.toBeInstanceOf(
+          AnalysisTimeoutError,
+        );
+        expect(performance.now() - t0).toBeLessThan(60_000); // cut before its 60 s of spinning ended
+      } finally {
+        await pool.close();
+      }
+      // the bundle is the default
+      expect(await analysisTaskFile()).toMatch(/risk-analysis-task-[0-9a-f]{16}\.cjs$/);
+    },
+    scaledByLoad(30_000),
+  );
 });
