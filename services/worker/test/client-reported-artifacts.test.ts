@@ -99,9 +99,8 @@ describe('client-reported scan results', () => {
     expect(a.status).toBe(202);
     // A's own signal keeps what it reported
     expect(a.body.artifacts[0].reported).toEqual(REPORTED_MALICIOUS);
-    // B signals once A's first enrichment is done: a job superseded while it ran still writes its result, and one
-    // that finishes after the newer job would leave the asset stale (a race of the writer, not of this feature)
-    await settled(fp, 1);
+    // B signals while A's first enrichment may still run: an out-of-date job never overwrites the newer one's result
+    // nor leaves the asset stale (docs/reliability.md "Out-of-date writers")
     const b = await h.submit(
       {
         org_id: orgB,
