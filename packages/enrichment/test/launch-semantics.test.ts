@@ -160,6 +160,28 @@ describe('where credentials go', () => {
     ).toEqual(['medium']);
   });
 
+  it('cookies on every site with no stated purpose are high; a described or localised extension stays medium', () => {
+    const r20 = (description: string | undefined) =>
+      run({
+        asset_type: 'extension',
+        raw_manifest: JSON.stringify({
+          manifest_version: 3,
+          name: 'Daily News',
+          version: '1.0',
+          ...(description === undefined ? {} : { description }),
+          permissions: ['cookies', 'storage'],
+          host_permissions: ['<all_urls>'],
+          background: { service_worker: 'bg.js' },
+        }),
+      })
+        .by('R20')
+        .map((f) => f.severity);
+    expect(r20('©')).toEqual(['high']);
+    expect(r20(undefined)).toEqual(['high']);
+    expect(r20('Keeps you signed in to your news sites')).toEqual(['medium']);
+    expect(r20('__MSG_extensionDescription__')).toEqual(['medium']);
+  });
+
   it('a password inside a database URL in args is a leaked secret', () => {
     const { by } = run({
       asset_type: 'agent',

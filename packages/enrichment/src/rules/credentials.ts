@@ -232,13 +232,17 @@ export const R20 = defineRule({
     if (p.extension && cred.length) {
       const ext = p.extension;
       const broad = [...ext.host_permissions, ...ext.content_script_matches].some(isBroadHostPattern);
+      // sessions of every site taken by an extension that says nothing about what it does (no description, or one
+      // without a word: "©"; a `__MSG_…__` key is a localised description, not a missing one): nothing a user or
+      // store reviewer could hold the access against, which is how cookie stealers are shaped
+      const unstated = broad && !/[\p{L}\p{N}_]{2}/u.test(p.description ?? '');
       out.push({
         // `debugger` attaches the DevTools protocol to any tab: it reads cookies and storage, sees every request and
         // runs script in the page, full control of the browser session whatever the host list says (Chrome
         // extensions reference, chrome.debugger): high on its own
-        ...(cred.includes('debugger') ? { severity: 'high' as const } : {}),
+        ...(cred.includes('debugger') || unstated ? { severity: 'high' as const } : {}),
         title: 'Extension permissions that read credentials or sessions',
-        description: `Requests ${cred.join(', ')}${broad ? ' together with access to every site' : ''}.`,
+        description: `Requests ${cred.join(', ')}${broad ? ' together with access to every site' : ''}${unstated ? ', with no stated purpose' : ''}.`,
         evidence: { path: 'permissions', permissions: cred },
         capabilities: ['credentials'],
       });
