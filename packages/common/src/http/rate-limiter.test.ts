@@ -3,7 +3,7 @@ import { createServer, connect, type Socket } from 'node:net';
 import type IORedis from 'ioredis';
 import { createLogger } from '../logger';
 import { createPipelinedConnection } from '../queue';
-import { Limiter, type RateLimitPolicy } from './rate-limiter';
+import { LEASE_SHARE, Limiter, type RateLimitPolicy } from './rate-limiter';
 
 // One store call per key and event-loop turn (docs/performance.md "The checks of one turn, counted once"), answered
 // as if each check had been counted alone; real Redis, two limiters standing in for two replicas.
@@ -123,5 +123,74 @@ describe('Limiter: the checks of one turn share one store call', () => {
       for (const s of sockets) s.destroy();
       proxy.close();
     }
+  });
+  describe('with leases (docs/security.md "Rate limits and caps", "Leases")', () => {
+    const leased = (p: RateLimitPolicy, opts: { timeoutMs?: number } = {}) =>
+      new Limiter(p, { redis, keyPrefix: prefix, logger, storeTimeoutMs: opts.timeoutMs ?? 60_000 }, { lease: true });
+    const sequential = async (l: Limiter, key: string, n: number) => {
+      const out = [];
+      for (let i = 0; i < n; i++) out.push(await l.consume(key)); // one check per turn: the lease's case
+      return out;
+    };
+
+    it('answers a busy key from the lease: a store call per lease, not per check', async () => {
+      const p = policy(2000); // a lease is 100 points
+      const l = leased(p);
+      await l.consume('warm-up');
+      const before = scripts;
+      const decisions = await sequential(l, 'busy', 300);
+      expect(decisions.every((d) => d.allowed)).toBe(true);
+      // 300 checks, one a turn: without leases 300 store calls; with them one per 100 points
+      expect(scripts - before).toBeLessThanOrEqual(Math.ceil(300 / (p.quota * LEASE_SHARE)) + 1);
+      // remaining counts down check by check, as if each had been counted alone
+      expect(decisions.map((d) => d.remaining)).toEqual(Array.from({ length: 300 }, (_, i) => p.quota - 1 - i));
+      // every point a check used was counted in Redis first
+      expect(Number(await redis.get(`${prefix}:rl:${p.name}:busy`))).toBeGreaterThanOrEqual(300);
+    });
+
+    it('two replicas never admit more than the quota, and at most a lease each less', async () => {
+      const p = policy(200); // a lease is 10 points
+      const [a, b] = [leased(p), leased(p)];
+      const results = await Promise.all([sequential(a, 'shared', 250), sequential(b, 'shared', 250)]);
+      const admitted = results.flat().filter((d) => d.allowed).length;
+      expect(admitted).toBeLessThanOrEqual(p.quota);
+      expect(admitted).toBeGreaterThanOrEqual(p.quota - 2 * p.quota * LEASE_SHARE);
+      // once refused, a key stays refused in that window on both replicas
+      for (const r of results) {
+        const firstRefusal = r.findIndex((d) => !d.allowed);
+        expect(r.slice(firstRefusal).every((d) => !d.allowed)).toBe(true);
+      }
+    });
+
+    it('a weighted check larger than what is left of the lease goes to the store and still fits the quota', async () => {
+      const p = policy(200);
+      const l = leased(p);
+      expect(await l.consume('weighted')).toMatchObject({ allowed: true, remaining: 199 }); // lease of 10 taken
+      const before = scripts;
+      expect(await l.consume('weighted', 50)).toMatchObject({ allowed: true });
+      expect(scripts - before).toBe(1);
+      // the quota is the store's: 150 more would pass 200 whatever the lease holds
+      expect((await l.consume('weighted', 150)).allowed).toBe(false);
+    });
+
+    it('a lease ends with its window: the next window starts from the store again', async () => {
+      const p: RateLimitPolicy = { name: `p${randomBytes(3).toString('hex')}`, quota: 100, windowSeconds: 1 };
+      const l = leased(p);
+      const first = await l.consume('windowed');
+      expect(first.allowed).toBe(true);
+      await new Promise((r) => setTimeout(r, first.resetSeconds * 1000 + 50));
+      const before = scripts;
+      expect(await l.consume('windowed')).toMatchObject({ allowed: true, remaining: 99 });
+      expect(scripts - before).toBe(1);
+    });
+
+    it('without the option, or for a quota below 1/LEASE_SHARE, every turn is counted in the store', async () => {
+      for (const l of [limiter(policy(2000)), leased(policy(1 / LEASE_SHARE - 1))]) {
+        await l.consume('exact');
+        const before = scripts;
+        await sequential(l, 'exact', 5);
+        expect(scripts - before).toBe(5);
+      }
+    });
   });
 });

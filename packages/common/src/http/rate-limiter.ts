@@ -7,7 +7,8 @@ import { withTimeout } from '../queue';
  * Rate limits and per-org quotas shared by both APIs (docs/security.md "Rate limits and caps").
  *
  * Counters live in Redis (rate-limiter-flexible's RateLimiterRedis: one Lua INCRBY+PEXPIRE per key and turn,
- * fixed windows) so every replica of a service shares them. Keys are
+ * fixed windows; a request policy counts a lease of points at a time, see Limiter) so every replica of a service
+ * shares them. Keys are
  * `<REDIS_PREFIX>:rl:<policy>:<caller>`: a test suite's prefix keeps its counters to itself and its
  * clean-up removes them.
  *
@@ -26,6 +27,13 @@ import { withTimeout } from '../queue';
 export const STORE_TIMEOUT_MS = 500;
 /** at most one "rate limiter unavailable" warning per this many ms, not one per request */
 const WARN_EVERY_MS = 10_000;
+/**
+ * A leasing limiter takes this share of its quota from Redis ahead of need (docs/security.md "Rate limits and caps",
+ * "Leases"): 1/20, so each replica holds at most 5 % of a window's quota that nobody has used yet.
+ */
+export const LEASE_SHARE = 1 / 20;
+/** leases remembered before the expired ones are swept */
+const MAX_LEASES = 10_000;
 
 export interface RateLimitPolicy {
   /** the policy identifier in the RateLimit headers (`"live"`, `"test"`, `"admin"`, …) */
@@ -50,6 +58,16 @@ export interface RateLimitDecision {
 interface PendingCheck {
   weight: number;
   resolve: (d: RateLimitDecision) => void;
+}
+
+/** Points of one key's window this process took from the store ahead of need (Limiter `lease`). */
+interface Lease {
+  /** points taken and not used yet */
+  left: number;
+  /** the window's count when the lease was taken, its own points included: used = counted - left */
+  counted: number;
+  /** when the store's window ends (ms since the epoch); the lease ends with it */
+  windowEnd: number;
 }
 
 /** Where a limiter counts: `redis` null counts in process only; `keyPrefix` is the service's REDIS_PREFIX. */
@@ -78,14 +96,27 @@ export class Limiter {
   /** this event-loop turn's checks by key, counted together when the turn ends (consume) */
   private turn = new Map<string, PendingCheck[]>();
   private flushing = false;
+  /** points per lease (0: no leases, every check is counted in the store) */
+  private readonly leasePoints: number;
+  private readonly leases = new Map<string, Lease>();
+  /** keys whose store call is taking a lease now: one lease in flight per key */
+  private readonly leasing = new Set<string>();
 
+  /**
+   * `lease`: count most checks in process against points taken from the store ahead of need (LEASE_SHARE of the
+   * quota at a time), so a busy key costs a store call per lease instead of per turn. Across replicas the quota
+   * still holds: every point is counted in the store before a check uses it; a key may be refused up to one lease
+   * per replica early in a window (docs/security.md "Rate limits and caps", "Leases").
+   */
   constructor(
     readonly policy: RateLimitPolicy,
     backend: LimiterBackend,
+    options: { lease?: boolean } = {},
   ) {
     const { redis, keyPrefix } = backend;
     this.redis = redis;
     this.points = Math.max(policy.quota, 1);
+    this.leasePoints = options.lease ? Math.floor(policy.quota * LEASE_SHARE) : 0;
     this.logger = backend.logger;
     this.storeTimeoutMs = backend.storeTimeoutMs ?? STORE_TIMEOUT_MS;
     const inProcess = new RateLimiterMemory({
@@ -116,6 +147,8 @@ export class Limiter {
    * arrives in a turn with others, so this is one Redis command per key and turn instead of per request.
    */
   consume(key: string, weight = 1): Promise<RateLimitDecision> {
+    const local = this.fromLease(key, weight);
+    if (local) return Promise.resolve(local);
     return new Promise((resolve) => {
       let group = this.turn.get(key);
       if (!group) this.turn.set(key, (group = []));
@@ -134,20 +167,56 @@ export class Limiter {
     for (const [key, checks] of groups) void this.consumeGroup(key, checks);
   }
 
+  /** The check answered from the key's lease, when the lease holds its weight in the current window. */
+  private fromLease(key: string, weight: number): RateLimitDecision | null {
+    const lease = this.leases.get(key);
+    if (!lease) return null;
+    const now = Date.now();
+    if (now >= lease.windowEnd) {
+      this.leases.delete(key);
+      return null;
+    }
+    if (lease.left < weight) return null;
+    lease.left -= weight;
+    return this.decision(true, lease.counted - lease.left, lease.windowEnd - now);
+  }
+
   private async consumeGroup(key: string, checks: PendingCheck[]): Promise<void> {
     let total = 0;
     for (const c of checks) total += c.weight;
-    const res = await this.consumeTotal(key, total);
+    // what the key's lease lacks of a full one, taken with this turn's checks unless another call is taking it
+    const held = this.leases.get(key);
+    const extra =
+      this.leasePoints > 0 && !this.leasing.has(key) ? Math.max(0, this.leasePoints - (held?.left ?? 0)) : 0;
+    if (extra > 0) this.leasing.add(key);
+    let res: RateLimiterRes | null;
+    try {
+      res = await this.consumeTotal(key, total + extra);
+    } finally {
+      if (extra > 0) this.leasing.delete(key);
+    }
     if (!res) {
       for (const c of checks) c.resolve(this.failOpen());
       return;
     }
     // the count before this turn's checks, then each check's own count in arrival order
-    let count = res.consumedPoints - total;
+    let count = res.consumedPoints - total - extra;
     for (const c of checks) {
       count += c.weight;
       c.resolve(this.decision(count <= this.points, count, res.msBeforeNext));
     }
+    // the extra points counted after the checks: what of them is within the quota is this process's to use
+    const granted = Math.min(extra, Math.max(0, this.points - count));
+    if (granted > 0 && res.msBeforeNext > 0) this.keepLease(key, { granted, count, msBeforeNext: res.msBeforeNext });
+  }
+
+  private keepLease(key: string, taken: { granted: number; count: number; msBeforeNext: number }): void {
+    const { granted, count, msBeforeNext } = taken;
+    const now = Date.now();
+    const held = this.leases.get(key);
+    const left = (held && held.windowEnd > now ? held.left : 0) + granted;
+    if (this.leases.size >= MAX_LEASES) for (const [k, l] of this.leases) if (l.windowEnd <= now) this.leases.delete(k);
+    this.leases.set(key, { left, counted: count + granted, windowEnd: now + msBeforeNext });
   }
 
   /** The store's answer for `weight` points (refused or not), or null when the store failed: the checks pass. */
