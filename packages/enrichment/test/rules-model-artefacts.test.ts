@@ -96,6 +96,19 @@ describe('OpenVINO weights', () => {
 });
 
 describe('commented-out notebook code', () => {
+  it('R25: a public tunnel to a local app (cloudflared, ngrok) is public exposure, like a share link', () => {
+    const nb = (src: string): string =>
+      JSON.stringify({ nbformat: 4, metadata: {}, cells: [{ cell_type: 'code', source: [src] }] });
+    const r25 = (src: string) => find({ asset_type: 'notebook', raw_manifest: nb(src) }, 'R25');
+    expect(r25("subprocess.Popen(['cloudflared', 'tunnel', '--url', 'http://localhost:5000'])")[0]).toMatchObject({
+      title: 'Public tunnel',
+      severity: 'medium',
+    });
+    expect(r25('!ngrok http 7860')[0]?.title).toBe('Public tunnel');
+    expect(r25('from pyngrok import ngrok\nurl = ngrok.connect(7860)')[0]?.title).toBe('Public tunnel');
+    // installing the tool, or a commented-out tunnel, publishes nothing
+    expect(r25('!pip install pyngrok==7.1.6\n# !ngrok http 7860')).toHaveLength(0);
+  });
   it('R22/R25: a commented install or share link does not run', () => {
     const commented = ids(nb('# !pip install langchain huggingface_hub\n# demo.launch(share=True)\nimport os'));
     expect(commented).not.toContain('R22');

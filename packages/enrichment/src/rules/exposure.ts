@@ -24,6 +24,10 @@ function gradioShare(text: string): string | null {
   const kw = text.includes('.launch(') ? SHARE_TRUE.exec(text) : null;
   return kw?.[0] ?? SHARE_FLAG.exec(text)?.[0] ?? null;
 }
+/** A public tunnel to a local app (cloudflared quick tunnels, ngrok, localtunnel, serveo, localhost.run): like a share
+ * link, it publishes the app on the internet. Bounded gaps only (linear). */
+const PUBLIC_TUNNEL =
+  /\bcloudflared\b.{0,6}\btunnel\b|\bngrok\b.{0,6}\b(?:http|tcp|tls)\b|\bngrok\.connect\(|\btrycloudflare\.com\b|\blocaltunnel\b|\bserveo\.net\b|\blocalhost\.run\b/;
 const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|::1)$/i;
 
 /** `docker run` flags of one server that give the container the host (privileged, host network/pid, host mounts). */
@@ -184,6 +188,14 @@ export const R25 = defineRule({
     // Gradio's share link publishes the app on the internet through a tunnel, whatever the host's firewall says
     const shellText = [...(p.containers ?? []).flatMap((c) => c.commands), p.notebook_code ?? ''];
     const share = shellText.map(gradioShare).find((m) => !!m);
+    const tunnel = share ? null : shellText.map((t) => PUBLIC_TUNNEL.exec(t)?.[0]).find((m) => !!m);
+    if (tunnel)
+      out.push({
+        title: 'Public tunnel',
+        description: `Publishes the app through a public tunnel (${tunnel.trim().slice(0, 60)}): anyone with the URL reaches it.`,
+        evidence: { path: p.notebook_code ? 'cells' : 'RUN', match: tunnel.trim().slice(0, 120) },
+        capabilities: ['network_exposure'],
+      });
     if (share)
       out.push({
         title: 'Public share link',
