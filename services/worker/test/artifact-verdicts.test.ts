@@ -158,7 +158,9 @@ describe('a verdict made while the asset is being enriched', () => {
     // the job waits this long between its analysis and its write, and the verdict lands in between; one enrichment at
     // a time, so the job the verdict queues runs after that write and finds its digest enriched: only the job's own
     // check after its write can catch the verdict
-    h = await createWorkerHarness('artverdictrace', { ENRICHMENT_TEST_DELAY_MS: '3000', ENRICHMENT_CONCURRENCY: '1' });
+    // the pause and the sleep below are stretched by the machine's load, so the verdict still lands inside the pause
+    const delay = String(scaledByLoad(3000));
+    h = await createWorkerHarness('artverdictrace', { ENRICHMENT_TEST_DELAY_MS: delay, ENRICHMENT_CONCURRENCY: '1' });
     worker = startWorker(h.deps, { maintenance: false });
   });
   afterAll(async () => {
@@ -181,7 +183,7 @@ describe('a verdict made while the asset is being enriched', () => {
       // the job has read the (absent) verdict and waits before its write
       const enrichments = h.producer.queue(JOBS.enrichment.queue);
       await waitFor('the enrichment job to be active', async () => (await enrichments.getActive()).length > 0);
-      await new Promise((r) => setTimeout(r, 500));
+      await new Promise((r) => setTimeout(r, scaledByLoad(500)));
       await completeArtifactScan(h.ctx.db.pool, {
         sha256: sha,
         size: 5,

@@ -54,7 +54,7 @@ describe('crash safety of the worker process', () => {
       await h.waitForAsset(fp, (a) => a.enrichment_status === 'enriched', 75_000);
 
       // give a possible duplicate run time to show up, then check "exactly once"
-      await new Promise((r) => setTimeout(r, 1500));
+      await new Promise((r) => setTimeout(r, scaledByLoad(1500)));
       expect(await h.ctx.db.prisma.aiBom.count({ where: { fingerprint: fp } })).toBe(1);
       expect(await h.ctx.db.prisma.event.count({ where: { fingerprint: fp, type: 'asset.enriched' } })).toBe(1);
       const findings = await h.ctx.db.prisma.finding.findMany({

@@ -1,7 +1,8 @@
 import { JOBS } from '@risk/common/queue';
 import request from 'supertest';
 import { startWorker, type RunningWorker } from '../src';
-import { createWorkerHarness, modelCardManifest, type WorkerHarness } from './harness';
+import { scaledByLoad } from '@risk/testing';
+import { createWorkerHarness, modelCardManifest, waitFor, type WorkerHarness } from './harness';
 
 describe('enrichment worker (real queue, real database)', () => {
   let h: WorkerHarness;
@@ -134,7 +135,8 @@ describe('enrichment worker (real queue, real database)', () => {
     const res = await submitModel();
     expect(res.status).toBe(202);
     expect(res.body.enrichment).toEqual({ status: 'skipped', reason: 'up_to_date' });
-    await new Promise((r) => setTimeout(r, 500));
+    // time for a duplicate run to show up, longer on a busy machine
+    await new Promise((r) => setTimeout(r, scaledByLoad(500)));
     expect(await h.ctx.db.prisma.aiBom.count({ where: { fingerprint: fp } })).toBe(1);
     expect(await h.ctx.db.prisma.event.count({ where: { fingerprint: fp, type: 'asset.enriched' } })).toBe(1);
   });
@@ -184,17 +186,16 @@ describe('enrichment worker (real queue, real database)', () => {
       });
     expect(threat.status).toBe(201);
     await h.waitForAsset(fp, (a) => a.enrichment_status === 'enriched');
-    await new Promise((r) => setTimeout(r, 100));
-    const deadline = Date.now() + 15000;
-    let after = await h.ctx.db.prisma.asset.findUniqueOrThrow({
-      where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
-    });
-    while (after.intrinsic_risk_score === before.intrinsic_risk_score && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
-      after = await h.ctx.db.prisma.asset.findUniqueOrThrow({
-        where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
-      });
-    }
+    const after = await waitFor(
+      'the threat to change the score',
+      async () => {
+        const asset = await h.ctx.db.prisma.asset.findUniqueOrThrow({
+          where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
+        });
+        return asset.intrinsic_risk_score !== before.intrinsic_risk_score && asset;
+      },
+      { timeoutMs: 15_000, intervalMs: 100 },
+    );
     expect(after.intrinsic_risk_score).toBeGreaterThan(before.intrinsic_risk_score!);
     const findings = await request(h.app)
       .get(`/v1/assets/${encodeURIComponent(fp)}/findings?expand[]=threats`)

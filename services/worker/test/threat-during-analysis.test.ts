@@ -36,9 +36,10 @@ describe('a threat created while the asset is being analysed', () => {
 
       // the job runs here with a pause between the analysis and the write (ENRICHMENT_TEST_DELAY_MS);
       // the threat is created during that pause, after the job read the threats
-      const slow = { ...h.deps, config: { ...h.deps.config, ENRICHMENT_TEST_DELAY_MS: 1500 } };
+      // (both times stretched by the machine's load, so the threat still lands inside the pause on a busy machine)
+      const slow = { ...h.deps, config: { ...h.deps.config, ENRICHMENT_TEST_DELAY_MS: scaledByLoad(1500) } };
       const job = enrichAsset(slow, { livemode: true, fingerprint: fp, digest: asset.latest_digest });
-      await new Promise((r) => setTimeout(r, 700));
+      await new Promise((r) => setTimeout(r, scaledByLoad(700)));
       const threat = await request(h.app)
         .post('/v1/threats')
         .set('Authorization', `Bearer ${h.key}`)
