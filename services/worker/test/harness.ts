@@ -4,7 +4,7 @@ import { type Config } from '@risk/common/config';
 import { QueueProducer } from '@risk/common/queue';
 import { SCOPES } from '@risk/contracts';
 import { createApp, type PublicApiApp } from '@risk/public-api';
-import { createTestContext, waitFor, type TestContext } from '@risk/testing';
+import { createTestContext, scaledByLoad, waitFor, type TestContext } from '@risk/testing';
 import request from 'supertest';
 import type { WorkerDeps } from '../src';
 
@@ -37,8 +37,10 @@ export interface WorkerHarness {
 
 export async function createWorkerHarness(label: string, env: Record<string, string> = {}): Promise<WorkerHarness> {
   const ctx = await createTestContext(label, {
-    WORKER_LOCK_DURATION_MS: '2000',
-    WORKER_STALLED_INTERVAL_MS: '1000',
+    // short, so a killed worker's job is taken back quickly; stretched by the load, so a busy machine that delays
+    // the lock's renewal (every half lock) does not make a live job look stalled and run it twice
+    WORKER_LOCK_DURATION_MS: String(scaledByLoad(2000)),
+    WORKER_STALLED_INTERVAL_MS: String(scaledByLoad(1000)),
     OUTBOX_RELAY_INTERVAL_MS: '200',
     ...env,
   });
