@@ -109,6 +109,21 @@ describe('commented-out notebook code', () => {
     // installing the tool, or a commented-out tunnel, publishes nothing
     expect(r25('!pip install pyngrok==7.1.6\n# !ngrok http 7860')).toHaveLength(0);
   });
+  it('R25: a package or script downloaded over plain HTTP is high; over https, or not code, it is not', () => {
+    const nb = (src: string): string =>
+      JSON.stringify({ nbformat: 4, metadata: {}, cells: [{ cell_type: 'code', source: [src] }] });
+    const r25 = (src: string) =>
+      find({ asset_type: 'notebook', raw_manifest: nb(src) }, 'R25').filter((f) => f.title.includes('plain HTTP'));
+    expect(r25('!wget http://mirror.example.net/pool/libfoo_2.5_amd64.deb\n!dpkg -i *.deb')[0]).toMatchObject({
+      severity: 'high',
+      evidence: { urls: ['http://mirror.example.net/pool/libfoo_2.5_amd64.deb'] },
+    });
+    const docker = 'FROM ubuntu:22.04\nRUN curl -fsSL http://get.example.org/install.sh -o i.sh && sh i.sh\n';
+    expect(find({ asset_type: 'container_image', raw_manifest: docker }, 'R25')[0]?.severity).toBe('high');
+    expect(r25('!wget https://mirror.example.net/pool/libfoo_2.5_amd64.deb')).toHaveLength(0);
+    expect(r25('!wget http://example.net/data/train.csv')).toHaveLength(0);
+    expect(r25('!wget http://localhost:8000/tool.sh')).toHaveLength(0);
+  });
   it('R22/R25: a commented install or share link does not run', () => {
     const commented = ids(nb('# !pip install langchain huggingface_hub\n# demo.launch(share=True)\nimport os'));
     expect(commented).not.toContain('R22');

@@ -28,6 +28,23 @@ function gradioShare(text: string): string | null {
  * link, it publishes the app on the internet. Bounded gaps only (linear). */
 const PUBLIC_TUNNEL =
   /\bcloudflared\b.{0,6}\btunnel\b|\bngrok\b.{0,6}\b(?:http|tcp|tls)\b|\bngrok\.connect\(|\btrycloudflare\.com\b|\blocaltunnel\b|\bserveo\.net\b|\blocalhost\.run\b/;
+/** A download command, and a URL path that names code or a package an installer runs (`.deb` for dpkg, `.sh`…). */
+const DOWNLOADER = /\b(?:wget|curl|aria2c|Invoke-WebRequest|iwr)\b/i;
+const PLAIN_HTTP_URL = /\bhttp:\/\/[^\s'"<>]{1,500}/g;
+const CODE_PATH = /\.(?:deb|rpm|apk|sh|run|bin|exe|msi|whl|jar|appimage|pkg|dmg)(?:[?#]|$)/i;
+
+/** Code or packages a command line downloads over plain HTTP from another host: whoever is on the path chooses it. */
+function plainHttpCode(text: string): Array<{ host: string; url: string }> {
+  const out: Array<{ host: string; url: string }> = [];
+  for (const line of text.split('\n').slice(0, 5000)) {
+    if (!line.includes('http://') || !DOWNLOADER.test(line)) continue;
+    for (const m of line.matchAll(PLAIN_HTTP_URL)) {
+      const h = urlHost(m[0]);
+      if (h && !isLoopback(h.host) && CODE_PATH.test(m[0])) out.push({ host: h.host, url: m[0].slice(0, 200) });
+    }
+  }
+  return out;
+}
 const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|::1)$/i;
 
 /** `docker run` flags of one server that give the container the host (privileged, host network/pid, host mounts). */
@@ -202,6 +219,21 @@ export const R25 = defineRule({
         description: `Launches the app with a public share link (${share.trim().slice(0, 60)}): anyone with the URL reaches it.`,
         evidence: { path: p.notebook_code ? 'cells' : 'RUN', match: share.trim().slice(0, 120) },
         capabilities: ['network_exposure'],
+      });
+    // a package or script fetched over plain HTTP and then installed or run (`wget http://…/x.deb && dpkg -i`): anyone
+    // on the network path can substitute it, and it runs with the installer's rights (root in a build or a notebook
+    // runtime): high, as reviewers rate it
+    const fetched = shellText.flatMap(plainHttpCode);
+    if (fetched.length)
+      out.push({
+        severity: 'high',
+        title: 'Code downloaded over plain HTTP',
+        description: `Downloads ${fetched.length > 1 ? `${fetched.length} packages or scripts` : 'a package or script'} over plain HTTP from ${uniq(
+          fetched.map((f) => f.host),
+        )
+          .slice(0, 3)
+          .join(', ')}: a network attacker can replace what is installed.`,
+        evidence: { path: p.notebook_code ? 'cells' : 'RUN', urls: fetched.slice(0, 10).map((f) => f.url) },
       });
     // a service published on every interface answers anyone on the network. Recorded, not scored: publishing a port is
     // how a compose file runs a server at all, and reviewers rated 4 of 5 such corpus files on other grounds
