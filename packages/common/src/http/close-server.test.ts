@@ -5,6 +5,7 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { scaledByLoad } from '@risk/time-budget';
 import { closeServer, listenWithLimits } from './server';
 
 /** Reads one HTTP/1.1 response (headers + Content-Length body) from a raw socket. */
@@ -91,8 +92,10 @@ describe('closeServer', () => {
     const { server, port, socket } = await serverWithIdleSocket();
     socket.destroy();
     // a window far longer than the connect needs: on a loaded host the server's kernel may take hundreds of ms to
-    // queue a connection the client already sees as connected (the very delay the window is for)
-    const closed = closeServer(server, { deadlineMs: 5_000, idleGraceMs: 300, acceptMs: 1_500 });
+    // queue a connection the client already sees as connected (the very delay the window is for); stretched by the
+    // machine's load, since the connect, the request and its answer must all fit in it
+    const acceptMs = scaledByLoad(1_500);
+    const closed = closeServer(server, { deadlineMs: acceptMs + 5_000, idleGraceMs: 300, acceptMs });
     await new Promise((r) => setTimeout(r, 100));
     const late = await connect(port);
     const answer = readResponse(late);
@@ -103,7 +106,7 @@ describe('closeServer', () => {
     expect(third.headers).toMatch(/connection: close/i);
     expect(server.listening).toBe(true);
 
-    await new Promise((r) => setTimeout(r, 1_500)); // past the window
+    await new Promise((r) => setTimeout(r, acceptMs)); // past the window
     expect(server.listening).toBe(false);
     expect(await refused(port)).toBe('ECONNREFUSED');
     await closed;
