@@ -166,6 +166,8 @@ export interface McpServerEntry {
   identifier: string | null;
   version: string | null;
   secretEnv: string[];
+  /** registry environment variables declared `isRequired: false`: the server runs without them */
+  optionalEnv?: string[];
 }
 
 /** Everything the parsers extract from raw_manifest + input fields + metadata. */

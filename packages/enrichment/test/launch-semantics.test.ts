@@ -182,6 +182,37 @@ describe('where credentials go', () => {
     expect(r20('__MSG_extensionDescription__')).toEqual(['medium']);
   });
 
+  it('a registry server whose credential is optional gets a low note, unless it exists to hand out secrets', () => {
+    const serverJson = (description: string, isRequired: boolean) =>
+      JSON.stringify({
+        $schema: 'https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json',
+        name: 'io.github.acme/lookup',
+        description,
+        version: '1.0.0',
+        packages: [
+          {
+            registryType: 'pypi',
+            identifier: 'acme-lookup',
+            version: '1.0.0',
+            transport: { type: 'stdio' },
+            environmentVariables: [
+              { name: 'ACME_API_URL', isRequired: false },
+              { name: 'ACME_AUTH_TIMEOUT', isRequired: false },
+              { name: 'ACME_API_TOKEN', isRequired, isSecret: true },
+            ],
+          },
+        ],
+      });
+    const r20 = (description: string, isRequired: boolean) =>
+      run({ asset_type: 'mcp_server', raw_manifest: serverJson(description, isRequired) })
+        .by('R20')
+        .map((f) => [f.severity, f.evidence.keys]);
+    // settings named after the service (`*_URL`, `*_TIMEOUT`) are not credentials
+    expect(r20('Look up package advisories.', false)).toEqual([['low', ['ACME_API_TOKEN']]]);
+    expect(r20('Look up package advisories.', true)).toEqual([['medium', ['ACME_API_TOKEN']]]);
+    expect(r20('Fetch vault secrets for your agent.', false)).toEqual([['medium', ['ACME_API_TOKEN']]]);
+  });
+
   it('a password inside a database URL in args is a leaked secret', () => {
     const { by } = run({
       asset_type: 'agent',

@@ -91,6 +91,7 @@ export function parseRegistryServer(p: ParsedManifest, j: Obj): void {
         if (!n) continue;
         e.env[n] = str(ev.value) ?? str(ev.default) ?? '';
         if (ev.isSecret === true || ev.is_secret === true) e.secretEnv.push(n);
+        if (ev.isRequired === false || ev.is_required === false) (e.optionalEnv ??= []).push(n);
       }
     }
     p.servers.push(e);

@@ -10,7 +10,12 @@ import { argSecrets, environment, launches, literalSecret, tokenRedirects } from
 import { isTemplateManifest } from './signals/text';
 import { toolCapabilities, toolSignals } from './signals/tools';
 
-const SECRET_KEY_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL|AUTH|_KEY$|^KEY$/i;
+const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL|AUTH|_KEY$|^KEY$/i;
+/** Settings named after an auth service rather than holding a credential (`AUTHZEN_PDP_URL`, `AUTH_TIMEOUT`). */
+const SETTING_NAME = /_(?:URL|URI|ENDPOINT|HOST|PORT|TIMEOUT|ENABLED|DISABLED|MODE|TYPE)$/i;
+const SECRET_KEY_NAME = { test: (k: string): boolean => SECRET_NAME.test(k) && !SETTING_NAME.test(k) };
+/** What a server says it is for when that is holding or handing out secrets (a vault, a password manager). */
+const SECRET_STORE_PURPOSE = /\b(?:vaults?|secrets? (?:manager|store)|password manager|key ?chain|credential store)\b/i;
 // a placeholder value: an empty, `${VAR}`, `<…>` or `{{…}}` shape (anchored), or a placeholder word anywhere; two
 // patterns (one alternation of both was reported polynomial by the fuzzer under load)
 const PLACEHOLDER_SHAPE = /^\s*$|^\$\{?[\w:.-]+\}?$|^<.*>$|^\{\{.*\}\}$/;
@@ -40,7 +45,7 @@ function plausibleToken(kind: string, token: string): boolean {
 }
 
 /** Credentials an MCP server entry receives: literal values (high) or the names they are passed under. */
-function serverCredentials(s: McpServerEntry): Emission | null {
+function serverCredentials(s: McpServerEntry, purpose: string): Emission | null {
   const credKeys = uniq([
     ...Object.keys(s.env).filter((k) => SECRET_KEY_NAME.test(k)),
     ...Object.keys(s.headers).filter((k) => /authorization|token|key/i.test(k)),
@@ -74,6 +79,17 @@ function serverCredentials(s: McpServerEntry): Emission | null {
       title: 'Credential requested at run time',
       description: `Server ${s.name} asks for ${credKeys.join(', ')} when it starts (not stored in the manifest).`,
       evidence: { path: `${s.path}.env`, keys: credKeys },
+      capabilities: ['credential_access'],
+    };
+  // a registry server whose every credential is declared optional runs without them: an API key for its own
+  // service, opt-in, is a low note unless the server exists to hold or hand out secrets
+  const optional = new Set(s.optionalEnv ?? []);
+  if (credKeys.length && credKeys.every((k) => optional.has(k)) && !SECRET_STORE_PURPOSE.test(purpose))
+    return {
+      severity: 'low',
+      title: 'Optional credential',
+      description: `Server ${s.name} can be given ${credKeys.join(', ')}; it runs without ${credKeys.length > 1 ? 'them' : 'it'}.`,
+      evidence: { path: `${s.path}.env`, keys: credKeys, optional: true },
       capabilities: ['credential_access'],
     };
   if (credKeys.length)
@@ -192,7 +208,7 @@ export const R20 = defineRule({
       });
     const template = isTemplateManifest(p);
     for (const s of p.servers) {
-      const e = serverCredentials(s);
+      const e = serverCredentials(s, `${p.name ?? ''} ${p.description ?? ''}`);
       // a literal secret is a leak even in a template; a declared credential there is an example
       if (e) out.push(template && e.severity !== 'high' ? { ...e, confidence: 0.6 } : e);
     }
