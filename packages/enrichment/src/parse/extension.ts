@@ -34,7 +34,7 @@ export function parseExtension(p: ParsedManifest, j: Obj): void {
 }
 
 // a glob that names a host (`*.google.*/…`, `https://kagi.com/…`), not every site (`*`, `*://*/…`)
-const HOST_GLOB = /[a-z0-9-]{2,}\.[a-z0-9*]/i;
+const HOST_GLOB = /(?:^|[^a-z0-9-])[a-z0-9-]{2,63}\.[a-z0-9*]/i;
 
 /**
  * Where one content script runs. `include_globs` applies after `matches` and keeps only the URLs that also match a glob
