@@ -125,6 +125,17 @@ describe('R36 installer of other servers', () => {
     expect(f.map((x) => [x.title, x.severity])).toEqual([['Installer of other servers', 'medium']]);
   });
 
+  it('an installer that also runs code when installed is high; run on demand it stays medium', () => {
+    const description = 'A CLI for installing the Example MCP Gateway across LLM clients.';
+    const r36 = (scripts: Record<string, string>) =>
+      find({ asset_type: 'package', raw_manifest: pkg({ name: '@x/mcp-installer', description, scripts }) }, 'R36');
+    expect(r36({ postinstall: 'node scripts/install.js' })[0]).toMatchObject({
+      severity: 'high',
+      title: 'Installer of other servers that runs code when installed',
+    });
+    expect(r36({ build: 'tsc' })[0]?.severity).toBe('medium');
+  });
+
   it('a package that says it installs MCP servers or a gateway into agents is an installer (corpus c245, c246)', () => {
     const desc = (description: string) =>
       find({ asset_type: 'package', raw_manifest: pkg({ name: '@x/mcp-installer', description }) }, 'R36').map(

@@ -174,7 +174,7 @@ export const R36 = defineRule({
   weight: 15,
   category: 'supply_chain',
   rationale:
-    'A server that installs other servers decides at run time what code the agent host runs. Launching a listed installer, or a package that says it installs MCP servers or a gateway into agents, is reported here (a tool or server description that says it installs servers or packages is R21); one that also claims a vendor’s authorship its publisher does not match (R14) is how a fake official installer looks: high.',
+    'A server that installs other servers decides at run time what code the agent host runs. Launching a listed installer, or a package that says it installs MCP servers or a gateway into agents, is reported here (a tool or server description that says it installs servers or packages is R21); one that also claims a vendor’s authorship its publisher does not match (R14) is how a fake official installer looks, and one that also runs code when installed (R34) changes every agent’s tools with code nobody chose to run: both high.',
   remediation: 'Install servers yourself from reviewed, pinned sources; remove installers that borrow a vendor name.',
   attack_techniques: ['AML.T0010.001', 'AML.T0011.001'],
   references: ['MCP servers README "MCP Installer"', 'docs/enrichment.md "Supply-chain behaviour"'],
@@ -194,6 +194,24 @@ export const R36 = defineRule({
           evidence: {
             path: String(borrowed.evidence.path),
             vendor: borrowed.evidence.vendor,
+            installers: installers.slice(0, 10),
+            installs_by_tools: installsByTools,
+          },
+          capabilities: ['supply_chain'],
+        },
+      ];
+    // an installer that also runs its own code when installed (an npm postinstall fetching a binary) changes every
+    // agent's tool set with code nobody chose to run: high, as a reviewer rates it against the same installer run on
+    // demand (medium)
+    const hook = ctx.findings.find((f) => f.rule_id === 'R34' && f.severity !== 'informational');
+    if (hook && (installers.length || installsByTools))
+      return [
+        {
+          severity: 'high',
+          title: 'Installer of other servers that runs code when installed',
+          description: `It installs other servers into agents and runs code at install (${truncate(hook.description, 80)}).`,
+          evidence: {
+            path: String(hook.evidence.path ?? 'scripts'),
             installers: installers.slice(0, 10),
             installs_by_tools: installsByTools,
           },
