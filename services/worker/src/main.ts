@@ -7,6 +7,7 @@ import { createPrisma, pingDatabase } from '@risk/db';
 import { closeReplyParsers } from '@risk/firewalls';
 import { loadDefaultFeeds } from './advisories/default-feeds';
 import { analysisPoolFor, closeAnalysisPools } from './analysis/pool';
+import { warmUpAnalysis } from './analysis/warm-up';
 import { startHealthServer } from './health-server';
 import { startWorker } from './worker';
 
@@ -32,6 +33,17 @@ async function main() {
   await pingDatabase(db.pool);
   if (!(await producer.ping(3000)))
     logger.warn('redis is not answering yet; the worker keeps retrying', { redis: config.REDIS_URL });
+
+  // the analysis threads warm up before the worker takes jobs and before /healthz answers (docs/performance.md "A
+  // cold worker"); a failed or slow warm-up only means a cold start, never a worker that does not start
+  const warm = await warmUpAnalysis(analysisPoolFor(config), {
+    cpuMs: config.ENRICHMENT_WARMUP_MS,
+    // well within the orchestrator's start-up allowance (infra/k8s/base/worker.yaml: 60 s to open the health port),
+    // with room for threads that run at a lower priority on a busy node
+    deadlineMs: 30_000,
+  });
+  if (warm.ok) logger.info('analysis threads warmed up', { ...warm });
+  else logger.warn('analysis warm-up ended early; the worker starts cold', { ...warm });
 
   const deps = { config, prisma: db.prisma, pool: db.pool, producer, logger };
   const running = startWorker(deps);

@@ -26,6 +26,8 @@ export function spawnWorker(
       WORKER_STALLED_INTERVAL_MS: '1000',
       MAINTENANCE_INTERVAL_MS: '3600000',
       ADVISORY_FEEDS_AUTOLOAD: 'false', // seconds of CPU per scratch database (docs/advisories.md "Feeds")
+      // the warm-up runs (main.ts), briefly: a second of CPU per thread in every spawned worker is not what these tests are about
+      ENRICHMENT_WARMUP_MS: '100',
       LOG_LEVEL: 'info',
       ...env,
     },

@@ -32,6 +32,8 @@ export interface RunOptions {
 
 export interface AnalysisPool {
   readonly threads: number;
+  /** the CPU budget of one task, in ms */
+  readonly timeoutMs: number;
   /** Runs one engine entry in a thread; rejects with AnalysisTimeoutError past the deadline. */
   run<E extends EntryName>(
     entry: E,
@@ -53,7 +55,7 @@ export function analysisTaskFile(): Promise<string> {
   return taskFile({ source: path.join(__dirname, 'task.ts'), name: 'analysis-task', fallback: TASK_ENTRY_TSX });
 }
 
-export function createAnalysisPool(opts: AnalysisPoolOptions & { filename?: string }): AnalysisPool {
+export function createAnalysisPool(opts: AnalysisPoolOptions & { filename?: string | Promise<string> }): AnalysisPool {
   const pool = createBudgetedPool<AnalysisTask, ReturnType<AnalysisEntries[EntryName]>>({
     filename: opts.filename ?? analysisTaskFile(),
     threads: opts.threads,
@@ -64,6 +66,7 @@ export function createAnalysisPool(opts: AnalysisPoolOptions & { filename?: stri
   });
   return {
     threads: opts.threads,
+    timeoutMs: opts.timeoutMs,
     async run(entry, args, runOpts = {}) {
       const task: AnalysisTask = { entry, args, busy_ms: runOpts.busyMs ?? 0 };
       return (await pool.run(task)) as never;

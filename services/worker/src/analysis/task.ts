@@ -7,6 +7,7 @@
  * way works under `node --import tsx` (pnpm start) and under jest: a worker thread is a fresh Node.js
  * isolate that jest's module system never sees.
  */
+import { threadId } from 'node:worker_threads';
 import { budgetedTask, threadCpuClock } from '@risk/thread-pool';
 import {
   analyzeObservations,
@@ -19,6 +20,7 @@ import {
   type MatchedThreat,
   type PackageKey,
 } from '@risk/enrichment';
+import { warmUpInputs } from './warm-up-samples';
 
 /**
  * A threat read before the analysis, without the asset's row lock (services/worker/src/jobs/enrichment.ts, packages/db/src/stores/enrichment-reads.ts):
@@ -68,10 +70,47 @@ function packagesAndEnrich(
   return { packages, result: finalizeWithCandidates(analysis, ctx) };
 }
 
+/** What one warm-up task did in its thread (warm-up.ts). */
+export interface WarmUpResult {
+  thread: number;
+  rounds: number;
+  /** the CPU this thread has spent warming up so far (of wall time where that is not readable) */
+  cpu_ms: number;
+}
+
+/** this thread's warm-up CPU so far, across its warm-up tasks */
+let warmedMs = 0;
+
+/**
+ * Runs the whole job path (packagesAndEnrich) over the warm-up samples until this thread has spent `cpuMs` warming
+ * up, or this task `chunkMs` (within the pool's budget), so V8 has compiled the engine's hot functions before the
+ * first job (docs/performance.md "A cold worker"). A thread already warm returns at once: the pool cannot address a
+ * thread, so warm-up.ts posts tasks until every thread has reported its warm-up done.
+ */
+function warmUp(cpuMs: number, chunkMs: number): WarmUpResult {
+  const clock = cpuClock();
+  const ctx = {
+    threats: [],
+    publisher: { org_count: 1, signal_count: 1, first_seen: '2026-01-01T00:00:00.000Z' },
+    now: new Date().toISOString(),
+    tool_baseline: null,
+  };
+  let rounds = 0;
+  const start = clock();
+  const already = warmedMs;
+  while (warmedMs < cpuMs && warmedMs - already < chunkMs) {
+    for (const inputs of warmUpInputs(rounds)) packagesAndEnrich(inputs, ctx);
+    rounds++;
+    warmedMs = already + clock() - start;
+  }
+  return { thread: threadId, rounds, cpu_ms: warmedMs };
+}
+
 /** The engine entries a task may name; each takes and returns structured-cloneable values. */
 export const ENTRIES = {
   packages_and_enrich: packagesAndEnrich,
   enrich: enrichWithCandidates,
+  warm_up: warmUp,
 } satisfies Record<string, (...args: never[]) => unknown>;
 
 export type AnalysisEntries = typeof ENTRIES;
@@ -84,9 +123,14 @@ export interface AnalysisTask<E extends EntryName = EntryName> {
   busy_ms: number;
 }
 
+/** this thread's CPU clock in ms, or wall time where that is not readable */
+function cpuClock(): () => number {
+  return threadCpuClock && Number.isFinite(threadCpuClock.now()) ? threadCpuClock.now : Date.now;
+}
+
 /** test-only (ENRICHMENT_TEST_BUSY_MS): burn `ms` of this thread's CPU (of wall time where that is not readable) */
 function spin(ms: number): void {
-  const clock = threadCpuClock && Number.isFinite(threadCpuClock.now()) ? threadCpuClock.now : Date.now;
+  const clock = cpuClock();
   const until = clock() + ms;
   while (clock() < until) {
     /* the event loop of this thread is blocked, like a super-linear regex would block it */
