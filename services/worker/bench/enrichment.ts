@@ -1,17 +1,22 @@
 /**
  * `pnpm bench:enrichment` — enrichment throughput and latency with ONE real worker process.
  *
- * 1. Drains (the shipped advisory feeds loaded first). One worker process (`node --import tsx src/main.ts`) is
- *    started and first enriches BENCH_WARMUP other assets, untimed: its JIT, prepared statements, pooled connections
- *    and analysis threads warm up, as the API bench's untimed batches do (the cold rate is printed too). Then two
- *    timed drains, each of BENCH_ASSETS new assets whose signals are ingested through the public API's bulk route
- *    (each 202 = signals committed, jobs queued) while the queue is paused, timed from the queue's resume until
- *    every asset is enriched and the queue is empty:
- *    - the drain: one signal per asset (the target's figure);
- *    - the backlog: BENCH_VERSIONS content versions per asset, all queued before the resume, so all but the
- *      latest job of each asset are skipped as superseded.
- *    BENCH_WARMUP=0 times the first drain on a cold worker instead, from its first healthy /healthz, with the
- *    signals queued before it starts. Manifests: the real files of the folder BENCH_SAMPLES names
+ * 1. Drains (the shipped advisory feeds loaded first), each of BENCH_ASSETS new assets whose signals are ingested
+ *    through the public API's bulk route (each 202 = signals committed, jobs queued):
+ *    - the cold drain(s): BENCH_COLD rounds, each on a FRESH worker process started once the round's signals are
+ *      queued, as autoscaling starts a worker on a backlog; timed from its first healthy /healthz (its start-up,
+ *      warm-up included, is printed beside) until every asset is enriched and the queue is empty.
+ *      BENCH_COLD_VARIANTS (`;`-separated sets of `KEY=value` worker settings, e.g.
+ *      `ENRICHMENT_WARMUP_MS=0;ENRICHMENT_WARMUP_MS=1000`; `NODE_ARGS=--a,--b` passes node flags) alternates the rounds between settings, to compare a lever
+ *      cold within one run;
+ *    - then one more worker process first enriches BENCH_WARMUP other assets, untimed: its JIT, prepared statements,
+ *      pooled connections and analysis threads warm up, as the API bench's untimed batches do. Then two timed
+ *      drains, their signals ingested while the queue is paused, timed from the queue's resume:
+ *      - the drain: one signal per asset (the target's figure);
+ *      - the backlog: BENCH_VERSIONS content versions per asset, all queued before the resume, so all but the
+ *        latest job of each asset are skipped as superseded.
+ *    BENCH_WARM=0 skips the warm worker (drain, backlog and low load), for cold comparisons. Manifests: the real files
+ *    of the folder BENCH_SAMPLES names
  *    (model cards, config.json, MCP package.json / pyproject.toml / server.json / .mcp.json, …) with
  *    per-asset, per-version variations that keep each format valid (version fields, names, an added
  *    line in a card's body, weight file listings).
@@ -23,12 +28,14 @@
  *    over the same manifests in this process as the baseline for the ratios.
  * A benchmark, not a test: it prints figures. Uses a scratch database and Redis prefix, removed at the end.
  * Env: BENCH_ASSETS (2000), BENCH_VERSIONS (5), BENCH_WARMUP (4000), BENCH_LOW_LOAD (200), BENCH_SAMPLES (manifest dir),
+ * BENCH_COLD (1), BENCH_COLD_VARIANTS (none), BENCH_WARM (1),
  * ENRICHMENT_CONCURRENCY (passed to the worker; its default otherwise), BENCH_WORKER_NODE_ARGS (e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the worker).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { mintApiKey } from '@risk/common/api-keys';
@@ -51,20 +58,61 @@ import {
   runBench,
   TEST_REDIS_URL,
 } from '@risk/testing';
+import { defaultThreads } from '@risk/thread-pool';
 import { Queue } from 'bullmq';
 import { loadDefaultFeeds } from '../src/advisories/default-feeds';
 import { enrichAsset, type EnrichmentTimings } from '../src/jobs/enrichment';
-import { printReport, type DrainFigures } from './report';
+import { printReport, type ColdDrainFigures, type DrainFigures } from './report';
 import { loadSamples, variant } from './samples';
 
 const ASSETS = Number(process.env.BENCH_ASSETS ?? 2000);
 const VERSIONS = Number(process.env.BENCH_VERSIONS ?? 5);
 const LOW_LOAD = Number(process.env.BENCH_LOW_LOAD ?? 200);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 4000);
+const COLD = Number(process.env.BENCH_COLD ?? 1);
+const WARM = process.env.BENCH_WARM !== '0';
+// worker settings per cold round, alternated: `KEY=value KEY=value;KEY=value`; none: the defaults
+const COLD_VARIANTS = (process.env.BENCH_COLD_VARIANTS ?? '').split(';').map((set) =>
+  Object.fromEntries(
+    set
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  ),
+);
 const SEQUENTIAL = 300;
 
+/** Each thread's CPU ms so far (utime + stime of /proc/<pid>/task/<tid>/stat), by thread id. */
+function threadCpu(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  try {
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(Number(tid), ((Number(fields[11]) + Number(fields[12])) * 1000) / 100); // clock ticks of 10 ms
+    }
+  } catch {
+    // the process is gone: what was read so far
+  }
+  return out;
+}
+
+/**
+ * The worker's CPU over a drain, by thread: the main thread (its pid), the `analysisThreads` busiest other threads
+ * (the analysis pool's), and the rest (V8's compiler and GC helpers, libuv's pool).
+ */
+function threadSplit(pid: number, before: Map<number, number>, analysisThreads: number) {
+  const deltas = [...threadCpu(pid)].map(([tid, ms]) => ({ tid, ms: ms - (before.get(tid) ?? 0) }));
+  const main = deltas.find((d) => d.tid === pid)?.ms ?? 0;
+  const others = deltas.filter((d) => d.tid !== pid).sort((a, b) => b.ms - a.ms);
+  const analysis = others.slice(0, analysisThreads).reduce((a, d) => a + d.ms, 0);
+  const rest = others.slice(analysisThreads).reduce((a, d) => a + d.ms, 0);
+  return { main, analysis, rest };
+}
+
 async function waitForHealth(port: number, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 600; i++) {
+  // two minutes: the worker's start-up includes its analysis threads' warm-up, slow on a loaded machine
+  for (const t0 = performance.now(); performance.now() - t0 < 120_000;) {
     if (child.exitCode !== null) throw new Error(`worker exited with ${child.exitCode}`);
     const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
       (r) => r.ok,
@@ -112,6 +160,7 @@ async function main() {
     return res.json() as Promise<Record<string, unknown>>;
   };
   const concurrency = Number(process.env.ENRICHMENT_CONCURRENCY ?? config.ENRICHMENT_CONCURRENCY);
+  const analysisThreads = Number(process.env.ENRICHMENT_THREADS ?? defaultThreads());
 
   let worker: ChildProcess | undefined;
   const workerHealthPort = 30000 + Math.floor(Math.random() * 20000);
@@ -158,8 +207,12 @@ async function main() {
       }
     };
     const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean); // e.g. --cpu-prof
-    const startWorker = async () => {
-      worker = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(__dirname, '..', 'src', 'main.ts')], {
+    // a fresh worker process; resolves when its /healthz answers, with how long that took
+    // `settings` are the worker's environment, but for NODE_ARGS: node's own arguments for this worker (V8 flags)
+    const startWorker = async ({ NODE_ARGS, ...settings }: Record<string, string> = {}) => {
+      const spawned = performance.now();
+      const args = [...nodeArgs, ...(NODE_ARGS ?? '').split(',').filter(Boolean)];
+      worker = spawn(process.execPath, [...args, '--import', 'tsx', path.join(__dirname, '..', 'src', 'main.ts')], {
         env: {
           ...process.env,
           DATABASE_URL: databaseUrl,
@@ -170,10 +223,18 @@ async function main() {
           LOG_LEVEL: 'warn',
           WORKER_HEALTH_PORT: String(workerHealthPort),
           MAINTENANCE_INTERVAL_MS: '3600000',
+          ...settings,
         },
         stdio: ['ignore', 'inherit', 'inherit'],
       });
       await waitForHealth(workerHealthPort, worker);
+      return { startupMs: performance.now() - spawned, startupCpuMs: cpuMs(worker.pid!) };
+    };
+    const stopWorker = async () => {
+      const w = worker!;
+      worker = undefined;
+      w.kill('SIGTERM');
+      if (w.exitCode === null) await new Promise((r) => w.once('exit', r));
     };
     // the worker's Postgres backends (and autovacuum on this database), not the bench's own polling
     const pgPids = async () =>
@@ -187,10 +248,15 @@ async function main() {
     const range = (from: number, n: number) => Array.from({ length: n }, (_, k) => from + k);
     /**
      * One timed drain: `versions` signals for each of the assets `indices` (new fingerprints) are ingested while
-     * the queue is paused (or, cold, before the worker starts), then timed from the resume (cold: the worker's
-     * first healthy /healthz) until every asset is enriched and the queue is empty.
+     * the queue is paused (or, cold, before a fresh worker starts with `cold` settings), then timed from the resume
+     * (cold: the worker's first healthy /healthz) until every asset is enriched and the queue is empty.
      */
-    const timedDrain = async (indices: number[], versions: number): Promise<DrainFigures> => {
+    const timedDrain = async (
+      indices: number[],
+      versions: number,
+      cold?: Record<string, string>,
+    ): Promise<DrainFigures & { startupMs?: number; startupCpuMs?: number }> => {
+      if (cold && worker) await stopWorker();
       if (worker) await queue.pause();
       await queue.clean(0, 1_000_000, 'completed'); // what the jobs report is this drain's only
       const t0 = performance.now();
@@ -205,10 +271,11 @@ async function main() {
       // cold: the clock starts when the worker answers /healthz (process start-up and tsx compilation are not
       // enrichment time; the worker may have taken a few jobs in the milliseconds before)
       const paused = worker !== undefined;
-      if (!worker) await startWorker();
+      const startup = worker ? undefined : await startWorker(cold);
       const cpuBefore = {
         machine: machineBusyMs(),
         worker: cpuMs(worker!.pid!),
+        threads: threadCpu(worker!.pid!),
         pg: cpuSnapshot(await pgPids()),
         redis: cpuSnapshot(redisPids),
       };
@@ -226,6 +293,7 @@ async function main() {
       const cpu = {
         machine: machineBusyMs() - cpuBefore.machine,
         worker: cpuMs(worker!.pid!) - cpuBefore.worker,
+        threads: threadSplit(worker!.pid!, cpuBefore.threads, analysisThreads),
         pg: cpuDelta(cpuBefore.pg, cpuSnapshot(await pgPids())),
         redis: cpuDelta(cpuBefore.redis, cpuSnapshot(redisPids)),
       };
@@ -240,10 +308,31 @@ async function main() {
         outcomes.set(label, (outcomes.get(label) ?? 0) + 1);
         if (rv?.timings) timings.push(rv.timings);
       }
-      return { assets: indices.length, signals, queued, outcomes, failed, seconds, early, timings, cpu };
+      return { assets: indices.length, signals, queued, outcomes, failed, seconds, early, timings, cpu, ...startup };
     };
 
-    if (WARMUP > 0) {
+    // the cold drains: fresh worker processes on a queued backlog, settings alternated round by round
+    const coldBase = 2 * ASSETS + LOW_LOAD + WARMUP;
+    const cold: ColdDrainFigures[] = [];
+    for (let r = 0; r < COLD; r++) {
+      const settings = COLD_VARIANTS[r % COLD_VARIANTS.length]!;
+      const label = Object.keys(settings).length
+        ? Object.entries(settings)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ')
+        : 'defaults';
+      const d = await timedDrain(range(coldBase + r * ASSETS, ASSETS), 1, settings);
+      cold.push({ ...d, label, startupMs: d.startupMs!, startupCpuMs: d.startupCpuMs! });
+      console.log(
+        `cold drain ${r + 1}/${COLD} (${label}): ${(d.assets / d.seconds).toFixed(0)} assets/s, worker CPU ${(d.cpu.worker / d.assets).toFixed(2)} ms per asset (main ${(d.cpu.threads.main / d.assets).toFixed(2)}, analysis ${(d.cpu.threads.analysis / d.assets).toFixed(2)}, rest ${(d.cpu.threads.rest / d.assets).toFixed(2)}), start-up ${(d.startupMs! / 1000).toFixed(2)} s (${(d.startupCpuMs! / 1000).toFixed(2)} s CPU)`,
+      );
+      await stopWorker();
+    }
+
+    let drain: DrainFigures | undefined;
+    let backlog: DrainFigures | undefined;
+    const latencies: number[] = [];
+    if (WARM && WARMUP > 0) {
       // untimed: the worker's first assets (other fingerprints than the drains' and the low-load phase's)
       await startWorker();
       const w0 = performance.now();
@@ -251,16 +340,15 @@ async function main() {
       await untilDrained(w0);
       const warmS = (performance.now() - w0) / 1000;
       console.log(
-        `warm-up (untimed): ${WARMUP} other assets ingested and enriched by the fresh worker in ${warmS.toFixed(2)} s (${Math.round(WARMUP / warmS)} assets/s cold, ingest included)`,
+        `warm-up (untimed): ${WARMUP} other assets ingested and enriched by the fresh worker in ${warmS.toFixed(2)} s (${Math.round(WARMUP / warmS)} assets/s on its first assets, ingest included)`,
       );
     }
     // the target's drain: new assets, one signal each; then a backlog of new assets with several versions each
     // (superseded jobs, as when signals arrive faster than the worker drains)
-    const drain = await timedDrain(range(0, ASSETS), 1);
-    const backlog = VERSIONS > 1 ? await timedDrain(range(ASSETS, ASSETS), VERSIONS) : undefined;
+    if (WARM) drain = await timedDrain(range(0, ASSETS), 1);
+    if (WARM && VERSIONS > 1) backlog = await timedDrain(range(ASSETS, ASSETS), VERSIONS);
     // ── 2. low-load latency: one signal at a time, 202 → enriched ──
-    const latencies: number[] = [];
-    for (let i = 0; i < LOW_LOAD; i++) {
+    for (let i = 0; WARM && i < LOW_LOAD; i++) {
       const body = variant(samples, 2 * ASSETS + i, 0);
       await post('/v1/signals', body);
       const accepted = performance.now();
@@ -279,9 +367,7 @@ async function main() {
     latencies.sort((a, b) => a - b);
 
     // ── 3. where the time goes: sequential re-enrichment in this process, and the engine alone ──
-    worker!.kill('SIGTERM');
-    await new Promise((r) => worker!.once('exit', r));
-    worker = undefined;
+    if (worker) await stopWorker();
     const seqAssets = (
       await db.pool.query<{ fingerprint: string; latest_digest: string }>(
         `SELECT fingerprint, latest_digest FROM assets WHERE fingerprint LIKE 'bench:%' ORDER BY (substr(fingerprint, 7))::int LIMIT $1`,
@@ -339,6 +425,7 @@ async function main() {
       assets: ASSETS,
       concurrency,
       startLoad,
+      cold,
       drain,
       backlog,
       versions: VERSIONS,
