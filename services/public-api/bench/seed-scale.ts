@@ -9,6 +9,7 @@
  * AI-BOM are reused by the assets of that manifest. Rows go in with COPY through @risk/db's seed store, in time
  * order, so ids carry their rows' creation time as the API's do (docs/scaling.md "Monthly partitions").
  */
+import { randomInt } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { mintApiKey } from '@risk/common/api-keys';
@@ -238,7 +239,8 @@ async function main(): Promise<void> {
     const end = now - 60_000;
     const start = end - o.months * 30 * DAY_MS;
     const rnd = random(o.seed);
-    const tag = (o.append ? Math.floor(rnd() * 36 ** 4) : 0).toString(36).padStart(4, '0');
+    // an append's assets get fingerprints of their own whatever --seed says (a repeated seed would collide)
+    const tag = (o.append ? randomInt(36 ** 4) : 0).toString(36).padStart(4, '0');
 
     let t0 = performance.now();
     const corpus = loadCorpusManifests();
