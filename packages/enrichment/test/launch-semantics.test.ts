@@ -56,6 +56,14 @@ describe('launch commands and their flags', () => {
     const l = { path: 'x', tokens: tokenize('docker run --security-opt seccomp=unconfined img:1'), text: '' };
     expect(hostEscapeFlags(l)).toEqual([]);
     expect(unconfinedFlags(l)).toEqual(['--security-opt seccomp=unconfined']);
+    // shared memory for the model server, as vLLM's docs ask, is no escape either (compose `ipc: host` alike)
+    expect(
+      hostEscapeFlags({
+        path: 'x',
+        tokens: tokenize('docker run --ipc=host --pid host vllm/vllm-openai:v0.6.3'),
+        text: '',
+      }),
+    ).toEqual(['--pid host']);
     const compose = (opt: string) =>
       ['services:', '  gpu:', '    image: rocm/pytorch:rocm6.2', '    security_opt:', `      - ${opt}`, ''].join('\n');
     const { r, by } = run({ asset_type: 'container_image', raw_manifest: compose('seccomp:unconfined') });

@@ -132,8 +132,10 @@ export function hostEscapeFlags(l: Launch): string[] {
   t.forEach((a, k) => {
     const next = t[k + 1] ?? '';
     if (a === '--privileged' || /^--privileged=true$/i.test(a)) out.push('--privileged');
-    if (/^--(?:network|net|pid|ipc|uts|userns)=host$/.test(a)) out.push(a);
-    if (/^--(?:network|net|pid|ipc|uts|userns)$/.test(a) && next === 'host') out.push(`${a} host`);
+    // `--ipc host` shares System V IPC and /dev/shm only, which vLLM and PyTorch data loaders ask for; compose
+    // `ipc: host` is read the same way, as no escape (docs/enrichment.md "Launch semantics")
+    if (/^--(?:network|net|pid|uts|userns)=host$/.test(a)) out.push(a);
+    if (/^--(?:network|net|pid|uts|userns)$/.test(a) && next === 'host') out.push(`${a} host`);
     if (/^--cap-add(?:=|$)/.test(a)) out.push(a.includes('=') ? a : `--cap-add ${next}`);
     if (/^(?:-v|--volume|--mount)$/.test(a) || /^(?:-v|--volume|--mount)=/.test(a)) {
       const spec =
