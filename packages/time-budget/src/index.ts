@@ -33,18 +33,39 @@ function calibrationWorkload(): number {
   return h + (CALIBRATION_TEXT.match(/#[^\n]*/g)?.length ?? 0);
 }
 
-/** How much slower than the reference machine this one runs now (the top of this file), in [1, MAX_SLOWDOWN]. */
-export function currentSlowdown(): number {
+/** The calibration workload's median time per pass (five samples of PASSES_PER_SAMPLE passes) on `clock`, in ms. */
+function calibrationMs(clock: () => number): number {
   calibrationWorkload(); // warm the JIT so the samples time the machine, not the compiler
   const perPass: number[] = [];
   for (let i = 0; i < 5; i++) {
-    const started = performance.now();
+    const started = clock();
     for (let pass = 0; pass < PASSES_PER_SAMPLE; pass++) calibrationWorkload();
-    perPass.push((performance.now() - started) / PASSES_PER_SAMPLE);
+    perPass.push((clock() - started) / PASSES_PER_SAMPLE);
   }
   perPass.sort((a, b) => a - b);
-  const throughput = perPass[2]! / REFERENCE_MS;
+  return perPass[2]!;
+}
+
+/**
+ * How much longer than on the reference machine a wall-clock bound must be now (the top of this file), in
+ * [1, MAX_SLOWDOWN]: for bounds in wall time (a parse, a health probe's answer, a drain).
+ */
+export function currentSlowdown(): number {
+  const throughput = calibrationMs(() => performance.now()) / REFERENCE_MS;
   return Math.min(MAX_SLOWDOWN, Math.max(1, throughput, loadFactor()));
+}
+
+/**
+ * How much more CPU time than on the reference machine the same work takes now, in [1, MAX_SLOWDOWN]: for budgets
+ * counted in CPU time (the analysis deadline, docs/security.md "Analysis under a budget"), which a busy machine does
+ * not use up (it only makes them take longer in wall time), so neither the load nor the waits for a core count.
+ */
+export function cpuSlowdown(): number {
+  const cpuMs = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  };
+  return Math.min(MAX_SLOWDOWN, Math.max(1, calibrationMs(cpuMs) / REFERENCE_MS));
 }
 
 export { loadFactor, scaledByLoad } from './load';

@@ -1,4 +1,4 @@
-import { currentSlowdown, expectWithinBudget, loadFactor, scaledByLoad } from '../src/index';
+import { cpuSlowdown, currentSlowdown, expectWithinBudget, loadFactor, scaledByLoad } from '../src/index';
 
 function busyFor(ms: number): number {
   const until = performance.now() + ms;
@@ -15,6 +15,14 @@ describe('time budgets', () => {
     expect(slowdown).toBeLessThanOrEqual(8);
     // the load average moves slowly; a reading a moment later is within a small margin of the one before
     expect(slowdown).toBeGreaterThanOrEqual(Math.min(8, load) * 0.8);
+  });
+
+  it('measures CPU slowdown in CPU time: between 1 and 8, and not above the wall-clock slowdown by more than noise', () => {
+    const cpu = cpuSlowdown();
+    expect(cpu).toBeGreaterThanOrEqual(1);
+    expect(cpu).toBeLessThanOrEqual(8);
+    // the same passes take at least as long in wall time as in CPU time (up to timer noise)
+    expect(cpu).toBeLessThanOrEqual(currentSlowdown() * 1.5);
   });
 
   it('stretches a wait by the load, never shrinks it, and by at most 8 times', () => {

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { JOBS } from '@risk/common/queue';
-import { currentSlowdown } from '@risk/time-budget';
+import { cpuSlowdown, currentSlowdown } from '@risk/time-budget';
 import { createWorkerHarness, waitFor, type WorkerHarness } from './harness';
 import { hostileCorpus, type HostileSignal } from './hostile-corpus';
 import { exited, freePort, probeHealth, spawnWorker, timeBenignEnrichment } from './worker-process';
@@ -12,8 +12,9 @@ import { scaledByLoad } from '@risk/testing';
 // the caps, repeated ids, NUL and lone-surrogate escapes, in every manifest format — sent through the public API to
 // the real worker process, with the production deadline (ENRICHMENT_JOB_TIMEOUT_MS 2000), while a probe checks that
 // /healthz answers within 1 s. The deadline and the bounds are the reference machine's: on a machine measured slower
-// right now (a CI runner busy with other suites) they grow by that slowdown, at most 4× (@risk/time-budget), which no
-// super-linear case at 1 MiB fits into. Hostile but valid content ends `enriched` or is a 400 at the API:
+// right now (a CI runner busy with other suites) they grow by that slowdown, at most 8× (@risk/time-budget), which no
+// super-linear case at 1 MiB fits into; the deadline counts the thread's CPU time, so it grows by the CPU slowdown
+// only (cpuSlowdown), the wall-clock bounds by the load as well (currentSlowdown). Hostile but valid content ends `enriched` or is a 400 at the API:
 // never a 5xx, never a failed or stuck asset; a benign signal sent afterwards is still enriched promptly.
 
 /** the production deadline (packages/common config) */
@@ -44,11 +45,11 @@ describe('hostile corpus through the public API to the real worker process (real
     h = await createWorkerHarness('hostile');
     const port = await freePort();
     healthUrl = `http://127.0.0.1:${port}/healthz`;
-    // the corpus must fit the production deadline (on this machine: the deadline × its measured slowdown)
+    // the corpus must fit the production deadline (on this machine: the deadline × its measured CPU slowdown)
     worker = spawnWorker(h, {
       WORKER_HEALTH_PORT: String(port),
       ENRICHMENT_THREADS: '2',
-      ENRICHMENT_JOB_TIMEOUT_MS: String(Math.round(JOB_TIMEOUT_MS * slowdown)),
+      ENRICHMENT_JOB_TIMEOUT_MS: String(Math.round(JOB_TIMEOUT_MS * cpuSlowdown())),
     });
     await waitFor('worker ready', async () => worker.output.join('').includes('worker ready'), {
       timeoutMs: 30_000,

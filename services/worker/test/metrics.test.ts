@@ -1,4 +1,4 @@
-import { currentSlowdown } from '@risk/time-budget';
+import { cpuSlowdown, currentSlowdown } from '@risk/time-budget';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -28,11 +28,12 @@ describe('worker /metrics (real queue, real database)', () => {
   beforeAll(async () => {
     h = await createWorkerHarness('workermetrics', {
       METRICS_TOKEN,
-      // a hostile analysis (TEST_BUSY_MARKER) spins past the deadline and fails with analysis_timeout; 400 ms on the
-      // reference machine, scaled by this machine's measured slowdown (@risk/time-budget): the benign card's first,
-      // cold analysis ran past a bare 400 ms on a loaded runner. The busy loop runs 20 s, so a job that was not cut at
-      // its deadline is told from one that was even on a machine so loaded that a cut job took 5 s end to end
-      ENRICHMENT_JOB_TIMEOUT_MS: String(Math.round(400 * currentSlowdown())),
+      // a hostile analysis (TEST_BUSY_MARKER) spins past the deadline and fails with analysis_timeout; 400 ms of the
+      // thread's CPU on the reference machine, scaled by this machine's CPU slowdown (@risk/time-budget cpuSlowdown;
+      // the deadline counts CPU time, which load does not use up): the benign card's first, cold analysis ran past a
+      // bare 400 ms on a loaded runner. The busy loop burns 20 s of CPU, so a job that was not cut at its deadline is
+      // told from one that was by wall time too, the bound scaled by the wall-clock slowdown (load included)
+      ENRICHMENT_JOB_TIMEOUT_MS: String(Math.round(400 * cpuSlowdown())),
       ENRICHMENT_TEST_BUSY_MS: '20000',
     });
     // no relay: the outbox row planted below stays unrelayed, so its age is the lag
@@ -99,7 +100,7 @@ describe('worker /metrics (real queue, real database)', () => {
     // the timed-out attempt took at least the deadline, and not the busy loop's 20 s
     const failedSeconds = delta('risk_job_duration_seconds_sum', { ...enrichment, outcome: 'failed' });
     expect(failedSeconds).toBeGreaterThanOrEqual(0.4);
-    expect(failedSeconds).toBeLessThan(12);
+    expect(failedSeconds).toBeLessThan(12 * currentSlowdown());
 
     // the API's request id travelled in the job data into the worker's log line for the failure
     const requestId = hostile.headers['x-request-id'] as string;
