@@ -1,4 +1,5 @@
 import { DatabaseError, type Pool, type PoolClient, type QueryResult } from 'pg';
+import { copyIn } from './copy';
 import { assertNoNul } from './literal';
 
 /** One server-side prepared statement: its parameter types ($1 … $n) and its text. */
@@ -65,6 +66,8 @@ export interface PreparedSession {
    * planned anew (docs/data-access.md "Generic plans": only for a statement whose generic plan a test proves)
    */
   runGeneric(statement: string): Promise<QueryResult>;
+  /** `COPY … FROM STDIN` with `chunks` as its data (COPY's text format, ./copy.ts), e.g. inside the open transaction */
+  copyIn(sql: string, chunks: Iterable<string>): Promise<void>;
   /** set true before sending BEGIN, false once COMMIT has returned: a failure meanwhile rolls back */
   inTransaction: boolean;
 }
@@ -109,6 +112,7 @@ export async function withPrepared<Name extends string, T>(
       const out = (await client.query(sql)) as unknown as QueryResult | QueryResult[];
       return Array.isArray(out) ? out : [out];
     },
+    copyIn: (sql, chunks) => copyIn(client, sql, chunks),
     async runGeneric(statement) {
       session.inTransaction = true;
       // results: BEGIN, the settings, the statement, COMMIT

@@ -1,10 +1,8 @@
 // The scale seeder's writes (docs/performance.md "Seeding a large database"): bulk rows through COPY FROM STDIN, the
 // month partitions the rows fall in, and the statistics and sizes after. Only the seeding command uses it; the
 // services write through their own stores.
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Pool } from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
+import { copyIn, copyValue } from '../sql/copy';
 import { PARTITIONED_TABLES, monthStart } from './partitions-store';
 
 /** The columns the seeder writes per table; `:json` marks a json/jsonb column (any JS value, JSON-encoded). */
@@ -151,25 +149,6 @@ export async function ensureSeedMonths(pool: Pick<Pool, 'query'>, from: Date, to
   return created;
 }
 
-/** COPY's text format: backslash, tab and line breaks escaped, `\N` for null. */
-function copyText(s: string): string {
-  return s.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
-}
-
-/** A text[] literal: every element double-quoted, `"` and `\` escaped inside. */
-function arrayLiteral(values: readonly unknown[]): string {
-  return `{${values.map((v) => (v === null ? 'NULL' : `"${String(v).replace(/[\\"]/g, (c) => `\\${c}`)}"`)).join(',')}}`;
-}
-
-function copyValue(v: unknown, json: boolean): string {
-  if (v === null || v === undefined) return '\\N';
-  if (json) return copyText(JSON.stringify(v));
-  if (v instanceof Date) return v.toISOString();
-  if (Array.isArray(v)) return copyText(arrayLiteral(v));
-  if (typeof v === 'boolean') return v ? 't' : 'f';
-  return copyText(String(v));
-}
-
 /** Rows per chunk handed to the COPY stream: large enough that the per-write overhead vanishes. */
 const LINES_PER_CHUNK = 500;
 
@@ -200,7 +179,7 @@ export async function copySeedRows<T extends SeedTable>(
   const client = await pool.connect();
   try {
     const sql = `COPY ${table} (${specs.map((s) => s.name).join(', ')}) FROM STDIN`;
-    await pipeline(Readable.from(lines(), { objectMode: false }), client.query(copyFrom(sql)));
+    await copyIn(client, sql, lines());
     return n;
   } finally {
     client.release();

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { copyValue } from '../sql/copy';
 import { literal } from '../sql/literal';
 import { withPrepared, type PreparedSession } from '../sql/prepared';
 import { INGEST_STATEMENTS, PROJECTION_BUCKETS } from './signals-statements';
@@ -98,6 +99,11 @@ const scopeColumns = (idems: readonly ClaimRequest[]): string[] => [
   textArray(idems.map((r) => r.scope.key)),
 ];
 
+/** The columns a bulk request's signals are copied into, in the order of signalsCopyData's fields. */
+const SIGNAL_COPY_COLUMNS =
+  'id, org_id, livemode, fingerprint, asset_type, observed_at, name, version, source_url, raw_manifest, metadata, ' +
+  'content_digest, request_id, artifacts, created';
+
 /** The EXECUTE text of each ingest statement, from the batch's values. */
 export const signalsStore = {
   begin: 'BEGIN',
@@ -146,6 +152,34 @@ export const signalsStore = {
       col((r) => r.request_id),
       col((r) => (r.artifacts ? JSON.stringify(r.artifacts) : null)),
     ]);
+  },
+  /**
+   * A bulk request's signals go in with COPY (docs/data-access.md "COPY"): the statement, sent with
+   * `PreparedSession.copyIn` inside the ingest transaction, and its data (the same values insertSignals binds).
+   */
+  copySignals: `COPY signals (${SIGNAL_COPY_COLUMNS}) FROM STDIN`,
+  signalsCopyData: (created: Date, rows: readonly SignalInsert[]): string[] => {
+    const at = created.toISOString();
+    const lines = rows.map((r) =>
+      [
+        copyValue(r.id),
+        copyValue(r.org_id),
+        r.livemode ? 't' : 'f',
+        copyValue(r.fingerprint),
+        copyValue(r.asset_type),
+        r.observed_at.toISOString(),
+        copyValue(r.name),
+        copyValue(r.version),
+        copyValue(r.source_url),
+        copyValue(r.raw_manifest),
+        copyValue(r.metadata, true),
+        copyValue(r.content_digest),
+        copyValue(r.request_id),
+        copyValue(r.artifacts || null, true),
+        at,
+      ].join('\t'),
+    );
+    return [lines.join('\n') + '\n'];
   },
   insertNewAssets: (now: Date, assets: readonly AssetWrite[]) =>
     exec('ri_assets_insert', [ts(now), ...assetColumns(assets)]),

@@ -33,9 +33,9 @@ export interface CommittedBatch {
  *
  * The statements go to Postgres as two multi-statement simple queries (values inlined as escaped
  * literals), i.e. two round trips and one commit per batch:
- *   1. [claim the Idempotency-Keys and commit the claims;] BEGIN; insert signals; then either the asset
+ *   1. [claim the Idempotency-Keys and commit the claims;] BEGIN; then either insert signals and the asset
  *      application's first statements (insert new assets, lock, the orgs' observations) or, for a bulk
- *      request, the projection markers and the unlocked state read
+ *      request, the projection markers and the unlocked state read, followed by its signals with COPY
  *   2. [the application's writes;] [store the 2xx responses on the claims;] COMMIT
  * The claims commit on their own (before the ingest transaction) so a concurrent duplicate sees them
  * and gets 409; the responses are stored in the ingest transaction, so a committed request always
@@ -71,8 +71,10 @@ export async function ingestBatch(deps: AppDeps, requests: readonly IngestReques
       // the claims commit on their own, first, so a concurrent duplicate sees them (409) at once (signalsStore)
       const claims = idems.length > 0 ? sql.claimCommitted(idems) : [];
       first.push(...claims);
-      first.push(sql.begin, sql.insertSignals(now, rowsOf.flat()));
-      if (application) first.push(...application.first());
+      // a bulk request's signals go in with COPY after this round trip, in the same transaction (docs/data-access.md
+      // "COPY"); a micro-batch's few single signals stay one statement of the round trip
+      first.push(sql.begin);
+      if (application) first.push(sql.insertSignals(now, rowsOf.flat()), ...application.first());
       else first.push(sql.enqueueProjection(rowsOf.flat()), sql.assetState(assets));
       let r1: QueryResult[];
       try {
@@ -84,7 +86,8 @@ export async function ingestBatch(deps: AppDeps, requests: readonly IngestReques
         throw err;
       }
       claimCommitted = idems.length > 0;
-      const offset = claims.length + 2;
+      if (!application) await session.copyIn(sql.copySignals, sql.signalsCopyData(now, rowsOf.flat()));
+      const offset = application ? claims.length + 2 : claims.length + 1;
       const second = application ? application.second(r1.slice(offset, offset + 3)) : [];
       if (application) decisions = application.decisions;
       else {
