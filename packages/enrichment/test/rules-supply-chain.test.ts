@@ -43,6 +43,15 @@ describe('R34 runs code when installed', () => {
       expect(ids({ asset_type: 'package', raw_manifest: pkg({ scripts: { postinstall } }) })).not.toContain('R34');
   });
 
+  it('reads build steps and cmdclass tables token by token: flags, values, and a step that is not a build', () => {
+    for (const postinstall of ['npx prisma generate --no-engine', 'tsc -p tsconfig.json --noEmit', 'husky'])
+      expect(ids({ asset_type: 'package', raw_manifest: pkg({ scripts: { postinstall } }) })).not.toContain('R34');
+    for (const postinstall of ['tsc && node scripts/install.js', 'prisma migrate deploy', 'husky install x y'])
+      expect(ids({ asset_type: 'package', raw_manifest: pkg({ scripts: { postinstall } }) })).toContain('R34');
+    const toml = '[project]\nname = "x"\nversion = "1.0"\n\n[tool.setuptools.cmdclass]\ninstall = "x.build.Install"\n';
+    expect(find({ asset_type: 'package', raw_manifest: toml }, 'R34')[0]?.evidence.command).toBe('install');
+  });
+
   it('a hook R17 already reports as running a shell is not reported twice', () => {
     const all = ids({
       asset_type: 'package',

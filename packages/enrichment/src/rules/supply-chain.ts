@@ -13,8 +13,65 @@ const INSTALL_HOOKS = ['preinstall', 'install', 'postinstall'] as const;
  * addons (node-gyp, prebuild), patches, the package manager guard, the TypeScript build, browser downloads of the
  * test/automation runners. Each is matched on a whole command (`a && b` is two commands).
  */
-const BENIGN_INSTALL_STEP =
-  /^(?:npx\s+)?(?:husky(?:\s+install)?(?:\s+\S+)?|is-ci|prisma\s+generate(?:\s+--\S+)*|node-gyp\s+rebuild|node-gyp-build|prebuild-install(?:\s+-\S+)*|node-pre-gyp\s+install(?:\s+--\S+)*|patch-package|ngcc|only-allow\s+\S+|opencollective(?:-postinstall)?|electron-builder\s+install-app-deps|tsc(?:\s+-\S+(?:\s+\S+)?)*|(?:npm|pnpm|yarn)\s+run\s+(?:build|compile|prepare)|lerna\s+bootstrap|playwright\s+install(?:\s+[\w-]+)*|exit\s+0|true|echo\b.*)$/i;
+const BENIGN_EXACT = new Set([
+  'is-ci',
+  'node-gyp rebuild',
+  'node-gyp-build',
+  'patch-package',
+  'ngcc',
+  'opencollective',
+  'opencollective-postinstall',
+  'electron-builder install-app-deps',
+  'lerna bootstrap',
+  'exit 0',
+  'true',
+  'npm run build',
+  'npm run compile',
+  'npm run prepare',
+  'pnpm run build',
+  'pnpm run compile',
+  'pnpm run prepare',
+  'yarn run build',
+  'yarn run compile',
+  'yarn run prepare',
+]);
+const isFlag = (t: string): boolean => t.startsWith('-');
+/** `tsc -p tsconfig.json --noEmit`: flags, each with at most one value after it. */
+function flagsWithValues(rest: readonly string[]): boolean {
+  for (let i = 0; i < rest.length; i++) {
+    if (!isFlag(rest[i]!)) return false;
+    if (i + 1 < rest.length && !isFlag(rest[i + 1]!)) i++;
+  }
+  return true;
+}
+/** Whether one command of an install script only builds or wires the package itself (linear, on whitespace tokens). */
+function benignInstallStep(command: string): boolean {
+  const tokens = command.trim().toLowerCase().split(/\s+/);
+  if (tokens[0] === 'npx') tokens.shift();
+  const [head = '', second = '', ...more] = tokens;
+  const rest = tokens.slice(1);
+  if (BENIGN_EXACT.has(tokens.join(' '))) return true;
+  switch (head) {
+    case 'husky':
+      return rest.length <= 1 || (rest.length === 2 && second === 'install');
+    case 'prisma':
+      return second === 'generate' && more.every(isFlag);
+    case 'prebuild-install':
+      return rest.every(isFlag);
+    case 'node-pre-gyp':
+      return second === 'install' && more.every(isFlag);
+    case 'only-allow':
+      return rest.length === 1;
+    case 'tsc':
+      return flagsWithValues(rest);
+    case 'playwright':
+      return second === 'install' && more.every((t) => /^[\w-]+$/.test(t));
+    case 'echo':
+      return true;
+    default:
+      return false;
+  }
+}
 /** `a && b || c; d` → its commands. */
 const splitCommands = (script: string): string[] =>
   script
@@ -22,9 +79,27 @@ const splitCommands = (script: string): string[] =>
     .map((c) => c.trim())
     .filter(Boolean);
 
-/** setuptools' `cmdclass` overriding install steps, in setup.py or `[tool.setuptools.cmdclass]` (bounded, linear). */
-const SETUPTOOLS_CMDCLASS =
-  /\bcmdclass\s{0,3}=\s{0,3}(?:\{|dict\()[^}\n]{0,300}?["']?\b(install|develop|egg_info|build_py|bdist_wheel)\b|^\[tool\.setuptools\.cmdclass\][^[]{0,300}?^\s{0,4}(install|develop|egg_info|build_py)\s{0,3}=/m;
+/** setuptools' `cmdclass` overriding install steps, in setup.py or `[tool.setuptools.cmdclass]`: the keyword is found
+ * first, then a bounded window after it is read (each pattern anchored or without open repeats: linear). */
+const CMDCLASS_OPEN = /\bcmdclass\s{0,3}=\s{0,3}(?:\{|dict\()/g;
+const CMDCLASS_STEP = /\b(install|develop|egg_info|build_py|bdist_wheel)\b/;
+const CMDCLASS_TABLE = '[tool.setuptools.cmdclass]';
+const CMDCLASS_TABLE_STEP = /^[ \t]{0,4}(install|develop|egg_info|build_py)[ \t]{0,3}=/m;
+function setuptoolsCmdclass(text: string): { step: string; match: string } | null {
+  for (const m of text.matchAll(CMDCLASS_OPEN)) {
+    const start = (m.index ?? 0) + m[0].length;
+    const window = text.slice(start, start + 300).split(/[}\n]/, 1)[0] ?? '';
+    const step = CMDCLASS_STEP.exec(window);
+    if (step) return { step: step[1]!, match: m[0] + window.slice(0, step.index + step[0].length) };
+  }
+  const at = text.indexOf(CMDCLASS_TABLE);
+  if (at >= 0 && (at === 0 || text[at - 1] === '\n')) {
+    const body = text.slice(at + CMDCLASS_TABLE.length, at + CMDCLASS_TABLE.length + 300).split('[', 1)[0] ?? '';
+    const step = CMDCLASS_TABLE_STEP.exec(body);
+    if (step) return { step: step[1]!, match: CMDCLASS_TABLE + body.slice(0, step.index + step[0].length) };
+  }
+  return null;
+}
 
 export const R34 = defineRule({
   id: 'R34',
@@ -46,7 +121,7 @@ export const R34 = defineRule({
       return (
         typeof v === 'string' &&
         !reported.has(`scripts.${k}`) &&
-        !splitCommands(v.slice(0, 2000)).every((c) => BENIGN_INSTALL_STEP.test(c))
+        !splitCommands(v.slice(0, 2000)).every(benignInstallStep)
       );
     });
     if (hooks.length)
@@ -58,12 +133,12 @@ export const R34 = defineRule({
         },
       });
     // the regex only where the word is: most manifests have no cmdclass and are not scanned twice
-    const cmd = ctx.raw.includes('cmdclass') ? SETUPTOOLS_CMDCLASS.exec(ctx.raw.slice(0, 200_000)) : null;
+    const cmd = ctx.raw.includes('cmdclass') ? setuptoolsCmdclass(ctx.raw.slice(0, 200_000)) : null;
     if (cmd)
       out.push({
         title: 'Overrides setuptools install steps',
-        description: `setuptools cmdclass replaces the "${cmd[1] ?? cmd[2]}" step: custom code runs when the package is built or installed.`,
-        evidence: { path: 'cmdclass', command: cmd[1] ?? cmd[2], match: truncate(cmd[0], 120) },
+        description: `setuptools cmdclass replaces the "${cmd.step}" step: custom code runs when the package is built or installed.`,
+        evidence: { path: 'cmdclass', command: cmd.step, match: truncate(cmd.match, 120) },
       });
     return out;
   },
@@ -148,8 +223,26 @@ export const R35 = defineRule({
  * and managing the Kirha MCP Gateway across various LLM interfaces", "Installer for configuring agents to use the …
  * remote MCP gateway". Bounded gaps, no sentence break (linear).
  */
-const INSTALLS_MCP_DESC =
-  /\b(?:installer|install(?:s|ing)?)\b[^.\n]{0,60}?\bmcp\b[^.\n]{0,30}?\b(?:servers?|gateway)\b/i;
+const INSTALL_WORD = /^install(?:er|s|ing)?$/;
+const MCP_TARGET_WORD = /^(?:servers?|gateway)$/;
+/** Within one sentence: an install word, `mcp` at most 60 characters after it, a server/gateway at most 30 after. */
+function installsMcp(description: string): boolean {
+  for (const sentence of description.slice(0, 2000).split(/[.\n]/)) {
+    const words = [...sentence.matchAll(/\w+/g)].map((m) => ({ w: m[0].toLowerCase(), at: m.index ?? 0 }));
+    for (let i = 0; i < words.length; i++) {
+      if (words[i]!.w !== 'mcp') continue;
+      const at = words[i]!.at;
+      // windows bounded by character distance: each scan stops within 60 or 30 characters (linear overall)
+      let before = false;
+      for (let j = i - 1; j >= 0 && at - (words[j]!.at + words[j]!.w.length) <= 60 && !before; j--)
+        before = INSTALL_WORD.test(words[j]!.w);
+      if (!before) continue;
+      for (let j = i + 1; j < words.length && words[j]!.at - (at + 3) <= 30; j++)
+        if (MCP_TARGET_WORD.test(words[j]!.w)) return true;
+    }
+  }
+  return false;
+}
 
 /** The installers a manifest launches: listed servers whose listing says they install other servers. */
 function launchedInstallers(ctx: RuleContext): string[] {
@@ -180,7 +273,7 @@ export const R36 = defineRule({
   references: ['MCP servers README "MCP Installer"', 'docs/enrichment.md "Supply-chain behaviour"'],
   evaluate(ctx) {
     const installers = launchedInstallers(ctx);
-    if (INSTALLS_MCP_DESC.test((ctx.p.description ?? '').slice(0, 2000))) installers.push('(own description)');
+    if (installsMcp(ctx.p.description ?? '')) installers.push('(own description)');
     const installsByTools = ctx.findings.some((f) => f.rule_id === 'R21' && /installs other/i.test(f.title));
     const borrowed = ctx.findings.find(
       (f) => f.rule_id === 'R14' && f.title === 'Authorship claimed for a vendor that does not publish it',

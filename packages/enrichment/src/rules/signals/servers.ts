@@ -105,8 +105,10 @@ function listedByKey(): ReadonlyMap<string, ListedServer> {
 
 /** `https://github.com/Owner/Repo(.git)(/…)`, `git+https://…`, `github:Owner/Repo` → `github.com/owner/repo`. */
 function repoKey(url: string): string | null {
+  // the host found by a substring search, the owner/repo read by an anchored pattern from there (linear)
+  const at = url.toLowerCase().indexOf('github.com');
   const m =
-    /github\.com[/:]([\w.-]{1,100})\/([\w.-]{1,100})/i.exec(url) ??
+    (at >= 0 ? /^github\.com[/:]([\w.-]{1,100})\/([\w.-]{1,100})/i.exec(url.slice(at)) : null) ??
     /^github:([\w.-]{1,100})\/([\w.-]{1,100})/i.exec(url);
   return m ? `github.com/${m[1]!.toLowerCase()}/${m[2]!.toLowerCase().replace(/\.git$/, '')}` : null;
 }
@@ -135,21 +137,19 @@ export function listedServer(name: string): ListedServer | null {
 }
 const lookups = new Map<string, ListedServer | null>();
 
-/** The listed installers' published names and repositories, as one case-insensitive pattern (built once). */
-let installerPattern: RegExp | null = null;
+/** The listed installers' published names and repositories, lower-cased (built once). */
+let installerNames: string[] | null = null;
 /**
  * Whether a text mentions a listed installer of other servers at all: a guard before the exact lookups, so a manifest
- * that names none costs one linear scan.
+ * that names none costs a few substring scans (no pattern built from data).
  */
 export function listedInstallerMention(text: string): boolean {
   if (!text) return false;
-  if (!installerPattern) {
-    const names = [...listedByKey()]
-      .filter(([, s]) => s.capabilities.includes('installs_servers'))
-      .map(([k]) => k.replace(/^github\.com\//, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-    installerPattern = names.length ? new RegExp(names.join('|'), 'i') : /$^/;
-  }
-  return installerPattern.test(text);
+  installerNames ??= [...listedByKey()]
+    .filter(([, s]) => s.capabilities.includes('installs_servers'))
+    .map(([k]) => k.replace(/^github\.com\//, '').toLowerCase());
+  const lower = text.toLowerCase();
+  return installerNames.some((n) => lower.includes(n));
 }
 
 /** Whether a name is a well-known or listed server with one of these capabilities. */
