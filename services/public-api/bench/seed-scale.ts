@@ -227,7 +227,12 @@ async function main(): Promise<void> {
   const started = performance.now();
   const db = createPrisma({ url: o.databaseUrl, applicationName: 'seed-scale', max: 4, statementTimeoutMs: 0 });
   try {
-    const existing = await seedExistingRows(db.pool);
+    const existing = await seedExistingRows(db.pool).catch((err: unknown) => {
+      // undefined_table: a database that exists but was never migrated
+      if ((err as { code?: string }).code === '42P01')
+        throw new Error('the database has no schema: run `DATABASE_URL=… pnpm cli db migrate` first');
+      throw err;
+    });
     if (!o.append && Object.values(existing).some((n) => n > 0)) {
       console.error(`seed:scale: the database is not empty (${JSON.stringify(existing)}); pass --append to add to it`);
       process.exitCode = 2;
