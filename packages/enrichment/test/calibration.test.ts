@@ -47,6 +47,9 @@ describe('supply chain: launchers and version ranges', () => {
       });
     expect(one(findings(npm(false), { asset_type: 'package' }), 'R22')).toBeDefined();
     expect(one(findings(npm(true), { asset_type: 'package' }), 'R22')).toBeUndefined();
+    // a private application or server is still installed from its own manifest where it is deployed
+    expect(one(findings(npm(true), { asset_type: 'application' }), 'R22')).toBeDefined();
+    expect(one(findings(npm(true), { asset_type: 'mcp_server' }), 'R22')).toBeDefined();
     const pyproject = (deps: string[]): string =>
       `[project]\nname = "lib"\nversion = "1.0"\nlicense = "MIT"\ndependencies = [${deps.map((d) => JSON.stringify(d)).join(', ')}]\n`;
     expect(one(findings(pyproject(['httpx>=0.27', 'anyio>=4,<5']), { asset_type: 'package' }), 'R22')).toBeUndefined();

@@ -239,6 +239,9 @@ function unpinnedInstalls(commands: readonly string[], path: string): Emission |
   };
 }
 
+/** Asset types run from their own manifest where they are deployed, not installed as someone else's dependency. */
+const DEPLOYED_ASSETS: ReadonlySet<string> = new Set(['application', 'mcp_server', 'agent']);
+
 /** Dependencies declared with a version range. */
 export function rangedDependencies(ctx: RuleContext): Dependency[] {
   return ctx.p.dependencies.filter((d) => !isPinned(d.ecosystem, d.spec));
@@ -246,8 +249,9 @@ export function rangedDependencies(ctx: RuleContext): Dependency[] {
 
 /**
  * The version ranges R22 reports, by what the manifest is for: an application's requirements file and a published npm
- * package are installed as resolved at install time, so any range counts; a private npm package (a workspace root) is
- * never installed by anyone else; a Python library's metadata (pyproject, setup.cfg of a `package` asset) is expected to
+ * package are installed as resolved at install time, so any range counts; a private npm package is never installed by
+ * anyone else, so a workspace root's ranges do not count, but a private application or server is installed from its
+ * own manifest where it is deployed, so its ranges do; a Python library's metadata (pyproject, setup.cfg of a `package` asset) is expected to
  * give lower bounds (Python Packaging User Guide, "install_requires vs requirements files"), so only dependencies with
  * no version constraint at all count there, and only when they are at least half of what it declares. An MCP server or application packaged the same way is installed and run
  * as resolved at launch (`uvx`), so its ranges count.
@@ -258,7 +262,11 @@ function rangesAReviewerFlags(ctx: RuleContext): Dependency[] {
     case 'requirements':
       return rangedDependencies(ctx);
     case 'npm_package':
-      return isObj(p.raw_json) && p.raw_json.private === true ? [] : rangedDependencies(ctx);
+      // `private: true` only keeps a package off the registry: an application or server is still installed from its
+      // own manifest wherever it is deployed, resolving its ranges then; a private workspace root is not
+      return isObj(p.raw_json) && p.raw_json.private === true && !DEPLOYED_ASSETS.has(ctx.input.asset_type)
+        ? []
+        : rangedDependencies(ctx);
     case 'pyproject':
     case 'setup_cfg': {
       // development groups (PEP 735, uv/Poetry dev dependencies) are installed by the project's developers, not by
