@@ -122,7 +122,7 @@ export const ConfigSchema = z.object({
    * CPU each analysis thread spends running the engine over built-in samples before the worker takes jobs and reports
    * ready, so a freshly started worker drains at its warm rate (docs/performance.md "A cold worker"); 0: no warm-up
    */
-  ENRICHMENT_WARMUP_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  ENRICHMENT_WARMUP_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   TENANT_TOKEN_TTL_DAYS: z.coerce.number().positive().default(30),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10000),
   /** multiplies the webhook retry schedule and the 24 h disable window (docs/webhooks.md); tests use ~0.00001 */
