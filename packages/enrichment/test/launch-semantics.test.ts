@@ -190,6 +190,22 @@ describe('where credentials go', () => {
     expect(r20('__MSG_extensionDescription__')).toEqual(['medium']);
   });
 
+  it('a redaction marker where a secret stood is the trace of a leaked secret, unlike a placeholder', () => {
+    const r20 = (raw: string, asset_type: 'container_image' | 'agent') =>
+      run({ asset_type, raw_manifest: raw })
+        .by('R20')
+        .map((f) => [f.title, f.severity]);
+    // the scanner submits `ENV HF_TOKEN=hf_…` as `[REDACTED]` (docs/scanner.md "Redaction")
+    expect(r20('FROM python:3.12-slim\nENV HF_TOKEN=[REDACTED]\nCMD ["app"]\n', 'container_image')).toEqual([
+      ['Secret written into the image', 'high'],
+    ]);
+    expect(r20('FROM python:3.12-slim\nENV HF_TOKEN=your-token-here\nCMD ["app"]\n', 'container_image')).toEqual([]);
+    const cfg = (v: string) =>
+      mcp({ pay: { command: 'npx', args: ['-y', 'pay-mcp@1.0.0'], env: { PAY_API_TOKEN: v } } });
+    expect(r20(cfg('REDACTED_TOKEN'), 'agent').map(([, sev]) => sev)).toEqual(['high']);
+    expect(r20(cfg('<your token>'), 'agent').map(([, sev]) => sev)).toEqual(['medium']);
+  });
+
   it('a registry server whose credential is optional gets a low note, unless it exists to hand out secrets', () => {
     const serverJson = (description: string, isRequired: boolean) =>
       JSON.stringify({

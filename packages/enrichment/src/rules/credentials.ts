@@ -23,6 +23,14 @@ const PLACEHOLDER_WORD = /your|xxx|\.\.\.|changeme|placeholder|example|replace|i
 /** VS Code's run-time forms: an input prompt or the user's own environment (code.visualstudio.com/docs/reference/variables-reference). */
 const RUNTIME_PROMPT = /^\$\{(?:input|env):[\w.-]{1,100}\}$/;
 const isPlaceholderValue = (v: string): boolean => PLACEHOLDER_SHAPE.test(v) || PLACEHOLDER_WORD.test(v);
+/**
+ * A redaction marker standing where a secret was: `[REDACTED]` as @risk/redaction writes it, `REDACTED`,
+ * `<REDACTED>`, `REDACTED_TOKEN`. The scanner redacts every secret-bearing value before it submits a manifest
+ * (docs/scanner.md "Redaction"), so a marker under a secret-named key is the trace of a literal secret in the file
+ * as committed, not a placeholder someone is asked to fill in.
+ */
+const REDACTION_MARKER = /^[[<(*]{0,3}REDACTED(?:[_-][A-Z0-9]{1,20}){0,4}[\]>)*]{0,3}$/i;
+const redactedSecret = (v: string): boolean => REDACTION_MARKER.test(v.trim());
 // a catalogue hit that is a placeholder (ghp_xxxxxxxx…, sk-your-key-here) or has no digit is no leak
 const PLACEHOLDER_TOKEN = /x{6}|0{8}|your|example/i;
 /**
@@ -57,7 +65,10 @@ function serverCredentials(s: McpServerEntry, purpose: string): Emission | null 
     const inEnv = s.env[k] !== undefined;
     const v = s.env[k] ?? s.headers[k] ?? '';
     const bare = v.replace(/^Bearer\s+/i, '');
-    if (!isPlaceholderValue(bare) && bare.length >= 12 && /[A-Za-z]/.test(bare) && /\d/.test(bare))
+    if (
+      redactedSecret(bare) ||
+      (!isPlaceholderValue(bare) && bare.length >= 12 && /[A-Za-z]/.test(bare) && /\d/.test(bare))
+    )
       literal.push({
         key: k,
         kind: secretKind(bare) ?? 'credential',
@@ -119,12 +130,13 @@ function imageSecrets(ctx: RuleContext): Emission | null {
   }
   const literal: string[] = [];
   const fromArg: string[] = [];
-  for (const [name, value] of args) if (SECRET_KEY_NAME.test(name) && literalSecret(value)) literal.push(`ARG ${name}`);
+  for (const [name, value] of args)
+    if (SECRET_KEY_NAME.test(name) && (literalSecret(value) || redactedSecret(value))) literal.push(`ARG ${name}`);
   for (const e of environment(ctx.p, ctx.raw)) {
     if (e.key === 'ARG' || !SECRET_KEY_NAME.test(e.key)) continue;
     const ref = ARG_REFERENCE.exec(e.value.trim())?.[1];
     if (ref && args.has(ref)) fromArg.push(e.key);
-    else if (!ref && literalSecret(e.value)) literal.push(`ENV ${e.key}`);
+    else if (!ref && (literalSecret(e.value) || redactedSecret(e.value))) literal.push(`ENV ${e.key}`);
   }
   if (literal.length)
     return {
