@@ -5,6 +5,26 @@ import { fixture, input } from './helpers';
 import { find, ids } from './rules-fixtures';
 
 describe('rule table', () => {
+  it('R05: trust_remote_code on a vendor model transformers implements is medium; on custom code high', () => {
+    const nb = (src: string): string =>
+      JSON.stringify({ nbformat: 4, metadata: {}, cells: [{ cell_type: 'code', source: [src] }] });
+    const r05 = (src: string) => find({ asset_type: 'notebook', raw_manifest: nb(src) }, 'R05')[0];
+    const native =
+      'model_name = "meta-llama/Llama-3.2-1B-Instruct"\nmodel = AutoModelForCausalLM.from_pretrained(\n    model_name,\n    trust_remote_code=True\n)\n';
+    expect(r05(native)).toMatchObject({
+      severity: 'medium',
+      evidence: { models: ['meta-llama/Llama-3.2-1B-Instruct'] },
+    });
+    expect(r05('m = AutoModel.from_pretrained("THUDM/chatglm-6b-int4", trust_remote_code=True)')?.severity).toBe(
+      'high',
+    );
+    expect(r05('m = AutoModel.from_pretrained("someone/Llama-3-8B-custom", trust_remote_code=True)')?.severity).toBe(
+      'high',
+    );
+    expect(r05(`${native}p = pipeline("text-generation", model="x/y", trust_remote_code=True)\n`)?.severity).toBe(
+      'high',
+    );
+  });
   it('R05: model code in a project repository is medium; at the root of a Hub model repository high', () => {
     const project = ['README.md', 'train.py', 'model/modeling_foo.py', 'model/configuration_foo.py'].join('\n');
     expect(find({ asset_type: 'model', name: 'someone/foo', raw_manifest: project }, 'R05')[0]).toMatchObject({

@@ -4,6 +4,7 @@ import { isObj, truncate, uniq } from '../util';
 import { verdictByPath } from './artifacts';
 import { defineRule, type Emission, type RuleContext } from './define';
 import { launches, trustsRemoteCode } from './signals/launch';
+import { isVerifiedPublisher } from './signals/publisher';
 
 const PICKLE_EXT = /\.(bin|pt|pth|pkl|pickle|ckpt|joblib|dill)$/i;
 const SAFE_EXT = /\.(safetensors|gguf|onnx)$/i;
@@ -319,6 +320,44 @@ export const R04 = defineRule({
   },
 });
 
+/** Model names of architectures transformers implements itself (no auto_map needed): Llama 2/3, Mistral, Gemma… */
+const NATIVE_ARCHITECTURE =
+  /^(?:llama-?[23]|meta-llama-3|mistral|mixtral|gemma|qwen[23]|qwen2\.5|falcon|gpt2|bert|roberta|flan-t5|t5-|bart|opt-|bloom|whisper)/i;
+const FROM_PRETRAINED = /\.from_pretrained\(/g;
+const QUOTED_ID = /^["']([\w.-]{1,96})\/([\w.-]{1,96})["']$/;
+
+/**
+ * The models a notebook loads with trust_remote_code=True when every such load is a verified vendor's model of a
+ * natively implemented architecture; null when any load is not (or cannot be resolved). The first argument of the
+ * `from_pretrained(` call is read, as a string literal or as a variable assigned one.
+ */
+function nativeTrustedModels(code: string): string[] | null {
+  const models: string[] = [];
+  for (const m of code.matchAll(FROM_PRETRAINED)) {
+    const start = (m.index ?? 0) + m[0].length;
+    const call = code.slice(start, start + 600);
+    const close = call.indexOf(')');
+    const args = close >= 0 ? call.slice(0, close) : call;
+    if (!TRUST_REMOTE.test(args)) continue;
+    const first = (args.split(',', 1)[0] ?? '').trim();
+    let literal = first;
+    if (/^[A-Za-z_]\w{0,60}$/.test(first)) {
+      // the variable's last assignment before the call
+      const before = code.slice(0, m.index ?? 0).split('\n');
+      const line = before
+        .reverse()
+        .find((l) => l.trimStart().startsWith(`${first} =`) || l.trimStart().startsWith(`${first}=`));
+      literal = line ? line.slice(line.indexOf('=') + 1).trim() : '';
+    }
+    const id = QUOTED_ID.exec(literal);
+    if (!id || !isVerifiedPublisher(id[1]!) || !NATIVE_ARCHITECTURE.test(id[2]!)) return null;
+    models.push(`${id[1]}/${id[2]}`);
+  }
+  // every trust_remote_code=True in the notebook must be one of these loads (a pipeline(…) elsewhere is not judged)
+  const flags = code.split('trust_remote_code').length - 1;
+  return models.length && models.length === flags ? uniq(models) : null;
+}
+
 export const R05 = defineRule({
   id: 'R05',
   title: 'Remote code required to load the model',
@@ -385,6 +424,20 @@ export const R05 = defineRule({
         },
       ];
     if (!ctx.raw || !(TRUST_REMOTE.test(ctx.raw) || TRUST_REMOTE_PROSE.test(ctx.raw))) return [];
+    // a notebook passing the flag only when loading a vendor's model of an architecture transformers implements
+    // (meta-llama/Llama-3.2-1B-Instruct): no repository code runs today; a later revision that adds an auto_map would
+    // run without another review, so it stays a finding, one band lower
+    const native = p.kind === 'notebook' && p.notebook_code ? nativeTrustedModels(p.notebook_code) : null;
+    if (native)
+      return [
+        {
+          severity: 'medium',
+          title: 'trust_remote_code on a natively supported model',
+          description: `Loads ${native.slice(0, 3).join(', ')} with trust_remote_code=True: transformers implements the architecture, so no repository code runs now, but any the repository adds later would.`,
+          evidence: { path: 'cells', models: native.slice(0, 10), flag: 'trust_remote_code' },
+          capabilities: ['remote_code'],
+        },
+      ];
     const prose = TRUST_REMOTE.test(ctx.raw) ? null : TRUST_REMOTE_PROSE.exec(ctx.raw);
     return [
       {
