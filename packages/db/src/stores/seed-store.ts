@@ -162,12 +162,20 @@ export async function copySeedRows<T extends SeedTable>(
   rows: Iterable<SeedRow<T>>,
 ): Promise<number> {
   const specs = SEED_COLUMNS[table].map((c) => ({ name: c.replace(/:json$/, ''), json: c.endsWith(':json') }));
+  // the seeder hands the same result objects (an AI-BOM, a finding's evidence) to many rows: each is encoded once
+  const encoded = new WeakMap<object, string>();
+  const value = (v: unknown, json: boolean): string => {
+    if (!json || typeof v !== 'object' || v === null) return copyValue(v, json);
+    let text = encoded.get(v);
+    if (text === undefined) encoded.set(v, (text = copyValue(v, true)));
+    return text;
+  };
   let n = 0;
   function* lines(): Generator<string> {
     let chunk: string[] = [];
     for (const row of rows) {
       const r = row as Record<string, unknown>;
-      chunk.push(specs.map((s) => copyValue(r[s.name], s.json)).join('\t'));
+      chunk.push(specs.map((s) => value(r[s.name], s.json)).join('\t'));
       n++;
       if (chunk.length === LINES_PER_CHUNK) {
         yield chunk.join('\n') + '\n';
