@@ -87,6 +87,8 @@ export async function stackEnv(
       ADMIN_API_PORT: String(adm),
       WORKER_HEALTH_PORT: String(wrk),
       LOG_LEVEL: 'warn',
+      // the worker's analysis warm-up runs before it reports ready (docs/performance.md "A cold worker"), briefly
+      ENRICHMENT_WARMUP_MS: '100',
       ...extra,
     },
   };
