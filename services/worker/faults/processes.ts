@@ -93,6 +93,8 @@ export async function createStack(label: string): Promise<Stack> {
     ...process.env,
     NODE_ENV: 'test',
     ADVISORY_FEEDS_AUTOLOAD: 'false', // seconds of CPU per scratch database (docs/advisories.md "Feeds")
+    // the analysis warm-up before readiness (docs/performance.md "A cold worker"), briefly: workers restart often here
+    ENRICHMENT_WARMUP_MS: '100',
     DATABASE_URL: ctx.databaseUrl,
     REDIS_URL: redis.url,
     REDIS_PREFIX: ctx.redis.prefix,
