@@ -70,7 +70,7 @@ export function checkStack(objects: Obj[]): string[] {
         if (ref) {
           if (ref.name !== 'risk-secrets') problems.push(`${where}: secret ${String(ref.name)} is not risk-secrets`);
           secretKeys.add(String(ref.key));
-        } else if (/TOKEN|KEY|PASSWORD|DATABASE_URL|REDIS_URL/.test(String(e.name)) && 'value' in e) {
+        } else if (/TOKEN|KEY|PASSWORD|DATABASE_(READ_|MIGRATE_)?URL|REDIS_URL/.test(String(e.name)) && 'value' in e) {
           problems.push(`${where}: ${String(e.name)} given as a literal, not a Secret reference`);
         }
       }
@@ -142,6 +142,8 @@ export function checkStack(objects: Obj[]): string[] {
   const documented = [
     'DATABASE_URL',
     'DATABASE_MIGRATE_URL',
+    // optional: the commented example in public-api.yaml and admin-api.yaml, once uncommented (docs/scaling.md)
+    'DATABASE_READ_URL',
     'REDIS_URL',
     'REDIS_ADDRESS',
     'REDIS_PASSWORD',
