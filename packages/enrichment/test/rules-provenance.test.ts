@@ -43,6 +43,18 @@ describe('provenance rules', () => {
     expect(r13('FROM hf.co/someone/Dolphin3.0-Llama3.1-8B-GGUF:Q8_0\nPARAMETER num_ctx 4096\n')).toHaveLength(1);
     expect(r13('FROM qwen2.5:7b\nSYSTEM """You are a calm, precise helper."""\n')).toHaveLength(0);
   });
+  it('R13 reads the model a container serves: an abliterated id in its environment or --model argument', () => {
+    const r13 = (raw: string) => find({ asset_type: 'container_image', raw_manifest: raw }, 'R13');
+    const env =
+      'FROM vllm/vllm-openai:v0.6.3\nENV MODEL_REPO=someone/Qwen3-8B-OBLITERATED-W4A16\nCMD ["python3", "serve.py"]\n';
+    expect(r13(env)[0]).toMatchObject({
+      severity: 'medium',
+      evidence: { model: 'someone/Qwen3-8B-OBLITERATED-W4A16' },
+    });
+    const arg = 'FROM vllm/vllm-openai:v0.6.3\nCMD ["--model", "someone/Llama-3-8B-uncensored"]\n';
+    expect(r13(arg)).toHaveLength(1);
+    expect(r13('FROM vllm/vllm-openai:v0.6.3\nENV MODEL_ID=Qwen/Qwen3-8B\n')).toHaveLength(0);
+  });
   it('R13: a refusal waiver scoped to authorised work is low; a blanket one anywhere stays high', () => {
     const r13 = (system: string) =>
       find({ asset_type: 'model', raw_manifest: `FROM mistral:7b\nSYSTEM """${system}"""\n` }, 'R13');

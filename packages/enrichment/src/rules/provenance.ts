@@ -5,12 +5,13 @@ import { isBasePlaceholder } from '../parse/modelfile';
 import { truncate } from '../util';
 import { defineRule, type Emission } from './define';
 import { cardAuthorClaim, isVerifiedPublisher, isWellKnownName, typosquatTarget, VERIFIED } from './signals/publisher';
+import { environment, launches } from './signals/launch';
 import { listedServer } from './signals/servers';
 import { githubOwner, isTemplateManifest, mcpServerName } from './signals/text';
 import type { EnrichmentInput, ParsedManifest } from '../types';
 
 const SAFETY_REMOVED =
-  /abliterat|uncensored|heretic|reduced[-_ ]refusal|\bnsfw\b|not-for-all-audiences|jailbr(?:oken|eak)|unfiltered|unaligned/i;
+  /[ao]bliterat|uncensored|heretic|reduced[-_ ]refusal|\bnsfw\b|not-for-all-audiences|jailbr(?:oken|eak)|unfiltered|unaligned/i;
 /** Jailbreak instructions in a system prompt (guardrail removal; ATLAS AML.T0054). */
 const JAILBREAK_PROMPT =
   /\b(?:always comply|(?:completely|fully) compliant|obey the user|never refuse|do not refuse|don't refuse|without (?:any )?(?:moral|ethical) (?:judgement|judgment|restrictions?)|regardless of (?:the )?(?:ethics|morality|legality)|whether you agree with the ethics|ignore (?:all )?(?:previous|prior) (?:instructions|guidelines)|do anything now|no (?:ethical|moral) (?:guidelines|restrictions|limits))\b/i;
@@ -48,6 +49,20 @@ function refusalWaivers(system: string): Array<{ text: string; scoped: boolean }
     from = end;
   }
   return out;
+}
+
+const MODEL_ID = /^[\w.-]{1,96}\/[\w.-]{1,96}$/;
+/** Hub model ids a manifest serves: `*MODEL*` environment values and `--model` arguments of its launch commands. */
+function servedModels(p: ParsedManifest, raw: string): string[] {
+  const out = environment(p, raw)
+    .filter((e) => e.key.includes('MODEL') && MODEL_ID.test(e.value))
+    .map((e) => e.value);
+  for (const l of launches(p))
+    l.tokens.forEach((t, i) => {
+      const v = t.startsWith('--model=') ? t.slice(8) : l.tokens[i - 1] === '--model' ? t : '';
+      if (MODEL_ID.test(v)) out.push(v);
+    });
+  return out.slice(0, 50);
 }
 
 /** The asset's name as declared, and its last path segment. */
@@ -131,7 +146,7 @@ export const R13 = defineRule({
   remediation: 'Do not expose to end users without an external guardrail.',
   attack_techniques: ['AML.T0054'],
   references: ['§3 R13'],
-  evaluate({ p, input }) {
+  evaluate({ p, input, raw }) {
     const { name } = names(input, p);
     // a Modelfile whose SYSTEM prompt is a jailbreak ("always comply", "obey the user") removes the
     // guardrails for every user of the model: high, ATLAS AML.T0054 (LLM Jailbreak)
@@ -165,6 +180,17 @@ export const R13 = defineRule({
           confidence: 0.8,
           description: `Modelfile FROM ${truncate(base, 80)}: a base with its safety alignment removed.`,
           evidence: { path: 'FROM', from: truncate(base, 200) },
+        },
+      ];
+    // a container or notebook that serves a model whose id says its refusals were removed (`MODEL_REPO=…-abliterated`,
+    // `vllm serve --model …-uncensored`) hands that model to every client of the server
+    const served = servedModels(p, raw).find((m) => SAFETY_REMOVED.test(m) || UNCENSORED_BASE.test(m));
+    if (served)
+      return [
+        {
+          confidence: 0.8,
+          description: `Serves ${truncate(served, 80)}, a model with its safety alignment removed.`,
+          evidence: { path: 'environment', model: truncate(served, 200) },
         },
       ];
     if (SAFETY_REMOVED.test(name) || p.tags.some((t) => SAFETY_REMOVED.test(t)))
