@@ -45,6 +45,35 @@ describe('MCP capability rules', () => {
     expect(a.findings.find((f) => f.rule_id === 'R19')?.capabilities).toContain('network_egress');
     expect(a.findings.find((f) => f.rule_id === 'R26')?.evidence.tools).toEqual(['add']);
   });
+  it('R17: a command sent into a game world or to a device is not host shell; a shell tool still is', () => {
+    const tool = (name: string, description: string, paramDescription: string) => ({
+      name,
+      description,
+      inputSchema: {
+        type: 'object',
+        properties: { command: { type: 'string', description: paramDescription } },
+        required: ['command'],
+      },
+    });
+    const remote = JSON.stringify({
+      tools: [
+        tool(
+          'world_execute_command',
+          'Execute a command in the text adventure world',
+          "The command, e.g. 'look', 'north'",
+        ),
+        tool('send', 'Send a command to the robot arm', 'Movement command'),
+      ],
+    });
+    expect(ids({ asset_type: 'mcp_server', raw_manifest: remote })).not.toContain('R17');
+    // the same shapes that say the command runs in a shell or on the host
+    for (const t of [
+      tool('world_execute_command', 'Execute a command in the game world', 'A shell command run on the host'),
+      tool('execute_command', 'Execute a command', 'The command to run'),
+      tool('run', 'Send a command to the api', 'Runs through bash -c'),
+    ])
+      expect(ids({ asset_type: 'mcp_server', raw_manifest: JSON.stringify({ tools: [t] }) })).toContain('R17');
+  });
   it('R16 invisible characters; clean descriptions do not fire', () => {
     expect(
       ids({

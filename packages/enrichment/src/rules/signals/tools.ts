@@ -167,6 +167,27 @@ function paramNames(schema: unknown): string[] {
   return isObj(schema) && isObj(schema.properties) ? Object.keys(schema.properties).slice(0, 50) : [];
 }
 
+/** Words that put a command on the host: a shell, the operating system, a terminal or a remote login. */
+const HOST_SHELL_TEXT =
+  /\b(?:shell|bash|zsh|sh|powershell|pwsh|terminal|cmd(?:\.exe)?|command[- ]line|cli|subprocess|process(?:es)?|system commands?|os commands?|operating system|host|machine|ssh|scripts?|code)\b/i;
+/** A command addressed to something other than the host: into a game world, to a device, a bot or an API
+ * ("Execute a command in the game world", "Send a command to the robot"). */
+const REMOTE_COMMAND_TARGET =
+  /\bcommands? (?:in|into|to|on|for) (?:the |a |an |your |this )?(?:[\w-]+ ){0,3}?(?:world|game|device|robot|bot|chat|channel|room|api|service|simulator|emulator)\b/i;
+
+/**
+ * Whether a tool runs commands or code on the host. A shell-like name (`execute`) or a `command` parameter is weak
+ * evidence on its own: when the tool's own text sends the command somewhere else (a game world, a device, an API) and
+ * never mentions a shell, the operating system or code, the command is that target's, not the host's (docs/enrichment.md
+ * R17). A description that says shell or code execution is always believed.
+ */
+function runsHostShell(t: { name: string; description: string; inputSchema: unknown }, desc: string): boolean {
+  if (SHELL_DESC.test(desc)) return true;
+  if (!SHELL_NAME.test(t.name) && !paramNames(t.inputSchema).some((x) => SHELL_PARAM.test(x))) return false;
+  const text = toolText({ ...t, description: desc });
+  return !(REMOTE_COMMAND_TARGET.test(text) && !HOST_SHELL_TEXT.test(text));
+}
+
 const MAX_TOOL_TEXT = 20_000;
 /** A tool's description and its parameters' descriptions (capped). */
 function toolText(t: { name: string; description: string; inputSchema: unknown }): string {
@@ -242,8 +263,7 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
     if (ind.length && !namesItsOwnFile(t.name, text, ind)) poisoned.push({ tool: t.name, indicators: ind });
     const ann = t.annotations ?? {};
     const params = paramNames(t.inputSchema);
-    if (SHELL_NAME.test(t.name) || SHELL_DESC.test(t.description) || params.some((x) => SHELL_PARAM.test(x)))
-      shell.push(t.name);
+    if (runsHostShell(t, t.description)) shell.push(t.name);
     if (FS_WRITE_NAME.test(t.name) || (FS_WRITE_DESC.test(t.description) && ann.readOnlyHint !== true))
       fsWrite.push(t.name);
     else if (FS_READ_NAME.test(t.name) || params.some((x) => PATH_PARAM.test(x))) fsRead.push(t.name);
@@ -408,6 +428,6 @@ export function toolCapabilities(
   )
     out.push('file');
   if (NET_NAME.test(t.name) || NET_DESC.test(desc) || params.some((x) => NET_PARAM.test(x))) out.push('network');
-  if (SHELL_NAME.test(t.name) || SHELL_DESC.test(desc) || params.some((x) => SHELL_PARAM.test(x))) out.push('shell');
+  if (runsHostShell(t, desc)) out.push('shell');
   return out;
 }
