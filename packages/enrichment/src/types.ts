@@ -168,6 +168,9 @@ export interface McpServerEntry {
   secretEnv: string[];
   /** registry environment variables declared `isRequired: false`: the server runs without them */
   optionalEnv?: string[];
+  /** MCPB `user_config` switches (`enable_…`, "Allow …") whose default turns them on: features the server starts
+   * with unless the user turns them off; `text` is the key's words, title and description */
+  enabledOptions?: Array<{ key: string; text: string }>;
 }
 
 /** Everything the parsers extract from raw_manifest + input fields + metadata. */

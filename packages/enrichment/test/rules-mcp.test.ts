@@ -74,6 +74,42 @@ describe('MCP capability rules', () => {
     ])
       expect(ids({ asset_type: 'mcp_server', raw_manifest: JSON.stringify({ tools: [t] }) })).toContain('R17');
   });
+  it('MCPB user_config switches on by default are declared capabilities; off by default they are not', () => {
+    const bundle = (on: boolean) =>
+      JSON.stringify({
+        manifest_version: '0.2',
+        name: 'ops-bundle',
+        version: '1.0.0',
+        description: 'System operations',
+        author: { name: 'someone' },
+        server: { type: 'python', entry_point: 'server.py', mcp_config: { command: 'python', args: ['server.py'] } },
+        user_config: {
+          enable_process_operations: {
+            type: 'boolean',
+            default: on,
+            title: 'Enable Process Operations',
+            description: 'Enable process management operations',
+          },
+          enableFileOperations: {
+            type: 'boolean',
+            default: on,
+            title: 'File access',
+            description: 'Basic file operations',
+          },
+          enable_auto_updates: { type: 'boolean', default: on, description: 'Update the package automatically' },
+          temp_dir: { type: 'string', default: '/tmp/x', title: 'Enable temp dir', description: 'Temporary files' },
+        },
+      });
+    const on = analyze(input({ asset_type: 'mcp_server', raw_manifest: bundle(true) }));
+    const rule = (id: string) => on.findings.find((f) => f.rule_id === id);
+    expect(on.parsed.kind).toBe('mcpb_manifest');
+    expect(rule('R17')?.evidence.servers).toEqual(['(option enable_process_operations)']);
+    expect(rule('R17')?.confidence).toBe(0.6);
+    expect(rule('R18')?.evidence.servers).toEqual(['(option enableFileOperations)']);
+    expect(rule('R35')?.evidence.steps).toEqual(['enable_auto_updates=true (default)']);
+    const off = analyze(input({ asset_type: 'mcp_server', raw_manifest: bundle(false) }));
+    expect(off.findings.map((f) => f.rule_id).filter((r) => ['R17', 'R18', 'R35'].includes(r))).toEqual([]);
+  });
   it('R16 invisible characters; clean descriptions do not fire', () => {
     expect(
       ids({

@@ -1,6 +1,6 @@
 // MCP formats: client configs (mcpServers/servers), registry server.json, MCPB/DXT manifests, agent configs.
 import type { McpServerEntry, ParsedManifest } from '../types';
-import { isObj, str, strList, type Obj } from '../util';
+import { isObj, str, strList, truncate, type Obj } from '../util';
 import { append, genericNameVersion, licenseFromValue, toolsFrom } from './common';
 
 function envFrom(v: unknown): Record<string, string> {
@@ -137,6 +137,25 @@ export function parseAgentExtras(p: ParsedManifest, j: Obj): void {
 }
 
 /** MCPB/DXT manifest.json: the bundled server's launch (`server.mcp_config`, or the early `mcp` form) and tools. */
+/** A user_config key or title that switches a feature on (`enable_file_operations`, "Allow network access"). */
+const SWITCH = /^(?:enable|allow)\b/i;
+/**
+ * The MCPB `user_config` switches whose default is on: the client fills each option with its default unless the user
+ * changes it, so a feature switched on by default is one the bundle declares it uses (MCPB MANIFEST.md "user_config").
+ */
+function enabledOptions(config: unknown): Array<{ key: string; text: string }> {
+  if (!isObj(config)) return [];
+  const out: Array<{ key: string; text: string }> = [];
+  for (const [key, v] of Object.entries(config).slice(0, 200)) {
+    if (!isObj(v) || (v.default !== true && v.default !== 'true')) continue;
+    const title = str(v.title) ?? '';
+    const words = key.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ');
+    if (!SWITCH.test(words) && !SWITCH.test(title)) continue;
+    out.push({ key, text: truncate([words, title, str(v.description) ?? ''].join('\n'), 500) });
+  }
+  return out.slice(0, 50);
+}
+
 export function parseMcpbManifest(p: ParsedManifest, j: Obj): void {
   p.name = str(j.name);
   p.version = str(j.version);
@@ -150,6 +169,8 @@ export function parseMcpbManifest(p: ParsedManifest, j: Obj): void {
   e.args = strList(mc.args);
   e.env = envFrom(mc.env);
   e.transport = 'stdio';
+  const enabled = enabledOptions(j.user_config);
+  if (enabled.length) e.enabledOptions = enabled;
   p.servers.push(e);
   append(p.tools, toolsFrom(j.tools));
   const repo = j.repository;

@@ -151,6 +151,8 @@ const NPM_LIKE = /^(?:npm|pnpm|yarn|bun)$/i;
 /** `AUTO_UPDATE=true`, `MCP_AUTO_UPDATE=1`: a server told to update itself. */
 const AUTO_UPDATE_KEY = /^(?:[A-Z0-9]{1,30}_)?(?:AUTO_?UPDATE|SELF_?UPDATE)$/i;
 const TRUTHY = /^(?:1|true|yes|on)$/i;
+/** An option key that switches self-updating on (`enable_auto_updates`, `autoUpdate`). */
+const AUTO_UPDATE_OPTION = /(?:auto|self)[_-]?updates?(?:$|[_-])/i;
 /** Any of the words a self-updating launch needs (linear, no backtracking). */
 const MENTIONS_UPDATE =
   /--(?:refresh|reinstall|upgrade|force-reinstall)|-U\b|git\s{1,3}pull|\b(?:npm|pnpm|yarn|bun)\s{1,3}(?:i|install|add|update|upgrade|up)\b|(?:auto|self)_?update/i;
@@ -206,6 +208,10 @@ export const R35 = defineRule({
         .filter(([k, v]) => AUTO_UPDATE_KEY.test(k) && TRUTHY.test(String(v).trim()))
         .map(([key, value]) => ({ key, value, path: `${s.path}.env` })),
     );
+    // a bundle option that switches self-updating on by default (MCPB user_config `enable_auto_updates: true`)
+    for (const s of ctx.p.servers)
+      for (const o of s.enabledOptions ?? [])
+        if (AUTO_UPDATE_OPTION.test(o.key)) env.push({ key: o.key, value: 'true (default)', path: 'user_config' });
     if (!found.length && !env.length) return [];
     const steps = uniq([...found.flatMap((x) => x.steps), ...env.map((e) => `${e.key}=${e.value}`)]);
     return [

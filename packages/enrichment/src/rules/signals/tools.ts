@@ -188,6 +188,14 @@ function runsHostShell(t: { name: string; description: string; inputSchema: unkn
   return !(REMOTE_COMMAND_TARGET.test(text) && !HOST_SHELL_TEXT.test(text));
 }
 
+/** What an enabled option switches on (its key's words, title and description): running processes or commands,
+ * file operations, network access. */
+const OPTION_SHELL =
+  /\b(?:process(?:es)? (?:management|operations|control|execution)|shell|commands? execution|(?:run|execute)s? commands?|command execution|code execution|powershell|terminal|scripts? execution)\b/i;
+const OPTION_FILES =
+  /\b(?:file ?system|files?|director(?:y|ies)|folders?|archives?) (?:operations|access|writes?|management|editing)\b/i;
+const OPTION_NETWORK = /\b(?:network|internet|http|web) (?:operations|access|requests?)\b/i;
+
 const MAX_TOOL_TEXT = 20_000;
 /** A tool's description and its parameters' descriptions (capped). */
 function toolText(t: { name: string; description: string; inputSchema: unknown }): string {
@@ -290,15 +298,26 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
     ].filter(Boolean),
   );
   // well-known servers from src/data/mcp-servers.json
-  const fsServers = serverNames.filter((n) => isKnownServerWith(n, ['filesystem_write']));
-  const netServers = serverNames.filter((n) => isKnownServerWith(n, ['network_egress', 'browser']));
+  // features a bundle switches on by default (MCPB user_config) are declared capabilities, read like a server's
+  // description of itself: 0.6, as for a server named for a capability
+  const options = p.servers.flatMap((s) => s.enabledOptions ?? []);
+  const optionsFor = (re: RegExp): string[] => options.filter((o) => re.test(o.text)).map((o) => `(option ${o.key})`);
+  const fsServers = [
+    ...serverNames.filter((n) => isKnownServerWith(n, ['filesystem_write'])),
+    ...optionsFor(OPTION_FILES),
+  ];
+  const netServers = [
+    ...serverNames.filter((n) => isKnownServerWith(n, ['network_egress', 'browser'])),
+    ...optionsFor(OPTION_NETWORK),
+  ];
   const shellServers = p.servers
     .filter(
       (s) =>
         (s.command && SHELL_BINARY.test(commandBase(s.command))) ||
         s.args.some((a, i) => SHELL_BINARY.test(commandBase(a)) && s.args[i + 1] === '-c'),
     )
-    .map((s) => s.name);
+    .map((s) => s.name)
+    .concat(optionsFor(OPTION_SHELL));
   // what the server says it does (its own description) and what its names say; only for MCP
   // servers and tool lists (a library named for docker or a requirements file named for kali grants no agent anything)
   // a package that publishes itself as an MCP server (`mcpName`) describes what it gives an agent, too
