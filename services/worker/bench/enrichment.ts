@@ -52,6 +52,7 @@ import {
   cpuSnapshot,
   createScratchDatabase,
   deleteRedisPrefix,
+  freePort,
   loadAverage,
   machineBusyMs,
   pidsWhere,
@@ -163,7 +164,6 @@ async function main() {
   const analysisThreads = Number(process.env.ENRICHMENT_THREADS ?? defaultThreads());
 
   let worker: ChildProcess | undefined;
-  const workerHealthPort = 30000 + Math.floor(Math.random() * 20000);
   try {
     // the shipped advisory feeds are loaded before the clock, as in an established deployment: on a database
     // with no PyPA record the worker would import the archive in the background during the drain and then
@@ -210,6 +210,8 @@ async function main() {
     // a fresh worker process; resolves when its /healthz answers, with how long that took
     // `settings` are the worker's environment, but for NODE_ARGS: node's own arguments for this worker (V8 flags)
     const startWorker = async ({ NODE_ARGS, ...settings }: Record<string, string> = {}) => {
+      // a free port per worker: the bench starts several, one after another, beside other processes
+      const workerHealthPort = await freePort();
       const spawned = performance.now();
       const args = [...nodeArgs, ...(NODE_ARGS ?? '').split(',').filter(Boolean)];
       worker = spawn(process.execPath, [...args, '--import', 'tsx', path.join(__dirname, '..', 'src', 'main.ts')], {
