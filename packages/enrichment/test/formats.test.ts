@@ -107,6 +107,20 @@ describe('formats read', () => {
     });
     expect(analyze(input({ asset_type: 'mcp_server', raw_manifest: tools })).parsed.kind).toBe('mcp_tools');
   });
+  it('a tools/list result printed after a few console lines is a tool list; prose quoting JSON is not', () => {
+    const list = JSON.stringify(
+      [{ name: 'run_shell', description: 'Run a shell command', inputSchema: { type: 'object' } }],
+      null,
+      2,
+    );
+    const captured = analyze(input({ asset_type: 'mcp_server', raw_manifest: `Connecting...\nTools: ${list}\n` }));
+    expect(captured.parsed).toMatchObject({ kind: 'mcp_tools', format: 'json' });
+    expect(captured.parsed.tools.map((t) => t.name)).toEqual(['run_shell']);
+    expect(captured.findings.map((f) => f.rule_id)).toContain('R17');
+    // JSON after a long lead is quoted in a document, not what the document is
+    const prose = `${'This page explains the protocol in some detail.\n'.repeat(10)}Example:\n${list}\n`;
+    expect(analyze(input({ asset_type: 'mcp_server', raw_manifest: prose })).parsed.kind).not.toBe('mcp_tools');
+  });
   it('setup.cfg: trove classifier licence, install_requires; tool-only config carries no licence (c076, c077)', () => {
     const cfg =
       '[metadata]\nname = demo\nclassifiers =\n    License :: OSI Approved :: MIT License\n[options]\ninstall_requires =\n    numpy\n';

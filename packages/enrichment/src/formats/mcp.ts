@@ -130,9 +130,48 @@ export const MCPB_MANIFEST = defineFormat({
   corpus: { name: 'mcpb_manifest', example: 'c020' },
 });
 
+/** Console lines a client prints before the list it received ("Connecting...", "Tools: ["): at most this many. */
+const MAX_LEAD_LINES = 5;
+const MAX_LEAD_CHARS = 400;
+/** A line that opens a JSON value after an optional short label (`Tools: [`, `result = {`, `[`). */
+const OPENS_JSON = /^[^[{]{0,80}?([[{])\s*$/;
+
+/**
+ * A tools/list result captured from a client's console: a few short log lines, then the JSON it printed. Read when the
+ * JSON is nearly all of the text (the lead is at most a few lines), so a document that merely quotes JSON is not taken
+ * for one. The lines after the value are not read.
+ */
+function capturedJson(doc: ManifestDocument): unknown {
+  return doc.view('mcp:captured-json', () => {
+    if (doc.structured) return undefined;
+    const lines = doc.raw
+      .slice(0, MAX_LEAD_CHARS + 100)
+      .split('\n')
+      .slice(0, MAX_LEAD_LINES + 1);
+    let at = 0;
+    for (const line of lines) {
+      const m = OPENS_JSON.exec(line);
+      if (m) {
+        if (at > MAX_LEAD_CHARS) return undefined;
+        const start = at + line.lastIndexOf(m[1]!);
+        const close = m[1] === '[' ? ']' : '}';
+        const end = doc.raw.lastIndexOf(close);
+        if (end <= start) return undefined;
+        try {
+          return JSON.parse(doc.raw.slice(start, end + 1)) as unknown;
+        } catch {
+          return undefined;
+        }
+      }
+      at += line.length + 1;
+    }
+    return undefined;
+  });
+}
+
 /** The tool definitions of a tools/list snapshot, or null: a bare array, `{tools}` (not an agent's, not a package's) or JSON-RPC `{result: {tools}}`. */
 function toolList(doc: ManifestDocument, input: EnrichmentInput): unknown[] | null {
-  const j = doc.json()?.value ?? dataObject(doc);
+  const j = doc.json()?.value ?? dataObject(doc) ?? capturedJson(doc);
   if (Array.isArray(j))
     return !isPathList(j) &&
       j.some((x) => isObj(x) && typeof x.name === 'string' && ('inputSchema' in x || 'description' in x))
@@ -157,13 +196,23 @@ export const MCP_TOOLS = defineFormat({
   title: 'MCP tools/list snapshot',
   family: 'mcp',
   syntax: ['json'],
-  summary: "each tool's name, description, input schema and annotations (a bare array, `{tools}` or a JSON-RPC result)",
+  summary:
+    "each tool's name, description, input schema and annotations (a bare array, `{tools}` or a JSON-RPC result; also as a client printed it, after a few console lines such as `Tools: [`)",
   names: null,
   recognise: (doc, ctx) => {
     const list = toolList(doc, ctx.input);
-    return list ? (Array.isArray(doc.json()?.value) ? 0.9 : 0.91) : 0;
+    if (!list) return 0;
+    // a list captured from console output is recognised below any format that reads the text as its own
+    return doc.structured ? (Array.isArray(doc.json()?.value) ? 0.9 : 0.91) : 0.8;
   },
   parse(p, doc, input) {
+    const captured = doc.structured ? undefined : capturedJson(doc);
+    if (captured !== undefined) {
+      p.format = 'json';
+      p.raw_json = captured;
+      append(p.tools, toolsFrom((toolList(doc, input) ?? []).map(withInputSchema)));
+      return;
+    }
     fromData<unknown>((q) => append(q.tools, toolsFrom((toolList(doc, input) ?? []).map(withInputSchema))))(
       p,
       doc,

@@ -28,7 +28,9 @@ const POISON: Array<[string, { test(text: string): boolean }]> = [
   ['html_comment', { test: hasHtmlComment }],
   [
     'cross_tool_reference',
-    /(?:before|after|instead of|when) (?:using|calling|invoking) (?:the |any )?[`'"]?[\w-]+[`'"]? tool|(?:all|every) (?:other )?tools? (?:must|should)|side ?note/i,
+    // a named other tool ("before using the send_email tool"); "call this tool first, before using any other tool" is
+    // the tool ordering itself first, not an instruction attached to another tool
+    /(?:before|after|instead of|when) (?:using|calling|invoking) (?:the |any )?[`'"]?(?!(?:any|other|another|this|each|every|a)\b)[\w-]+[`'"]? tool|(?:all|every) (?:other )?tools? (?:must|should)|side ?note/i,
   ],
   [
     'exfiltration',
