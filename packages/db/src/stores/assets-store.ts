@@ -63,17 +63,27 @@ const OWN_ASSET_COLUMNS_SQL = Object.keys(ASSET_SELECT)
   )
   .join(', ');
 
-/** The org's observation of asset `a`; `org` is an SQL expression (a NULL org joins nothing: shared fields). */
-const ownObservationJoin = (org: string) =>
-  `LEFT JOIN asset_orgs ao ON ao.livemode = a.livemode AND ao.fingerprint = a.fingerprint AND ao.org_id = ${org}`;
+/**
+ * The org's observation of the asset read by `key` (its mode and fingerprint, SQL expressions of the key, not of `a`);
+ * `org` is an SQL expression (a NULL org joins nothing: shared fields). A lateral probe on the key's own expressions,
+ * so all three columns of asset_orgs' primary key are index conditions whatever the statistics: joined on `a`'s
+ * columns, a plan made before the table's first ANALYZE (a fresh org's first minutes) read the org's whole org_id
+ * index once per key (10–20 ms for 500 keys) or asset_orgs sequentially (docs/performance.md "The 500-key look-up";
+ * packages/db/test/asset-read-plan.test.ts).
+ */
+const ownObservationJoin = (org: string, key: { livemode: string; fingerprint: string }) =>
+  `LEFT JOIN LATERAL (SELECT * FROM asset_orgs ao
+      WHERE ao.livemode = ${key.livemode} AND ao.fingerprint = ${key.fingerprint} AND ao.org_id = ${org} LIMIT 1) ao ON true`;
 
 // One row per read key, in key order ($1 modes, $2 fingerprints, $3 org ids (NULL: no org's view), $4 now): the asset
 // of the key's mode (a primary-key look-up: a key reads only the assets of its own mode) and, for a key with an org,
 // the org's own name and version of it and its triage context of it (docs/triage.md "Effective score").
-const BY_KEYS_SQL = `SELECT j.i, ${OWN_ASSET_COLUMNS_SQL}, tr.suppressions, tr.overrides, tr.triage, tr.view_findings
+// The asset is a lateral primary-key probe per key, as the observation is: joined as a table, a plan made on a fresh
+// deployment's statistics read assets sequentially.
+export const BY_KEYS_SQL = `SELECT j.i, ${OWN_ASSET_COLUMNS_SQL}, tr.suppressions, tr.overrides, tr.triage, tr.view_findings
   FROM unnest($1::boolean[], $2::text[], $3::text[]) WITH ORDINALITY AS j(livemode, fingerprint, org_id, i)
-  JOIN assets a ON a.livemode = j.livemode AND a.fingerprint = j.fingerprint
-  ${ownObservationJoin('j.org_id')}${orgTriageLateral({ org: 'j.org_id', now: '$4' })}`;
+  CROSS JOIN LATERAL (SELECT * FROM assets a WHERE a.livemode = j.livemode AND a.fingerprint = j.fingerprint LIMIT 1) a
+  ${ownObservationJoin('j.org_id', { livemode: 'j.livemode', fingerprint: 'j.fingerprint' })}${orgTriageLateral({ org: 'j.org_id', now: '$4' })}`;
 
 /** One key of the batched read: the asset of a mode, for an org's view or none. */
 export interface AssetReadKey {
@@ -120,6 +130,13 @@ export async function readOwnObservations(
   return rows;
 }
 
+/** readAssetsForOrg's statement: $1 fingerprints, $2 mode, $3 org (exported for its plan test). */
+export const ASSETS_FOR_ORG_SQL = `SELECT a.* FROM unnest($1::text[]) AS k(fingerprint)
+  CROSS JOIN LATERAL (
+    SELECT ${OWN_ASSET_COLUMNS_SQL} FROM assets a ${ownObservationJoin('$3', { livemode: '$2', fingerprint: 'k.fingerprint' })}
+     WHERE a.livemode = $2 AND a.fingerprint = k.fingerprint LIMIT 1
+  ) a`;
+
 /**
  * The assets of `fingerprints` (distinct) in the mode, with the org's own name and version: one primary-key probe per
  * fingerprint. `fingerprint = ANY($1)` with 500 keys was planned as a sequential scan of every asset of the mode
@@ -129,14 +146,11 @@ export async function readAssetsForOrg(
   db: Pick<Pool, 'query'>,
   input: { livemode: boolean; orgId: string | null; fingerprints: string[] },
 ): Promise<AssetRow[]> {
-  const { rows } = await db.query<AssetRow>(
-    `SELECT a.* FROM unnest($1::text[]) AS k(fingerprint)
-     CROSS JOIN LATERAL (
-       SELECT ${OWN_ASSET_COLUMNS_SQL} FROM assets a ${ownObservationJoin('$3')}
-        WHERE a.livemode = $2 AND a.fingerprint = k.fingerprint LIMIT 1
-     ) a`,
-    [[...new Set(input.fingerprints)], input.livemode, input.orgId],
-  );
+  const { rows } = await db.query<AssetRow>(ASSETS_FOR_ORG_SQL, [
+    [...new Set(input.fingerprints)],
+    input.livemode,
+    input.orgId,
+  ]);
   return rows;
 }
 
