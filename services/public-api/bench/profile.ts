@@ -1,10 +1,11 @@
 /**
  * Profiling aid (not part of `pnpm bench`): runs one scenario against the app and reports node and
  * Postgres CPU per request and the pg statements per request with their average time.
- *   tsx bench/profile.ts post|get|bulk [batches]|postratio|getratio
+ *   tsx bench/profile.ts post|get|bulk [batches]|postratio|getratio|lookup
  * postratio/getratio alternate the API and the bench's express baseline (3 rounds) with node CPU per
  * request of each. PROFILE_CPU=<file.cpuprofile> writes a V8 CPU profile of the measured window only;
- * PROFILE_EXISTING=1 creates the POST scenario's assets first (re-observations instead of new assets).
+ * PROFILE_EXISTING=1 creates the POST scenario's assets first (re-observations instead of new assets). `lookup` times
+ * the 500-fingerprint look-up of `pnpm bench`, one request at a time, over assets it creates first.
  */
 import { randomUUID } from 'node:crypto';
 import { listenWithLimits, closeServer } from '@risk/common/server';
@@ -98,6 +99,21 @@ async function main() {
       ],
     });
   }
+  const lookupUrl = `${base}/v1/assets/lookup?${Array.from({ length: 500 }, (_, i) => `fingerprints=${encodeURIComponent(`bench:${run}:${i}`)}`).join('&')}`;
+  if (mode === 'lookup') {
+    // the 500 assets, projected (the look-up finds all of them) before the measured window
+    const created = await fetch(`${base}/v1/signals/bulk`, {
+      method: 'POST',
+      headers: { ...headers, 'idempotency-key': randomUUID() },
+      body: JSON.stringify({ signals: Array.from({ length: 500 }, (_, i) => signal(i)) }),
+    });
+    if (created.status !== 202) throw new Error(await created.text());
+    for (;;) {
+      const body = (await (await fetch(lookupUrl, { headers })).json()) as { data: Array<{ match: string }> };
+      if (body.data.every((d) => d.match === 'exact')) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
   // CPU accounting that other processes' load does not distort: this process, and the Postgres
   // backends of this scratch database (clock ticks from /proc)
   const pgCpuMs = async () => {
@@ -171,6 +187,18 @@ async function main() {
       requests += a.requests.total;
     }
     await closeServer(hs, { deadlineMs: 2000 });
+  } else if (mode === 'lookup') {
+    const ms: number[] = [];
+    const until = performance.now() + Number(process.env.BENCH_SECONDS ?? 5) * 1000;
+    while (performance.now() < until) {
+      const s0 = performance.now();
+      const res = await fetch(lookupUrl, { headers });
+      await res.arrayBuffer();
+      ms.push(performance.now() - s0);
+      requests++;
+    }
+    ms.sort((a, b) => a - b);
+    process.stdout.write(`lookup: p50 ${ms[Math.floor(ms.length / 2)]!.toFixed(1)} ms over ${ms.length} requests\n`);
   } else if (mode === 'bulk') {
     const batches = Number(process.argv[3] ?? 10);
     for (let b = 0; b < batches; b++) {
