@@ -268,6 +268,26 @@ describe('R21 fetched code, by where it runs', () => {
     ).toEqual(['low']);
   });
 
+  it('R22 reads each pip install to the end of its line; option values and the next lines are not packages', () => {
+    const r22 = (raw: string) => find({ asset_type: 'notebook', raw_manifest: raw }, 'R22')[0]?.evidence.packages;
+    expect(
+      r22(nb('!pip3 install -r requirements.txt', '!python3 setup.py install', 'import torch.nn as nn', 'x = 1')),
+    ).toBeUndefined();
+    expect(r22(nb('!pip install -q -c constraints.txt gradio \\', '  einops', 'import gradio as gr'))).toEqual([
+      'gradio',
+      'einops',
+    ]);
+    expect(
+      find(
+        {
+          asset_type: 'application',
+          raw_manifest: 'FROM python:3.12\nRUN pip install --index-url https://x.example/simple -r req.txt\n',
+        },
+        'R22',
+      ),
+    ).toEqual([]);
+  });
+
   it('a notebook piping a remote script to a shell stays medium', () => {
     expect(
       r21(nb('!git clone https://github.com/org/demo.git', '!curl -fsSL https://x.example/i.sh | sh'), 'notebook'),

@@ -15,6 +15,11 @@ const SHELL_SINK = /^\s*(?:sudo\s+)?(?:ba|z|da)?sh\b/;
 const GIT_CLONE = /\bgit\s+clone\s/;
 const PIP_INSTALL = /\bpip3?\s+install\s/;
 const VCS_URL = /\b(?:git|hg)\+[a-z]/;
+/** pip install options followed by a value (a file, a URL, a directory), not a package (pip "install" options). */
+const PIP_VALUE_OPTION =
+  /^(?:-[rcefit]|--(?:requirement|constraint|editable|find-links|index-url|extra-index-url|target|prefix|root|src|platform|python-version|implementation|abi|cache-dir|log|proxy|cert|client-cert|trusted-host|upgrade-strategy|config-settings|global-option|progress-bar|report|retries|timeout|exists-action|no-binary|only-binary))$/;
+/** A requirements or constraints file named as if it were a package. */
+const REQUIREMENTS_FILE = /\.(?:txt|in|cfg|toml|py)$/i;
 const COMMIT_SHA = /@[0-9a-f]{40}\b|\bcheckout\s+[0-9a-f]{7,40}\b/;
 /** Tags that move: latest, branch names, nightlies, and a variant of latest (`latest-amd`, `cuda-latest`);
  * `${VAR:-main}` defaults count as their default. */
@@ -51,17 +56,26 @@ export function scanCommands(commands: readonly string[]): { fetched: string[]; 
         fetched.push('remote script piped to a shell');
     });
     const pinned = COMMIT_SHA.test(c);
-    for (const seg of c.split(/[;&|]/).slice(0, 2000)) {
+    // a line ends a command too (a notebook cell or a RUN heredoc goes on with other commands; `\` continues a line)
+    for (const seg of c
+      .replace(/\\\r?\n/g, ' ')
+      .split(/[;&|\n]/)
+      .slice(0, 2000)) {
       if (GIT_CLONE.test(seg) && !pinned) fetched.push('VCS source at a moving ref');
       const pip = PIP_INSTALL.exec(seg);
       if (!pip) continue;
       if (VCS_URL.test(seg) && !pinned) fetched.push('VCS source at a moving ref');
-      for (const tok of seg
+      // an option's value (`-r requirements.txt`, `-c constraints.txt`, `--index-url …`) is not a package: what a
+      // requirements file holds is not visible here
+      const args = seg
         .slice(pip.index + pip[0].length)
         .split(/\s+/)
-        .slice(0, 200)) {
-        if (/^[A-Za-z][\w.-]*(?:\[[\w,.-]*\])?$/.test(tok)) unpinned.push(tok);
-      }
+        .slice(0, 200);
+      args.forEach((tok, i) => {
+        const prev = args[i - 1] ?? '';
+        if (PIP_VALUE_OPTION.test(prev)) return;
+        if (/^[A-Za-z][\w.-]*(?:\[[\w,.-]*\])?$/.test(tok) && !REQUIREMENTS_FILE.test(tok)) unpinned.push(tok);
+      });
     }
   }
   return { fetched, unpinned };
