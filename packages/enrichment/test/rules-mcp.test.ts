@@ -277,6 +277,20 @@ describe('MCP capability rules', () => {
     ).toContain('R21');
     expect(ids({ raw_manifest: 'FROM llama3\nSYSTEM hi\n' })).toContain('R21');
   });
+  it('R21 an OCI package is pinned by a tag in its identifier or by its version; untagged or latest is not', () => {
+    const server = (pk: Record<string, unknown>) =>
+      JSON.stringify({
+        $schema: 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json',
+        name: 'io.github.someone/demo',
+        version: '0.1.0',
+        packages: [{ registryType: 'oci', transport: { type: 'stdio' }, ...pk }],
+      });
+    const r21 = (pk: Record<string, unknown>) => ids({ asset_type: 'mcp_server', raw_manifest: server(pk) });
+    expect(r21({ identifier: 'ghcr.io/someone/demo', version: '0.1.0' })).not.toContain('R21');
+    expect(r21({ identifier: 'ghcr.io/someone/demo:0.1.0' })).not.toContain('R21');
+    expect(r21({ identifier: 'ghcr.io/someone/demo' })).toContain('R21');
+    expect(r21({ identifier: 'ghcr.io/someone/demo', version: 'latest' })).toContain('R21');
+  });
   it('R22 ranges in package manifests', () => {
     expect(
       find({ asset_type: 'mcp_server', raw_manifest: fixture('03-mcp-server-git-pyproject.toml') }, 'R22')[0]?.evidence

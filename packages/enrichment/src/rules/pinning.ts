@@ -41,7 +41,13 @@ export function dependencyRole(path: string): 'runtime' | 'optional' | 'developm
 
 /** The image a `docker run`/`podman run` server starts (or its OCI registry identifier). */
 function containerImage(s: McpServerEntry): string | null {
-  if (s.registry === 'oci') return s.identifier;
+  // an OCI package names its tag in the identifier (current registry schema) or, in earlier server.json files, in
+  // the package's `version`: the client runs `identifier:version`
+  if (s.registry === 'oci') {
+    const id = s.identifier;
+    if (!id || !s.version || id.includes('@') || /:[\w.-]+$/.test(id.replace(/^[^/]*:\d+\//, ''))) return id;
+    return `${id}:${s.version}`;
+  }
   const args = s.args;
   return (
     args.find(
@@ -87,7 +93,8 @@ function serverPins(s: McpServerEntry): Emission[] {
         description: `uv run --with ${withs.slice(0, 3).join(', ')} installs without a pinned version.`,
         evidence: { path: `${s.path}.args`, command: cmd, packages: withs.slice(0, 20) },
       });
-  } else if (s.registry && !s.url) {
+  } else if (s.registry && !s.url && s.registry !== 'oci') {
+    // (an OCI package's version is its image tag, judged with the image below)
     if (!s.version || /^latest$/i.test(s.version))
       out.push({
         description: `Package ${s.identifier ?? s.name} has no concrete version.`,
