@@ -424,6 +424,14 @@ describe('what tools say about themselves', () => {
     const named = run({ asset_type: 'mcp_server', raw_manifest: tools('Delete a hosted app.') });
     expect(named.by('R18').map((f) => f.confidence)).toEqual([0.6]);
   });
+  it("a removal from the server's own workspace or session deletes nothing stored, unless it says it is permanent", () => {
+    const unload = run({ asset_type: 'mcp_server', raw_manifest: tools('Remove a loaded app from the workspace.') });
+    expect(unload.by('R18')).toEqual([]);
+    const gone = run({ asset_type: 'mcp_server', raw_manifest: tools('Remove an app from the session permanently.') });
+    expect(gone.by('R18').map((f) => f.confidence)).toEqual([1]);
+    const stored = run({ asset_type: 'mcp_server', raw_manifest: tools('Remove an app from the account.') });
+    expect(stored.by('R18').map((f) => f.confidence)).toEqual([0.6]);
+  });
 });
 
 describe('dependency constraints with each ecosystem semantics', () => {

@@ -139,6 +139,10 @@ function packageKeywords(raw: unknown): string[] {
 }
 /** A tool's own word that its effect cannot be reversed. */
 const IRREVERSIBLE = /\b(?:permanently|irreversibl[ey]|cannot be undone|can't be undone|can not be undone)\b/i;
+/** A removal scoped to the server's own working set: what the agent loaded into this session, not stored data
+ * ("Remove a musical score from the workspace", "Drop the table from the session's memory"). */
+const OWN_WORKSPACE =
+  /\bfrom (?:the |this |your |its )?(?:current |open |loaded )?(?:workspace|session|memory|cache|context)\b/i;
 /** Tools or servers that install other servers, packages or plugins (supply chain: code chosen at run time). */
 const INSTALLER_NAME =
   /(?:^|[_-])(?:install|add|setup)[_-](?:mcp[_-])?(?:servers?|packages?|plugins?|extensions?)(?:$|[_-])/i;
@@ -280,7 +284,10 @@ function readToolSignals(ctx: RuleContext): ToolSignals {
     else if (
       (destructiveName(t.name) || destructiveActions(t.inputSchema).length > 0) &&
       ann.readOnlyHint !== true &&
-      ann.destructiveHint !== false
+      ann.destructiveHint !== false &&
+      // a removal from the server's own workspace or session unloads what was loaded; it deletes nothing stored
+      // (unless the tool says the removal is permanent)
+      !(OWN_WORKSPACE.test(t.description) && !IRREVERSIBLE.test(t.description))
     ) {
       destructive.push(t.name);
       if (IRREVERSIBLE.test(t.description)) irreversible.push(t.name);
