@@ -119,7 +119,7 @@ describe('licences a card states in its text (license: other)', () => {
 });
 
 describe('MCP: templates, cloud documents, self-described packages', () => {
-  it('a template server.json (placeholder name) is low: its declared credential is an example (c090)', () => {
+  it('a template server.json (placeholder name) is recorded, not scored: its declared credential is an example (c090)', () => {
     const tpl = JSON.stringify({
       name: 'io.github.<you>/<your-server>',
       description: 'My server',
@@ -134,9 +134,18 @@ describe('MCP: templates, cloud documents, self-described packages', () => {
       ],
     });
     const fs = findings(tpl, { asset_type: 'mcp_server' });
-    expect(one(fs, 'R14')?.severity).toBe('low');
-    expect(one(fs, 'R20')?.confidence).toBe(0.6);
-    expect(enrich(input({ asset_type: 'mcp_server', raw_manifest: tpl }), CTX).intrinsic_risk_severity).toBe('low');
+    expect(one(fs, 'R14')?.severity).toBe('informational');
+    expect(one(fs, 'R20')?.severity).toBe('informational');
+    expect(enrich(input({ asset_type: 'mcp_server', raw_manifest: tpl }), CTX).intrinsic_risk_severity).toBe(
+      'informational',
+    );
+    // a literal secret is a leak even in a template
+    const leaked = tpl.replace(
+      '{"name":"SERVICE_TOKEN"}',
+      '{"name":"SERVICE_TOKEN","value":"sk-live-51Hx9kQ2mNv8rT4wZ7pL3cYb"}',
+    );
+    expect(leaked).not.toBe(tpl);
+    expect(one(findings(leaked, { asset_type: 'mcp_server' }), 'R20')?.severity).toBe('high');
   });
 
   it('file tools on a cloud document store are one band below local writes (c019)', () => {

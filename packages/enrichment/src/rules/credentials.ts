@@ -221,8 +221,9 @@ export const R20 = defineRule({
     const template = isTemplateManifest(p);
     for (const s of p.servers) {
       const e = serverCredentials(s, `${p.name ?? ''} ${p.description ?? ''}`);
-      // a literal secret is a leak even in a template; a declared credential there is an example
-      if (e) out.push(template && e.severity !== 'high' ? { ...e, confidence: 0.6 } : e);
+      // a literal secret is a leak even in a template; a declared credential there is an example of what the
+      // finished server will ask for: recorded without weight (nothing is published or run from a template)
+      if (e) out.push(template && e.severity !== 'high' ? { ...e, severity: 'informational' } : e);
     }
     // secrets written into launch arguments (`--password …`, `postgresql://user:pass@host`): as leaked as a literal env
     // value, and also visible in the process list (docs/enrichment.md "Launch semantics")

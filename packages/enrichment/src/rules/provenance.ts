@@ -251,8 +251,9 @@ export const R14 = defineRule({
     const mcpName = mcpServerName(p);
     if (mcpName && isTemplateManifest(p)) {
       out.push({
-        // a template is not a release: the placeholder is worth fixing before publishing, not a risk to users
-        severity: 'low',
+        // a template is not a release: the placeholder is worth fixing before publishing, not a risk to users, so
+        // it is recorded without weight (docs/enrichment.md R14)
+        severity: 'informational',
         description: `Server name "${mcpName}" is a placeholder.`,
         evidence: { path: 'name', name: mcpName },
       });
