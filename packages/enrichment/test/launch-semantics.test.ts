@@ -206,7 +206,7 @@ describe('where credentials go', () => {
     expect(r20(cfg('<your token>'), 'agent').map(([, sev]) => sev)).toEqual(['medium']);
   });
 
-  it('a registry server whose credential is optional gets a low note, unless it exists to hand out secrets', () => {
+  it('a registry server whose credential is optional is recorded without weight, unless it hands out secrets', () => {
     const serverJson = (description: string, isRequired: boolean) =>
       JSON.stringify({
         $schema: 'https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json',
@@ -232,7 +232,12 @@ describe('where credentials go', () => {
         .by('R20')
         .map((f) => [f.severity, f.evidence.keys]);
     // settings named after the service (`*_URL`, `*_TIMEOUT`) are not credentials
-    expect(r20('Look up package advisories.', false)).toEqual([['low', ['ACME_API_TOKEN']]]);
+    expect(r20('Look up package advisories.', false)).toEqual([]);
+    const noted = run({ asset_type: 'mcp_server', raw_manifest: serverJson('Look up package advisories.', false) });
+    expect(noted.r.findings.filter((f) => f.rule_id === 'R20').map((f) => [f.severity, f.title])).toEqual([
+      ['informational', 'Optional credential'],
+    ]);
+    expect(noted.r.intrinsic_risk_severity).toBe('informational');
     expect(r20('Look up package advisories.', true)).toEqual([['medium', ['ACME_API_TOKEN']]]);
     expect(r20('Fetch vault secrets for your agent.', false)).toEqual([['medium', ['ACME_API_TOKEN']]]);
   });

@@ -93,11 +93,12 @@ function serverCredentials(s: McpServerEntry, purpose: string): Emission | null 
       capabilities: ['credential_access'],
     };
   // a registry server whose every credential is declared optional runs without them: an API key for its own
-  // service, opt-in, is a low note unless the server exists to hold or hand out secrets
+  // service, opt-in, is recorded without weight (the user decides to hand it over, as with any API client) unless
+  // the server exists to hold or hand out secrets
   const optional = new Set(s.optionalEnv ?? []);
   if (credKeys.length && credKeys.every((k) => optional.has(k)) && !SECRET_STORE_PURPOSE.test(purpose))
     return {
-      severity: 'low',
+      severity: 'informational',
       title: 'Optional credential',
       description: `Server ${s.name} can be given ${credKeys.join(', ')}; it runs without ${credKeys.length > 1 ? 'them' : 'it'}.`,
       evidence: { path: `${s.path}.env`, keys: credKeys, optional: true },
