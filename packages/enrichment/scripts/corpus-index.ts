@@ -49,7 +49,9 @@ export const REQUIRED_SUBFORMATS: Record<string, readonly string[]> = Object.fro
   CORPUS_FORMATS.filter((f) => f.subformats.length > 0).map((f) => [f.name, f.subformats]),
 );
 
-export const MIN_ENTRIES = 100;
+export const MIN_ENTRIES = 250;
+/** Every format the engine claims is covered by at least this many entries. */
+export const MIN_PER_FORMAT = 15;
 
 export interface CorpusSource {
   repo: string;
@@ -198,8 +200,13 @@ export function validateCorpus(index: CorpusIndex): string[] {
     if (isRisky(e) && Array.isArray(e.expected_risks) && e.expected_risks.length === 0)
       problems.push(`${at}: a ${e.expected_band} expectation names no key risk`);
   }
-  const formats = new Set(index.entries.map((e) => e.format));
-  for (const f of REQUIRED_FORMATS) if (!formats.has(f)) problems.push(`format ${f} not covered`);
+  const perFormat = new Map<string, number>();
+  for (const e of index.entries) perFormat.set(e.format, (perFormat.get(e.format) ?? 0) + 1);
+  for (const f of REQUIRED_FORMATS) {
+    const n = perFormat.get(f) ?? 0;
+    if (n === 0) problems.push(`format ${f} not covered`);
+    else if (n < MIN_PER_FORMAT) problems.push(`format ${f} has ${n} entries, at least ${MIN_PER_FORMAT} required`);
+  }
   for (const [format, subs] of Object.entries(REQUIRED_SUBFORMATS)) {
     const have = new Set(index.entries.filter((e) => e.format === format).map((e) => e.subformat));
     for (const s of subs) if (!have.has(s)) problems.push(`format ${format} has no ${s} entry`);
