@@ -1,11 +1,12 @@
 // Supply-chain rule R23: a package or dependency version inside an advisory's range (docs/enrichment.md "Rule
 // catalogue", docs/advisories.md).
 import { CURATED_INDEX } from '../advisories/curated';
-import { advisoryPackageKey, indexAdvisories, matchDependencies } from '../advisories/match';
+import { indexAdvisories, matchDependencies } from '../advisories/match';
 import type { Dependency, EnrichmentInput, ParsedManifest } from '../types';
 import { uniq } from '../util';
 import { defineRule, type Emission, type RuleContext } from './define';
 import { dependencyRole } from './pinning';
+import { aiPackage } from './signals/ai-packages';
 
 /** R23 confidence for advisories whose `verification` is not `primary` (below the 0.9 floor threshold). */
 export const SECONDARY_ADVISORY_CONFIDENCE = 0.8;
@@ -16,9 +17,8 @@ export const DEPENDENCY_ADVISORY_CONFIDENCE = 0.6;
 const LOCKED_PATH = /^packages\.|^package\[/;
 
 /**
- * A dependency the manifest declares itself (not a lock's resolution) on an AI library: a package the curated feed
- * covers, which is by construction the AI libraries and tools (src/data/advisories.osv.json `_source`). Such a
- * library is what the asset exists to call — its model loading, tokenizers, UI server — so its advisory's code path is
+ * A dependency the manifest declares itself (not a lock's resolution) on an AI library: a package of the well-known AI
+ * libraries and SDKs (src/data/ai-packages.json, which holds every package the curated feed covers). Such a library is what the asset exists to call — its model loading, tokenizers, UI server — so its advisory's code path is
  * the asset's own, not a maybe (docs/enrichment.md "Vulnerability calibration").
  */
 export function isDirectAiDependency(d: Dependency): boolean {
@@ -28,7 +28,7 @@ export function isDirectAiDependency(d: Dependency): boolean {
     // an extra or a development dependency runs only when someone opts in: its advisory keeps the reachability
     // discount like any other dependency's
     dependencyRole(d.path) === 'runtime' &&
-    CURATED_INDEX.has(advisoryPackageKey(d.ecosystem, d.name))
+    aiPackage(d.ecosystem, d.name) !== null
   );
 }
 

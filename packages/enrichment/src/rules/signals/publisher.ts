@@ -1,10 +1,13 @@
 // Publisher checks: verified namespaces, typosquats of well-known names, and authorship claims in a card that name
-// someone other than the publisher (docs/enrichment.md R14, R15; data in src/data/publishers.json).
+// someone other than the publisher (docs/enrichment.md R14, R15; data in src/data/publishers.json, and the AI
+// libraries' registry names in src/data/ai-packages.json).
 import publishers from '../../data/publishers.json';
 import { editDistance } from '../../util';
+import { aiPackageNames } from './ai-packages';
 
 export const VERIFIED = new Set(publishers.verified_publishers.map((x) => x.toLowerCase()));
-const WELL_KNOWN = publishers.well_known_names.map((x) => x.toLowerCase());
+/** The curated publisher and package names, then every listed AI library's registry name. */
+const WELL_KNOWN = [...new Set([...publishers.well_known_names.map((x) => x.toLowerCase()), ...aiPackageNames()])];
 const WELL_KNOWN_SET = new Set(WELL_KNOWN);
 const NOT_TYPOSQUATS = new Set(publishers.not_typosquats.map((x) => x.toLowerCase()));
 const HOMOGLYPH: Array<[RegExp, string]> = [
