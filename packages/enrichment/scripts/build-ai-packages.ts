@@ -3,7 +3,7 @@
 //   tsx scripts/build-ai-packages.ts <PyPA advisory-database checkout> > src/data/ai-packages.json
 // Each entry names where it was read (`source`). Capabilities come only from a sentence of an advisory about the
 // package (PyPA database or the curated feed) matched by the keyword rules below, or from a README sentence quoted in
-// data/ai-packages/readme-sentences.tsv; every capability records its sentence (`capabilities_from`), never a guess.
+// data/ai-packages/readme-sentences.tsv (or the manifest line a `# source` names); every capability records its sentence (`capabilities_from`), never a guess.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';

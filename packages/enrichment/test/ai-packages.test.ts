@@ -7,7 +7,13 @@ import { typosquatTarget } from '../src/rules/signals/publisher';
 import { isDirectAiDependency } from '../src/rules/vulnerable-versions';
 import { CTX, input } from './helpers';
 
-const CAPS = new Set(['loads_pickles', 'trust_remote_code', 'executes_generated_code', 'serves_ui_publicly']);
+const CAPS = new Set([
+  'loads_pickles',
+  'trust_remote_code',
+  'executes_generated_code',
+  'serves_ui_publicly',
+  'network_egress',
+]);
 const ROLES = new Set([
   'model_runtime',
   'training',
@@ -63,6 +69,7 @@ describe('well-known AI packages data file', () => {
     expect(aiPackage('pypi', 'Sentence_Transformers')?.role).toBe('model_runtime');
     expect(aiPackage('pypi', 'huggingface_hub')?.publisher).toBe('huggingface');
     expect(aiPackage('npm', '@anthropic-ai/sdk')?.role).toBe('llm_client');
+    expect(aiPackage('npm', '@anthropic-ai/sdk')?.capabilities).toEqual(['network_egress']);
     expect(aiPackage('pypi', 'gradio')?.capabilities).toContain('serves_ui_publicly');
     expect(aiPackage('pypi', 'torch')?.capabilities).toContain('loads_pickles');
     // one ecosystem's name is not another's

@@ -6,7 +6,12 @@ import data from '../../data/ai-packages.json';
 
 /** What a library does that matters to risk, as its advisories or README state it (`capabilities_from`). */
 export type AiPackageCapability =
-  'loads_pickles' | 'trust_remote_code' | 'executes_generated_code' | 'serves_ui_publicly';
+  | 'loads_pickles'
+  | 'trust_remote_code'
+  | 'executes_generated_code'
+  | 'serves_ui_publicly'
+  /** calls a model provider's hosted API */
+  | 'network_egress';
 
 export interface AiPackage {
   readonly ecosystem: 'pypi' | 'npm' | 'go';
