@@ -69,7 +69,7 @@ export {
   type OverviewTop,
 } from './stores/overview-store';
 export { readEnrichmentJobs, readCandidateThreats, type CandidateThreats } from './stores/enrichment-reads';
-export { enrichmentWriteKey, writeEnrichment, writeEnrichments } from './stores/enrichment-store';
+export { enrichmentWriteKey, findingRow, writeEnrichment, writeEnrichments } from './stores/enrichment-store';
 export { TOOL_BASELINE_CAP } from './stores/tool-baselines-store';
 export {
   diffComponents,

@@ -19,6 +19,7 @@ import {
   copySeedRows,
   createPrisma,
   ensureSeedMonths,
+  findingRow,
   findingSnapshot,
   ID_PREFIXES,
   newId,
@@ -380,24 +381,9 @@ async function main(): Promise<void> {
         const created = enrichedAt(a);
         for (const f of shapes[a.shape]!.result.findings)
           yield {
-            id: newId(ID_PREFIXES.finding),
+            ...findingRow(f),
             livemode: true,
             fingerprint: a.fingerprint,
-            rule_id: f.rule_id,
-            title: f.title,
-            description: f.description,
-            severity: f.severity,
-            category: f.category,
-            confidence: f.confidence,
-            evidence: f.evidence,
-            capabilities: f.capabilities,
-            attack_techniques: f.attack_techniques,
-            cve_ids: f.cve_ids,
-            threat_ids: f.threat_ids,
-            remediation: f.remediation,
-            score_contribution: f.score_contribution,
-            score_breakdown: { weight: f.weight, contribution: f.score_contribution },
-            benchmark: f.benchmark ?? null,
             enrichment_digest: a.lastDigest,
             created,
           };

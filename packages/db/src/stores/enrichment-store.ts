@@ -319,7 +319,12 @@ export async function writeEnrichment<R extends StoredEnrichmentResult>(
 
 /** The findings as ew_write's jsonb recordset reads them. */
 function findingRows(result: StoredEnrichmentResult) {
-  return result.findings.map((f) => ({
+  return result.findings.map(findingRow);
+}
+
+/** One finding of an enrichment result as a `findings` row (a new id; the score breakdown from its weight). */
+export function findingRow(f: StoredEnrichmentResult['findings'][number]) {
+  return {
     id: newId(ID_PREFIXES.finding),
     rule_id: f.rule_id,
     title: f.title,
@@ -336,5 +341,5 @@ function findingRows(result: StoredEnrichmentResult) {
     score_contribution: f.score_contribution,
     score_breakdown: { weight: f.weight, contribution: f.score_contribution },
     benchmark: f.benchmark ?? null,
-  }));
+  };
 }
