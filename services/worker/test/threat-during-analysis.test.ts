@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { JOBS } from '@risk/common/queue';
 import request from 'supertest';
-import { enrichAsset, startWorker, type RunningWorker } from '../src';
+import { startWorker, type RunningWorker } from '../src';
+import { analyseAsset, writeAnalysed } from '../src/jobs/enrichment';
 import { createWorkerHarness, modelCardManifest, type WorkerHarness } from './harness';
 import { scaledByLoad } from '@risk/testing';
 
@@ -34,12 +35,10 @@ describe('a threat created while the asset is being analysed', () => {
         where: { livemode_fingerprint: { livemode: true, fingerprint: fp } },
       });
 
-      // the job runs here with a pause between the analysis and the write (ENRICHMENT_TEST_DELAY_MS);
-      // the threat is created during that pause, after the job read the threats
-      // (both times stretched by the machine's load, so the threat still lands inside the pause on a busy machine)
-      const slow = { ...h.deps, config: { ...h.deps.config, ENRICHMENT_TEST_DELAY_MS: scaledByLoad(1500) } };
-      const job = enrichAsset(slow, { livemode: true, fingerprint: fp, digest: asset.latest_digest });
-      await new Promise((r) => setTimeout(r, scaledByLoad(700)));
+      // the job is held between its analysis and its write (analyseAsset, then writeAnalysed): the threat is
+      // created after the job read the threats and before it writes, in the test's order, not the machine's
+      const held = await analyseAsset(h.deps, { livemode: true, fingerprint: fp, digest: asset.latest_digest });
+      if ('outcome' in held) throw new Error(`the job skipped: ${held.reason}`);
       const threat = await request(h.app)
         .post('/v1/threats')
         .set('Authorization', `Bearer ${h.key}`)
@@ -52,7 +51,7 @@ describe('a threat created while the asset is being analysed', () => {
           risk_penalty: 30,
         });
       expect(threat.status).toBe(201);
-      const outcome = await job;
+      const outcome = await writeAnalysed(h.deps, held);
       expect(outcome.outcome).toBe('enriched');
 
       // the result without the threat is kept as the last good one, but the asset is not "enriched"

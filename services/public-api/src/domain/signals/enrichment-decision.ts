@@ -4,7 +4,8 @@ import { sha256Hex } from '@risk/common/crypto';
  * The enrichment trigger rules (docs/public-api.md "Enrichment triggers"), as one pure function. Enrichment runs when the asset is new,
  * when the signal's content digest differs from the one last enriched, when the asset failed, or when
  * its last enrichment is older than ENRICHMENT_TTL_DAYS. A job already waiting for the same digest is
- * not queued twice (jobs are deduplicated per fingerprint+digest anyway; this saves the outbox row).
+ * not queued twice: job ids are per outbox row (`enr-o<outbox id>`, docs/reliability.md "Enrichment jobs"),
+ * so a second row would be a second job, a no-op by its digest check; deciding here saves the row and the job.
  */
 export type AssetStatus = 'pending' | 'enriched' | 'failed' | 'stale';
 
