@@ -1,7 +1,7 @@
 // Scan results a client reports itself for the files it names (docs/artifacts.md "Client-reported scan results"): the
 // findings they add to the reporting org's own view of an asset. Not a rule of RULES: the shared enrichment never sees
 // them, so another org's view, the shared verdict of the hash and the asset's shared findings stay the platform's.
-import type { ArtifactVerdictValue, Severity } from './types';
+import type { ArtifactVerdictValue, FindingDraft, Severity } from './types';
 import { truncate } from './util';
 
 /** One file the org reported a scan result for, with the platform's own verdict for those bytes (null: none). */
@@ -16,19 +16,17 @@ export interface ClientReport {
   platform_verdict: string | null;
 }
 
-/** A finding of the org's view made from a client-reported scan result; its evidence says so (`source`). */
-export interface ClientReportedFinding {
-  rule_id: string;
-  title: string;
-  description: string;
-  severity: Severity;
-  category: string;
-  confidence: number;
-  evidence: Record<string, unknown>;
-  capabilities: string[];
-  attack_techniques: string[];
+/**
+ * A finding of the org's view made from a client-reported scan result; its evidence says so (`source`). A
+ * FindingDraft without what only the platform's own analysis fills (CVEs, threats, a score weight), and always with a
+ * remediation.
+ */
+export type ClientReportedFinding = Omit<
+  FindingDraft,
+  'cve_ids' | 'threat_ids' | 'weight' | 'benchmark' | 'remediation'
+> & {
   remediation: string;
-}
+};
 
 /** The `evidence.source` of a finding made from what a client reported (the platform's own findings have none). */
 export const CLIENT_REPORTED_SOURCE = 'client_reported';
