@@ -29,7 +29,7 @@ import {
 } from '@risk/db';
 import { analyze, finalize, normalizeAssetName, type EnrichmentResult } from '@risk/enrichment';
 import { renderAsset } from '../src/domain/assets/render';
-import { contentDigest } from '../src/domain/signals/ingest-rows';
+import { contentDigest, newAssetRow } from '../src/domain/signals/ingest-rows';
 import { loadCorpusManifests, type CorpusManifest } from './seed-corpus';
 
 const DAY_MS = 86_400_000;
@@ -438,26 +438,21 @@ async function main(): Promise<void> {
         const data =
           e.type === 'asset.created'
             ? {
-                object: renderAsset({
-                  fingerprint: a.fingerprint,
-                  asset_type: entry.asset_type,
-                  name: a.name,
-                  version: '1.0.0',
-                  ecosystem: null,
-                  publisher: null,
-                  enrichment_status: 'pending',
-                  intrinsic_risk_score: null,
-                  intrinsic_risk_severity: null,
-                  publisher_trust: null,
-                  benchmark_summary: null,
-                  current_aibom_id: null,
-                  signal_count: 1,
-                  first_seen: new Date(a.firstSeen),
-                  last_seen: new Date(a.firstSeen),
-                  enriched_at: null,
-                  created: new Date(e.at),
-                  updated: new Date(e.at),
-                }),
+                object: renderAsset(
+                  newAssetRow(
+                    {
+                      livemode: true,
+                      fingerprint: a.fingerprint,
+                      asset_type: entry.asset_type,
+                      name: a.name,
+                      version: '1.0.0',
+                      count: 1,
+                      first_seen: new Date(a.firstSeen),
+                      last_seen: new Date(a.firstSeen),
+                    },
+                    new Date(e.at),
+                  ).row,
+                ),
               }
             : {
                 object: {

@@ -153,7 +153,14 @@ function redactSharedFields(a: AssetWrite): void {
   if (a.source_url !== null) a.source_url = redactUrl(a.source_url);
 }
 
-export function newAssetRow(a: AssetWrite, now: Date): { livemode: boolean; row: AssetRow } {
+/** The fields of an aggregate a new asset's row is made from. */
+type NewAsset = Pick<
+  AssetWrite,
+  'livemode' | 'fingerprint' | 'asset_type' | 'name' | 'version' | 'count' | 'first_seen' | 'last_seen'
+>;
+
+/** The row of an asset seen for the first time: pending, nothing enriched yet (also what the scale seeding writes). */
+export function newAssetRow(a: NewAsset, now: Date): { livemode: boolean; row: AssetRow } {
   const row: AssetRow = {
     fingerprint: a.fingerprint,
     asset_type: a.asset_type,
