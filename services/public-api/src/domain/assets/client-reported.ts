@@ -14,6 +14,7 @@ import {
   type StoredComponent,
 } from '@risk/enrichment';
 import type { AppDeps } from '../../deps';
+import { renderFinding } from './render';
 import type { OrgScope } from '../triage/org-view';
 
 /** The org's own reports of each asset, with the platform's verdict of each hash: one statement for all of them. */
@@ -42,32 +43,26 @@ export function ownReportedFindings(reports: readonly OrgArtifactReport[]): Clie
  */
 export function renderReportedFinding(fingerprint: string, f: ClientReportedFinding, reportedAt: Date): Finding {
   const sha256 = String(f.evidence.sha256);
-  return {
+  const row = {
+    ...f,
     id: `crf_${sha256}`,
-    object: 'finding',
     fingerprint,
-    rule_id: f.rule_id,
-    title: f.title,
-    description: f.description,
-    severity: f.severity,
-    category: f.category,
-    confidence: f.confidence,
-    evidence: f.evidence,
-    capabilities: f.capabilities,
-    attack_techniques: f.attack_techniques,
     cve_ids: [],
-    threats: [],
-    remediation: f.remediation,
+    threat_ids: [],
     score_contribution: 0,
     score_breakdown: null,
     benchmark: null,
-    created: Math.floor(reportedAt.getTime() / 1000),
-    finding_key: `client_reported:${f.rule_id}:${sha256}`,
+    created: reportedAt,
+  };
+  const view = {
+    key: `client_reported:${f.rule_id}:${sha256}`,
     triage: null,
     suppressed_by: [],
     effective_severity: f.severity,
-    counts_toward_effective_score: false,
+    excluded: null,
   };
+  // outside the score altogether rather than excluded from it by a triage reason (ExclusionReason names none that fits)
+  return { ...renderFinding(row, view), counts_toward_effective_score: false };
 }
 
 /** Every client-reported finding of one asset's reports, rendered. */

@@ -66,7 +66,11 @@ export interface FindingRow {
 }
 
 /** A finding with the key's org's view of it (`view`: effective.ts viewFindings). */
-export function renderFinding(row: FindingRow, view: FindingView, threats?: Map<string, Threat>): Finding {
+export function renderFinding(
+  row: FindingRow,
+  view: Pick<FindingView, 'key' | 'triage' | 'suppressed_by' | 'effective_severity' | 'excluded'>,
+  threats?: Map<string, Threat>,
+): Finding {
   return {
     id: row.id,
     object: 'finding',
