@@ -94,6 +94,21 @@ export async function deleteRedisPrefix(url: string, prefix: string): Promise<vo
   }
 }
 
+/**
+ * The environment a service process started by a test needs to use the suite's scratch database, Redis prefix and
+ * secrets key (the child's own settings go on top).
+ */
+export function serviceProcessEnv(ctx: Pick<TestContext, 'config' | 'databaseUrl' | 'redis'>): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'test',
+    DATABASE_URL: ctx.databaseUrl,
+    REDIS_URL: ctx.redis.url,
+    REDIS_PREFIX: ctx.redis.prefix,
+    SECRETS_KEY: ctx.config.SECRETS_KEY!,
+  };
+}
+
 export async function createTestContext(
   label: string,
   env: Record<string, string> = {},

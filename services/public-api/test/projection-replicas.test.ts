@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { PROJECTION_BUCKETS } from '@risk/db';
-import { freePort, parsePrometheusText, waitFor } from '@risk/testing';
+import { freePort, parsePrometheusText, serviceProcessEnv, waitFor } from '@risk/testing';
 import request from 'supertest';
 import { createHarness, idem, signalBody, type Harness } from './harness';
 
@@ -31,12 +31,7 @@ async function startReplica(env: Record<string, string> = {}): Promise<Replica> 
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     cwd: path.join(MAIN, '..', '..'),
     env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      DATABASE_URL: h.ctx.databaseUrl,
-      REDIS_URL: h.ctx.redis.url,
-      REDIS_PREFIX: h.ctx.redis.prefix,
-      SECRETS_KEY: h.ctx.config.SECRETS_KEY!,
+      ...serviceProcessEnv(h.ctx),
       METRICS_TOKEN,
       PUBLIC_API_PORT: String(port),
       LOG_LEVEL: 'warn',

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { modelCardManifest, type WorkerHarness } from './harness';
+import { serviceProcessEnv } from '@risk/testing';
 
 const MAIN = path.join(__dirname, '..', 'src', 'main.ts');
 
@@ -15,12 +16,7 @@ export function spawnWorker(
   const child = spawn(process.execPath, ['--import', 'tsx', main], {
     cwd: path.join(main, '..', '..'),
     env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      DATABASE_URL: h.ctx.databaseUrl,
-      REDIS_URL: h.ctx.redis.url,
-      REDIS_PREFIX: h.ctx.redis.prefix,
-      SECRETS_KEY: h.ctx.config.SECRETS_KEY!,
+      ...serviceProcessEnv(h.ctx),
       WORKER_HEALTH_PORT: String(20000 + Math.floor(Math.random() * 20000)),
       WORKER_LOCK_DURATION_MS: '2000',
       WORKER_STALLED_INTERVAL_MS: '1000',
